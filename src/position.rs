@@ -1,0 +1,491 @@
+//! `Position`: an immutable chess position bound to Python.
+
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+use shakmaty::fen::{Fen, ParseFenError};
+use shakmaty::san::{San, SanError, SanPlus};
+use shakmaty::uci::UciMove;
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{
+    CastlingMode, Chess, Color, EnPassantMode, Move, Position as _, PositionErrorKinds, Role,
+    Square,
+};
+
+use crate::{AmbiguousMove, IllegalMove, InvalidFen, UnreadableMove};
+
+pub const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// Longest FEN we read: a full board with every field takes well under 100.
+const MAX_FEN_LEN: usize = 256;
+/// Longest move text we read (`Qa1xh8=Q+` and friends are short).
+const MAX_MOVE_LEN: usize = 16;
+
+/// Builds an exception of type `E` carrying keyword attributes.
+pub fn error_with<E: pyo3::PyTypeInfo>(
+    py: Python<'_>,
+    message: String,
+    attrs: &[(&str, Py<PyAny>)],
+) -> PyErr {
+    let err = PyErr::from_type(py.get_type::<E>(), (message,));
+    let value = err.value(py);
+    for (name, v) in attrs {
+        // Setting an attribute on a fresh exception instance cannot fail.
+        let _ = value.setattr(*name, v.bind(py));
+    }
+    err
+}
+
+fn s(py: Python<'_>, text: &str) -> Py<PyAny> {
+    text.into_pyobject(py).expect("str").into_any().unbind()
+}
+
+fn fen_error(py: Python<'_>, fen: &str, field: &str, detail: String) -> PyErr {
+    error_with::<InvalidFen>(
+        py,
+        format!("invalid FEN {fen:?}: {field}: {detail}"),
+        &[("field", s(py, field)), ("fen", s(py, fen))],
+    )
+}
+
+fn parse_fen_error_field(err: ParseFenError) -> (&'static str, &'static str) {
+    match err {
+        ParseFenError::InvalidBoard => (
+            "board",
+            "the piece placement must be 8 ranks of pieces (KQRBNPkqrbnp) and digits 1-8, separated by '/'",
+        ),
+        ParseFenError::InvalidTurn => ("turn", "the side to move must be 'w' or 'b'"),
+        ParseFenError::InvalidCastling => (
+            "castling",
+            "castling rights must be '-' or letters from KQkq",
+        ),
+        ParseFenError::InvalidEpSquare => (
+            "en passant",
+            "the en passant square must be '-' or a square on the 3rd or 6th rank",
+        ),
+        ParseFenError::InvalidHalfmoveClock => (
+            "halfmove clock",
+            "the halfmove clock must be a non-negative integer",
+        ),
+        ParseFenError::InvalidFullmoves => (
+            "fullmove number",
+            "the fullmove number must be a positive integer",
+        ),
+        ParseFenError::InvalidPocket | ParseFenError::InvalidRemainingChecks => {
+            ("fen", "variant fields are not part of standard chess")
+        }
+        _ => ("fen", "not a FEN"),
+    }
+}
+
+fn position_error_reasons(kinds: PositionErrorKinds) -> Vec<&'static str> {
+    let table: [(PositionErrorKinds, &str); 10] = [
+        (PositionErrorKinds::EMPTY_BOARD, "the board is empty"),
+        (PositionErrorKinds::MISSING_KING, "a king is missing"),
+        (PositionErrorKinds::TOO_MANY_KINGS, "a side has more than one king"),
+        (PositionErrorKinds::PAWNS_ON_BACKRANK, "a pawn stands on the first or eighth rank"),
+        (PositionErrorKinds::INVALID_CASTLING_RIGHTS, "a castling right has no king or rook on its original square"),
+        (PositionErrorKinds::INVALID_EP_SQUARE, "the en passant square does not follow a double pawn step"),
+        (PositionErrorKinds::OPPOSITE_CHECK, "the side not to move is in check"),
+        (PositionErrorKinds::IMPOSSIBLE_CHECK, "the check cannot have arisen from a legal move"),
+        (PositionErrorKinds::TOO_MUCH_MATERIAL, "there is more material than a game can have"),
+        (PositionErrorKinds::VARIANT, "a variant rule is violated"),
+    ];
+    table
+        .iter()
+        .filter(|(k, _)| kinds.contains(*k))
+        .map(|(_, r)| *r)
+        .collect()
+}
+
+fn field_for_position_error(kinds: PositionErrorKinds) -> &'static str {
+    if kinds.intersects(PositionErrorKinds::INVALID_CASTLING_RIGHTS) && kinds.bits().count_ones() == 1 {
+        "castling"
+    } else if kinds.intersects(PositionErrorKinds::INVALID_EP_SQUARE) && kinds.bits().count_ones() == 1 {
+        "en passant"
+    } else if kinds.intersects(PositionErrorKinds::OPPOSITE_CHECK) && kinds.bits().count_ones() == 1 {
+        "turn"
+    } else {
+        "board"
+    }
+}
+
+pub fn parse_fen(py: Python<'_>, fen: &str) -> PyResult<Chess> {
+    let text = fen.trim();
+    if text.is_empty() {
+        return Err(fen_error(py, fen, "fen", "the FEN is empty".into()));
+    }
+    if text.len() > MAX_FEN_LEN {
+        return Err(fen_error(py, fen, "fen", format!("longer than {MAX_FEN_LEN} characters")));
+    }
+    if !text.is_ascii() {
+        return Err(fen_error(py, fen, "fen", "a FEN is plain ASCII".into()));
+    }
+    let fields: Vec<&str> = text.split_ascii_whitespace().collect();
+    if fields.len() > 6 {
+        return Err(fen_error(
+            py,
+            fen,
+            "fen",
+            format!("expected at most 6 space-separated fields, found {}", fields.len()),
+        ));
+    }
+    let parsed = Fen::from_ascii(text.as_bytes()).map_err(|e| {
+        let (field, detail) = parse_fen_error_field(e);
+        fen_error(py, fen, field, detail.into())
+    })?;
+    parsed
+        .into_position::<Chess>(CastlingMode::Standard)
+        .map_err(|e| {
+            let kinds = e.kinds();
+            let field = field_for_position_error(kinds);
+            fen_error(py, fen, field, format!("impossible position: {}", position_error_reasons(kinds).join("; ")))
+        })
+}
+
+pub fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+fn parse_color(color: &str) -> PyResult<Color> {
+    match color {
+        "white" | "w" => Ok(Color::White),
+        "black" | "b" => Ok(Color::Black),
+        _ => Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "color must be 'white' or 'black', not {color:?}"
+        ))),
+    }
+}
+
+pub fn uci_of(m: Move) -> String {
+    UciMove::from_move(m, CastlingMode::Standard).to_string()
+}
+
+fn fen_of(pos: &Chess) -> String {
+    Fen::from_position(pos, EnPassantMode::Legal).to_string()
+}
+
+/// Reads `text` as a move in `pos`: UCI first (`e2e4`, `e7e8q`), then SAN
+/// with English letters. Errors name the move and the position.
+pub fn parse_move(py: Python<'_>, pos: &Chess, text: &str) -> PyResult<Move> {
+    let t = text.trim();
+    let unreadable = |why: &str| {
+        error_with::<UnreadableMove>(
+            py,
+            format!("unreadable move {text:?} in {}: {why}", fen_of(pos)),
+            &[("move", s(py, text)), ("fen", s(py, &fen_of(pos)))],
+        )
+    };
+    if t.is_empty() {
+        return Err(unreadable("the move is empty"));
+    }
+    if t.len() > MAX_MOVE_LEN {
+        return Err(unreadable("too long to be a move"));
+    }
+    if !t.is_ascii() {
+        return Err(unreadable("not a move in UCI or English SAN"));
+    }
+    if let Ok(uci) = t.parse::<UciMove>() {
+        return uci.to_move(pos).map_err(|_| illegal(py, pos, text));
+    }
+    parse_san_move(py, pos, text)
+}
+
+fn illegal(py: Python<'_>, pos: &Chess, text: &str) -> PyErr {
+    let fen = fen_of(pos);
+    error_with::<IllegalMove>(
+        py,
+        format!("illegal move {text:?} in {fen}"),
+        &[("move", s(py, text)), ("fen", s(py, &fen))],
+    )
+}
+
+pub fn parse_san_move(py: Python<'_>, pos: &Chess, text: &str) -> PyResult<Move> {
+    let t = text.trim();
+    let fen = || fen_of(pos);
+    let san = SanPlus::from_ascii(t.as_bytes()).map_err(|_| {
+        error_with::<UnreadableMove>(
+            py,
+            format!("unreadable move {text:?} in {}: not UCI and not SAN", fen()),
+            &[("move", s(py, text)), ("fen", s(py, &fen()))],
+        )
+    })?;
+    match san.san.to_move(pos) {
+        Ok(m) => Ok(m),
+        Err(SanError::IllegalSan) => Err(illegal(py, pos, text)),
+        Err(SanError::AmbiguousSan) => {
+            let candidates: Vec<String> = pos
+                .legal_moves()
+                .into_iter()
+                .filter(|m| san.san.matches(*m))
+                .map(|m| format!("{} ({})", San::from_move(pos, m), uci_of(m)))
+                .collect();
+            let ucis: Vec<String> = pos
+                .legal_moves()
+                .into_iter()
+                .filter(|m| san.san.matches(*m))
+                .map(uci_of)
+                .collect();
+            Err(error_with::<AmbiguousMove>(
+                py,
+                format!("ambiguous move {text:?} in {}: it fits {}", fen(), candidates.join(" and ")),
+                &[
+                    ("move", s(py, text)),
+                    ("fen", s(py, &fen())),
+                    ("candidates", PyList::new(py, ucis).expect("list").into_any().unbind()),
+                ],
+            ))
+        }
+    }
+}
+
+/// An immutable chess position (standard chess, FIDE rules of play).
+#[pyclass(frozen, module = "chesslaws._core")]
+#[derive(Clone)]
+pub struct Position {
+    pub pos: Chess,
+}
+
+#[pymethods]
+impl Position {
+    /// The position given by `fen`, or the standard initial position.
+    #[new]
+    #[pyo3(signature = (fen = None))]
+    fn new(py: Python<'_>, fen: Option<&str>) -> PyResult<Self> {
+        match fen {
+            None => Ok(Position { pos: Chess::default() }),
+            Some(f) => Ok(Position { pos: parse_fen(py, f)? }),
+        }
+    }
+
+    #[staticmethod]
+    fn from_fen(py: Python<'_>, fen: &str) -> PyResult<Self> {
+        Ok(Position { pos: parse_fen(py, fen)? })
+    }
+
+    /// FEN, with the en passant square only where a capture is legal.
+    fn fen(&self) -> String {
+        fen_of(&self.pos)
+    }
+
+    /// The first four FEN fields with a legal en passant square only: equal
+    /// keys mean "the same position" in the sense of the Laws (Article 9.2).
+    fn repetition_key(&self) -> String {
+        let full = fen_of(&self.pos);
+        let mut parts = full.split(' ');
+        let mut key = String::with_capacity(full.len());
+        for i in 0..4 {
+            if i > 0 {
+                key.push(' ');
+            }
+            key.push_str(parts.next().unwrap_or("-"));
+        }
+        key
+    }
+
+    /// 64-bit Zobrist hash of the same identity as `repetition_key`.
+    fn zobrist(&self) -> u64 {
+        let h: Zobrist64 = self.pos.zobrist_hash(EnPassantMode::Legal);
+        h.0
+    }
+
+    #[getter]
+    fn turn(&self) -> &'static str {
+        color_name(self.pos.turn())
+    }
+
+    /// Castling rights in FEN form, e.g. "KQkq" or "-".
+    #[getter]
+    fn castling_rights(&self) -> String {
+        let full = self.fen();
+        full.split(' ').nth(2).unwrap_or("-").to_string()
+    }
+
+    /// The en passant square when an en passant capture is legal, else None.
+    #[getter]
+    fn ep_square(&self) -> Option<String> {
+        self.pos.legal_ep_square().map(|sq| sq.to_string())
+    }
+
+    #[getter]
+    fn halfmove_clock(&self) -> u32 {
+        self.pos.halfmoves()
+    }
+
+    #[getter]
+    fn fullmove_number(&self) -> u32 {
+        self.pos.fullmoves().get()
+    }
+
+    #[getter]
+    fn ply(&self) -> u32 {
+        (self.pos.fullmoves().get() - 1) * 2 + u32::from(self.pos.turn() == Color::Black)
+    }
+
+    /// The piece on `square` as a FEN letter ("K", "p", ...) or None.
+    fn piece_at(&self, square: &str) -> PyResult<Option<char>> {
+        let sq: Square = square.parse().map_err(|_| {
+            pyo3::exceptions::PyValueError::new_err(format!("not a square: {square:?}"))
+        })?;
+        Ok(self.pos.board().piece_at(sq).map(|p| p.char()))
+    }
+
+    /// Every piece as (square, FEN letter), from a1 to h8.
+    fn pieces(&self) -> Vec<(String, char)> {
+        self.pos
+            .board()
+            .clone()
+            .into_iter()
+            .map(|(sq, p)| (sq.to_string(), p.char()))
+            .collect()
+    }
+
+    /// Legal moves in UCI.
+    fn legal_moves(&self) -> Vec<String> {
+        self.pos.legal_moves().into_iter().map(uci_of).collect()
+    }
+
+    /// Legal moves as (UCI, SAN with check suffix) pairs.
+    fn legal_moves_san(&self) -> Vec<(String, String)> {
+        self.pos
+            .legal_moves()
+            .into_iter()
+            .map(|m| (uci_of(m), SanPlus::from_move(self.pos.clone(), m).to_string()))
+            .collect()
+    }
+
+    /// True when `text` (UCI or SAN) is a legal move here.
+    fn is_legal(&self, py: Python<'_>, text: &str) -> bool {
+        parse_move(py, &self.pos, text).is_ok()
+    }
+
+    /// Reads a move (UCI or English SAN) and returns it in UCI.
+    fn parse_move(&self, py: Python<'_>, text: &str) -> PyResult<String> {
+        Ok(uci_of(parse_move(py, &self.pos, text)?))
+    }
+
+    /// Reads a move in SAN only and returns it in UCI.
+    fn parse_san(&self, py: Python<'_>, san: &str) -> PyResult<String> {
+        Ok(uci_of(parse_san_move(py, &self.pos, san)?))
+    }
+
+    /// The SAN (with + or #) of a move given in UCI or SAN.
+    fn san(&self, py: Python<'_>, text: &str) -> PyResult<String> {
+        let m = parse_move(py, &self.pos, text)?;
+        Ok(SanPlus::from_move(self.pos.clone(), m).to_string())
+    }
+
+    /// The UCI of a move given in UCI or SAN.
+    fn uci(&self, py: Python<'_>, text: &str) -> PyResult<String> {
+        self.parse_move(py, text)
+    }
+
+    /// The position after `text` (UCI or SAN). This position is unchanged.
+    fn play(&self, py: Python<'_>, text: &str) -> PyResult<Position> {
+        let m = parse_move(py, &self.pos, text)?;
+        let mut next = self.pos.clone();
+        next.play_unchecked(m);
+        Ok(Position { pos: next })
+    }
+
+    /// Plays `text` and returns (SAN with suffix, UCI, new position) at once.
+    fn play_annotated(&self, py: Python<'_>, text: &str) -> PyResult<(String, String, Position)> {
+        let m = parse_move(py, &self.pos, text)?;
+        let mut next = self.pos.clone();
+        let san = SanPlus::from_move_and_play_unchecked(&mut next, m).to_string();
+        Ok((san, uci_of(m), Position { pos: next }))
+    }
+
+    /// Plays many moves; returns the final position. Stops with the error
+    /// of the first bad move (its index is in the `index` attribute).
+    fn play_many(&self, py: Python<'_>, moves: Vec<String>) -> PyResult<Position> {
+        let mut pos = self.pos.clone();
+        for (i, text) in moves.iter().enumerate() {
+            match parse_move(py, &pos, text) {
+                Ok(m) => pos.play_unchecked(m),
+                Err(e) => {
+                    let _ = e.value(py).setattr("index", i);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(Position { pos })
+    }
+
+    fn is_check(&self) -> bool {
+        self.pos.is_check()
+    }
+
+    fn is_checkmate(&self) -> bool {
+        self.pos.is_checkmate()
+    }
+
+    fn is_stalemate(&self) -> bool {
+        self.pos.is_stalemate()
+    }
+
+    /// Neither side has mating material (a quick material test only).
+    fn is_insufficient_material(&self) -> bool {
+        self.pos.is_insufficient_material()
+    }
+
+    /// `color` cannot mate by material alone (a quick material test only).
+    fn has_insufficient_material(&self, color: &str) -> PyResult<bool> {
+        Ok(self.pos.has_insufficient_material(parse_color(color)?))
+    }
+
+    /// Counts of each piece letter, e.g. {"K": 1, "k": 1, "R": 1}.
+    fn material(&self) -> std::collections::HashMap<char, u32> {
+        let mut out = std::collections::HashMap::new();
+        for (_, p) in self.pos.board().clone().into_iter() {
+            *out.entry(p.char()).or_insert(0) += 1;
+        }
+        out
+    }
+
+    /// Colours of the squares of `color`'s bishops: a list of "light"/"dark".
+    fn bishop_square_colors(&self, color: &str) -> PyResult<Vec<&'static str>> {
+        let c = parse_color(color)?;
+        let b = self.pos.board();
+        Ok((b.by_color(c) & b.by_role(Role::Bishop))
+            .into_iter()
+            .map(|sq| if sq.is_light() { "light" } else { "dark" })
+            .collect())
+    }
+
+    fn __str__(&self) -> String {
+        let b = self.pos.board();
+        let mut out = String::new();
+        for rank in (0..8).rev() {
+            for file in 0..8 {
+                let sq = Square::from_coords(
+                    shakmaty::File::new(file),
+                    shakmaty::Rank::new(rank),
+                );
+                out.push(b.piece_at(sq).map_or('.', |p| p.char()));
+                if file < 7 {
+                    out.push(' ');
+                }
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Position('{}')", self.fen())
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        match other.cast::<Position>() {
+            Ok(o) => self.fen() == o.get().fen(),
+            Err(_) => false,
+        }
+    }
+
+    fn __hash__(&self) -> u64 {
+        self.zobrist() ^ u64::from(self.pos.halfmoves()) ^ (u64::from(self.pos.fullmoves().get()) << 32)
+    }
+}
