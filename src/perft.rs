@@ -29,11 +29,12 @@ fn count(pos: &Chess, depth: u32) -> u64 {
 
 /// Counts per root move, computed on up to `threads` threads.
 fn divide(pos: &Chess, depth: u32, threads: usize) -> Vec<(Move, u64)> {
+    if depth == 0 {
+        // No move is made at depth 0: the one leaf is the root itself.
+        return Vec::new();
+    }
     let moves: Vec<Move> = pos.legal_moves().into_iter().collect();
     let mut results: Vec<(Move, u64)> = moves.iter().map(|&m| (m, 0)).collect();
-    if depth == 0 {
-        return results;
-    }
     let next = AtomicUsize::new(0);
     let workers = threads.max(1).min(moves.len().max(1));
     let partials: Vec<Vec<(usize, u64)>> = std::thread::scope(|scope| {
@@ -84,6 +85,7 @@ pub fn perft(py: Python<'_>, position: &Position, depth: u32, threads: Option<us
 }
 
 /// Leaf counts below each root move, as (UCI, count) in move-generation order.
+/// At depth 0 no move is made, so the list is empty (the count is 1).
 #[pyfunction]
 #[pyo3(signature = (position, depth, threads = None))]
 pub fn perft_divide(

@@ -109,6 +109,68 @@ fn field_for_position_error(kinds: PositionErrorKinds) -> &'static str {
     }
 }
 
+/// Checks the piece placement field strictly: 8 ranks separated by '/',
+/// each of exactly 8 squares, written with piece letters and single digits
+/// 1-8 (no two digits in a row). Variant syntax (pockets `[..]` or a ninth
+/// "rank", promoted markers `~`) is refused.
+fn check_board_field(board: &str) -> Result<(), String> {
+    let ranks: Vec<&str> = board.split('/').collect();
+    if ranks.len() != 8 {
+        return Err(format!("expected 8 ranks separated by '/', found {}", ranks.len()));
+    }
+    for (i, rank) in ranks.iter().enumerate() {
+        let rank_no = 8 - i;
+        let mut squares = 0u32;
+        let mut last_was_digit = false;
+        for ch in rank.chars() {
+            match ch {
+                '1'..='8' => {
+                    if last_was_digit {
+                        return Err(format!("rank {rank_no} has two digits in a row"));
+                    }
+                    squares += ch.to_digit(10).unwrap_or(0);
+                    last_was_digit = true;
+                }
+                'K' | 'Q' | 'R' | 'B' | 'N' | 'P' | 'k' | 'q' | 'r' | 'b' | 'n' | 'p' => {
+                    squares += 1;
+                    last_was_digit = false;
+                }
+                _ => {
+                    return Err(format!(
+                        "rank {rank_no} has {ch:?}; only pieces KQRBNPkqrbnp and digits 1-8 are allowed"
+                    ))
+                }
+            }
+        }
+        if squares != 8 {
+            return Err(format!("rank {rank_no} describes {squares} squares instead of 8"));
+        }
+    }
+    Ok(())
+}
+
+/// Castling rights: '-' or up to two white letters then up to two black
+/// letters (`KQkq`, or the files of the rooks as in Shredder-FEN).
+fn castling_field_ok(castling: &str) -> bool {
+    if castling == "-" {
+        return true;
+    }
+    let bytes = castling.as_bytes();
+    let upper = bytes
+        .iter()
+        .take_while(|b| matches!(b, b'K' | b'Q' | b'A'..=b'H'))
+        .count();
+    let lower = bytes[upper..]
+        .iter()
+        .take_while(|b| matches!(b, b'k' | b'q' | b'a'..=b'h'))
+        .count();
+    !castling.is_empty() && upper <= 2 && lower <= 2 && upper + lower == bytes.len()
+}
+
+fn counter_field_ok(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) && text.parse::<u32>().is_ok()
+}
+
 pub fn parse_fen(py: Python<'_>, fen: &str) -> PyResult<Chess> {
     let text = fen.trim();
     if text.is_empty() {
@@ -129,7 +191,56 @@ pub fn parse_fen(py: Python<'_>, fen: &str) -> PyResult<Chess> {
             format!("expected at most 6 space-separated fields, found {}", fields.len()),
         ));
     }
-    let parsed = Fen::from_ascii(text.as_bytes()).map_err(|e| {
+    // Each field is checked here first, so that variant syntax shakmaty
+    // would accept (pockets, promoted markers, remaining checks, saturated
+    // counters) is refused and the error names the right field.
+    if let Err(detail) = check_board_field(fields[0]) {
+        return Err(fen_error(py, fen, "board", detail));
+    }
+    if let Some(turn) = fields.get(1) {
+        if *turn != "w" && *turn != "b" {
+            let (field, detail) = parse_fen_error_field(ParseFenError::InvalidTurn);
+            return Err(fen_error(py, fen, field, detail.into()));
+        }
+    }
+    if let Some(castling) = fields.get(2) {
+        if !castling_field_ok(castling) {
+            let (field, detail) = parse_fen_error_field(ParseFenError::InvalidCastling);
+            return Err(fen_error(py, fen, field, detail.into()));
+        }
+    }
+    if let Some(ep) = fields.get(3) {
+        let b = ep.as_bytes();
+        let ok = *ep == "-"
+            || (b.len() == 2 && (b'a'..=b'h').contains(&b[0]) && (b[1] == b'3' || b[1] == b'6'));
+        if !ok {
+            let (field, detail) = parse_fen_error_field(ParseFenError::InvalidEpSquare);
+            return Err(fen_error(py, fen, field, detail.into()));
+        }
+    }
+    if let Some(halfmoves) = fields.get(4) {
+        if !counter_field_ok(halfmoves) {
+            return Err(fen_error(
+                py,
+                fen,
+                "halfmove clock",
+                format!("the halfmove clock must be an integer from 0 to {}", u32::MAX),
+            ));
+        }
+    }
+    if let Some(fullmoves) = fields.get(5) {
+        // 0 is read as 1, as python-chess and lichess do.
+        if !counter_field_ok(fullmoves) {
+            return Err(fen_error(
+                py,
+                fen,
+                "fullmove number",
+                format!("the fullmove number must be an integer from 1 to {}", u32::MAX),
+            ));
+        }
+    }
+    let normalized = fields.join(" ");
+    let parsed = Fen::from_ascii(normalized.as_bytes()).map_err(|e| {
         let (field, detail) = parse_fen_error_field(e);
         fen_error(py, fen, field, detail.into())
     })?;
@@ -320,8 +431,8 @@ impl Position {
     }
 
     #[getter]
-    fn ply(&self) -> u32 {
-        (self.pos.fullmoves().get() - 1) * 2 + u32::from(self.pos.turn() == Color::Black)
+    fn ply(&self) -> u64 {
+        (u64::from(self.pos.fullmoves().get()) - 1) * 2 + u64::from(self.pos.turn() == Color::Black)
     }
 
     /// The piece on `square` as a FEN letter ("K", "p", ...) or None.
