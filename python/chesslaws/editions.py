@@ -1,0 +1,243 @@
+"""The three editions of the Laws of Chess, as data.
+
+Each :class:`Edition` holds the numbers an edition fixes, which rules it
+applies automatically and which only on a claim, and the article to cite for
+every ruling. The arbiter (:mod:`chesslaws.game`) reads these values; it does
+not test the edition's name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Literal, Mapping
+
+EditionName = Literal["1989", "1997", "2023"]
+Mode = Literal["standard", "rapid", "blitz"]
+
+#: How a flag fall can end in a draw instead of a loss.
+FlagDrawRule = Literal["bare_king", "cannot_mate"]
+#: How an incorrect draw claim is penalised.
+ClaimPenalty = Literal["add_used_time", "halve_and_give", "give"]
+#: What happens when both flags have fallen and nobody can say which fell first.
+BothFlags = Literal["continue", "draw"]
+
+
+@dataclass(frozen=True, slots=True)
+class Edition:
+    """One edition of the Laws: its numbers, its automatic rules, its articles."""
+
+    name: EditionName
+    title: str
+    articles: Mapping[str, str]
+    # End of game
+    insufficient_material_list: bool  # 1989 Article 10.4: a fixed list of drawn endings
+    dead_position: bool  # 1997 9.6, 2023 5.2.2: no mate by any series of legal moves
+    fivefold_repetition: bool  # 2023 9.6.1
+    seventyfive_moves: bool  # 2023 9.6.2
+    flag_draw: FlagDrawRule
+    resign_draw_when_opponent_cannot_mate: bool  # 2023 5.1.2
+    # Both flags: standard play / quickplay finish or rapid or blitz
+    both_flags_standard: BothFlags
+    both_flags_quickplay: BothFlags
+    # Claims
+    claim_penalty: ClaimPenalty
+    claim_penalty_ms: int  # 1989: used time added; 1997: max deducted and given; 2023: given (standard)
+    claim_penalty_fast_ms: int  # 2023 rapid and blitz
+    fifty_move_limit_announceable: bool  # 1989 10.12
+    draw_offer_rejected_by_touch: bool  # 2023 9.1.2.1 (earlier: by a move)
+    # Time
+    default_time_ms: int  # late arrival beyond this loses
+    flags_only_on_claim_in_rapid: bool  # 1997 B.6 (and blitz through C.2)
+
+    def article(self, rule: str) -> str:
+        """The article of this edition for ``rule`` (a key of :attr:`articles`)."""
+        try:
+            return self.articles[rule]
+        except KeyError:
+            raise KeyError(f"the {self.name} Laws have no article for {rule!r}") from None
+
+
+_ARTICLES_1989 = {
+    "rules_of_play": "1-7",
+    "touch_move": "7",
+    "illegal_move": "8.1",
+    "checkmate": "10.1",
+    "resignation": "10.2",
+    "stalemate": "10.3",
+    "insufficient_material": "10.4",
+    "bare_king": "10.5",
+    "agreement": "10.6",
+    "draw_offer": "10.7",
+    "draw_offer_early": "10.9",
+    "draw_offer_rejected": "10.7",
+    "threefold": "10.10",
+    "claim_right": "10.11",
+    "fifty": "10.12",
+    "claim_correct": "10.13(a)",
+    "claim_incorrect": "10.13(b)",
+    "flag": "10.14",
+    "flag_draw": "10.5",
+    "flag_observed": "12.2",
+    "both_flags": "12.8",
+    "both_flags_quickplay": "12.8",
+    "late_arrival": "10.15",
+    "refusal": "10.17",
+    "refusal_both": "10.17",
+    "clock_start": "12.3",
+    "interruption": "12.5",
+    "set_clocks": "12.4",
+    "penalty": "15.2",
+    "scoring": "17",
+}
+
+_ARTICLES_1997 = {
+    "rules_of_play": "3",
+    "touch_move": "4.3",
+    "illegal_move": "7.4",
+    "checkmate": "5.1(a)",
+    "resignation": "5.1(b)",
+    "stalemate": "5.2",
+    "agreement": "5.3",
+    "draw_offer": "9.1",
+    "draw_offer_early": "9.1",
+    "draw_offer_rejected": "9.1",
+    "threefold": "9.2",
+    "claim_right": "9.4",
+    "fifty": "9.3",
+    "claim_correct": "9.5(a)",
+    "claim_incorrect": "9.5(b)",
+    "dead_position": "9.6",
+    "flag": "6.9",
+    "flag_draw": "6.9",
+    "flag_observed": "6.8",
+    "both_flags": "6.11",
+    "both_flags_quickplay": "10.4",
+    "both_flags_rapid": "B.8",
+    "quickplay": "10.2",
+    "flag_claim_rapid": "B.7",
+    "late_arrival": "6.6",
+    "refusal": "12.7",
+    "refusal_both": "12.8",
+    "clock_start": "6.5",
+    "interruption": "6.12",
+    "set_clocks": "6.13",
+    "penalty": "13.4",
+    "scoring": "11.1",
+}
+
+_ARTICLES_2023 = {
+    "rules_of_play": "3",
+    "touch_move": "4.3",
+    "illegal_move": "7.5.1",
+    "illegal_move_penalty": "7.5.5",
+    "checkmate": "5.1.1",
+    "resignation": "5.1.2",
+    "stalemate": "5.2.1",
+    "dead_position": "5.2.2",
+    "agreement": "5.2.3",
+    "draw_offer": "9.1.2.1",
+    "draw_offer_early": "9.1.2.2",
+    "draw_offer_rejected": "9.1.2.3",
+    "threefold": "9.2",
+    "claim_right": "9.4",
+    "fifty": "9.3",
+    "claim_correct": "9.5.2",
+    "claim_incorrect": "9.5.3",
+    "fivefold": "9.6.1",
+    "seventyfive": "9.6.2",
+    "flag": "6.9",
+    "flag_draw": "6.9",
+    "flag_observed": "6.8",
+    "both_flags": "III.3.1",
+    "both_flags_quickplay": "III.3.1",
+    "quickplay": "III.5",
+    "late_arrival": "6.7.1",
+    "refusal": "11.7",
+    "refusal_both": "11.7",
+    "clock_start": "6.5",
+    "interruption": "6.11.1",
+    "set_clocks": "6.10.2",
+    "penalty": "12.9",
+    "scoring": "10.1",
+}
+
+EDITIONS: Mapping[str, Edition] = MappingProxyType(
+    {
+        "1989": Edition(
+            name="1989",
+            title="FIDE Laws of Chess, 1 January 1989",
+            articles=MappingProxyType(_ARTICLES_1989),
+            insufficient_material_list=True,
+            dead_position=False,
+            fivefold_repetition=False,
+            seventyfive_moves=False,
+            flag_draw="bare_king",
+            resign_draw_when_opponent_cannot_mate=False,
+            both_flags_standard="continue",
+            both_flags_quickplay="continue",
+            claim_penalty="add_used_time",
+            claim_penalty_ms=5 * 60_000,
+            claim_penalty_fast_ms=5 * 60_000,
+            fifty_move_limit_announceable=True,
+            draw_offer_rejected_by_touch=False,
+            default_time_ms=3_600_000,
+            flags_only_on_claim_in_rapid=False,
+        ),
+        "1997": Edition(
+            name="1997",
+            title="FIDE Laws of Chess, 1 July 1997",
+            articles=MappingProxyType(_ARTICLES_1997),
+            insufficient_material_list=False,
+            dead_position=True,
+            fivefold_repetition=False,
+            seventyfive_moves=False,
+            flag_draw="cannot_mate",
+            resign_draw_when_opponent_cannot_mate=False,
+            both_flags_standard="continue",
+            both_flags_quickplay="draw",
+            claim_penalty="halve_and_give",
+            claim_penalty_ms=3 * 60_000,
+            claim_penalty_fast_ms=3 * 60_000,
+            fifty_move_limit_announceable=False,
+            draw_offer_rejected_by_touch=False,
+            default_time_ms=3_600_000,
+            flags_only_on_claim_in_rapid=True,
+        ),
+        "2023": Edition(
+            name="2023",
+            title="FIDE Laws of Chess, 1 January 2023",
+            articles=MappingProxyType(_ARTICLES_2023),
+            insufficient_material_list=False,
+            dead_position=True,
+            fivefold_repetition=True,
+            seventyfive_moves=True,
+            flag_draw="cannot_mate",
+            resign_draw_when_opponent_cannot_mate=True,
+            both_flags_standard="continue",
+            both_flags_quickplay="draw",
+            claim_penalty="give",
+            claim_penalty_ms=2 * 60_000,
+            claim_penalty_fast_ms=1 * 60_000,
+            fifty_move_limit_announceable=False,
+            draw_offer_rejected_by_touch=True,
+            default_time_ms=0,
+            flags_only_on_claim_in_rapid=False,
+        ),
+    }
+)
+
+
+def get_edition(name: str) -> Edition:
+    """The edition called ``name`` ("1989", "1997" or "2023")."""
+    from chesslaws.errors import InvalidInput
+
+    try:
+        return EDITIONS[str(name)]
+    except KeyError:
+        raise InvalidInput(
+            f"unknown edition {name!r}: choose one of {', '.join(EDITIONS)}"
+        ) from None
+
+
+__all__ = ["EDITIONS", "BothFlags", "ClaimPenalty", "Edition", "EditionName", "FlagDrawRule", "Mode", "get_edition"]

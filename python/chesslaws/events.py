@@ -1,0 +1,218 @@
+"""Events of the game log (``shared/spec/game-log.md``), read and checked.
+
+:func:`parse_event` turns one JSON object into an :class:`Event`, or raises
+:class:`EventError` naming the field that is wrong. Which fields each event
+type takes is data (:data:`SCHEMAS`), not code.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Literal, Mapping
+
+from chesslaws.errors import InvalidInput
+
+Actor = Literal["white", "black", "arbiter"]
+
+#: t is at most this many seconds (about 115 days): far past any session.
+MAX_T = 10_000_000.0
+
+
+class EventError(InvalidInput):
+    """An event that cannot be read: a missing or wrong field, an unknown type."""
+
+    def __init__(self, message: str, *, field: str | None = None, line: int | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+        self.line = line
+
+
+@dataclass(frozen=True, slots=True)
+class Schema:
+    """What one event type takes."""
+
+    by: Literal["player", "arbiter", "none", "any"]
+    required: Mapping[str, type | tuple[type, ...]] = field(default_factory=dict)
+    optional: Mapping[str, type | tuple[type, ...]] = field(default_factory=dict)
+    choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+_COLOR = ("white", "black")
+
+SCHEMAS: Mapping[str, Schema] = MappingProxyType(
+    {
+        "start": Schema(
+            by="none",
+            optional={
+                "edition": (str, int),
+                "time_control": str,
+                "mode": str,
+                "arbiter": str,
+                "white": str,
+                "black": str,
+                "fen": str,
+                "default_time": (int, float),
+                "fifty_move_limit": int,
+                "absent": list,
+                "event": str,
+                "site": str,
+                "date": str,
+                "round": str,
+                "quickplay_guidelines": bool,
+            },
+            choices={
+                "edition": ("1989", "1997", "2023"),
+                "mode": ("standard", "rapid", "blitz"),
+                "arbiter": ("present", "absent"),
+            },
+        ),
+        "move": Schema(by="player", required={"move": str}, optional={"offer_draw": bool}),
+        "offer_draw": Schema(by="player"),
+        "accept_draw": Schema(by="player"),
+        "decline_draw": Schema(by="player"),
+        "claim_draw": Schema(
+            by="player",
+            required={"reason": str},
+            optional={"move": str},
+            choices={"reason": ("threefold", "fifty", "quickplay")},
+        ),
+        "claim_flag": Schema(by="player"),
+        "claim_win": Schema(by="player", required={"reason": str}, choices={"reason": ("illegal_move",)}),
+        "resign": Schema(by="player"),
+        "touch": Schema(by="player", required={"square": str}),
+        "adjust": Schema(by="player", required={"square": str}),
+        "claim_touch_move": Schema(by="player"),
+        "arrive": Schema(by="player"),
+        "seal": Schema(by="player", required={"move": str}),
+        "resume": Schema(by="arbiter", optional={"white_ms": int, "black_ms": int}),
+        "stop_clocks": Schema(by="any"),
+        "start_clocks": Schema(by="arbiter"),
+        "set_clocks": Schema(by="arbiter", required={"white_ms": int, "black_ms": int}),
+        "penalty": Schema(
+            by="arbiter",
+            required={"against": str, "kind": str},
+            optional={"seconds": (int, float), "reason": str},
+            choices={
+                "against": _COLOR,
+                "kind": ("warning", "add_time", "reduce_time", "loss", "expulsion"),
+            },
+        ),
+        "decision": Schema(
+            by="arbiter",
+            required={"on": str, "ruling": str},
+            optional={"reason": str},
+            choices={"ruling": ("draw", "postpone", "reject")},
+        ),
+        "refuse_to_comply": Schema(
+            by="arbiter", required={"against": str}, choices={"against": ("white", "black", "both")}
+        ),
+        "annul": Schema(by="arbiter", optional={"reason": str}),
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One event of the log. ``t_ms`` is ``t`` in whole milliseconds."""
+
+    type: str
+    t_ms: int
+    by: Actor | None
+    fields: Mapping[str, Any]
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.fields.get(name, default)
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as a JSON object, as it is written in a log."""
+        out: dict[str, Any] = {"type": self.type, "t": ms_to_t(self.t_ms)}
+        if self.by is not None:
+            out["by"] = self.by
+        out.update(self.fields)
+        return out
+
+
+def ms_to_t(ms: int) -> int | float:
+    """Milliseconds back to the log's seconds (an int when whole)."""
+    return ms // 1000 if ms % 1000 == 0 else ms / 1000
+
+
+def t_to_ms(t: Any, *, field_name: str = "t") -> int:
+    """The log's ``t`` (seconds, fractions allowed) in whole milliseconds."""
+    if isinstance(t, bool) or not isinstance(t, (int, float)):
+        raise EventError(f"{field_name!r} must be a number of seconds, not {t!r}", field=field_name)
+    if not math.isfinite(t) or t < 0 or t > MAX_T:
+        raise EventError(f"{field_name!r} must be between 0 and {MAX_T:g} seconds, not {t!r}", field=field_name)
+    return round(t * 1000)
+
+
+def _type_name(kind: type | tuple[type, ...]) -> str:
+    names = {int: "an integer", float: "a number", str: "a string", bool: "true or false", list: "a list"}
+    if isinstance(kind, tuple):
+        if set(kind) == {int, float}:
+            return "a number"
+        return " or ".join(names.get(k, k.__name__) for k in kind)
+    return names.get(kind, kind.__name__)
+
+
+def _check_type(name: str, value: Any, kind: type | tuple[type, ...]) -> None:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    ok = isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds)
+    if not ok:
+        raise EventError(f"field {name!r} must be {_type_name(kind)}, not {json.dumps(value)}", field=name)
+
+
+def parse_event(obj: Any) -> Event:
+    """Checks one log entry against its schema and returns it as an :class:`Event`."""
+    if not isinstance(obj, dict):
+        raise EventError(f"an event must be a JSON object, not {type(obj).__name__}")
+    kind = obj.get("type")
+    if not isinstance(kind, str):
+        raise EventError("every event needs a 'type' (a string)", field="type")
+    schema = SCHEMAS.get(kind)
+    if schema is None:
+        raise EventError(f"unknown event type {kind!r}; known: {', '.join(sorted(SCHEMAS))}", field="type")
+    if "t" not in obj:
+        raise EventError(f"event {kind!r} has no 't' (seconds since the scheduled start)", field="t")
+    t_ms = t_to_ms(obj["t"])
+    by = obj.get("by")
+    if schema.by == "player":
+        if by not in _COLOR:
+            raise EventError(f"event {kind!r} needs 'by': \"white\" or \"black\", not {json.dumps(by)}", field="by")
+    elif schema.by == "arbiter":
+        if by not in ("arbiter", None):
+            raise EventError(f"event {kind!r} is the arbiter's: 'by' must be \"arbiter\", not {json.dumps(by)}", field="by")
+        by = "arbiter"
+    elif schema.by == "any":
+        if by not in ("white", "black", "arbiter", None):
+            raise EventError(f"'by' must be \"white\", \"black\" or \"arbiter\", not {json.dumps(by)}", field="by")
+        by = by or "arbiter"
+    elif by is not None:
+        raise EventError(f"event {kind!r} takes no 'by'", field="by")
+    fields: dict[str, Any] = {}
+    for name, spec in schema.required.items():
+        if name not in obj:
+            raise EventError(f"event {kind!r} needs field {name!r}", field=name)
+        _check_type(name, obj[name], spec)
+        fields[name] = obj[name]
+    for name, spec in schema.optional.items():
+        if name in obj and obj[name] is not None:
+            _check_type(name, obj[name], spec)
+            fields[name] = obj[name]
+    for name, allowed in schema.choices.items():
+        if name in fields and str(fields[name]) not in allowed:
+            raise EventError(
+                f"field {name!r} of {kind!r} must be one of {', '.join(allowed)}, not {json.dumps(fields[name])}",
+                field=name,
+            )
+    unknown = set(obj) - {"type", "t", "by"} - set(schema.required) - set(schema.optional)
+    if unknown:
+        raise EventError(f"event {kind!r} has unknown field(s): {', '.join(sorted(unknown))}", field=sorted(unknown)[0])
+    actor: Actor | None = by
+    return Event(type=kind, t_ms=t_ms, by=actor, fields=MappingProxyType(fields))
+
+
+__all__ = ["SCHEMAS", "Actor", "Event", "EventError", "Schema", "ms_to_t", "parse_event", "t_to_ms"]

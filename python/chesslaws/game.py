@@ -1,0 +1,1165 @@
+"""The arbiter: a game is its log of events; the Laws turn it into a state.
+
+:class:`Game` is an immutable value. ``game.apply(event)`` returns a new game
+(or raises an error naming the event and why it is not allowed now, leaving
+the old game as it was); ``game.at(t)`` shows the game at a later instant,
+when clocks have run on and an arbiter who is present has observed what
+happened by then. Replaying a log always rebuilds the same state: nothing
+here reads the wall clock or does I/O, except :meth:`Game.replay`, which
+reads a log file.
+
+What differs between editions of the Laws is data in
+:mod:`chesslaws.editions`; every ruling cites the edition's article.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Iterable, Literal, Mapping
+
+from chesslaws.clock import Clock
+from chesslaws.editions import Edition, Mode, get_edition
+from chesslaws.errors import (
+    AmbiguousMove,
+    ChessLawsError,
+    IllegalMove,
+    InvalidFen,
+    InvalidInput,
+    UnreadableMove,
+    WrongState,
+)
+from chesslaws.events import Event, EventError, ms_to_t, parse_event
+from chesslaws.mating import MateVerdict, can_mate, is_dead
+from chesslaws.position import STARTING_FEN, Position
+from chesslaws.timecontrol import Color, TimeControl, TimeControlError, classify
+
+Status = Literal["ongoing", "finished", "adjourned", "annulled"]
+Result = Literal["1-0", "0-1", "1/2-1/2", "0-0", "*"]
+Termination = Literal[
+    "checkmate",
+    "resignation",
+    "stalemate",
+    "agreement",
+    "threefold_repetition",
+    "fifty_moves",
+    "fivefold_repetition",
+    "seventyfive_moves",
+    "dead_position",
+    "insufficient_material",
+    "time_forfeit",
+    "both_flags_fallen",
+    "illegal_moves",
+    "late_arrival",
+    "sealed_move_invalid",
+    "arbiter_decision",
+    "refusal_to_comply",
+    "annulled",
+]
+
+NAME: Mapping[str, str] = {"white": "White", "black": "Black"}
+
+
+def other(color: Color) -> Color:
+    return "black" if color == "white" else "white"
+
+
+def fmt_duration(ms: int) -> str:
+    """``3:00`` for 180000 ms, ``1:02:03`` for hours, ``0:00.5`` for fractions."""
+    sign = "-" if ms < 0 else ""
+    ms = abs(ms)
+    s, frac = divmod(ms, 1000)
+    h, rest = divmod(s, 3600)
+    m, sec = divmod(rest, 60)
+    text = f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
+    if frac:
+        text += f".{frac:03d}".rstrip("0")
+    return sign + text
+
+
+class GameError(WrongState):
+    """An event that is well formed but not allowed now; names the event."""
+
+    def __init__(self, event: Event | None, reason: str) -> None:
+        where = f"{event.type} at t={ms_to_t(event.t_ms)}" if event is not None else "event"
+        super().__init__(f"{where}: {reason}")
+        self.event = event
+        self.reason = reason
+
+
+class LogError(InvalidInput):
+    """A log that cannot be replayed; ``line`` is the 1-based line number."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+        self.reason = message
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    """A decision the Laws forced, citing the edition's article."""
+
+    t_ms: int
+    edition: str
+    article: str
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"t": ms_to_t(self.t_ms), "edition": self.edition, "article": self.article, "text": self.text}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: the result and the reason."""
+
+    result: Result
+    termination: Termination
+
+    @property
+    def winner(self) -> Color | None:
+        return {"1-0": "white", "0-1": "black"}.get(self.result)  # type: ignore[return-value]
+
+    @property
+    def score(self) -> dict[str, int | float]:
+        """Points per Article 11.1 (1997): 1, 1/2, 0; both lose: 0 each."""
+        scores: dict[str, dict[str, int | float]] = {
+            "1-0": {"white": 1, "black": 0},
+            "0-1": {"white": 0, "black": 1},
+            "1/2-1/2": {"white": 0.5, "black": 0.5},
+            "0-0": {"white": 0, "black": 0},
+        }
+        return scores[self.result]
+
+
+def win_for(color: Color, termination: Termination) -> Outcome:
+    return Outcome("1-0" if color == "white" else "0-1", termination)
+
+
+def draw(termination: Termination) -> Outcome:
+    return Outcome("1/2-1/2", termination)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """One move on the scoresheet."""
+
+    ply: int
+    color: Color
+    san: str
+    uci: str
+    t_ms: int
+    clock_ms: int | None  # the mover's remaining time after the move
+    draw_offer: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DrawOffer:
+    by: Color
+    t_ms: int
+    ply: int  # moves on the board when it was made
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """What the ``start`` event fixed."""
+
+    edition: Edition
+    time_control: TimeControl
+    mode: Mode
+    arbiter_present: bool
+    white: str
+    black: str
+    fen: str
+    default_time_ms: int
+    fifty_move_limit: int
+    start_t_ms: int
+    absent: frozenset[str]
+    tags: Mapping[str, str]
+    quickplay_guidelines: bool
+
+    @property
+    def flags_observed(self) -> bool:
+        """Does the system (as arbiter) see flag falls without a claim?"""
+        if not self.arbiter_present:
+            return False
+        return not (self.edition.flags_only_on_claim_in_rapid and self.mode in ("rapid", "blitz"))
+
+
+@dataclass(frozen=True, slots=True)
+class PendingClaim:
+    kind: str
+    reason: str
+    by: Color
+    t_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """Everything the log says, at instant ``t_ms``."""
+
+    config: Config
+    position: Position
+    keys: tuple[str, ...]  # repetition keys of every position so far, the start included
+    moves: tuple[MoveRecord, ...]
+    clock: Clock
+    t_ms: int
+    status: Status = "ongoing"
+    outcome: Outcome | None = None
+    offer: DrawOffer | None = None
+    offers: tuple[DrawOffer, ...] = ()
+    rulings: tuple[Ruling, ...] = ()
+    claims: tuple[PendingClaim, ...] = ()
+    absent: frozenset[str] = frozenset()
+    illegal_moves: Mapping[str, int] = field(default_factory=lambda: {"white": 0, "black": 0})
+    postponed: bool = False  # a quickplay claim was postponed: a draw stays possible
+
+    # --- reading the state -------------------------------------------------
+    @property
+    def edition(self) -> Edition:
+        return self.config.edition
+
+    @property
+    def turn(self) -> Color:
+        return self.position.turn
+
+    @property
+    def ongoing(self) -> bool:
+        return self.status == "ongoing"
+
+    @property
+    def result(self) -> Result:
+        return self.outcome.result if self.outcome else "*"
+
+    @property
+    def termination(self) -> Termination | None:
+        return self.outcome.termination if self.outcome else None
+
+    def remaining_ms(self, color: Color) -> int | None:
+        return self.clock.remaining(self.t_ms, color)
+
+    def repetitions(self) -> int:
+        """How often the current position has appeared (this time included)."""
+        return self.keys.count(self.keys[-1])
+
+    @property
+    def sans(self) -> list[str]:
+        return [m.san for m in self.moves]
+
+    def pending(self) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        if self.offer is not None and self.ongoing:
+            out.append({"kind": "draw_offer", "by": self.offer.by})
+        for c in self.claims:
+            out.append({"kind": c.kind, "reason": c.reason, "by": c.by})
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        """The state exactly as ``chesslaws replay LOG --json`` prints it."""
+        return {
+            "status": self.status,
+            "result": self.result,
+            "termination": self.termination,
+            "score": self.outcome.score if self.outcome else None,
+            "fen": self.position.fen(),
+            "ply": len(self.moves),
+            "turn": self.turn,
+            "clocks": {
+                "white_ms": self.remaining_ms("white"),
+                "black_ms": self.remaining_ms("black"),
+                "running": self.clock.running if self.ongoing else None,
+            },
+            "pending": self.pending(),
+            "rulings": [r.to_json() for r in self.rulings],
+        }
+
+
+# --- building the state ------------------------------------------------------
+
+
+def _config_from_start(ev: Event) -> Config:
+    edition = get_edition(str(ev.get("edition", "2023")))
+    try:
+        tc = TimeControl.parse(str(ev.get("time_control", "-")))
+    except TimeControlError as err:
+        raise EventError(f"field 'time_control': {err}", field="time_control") from None
+    mode: Mode = ev.get("mode") or ("standard" if tc.unlimited else classify(tc, edition.name))
+    fen = str(ev.get("fen", STARTING_FEN))
+    try:
+        Position(fen)
+    except InvalidFen as err:
+        raise EventError(f"field 'fen': {err}", field="fen") from None
+    default_time = ev.get("default_time")
+    default_ms = edition.default_time_ms if default_time is None else round(float(default_time) * 1000)
+    limit = int(ev.get("fifty_move_limit", 50))
+    if limit != 50 and not edition.fifty_move_limit_announceable:
+        raise EventError(
+            f"field 'fifty_move_limit': only the 1989 Laws (Article 10.12) let organisers announce a "
+            f"limit other than 50; the {edition.name} Laws fix it at 50",
+            field="fifty_move_limit",
+        )
+    if limit < 50:
+        raise EventError("field 'fifty_move_limit' may only increase the fifty moves (10.12)", field="fifty_move_limit")
+    absent = ev.get("absent", [])
+    if any(a not in ("white", "black") for a in absent):
+        raise EventError("field 'absent' lists players: \"white\" and/or \"black\"", field="absent")
+    tags = {k: str(ev.get(k)) for k in ("event", "site", "date", "round") if ev.get(k) is not None}
+    return Config(
+        edition=edition,
+        time_control=tc,
+        mode=mode,
+        arbiter_present=ev.get("arbiter", "present") == "present",
+        white=str(ev.get("white", "?")),
+        black=str(ev.get("black", "?")),
+        fen=fen,
+        default_time_ms=default_ms,
+        fifty_move_limit=limit,
+        start_t_ms=ev.t_ms,
+        absent=frozenset(absent),
+        tags=tags,
+        quickplay_guidelines=bool(ev.get("quickplay_guidelines", False)),
+    )
+
+
+def initial_state(ev: Event) -> GameState:
+    if ev.type != "start":
+        raise EventError(f"a log begins with a 'start' event, not {ev.type!r}", field="type")
+    config = _config_from_start(ev)
+    position = Position(config.fen)
+    clock = Clock.new(config.time_control).start(ev.t_ms, position.turn)
+    return GameState(
+        config=config,
+        position=position,
+        keys=(position.repetition_key(),),
+        moves=(),
+        clock=clock,
+        t_ms=ev.t_ms,
+        absent=config.absent,
+    )
+
+
+class _Builder:
+    """Accumulates one transition; the state is rebuilt once at the end."""
+
+    def __init__(self, state: GameState, event: Event | None) -> None:
+        self.s = state
+        self.event = event
+        self.changes: dict[str, Any] = {}
+        self.new_rulings: list[Ruling] = []
+
+    def get(self, name: str) -> Any:
+        return self.changes.get(name, getattr(self.s, name))
+
+    def set(self, **kw: Any) -> None:
+        self.changes.update(kw)
+
+    def rule(self, t_ms: int, rule: str, text: str) -> None:
+        ed = self.s.config.edition
+        self.new_rulings.append(Ruling(t_ms, ed.name, ed.article(rule), text))
+
+    def end(self, t_ms: int, outcome: Outcome, rule: str, text: str) -> None:
+        self.rule(t_ms, rule, text)
+        clock: Clock = self.get("clock")
+        if clock.running is not None:
+            clock = clock.stop(t_ms)
+        self.set(status="finished", outcome=outcome, clock=clock, offer=None, claims=())
+
+    def build(self) -> GameState:
+        if self.new_rulings:
+            self.changes["rulings"] = self.s.rulings + tuple(self.new_rulings)
+        return replace(self.s, **self.changes)
+
+
+# --- mating chances ------------------------------------------------------------
+
+
+def _mate_verdict(state: GameState, position: Position, color: Color) -> MateVerdict:
+    return can_mate(position, color)
+
+
+def _flag_outcome(b: _Builder, flagged: Color, t_ms: int) -> None:
+    """The game after ``flagged``'s flag fell at ``t_ms`` (Articles 6.9 / 10.14)."""
+    s = b.s
+    ed = s.edition
+    opp = other(flagged)
+    position: Position = b.get("position")
+    if ed.flag_draw == "bare_king":
+        bare = set(position.material()) <= {"K" if opp == "white" else "k"}
+        if bare:
+            b.end(
+                t_ms,
+                draw("time_forfeit"),
+                "flag_draw",
+                f"{NAME[flagged]}'s flag fell, but {NAME[opp]} has only the king left: the game is drawn.",
+            )
+            return
+    else:
+        verdict = _mate_verdict(s, position, opp)
+        if verdict.can_mate is False:
+            b.end(
+                t_ms,
+                draw("time_forfeit"),
+                "flag_draw",
+                f"{NAME[flagged]}'s flag fell, but {NAME[opp]}{verdict.clause} "
+                f"cannot checkmate by any series of legal moves: the game is drawn.",
+            )
+            return
+    b.end(
+        t_ms,
+        win_for(opp, "time_forfeit"),
+        "flag",
+        f"{NAME[flagged]}'s flag fell before the prescribed moves were completed: {NAME[opp]} wins.",
+    )
+
+
+# --- observation: what happens by itself as time passes -------------------------
+
+
+def observe(state: GameState, t_ms: int) -> GameState:
+    """The state at ``t_ms``: clocks run on; what an arbiter present sees happens."""
+    if t_ms < state.t_ms:
+        raise GameError(None, f"t={ms_to_t(t_ms)} is earlier than the last event (t={ms_to_t(state.t_ms)})")
+    if not state.ongoing:
+        return replace(state, t_ms=t_ms)
+    b = _Builder(state, None)
+    cfg = state.config
+    # Late arrival: a player still absent after the default time loses.
+    late = sorted(a for a in state.absent if a in ("white", "black"))
+    deadline = cfg.start_t_ms + cfg.default_time_ms
+    if late and t_ms > deadline:
+        rule = "late_arrival"
+        limit = fmt_duration(cfg.default_time_ms)
+        if len(late) == 2:
+            b.end(
+                deadline,
+                Outcome("0-0", "late_arrival"),
+                rule,
+                f"Neither player arrived within the default time ({limit}): both lose.",
+            )
+        else:
+            absent: Color = late[0]  # type: ignore[assignment]
+            b.end(
+                deadline,
+                win_for(other(absent), "late_arrival"),
+                rule,
+                f"{NAME[absent]} did not arrive within the default time ({limit}) after the scheduled "
+                f"start: {NAME[other(absent)]} wins.",
+            )
+        return replace(b.build(), t_ms=t_ms)
+    # Flag falls seen by an arbiter who is present.
+    if cfg.flags_observed and state.clock.running is not None:
+        side = state.clock.running
+        when = state.clock.flag_time(side)
+        if when is not None and when <= t_ms:
+            _flag_outcome(b, side, when)
+            return replace(b.build(), t_ms=t_ms)
+    return replace(state, t_ms=t_ms)
+
+
+# --- transitions -------------------------------------------------------------------
+
+
+Handler = Callable[[_Builder, Event], None]
+
+
+def _require_player_present(b: _Builder, ev: Event) -> None:
+    if ev.by in b.s.absent:
+        raise GameError(ev, f"{NAME[ev.by or 'white']} has not arrived at the board yet (no 'arrive' event)")
+
+
+def _end_checks_after_move(b: _Builder, t_ms: int, mover: Color, san: str) -> bool:
+    """Automatic ends after a move; True when the game ended."""
+    s = b.s
+    ed = s.edition
+    pos: Position = b.get("position")
+    keys: tuple[str, ...] = b.get("keys")
+    if pos.is_checkmate():
+        b.end(t_ms, win_for(mover, "checkmate"), "checkmate", f"{NAME[mover]} checkmates with {san}; the game ends.")
+        return True
+    if pos.is_stalemate():
+        b.end(
+            t_ms,
+            draw("stalemate"),
+            "stalemate",
+            f"{NAME[other(mover)]} has no legal move and is not in check: stalemate, the game is drawn.",
+        )
+        return True
+    if ed.insufficient_material_list:
+        ending = _article_10_4(pos)
+        if ending is not None:
+            b.end(t_ms, draw("insufficient_material"), "insufficient_material", f"{ending}: the game is drawn.")
+            return True
+    if ed.dead_position:
+        dead = is_dead(pos)
+        if dead.dead:
+            b.end(
+                t_ms,
+                draw("dead_position"),
+                "dead_position",
+                f"After {san} no series of legal moves can lead to checkmate ({dead.reason}): the game is drawn.",
+            )
+            return True
+    if ed.fivefold_repetition and keys.count(keys[-1]) >= 5:
+        b.end(
+            t_ms,
+            draw("fivefold_repetition"),
+            "fivefold",
+            f"After {san} the same position has appeared for the fifth time: the game is drawn.",
+        )
+        return True
+    if ed.seventyfive_moves and pos.halfmove_clock >= 150:
+        b.end(
+            t_ms,
+            draw("seventyfive_moves"),
+            "seventyfive",
+            f"After {san} each player has made 75 moves without a pawn move or a capture: the game is drawn.",
+        )
+        return True
+    return False
+
+
+def _article_10_4(pos: Position) -> str | None:
+    material = pos.material()
+    others = {k: v for k, v in material.items() if k not in ("K", "k")}
+    if not others:
+        return "King against king (Article 10.4(a))"
+    if sum(others.values()) == 1 and set(others) <= {"B", "b", "N", "n"}:
+        piece = "bishop" if set(others) <= {"B", "b"} else "knight"
+        return f"King against king and {piece} (Article 10.4(b))"
+    if others == {"B": 1, "b": 1}:
+        w = pos.bishop_square_colors("white")
+        k = pos.bishop_square_colors("black")
+        if w == k:
+            return f"King and bishop against king and bishop, both bishops on {w[0]} squares (Article 10.4(c))"
+    return None
+
+
+def _play(b: _Builder, ev: Event, mover: Color, text: str, *, offer_draw: bool = False) -> None:
+    """Plays a legal move written ``text`` for ``mover`` at the event's time."""
+    s = b.s
+    t = ev.t_ms
+    pos: Position = b.get("position")
+    san, uci, nxt = pos.play_annotated(text)
+    keys: tuple[str, ...] = b.get("keys") + (nxt.repetition_key(),)
+    clock: Clock = b.get("clock")
+    offer: DrawOffer | None = b.get("offer")
+    if offer is not None and offer.by != mover:
+        offer = None  # rejected by making a move (9.1; 1989 10.7)
+    b.set(position=nxt, keys=keys, offer=offer)
+    ended = _end_checks_after_move(b, t, mover, san)
+    if not ended:
+        clock = clock.press(t, mover)
+        if offer_draw:
+            offer = DrawOffer(mover, t, len(b.get("moves")) + 1)
+            b.set(offer=offer, offers=b.get("offers") + (offer,))
+        b.set(clock=clock)
+    else:
+        clock = b.get("clock")
+    record = MoveRecord(
+        ply=len(b.get("moves")) + 1,
+        color=mover,
+        san=san,
+        uci=uci,
+        t_ms=t,
+        clock_ms=clock.remaining(t, mover),
+        draw_offer=offer_draw and not ended,
+    )
+    b.set(moves=b.get("moves") + (record,))
+
+
+def _in_quickplay_finish(s: GameState, color: Color) -> bool:
+    """1997 Article 10.1: all the remaining moves must be made in a limited time."""
+    tc = s.config.time_control
+    if tc.unlimited:
+        return False
+    period = tc.periods[tc.period_index(s.clock.moves(color))]
+    return period.moves is None and period is tc.periods[-1]
+
+
+def _illegal_move(b: _Builder, ev: Event, mover: Color, text: str, err: IllegalMove) -> None:
+    """An illegal move made and completed over the board (1997 7.4, 10.3; 2023 7.5)."""
+    s = b.s
+    ed = s.edition
+    t = ev.t_ms
+    count = dict(s.illegal_moves)
+    count[mover] = count.get(mover, 0) + 1
+    n = count[mover]
+    b.set(illegal_moves=count)
+    opp = other(mover)
+    base = f"{NAME[mover]}'s move {text} is illegal; the position before it is reinstated"
+    clock: Clock = b.get("clock")
+    fast = s.config.mode in ("rapid", "blitz")
+    if ed.name == "2023":
+        if n >= 2:
+            verdict = _mate_verdict(s, s.position, opp)
+            if verdict.can_mate is False:
+                b.end(t, draw("illegal_moves"), "illegal_move_penalty",
+                      f"{base}. It is {NAME[mover]}'s second illegal move, but {NAME[opp]}{verdict.clause} "
+                      "cannot checkmate by any series of legal moves: the game is drawn.")
+            else:
+                b.end(t, win_for(opp, "illegal_moves"), "illegal_move_penalty",
+                      f"{base}. It is {NAME[mover]}'s second illegal move: {NAME[opp]} wins.")
+            return
+        bonus = 60_000 if fast else 120_000
+        if not s.config.time_control.unlimited:
+            clock = clock.add_time(t, opp, bonus)
+        b.set(clock=clock)
+        b.rule(t, "illegal_move_penalty",
+               f"{base} and {NAME[opp]} receives {fmt_duration(bonus)}; a second illegal move loses. "
+               f"{NAME[mover]} must make a legal move, with the piece touched if it can move (Article 4).")
+        return
+    if ed.name == "1997" and _in_quickplay_finish(s, mover) and not s.config.time_control.unlimited:
+        if n >= 3:
+            b.end(t, win_for(opp, "illegal_moves"), "illegal_move",
+                  f"{base}. It is {NAME[mover]}'s third illegal move in the quickplay finish: {NAME[opp]} wins (Article 10.3).")
+            return
+        clock = clock.add_time(t, opp, 120_000)
+        b.set(clock=clock)
+        b.rule(t, "illegal_move",
+               f"{base}; in the quickplay finish {NAME[opp]} receives 2:00 for illegal move number {n} (Article 10.3).")
+        return
+    b.rule(t, "illegal_move", f"{base}; {NAME[mover]} must replace it with a legal move.")
+
+
+def _on_move(b: _Builder, ev: Event) -> None:
+    s = b.s
+    mover: Color = ev.by  # type: ignore[assignment]
+    _require_player_present(b, ev)
+    if s.claims:
+        raise GameError(ev, "the clocks are stopped while a claim awaits the arbiter's decision")
+    if s.clock.running is None:
+        raise GameError(ev, "the clocks are stopped (interruption); the arbiter must restart them")
+    if mover != s.turn:
+        raise GameError(ev, f"it is {NAME[s.turn]}'s move, not {NAME[mover]}'s")
+    text = str(ev.get("move"))
+    try:
+        _play(b, ev, mover, text, offer_draw=bool(ev.get("offer_draw", False)))
+    except IllegalMove as err:
+        _illegal_move(b, ev, mover, text, err)
+    except (UnreadableMove, AmbiguousMove) as err:
+        raise EventError(f"field 'move': {err}", field="move") from None
+
+
+def _on_offer(b: _Builder, ev: Event) -> None:
+    s = b.s
+    by: Color = ev.by  # type: ignore[assignment]
+    if s.offer is not None and s.offer.by == by:
+        raise GameError(ev, f"{NAME[by]}'s draw offer is already pending")
+    offer = DrawOffer(by, ev.t_ms, len(s.moves))
+    b.set(offer=offer, offers=s.offers + (offer,))
+
+
+def _on_accept(b: _Builder, ev: Event) -> None:
+    s = b.s
+    by: Color = ev.by  # type: ignore[assignment]
+    if s.offer is None:
+        raise GameError(ev, "there is no draw offer to accept (an offer ends when it is declined or answered by a move)")
+    if s.offer.by == by:
+        raise GameError(ev, f"{NAME[by]} cannot accept his own draw offer")
+    b.end(ev.t_ms, draw("agreement"), "agreement",
+          f"{NAME[by]} accepts {NAME[s.offer.by]}'s draw offer: the game is drawn by agreement.")
+
+
+def _on_decline(b: _Builder, ev: Event) -> None:
+    s = b.s
+    by: Color = ev.by  # type: ignore[assignment]
+    if s.offer is None or s.offer.by == by:
+        raise GameError(ev, f"there is no draw offer to {NAME[by]} to decline")
+    b.set(offer=None)
+
+
+def _on_resign(b: _Builder, ev: Event) -> None:
+    s = b.s
+    by: Color = ev.by  # type: ignore[assignment]
+    opp = other(by)
+    if s.edition.resign_draw_when_opponent_cannot_mate:
+        verdict = _mate_verdict(s, s.position, opp)
+        if verdict.can_mate is False:
+            b.end(ev.t_ms, draw("resignation"), "resignation",
+                  f"{NAME[by]} resigns, but {NAME[opp]}{verdict.clause} cannot checkmate by any series of "
+                  "legal moves: the game is drawn.")
+            return
+    b.end(ev.t_ms, win_for(opp, "resignation"), "resignation", f"{NAME[by]} resigns: {NAME[opp]} wins.")
+
+
+def _claim_penalty(b: _Builder, t: int, claimant: Color) -> tuple[str, bool]:
+    """Applies the edition's incorrect-claim penalty; returns (text, game_over)."""
+    s = b.s
+    ed = s.edition
+    opp = other(claimant)
+    clock: Clock = b.get("clock")
+    if s.config.time_control.unlimited:
+        return "No clock is in use, so no time penalty applies.", False
+    if ed.claim_penalty == "add_used_time":
+        left = clock.remaining(t, claimant) or 0
+        clock = clock.add_time(t, claimant, -ed.claim_penalty_ms)
+        b.set(clock=clock)
+        if left <= ed.claim_penalty_ms:
+            return f"Five minutes are added to {NAME[claimant]}'s used time, which oversteps the time limit.", True
+        return f"Five minutes are added to {NAME[claimant]}'s used time.", False
+    if ed.claim_penalty == "halve_and_give":
+        left = clock.remaining(t, claimant) or 0
+        deduct = min(left // 2, ed.claim_penalty_ms)
+        clock = clock.add_time(t, claimant, -deduct).add_time(t, opp, ed.claim_penalty_ms)
+        b.set(clock=clock)
+        return (
+            f"Half of {NAME[claimant]}'s remaining time, at most 3 minutes, is deducted ({fmt_duration(deduct)}); "
+            f"{NAME[opp]} receives {ed.claim_penalty_ms // 60_000} minutes.",
+            False,
+        )
+    bonus = ed.claim_penalty_fast_ms if s.config.mode in ("rapid", "blitz") else ed.claim_penalty_ms
+    clock = clock.add_time(t, opp, bonus)
+    b.set(clock=clock)
+    minutes = bonus // 60_000
+    return f"{NAME[opp]} receives {minutes} minute{'s' if minutes != 1 else ''}.", False
+
+
+def _on_claim_draw(b: _Builder, ev: Event) -> None:
+    s = b.s
+    by: Color = ev.by  # type: ignore[assignment]
+    t = ev.t_ms
+    reason = str(ev.get("reason"))
+    if reason == "quickplay":
+        _on_quickplay_claim(b, ev)
+        return
+    if by != s.turn:
+        raise GameError(ev, f"only the player having the move ({NAME[s.turn]}) may claim a draw by "
+                        f"{'repetition' if reason == 'threefold' else 'the fifty-move rule'}")
+    if s.claims:
+        raise GameError(ev, "a claim is already awaiting the arbiter's decision")
+    clock: Clock = s.clock
+    if clock.running is not None:
+        clock = clock.stop(t)  # the claimant stops both clocks (9.5)
+    b.set(clock=clock)
+    intended = ev.get("move")
+    after: Position | None = None
+    intended_san = None
+    illegal_intended = False
+    if intended is not None:
+        try:
+            intended_san = s.position.san(str(intended))
+            after = s.position.play(str(intended))
+        except IllegalMove:
+            illegal_intended = True
+        except (UnreadableMove, AmbiguousMove) as err:
+            raise EventError(f"field 'move': {err}", field="move") from None
+    target = after if after is not None else s.position
+    if reason == "threefold":
+        key = target.repetition_key()
+        count = s.keys.count(key) + (1 if after is not None else 0)
+        correct = count >= 3 and not illegal_intended
+        rule = "threefold"
+        if correct:
+            if after is not None:
+                what = f"the position after {intended_san} would appear for the third time"
+            else:
+                what = f"the position has just appeared for the {_ordinal(count)} time"
+        elif illegal_intended:
+            what = f"the intended move {intended} is illegal"
+        elif after is not None:
+            what = f"the position after {intended_san} would appear for the {_ordinal(count)} time"
+        else:
+            what = f"the position has appeared {_times(count)} only"
+        termination: Termination = "threefold_repetition"
+        kind = "threefold"
+    else:
+        limit = s.config.fifty_move_limit
+        moves_without = target.halfmove_clock // 2 if not illegal_intended else s.position.halfmove_clock // 2
+        correct = target.halfmove_clock >= 2 * limit and not illegal_intended
+        rule = "fifty"
+        if illegal_intended:
+            what = f"the intended move {intended} is illegal"
+        elif after is not None:
+            what = (f"after {intended_san} the last {moves_without} moves by each player would have been made "
+                    "without a pawn move or a capture")
+        else:
+            what = f"the last {moves_without} moves by each player have been made without a pawn move or a capture"
+        termination = "fifty_moves"
+        kind = f"{limit}-move"
+    if correct:
+        if after is not None and intended_san is not None:
+            # The move is written on the scoresheet: it belongs to the record.
+            record = MoveRecord(len(s.moves) + 1, by, intended_san, s.position.parse_move(str(intended)), t,
+                                clock.remaining(t, by))
+            b.set(position=after, keys=s.keys + (after.repetition_key(),), moves=s.moves + (record,))
+        b.end(t, draw(termination), rule,
+              f"Draw by {'threefold repetition' if kind == 'threefold' else 'the ' + kind + ' rule'}, claimed "
+              f"correctly by {NAME[by]}: {what}.")
+        return
+    penalty, lost = _claim_penalty(b, t, by)
+    text = f"{NAME[by]}'s {kind} claim is incorrect: {what}. {penalty}"
+    if lost:
+        opp = other(by)
+        if s.edition.flag_draw == "bare_king" and set(s.position.material()) <= {"K" if opp == "white" else "k"}:
+            b.end(t, draw("time_forfeit"), "claim_incorrect", text + f" {NAME[opp]} has only the king: the game is drawn (Article 10.5).")
+        else:
+            b.end(t, win_for(opp, "time_forfeit"), "claim_incorrect", text + f" {NAME[by]} loses.")
+        return
+    clock = b.get("clock").resume(t)
+    b.set(clock=clock)
+    if after is not None:
+        b.rule(t, "claim_incorrect", text + f" The intended move {intended_san} is played.")
+        _play(b, ev, by, str(intended))
+    else:
+        if illegal_intended:
+            text += f" {NAME[by]} must make a legal move."
+        b.rule(t, "claim_incorrect", text + (" The game continues." if not illegal_intended else ""))
+
+
+def _ordinal(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(n, f"{n}th")
+
+
+def _times(n: int) -> str:
+    return {0: "never", 1: "once", 2: "twice"}.get(n, f"{n} times")
+
+
+def _on_quickplay_claim(b: _Builder, ev: Event) -> None:
+    s = b.s
+    by: Color = ev.by  # type: ignore[assignment]
+    t = ev.t_ms
+    left = s.clock.remaining(t, by)
+    if s.config.time_control.unlimited or left is None:
+        raise GameError(ev, "a quickplay finish claim needs a clock")
+    if s.edition.name == "1989":
+        raise GameError(ev, "the 1989 Laws have no quickplay finish claim")
+    if s.edition.name == "2023" and not s.config.quickplay_guidelines:
+        raise GameError(ev, "Guidelines III (quickplay finish) apply only where announced (start field 'quickplay_guidelines')")
+    if by != s.turn:
+        raise GameError(ev, f"the claimant must have the move ({NAME[s.turn]}'s clock runs)")
+    if left >= 120_000:
+        raise GameError(ev, f"{NAME[by]} has {fmt_duration(left)} left: the claim needs less than two minutes (10.2)")
+    clock = s.clock.stop(t)
+    b.set(clock=clock, claims=s.claims + (PendingClaim("claim", "quickplay", by, t),))
+
+
+def _on_decision(b: _Builder, ev: Event) -> None:
+    s = b.s
+    t = ev.t_ms
+    on = str(ev.get("on"))
+    ruling = str(ev.get("ruling"))
+    if on != "quickplay":
+        raise GameError(ev, f"there is no matter {on!r} for the arbiter to decide")
+    claim = next((c for c in s.claims if c.reason == "quickplay"), None)
+    if claim is None:
+        # Having postponed, the arbiter may still declare a draw, even after a flag (1997 10.2(b)).
+        if ruling == "draw" and s.postponed and (s.ongoing or s.termination == "time_forfeit"):
+            b.set(status="ongoing", outcome=None)
+            b.end(t, draw("arbiter_decision"), "quickplay",
+                  "Having postponed the decision on the quickplay claim, the arbiter declares the game drawn"
+                  + (" (the flag fall does not stand against it)." if not s.ongoing else "."))
+            return
+        raise GameError(ev, "no quickplay claim awaits a decision")
+    if not s.ongoing:
+        raise GameError(ev, "the game is over")
+    rest = tuple(c for c in s.claims if c is not claim)
+    opp = other(claim.by)
+    if ruling == "draw":
+        b.set(claims=rest)
+        b.end(t, draw("arbiter_decision"), "quickplay",
+              f"The arbiter upholds {NAME[claim.by]}'s quickplay claim: the game is drawn.")
+        return
+    clock = s.clock
+    if ruling == "postpone":
+        clock = clock.add_time(t, opp, 120_000)
+        text = (f"The arbiter postpones the decision on {NAME[claim.by]}'s quickplay claim; {NAME[opp]} receives "
+                "2 minutes and the game continues in the arbiter's presence (a draw may still be declared, "
+                "even after a flag has fallen).")
+        b.set(postponed=True)
+    else:
+        if s.edition.name == "2023":
+            clock = clock.add_time(t, opp, 120_000)
+        text = f"The arbiter rejects {NAME[claim.by]}'s quickplay claim; the game continues." + (
+            f" {NAME[opp]} receives 2 minutes." if s.edition.name == "2023" else "")
+    b.set(claims=rest, clock=clock.resume(t))
+    b.rule(t, "quickplay", text)
+
+
+def _on_claim_flag(b: _Builder, ev: Event) -> None:
+    s = b.s
+    by: Color = ev.by  # type: ignore[assignment]
+    t = ev.t_ms
+    opp = other(by)
+    fallen = s.clock.fallen(t)
+    ed = s.edition
+    if opp not in fallen:
+        b.rule(t, "flag_observed", f"{NAME[by]} claims that {NAME[opp]}'s flag has fallen, but it has not: the game continues.")
+        return
+    if by in fallen:
+        rapid = s.config.mode in ("rapid", "blitz") and ed.flags_only_on_claim_in_rapid
+        if rapid:
+            b.end(t, draw("both_flags_fallen"), "both_flags_rapid", "Both flags have fallen: the game is drawn.")
+            return
+        quick = _in_quickplay_finish(s, by) and _in_quickplay_finish(s, opp)
+        if ed.name == "2023":
+            tc = s.config.time_control
+            no_inc = all(p.increment_ms == 0 for p in tc.periods)
+            rule_draw = quick and no_inc
+        else:
+            rule_draw = (ed.both_flags_quickplay == "draw") and quick
+        if rule_draw:
+            b.end(t, draw("both_flags_fallen"), "both_flags_quickplay",
+                  "Both flags have fallen and it cannot be established which fell first: the game is drawn.")
+        else:
+            b.rule(t, "both_flags",
+                   "Both flags have fallen and it cannot be established which fell first: the game continues.")
+        return
+    clock: Clock = s.clock
+    b.set(clock=clock)
+    _flag_outcome(b, opp, t)
+
+
+def _on_stop_clocks(b: _Builder, ev: Event) -> None:
+    s = b.s
+    if s.clock.running is None:
+        raise GameError(ev, "the clocks are already stopped")
+    b.set(clock=s.clock.stop(ev.t_ms))
+    if ev.by == "arbiter":
+        b.rule(ev.t_ms, "interruption", "The arbiter stops the clocks.")
+
+
+def _on_start_clocks(b: _Builder, ev: Event) -> None:
+    s = b.s
+    if s.clock.running is not None:
+        raise GameError(ev, "the clocks are already running")
+    if s.claims:
+        raise GameError(ev, "a claim awaits the arbiter's decision")
+    b.set(clock=s.clock.resume(ev.t_ms))
+    b.rule(ev.t_ms, "interruption", "The arbiter restarts the clocks.")
+
+
+def _on_set_clocks(b: _Builder, ev: Event) -> None:
+    s = b.s
+    w, k = int(ev.get("white_ms")), int(ev.get("black_ms"))
+    if w < 0 or k < 0:
+        raise EventError("'white_ms' and 'black_ms' must not be negative", field="white_ms" if w < 0 else "black_ms")
+    b.set(clock=s.clock.set_times(ev.t_ms, w, k))
+    b.rule(ev.t_ms, "set_clocks", f"The arbiter sets the clocks: White {fmt_duration(w)}, Black {fmt_duration(k)}.")
+
+
+def _on_penalty(b: _Builder, ev: Event) -> None:
+    s = b.s
+    t = ev.t_ms
+    against: Color = ev.get("against")
+    kind = str(ev.get("kind"))
+    opp = other(against)
+    why = f" ({ev.get('reason')})" if ev.get("reason") else ""
+    seconds = ev.get("seconds")
+    if kind in ("add_time", "reduce_time"):
+        if seconds is None or seconds <= 0:
+            raise EventError(f"a {kind} penalty needs 'seconds' (a positive number)", field="seconds")
+        if s.config.time_control.unlimited:
+            raise GameError(ev, "no clock is in use: time penalties cannot apply")
+        ms = round(float(seconds) * 1000)
+        if kind == "add_time":
+            b.set(clock=s.clock.add_time(t, opp, ms))
+            b.rule(t, "penalty", f"Penalty against {NAME[against]}{why}: {NAME[opp]} receives {fmt_duration(ms)}.")
+        else:
+            b.set(clock=s.clock.add_time(t, against, -ms))
+            b.rule(t, "penalty", f"Penalty against {NAME[against]}{why}: {fmt_duration(ms)} is taken off his clock.")
+    elif kind == "warning":
+        b.rule(t, "penalty", f"The arbiter warns {NAME[against]}{why}.")
+    else:
+        verb = "is expelled from the event and loses the game" if kind == "expulsion" else "loses the game"
+        b.end(t, win_for(opp, "arbiter_decision"), "penalty", f"Penalty against {NAME[against]}{why}: {NAME[against]} {verb}.")
+
+
+def _on_refuse(b: _Builder, ev: Event) -> None:
+    against = str(ev.get("against"))
+    t = ev.t_ms
+    if against == "both":
+        b.end(t, Outcome("0-0", "refusal_to_comply"), "refusal_both",
+              "Both players persistently refuse to comply with the Laws: both lose.")
+    else:
+        c: Color = against  # type: ignore[assignment]
+        b.end(t, win_for(other(c), "refusal_to_comply"), "refusal",
+              f"{NAME[c]} persistently refuses to comply with the Laws: {NAME[other(c)]} wins.")
+
+
+def _on_annul(b: _Builder, ev: Event) -> None:
+    why = ev.get("reason") or "the arbiter's decision"
+    b.rule(ev.t_ms, "rules_of_play", f"The game is annulled: {why}.")
+    clock = b.s.clock.stop(ev.t_ms) if b.s.clock.running is not None else b.s.clock
+    b.set(status="annulled", outcome=None, clock=clock, offer=None, claims=())
+
+
+def _on_arrive(b: _Builder, ev: Event) -> None:
+    s = b.s
+    by: Color = ev.by  # type: ignore[assignment]
+    if by not in s.absent:
+        raise GameError(ev, f"{NAME[by]} is already at the board")
+    b.set(absent=s.absent - {by})
+
+
+def _not_yet(b: _Builder, ev: Event) -> None:
+    raise GameError(ev, f"'{ev.type}' events are not supported by this version of chesslaws yet")
+
+
+HANDLERS: Mapping[str, Handler] = {
+    "move": _on_move,
+    "offer_draw": _on_offer,
+    "accept_draw": _on_accept,
+    "decline_draw": _on_decline,
+    "claim_draw": _on_claim_draw,
+    "claim_flag": _on_claim_flag,
+    "resign": _on_resign,
+    "arrive": _on_arrive,
+    "stop_clocks": _on_stop_clocks,
+    "start_clocks": _on_start_clocks,
+    "set_clocks": _on_set_clocks,
+    "penalty": _on_penalty,
+    "decision": _on_decision,
+    "refuse_to_comply": _on_refuse,
+    "annul": _on_annul,
+    "claim_win": _not_yet,
+    "touch": _not_yet,
+    "adjust": _not_yet,
+    "claim_touch_move": _not_yet,
+    "seal": _not_yet,
+    "resume": _not_yet,
+}
+
+#: Events still allowed after the game has ended.
+_AFTER_END = {"decision", "annul"}
+
+
+def transition(state: GameState, ev: Event) -> GameState:
+    """The state after ``ev``; raises :class:`GameError` if it is not allowed now."""
+    if ev.type == "start":
+        raise GameError(ev, "the game has already started ('start' is only the first line)")
+    if ev.t_ms < state.t_ms:
+        raise GameError(ev, f"t goes back in time (the previous event was at t={ms_to_t(state.t_ms)})")
+    seen = observe(state, ev.t_ms)
+    if seen.status != "ongoing" and ev.type not in _AFTER_END:
+        last = seen.rulings[-1].text if seen.rulings else ""
+        when = f" at t={ms_to_t(seen.rulings[-1].t_ms)}" if seen.rulings else ""
+        raise GameError(ev, f"the game is over{when}: {last}".rstrip(": "))
+    if seen.status == "annulled":
+        raise GameError(ev, "the game has been annulled")
+    b = _Builder(seen, ev)
+    HANDLERS[ev.type](b, ev)
+    return b.build()
+
+
+# --- the public face --------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A game: its log and the state the Laws give it."""
+
+    events: tuple[Event, ...]
+    state: GameState
+
+    @classmethod
+    def start(
+        cls,
+        *,
+        edition: str = "2023",
+        time_control: str = "-",
+        mode: str | None = None,
+        arbiter: str = "present",
+        white: str = "?",
+        black: str = "?",
+        fen: str | None = None,
+        t: float = 0,
+        **extra: Any,
+    ) -> Game:
+        """A new game, e.g. ``Game.start(edition="1997", time_control="40/5400:1800+30")``."""
+        obj: dict[str, Any] = {"type": "start", "t": t, "edition": str(edition), "time_control": time_control,
+                               "arbiter": arbiter, "white": white, "black": black}
+        if mode is not None:
+            obj["mode"] = mode
+        if fen is not None:
+            obj["fen"] = fen
+        obj.update(extra)
+        return cls.from_start(obj)
+
+    @classmethod
+    def from_start(cls, start: Mapping[str, Any] | Event) -> Game:
+        ev = start if isinstance(start, Event) else parse_event(dict(start))
+        return cls((ev,), initial_state(ev))
+
+    def apply(self, event: Mapping[str, Any] | Event) -> Game:
+        """The game after ``event`` (a log entry as a dict, or an :class:`Event`)."""
+        ev = event if isinstance(event, Event) else parse_event(dict(event))
+        return Game(self.events + (ev,), transition(self.state, ev))
+
+    def at(self, t: float) -> Game:
+        """The game as it stands at instant ``t`` (seconds), with no new event."""
+        from chesslaws.events import t_to_ms
+
+        return Game(self.events, observe(self.state, t_to_ms(t, field_name="at")))
+
+    @classmethod
+    def from_events(cls, events: Iterable[Mapping[str, Any] | Event]) -> Game:
+        """Replays events; a bad one raises :class:`LogError` with its 1-based index."""
+        game: Game | None = None
+        for i, raw in enumerate(events, start=1):
+            try:
+                game = cls.from_start(raw) if game is None else game.apply(raw)
+            except ChessLawsError as err:
+                raise LogError(getattr(raw, "line", i), str(err)) from err
+        if game is None:
+            raise LogError(1, "the log is empty: it must begin with a 'start' event")
+        return game
+
+    @classmethod
+    def replay(cls, path: str | os.PathLike[str]) -> Game:
+        """Reads a JSON Lines log file and replays it."""
+        return cls.from_events(read_log(path))
+
+    # conveniences
+    @property
+    def position(self) -> Position:
+        return self.state.position
+
+    def to_json(self) -> dict[str, Any]:
+        return self.state.to_json()
+
+    def log_lines(self) -> list[str]:
+        return [json.dumps(e.to_json()) for e in self.events]
+
+
+def read_log(path: str | os.PathLike[str]) -> Iterable[Mapping[str, Any]]:
+    """Yields the events of a JSON Lines log; malformed lines raise :class:`LogError`."""
+    try:
+        with open(path, encoding="utf-8-sig") as fh:
+            lines = fh.read().splitlines()
+    except UnicodeDecodeError as err:
+        raise LogError(1, f"the log is not UTF-8 text ({err.reason})") from None
+    for n, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise LogError(n, f"not valid JSON: {err.msg} (column {err.colno})") from None
+        if not isinstance(obj, dict):
+            raise LogError(n, "each line must be a JSON object")
+        yield _Numbered(n, obj)
+
+
+class _Numbered(dict[str, Any]):
+    """A log entry that remembers its line number, for error messages."""
+
+    def __init__(self, line: int, obj: Mapping[str, Any]) -> None:
+        super().__init__(obj)
+        self.line = line
+
+
+__all__ = [
+    "Config",
+    "DrawOffer",
+    "Game",
+    "GameError",
+    "GameState",
+    "LogError",
+    "MoveRecord",
+    "Outcome",
+    "Ruling",
+    "Termination",
+    "observe",
+    "transition",
+]

@@ -1,0 +1,88 @@
+"""Mating chances as the arbiter needs them: verdicts with words for rulings.
+
+"Can this side still checkmate by any series of legal moves?" (1997 and 2023
+Article 6.9, 9.6 / 5.2.2). The exact answer comes from the helpmate analysis
+in :mod:`chesslaws.dead`; a position it cannot decide within its budget is
+treated as winnable, so no game is ever drawn on a guess. A quick material
+description names the simple cases the way an arbiter would.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from chesslaws.position import Position
+from chesslaws.timecontrol import Color
+
+
+@dataclass(frozen=True, slots=True)
+class MateVerdict:
+    """Whether ``color`` can still checkmate, with the words for a ruling."""
+
+    color: Color
+    can_mate: bool | None  # None: undetermined within the analysis budget
+    clause: str  # e.g. ", with a lone king," to follow the player's name
+    reason: str  # the proof: why not, or a helpmate line
+    line: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DeadVerdict:
+    """Whether no series of legal moves can lead to checkmate."""
+
+    dead: bool
+    reason: str
+
+
+_NAMES = {"Q": "queen", "R": "rook", "B": "bishop", "N": "knight", "P": "pawn"}
+
+
+def material_clause(position: Position, color: Color) -> str:
+    """``", with a lone king,"`` and the like, for the simple cases."""
+    material = position.material()
+    own = {k.upper(): v for k, v in material.items() if (k.isupper() == (color == "white")) and k.upper() != "K"}
+    if not own:
+        return ", with a lone king,"
+    if sum(own.values()) == 1:
+        (piece,) = own
+        return f", with only king and {_NAMES[piece]},"
+    if own == {"N": 2}:
+        return ", with only king and two knights,"
+    return ""
+
+
+def can_mate(position: Position, color: Color) -> MateVerdict:
+    """Can ``color`` checkmate by some series of legal moves from ``position``?"""
+    clause = material_clause(position, color)
+    try:
+        from chesslaws import dead
+    except ImportError:  # pragma: no cover - the analysis ships with the package
+        dead = None  # type: ignore[assignment]
+    analyse = getattr(dead, "can_mate", None) if dead is not None else None
+    if analyse is not None:
+        result = analyse(position, color)
+        verdict = {"winnable": True, "unwinnable": False}.get(result.verdict)
+        return MateVerdict(color, verdict, clause if verdict is False else "", result.reason, tuple(result.line))
+    if position.has_insufficient_material(color):
+        return MateVerdict(color, False, clause, "not enough material to checkmate")
+    return MateVerdict(color, True, "", "enough material to checkmate")
+
+
+def is_dead(position: Position) -> DeadVerdict:
+    """Is the position dead: can neither side checkmate by any legal moves?"""
+    try:
+        from chesslaws import dead
+    except ImportError:  # pragma: no cover
+        dead = None  # type: ignore[assignment]
+    analyse = getattr(dead, "dead_analysis", None) if dead is not None else None
+    if analyse is not None:
+        white, black = analyse(position)
+        if white.verdict == "unwinnable" and black.verdict == "unwinnable":
+            return DeadVerdict(True, f"{white.reason} {black.reason}".strip())
+        return DeadVerdict(False, "")
+    if position.is_insufficient_material():
+        return DeadVerdict(True, "neither side has enough material to checkmate")
+    return DeadVerdict(False, "")
+
+
+__all__ = ["DeadVerdict", "MateVerdict", "can_mate", "is_dead", "material_clause"]
