@@ -11,7 +11,7 @@ import json
 import math
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Literal, Mapping
+from typing import Any, Literal, Mapping, cast
 
 from chesslaws.errors import InvalidInput
 
@@ -211,7 +211,7 @@ def parse_event(obj: Any) -> Event:
     unknown = set(obj) - {"type", "t", "by"} - set(schema.required) - set(schema.optional)
     if unknown:
         raise EventError(f"event {kind!r} has unknown field(s): {', '.join(sorted(unknown))}", field=sorted(unknown)[0])
-    actor: Actor | None = by
+    actor = cast("Actor | None", by)
     return Event(type=kind, t_ms=t_ms, by=actor, fields=MappingProxyType(fields))
 
 
