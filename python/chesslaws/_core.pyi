@@ -73,3 +73,25 @@ def perft(position: Position, depth: int, threads: int | None = None) -> int: ..
 def perft_divide(
     position: Position, depth: int, threads: int | None = None
 ) -> list[tuple[str, int]]: ...
+
+# --- dead positions (src/dead.rs; wrapped by chesslaws.dead) ---
+# Each analysis is (color, verdict, helpmate line in SAN, reason), verdict in
+# "winnable" / "unwinnable" / "undetermined". budget: nodes, None = chasolver.
+CHASOLVER_NODE_BOUND: int
+
+def can_mate(
+    position: Position, color: Color, budget: int | None = None
+) -> tuple[Color, str, list[str], str]: ...
+def can_mate_many(
+    positions: list[Position],
+    colors: Color | list[str],
+    budget: int | None = None,
+    threads: int | None = None,
+) -> list[tuple[Color, str, list[str], str]]: ...
+def dead_analysis(
+    position: Position, budget: int | None = None
+) -> tuple[tuple[Color, str, list[str], str], tuple[Color, str, list[str], str]]: ...
+def is_dead(position: Position, budget: int | None = None) -> bool | None: ...
+def is_dead_many(
+    positions: list[Position], budget: int | None = None, threads: int | None = None
+) -> list[bool | None]: ...
