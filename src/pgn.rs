@@ -1,7 +1,904 @@
-//! Placeholder: filled in by its issue.
+//! Streaming PGN reading on `pgn-reader`, with every move played (and so
+//! validated) by shakmaty.
+//!
+//! The reading core does not touch Python:
+//!
+//! - [`LineFeed`] wraps any `BufRead` and feeds `pgn_reader::Reader` a line
+//!   at a time. Because the reader asks for more input at the start of every
+//!   movetext token, the feed knows how far the reader has got, and so the
+//!   line of every move. It also sees the bytes the reader passed over
+//!   without telling its visitor anything (tokens that are not moves), which
+//!   become syntax errors.
+//! - [`GameCollector`] is a `pgn_reader::Visitor` that plays the main line,
+//!   collects tags, comments, NAGs, `[%clk]` values and `(=)` draw offers,
+//!   counts the variations it skips, and records errors; it produces a plain
+//!   [`GameRecord`] per game.
+//! - [`PgnGames`] iterates `GameRecord`s from a `BufRead` in constant memory;
+//!   a bad game gives a record with errors and reading goes on.
+//!
+//! Only [`PyPgnReader`] builds Python objects.
 
+use std::collections::VecDeque;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::ops::ControlFlow;
+use std::sync::{Arc, Mutex};
+
+use pgn_reader::{Nag, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
+use pyo3::exceptions::{PyOSError, PyTypeError};
 use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyList, PyTuple};
+use shakmaty::fen::Fen;
+use shakmaty::san::{San, SanError};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, KnownOutcome, Position as _};
 
-pub fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+use crate::position::uci_of;
+
+/// Longest piece of input handed to the reader at once; longer lines are cut
+/// after a space.
+const CHUNK: usize = 16 * 1024;
+/// The reader's token and tag-line sizes: larger than anything the feed ever
+/// buffers, so the reader asks the feed for input before every token.
+const READER_TOKEN: usize = 64 * 1024;
+
+// ---------------------------------------------------------------------------
+// Shared state between the feed and the visitor.
+
+/// Text the reader skipped without a visitor call: not a move, a tag, a
+/// comment, a NAG, a result or a move number.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Junk {
+    pub line: u64,
+    pub text: String,
+    end: u64,
+}
+
+#[derive(Debug, Default)]
+pub struct Tracking {
+    /// Line (1-based) where the reader's current token starts.
+    pub line: u64,
+    /// Set by the visitor on every call; cleared by the feed.
+    event: bool,
+    /// Set while the visitor skips a variation (no junk is reported there).
+    skipping: bool,
+    junk: Vec<Junk>,
+}
+
+pub type SharedTracking = Arc<Mutex<Tracking>>;
+
+fn lock(t: &SharedTracking) -> std::sync::MutexGuard<'_, Tracking> {
+    t.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+// ---------------------------------------------------------------------------
+// The feed.
+
+struct Piece {
+    start: u64,
+    data: Vec<u8>,
+    line: u64,
+}
+
+impl Piece {
+    fn end(&self) -> u64 {
+        self.start + self.data.len() as u64
+    }
+}
+
+/// A `Read` for `pgn_reader::Reader` that hands out one line per call and
+/// tracks the line of the reader's current token (see the module docs).
+///
+/// It relies on `pgn_reader` 0.29 reading into the free tail of a fixed
+/// buffer, so that `capacity - buf.len()` is the number of bytes the reader
+/// holds unread.
+pub struct LineFeed<R> {
+    inner: R,
+    tracking: SharedTracking,
+    pieces: VecDeque<Piece>,
+    carry: Vec<u8>,
+    delivered: u64,
+    next_line: u64,
+    capacity: usize,
+    last_offset: u64,
+    eof: bool,
+}
+
+impl<R: BufRead> LineFeed<R> {
+    pub fn new(inner: R, tracking: SharedTracking) -> Self {
+        LineFeed {
+            inner,
+            tracking,
+            pieces: VecDeque::new(),
+            carry: Vec::new(),
+            delivered: 0,
+            next_line: 1,
+            capacity: 0,
+            last_offset: 0,
+            eof: false,
+        }
+    }
+
+    fn line_of(&self, offset: u64) -> u64 {
+        for p in &self.pieces {
+            if p.start <= offset && offset < p.end() {
+                return p.line;
+            }
+        }
+        self.next_line
+    }
+
+    fn bytes_between(&self, from: u64, to: u64) -> Vec<u8> {
+        let mut out = Vec::new();
+        for p in &self.pieces {
+            let s = from.max(p.start);
+            let e = to.min(p.end());
+            if s < e {
+                out.extend_from_slice(&p.data[(s - p.start) as usize..(e - p.start) as usize]);
+            }
+        }
+        out
+    }
+
+    /// The reader has consumed everything before `offset`.
+    fn observe(&mut self, offset: u64) {
+        let skipped = if offset > self.last_offset {
+            self.bytes_between(self.last_offset, offset)
+        } else {
+            Vec::new()
+        };
+        let first_non_ws = skipped.iter().position(|b| !b.is_ascii_whitespace());
+        let junk_line = first_non_ws.map(|i| self.line_of(self.last_offset + i as u64));
+        let line = self.line_of(offset);
+        {
+            let mut t = lock(&self.tracking);
+            if !t.event && !t.skipping {
+                if let (Some(i), Some(jl)) = (first_non_ws, junk_line) {
+                    let text = &skipped[i..];
+                    let trimmed_len = text.len()
+                        - text.iter().rev().take_while(|b| b.is_ascii_whitespace()).count();
+                    let text = &text[..trimmed_len];
+                    if !is_harmless(text) {
+                        let start = self.last_offset + i as u64;
+                        let end = start + text.len() as u64;
+                        let s = String::from_utf8_lossy(text).into_owned();
+                        match t.junk.last_mut() {
+                            Some(prev) if prev.end == start => {
+                                prev.text.push_str(&s);
+                                prev.end = end;
+                            }
+                            _ => t.junk.push(Junk { line: jl, text: s, end }),
+                        }
+                    }
+                }
+            }
+            t.event = false;
+            t.line = line;
+        }
+        self.last_offset = offset;
+        while self.pieces.front().is_some_and(|p| p.end() <= offset) {
+            self.pieces.pop_front();
+        }
+    }
+
+    /// Reads the next piece of input: a line, or a part of a very long line
+    /// cut after a space (or at a character boundary).
+    fn next_piece(&mut self, max: usize) -> io::Result<Option<Vec<u8>>> {
+        let limit = max.min(CHUNK);
+        let mut piece = std::mem::take(&mut self.carry);
+        if let Some(nl) = piece.iter().position(|&b| b == b'\n') {
+            self.carry = piece.split_off(nl + 1);
+            return Ok(Some(piece));
+        }
+        let mut ended = false;
+        while piece.len() < limit {
+            let buf = self.inner.fill_buf()?;
+            if buf.is_empty() {
+                break;
+            }
+            let room = limit - piece.len();
+            let window = &buf[..buf.len().min(room)];
+            if let Some(nl) = window.iter().position(|&b| b == b'\n') {
+                piece.extend_from_slice(&window[..=nl]);
+                self.inner.consume(nl + 1);
+                ended = true;
+                break;
+            }
+            let n = window.len();
+            piece.extend_from_slice(window);
+            self.inner.consume(n);
+        }
+        if piece.is_empty() {
+            return Ok(None);
+        }
+        if !ended && piece.len() >= limit {
+            let cut = match piece.iter().rposition(|&b| b == b' ' || b == b'\t') {
+                Some(i) if i > 0 => i + 1,
+                _ => {
+                    let mut i = piece.len();
+                    while i > 1 && (piece[i - 1] & 0xC0) == 0x80 {
+                        i -= 1;
+                    }
+                    if i > 1 && piece[i - 1] >= 0xC0 {
+                        i -= 1;
+                    }
+                    i.max(1)
+                }
+            };
+            self.carry = piece.split_off(cut);
+        }
+        Ok(Some(piece))
+    }
+}
+
+fn is_harmless(text: &[u8]) -> bool {
+    if text.is_empty() || text[0] == b'%' || text[0] == b';' {
+        return true;
+    }
+    // Move numbers like `12.` or `12...`, and stray dots.
+    let digits = text.iter().take_while(|b| b.is_ascii_digit()).count();
+    text[digits..].iter().all(|&b| b == b'.' || b == b' ')
+}
+
+impl<R: BufRead> Read for LineFeed<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.capacity = self.capacity.max(buf.len());
+        let held = (self.capacity - buf.len()) as u64;
+        let offset = self.delivered.saturating_sub(held);
+        self.observe(offset);
+        // Keep the reader's current line and the whole next line in its
+        // buffer: enough for every look-ahead it makes.
+        let ahead = self.pieces.iter().filter(|p| p.end() > offset).count();
+        if ahead >= 2 || self.eof {
+            return Ok(0);
+        }
+        match self.next_piece(buf.len())? {
+            None => {
+                self.eof = true;
+                Ok(0)
+            }
+            Some(data) => {
+                let n = data.len();
+                buf[..n].copy_from_slice(&data);
+                let line = self.next_line;
+                if data.last() == Some(&b'\n') {
+                    self.next_line += 1;
+                }
+                self.pieces.push_back(Piece { start: self.delivered, data, line });
+                self.delivered += n as u64;
+                Ok(n)
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Game records.
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveRecord {
+    pub ply: u32,
+    pub san: String,
+    pub uci: String,
+    pub clock_ms: Option<u64>,
+    pub comment: Option<String>,
+    pub nags: Vec<u8>,
+    pub line: u64,
+    pub draw_offer: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameError {
+    pub game: u64,
+    pub line: u64,
+    pub move_number: u32,
+    pub mv: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GameRecord {
+    pub number: u64,
+    pub line: u64,
+    pub tags: Vec<(String, String)>,
+    /// Comment before the first move.
+    pub comment: Option<String>,
+    pub moves: Vec<MoveRecord>,
+    pub result: Option<String>,
+    pub errors: Vec<GameError>,
+    pub variations_skipped: u32,
+}
+
+/// Parses a `[%clk H:MM:SS(.f)]` value (also `M:SS` and `SS`) into ms.
+pub fn parse_clock(text: &str) -> Option<u64> {
+    let parts: Vec<&str> = text.trim().split(':').collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return None;
+    }
+    let (secs_text, rest) = parts.split_last()?;
+    let mut whole: u64 = 0;
+    for p in rest {
+        if p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit()) || p.len() > 6 {
+            return None;
+        }
+        whole = whole * 60 + p.parse::<u64>().ok()?;
+    }
+    let (int_part, frac_part) = match secs_text.split_once('.') {
+        Some((i, f)) => (i, f),
+        None => (*secs_text, ""),
+    };
+    if int_part.is_empty()
+        || int_part.len() > 6
+        || !int_part.bytes().all(|b| b.is_ascii_digit())
+        || !frac_part.bytes().all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    let secs: u64 = int_part.parse().ok()?;
+    let mut ms = (whole * 60 + secs) * 1000;
+    let frac: String = frac_part.chars().chain("000".chars()).take(3).collect();
+    ms += frac.parse::<u64>().ok()?;
+    Some(ms)
+}
+
+/// Splits a comment into its text without `[%clk ...]` commands and `(=)`
+/// markers, the last clock value, and whether it marks a draw offer.
+pub fn parse_comment(raw: &str) -> (String, Option<u64>, bool) {
+    let mut text = String::with_capacity(raw.len());
+    let mut clock = None;
+    let mut rest = raw;
+    while let Some(i) = rest.find("[%clk") {
+        match rest[i..].find(']') {
+            Some(j) => {
+                let value = &rest[i + 5..i + j];
+                match parse_clock(value) {
+                    Some(ms) => {
+                        clock = Some(ms);
+                        text.push_str(&rest[..i]);
+                    }
+                    None => text.push_str(&rest[..i + j + 1]),
+                }
+                rest = &rest[i + j + 1..];
+            }
+            None => break,
+        }
+    }
+    text.push_str(rest);
+    let draw = text.contains("(=)");
+    let text = if draw { text.replace("(=)", "") } else { text };
+    (text.trim().to_string(), clock, draw)
+}
+
+fn outcome_text(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Known(KnownOutcome::Decisive { winner: Color::White }) => "1-0",
+        Outcome::Known(KnownOutcome::Decisive { winner: Color::Black }) => "0-1",
+        Outcome::Known(KnownOutcome::Draw) => "1/2-1/2",
+        Outcome::Unknown => "*",
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The visitor.
+
+#[derive(Default)]
+struct PendingMove {
+    comments: Vec<String>,
+    clock: Option<u64>,
+    draw: bool,
+}
+
+/// A `pgn_reader::Visitor` that plays the main line and builds a
+/// [`GameRecord`]. All state lives in the visitor, so a game cut short by an
+/// I/O or syntax error can still be finished with [`GameCollector::abort`].
+pub struct GameCollector {
+    tracking: Option<SharedTracking>,
+    games: u64,
+    game: GameRecord,
+    pos: Chess,
+    /// After an unplayable move, later moves are not played.
+    stopped: bool,
+    depth: u32,
+    started: bool,
+    pre: PendingMove,
+    cur: Option<PendingMove>,
+}
+
+impl GameCollector {
+    /// `tracking` comes from the [`LineFeed`] the reader reads from; without
+    /// it lines are reported as 0 and skipped text is not reported.
+    pub fn new(tracking: Option<SharedTracking>) -> Self {
+        GameCollector {
+            tracking,
+            games: 0,
+            game: GameRecord::default(),
+            pos: Chess::default(),
+            stopped: false,
+            depth: 0,
+            started: false,
+            pre: PendingMove::default(),
+            cur: None,
+        }
+    }
+
+    /// Called at every visitor call: current line, and junk since the last.
+    fn touch(&mut self) -> u64 {
+        let (line, junk) = match &self.tracking {
+            Some(t) => {
+                let mut t = lock(t);
+                t.event = true;
+                (t.line, std::mem::take(&mut t.junk))
+            }
+            None => (0, Vec::new()),
+        };
+        if !self.started {
+            self.started = true;
+            self.game.line = junk.first().map_or(line, |j| j.line.min(line));
+        }
+        for j in junk {
+            let reason = if j.text.starts_with('[') {
+                "not a tag pair: a tag is written [Name \"value\"]".to_string()
+            } else if self.game.moves.is_empty() && self.game.tags.is_empty() && j.text.starts_with('"') {
+                "stray text before the game".to_string()
+            } else {
+                "not a move, a comment, an annotation or a result".to_string()
+            };
+            if !j.text.starts_with('[') {
+                // The moves after text that is not a move cannot be trusted
+                // to be the players' moves: stop playing.
+                self.stopped = true;
+            }
+            self.error_at(j.line, j.text, reason);
+        }
+        line
+    }
+
+    fn set_skipping(&self, on: bool) {
+        if let Some(t) = &self.tracking {
+            lock(t).skipping = on;
+        }
+    }
+
+    fn move_number(&self) -> u32 {
+        self.pos.fullmoves().get()
+    }
+
+    fn error_at(&mut self, line: u64, mv: String, reason: String) {
+        let e = GameError {
+            game: self.game.number,
+            line,
+            move_number: self.move_number(),
+            mv,
+            reason,
+        };
+        self.game.errors.push(e);
+    }
+
+    fn flush_move(&mut self) {
+        if let Some(p) = self.cur.take() {
+            if let Some(m) = self.game.moves.last_mut() {
+                let text = p.comments.join(" ");
+                m.comment = if text.is_empty() { None } else { Some(text) };
+                m.clock_ms = p.clock;
+                m.draw_offer = p.draw;
+            }
+        }
+    }
+
+    fn finish(&mut self) -> GameRecord {
+        self.flush_move();
+        let _ = self.touch();
+        if self.depth > 0 {
+            let line = self.tracking.as_ref().map_or(0, |t| lock(t).line);
+            self.error_at(line, "(".into(), "a variation is not closed with ')'".into());
+        }
+        let pre = std::mem::take(&mut self.pre);
+        let text = pre.comments.join(" ");
+        self.game.comment = if text.is_empty() { None } else { Some(text) };
+        self.set_skipping(false);
+        self.depth = 0;
+        self.started = false;
+        self.stopped = false;
+        self.pos = Chess::default();
+        std::mem::take(&mut self.game)
+    }
+
+    /// Ends a game the reader gave up on (`why` is the reader's error).
+    pub fn abort(&mut self, why: &str) -> GameRecord {
+        let line = self.tracking.as_ref().map_or(0, |t| lock(t).line);
+        let reason = match why {
+            "unterminated comment" => "a comment is not closed with '}' before the end of the file".to_string(),
+            "unterminated tag" => "a tag is not closed before the end of the line".to_string(),
+            other => other.to_string(),
+        };
+        if !self.started {
+            self.started = true;
+            self.game.line = line;
+        }
+        self.error_at(line, String::new(), reason);
+        self.finish()
+    }
+
+    pub fn games_started(&self) -> u64 {
+        self.games
+    }
+
+    fn play(&mut self, line: u64, san_plus: SanPlus) {
+        let text = san_plus.to_string();
+        let result = san_plus.san.to_move(&self.pos).or_else(|e| {
+            // Tolerate a missing or extra capture sign.
+            if let (SanError::IllegalSan, San::Normal { role, file, rank, capture, to, promotion }) =
+                (&e, san_plus.san)
+            {
+                let flipped = San::Normal { role, file, rank, capture: !capture, to, promotion };
+                flipped.to_move(&self.pos).map_err(|_| e)
+            } else {
+                Err(e)
+            }
+        });
+        match result {
+            Ok(m) => {
+                let uci = uci_of(m);
+                let san = shakmaty::san::SanPlus::from_move_and_play_unchecked(&mut self.pos, m).to_string();
+                self.game.moves.push(MoveRecord {
+                    ply: self.game.moves.len() as u32 + 1,
+                    san,
+                    uci,
+                    clock_ms: None,
+                    comment: None,
+                    nags: Vec::new(),
+                    line,
+                    draw_offer: false,
+                });
+                self.cur = Some(PendingMove::default());
+            }
+            Err(e) => {
+                let side = if self.pos.turn() == Color::White { "white" } else { "black" };
+                let fen = Fen::from_position(&self.pos, EnPassantMode::Legal).to_string();
+                let reason = match e {
+                    SanError::IllegalSan => {
+                        if matches!(san_plus.san, San::Null) {
+                            format!("a null move is not a move ({side} to move in {fen})")
+                        } else {
+                            format!("illegal move for {side} in {fen}")
+                        }
+                    }
+                    SanError::AmbiguousSan => {
+                        let fits: Vec<String> = self
+                            .pos
+                            .legal_moves()
+                            .into_iter()
+                            .filter(|m| san_plus.san.matches(*m))
+                            .map(|m| format!("{} ({})", San::from_move(&self.pos, m), uci_of(m)))
+                            .collect();
+                        format!("ambiguous move for {side} in {fen}: it fits {}", fits.join(" and "))
+                    }
+                };
+                self.error_at(line, text, reason);
+                self.stopped = true;
+            }
+        }
+    }
+}
+
+impl Visitor for GameCollector {
+    type Tags = ();
+    type Movetext = ();
+    type Output = GameRecord;
+
+    fn begin_tags(&mut self) -> ControlFlow<GameRecord, ()> {
+        self.games += 1;
+        self.game = GameRecord { number: self.games, ..GameRecord::default() };
+        self.pos = Chess::default();
+        self.stopped = false;
+        self.started = false;
+        self.depth = 0;
+        self.pre = PendingMove::default();
+        self.cur = None;
+        ControlFlow::Continue(())
+    }
+
+    fn tag(&mut self, _tags: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<GameRecord> {
+        let line = self.touch();
+        let name = String::from_utf8_lossy(name).trim().to_string();
+        let value = value.decode_utf8_lossy().into_owned();
+        if name == "FEN" {
+            match Fen::from_ascii(value.trim().as_bytes())
+                .map_err(|e| e.to_string())
+                .and_then(|f| f.into_position::<Chess>(CastlingMode::Standard).map_err(|e| e.to_string()))
+            {
+                Ok(p) => self.pos = p,
+                Err(e) => {
+                    self.error_at(line, String::new(), format!("the FEN tag {value:?} is not a position: {e}"));
+                    self.stopped = true;
+                }
+            }
+        } else if name == "Variant" {
+            let v = value.trim().to_ascii_lowercase();
+            if !(v.is_empty() || v == "standard" || v == "chess" || v == "from position") {
+                self.error_at(line, String::new(), format!("variant {value:?} is not standard chess"));
+                self.stopped = true;
+            }
+        }
+        self.game.tags.push((name, value));
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, _tags: ()) -> ControlFlow<GameRecord, ()> {
+        ControlFlow::Continue(())
+    }
+
+    fn san(&mut self, _m: &mut (), san_plus: SanPlus) -> ControlFlow<GameRecord> {
+        let line = self.touch();
+        if self.depth > 0 || self.stopped {
+            return ControlFlow::Continue(());
+        }
+        self.flush_move();
+        self.play(line, san_plus);
+        ControlFlow::Continue(())
+    }
+
+    fn nag(&mut self, _m: &mut (), nag: Nag) -> ControlFlow<GameRecord> {
+        let _ = self.touch();
+        if self.depth == 0 && self.cur.is_some() {
+            if let Some(m) = self.game.moves.last_mut() {
+                m.nags.push(nag.0);
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn partial_comment(&mut self, m: &mut (), comment: RawComment<'_>) -> ControlFlow<GameRecord> {
+        // Long comments arrive in pieces; glue them back together.
+        let _ = self.touch();
+        if self.depth > 0 {
+            return ControlFlow::Continue(());
+        }
+        let text = String::from_utf8_lossy(comment.as_bytes()).into_owned();
+        let target = match self.cur.as_mut() {
+            Some(c) => c,
+            None => &mut self.pre,
+        };
+        match target.comments.last_mut() {
+            Some(last) if last.ends_with('\u{0}') => {
+                last.pop();
+                last.push_str(&text);
+                last.push('\u{0}');
+            }
+            _ => target.comments.push(format!("{text}\u{0}")),
+        }
+        let _ = m;
+        ControlFlow::Continue(())
+    }
+
+    fn comment(&mut self, _m: &mut (), comment: RawComment<'_>) -> ControlFlow<GameRecord> {
+        let _ = self.touch();
+        if self.depth > 0 {
+            return ControlFlow::Continue(());
+        }
+        let piece = String::from_utf8_lossy(comment.as_bytes()).into_owned();
+        let target = match self.cur.as_mut() {
+            Some(c) => c,
+            None => &mut self.pre,
+        };
+        let raw = match target.comments.last() {
+            Some(last) if last.ends_with('\u{0}') => {
+                let mut whole = target.comments.pop().unwrap_or_default();
+                whole.pop();
+                whole.push_str(&piece);
+                whole
+            }
+            _ => piece,
+        };
+        let (text, clock, draw) = parse_comment(&raw);
+        if clock.is_some() {
+            target.clock = clock;
+        }
+        target.draw |= draw;
+        if !text.is_empty() {
+            target.comments.push(text);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self, _m: &mut ()) -> ControlFlow<GameRecord, Skip> {
+        let _ = self.touch();
+        self.game.variations_skipped += 1;
+        self.depth += 1;
+        self.set_skipping(true);
+        ControlFlow::Continue(Skip(true))
+    }
+
+    fn end_variation(&mut self, _m: &mut ()) -> ControlFlow<GameRecord> {
+        let line = self.touch();
+        if self.depth == 0 {
+            self.error_at(line, ")".into(), "')' closes no variation".into());
+        } else {
+            self.depth -= 1;
+            if self.depth == 0 {
+                self.set_skipping(false);
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn outcome(&mut self, _m: &mut (), outcome: Outcome) -> ControlFlow<GameRecord> {
+        let line = self.touch();
+        if self.depth == 0 {
+            if let Some(prev) = &self.game.result {
+                let prev = prev.clone();
+                self.error_at(line, outcome_text(outcome).into(), format!("a second result after {prev}"));
+            } else {
+                self.game.result = Some(outcome_text(outcome).to_string());
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, _m: ()) -> GameRecord {
+        self.finish()
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Iterating games.
+
+/// Games from a PGN byte stream, one [`GameRecord`] at a time.
+pub struct PgnGames<R: BufRead> {
+    reader: Reader<LineFeed<R>>,
+    visitor: GameCollector,
+    done: bool,
+}
+
+impl<R: BufRead> PgnGames<R> {
+    pub fn new(input: R) -> Self {
+        let tracking: SharedTracking = Arc::new(Mutex::new(Tracking::default()));
+        let feed = LineFeed::new(input, tracking.clone());
+        let reader = Reader::build(feed)
+            .set_supported_tag_line_length(READER_TOKEN)
+            .set_supported_comment_length(READER_TOKEN - 2)
+            .finish();
+        PgnGames { reader, visitor: GameCollector::new(Some(tracking)), done: false }
+    }
+}
+
+impl<R: BufRead> Iterator for PgnGames<R> {
+    type Item = GameRecord;
+
+    fn next(&mut self) -> Option<GameRecord> {
+        if self.done {
+            return None;
+        }
+        let before = self.visitor.games_started();
+        match self.reader.read_game(&mut self.visitor) {
+            Ok(Some(g)) => Some(g),
+            Ok(None) => {
+                self.done = true;
+                None
+            }
+            Err(e) => {
+                if e.kind() != io::ErrorKind::InvalidData {
+                    // An I/O error: report it on a game of its own and stop.
+                    self.done = true;
+                }
+                if self.visitor.games_started() == before {
+                    let _ = self.visitor.begin_tags();
+                }
+                Some(self.visitor.abort(&e.to_string()))
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Python binding.
+
+type Input = Box<dyn BufRead + Send>;
+
+type MoveTuple = (u32, String, String, Option<u64>, Option<String>, Vec<u32>, u64, bool);
+type ErrorTuple = (u64, u64, u32, String, String);
+
+/// Games read from a PGN file or bytes; iterating gives one tuple per game:
+/// (number, line, tags, moves, result, errors, variations_skipped, comment).
+#[pyclass(frozen, module = "chesslaws._core", name = "PgnReader")]
+pub struct PyPgnReader {
+    games: Mutex<PgnGames<Input>>,
+}
+
+fn game_to_py(py: Python<'_>, g: GameRecord) -> PyResult<Py<PyAny>> {
+    let moves: Vec<MoveTuple> = g
+        .moves
+        .into_iter()
+        .map(|m| {
+            let nags = m.nags.iter().map(|&n| u32::from(n)).collect();
+            (m.ply, m.san, m.uci, m.clock_ms, m.comment, nags, m.line, m.draw_offer)
+        })
+        .collect();
+    let errors: Vec<ErrorTuple> = g
+        .errors
+        .into_iter()
+        .map(|e| (e.game, e.line, e.move_number, e.mv, e.reason))
+        .collect();
+    let t = PyTuple::new(
+        py,
+        [
+            g.number.into_pyobject(py)?.into_any(),
+            g.line.into_pyobject(py)?.into_any(),
+            PyList::new(py, g.tags)?.into_any(),
+            PyList::new(py, moves)?.into_any(),
+            g.result.into_pyobject(py)?.into_any(),
+            PyList::new(py, errors)?.into_any(),
+            g.variations_skipped.into_pyobject(py)?.into_any(),
+            g.comment.into_pyobject(py)?.into_any(),
+        ],
+    )?;
+    Ok(t.into_any().unbind())
+}
+
+#[pymethods]
+impl PyPgnReader {
+    /// Reads `source`: a path (str or os.PathLike) or the PGN bytes.
+    #[new]
+    fn new(source: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let input: Input = if let Ok(b) = source.cast::<PyBytes>() {
+            Box::new(io::Cursor::new(b.as_bytes().to_vec()))
+        } else if let Ok(path) = source.extract::<std::path::PathBuf>() {
+            let f = File::open(&path)
+                .map_err(|e| PyOSError::new_err(format!("cannot open {}: {e}", path.display())))?;
+            Box::new(BufReader::with_capacity(64 * 1024, f))
+        } else {
+            return Err(PyTypeError::new_err("a PGN source is a path or bytes"));
+        };
+        Ok(PyPgnReader { games: Mutex::new(PgnGames::new(input)) })
+    }
+
+    fn __iter__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+        let next = {
+            let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+            games.next()
+        };
+        match next {
+            Some(g) => Ok(Some(game_to_py(py, g)?)),
+            None => Ok(None),
+        }
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyPgnReader>()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Vec<GameRecord> {
+        PgnGames::new(io::Cursor::new(text.as_bytes().to_vec())).collect()
+    }
+
+    #[test]
+    fn clocks() {
+        assert_eq!(parse_clock("0:01:02.5"), Some(62_500));
+        assert_eq!(parse_clock(" 1:00:00 "), Some(3_600_000));
+        assert_eq!(parse_clock("x"), None);
+    }
+
+    #[test]
+    fn lines_and_junk() {
+        let g = read("[Event \"a\"]\n\n1. e4 e5\n2. Nf3\n Zz9 Nc6 *\n\n1. d4 *\n");
+        eprintln!("{g:#?}");
+        assert_eq!(g.len(), 2);
+        assert_eq!(g[0].line, 1);
+        assert_eq!(g[0].moves.len(), 3);
+        assert_eq!(g[0].moves[2].line, 4);
+        assert_eq!(g[0].errors.len(), 1);
+        assert_eq!(g[0].errors[0].line, 5);
+        assert_eq!(g[0].errors[0].mv, "Zz9");
+        assert_eq!(g[1].line, 7);
+        assert_eq!(g[1].moves[0].line, 7);
+    }
 }
