@@ -149,10 +149,34 @@ def replay(log: str, as_json: bool, at: float | None) -> None:
 
 
 @main.command()
-def serve() -> None:
-    """Start the live game server (not yet: it comes with the server issue)."""
-    click.echo("chesslaws serve: not yet — the live server is still being built.")
-    sys.exit(0)
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port to listen on.")
+@click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL",
+              help="SQLite file, or a postgresql:// URL: the game logs.")
+def serve(host: str, port: int, db: str) -> None:
+    """Start the live game server: the lobby, the boards, the clocks and the arbiter.
+
+    Every accepted event is committed to the database before it is
+    acknowledged; on start every stored game is rebuilt from its log.
+
+    \b
+    Example:
+      chesslaws serve --port 8000 --db ./chesslaws.sqlite3
+      chesslaws serve --db postgresql://user@localhost/chesslaws
+    """
+    try:
+        from chesslaws.server import run
+    except ImportError as err:
+        click.echo(f"chesslaws serve: the server needs its dependencies ({err.name}): pip install chesslaws", err=True)
+        sys.exit(2)
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"chesslaws: serving on http://{shown}:{port}/  (games in {db})")
+    sys.stdout.flush()
+    try:
+        run(host=host, port=port, db=db)
+    except Exception as err:  # the database cannot be opened
+        click.echo(f"chesslaws serve: {err}", err=True)
+        sys.exit(2)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,20 @@
+"""``chesslaws serve``: live games over HTTP and WebSockets, their logs in SQLite or PostgreSQL.
+
+:func:`create_app` builds the ASGI app; :func:`run` serves it with uvicorn.
+"""
+
+from __future__ import annotations
+
+from chesslaws.server.app import create_app
+from chesslaws.server.store import PostgresStore, SQLiteStore, Store, open_store
+
+
+def run(host: str = "127.0.0.1", port: int = 8000, db: str = "./chesslaws.sqlite3", *, log_level: str = "warning") -> None:
+    """Serves the app until interrupted."""
+    import uvicorn
+
+    app = create_app(db)
+    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=16 * 1024, lifespan="on")
+
+
+__all__ = ["PostgresStore", "SQLiteStore", "Store", "create_app", "open_store", "run"]

@@ -1,0 +1,393 @@
+"""The ASGI application of ``chesslaws serve`` (FastAPI; OpenAPI at ``/openapi.json``, docs at ``/docs``).
+
+Routes (JSON unless said otherwise; a seat token goes in ``Authorization: Bearer TOKEN``):
+
+- ``GET /`` the lobby page; ``GET /game/{id}`` the game page (the seat token in the URL fragment).
+- ``GET /api/games`` list; ``POST /api/games`` create (returns the id and the tokens, once).
+- ``GET /api/games/{id}`` the state: the spec's state JSON, moves, legal moves, server time.
+- ``POST /api/games/{id}/join`` take an open seat (returns its token, once).
+- ``GET /api/games/{id}/seat`` which seat a token opens.
+- ``POST /api/games/{id}/events`` an event; the server stamps ``t`` and, for players, ``by``.
+- ``GET /api/games/{id}/log`` the log (JSON lines); sealed moves hidden from all but the arbiter.
+- ``GET /api/games/{id}/pgn`` the game in PGN.
+- ``WS /api/games/{id}/ws?token=&lang=`` states as they change; events may be sent on it too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any, AsyncIterator, Literal
+
+from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from chesslaws.server.export import export_pgn
+from chesslaws.server.hub import MAX_BODY, ApiError, Hub, LiveGame, Subscriber, public_event
+from chesslaws.server.store import Store, open_store
+
+log = logging.getLogger("chesslaws.server")
+
+WEB_DIR = Path(str(resources.files("chesslaws").joinpath("web")))
+
+
+# --- request and response models (for validation and the OpenAPI description) -------------------
+
+
+class CreateGame(BaseModel):
+    """A new game. Players left out (null) leave their seat open for ``join``."""
+
+    model_config = ConfigDict(extra="forbid")
+    edition: Literal["1989", "1997", "2023"] = "2023"
+    time_control: str = Field("300+2", max_length=200, description="e.g. 300+2, 40/5400+30:1800+30, 300d5, - (no clock)")
+    mode: Literal["standard", "rapid", "blitz"] | None = None
+    arbiter: Literal["present", "absent"] = "present"
+    white: str | None = Field(None, min_length=1, max_length=100)
+    black: str | None = Field(None, min_length=1, max_length=100)
+    fen: str | None = Field(None, max_length=200)
+    interface: Literal["online", "otb"] = Field(
+        "online", description="online: players act for themselves and illegal moves are refused; "
+                              "otb: over-the-board, the arbiter enters every event and illegal moves are logged")
+    start_in: float = Field(0, ge=0, le=86400, description="seconds until the scheduled start (t=0)")
+    quickplay_guidelines: bool | None = None
+    event: str | None = Field(None, max_length=200)
+    site: str | None = Field(None, max_length=200)
+    round: str | None = Field(None, max_length=50)
+
+
+class CreatedGame(BaseModel):
+    id: str
+    tokens: dict[str, str] = Field(description="seat -> secret token; shown once, only hashes are stored")
+    links: dict[str, str]
+    state: dict[str, Any]
+
+
+class JoinSeat(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: Literal["white", "black"]
+    name: str = Field(min_length=1, max_length=100)
+
+
+class Joined(BaseModel):
+    seat: str
+    token: str
+    link: str
+
+
+class SeatInfo(BaseModel):
+    seat: Literal["white", "black", "arbiter", "spectator"]
+
+
+class ErrorBody(BaseModel):
+    error: str
+    status: int
+
+
+class Ack(BaseModel):
+    seq: int
+    event: dict[str, Any]
+    state: dict[str, Any]
+
+
+class EventIn(BaseModel):
+    """An event of the game log without ``t`` (the server stamps it). See shared/spec/game-log.md."""
+
+    model_config = ConfigDict(extra="allow")
+    type: Literal["move", "offer_draw", "accept_draw", "decline_draw", "claim_draw", "claim_flag", "claim_win",
+                  "resign", "touch", "adjust", "claim_touch_move", "arrive", "seal", "resume", "stop_clocks",
+                  "start_clocks", "set_clocks", "penalty", "decision", "refuse_to_comply", "annul"]
+    by: Literal["white", "black", "arbiter"] | None = None
+    move: str | None = None
+    offer_draw: bool | None = None
+    reason: str | None = None
+    against: str | None = None
+    kind: str | None = None
+    seconds: float | None = None
+    white_ms: int | None = None
+    black_ms: int | None = None
+    on: str | None = None
+    ruling: str | None = None
+    square: str | None = None
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 413, 422)
+}
+
+
+# --- a limit on body sizes, before anything reads them -----------------------------------------
+
+
+class BodyLimit:
+    """Answers 413 to a request body over ``limit`` bytes (declared or streamed)."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def _reject(self, send: Send) -> None:
+        body = json.dumps({"error": f"the request body is over {self.limit} bytes", "status": 413}).encode()
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", []):
+            if name == b"content-length":
+                try:
+                    if int(value) > self.limit:
+                        await self._reject(send)
+                        return
+                except ValueError:
+                    pass
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            msg = await receive()
+            if msg["type"] == "http.disconnect":
+                return
+            chunk = msg.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                await self._reject(send)
+                return
+            chunks.append(chunk)
+            if not msg.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+# --- the app -------------------------------------------------------------------------------------
+
+
+def create_app(db: str | Store = "./chesslaws.sqlite3") -> FastAPI:
+    """The server's ASGI app over a store (a Store, a SQLite path or a postgresql:// URL)."""
+    store = db if isinstance(db, Store) else open_store(db)
+    hub = Hub(store)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await hub.start()
+        yield
+        await hub.stop()
+
+    app = FastAPI(
+        title="chesslaws",
+        summary="Live chess games under the 1989, 1997 and 2023 FIDE Laws, with the clock and the arbiter.",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    app.state.hub = hub
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
+    bearer = HTTPBearer(auto_error=False, description="the secret token of a seat (white, black or arbiter)")
+
+    def error(status: int, message: str) -> JSONResponse:
+        return JSONResponse({"error": message, "status": status}, status_code=status)
+
+    @app.exception_handler(ApiError)
+    async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return error(exc.status, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errs = exc.errors()
+        if any(e.get("type") == "json_invalid" for e in errs):
+            return error(400, "the body is not valid JSON")
+        parts = []
+        for e in errs[:5]:
+            where = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
+            parts.append(f"{where}: {e.get('msg')}" if where else str(e.get("msg")))
+        return error(422, "; ".join(parts) or "invalid request")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return error(exc.status_code, str(exc.detail))
+
+    def token_of(cred: HTTPAuthorizationCredentials | None) -> str | None:
+        return cred.credentials if cred is not None else None
+
+    def links(gid: str, tokens: dict[str, str], base: str) -> dict[str, str]:
+        out = {seat: f"{base}game/{gid}#token={tok}" for seat, tok in tokens.items()}
+        out["spectator"] = f"{base}game/{gid}"
+        return out
+
+    # --- pages ---------------------------------------------------------------------------
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return FileResponse(WEB_DIR / "index.html")
+
+    @app.get("/game/{game_id}", include_in_schema=False)
+    async def game_page(game_id: str) -> FileResponse:
+        return FileResponse(WEB_DIR / "game.html")
+
+    app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+
+    # --- API -----------------------------------------------------------------------------
+    @app.get("/api/games", tags=["games"], summary="List the games")
+    async def list_games() -> list[dict[str, Any]]:
+        return [hub.summary(g) for g in reversed(list(hub.games.values()))]
+
+    @app.post("/api/games", status_code=201, tags=["games"], summary="Create a game", responses=ERRORS)
+    async def create_game(body: CreateGame, request: Request) -> CreatedGame:
+        start: dict[str, Any] = {"edition": body.edition, "time_control": body.time_control,
+                                 "arbiter": body.arbiter, "white": body.white or "?", "black": body.black or "?"}
+        for name in ("mode", "fen", "quickplay_guidelines", "event", "site", "round"):
+            value = getattr(body, name)
+            if value is not None:
+                start[name] = value
+        live, tokens = await hub.create(start, {"white": body.white, "black": body.black}, body.interface,
+                                        body.start_in)
+        return CreatedGame(id=live.id, tokens=tokens, links=links(live.id, tokens, str(request.base_url)),
+                           state=hub.view(live))
+
+    @app.get("/api/games/{game_id}", tags=["games"], summary="The state of a game", responses=ERRORS)
+    async def get_state(game_id: str, lang: str = Query("en", max_length=10)) -> dict[str, Any]:
+        return hub.view(hub.get(game_id), lang)
+
+    @app.post("/api/games/{game_id}/join", tags=["games"], summary="Take an open seat", responses=ERRORS)
+    async def join(game_id: str, body: JoinSeat, request: Request) -> Joined:
+        live = hub.get(game_id)
+        token = await hub.join(live, body.seat, body.name)
+        return Joined(seat=body.seat, token=token, link=f"{request.base_url}game/{game_id}#token={token}")
+
+    @app.get("/api/games/{game_id}/seat", tags=["games"], summary="Which seat a token opens", responses=ERRORS)
+    async def seat(game_id: str, cred: HTTPAuthorizationCredentials | None = Depends(bearer)) -> SeatInfo:
+        live = hub.get(game_id)
+        tok = token_of(cred)
+        s = live.seat_of(tok)
+        if tok and s is None:
+            raise ApiError(401, "this token opens no seat of this game")
+        return SeatInfo(seat=s or "spectator")
+
+    @app.post(
+        "/api/games/{game_id}/events",
+        tags=["events"],
+        summary="Post an event (the server stamps t)",
+        responses=ERRORS,
+        openapi_extra={"requestBody": {"required": True, "content": {
+            "application/json": {"schema": EventIn.model_json_schema(ref_template="#/components/schemas/{model}")}}}},
+    )
+    async def post_event(game_id: str, request: Request,
+                         cred: HTTPAuthorizationCredentials | None = Depends(bearer)) -> Ack:
+        live = hub.get(game_id)
+        raw = await request.body()
+        try:
+            body = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            raise ApiError(400, "the body is not valid JSON") from None
+        tok = token_of(cred)
+        seat_ = live.seat_of(tok)
+        if tok and seat_ is None:
+            raise ApiError(401, "this token opens no seat of this game")
+        ack = await hub.submit(live, body, seat_)
+        return Ack(seq=ack["seq"], event=ack["event"], state=hub.view(live))
+
+    @app.get("/api/games/{game_id}/log", tags=["games"], summary="The game log (JSON Lines)", responses=ERRORS,
+             response_class=PlainTextResponse)
+    async def game_log(game_id: str, cred: HTTPAuthorizationCredentials | None = Depends(bearer)) -> Response:
+        live = hub.get(game_id)
+        tok = token_of(cred)
+        s = live.seat_of(tok)
+        if tok and s is None:
+            raise ApiError(401, "this token opens no seat of this game")
+        lines = [json.dumps(public_event(e.to_json(), arbiter=s == "arbiter"), ensure_ascii=False)
+                 for e in live.game.events]
+        return PlainTextResponse("\n".join(lines) + "\n", media_type="application/x-ndjson")
+
+    @app.get("/api/games/{game_id}/pgn", tags=["games"], summary="The game in PGN", responses=ERRORS,
+             response_class=PlainTextResponse)
+    async def game_pgn(game_id: str) -> Response:
+        live = hub.get(game_id)
+        view = hub.view(live)
+        t = view["server_t"]
+        game = live.game.at(t) if t * 1000 >= live.game.state.t_ms else live.game
+        text = export_pgn(game, view["white"], view["black"], live.created_at)
+        return PlainTextResponse(text, media_type="application/x-chess-pgn",
+                                 headers={"content-disposition": f'inline; filename="{game_id}.pgn"'})
+
+    @app.websocket("/api/games/{game_id}/ws")
+    async def stream(ws: WebSocket, game_id: str) -> None:
+        await ws.accept()
+        live = hub.games.get(game_id)
+        if live is None:
+            await ws.send_json({"kind": "error", "status": 404, "error": f"no game {game_id!r}"})
+            await ws.close(code=4404)
+            return
+        tok = ws.query_params.get("token") or None
+        seat_ = live.seat_of(tok)
+        if tok and seat_ is None:
+            await ws.send_json({"kind": "error", "status": 401, "error": "this token opens no seat of this game"})
+            await ws.close(code=4401)
+            return
+        lang = (ws.query_params.get("lang") or "en")[:10]
+        sub = Subscriber(lang)
+        live.subscribers.add(sub)
+        sub.queue.put_nowait(json.dumps({"kind": "hello", "seat": seat_ or "spectator"}))
+        sub.queue.put_nowait(hub.state_message(live, lang))
+
+        async def sender() -> None:
+            while True:
+                msg = await sub.queue.get()
+                await ws.send_text(msg)
+
+        task = asyncio.create_task(sender())
+        try:
+            while True:
+                text = await ws.receive_text()
+                reply: dict[str, Any]
+                rid: Any = None
+                try:
+                    if len(text.encode("utf-8")) > MAX_BODY:
+                        raise ApiError(413, f"the message is over {MAX_BODY} bytes")
+                    try:
+                        msg = json.loads(text)
+                    except ValueError:
+                        raise ApiError(400, "the message is not valid JSON") from None
+                    if not isinstance(msg, dict):
+                        raise ApiError(400, "a message is a JSON object {\"rid\": ..., \"event\": {...}}")
+                    rid = msg.get("rid")
+                    if "event" not in msg:
+                        raise ApiError(400, "a message carries an 'event'")
+                    ack = await hub.submit(live, msg["event"], seat_)
+                    reply = {"kind": "ack", "rid": rid, "seq": ack["seq"], "event": ack["event"]}
+                except ApiError as err:
+                    reply = {"kind": "error", "rid": rid, "status": err.status, "error": err.message}
+                try:
+                    sub.queue.put_nowait(json.dumps(reply, ensure_ascii=False))
+                except asyncio.QueueFull:
+                    await ws.send_text(json.dumps(reply, ensure_ascii=False))
+        except WebSocketDisconnect:
+            pass
+        except RuntimeError:  # the socket closed under us
+            pass
+        finally:
+            live.subscribers.discard(sub)
+            task.cancel()
+
+    return app
+
+
+__all__ = ["create_app", "CreateGame", "EventIn"]

@@ -1,0 +1,304 @@
+"""Where games live: the game log, committed event by event.
+
+A :class:`Store` keeps, per game, a row of metadata (the wall-clock instant
+of the scheduled start, hashes of the seat tokens, the players' names, the
+interface mode) and the log itself: one row per event, numbered from 0 (the
+``start`` event). :meth:`Store.append` returns only once the event is
+committed (SQLite in WAL mode with ``synchronous=FULL``, or a PostgreSQL
+transaction), so an event the server has acknowledged survives a crash of
+the process or of the machine.
+
+Both implementations are synchronous and must be used from one thread at a
+time; the server gives each store a thread of its own.
+
+Schema (the same in both databases)::
+
+    games(id TEXT PRIMARY KEY, created_at DOUBLE /* unix seconds of t=0 */,
+          interface TEXT /* 'online' | 'otb' */,
+          white_name TEXT, black_name TEXT,
+          white_token TEXT, black_token TEXT, arbiter_token TEXT /* sha256 hex, or NULL: seat open */)
+    events(game_id TEXT REFERENCES games(id), seq INTEGER, body TEXT /* the log line, JSON */,
+           PRIMARY KEY (game_id, seq))
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Literal
+
+Seat = Literal["white", "black", "arbiter"]
+SEATS: tuple[Seat, ...] = ("white", "black", "arbiter")
+
+
+class StoreError(Exception):
+    """The store refused a write (e.g. a duplicate sequence number)."""
+
+
+class SeatTaken(StoreError):
+    """A seat that already has a player."""
+
+
+def hash_token(token: str) -> str:
+    """Only hashes of tokens are stored (tokens are random, so a plain SHA-256 is enough)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class GameRecord:
+    """A stored game: metadata and log (events as JSON objects, in order)."""
+
+    id: str
+    created_at: float
+    interface: str
+    names: dict[str, str | None]
+    token_hashes: dict[str, str | None]
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Store(ABC):
+    """The interface of the game log storage."""
+
+    url: str
+
+    @abstractmethod
+    def create_game(self, record: GameRecord) -> None:
+        """Stores a new game with its first events (``record.events``: the start event); commits."""
+
+    @abstractmethod
+    def append(self, game_id: str, seq: int, event: dict[str, Any]) -> None:
+        """Appends event number ``seq`` of the game's log and commits before returning."""
+
+    @abstractmethod
+    def take_seat(self, game_id: str, seat: Seat, token_hash: str, name: str) -> None:
+        """Gives an open seat to a player; raises :class:`SeatTaken` if it is not open."""
+
+    @abstractmethod
+    def load(self, game_id: str) -> GameRecord | None:
+        """One game with its whole log, or None."""
+
+    @abstractmethod
+    def game_ids(self) -> list[str]:
+        """Every stored game, oldest first."""
+
+    def load_all(self) -> Iterator[GameRecord]:
+        for gid in self.game_ids():
+            rec = self.load(gid)
+            if rec is not None:
+                yield rec
+
+    @abstractmethod
+    def close(self) -> None:
+        """Closes the connection."""
+
+
+_SQLITE_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    created_at DOUBLE PRECISION NOT NULL,
+    interface TEXT NOT NULL,
+    white_name TEXT,
+    black_name TEXT,
+    white_token TEXT,
+    black_token TEXT,
+    arbiter_token TEXT
+);
+CREATE TABLE IF NOT EXISTS events (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+"""
+
+
+def _record(row: tuple[Any, ...], events: list[str]) -> GameRecord:
+    gid, created_at, interface, wn, bn, wt, bt, at = row
+    return GameRecord(
+        id=gid,
+        created_at=float(created_at),
+        interface=interface,
+        names={"white": wn, "black": bn},
+        token_hashes={"white": wt, "black": bt, "arbiter": at},
+        events=[json.loads(b) for b in events],
+    )
+
+
+def _dump(event: dict[str, Any]) -> str:
+    return json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+
+
+class SQLiteStore(Store):
+    """A SQLite file in WAL mode with ``synchronous=FULL``: a commit is on disk when it returns."""
+
+    def __init__(self, path: str) -> None:
+        self.url = path
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(_SQLITE_SCHEMA)
+
+    def create_game(self, record: GameRecord) -> None:
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.execute(
+                    "INSERT INTO games VALUES (?,?,?,?,?,?,?,?)",
+                    (record.id, record.created_at, record.interface, record.names.get("white"),
+                     record.names.get("black"), record.token_hashes.get("white"),
+                     record.token_hashes.get("black"), record.token_hashes.get("arbiter")),
+                )
+                for seq, ev in enumerate(record.events):
+                    db.execute("INSERT INTO events VALUES (?,?,?)", (record.id, seq, _dump(ev)))
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+
+    def append(self, game_id: str, seq: int, event: dict[str, Any]) -> None:
+        with self._lock:
+            try:
+                self._db.execute("INSERT INTO events VALUES (?,?,?)", (game_id, seq, _dump(event)))
+            except sqlite3.IntegrityError as err:
+                raise StoreError(str(err)) from None
+
+    def take_seat(self, game_id: str, seat: Seat, token_hash: str, name: str) -> None:
+        col = {"white": ("white_token", "white_name"), "black": ("black_token", "black_name")}.get(seat)
+        if col is None:
+            raise SeatTaken("the arbiter's seat is given at creation")
+        with self._lock:
+            cur = self._db.execute(
+                f"UPDATE games SET {col[0]}=?, {col[1]}=? WHERE id=? AND {col[0]} IS NULL",
+                (token_hash, name, game_id),
+            )
+            if cur.rowcount != 1:
+                raise SeatTaken(f"the {seat} seat is taken")
+
+    def load(self, game_id: str) -> GameRecord | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, created_at, interface, white_name, black_name, white_token, black_token, arbiter_token "
+                "FROM games WHERE id=?", (game_id,)).fetchone()
+            if row is None:
+                return None
+            events = [r[0] for r in self._db.execute(
+                "SELECT body FROM events WHERE game_id=? ORDER BY seq", (game_id,))]
+        return _record(tuple(row), events)
+
+    def game_ids(self) -> list[str]:
+        with self._lock:
+            return [r[0] for r in self._db.execute("SELECT id FROM games ORDER BY created_at, id")]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+class PostgresStore(Store):
+    """PostgreSQL through psycopg 3: each write is its own committed transaction."""
+
+    def __init__(self, url: str) -> None:
+        import psycopg
+
+        self.url = url
+        self._lock = threading.Lock()
+        self._db = psycopg.connect(url, autocommit=False)
+        with self._db.cursor() as cur:
+            cur.execute("SELECT pg_advisory_xact_lock(4242424242)")  # two servers creating tables at once
+            for stmt in _SQLITE_SCHEMA.split(";"):
+                if stmt.strip():
+                    cur.execute(stmt)
+        self._db.commit()
+
+    def _tx(self, fn: Any) -> Any:
+        import psycopg
+
+        with self._lock:
+            try:
+                with self._db.cursor() as cur:
+                    out = fn(cur)
+                self._db.commit()
+                return out
+            except psycopg.errors.UniqueViolation as err:
+                self._db.rollback()
+                raise StoreError(str(err)) from None
+            except BaseException:
+                self._db.rollback()
+                raise
+
+    def create_game(self, record: GameRecord) -> None:
+        def run(cur: Any) -> None:
+            cur.execute(
+                "INSERT INTO games VALUES (%s,%s,%s,%s,%s,%s,%s,%s)",
+                (record.id, record.created_at, record.interface, record.names.get("white"),
+                 record.names.get("black"), record.token_hashes.get("white"),
+                 record.token_hashes.get("black"), record.token_hashes.get("arbiter")),
+            )
+            for seq, ev in enumerate(record.events):
+                cur.execute("INSERT INTO events VALUES (%s,%s,%s)", (record.id, seq, _dump(ev)))
+
+        self._tx(run)
+
+    def append(self, game_id: str, seq: int, event: dict[str, Any]) -> None:
+        self._tx(lambda cur: cur.execute("INSERT INTO events VALUES (%s,%s,%s)", (game_id, seq, _dump(event))))
+
+    def take_seat(self, game_id: str, seat: Seat, token_hash: str, name: str) -> None:
+        col = {"white": ("white_token", "white_name"), "black": ("black_token", "black_name")}.get(seat)
+        if col is None:
+            raise SeatTaken("the arbiter's seat is given at creation")
+
+        def run(cur: Any) -> int:
+            cur.execute(
+                f"UPDATE games SET {col[0]}=%s, {col[1]}=%s WHERE id=%s AND {col[0]} IS NULL",
+                (token_hash, name, game_id),
+            )
+            return int(cur.rowcount)
+
+        if self._tx(run) != 1:
+            raise SeatTaken(f"the {seat} seat is taken")
+
+    def load(self, game_id: str) -> GameRecord | None:
+        def run(cur: Any) -> GameRecord | None:
+            cur.execute(
+                "SELECT id, created_at, interface, white_name, black_name, white_token, black_token, arbiter_token "
+                "FROM games WHERE id=%s", (game_id,))
+            row = cur.fetchone()
+            if row is None:
+                return None
+            cur.execute("SELECT body FROM events WHERE game_id=%s ORDER BY seq", (game_id,))
+            return _record(tuple(row), [r[0] for r in cur.fetchall()])
+
+        out: GameRecord | None = self._tx(run)
+        return out
+
+    def game_ids(self) -> list[str]:
+        def run(cur: Any) -> list[str]:
+            cur.execute("SELECT id FROM games ORDER BY created_at, id")
+            return [r[0] for r in cur.fetchall()]
+
+        out: list[str] = self._tx(run)
+        return out
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def open_store(url: str) -> Store:
+    """A store for ``url``: ``postgresql://...`` (or ``postgres://``) or a SQLite file path."""
+    if url.startswith(("postgresql://", "postgres://")):
+        return PostgresStore(url)
+    if url.startswith("sqlite:///"):
+        url = url[len("sqlite:///"):]
+    return SQLiteStore(url)
+
+
+__all__ = ["GameRecord", "PostgresStore", "SQLiteStore", "SEATS", "Seat", "SeatTaken", "Store", "StoreError",
+           "hash_token", "open_store"]
