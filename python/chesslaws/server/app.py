@@ -246,6 +246,10 @@ def create_app(db: str | Store = "./chesslaws.sqlite3") -> FastAPI:
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
 
     # --- API -----------------------------------------------------------------------------
+    @app.get("/api/languages", tags=["games"], summary="Languages of the scoresheet's piece letters")
+    async def languages() -> list[dict[str, str]]:
+        return hub.language_list()
+
     @app.get("/api/games", tags=["games"], summary="List the games")
     async def list_games() -> list[dict[str, Any]]:
         return [hub.summary(g) for g in reversed(list(hub.games.values()))]

@@ -63,20 +63,22 @@ def _notation() -> Callable[..., str] | None:
     return fn if callable(fn) else None
 
 
-def _languages() -> list[str]:
+def _languages() -> list[dict[str, str]]:
+    """The scoresheet languages ``chesslaws.notation`` knows (code and name), English first."""
+    english = [{"code": "en", "name": "English"}]
     try:
         mod = importlib.import_module("chesslaws.notation")
     except ImportError:
-        return ["en"]
-    for name in ("LANGUAGES", "languages"):
-        val = getattr(mod, name, None)
-        if callable(val):
-            val = val()
-        if isinstance(val, Mapping):
-            return [str(k) for k in val]
-        if isinstance(val, (list, tuple)):
-            return [str(k) for k in val]
-    return ["en"]
+        return english
+    table = getattr(mod, "LANGUAGES", None)
+    if not isinstance(table, Mapping):
+        return english
+    out = []
+    for code, lang in table.items():
+        name = getattr(lang, "name", None) or str(code)
+        out.append({"code": str(code), "name": str(name)})
+    out.sort(key=lambda d: (d["code"] != "en", d["name"]))
+    return out if out and out[0]["code"] == "en" else english + out
 
 
 @dataclass(eq=False)
@@ -128,6 +130,10 @@ class Hub:
         self._loop: asyncio.AbstractEventLoop | None = None
         self.write_move = _notation()
         self.languages = _languages()
+        self._codes = {d["code"] for d in self.languages}
+
+    def language_list(self) -> list[dict[str, str]]:
+        return list(self.languages)
 
     # --- time ------------------------------------------------------------------
     def now(self) -> float:
@@ -330,7 +336,7 @@ class Hub:
              "clock_ms": m.clock_ms, "draw_offer": m.draw_offer}
             for m in st.moves
         ]
-        if lang != "en" and self.write_move is not None:
+        if lang != "en" and self.write_move is not None and lang in self._codes:
             self._localise(moves, cfg.fen, lang)
         legal: list[dict[str, str]] = []
         if st.ongoing:
