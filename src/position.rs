@@ -313,16 +313,51 @@ fn illegal(py: Python<'_>, pos: &Chess, text: &str) -> PyErr {
     )
 }
 
+/// The forms of FIDE's algebraic notation (Laws, Appendix C) that differ
+/// from PGN's SAN, rewritten to SAN: castling with zeros (`0-0`, `0-0-0`),
+/// promotion without `=` (`d8Q`) and the long form with a hyphen (`e2-e4`,
+/// `Ng1-f3`). None when `t` has none of them.
+fn fide_to_san(t: &str) -> Option<String> {
+    let end = t.find(['+', '#']).unwrap_or(t.len());
+    let (core, suffix) = t.split_at(end);
+    let mut out = match core {
+        "0-0" => return Some(format!("O-O{suffix}")),
+        "0-0-0" => return Some(format!("O-O-O{suffix}")),
+        _ => core.to_string(),
+    };
+    let b = out.as_bytes();
+    if let Some(i) = out.find('-') {
+        if i > 0 && b[i - 1].is_ascii_digit() && b.get(i + 1).is_some_and(|c| (b'a'..=b'h').contains(c)) {
+            out.remove(i);
+        }
+    }
+    let b = out.as_bytes();
+    let n = b.len();
+    if n >= 3
+        && matches!(b[n - 1], b'Q' | b'R' | b'B' | b'N')
+        && matches!(b[n - 2], b'1' | b'8')
+        && (b'a'..=b'h').contains(&b[n - 3])
+    {
+        out.insert(n - 1, '=');
+    }
+    (out != core).then(|| out + suffix)
+}
+
 pub fn parse_san_move(py: Python<'_>, pos: &Chess, text: &str) -> PyResult<Move> {
     let t = text.trim();
     let fen = || fen_of(pos);
-    let san = SanPlus::from_ascii(t.as_bytes()).map_err(|_| {
-        error_with::<UnreadableMove>(
-            py,
-            format!("unreadable move {text:?} in {}: not UCI and not SAN", fen()),
-            &[("move", s(py, text)), ("fen", s(py, &fen()))],
-        )
-    })?;
+    let san = SanPlus::from_ascii(t.as_bytes())
+        .or_else(|e| match fide_to_san(t) {
+            Some(san) => SanPlus::from_ascii(san.as_bytes()),
+            None => Err(e),
+        })
+        .map_err(|_| {
+            error_with::<UnreadableMove>(
+                py,
+                format!("unreadable move {text:?} in {}: not UCI and not SAN", fen()),
+                &[("move", s(py, text)), ("fen", s(py, &fen()))],
+            )
+        })?;
     match san.san.to_move(pos) {
         Ok(m) => Ok(m),
         Err(SanError::IllegalSan) => Err(illegal(py, pos, text)),

@@ -1,0 +1,236 @@
+"""Differential tests against python-chess on generated games.
+
+1,000+ games of random legal moves from a fixed seed, with random lengths.
+Move choice is biased towards castling, en passant, promotion and checks
+so that every special rule and many mates and stalemates are reached; the
+test asserts that they were. At every ply both libraries must agree on:
+
+- the legal moves (set of UCI) and the SAN of each legal move;
+- check, checkmate and stalemate;
+- the FEN (both write the en passant square only where a capture is legal)
+  and each property (turn, castling rights, en passant square, clocks, ply,
+  the pieces);
+- the identity of positions for repetition: our ``repetition_key()`` is
+  equal for two positions exactly when python-chess's transposition key
+  (pieces, side to move, castling rights, legal en passant square) is; our
+  ``zobrist()`` equals the Polyglot hash with a legal-only en passant square;
+- reading each legal move back, in SAN and in UCI, gives the same move.
+
+The played move goes through ``play_annotated``/``play`` alternately and the
+old position must be unchanged.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import random
+from collections import Counter
+from collections.abc import Hashable
+from concurrent.futures import ProcessPoolExecutor
+
+import chess
+import chess.polyglot
+
+from chesslaws import Position
+
+SEED = 20240229
+GAMES = 1000
+
+
+def _sets_up_en_passant(board: chess.Board, move: chess.Move) -> bool:
+    # A double pawn step landing beside an enemy pawn.
+    if abs(move.to_square - move.from_square) != 16 or board.piece_type_at(move.from_square) != chess.PAWN:
+        return False
+    enemy_pawns = board.pieces(chess.PAWN, not board.turn)
+    file = chess.square_file(move.to_square)
+    return any(
+        0 <= file + df < 8 and (move.to_square + df) in enemy_pawns for df in (-1, 1)
+    )
+
+
+def _ends_the_game(board: chess.Board, move: chess.Move) -> bool:
+    board.push(move)
+    try:
+        return not any(board.generate_legal_moves())
+    finally:
+        board.pop()
+
+
+def _choose(board: chess.Board, rng: random.Random) -> chess.Move:
+    moves = list(board.legal_moves)
+    if chess.popcount(board.occupied) <= 8 and rng.random() < 0.5:
+        # Few pieces left: look for mate or stalemate.
+        enders = [m for m in moves if _ends_the_game(board, m)]
+        if enders:
+            return rng.choice(enders)
+    special = [
+        m
+        for m in moves
+        if (m.promotion and (m.promotion == chess.QUEEN or rng.random() < 0.25))
+        or board.is_castling(m)
+        or board.is_en_passant(m)
+        or _sets_up_en_passant(board, m)
+    ]
+    if special and rng.random() < 0.7:
+        return rng.choice(special)
+    if rng.random() < 0.25:
+        checks = [m for m in moves if board.gives_check(m)]
+        if checks:
+            return rng.choice(checks)
+    if rng.random() < 0.3:
+        captures = [m for m in moves if board.is_capture(m)]
+        if captures:
+            return rng.choice(captures)
+    return rng.choice(moves)
+
+
+def _game_length(rng: random.Random) -> int:
+    kind = rng.random()
+    if kind < 0.45:
+        return rng.randint(1, 40)
+    if kind < 0.85:
+        return rng.randint(40, 120)
+    return rng.randint(120, 300)
+
+
+def _reference_key(board: chess.Board) -> Hashable:
+    # The transposition key python-chess uses for repetitions (Article 9.2).
+    return board._transposition_key()
+
+
+def _polyglot_legal_ep(board: chess.Board) -> int:
+    # Polyglot hashes the en passant square when a pawn stands next to the
+    # pushed pawn; the Laws (and our zobrist) count it only when the capture
+    # is legal.
+    saved = board.ep_square
+    if saved is not None and not board.has_legal_en_passant():
+        board.ep_square = None
+    try:
+        return chess.polyglot.zobrist_hash(board)
+    finally:
+        board.ep_square = saved
+
+
+class Identity:
+    """Checks that two keyings of positions induce the same partition."""
+
+    def __init__(self) -> None:
+        self.ours_to_theirs: dict[Hashable, Hashable] = {}
+        self.theirs_to_ours: dict[Hashable, Hashable] = {}
+
+    def add(self, ours: Hashable, theirs: Hashable, where: str) -> None:
+        seen = self.ours_to_theirs.setdefault(ours, theirs)
+        assert seen == theirs, f"{where}: our key {ours!r} covers two different positions"
+        back = self.theirs_to_ours.setdefault(theirs, ours)
+        assert back == ours, f"{where}: one position has two of our keys {back!r} and {ours!r}"
+
+
+def _compare(pos: Position, board: chess.Board, keys: Identity, zobrists: Identity) -> None:
+    fen = board.fen()
+    where = fen
+    assert pos.fen() == fen
+
+    ours = pos.legal_moves_san()
+    theirs = {m.uci(): m for m in board.legal_moves}
+    assert {uci for uci, _ in ours} == set(theirs), where
+    assert len(ours) == len(theirs), where
+    for uci, san in ours:
+        assert san == board.san(theirs[uci]), f"{where}: {uci}"
+        assert pos.parse_move(san) == uci, f"{where}: {san}"
+        assert pos.parse_move(uci) == uci, f"{where}: {uci}"
+    assert pos.legal_moves() == [uci for uci, _ in ours]
+
+    assert pos.is_check() == board.is_check(), where
+    assert pos.is_checkmate() == board.is_checkmate(), where
+    assert pos.is_stalemate() == board.is_stalemate(), where
+
+    assert pos.turn == ("white" if board.turn == chess.WHITE else "black")
+    assert pos.castling_rights == (board.castling_xfen() or "-")
+    legal_ep = board.ep_square if board.has_legal_en_passant() else None
+    assert pos.ep_square == (None if legal_ep is None else chess.square_name(legal_ep)), where
+    assert pos.halfmove_clock == board.halfmove_clock
+    assert pos.fullmove_number == board.fullmove_number
+    assert pos.ply == board.ply()
+    assert dict(pos.pieces()) == {
+        chess.square_name(sq): piece.symbol() for sq, piece in board.piece_map().items()
+    }
+
+    key = pos.repetition_key()
+    keys.add(key, _reference_key(board), where)
+    assert pos.zobrist() == _polyglot_legal_ep(board), where
+    zobrists.add(pos.zobrist(), key, where)
+
+
+def _play_games(first: int, last: int) -> tuple[Counter[str], int, Identity, Identity]:
+    """Plays games number first..last-1; each game has its own seed."""
+    keys = Identity()
+    zobrists = Identity()
+    seen: Counter[str] = Counter()
+    plies = 0
+    for game in range(first, last):
+        rng = random.Random(f"{SEED}-{game}")
+        board = chess.Board()
+        pos = Position()
+        for ply in range(_game_length(rng)):
+            _compare(pos, board, keys, zobrists)
+            plies += 1
+            if board.is_checkmate():
+                seen["checkmate"] += 1
+                break
+            if board.is_stalemate():
+                seen["stalemate"] += 1
+                break
+            move = _choose(board, rng)
+            if move.promotion:
+                seen["promotion" if move.promotion == chess.QUEEN else "underpromotion"] += 1
+            if board.is_castling(move):
+                seen["castling"] += 1
+            if board.is_en_passant(move):
+                seen["en passant"] += 1
+            san = board.san(move)
+            before = pos.fen()
+            if ply % 2 == 0:
+                san_out, uci_out, after = pos.play_annotated(san)
+                assert (san_out, uci_out) == (san, move.uci()), f"game {game} ply {ply}"
+            else:
+                after = pos.play(move.uci())
+            assert pos.fen() == before, "play must leave the old position unchanged"
+            board.push(move)
+            pos = after
+        else:
+            _compare(pos, board, keys, zobrists)
+            plies += 1
+    return seen, plies, keys, zobrists
+
+
+def test_random_games_agree_with_python_chess() -> None:
+    # Two halves on two processes (the machine's cores); results are the
+    # same whatever the split, since each game has its own seed.
+    workers = max(1, min(2, os.cpu_count() or 1))
+    bounds = [(GAMES * i // workers, GAMES * (i + 1) // workers) for i in range(workers)]
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        results = list(pool.map(_play_games, *zip(*bounds, strict=True)))
+
+    seen: Counter[str] = Counter()
+    plies = 0
+    keys = Identity()
+    zobrists = Identity()
+    for part_seen, part_plies, part_keys, part_zobrists in results:
+        seen += part_seen
+        plies += part_plies
+        for ours, theirs in part_keys.ours_to_theirs.items():
+            keys.add(ours, theirs, "across games")
+        for ours, theirs in part_zobrists.ours_to_theirs.items():
+            zobrists.add(ours, theirs, "across games")
+
+    # The generator must really have reached every rule it is meant to test.
+    assert seen["checkmate"] >= 50, seen
+    assert seen["stalemate"] >= 20, seen
+    assert seen["castling"] >= 300, seen
+    assert seen["en passant"] >= 200, seen
+    assert seen["promotion"] >= 150, seen
+    assert seen["underpromotion"] >= 100, seen
+    # Transpositions happen often enough that the identity test means something.
+    assert plies - len(keys.ours_to_theirs) >= 1000, (plies, len(keys.ours_to_theirs))
+    print(f"\n{GAMES} games, {plies} positions, {len(keys.ours_to_theirs)} distinct; {dict(seen)}")
