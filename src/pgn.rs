@@ -146,7 +146,19 @@ impl<R: BufRead> LineFeed<R> {
         } else {
             Vec::new()
         };
-        let first_non_ws = skipped.iter().position(|b| !b.is_ascii_whitespace());
+        // Whitespace and byte order marks (the reader skips one before every game).
+        let mut first_non_ws = None;
+        let mut i = 0;
+        while i < skipped.len() {
+            if skipped[i..].starts_with(b"\xef\xbb\xbf") {
+                i += 3;
+            } else if skipped[i].is_ascii_whitespace() {
+                i += 1;
+            } else {
+                first_non_ws = Some(i);
+                break;
+            }
+        }
         let junk_line = first_non_ws.map(|i| self.line_of(self.last_offset + i as u64));
         let line = self.line_of(offset);
         {
