@@ -286,6 +286,8 @@ CLASSIFY = [
     ("3000+11", "1997", "standard"),  # 50 + 11 = 61 min
     ("20/600:300", "1997", "rapid"),  # all the moves in 15 min
     ("20/600:299", "1997", "blitz"),
+    ("20/500:300+5", "1997", "rapid"),  # 13:20 + 40 moves x 5 s = 16:40
+    ("20/400+5:300", "1997", "blitz"),  # 11:40 + 20 moves x 5 s = 13:20
     ("40/5400:1800", "1997", "standard"),
     ("20/300", "1997", "standard"),  # the last period repeats: no fixed time
     ("300d5", "1997", "blitz"),  # delays add no time

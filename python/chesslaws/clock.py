@@ -137,6 +137,12 @@ class Clock:
         fallen by ``t_ms``: the Bronstein refund and the increment of the
         move's period are added, and if the move completes a period the next
         period's time is added.  The move is counted in any case.
+
+        The clocks must be running: to complete a move after :meth:`stop`
+        (e.g. the intended move after a draw claim was examined), call
+        :meth:`resume` first.  A sealed move (1997 Appendix A.1) is a press
+        followed by :meth:`stop` at the same instant: the move is counted and
+        the opponent's turn waits for :meth:`resume`.
         """
         i = _index(side)
         self._check_t(t_ms)
