@@ -298,10 +298,17 @@ pub fn parse_move(py: Python<'_>, pos: &Chess, text: &str) -> PyResult<Move> {
     if !t.is_ascii() {
         return Err(unreadable("not a move in UCI or English SAN"));
     }
-    if let Ok(uci) = t.parse::<UciMove>() {
-        return uci.to_move(pos).map_err(|_| illegal(py, pos, text));
+    let m = if let Ok(uci) = t.parse::<UciMove>() {
+        uci.to_move(pos).map_err(|_| illegal(py, pos, text))?
+    } else {
+        parse_san_move(py, pos, text)?
+    };
+    // In an illegal position that stands (1997 C.3) a king may be exposed:
+    // it is still never captured.
+    if m.capture() == Some(Role::King) {
+        return Err(illegal(py, pos, text));
     }
-    parse_san_move(py, pos, text)
+    Ok(m)
 }
 
 fn illegal(py: Python<'_>, pos: &Chess, text: &str) -> PyErr {
@@ -490,7 +497,12 @@ impl Position {
 
     /// Legal moves in UCI.
     fn legal_moves(&self) -> Vec<String> {
-        self.pos.legal_moves().into_iter().map(uci_of).collect()
+        self.pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.capture() != Some(Role::King))
+            .map(uci_of)
+            .collect()
     }
 
     /// Legal moves as (UCI, SAN with check suffix) pairs.
@@ -599,6 +611,74 @@ impl Position {
             .into_iter()
             .map(|sq| if sq.is_light() { "light" } else { "dark" })
             .collect())
+    }
+
+    /// Plays a move that is NOT legal, as it was made over the board: the
+    /// piece on the from-square goes to the to-square (capturing what stands
+    /// there, promoting if asked; a king moving two squares towards its rook
+    /// castles). Used where an illegal move stands (1997 Appendix C.3). The
+    /// result may be an illegal position; legal moves from it never capture a
+    /// king. Raises IllegalMove when the move cannot be made at all (no piece
+    /// of the side to move on the from-square, a king would be captured).
+    fn play_illegal(&self, py: Python<'_>, uci: &str) -> PyResult<Position> {
+        let parsed: UciMove = uci.trim().parse().map_err(|_| {
+            error_with::<UnreadableMove>(
+                py,
+                format!("unreadable move {uci:?}: an illegal move is written in coordinates, e.g. e2e5"),
+                &[("move", s(py, uci)), ("fen", s(py, &self.fen()))],
+            )
+        })?;
+        let cannot = |why: &str| {
+            error_with::<IllegalMove>(
+                py,
+                format!("move {uci:?} cannot be made in {}: {why}", self.fen()),
+                &[("move", s(py, uci)), ("fen", s(py, &self.fen()))],
+            )
+        };
+        let (from, to, promotion) = match parsed {
+            UciMove::Normal { from, to, promotion } => (from, to, promotion),
+            _ => return Err(cannot("not a move of standard chess")),
+        };
+        let board = self.pos.board();
+        let piece = board.piece_at(from).ok_or_else(|| cannot("the from-square is empty"))?;
+        if piece.color != self.pos.turn() {
+            return Err(cannot("the piece on the from-square belongs to the other side"));
+        }
+        let capture = board.piece_at(to);
+        if let Some(c) = capture {
+            if c.color == piece.color {
+                return Err(cannot("the to-square holds a piece of the same colour"));
+            }
+            if c.role == Role::King {
+                return Err(cannot("a king is never captured"));
+            }
+        }
+        let m = if piece.role == Role::King
+            && from.rank() == to.rank()
+            && u32::from(from.file()).abs_diff(u32::from(to.file())) == 2
+        {
+            let rook_file = if u32::from(to.file()) > u32::from(from.file()) { shakmaty::File::H } else { shakmaty::File::A };
+            let rook = Square::from_coords(rook_file, from.rank());
+            match board.piece_at(rook) {
+                Some(r) if r.role == Role::Rook && r.color == piece.color && capture.is_none() => {
+                    Move::Castle { king: from, rook }
+                }
+                _ => Move::Normal { role: piece.role, from, capture: capture.map(|c| c.role), to, promotion },
+            }
+        } else {
+            Move::Normal { role: piece.role, from, capture: capture.map(|c| c.role), to, promotion }
+        };
+        let mut next = self.pos.clone();
+        next.play_unchecked(m);
+        Ok(Position { pos: next })
+    }
+
+    /// True when the side that just moved has left its king in check, or the
+    /// position could not arise from legal moves for another reason that
+    /// matters here.
+    fn is_irregular(&self) -> bool {
+        let setup = self.pos.to_setup(EnPassantMode::Legal);
+        setup.position::<Chess>(CastlingMode::Standard).is_err()
     }
 
     fn __str__(&self) -> String {

@@ -45,6 +45,7 @@ class Edition:
     claim_penalty_ms: int  # 1989: used time added; 1997: max deducted and given; 2023: given (standard)
     claim_penalty_fast_ms: int  # 2023 rapid and blitz
     fifty_move_limit_announceable: bool  # 1989 10.12
+    fifty_claim_with_move: bool  # 1997 9.3(b), 2023 9.3.1: claim with the move written down
     draw_offer_rejected_by_touch: bool  # 2023 9.1.2.1 (earlier: by a move)
     # Time
     default_time_ms: int  # late arrival beyond this loses
@@ -71,6 +72,7 @@ _ARTICLES_1989 = {
     "draw_offer": "10.7",
     "draw_offer_early": "10.9",
     "draw_offer_rejected": "10.7",
+    "adjourned_draw_or_resign": "14.2",
     "threefold": "10.10",
     "claim_right": "10.11",
     "fifty": "10.12",
@@ -89,6 +91,15 @@ _ARTICLES_1989 = {
     "set_clocks": "12.4",
     "penalty": "15.2",
     "scoring": "17",
+    "wrong_initial_position": "8.5",
+    "board_placed_wrongly": "8.7",
+    "adjournment": "13.1",
+    "envelope": "13.2",
+    "resumption": "14.1",
+    "envelope_opened": "14.2",
+    "sealer_absent": "14.4",
+    "envelope_lost": "14.5",
+    "sealed_move_invalid": "10.16",
 }
 
 _ARTICLES_1997 = {
@@ -115,6 +126,12 @@ _ARTICLES_1997 = {
     "both_flags_quickplay": "10.4",
     "both_flags_rapid": "B.8",
     "quickplay": "10.2",
+    "quickplay_no_arbiter": "D.1",
+    "illegal_move_blitz": "C.3",
+    "mating_potential": "C.4",
+    "setup_claim": "B.4",
+    "wrong_initial_position": "7.1(a)",
+    "board_placed_wrongly": "7.1(b)",
     "flag_claim_rapid": "B.7",
     "late_arrival": "6.6",
     "refusal": "12.7",
@@ -124,6 +141,14 @@ _ARTICLES_1997 = {
     "set_clocks": "6.13",
     "penalty": "13.4",
     "scoring": "11.1",
+    "adjournment": "A.1",
+    "envelope": "A.2",
+    "resumption": "A.5",
+    "envelope_opened": "A.9",
+    "sealer_absent": "A.9(c)",
+    "envelope_lost": "A.11",
+    "sealed_move_invalid": "A.8",
+    "adjourned_draw_or_resign": "A.6",
 }
 
 _ARTICLES_2023 = {
@@ -160,6 +185,16 @@ _ARTICLES_2023 = {
     "set_clocks": "6.10.2",
     "penalty": "12.9",
     "scoring": "10.1",
+    "wrong_initial_position": "7.2.1",
+    "board_placed_wrongly": "7.3",
+    "adjournment": "I.1.1",
+    "envelope": "I.1.2",
+    "resumption": "I.1.5",
+    "envelope_opened": "I.1.9",
+    "sealer_absent": "I.1.9.3",
+    "envelope_lost": "I.1.11",
+    "sealed_move_invalid": "I.1.8",
+    "adjourned_draw_or_resign": "I.1.6",
 }
 
 EDITIONS: Mapping[str, Edition] = MappingProxyType(
@@ -180,6 +215,7 @@ EDITIONS: Mapping[str, Edition] = MappingProxyType(
             claim_penalty_ms=5 * 60_000,
             claim_penalty_fast_ms=5 * 60_000,
             fifty_move_limit_announceable=True,
+            fifty_claim_with_move=False,
             draw_offer_rejected_by_touch=False,
             default_time_ms=3_600_000,
             flags_only_on_claim_in_rapid=False,
@@ -200,6 +236,7 @@ EDITIONS: Mapping[str, Edition] = MappingProxyType(
             claim_penalty_ms=3 * 60_000,
             claim_penalty_fast_ms=3 * 60_000,
             fifty_move_limit_announceable=False,
+            fifty_claim_with_move=True,
             draw_offer_rejected_by_touch=False,
             default_time_ms=3_600_000,
             flags_only_on_claim_in_rapid=True,
@@ -220,6 +257,7 @@ EDITIONS: Mapping[str, Edition] = MappingProxyType(
             claim_penalty_ms=2 * 60_000,
             claim_penalty_fast_ms=1 * 60_000,
             fifty_move_limit_announceable=False,
+            fifty_claim_with_move=True,
             draw_offer_rejected_by_touch=True,
             default_time_ms=0,
             flags_only_on_claim_in_rapid=False,

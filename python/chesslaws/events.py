@@ -86,7 +86,17 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
         "adjust": Schema(by="player", required={"square": str}),
         "claim_touch_move": Schema(by="player"),
         "arrive": Schema(by="player"),
-        "seal": Schema(by="player", required={"move": str}),
+        "seal": Schema(
+            by="player",
+            required={"move": str},
+            optional={"session_end": (int, float), "resumption": str, "language": str},
+        ),
+        "envelope_lost": Schema(by="arbiter", optional={"white_ms": int, "black_ms": int}),
+        "claim_setup": Schema(
+            by="player",
+            required={"what": str},
+            choices={"what": ("initial_position", "board", "clocks")},
+        ),
         "resume": Schema(by="arbiter", optional={"white_ms": int, "black_ms": int}),
         "stop_clocks": Schema(by="any"),
         "start_clocks": Schema(by="arbiter"),

@@ -162,6 +162,43 @@ class DrawOffer:
 
 
 @dataclass(frozen=True, slots=True)
+class Envelope:
+    """A sealed move (1989 13.2, 1997 A.2, 2023 I.1.2). ``move`` stays secret
+    until the envelope is opened: :meth:`public` is all anyone else sees."""
+
+    sealer: Color
+    move: str  # as written, in any notation or language
+    language: str | None
+    fen_before: str
+    move_number: int
+    white_used_ms: int | None
+    black_used_ms: int | None
+    draw_offer: Color | None
+    t_ms: int
+    resumption: str | None
+    white: str
+    black: str
+    clock_before: Clock  # the clocks as at adjournment, for a lost envelope (A.11)
+    reply: bool = False  # a reply sealed because the sealer was absent (A.9(c))
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "kind": "sealed_move",
+            "by": self.sealer,
+            "move_number": self.move_number,
+            "reply": self.reply,
+            "position_before": self.fen_before,
+            "white_used_ms": self.white_used_ms,
+            "black_used_ms": self.black_used_ms,
+            "draw_offer": self.draw_offer,
+            "sealed_at": ms_to_t(self.t_ms),
+            "resumption": self.resumption,
+            "white": self.white,
+            "black": self.black,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     """What the ``start`` event fixed."""
 
@@ -214,6 +251,11 @@ class GameState:
     absent: frozenset[str] = frozenset()
     illegal_moves: Mapping[str, int] = field(default_factory=lambda: {"white": 0, "black": 0})
     postponed: bool = False  # a quickplay claim was postponed: a draw stays possible
+    session_start_ms: int = 0  # start of the current session (resumption), for late arrival
+    touched: tuple[str, ...] = ()  # squares touched by the player having the move, in order (Article 4)
+    touch_violation: GameState | None = None  # the state before a move that broke touch-move
+    illegal_pending: GameState | None = None  # the state before an illegal move that may still be claimed
+    envelope: Envelope | None = None  # a sealed move not yet opened
 
     # --- reading the state -------------------------------------------------
     @property
@@ -249,8 +291,15 @@ class GameState:
 
     def pending(self) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
-        if self.offer is not None and self.ongoing:
+        live = self.status in ("ongoing", "adjourned")
+        if self.offer is not None and live:
             out.append({"kind": "draw_offer", "by": self.offer.by})
+        if self.envelope is not None and live:
+            out.append(self.envelope.public())
+        if self.illegal_pending is not None and self.ongoing:
+            out.append({"kind": "illegal_move_claimable", "by": self.turn})
+        if self.touch_violation is not None and self.ongoing:
+            out.append({"kind": "touch_move_claimable", "by": self.turn})
         for c in self.claims:
             out.append({"kind": c.kind, "reason": c.reason, "by": c.by})
         return out
@@ -268,7 +317,7 @@ class GameState:
             "clocks": {
                 "white_ms": self.remaining_ms("white"),
                 "black_ms": self.remaining_ms("black"),
-                "running": self.clock.running if self.ongoing else None,
+                "running": self.clock.running if self.status == "ongoing" else None,
             },
             "pending": self.pending(),
             "rulings": [r.to_json() for r in self.rulings],
@@ -336,6 +385,7 @@ def initial_state(ev: Event) -> GameState:
         clock=clock,
         t_ms=ev.t_ms,
         absent=config.absent,
+        session_start_ms=ev.t_ms,
     )
 
 
@@ -378,6 +428,12 @@ def _mate_verdict(state: GameState, position: Position, color: Color) -> MateVer
     return can_mate(position, color)
 
 
+def _bare_king(position: Position, color: Color) -> bool:
+    """``color`` has only the king left (1989 Article 10.5)."""
+    upper = color == "white"
+    return all(k.upper() == "K" for k in position.material() if k.isupper() == upper)
+
+
 def _flag_outcome(b: _Builder, flagged: Color, t_ms: int) -> None:
     """The game after ``flagged``'s flag fell at ``t_ms`` (Articles 6.9 / 10.14)."""
     s = b.s
@@ -385,8 +441,7 @@ def _flag_outcome(b: _Builder, flagged: Color, t_ms: int) -> None:
     opp = other(flagged)
     position: Position = b.get("position")
     if ed.flag_draw == "bare_king":
-        bare = set(position.material()) <= {"K" if opp == "white" else "k"}
-        if bare:
+        if _bare_king(position, opp):
             b.end(
                 t_ms,
                 draw("time_forfeit"),
@@ -417,44 +472,51 @@ def _flag_outcome(b: _Builder, flagged: Color, t_ms: int) -> None:
 
 
 def observe(state: GameState, t_ms: int) -> GameState:
-    """The state at ``t_ms``: clocks run on; what an arbiter present sees happens."""
+    """The state at ``t_ms``: clocks run on; what an arbiter present sees happens.
+
+    Two things happen by themselves: a flag fall that an arbiter present
+    observes at its exact instant, and the loss of a player still absent when
+    the default time has passed. Whichever comes first decides.
+    """
     if t_ms < state.t_ms:
         raise GameError(None, f"t={ms_to_t(t_ms)} is earlier than the last event (t={ms_to_t(state.t_ms)})")
     if not state.ongoing:
         return replace(state, t_ms=t_ms)
-    b = _Builder(state, None)
     cfg = state.config
-    # Late arrival: a player still absent after the default time loses.
-    late = sorted(a for a in state.absent if a in ("white", "black"))
-    deadline = cfg.start_t_ms + cfg.default_time_ms
-    if late and t_ms > deadline:
-        rule = "late_arrival"
-        limit = fmt_duration(cfg.default_time_ms)
-        if len(late) == 2:
-            b.end(
-                deadline,
-                Outcome("0-0", "late_arrival"),
-                rule,
-                f"Neither player arrived within the default time ({limit}): both lose.",
-            )
-        else:
-            absent: Color = late[0]  # type: ignore[assignment]
-            b.end(
-                deadline,
-                win_for(other(absent), "late_arrival"),
-                rule,
-                f"{NAME[absent]} did not arrive within the default time ({limit}) after the scheduled "
-                f"start: {NAME[other(absent)]} wins.",
-            )
-        return replace(b.build(), t_ms=t_ms)
-    # Flag falls seen by an arbiter who is present.
+    flag_at: int | None = None
+    flagged: Color | None = None
     if cfg.flags_observed and state.clock.running is not None:
-        side = state.clock.running
-        when = state.clock.flag_time(side)
-        if when is not None and when <= t_ms:
-            _flag_outcome(b, side, when)
-            return replace(b.build(), t_ms=t_ms)
+        flagged = state.clock.running
+        flag_at = state.clock.flag_time(flagged)
+        if flag_at is not None and flag_at > t_ms:
+            flag_at = None
+    late = sorted(a for a in state.absent if a in ("white", "black"))
+    deadline = state.session_start_ms + cfg.default_time_ms
+    late_due = bool(late) and t_ms > deadline
+    if flag_at is not None and flagged is not None and (not late_due or flag_at <= deadline):
+        b = _Builder(state, None)
+        _flag_outcome(b, flagged, flag_at)
+        return replace(b.build(), t_ms=t_ms)
+    if late_due:
+        b = _Builder(state, None)
+        _late_arrival(b, late, deadline)
+        return replace(b.build(), t_ms=t_ms)
     return replace(state, t_ms=t_ms)
+
+
+def _late_arrival(b: _Builder, late: list[str], deadline: int) -> None:
+    """A player absent when the default time has passed loses (1989 10.15, 1997 6.6, 2023 6.7.1)."""
+    s = b.s
+    limit = fmt_duration(s.config.default_time_ms)
+    since = "the start of the session" if s.session_start_ms != s.config.start_t_ms else "the scheduled start"
+    if len(late) == 2:
+        b.end(deadline, Outcome("0-0", "late_arrival"), "late_arrival",
+              f"Neither player arrived within the default time ({limit} after {since}): both lose.")
+        return
+    absent: Color = "white" if late[0] == "white" else "black"
+    b.end(deadline, win_for(other(absent), "late_arrival"), "late_arrival",
+          f"{NAME[absent]} did not arrive within the default time ({limit} after {since}): "
+          f"{NAME[other(absent)]} wins.")
 
 
 # --- transitions -------------------------------------------------------------------
@@ -535,27 +597,7 @@ def _article_10_4(pos: Position) -> str | None:
     return None
 
 
-def _play(b: _Builder, ev: Event, mover: Color, text: str, *, offer_draw: bool = False) -> None:
-    """Plays a legal move written ``text`` for ``mover`` at the event's time."""
-    s = b.s
-    t = ev.t_ms
-    pos: Position = b.get("position")
-    san, uci, nxt = pos.play_annotated(text)
-    keys: tuple[str, ...] = b.get("keys") + (nxt.repetition_key(),)
-    clock: Clock = b.get("clock")
-    offer: DrawOffer | None = b.get("offer")
-    if offer is not None and offer.by != mover:
-        offer = None  # rejected by making a move (9.1; 1989 10.7)
-    b.set(position=nxt, keys=keys, offer=offer)
-    ended = _end_checks_after_move(b, t, mover, san)
-    if not ended:
-        clock = clock.press(t, mover)
-        if offer_draw:
-            offer = DrawOffer(mover, t, len(b.get("moves")) + 1)
-            b.set(offer=offer, offers=b.get("offers") + (offer,))
-        b.set(clock=clock)
-    else:
-        clock = b.get("clock")
+def _record(b: _Builder, t: int, mover: Color, san: str, uci: str, clock: Clock, *, offer: bool, ended: bool) -> None:
     record = MoveRecord(
         ply=len(b.get("moves")) + 1,
         color=mover,
@@ -563,9 +605,41 @@ def _play(b: _Builder, ev: Event, mover: Color, text: str, *, offer_draw: bool =
         uci=uci,
         t_ms=t,
         clock_ms=clock.remaining(t, mover),
-        draw_offer=offer_draw and not ended,
+        draw_offer=offer and not ended,
     )
     b.set(moves=b.get("moves") + (record,))
+
+
+def _play(b: _Builder, ev: Event, mover: Color, text: str, *, offer_draw: bool = False) -> None:
+    """Plays a legal move written ``text`` for ``mover`` at the event's time."""
+    t = ev.t_ms
+    pos: Position = b.get("position")
+    san, uci, nxt = pos.play_annotated(text)
+    _after_move(b, t, mover, san, uci, nxt, offer_draw=offer_draw)
+
+
+def _after_move(
+    b: _Builder, t: int, mover: Color, san: str, uci: str, nxt: Position, *, offer_draw: bool = False,
+    check_end: bool = True, press: bool = True,
+) -> None:
+    """The board shows ``nxt`` after ``mover``'s move: offers, clock, automatic ends."""
+    keys: tuple[str, ...] = b.get("keys") + (nxt.repetition_key(),)
+    clock: Clock = b.get("clock")
+    offer: DrawOffer | None = b.get("offer")
+    if offer is not None and offer.by != mover:
+        offer = None  # rejected by making a move (9.1; 1989 10.7)
+    b.set(position=nxt, keys=keys, offer=offer, touched=(), touch_violation=None, illegal_pending=None)
+    ended = check_end and _end_checks_after_move(b, t, mover, san)
+    if not ended:
+        if press:
+            clock = clock.press(t, mover)
+        if offer_draw:
+            new_offer = DrawOffer(mover, t, len(b.get("moves")) + 1)
+            b.set(offer=new_offer, offers=b.get("offers") + (new_offer,))
+        b.set(clock=clock)
+    else:
+        clock = b.get("clock")
+    _record(b, t, mover, san, uci, clock, offer=offer_draw, ended=ended)
 
 
 def _in_quickplay_finish(s: GameState, color: Color) -> bool:
@@ -577,22 +651,94 @@ def _in_quickplay_finish(s: GameState, color: Color) -> bool:
     return period.moves is None and period is tc.periods[-1]
 
 
-def _illegal_move(b: _Builder, ev: Event, mover: Color, text: str, err: IllegalMove) -> None:
-    """An illegal move made and completed over the board (1997 7.4, 10.3; 2023 7.5)."""
+def _illegal_moves_observed(s: GameState) -> bool:
+    """Does an illegal move get corrected at once (True), or stand until claimed?
+
+    1997 blitz (C.3): it stands unless the opponent claims before moving.
+    Without an arbiter present, illegal moves count only when claimed.
+    """
+    if not s.config.arbiter_present:
+        return False
+    return not (s.edition.name == "1997" and s.config.mode == "blitz")
+
+
+def _mating_potential(position: Position, color: Color) -> tuple[bool, str]:
+    """1997 Appendix C.4: forces that could produce, possibly by helpmate, a
+    position where the opponent having the move cannot avoid mate in one.
+
+    Read here as material: a queen, rook or pawn suffices; so do two minor
+    pieces other than two knights alone (bishop and knight, two bishops on
+    both colours); a lone minor piece or two knights suffice only when the
+    opponent has material of his own to block his king.
+    """
+    material = position.material()
+    upper = color == "white"
+    own = {k.upper(): v for k, v in material.items() if k.isupper() == upper and k.upper() != "K"}
+    theirs = sum(v for k, v in material.items() if k.isupper() != upper and k.upper() != "K")
+    if any(own.get(p, 0) for p in "QRP"):
+        return True, "has a queen, rook or pawn"
+    minors = own.get("B", 0) + own.get("N", 0)
+    if own.get("B", 0) and own.get("N", 0):
+        return True, "has bishop and knight"
+    if own.get("B", 0) >= 2 and len(set(position.bishop_square_colors(color))) == 2:
+        return True, "has bishops on both colours"
+    if minors == 0:
+        return False, "has a lone king"
+    if theirs:
+        return True, "has a minor piece and the opponent has material that can block"
+    if own.get("N", 0) == 2 and minors == 2:
+        return False, "has only two knights against a lone king"
+    return False, "has only one minor piece against a lone king"
+
+
+def _squares_of(uci: str) -> tuple[str, str] | None:
+    t = uci.strip()
+    if len(t) in (4, 5) and t[0] in "abcdefgh" and t[2] in "abcdefgh" and t[1] in "12345678" and t[3] in "12345678":
+        return t[0:2], t[2:4]
+    return None
+
+
+def _reinstate(b: _Builder, before: GameState, t: int, offender: Color, touched: tuple[str, ...]) -> None:
+    """Back to the position before an irregular move; the offender's clock runs
+    with the times the clocks show now (Article 6.13: the arbiter's judgement)."""
+    clock: Clock = b.get("clock")
+    w = clock.remaining(t, "white")
+    k = clock.remaining(t, "black")
+    restored = before.clock
+    if w is not None and k is not None:
+        restored = restored.set_times(t, w, k)
+    else:
+        restored = restored.set_times(t, 0, 0)
+    if restored.running is None:
+        restored = restored.resume(t) if restored.paused is not None else restored.start(t, offender)
+    b.set(position=before.position, keys=before.keys, moves=before.moves, offer=before.offer,
+          clock=restored, touched=touched, touch_violation=None, illegal_pending=None)
+
+
+def _illegal_consequence(b: _Builder, t: int, mover: Color, text: str, before: GameState) -> None:
+    """The edition's consequence of an illegal move that is corrected
+    (1989 8.1; 1997 7.4 and 10.3; 2023 7.5.1-7.5.5)."""
     s = b.s
     ed = s.edition
-    t = ev.t_ms
     count = dict(s.illegal_moves)
     count[mover] = count.get(mover, 0) + 1
     n = count[mover]
     b.set(illegal_moves=count)
     opp = other(mover)
+    squares = _squares_of(text)
+    touched: tuple[str, ...] = ()
+    if squares is not None:
+        frm, to = squares
+        touched = (frm,) + ((to,) if before.position.piece_at(to) is not None else ())
+    _reinstate(b, before, t, mover, touched)
     base = f"{NAME[mover]}'s move {text} is illegal; the position before it is reinstated"
-    clock: Clock = b.get("clock")
+    bound = (f" {NAME[mover]} must make a legal move with the piece he moved if it can move (Article "
+             f"{ed.article('touch_move')}).") if touched else f" {NAME[mover]} must make a legal move."
     fast = s.config.mode in ("rapid", "blitz")
+    clock: Clock = b.get("clock")
     if ed.name == "2023":
         if n >= 2:
-            verdict = _mate_verdict(s, s.position, opp)
+            verdict = _mate_verdict(s, before.position, opp)
             if verdict.can_mate is False:
                 b.end(t, draw("illegal_moves"), "illegal_move_penalty",
                       f"{base}. It is {NAME[mover]}'s second illegal move, but {NAME[opp]}{verdict.clause} "
@@ -602,24 +748,73 @@ def _illegal_move(b: _Builder, ev: Event, mover: Color, text: str, err: IllegalM
                       f"{base}. It is {NAME[mover]}'s second illegal move: {NAME[opp]} wins.")
             return
         bonus = 60_000 if fast else 120_000
-        if not s.config.time_control.unlimited:
-            clock = clock.add_time(t, opp, bonus)
-        b.set(clock=clock)
+        b.set(clock=clock.add_time(t, opp, bonus))
         b.rule(t, "illegal_move_penalty",
-               f"{base} and {NAME[opp]} receives {fmt_duration(bonus)}; a second illegal move loses. "
-               f"{NAME[mover]} must make a legal move, with the piece touched if it can move (Article 4).")
+               f"{base} and {NAME[opp]} receives {bonus // 60_000} minute{'s' if bonus > 60_000 else ''}; "
+               f"a second illegal move loses.{bound}")
         return
-    if ed.name == "1997" and _in_quickplay_finish(s, mover) and not s.config.time_control.unlimited:
+    if ed.name == "1997" and _in_quickplay_finish(before, mover):
         if n >= 3:
             b.end(t, win_for(opp, "illegal_moves"), "illegal_move",
-                  f"{base}. It is {NAME[mover]}'s third illegal move in the quickplay finish: {NAME[opp]} wins (Article 10.3).")
+                  f"{base}. It is {NAME[mover]}'s third illegal move in the quickplay finish: "
+                  f"{NAME[opp]} wins (Article 10.3).")
             return
-        clock = clock.add_time(t, opp, 120_000)
-        b.set(clock=clock)
+        b.set(clock=clock.add_time(t, opp, 120_000))
         b.rule(t, "illegal_move",
-               f"{base}; in the quickplay finish {NAME[opp]} receives 2:00 for illegal move number {n} (Article 10.3).")
+               f"{base}; in the quickplay finish {NAME[opp]} receives 2 minutes for {NAME[mover]}'s "
+               f"{_ordinal(n)} illegal move, and a third loses (Article 10.3).{bound}")
         return
-    b.rule(t, "illegal_move", f"{base}; {NAME[mover]} must replace it with a legal move.")
+    b.rule(t, "illegal_move", f"{base}.{bound}")
+
+
+def _allowed_by_touch(pos: Position, mover: Color, touched: tuple[str, ...]) -> tuple[set[str] | None, str]:
+    """Article 4.3-4.5: the moves a player who touched ``touched`` may make.
+
+    Returns (None, "") when any legal move is allowed, else the allowed UCI
+    moves and a description of the obligation.
+    """
+    legal = pos.legal_moves()
+    upper = mover == "white"
+    king_sq = next((sq for sq, p in pos.pieces() if p == ("K" if upper else "k")), None)
+    rook_first: set[str] = set()  # rooks touched before the king: no castling on that side (4.4(a))
+    seen_king = False
+    for sq in touched:
+        piece = pos.piece_at(sq)
+        if piece is None:
+            continue
+        own = piece.isupper() == upper
+        if own and piece.upper() == "K":
+            seen_king = True
+        if own and piece.upper() == "R" and not seen_king:
+            rook_first.add(sq)
+
+    def castles_with(m: str, rook: str) -> bool:
+        return king_sq is not None and m[:2] == king_sq and rook[1] == king_sq[1] and abs(
+            ord(m[2]) - ord(king_sq[0])) == 2 and ((m[2] > king_sq[0]) == (rook[0] > king_sq[0]))
+
+    own_touched = [sq for sq in touched if (p := pos.piece_at(sq)) is not None and p.isupper() == upper]
+    opp_touched = [sq for sq in touched if (p := pos.piece_at(sq)) is not None and p.isupper() != upper]
+    # 4.3(b): one of each colour: capture the opponent's piece with one's own.
+    if own_touched and opp_touched:
+        mine = own_touched[0]
+        caps = {m for m in legal if m[:2] == mine and m[2:4] in opp_touched}
+        if caps:
+            return caps, f"capture the touched piece on {sorted({m[2:4] for m in caps})[0]} with the piece on {mine}"
+    for sq in touched:
+        piece = pos.piece_at(sq)
+        if piece is None:
+            continue
+        if piece.isupper() == upper:
+            moves = {m for m in legal if m[:2] == sq}
+            if piece.upper() == "K":
+                moves = {m for m in moves if not any(castles_with(m, r) for r in rook_first)}
+            if moves:
+                return moves, f"move the touched piece on {sq}"
+        else:
+            caps = {m for m in legal if m[2:4] == sq}
+            if caps:
+                return caps, f"capture the touched piece on {sq}"
+    return None, ""  # 4.5: none of the touched pieces can be moved or captured
 
 
 def _on_move(b: _Builder, ev: Event) -> None:
@@ -628,17 +823,119 @@ def _on_move(b: _Builder, ev: Event) -> None:
     _require_player_present(b, ev)
     if s.claims:
         raise GameError(ev, "the clocks are stopped while a claim awaits the arbiter's decision")
+    if s.envelope is not None:
+        raise GameError(ev, f"{NAME[s.envelope.sealer]}'s sealed move is played when the envelope is opened "
+                        f"({NAME[other(s.envelope.sealer)]} must be present)")
     if s.clock.running is None:
         raise GameError(ev, "the clocks are stopped (interruption); the arbiter must restart them")
     if mover != s.turn:
         raise GameError(ev, f"it is {NAME[s.turn]}'s move, not {NAME[mover]}'s")
     text = str(ev.get("move"))
+    offer = bool(ev.get("offer_draw", False))
     try:
-        _play(b, ev, mover, text, offer_draw=bool(ev.get("offer_draw", False)))
-    except IllegalMove as err:
-        _illegal_move(b, ev, mover, text, err)
+        san, uci, nxt = s.position.play_annotated(text)
+    except IllegalMove:
+        _on_illegal_move(b, ev, mover, text, offer)
+        return
     except (UnreadableMove, AmbiguousMove) as err:
         raise EventError(f"field 'move': {err}", field="move") from None
+    allowed, duty = _allowed_by_touch(s.position, mover, s.touched)
+    violation = allowed is not None and uci not in allowed
+    _after_move(b, ev.t_ms, mover, san, uci, nxt, offer_draw=offer)
+    if violation and b.get("status") == "ongoing":
+        b.set(touch_violation=s)
+
+
+def _on_illegal_move(b: _Builder, ev: Event, mover: Color, text: str, offer: bool) -> None:
+    s = b.s
+    t = ev.t_ms
+    if _illegal_moves_observed(s):
+        # The move was made and the clock pressed; the arbiter corrects it at once.
+        _illegal_consequence(b, t, mover, text, s)
+        return
+    # 1997 blitz (C.3), or no arbiter present: the move stands until claimed.
+    try:
+        nxt = s.position.play_illegal(text)
+    except (IllegalMove, UnreadableMove) as err:
+        raise EventError(f"field 'move': {err}", field="move") from None
+    squares = _squares_of(text)
+    label = f"{squares[0]}-{squares[1]}" if squares else text
+    _after_move(b, t, mover, label, text.strip(), nxt, offer_draw=offer, check_end=False)
+    b.set(illegal_pending=s)
+
+
+def _on_claim_win(b: _Builder, ev: Event) -> None:
+    """The claim after an illegal move that stands (1997 C.3; without an arbiter present)."""
+    s = b.s
+    by: Color = ev.by  # type: ignore[assignment]
+    t = ev.t_ms
+    before = s.illegal_pending
+    offender = other(by)
+    if before is None or s.turn != by:
+        raise GameError(ev, f"there is no illegal move by {NAME[offender]} for {NAME[by]} to claim "
+                        "(the claim must come before the claimant's own move)")
+    text = s.moves[-1].uci
+    if s.edition.name == "1997" and s.config.mode == "blitz":
+        ok, why = _mating_potential(before.position, by)
+        if ok:
+            b.end(t, win_for(by, "illegal_moves"), "illegal_move_blitz",
+                  f"{NAME[by]} claims {NAME[offender]}'s illegal move {text} before moving, and {NAME[by]} "
+                  f"{why}: {NAME[by]} wins.")
+        else:
+            b.end(t, draw("illegal_moves"), "mating_potential",
+                  f"{NAME[by]} claims {NAME[offender]}'s illegal move {text}, but {NAME[by]} {why}, "
+                  "without mating potential: the game is drawn.")
+        return
+    _illegal_consequence(b, t, offender, text, before)
+
+
+def _on_touch(b: _Builder, ev: Event) -> None:
+    s = b.s
+    by: Color = ev.by  # type: ignore[assignment]
+    sq = str(ev.get("square")).strip().lower()
+    if len(sq) != 2 or sq[0] not in "abcdefgh" or sq[1] not in "12345678":
+        raise EventError(f"field 'square' must be a square such as e2, not {ev.get('square')!r}", field="square")
+    if s.clock.running is None or s.status != "ongoing":
+        raise GameError(ev, "the clocks are stopped")
+    if by != s.turn:
+        raise GameError(ev, f"only the player having the move ({NAME[s.turn]}) is bound by touching pieces")
+    if s.position.piece_at(sq) is None:
+        raise GameError(ev, f"there is no piece on {sq}")
+    changes: dict[str, Any] = {"touched": s.touched + (sq,) if sq not in s.touched else s.touched}
+    # Touching a piece ends the right to claim the opponent's touch-move breach (4.6) ...
+    changes["touch_violation"] = None
+    # ... and, under 2023 9.1.2.3, rejects a pending draw offer.
+    if s.edition.draw_offer_rejected_by_touch and s.offer is not None and s.offer.by != by:
+        changes["offer"] = None
+    b.set(**changes)
+
+
+def _on_adjust(b: _Builder, ev: Event) -> None:
+    s = b.s
+    if ev.by != s.turn:
+        raise GameError(ev, f"only the player having the move ({NAME[s.turn]}) may adjust pieces (Article 4.2)")
+    sq = str(ev.get("square")).strip().lower()
+    if s.position.piece_at(sq) is None:
+        raise GameError(ev, f"there is no piece on {sq} to adjust")
+
+
+def _on_claim_touch_move(b: _Builder, ev: Event) -> None:
+    s = b.s
+    by: Color = ev.by  # type: ignore[assignment]
+    t = ev.t_ms
+    before = s.touch_violation
+    offender = other(by)
+    if before is None or s.turn != by:
+        b.rule(t, "touch_move",
+               f"{NAME[by]}'s touch-move claim is rejected: {NAME[offender]}'s last move kept Article 4 "
+               "(or the right to claim was lost by touching a piece or moving).")
+        return
+    _, duty = _allowed_by_touch(before.position, offender, before.touched)
+    last = s.moves[-1].san
+    _reinstate(b, before, t, offender, before.touched)
+    b.rule(t, "touch_move",
+           f"{NAME[by]}'s claim is upheld: {NAME[offender]} touched a piece and played {last}; the move is "
+           f"taken back and {NAME[offender]} must {duty}.")
 
 
 def _on_offer(b: _Builder, ev: Event) -> None:
@@ -764,13 +1061,16 @@ def _on_claim_draw(b: _Builder, ev: Event) -> None:
         termination: Termination = "threefold_repetition"
         kind = "threefold"
     else:
+        if not s.edition.fifty_claim_with_move and after is not None:
+            # 1989 10.12: the fifty moves must have been made; a written move does not count.
+            target = s.position
         limit = s.config.fifty_move_limit
         moves_without = target.halfmove_clock // 2 if not illegal_intended else s.position.halfmove_clock // 2
         correct = target.halfmove_clock >= 2 * limit and not illegal_intended
         rule = "fifty"
         if illegal_intended:
             what = f"the intended move {intended} is illegal"
-        elif after is not None:
+        elif after is not None and target is after:
             what = (f"after {intended_san} the last {moves_without} moves by each player would have been made "
                     "without a pawn move or a capture")
         else:
@@ -791,7 +1091,7 @@ def _on_claim_draw(b: _Builder, ev: Event) -> None:
     text = f"{NAME[by]}'s {kind} claim is incorrect: {what}. {penalty}"
     if lost:
         opp = other(by)
-        if s.edition.flag_draw == "bare_king" and set(s.position.material()) <= {"K" if opp == "white" else "k"}:
+        if s.edition.flag_draw == "bare_king" and _bare_king(s.position, opp):
             b.end(t, draw("time_forfeit"), "claim_incorrect", text + f" {NAME[opp]} has only the king: the game is drawn (Article 10.5).")
         else:
             b.end(t, win_for(opp, "time_forfeit"), "claim_incorrect", text + f" {NAME[by]} loses.")
@@ -990,6 +1290,176 @@ def _on_arrive(b: _Builder, ev: Event) -> None:
     if by not in s.absent:
         raise GameError(ev, f"{NAME[by]} is already at the board")
     b.set(absent=s.absent - {by})
+    env = s.envelope
+    if env is not None and by == other(env.sealer):
+        _open_envelope(b, ev.t_ms, env)
+
+
+def _read_written_move(position: Position, text: str, language: str | None) -> str:
+    """A move as a player wrote it, in any notation or language, as UCI."""
+    try:
+        from chesslaws import notation
+    except ImportError:  # pragma: no cover - notation ships with the package
+        return position.parse_move(text)
+    reader = getattr(notation, "read_move", None)
+    if reader is None:  # pragma: no cover
+        return position.parse_move(text)
+    return str(reader(position, text, language))
+
+
+def _open_envelope(b: _Builder, t: int, env: Envelope) -> None:
+    """The envelope is opened and the sealed move played (1997 A.7-A.9; 1989 14.2-14.4)."""
+    s = b.s
+    sealer = env.sealer
+    replier = other(sealer)
+    pos: Position = b.get("position")
+    what = "sealed reply" if env.reply else "sealed move"
+    fault: str | None = None
+    try:
+        uci = _read_written_move(pos, env.move, env.language)
+    except AmbiguousMove as err:
+        fault = f"is ambiguous ({err})"
+    except UnreadableMove:
+        fault = "is false: its true significance cannot be established"
+    except IllegalMove:
+        fault = "is illegal"
+    if fault is not None:
+        b.set(envelope=None)
+        lead = f"The envelope is opened: {NAME[sealer]}'s {what} {env.move_number}. {env.move!r} {fault}"
+        if s.edition.flag_draw == "bare_king":
+            if _bare_king(pos, replier):
+                b.end(t, draw("sealed_move_invalid"), "bare_king",
+                      f"{lead}, but {NAME[replier]} has only the king: the game is drawn (Article 10.5).")
+                return
+        else:
+            verdict = _mate_verdict(s, pos, replier)
+            if verdict.can_mate is False:
+                b.end(t, draw("sealed_move_invalid"), "sealed_move_invalid",
+                      f"{lead}, but {NAME[replier]}{verdict.clause} cannot checkmate by any series of legal "
+                      "moves: the game is drawn.")
+                return
+        b.end(t, win_for(replier, "sealed_move_invalid"), "sealed_move_invalid",
+              f"{lead}: {NAME[sealer]} loses.")
+        return
+    san, uci, nxt = pos.play_annotated(uci)
+    b.set(envelope=None)
+    b.rule(t, "envelope_opened", f"The envelope is opened in {NAME[replier]}'s presence: {NAME[sealer]}'s "
+           f"{what} is {env.move_number}{'.' if sealer == 'white' else '...'} {san}; it is played on the board.")
+    _after_move(b, t, sealer, san, uci, nxt, press=False)
+
+
+def _on_seal(b: _Builder, ev: Event) -> None:
+    """Sealing a move at adjournment (1989 13.1, 1997 A.1) or a reply while the
+    sealer is absent at resumption (1997 A.9(c), 1989 14.4)."""
+    s = b.s
+    by: Color = ev.by  # type: ignore[assignment]
+    t = ev.t_ms
+    opp = other(by)
+    if s.claims:
+        raise GameError(ev, "a claim awaits the arbiter's decision")
+    if by != s.turn:
+        raise GameError(ev, f"only the player having the move ({NAME[s.turn]}) seals a move")
+    if s.envelope is not None:
+        raise GameError(ev, "a sealed move is already waiting to be opened")
+    if s.clock.running != by:
+        raise GameError(ev, "the clocks are stopped")
+    _require_player_present(b, ev)
+    reply = opp in s.absent
+    clock = s.clock
+    session_end = ev.get("session_end")
+    extra = ""
+    if session_end is not None and not reply:
+        from chesslaws.events import t_to_ms
+
+        end_ms = t_to_ms(session_end, field_name="session_end")
+        if end_ms > t:
+            clock = clock.add_time(t, by, -(end_ms - t))
+            extra = (f" Adjourning before the end of the session adds the remaining {fmt_duration(end_ms - t)} "
+                     f"to {NAME[by]}'s used time.")
+    before = clock.stop(t)
+    number = s.position.fullmove_number
+    env = Envelope(
+        sealer=by,
+        move=str(ev.get("move")),
+        language=ev.get("language"),
+        fen_before=s.position.fen(),
+        move_number=number,
+        white_used_ms=before.used(t, "white"),
+        black_used_ms=before.used(t, "black"),
+        draw_offer=s.offer.by if s.offer is not None else None,
+        t_ms=t,
+        resumption=ev.get("resumption"),
+        white=s.config.white,
+        black=s.config.black,
+        clock_before=before,
+        reply=reply,
+    )
+    if reply:
+        b.set(clock=clock.press(t, by), envelope=env, touched=(), touch_violation=None, illegal_pending=None)
+        b.rule(t, "sealer_absent", f"{NAME[opp]}, who sealed the previous move, is absent: {NAME[by]} seals "
+               f"his reply (move {number}) and starts {NAME[opp]}'s clock; the envelope is opened on "
+               f"{NAME[opp]}'s arrival.")
+        return
+    b.set(clock=clock.press(t, by).stop(t), envelope=env, status="adjourned", touched=(),
+          touch_violation=None, illegal_pending=None)
+    where = f" Resumption: {env.resumption}." if env.resumption else ""
+    b.rule(t, "adjournment", f"{NAME[by]} seals his move {number}; the clocks are stopped and the game is "
+           f"adjourned.{extra}{where}")
+
+
+def _on_resume(b: _Builder, ev: Event) -> None:
+    s = b.s
+    t = ev.t_ms
+    env = s.envelope
+    if s.status != "adjourned" or env is None:
+        raise GameError(ev, "there is no adjourned game to resume")
+    clock = s.clock
+    w, k = ev.get("white_ms"), ev.get("black_ms")
+    if (w is None) != (k is None):
+        raise EventError("give both 'white_ms' and 'black_ms', or neither", field="white_ms" if w is None else "black_ms")
+    if w is not None and k is not None:
+        clock = clock.set_times(t, int(w), int(k))
+    replier = other(env.sealer)
+    clock = clock.start(t, replier)
+    b.set(status="ongoing", clock=clock, absent=frozenset({"white", "black"}), session_start_ms=t)
+    b.rule(t, "resumption", f"The game is resumed from the position before the sealed move; {NAME[replier]}'s "
+           f"clock runs, and the envelope is opened when {NAME[replier]} is present.")
+
+
+def _on_envelope_lost(b: _Builder, ev: Event) -> None:
+    s = b.s
+    t = ev.t_ms
+    env = s.envelope
+    if env is None or env.reply:
+        raise GameError(ev, "no sealed move is waiting to be opened")
+    clock = env.clock_before
+    w, k = ev.get("white_ms"), ev.get("black_ms")
+    if w is not None and k is not None:
+        clock = clock.set_times(t, int(w), int(k))
+    b.set(envelope=None, clock=clock.resume(t))
+    b.rule(t, "envelope_lost", f"The envelope has disappeared: the game continues from the adjourned position "
+           f"with the clock times recorded at adjournment, and {NAME[env.sealer]} makes the sealed move on the board.")
+
+
+def _on_claim_setup(b: _Builder, ev: Event) -> None:
+    """Claims about the set-up: wrong initial position, board, clock setting (1997 7.1, B.4)."""
+    s = b.s
+    t = ev.t_ms
+    what = str(ev.get("what"))
+    fast = s.edition.name == "1997" and s.config.mode in ("rapid", "blitz")
+    if fast and s.clock.moves("white") >= 3 and s.clock.moves("black") >= 3:
+        b.rule(t, "setup_claim", f"{NAME[ev.by or 'white']}'s claim about the {what.replace('_', ' ')} is too late: "
+               "once each player has made three moves no such claim can be made.")
+        return
+    if what == "initial_position":
+        b.rule(t, "wrong_initial_position", "The initial position was incorrect: the game is annulled and a new game is played.")
+        clock = s.clock.stop(t) if s.clock.running is not None else s.clock
+        b.set(status="annulled", outcome=None, clock=clock, offer=None, claims=())
+    elif what == "board":
+        b.rule(t, "board_placed_wrongly", "The board was placed wrongly: the position reached is transferred to a "
+               "correctly placed board and the game continues.")
+    else:
+        b.rule(t, "set_clocks", "The clock setting is disputed in time: the arbiter corrects the clocks.")
 
 
 def _not_yet(b: _Builder, ev: Event) -> None:
@@ -1012,16 +1482,22 @@ HANDLERS: Mapping[str, Handler] = {
     "decision": _on_decision,
     "refuse_to_comply": _on_refuse,
     "annul": _on_annul,
-    "claim_win": _not_yet,
-    "touch": _not_yet,
-    "adjust": _not_yet,
-    "claim_touch_move": _not_yet,
-    "seal": _not_yet,
-    "resume": _not_yet,
+    "claim_win": _on_claim_win,
+    "touch": _on_touch,
+    "adjust": _on_adjust,
+    "claim_touch_move": _on_claim_touch_move,
+    "seal": _on_seal,
+    "resume": _on_resume,
+    "envelope_lost": _on_envelope_lost,
+    "claim_setup": _on_claim_setup,
 }
 
-#: Events still allowed after the game has ended.
-_AFTER_END = {"decision", "annul"}
+#: Events allowed when the game is not in play, by status.
+_ALLOWED_WHEN = {
+    "finished": {"decision", "annul"},
+    "adjourned": {"offer_draw", "accept_draw", "decline_draw", "resign", "resume", "annul"},
+    "annulled": set(),
+}
 
 
 def transition(state: GameState, ev: Event) -> GameState:
@@ -1031,12 +1507,15 @@ def transition(state: GameState, ev: Event) -> GameState:
     if ev.t_ms < state.t_ms:
         raise GameError(ev, f"t goes back in time (the previous event was at t={ms_to_t(state.t_ms)})")
     seen = observe(state, ev.t_ms)
-    if seen.status != "ongoing" and ev.type not in _AFTER_END:
+    if seen.status != "ongoing" and ev.type not in _ALLOWED_WHEN[seen.status]:
+        if seen.status == "annulled":
+            raise GameError(ev, "the game has been annulled")
+        if seen.status == "adjourned":
+            raise GameError(ev, "the game is adjourned: only a draw agreement, a resignation or the arbiter's "
+                            "resumption can come before the envelope is opened")
         last = seen.rulings[-1].text if seen.rulings else ""
         when = f" at t={ms_to_t(seen.rulings[-1].t_ms)}" if seen.rulings else ""
         raise GameError(ev, f"the game is over{when}: {last}".rstrip(": "))
-    if seen.status == "annulled":
-        raise GameError(ev, "the game has been annulled")
     b = _Builder(seen, ev)
     HANDLERS[ev.type](b, ev)
     return b.build()
