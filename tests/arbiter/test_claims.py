@@ -109,6 +109,17 @@ def test_threefold_when_a_double_step_allowed_no_capture(edition: str) -> None:
     assert summary(g) == ("finished", "1/2-1/2", "threefold_repetition")
 
 
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_threefold_when_the_en_passant_capture_was_only_pseudo_legal(edition: str) -> None:
+    """1997 9.2: not the same "if a pawn could have been captured en passant": after 1...d5 the
+    e5 pawn is pinned against White's Ke1 by the Re8, so exd6 e.p. was never possible; the
+    position after 1...d5 counts with the two that follow the king/knight shuffles."""
+    fen = "4r1k1/3p4/8/4P3/8/8/8/4K1N1 b - - 0 1"
+    shuffle = ["Nf3", "Kh8", "Ng1", "Kg8"]
+    g = game(start(edition=edition, fen=fen), moves(["d5"] + shuffle * 2, first="black"), claim(95, "white"))
+    assert summary(g) == ("finished", "1/2-1/2", "threefold_repetition")
+
+
 CASTLE_FEN = "4k1n1/8/8/8/8/8/8/4K1NR w K - 0 1"
 
 

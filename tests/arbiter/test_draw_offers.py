@@ -153,3 +153,34 @@ def test_black_may_offer_after_his_move_and_white_accept(edition: str) -> None:
              ev("move", 20, "black", move="d5", offer_draw=True), ev("accept_draw", 21, "white"))
     assert summary(g) == ("finished", "1/2-1/2", "agreement")
     assert "White" in last_ruling(g).text or "white" in last_ruling(g).text.lower()
+
+
+@pytest.mark.xfail(reason="bug: a counter-offer wipes out the pending offer (.arbiter-bugs.md #4)", strict=True)
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_counter_offer_does_not_withdraw_the_first_offer(edition: str) -> None:
+    """1997 9.1: the offer "cannot be withdrawn and remains valid until the opponent accepts it,
+    rejects it orally, rejects it by making a move, or the game is concluded"; 1989 10.7 "valid
+    until the opponent has accepted or rejected it". Black's own offer rejects nothing: he may
+    still accept White's."""
+    g = offered(edition).apply(ev("offer_draw", 12, "black")).apply(ev("accept_draw", 15, "black"))
+    assert summary(g) == ("finished", "1/2-1/2", "agreement")
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_agreement_stands_though_a_flag_had_fallen_unclaimed(edition: str) -> None:
+    """No arbiter: Black's flag fell at t=61 but nobody claimed it; the agreement at t=100
+    stands (1989 12.7; 1997 6.9: 5.3 takes precedence)."""
+    g = game(start(edition=edition, time_control="60", mode="standard", arbiter="absent"),
+             ev("move", 1, "white", move="e4", offer_draw=True), ev("accept_draw", 100, "black"))
+    assert summary(g) == ("finished", "1/2-1/2", "agreement")
+    with pytest.raises(GameError):
+        g.apply(ev("claim_flag", 101, "white"))
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_accepting_after_an_observed_flag_fall_is_too_late(edition: str) -> None:
+    """An arbiter present saw Black's flag fall at t=61: the game was over before the acceptance."""
+    g = game(start(edition=edition, time_control="60", mode="standard"),
+             ev("move", 1, "white", move="e4", offer_draw=True))
+    with pytest.raises(GameError, match=r"accept_draw at t=100.*t=61"):
+        g.apply(ev("accept_draw", 100, "black"))

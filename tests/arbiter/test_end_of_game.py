@@ -231,3 +231,17 @@ def test_2023_fivefold_counts_positions_not_routes() -> None:
     g = g.apply(ev("move", 200, "black", move="Nb8"))
     assert g.state.termination == "fivefold_repetition"
     assert g.state.to_json()["ply"] == 16
+
+
+@pytest.mark.xfail(reason="bug: a starting position that is already drawn is not ruled (.arbiter-bugs.md #5)", strict=True)
+@pytest.mark.parametrize(
+    ("edition", "termination"),
+    [("1989", "insufficient_material"), ("1997", "dead_position"), ("2023", "dead_position")],
+)
+def test_game_set_up_in_a_drawn_ending_is_drawn_at_once(edition: str, termination: str) -> None:
+    """1989 10.4 ("when one of the following endings arises ... This immediately ends the game"),
+    1997 9.6, 2023 5.2.2: a game started from K+N against K is drawn from the start; it does
+    not wait for a move (nor could a flag fall later decide it)."""
+    g = game(start(edition=edition, time_control="5400", fen="4k3/8/8/8/8/8/8/4KN2 w - - 0 1"))
+    assert summary(g) == ("finished", "1/2-1/2", termination)
+    assert last_ruling(g).t_ms == 0
