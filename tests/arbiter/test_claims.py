@@ -261,7 +261,6 @@ def test_1989_incorrect_claim_that_oversteps_the_limit_loses() -> None:
     assert g.state.to_json()["score"] == {"white": 0, "black": 1}
 
 
-@pytest.mark.xfail(reason="bug: 1989 bare king test compares both sides' material (see .arbiter-bugs.md #1)", strict=True)
 def test_1989_incorrect_claim_oversteps_but_opponent_has_a_bare_king() -> None:
     """1989 10.5: "A draw shall be declared if the opponent of a player with a bare king
     oversteps the time limit (Articles 10.13 and 10.14)"."""
@@ -382,7 +381,6 @@ def test_2023_intended_move_after_incorrect_claim_earns_the_increment() -> None:
                                            "running": "black"}
 
 
-@pytest.mark.xfail(reason="bug: 1989 fifty-move claim accepts a written move (see .arbiter-bugs.md #2)", strict=True)
 def test_1989_fifty_move_claim_has_no_written_move_variant() -> None:
     """1989 10.12: the claimant must "demonstrate that at least 50 consecutive moves have been
     made by each side"; only the repetition claim (10.10(a)) may rest on a move written down.

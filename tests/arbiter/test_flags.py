@@ -22,11 +22,7 @@ def flagged_white(edition: str, fen: str) -> Game:
     return game(start(edition=edition, time_control="5400", fen=fen)).at(5401)
 
 
-@pytest.mark.parametrize(
-    "edition",
-    [pytest.param("1989", marks=pytest.mark.xfail(reason="bug: 1989 bare king not recognised (.arbiter-bugs.md #1)", strict=True)),
-     "1997", "2023"],
-)
+@pytest.mark.parametrize("edition", EDITIONS)
 def test_flag_against_a_lone_king_is_a_draw(edition: str) -> None:
     """1989 10.14 / 10.5: the opponent "has only the king remaining"; 1997 and 2023 6.9: a lone
     king cannot checkmate by any series of legal moves. The game is drawn."""
@@ -235,7 +231,6 @@ def test_both_flags_claimed_by_black_too(edition: str) -> None:
     assert g.state.result != "0-1"
 
 
-@pytest.mark.xfail(reason="bug: observe() rules late arrival before an earlier flag fall (.arbiter-bugs.md #3)", strict=True)
 def test_flag_of_an_absent_player_falls_before_the_default_time() -> None:
     """1997, 30 minutes, White absent: his clock runs from the scheduled start (6.5) and his
     flag falls at t=1800, long before the hour of 6.6 is up. The arbiter observes the flag
