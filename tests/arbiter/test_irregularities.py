@@ -11,7 +11,7 @@ import pytest
 from chesslaws.errors import ChessLawsError
 from chesslaws.game import Game, LogError
 
-from ._arb import ev, game, last_ruling, moves, start, summary
+from _arb import ev, game, last_ruling, moves, start, summary
 
 LONE_KING_V_ROOK = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
 
@@ -32,7 +32,7 @@ def test_1997_quickplay_finish_three_illegal_moves_lose() -> None:
     assert st.status == "ongoing" and st.turn == "white"
     assert st.position.fen().startswith("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w")
     assert st.remaining_ms("black") == 5400_000 - 10_000 + 120_000 + 120_000
-    assert [r.article for r in st.rulings] == ["10.2", "10.2"] or [r.article for r in st.rulings] == ["7.4", "7.4"]
+    assert [r.article for r in st.rulings] == ["7.4", "7.4"]
     g = g.apply(ev("move", 50, "white", move="d1d3"))  # third illegal move
     assert summary(g) == ("finished", "0-1", "illegal_moves")
     assert g.state.remaining_ms("white") == 5400_000 - 20_000 - 20_000
@@ -125,7 +125,7 @@ def test_1997_blitz_illegal_position_with_king_in_check_is_playable() -> None:
         g.apply(ev("move", 7, "black", move="e7e1"))
     g = g.apply(ev("move", 7, "black", move="e8d8"))
     assert g.state.position.is_check()  # White must now deal with the check
-    assert set(g.state.position.legal_moves()) <= {"e1d1", "e1d2", "e1f1", "e1f2", "d3e2"}
+    assert set(g.state.position.legal_moves()) <= {"e1d1", "e1d2", "e1f1", "e1f2", "d3e2", "d3e4"}
 
 
 def test_1997_blitz_claim_without_mating_potential_is_a_draw() -> None:
