@@ -282,10 +282,10 @@ class Hub:
                 raise ApiError(422, str(err)) from None
             except ChessLawsError as err:
                 raise ApiError(422, str(err)) from None
-            except (ValueError, TypeError, KeyError, OverflowError) as err:
-                # The arbiter should have answered with a ChessLawsError: report, never crash.
-                log.error("arbiter failure on %s: %r", event, err)
-                raise ApiError(422, f"the arbiter cannot process this event: {err}") from None
+            except Exception as err:
+                # The arbiter should have answered with a ChessLawsError: report it, keep the game as it was.
+                log.exception("arbiter failure on %s", event)
+                raise ApiError(422, f"the arbiter cannot process this event ({type(err).__name__}: {err})") from None
             line = new.events[-1].to_json()
             seq = live.seq
             try:

@@ -1,0 +1,209 @@
+"""Fixtures of the server tests: stores on SQLite and on a real PostgreSQL server, apps, live servers.
+
+PostgreSQL: the URL in ``CHESSLAWS_TEST_PG`` if set (a database the tests may
+create databases in), else a throwaway cluster started here with Debian's
+binaries (``/usr/lib/postgresql/*/bin``) on a free loopback port, as user
+``postgres`` when running as root. Tests skip only if those binaries are missing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_port(port: int, timeout: float = 20.0, proc: subprocess.Popen[Any] | None = None) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode}")
+        with contextlib.suppress(OSError):
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        time.sleep(0.05)
+    raise TimeoutError(f"nothing listens on port {port}")
+
+
+# --- PostgreSQL ------------------------------------------------------------------------------
+
+
+def _pg_bin() -> Path | None:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    return Path(found[-1]).parent if found else None
+
+
+def _as_postgres(cmd: list[str]) -> list[str]:
+    if os.geteuid() != 0:
+        return cmd
+    return ["runuser", "-u", "postgres", "--", *cmd]
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[str]:
+    """The URL of a PostgreSQL server's maintenance database (postgres)."""
+    env_url = os.environ.get("CHESSLAWS_TEST_PG")
+    if env_url:
+        yield env_url
+        return
+    bindir = _pg_bin()
+    if bindir is None:
+        pytest.skip("PostgreSQL binaries not installed (apt-get install postgresql)")
+    root = tempfile.mkdtemp(prefix="chesslaws-pg-")
+    data = os.path.join(root, "data")
+    if os.geteuid() == 0:
+        pw = pwd.getpwnam("postgres")
+        os.chown(root, pw.pw_uid, pw.pw_gid)
+    os.chmod(root, 0o700)
+    subprocess.run(_as_postgres([str(bindir / "initdb"), "-D", data, "-A", "trust", "-U", "postgres",
+                                 "--no-sync", "-E", "UTF8"]), check=True, stdout=subprocess.DEVNULL)
+    port = free_port()
+    log = os.path.join(root, "log")
+    subprocess.run(_as_postgres([str(bindir / "pg_ctl"), "-D", data, "-l", log, "-w", "-o",
+                                 f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c max_connections=60",
+                                 "start"]), check=True, stdout=subprocess.DEVNULL)
+    try:
+        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run(_as_postgres([str(bindir / "pg_ctl"), "-D", data, "-m", "immediate", "stop"]),
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture
+def pg_url(pg_server: str) -> Iterator[str]:
+    """A fresh, empty database on the PostgreSQL server."""
+    import psycopg
+
+    name = "chesslaws_" + uuid.uuid4().hex[:12]
+    with psycopg.connect(pg_server, autocommit=True) as db:
+        db.execute(f"CREATE DATABASE {name}")  # type: ignore[arg-type]
+    base = pg_server.rsplit("/", 1)[0]
+    yield f"{base}/{name}"
+    with contextlib.suppress(Exception):
+        with psycopg.connect(pg_server, autocommit=True) as db:
+            db.execute(f"DROP DATABASE {name} WITH (FORCE)")  # type: ignore[arg-type]
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh store: a SQLite file, or a database on a real PostgreSQL server."""
+    if request.param == "sqlite":
+        return str(tmp_path / "games.sqlite3")
+    return str(request.getfixturevalue("pg_url"))
+
+
+# --- apps --------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def make_client(db_url: str) -> Iterator[Callable[[], Any]]:
+    """Opens TestClients over the same store (each a fresh server process, in effect)."""
+    from fastapi.testclient import TestClient
+
+    from chesslaws.server import create_app
+
+    stack = contextlib.ExitStack()
+
+    def make() -> Any:
+        return stack.enter_context(TestClient(create_app(db_url)))
+
+    with stack:
+        yield make
+
+
+@pytest.fixture
+def client(make_client: Callable[[], Any]) -> Any:
+    return make_client()
+
+
+class ServerProcess:
+    """``chesslaws serve`` in a subprocess on a free loopback port."""
+
+    def __init__(self, db: str, port: int | None = None) -> None:
+        self.db = db
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> "ServerProcess":
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "chesslaws.cli", "serve", "--port", str(self.port), "--db", self.db],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )
+        wait_port(self.port, proc=self.proc)
+        return self
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+@pytest.fixture
+def server_factory() -> Iterator[Callable[..., ServerProcess]]:
+    started: list[ServerProcess] = []
+
+    def make(db: str, port: int | None = None) -> ServerProcess:
+        s = ServerProcess(db, port).start()
+        started.append(s)
+        return s
+
+    yield make
+    for s in started:
+        s.stop()
+
+
+class ThreadServer:
+    """uvicorn in a thread of this process, on a free port."""
+
+    def __init__(self, db: str) -> None:
+        import uvicorn
+
+        from chesslaws.server import create_app
+
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        config = uvicorn.Config(create_app(db), host="127.0.0.1", port=self.port, log_level="warning",
+                                ws_max_size=16 * 1024)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> "ThreadServer":
+        self.thread.start()
+        wait_port(self.port)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
