@@ -241,3 +241,29 @@ def test_flag_of_an_absent_player_falls_before_the_default_time() -> None:
     assert summary(looked_twice) == ("finished", "0-1", "time_forfeit")
     assert last_ruling(looked_twice).t_ms == 1800_000
     assert looked_once.state.to_json() == looked_twice.state.to_json()
+
+
+TWO_KNIGHTS = "4k3/8/8/8/8/8/8/1N2K1N1 b - - 0 1"  # White K+N+N, Black a lone king to move
+
+
+@pytest.mark.parametrize(
+    ("edition", "tc", "result"),
+    [
+        pytest.param("1997", "300", "1/2-1/2", marks=pytest.mark.xfail(
+            reason="bug: 1997 blitz C.4 mating potential not applied to flags (.arbiter-bugs.md #6)", strict=True)),
+        ("1997", "1800", "1-0"),
+        ("1997", "5400", "1-0"),
+        ("2023", "300", "1-0"),
+        ("2023", "5400", "1-0"),
+    ],
+)
+def test_flag_against_two_knights(edition: str, tc: str, result: str) -> None:
+    """Black's flag falls against K+N+N (claimed, no arbiter). 1997 6.9 and 2023 6.9: two knights
+    can mate by a series of legal moves (a helpmate), so White wins. But 1997 blitz, C.4: "In
+    order to win, a player must have mating potential ... Thus two knights and a king against a
+    lone king is insufficient": a draw. (Rapidplay, Appendix B, has no such rule.)"""
+    t = int(tc) + 1
+    g = game(start(edition=edition, time_control=tc, fen=TWO_KNIGHTS, arbiter="absent"),
+             ev("claim_flag", t, "white"))
+    assert g.state.result == result
+    assert g.state.status == "finished"
