@@ -377,7 +377,7 @@ def initial_state(ev: Event) -> GameState:
     config = _config_from_start(ev)
     position = Position(config.fen)
     clock = Clock.new(config.time_control).start(ev.t_ms, position.turn)
-    return GameState(
+    state = GameState(
         config=config,
         position=position,
         keys=(position.repetition_key(),),
@@ -387,6 +387,11 @@ def initial_state(ev: Event) -> GameState:
         absent=config.absent,
         session_start_ms=ev.t_ms,
     )
+    # A game set up in a finished position is over at once (5.1, 5.2, 9.6; 1989 10.4).
+    b = _Builder(state, ev)
+    if _end_checks_after_move(b, ev.t_ms, other(position.turn), "the set-up"):
+        return b.build()
+    return state
 
 
 class _Builder:
@@ -440,6 +445,12 @@ def _flag_outcome(b: _Builder, flagged: Color, t_ms: int) -> None:
     ed = s.edition
     opp = other(flagged)
     position: Position = b.get("position")
+    if ed.name == "1997" and s.config.mode == "blitz":
+        ok, why = _mating_potential(position, opp)
+        if not ok:
+            b.end(t_ms, draw("time_forfeit"), "mating_potential",
+                  f"{NAME[flagged]}'s flag fell, but {NAME[opp]} {why}, without mating potential: the game is drawn.")
+            return
     if ed.flag_draw == "bare_king":
         if _bare_king(position, opp):
             b.end(
@@ -944,6 +955,11 @@ def _on_offer(b: _Builder, ev: Event) -> None:
     if s.offer is not None and s.offer.by == by:
         raise GameError(ev, f"{NAME[by]}'s draw offer is already pending")
     offer = DrawOffer(by, ev.t_ms, len(s.moves))
+    if s.offer is not None:
+        # The opponent's offer stays valid until answered (9.1): a counter-offer
+        # is recorded, and the first offer can still be accepted.
+        b.set(offers=s.offers + (offer,))
+        return
     b.set(offer=offer, offers=s.offers + (offer,))
 
 

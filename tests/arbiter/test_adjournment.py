@@ -148,7 +148,7 @@ def test_invalid_sealed_move_against_a_lone_king_is_a_draw() -> None:
 @pytest.mark.parametrize(("written", "language"), [("Sf3", None), ("Sf3", "de"), ("Cf3", "fr"), ("Кf3", "ru")])
 def test_sealed_move_in_another_language(written: str, language: str | None) -> None:
     fields = {"language": language} if language else {}
-    g = game(*_sealed("4k3/8/8/8/8/8/8/4K1N1 w - - 0 1", written, **fields))
+    g = game(*_sealed("r3k3/8/8/8/8/8/8/4K1N1 w - - 0 1", written, **fields))
     assert g.state.sans == ["Nf3"]
 
 
