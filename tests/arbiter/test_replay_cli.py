@@ -192,3 +192,21 @@ def test_real_process_exit_status(tmp_path: Path) -> None:
     assert out.returncode == 2
     assert out.stdout == ""
     assert "line 2" in out.stderr
+
+
+def test_at_after_the_end_changes_nothing() -> None:
+    """After the mate the clocks stand still: --at 9000 prints the same state (the spec's
+    "clocks run on" is for a game still in progress)."""
+    path = str(EXAMPLES / "scholars-mate-1997.jsonl")
+    plain = json.loads(replay(path, "--json").stdout)
+    later = json.loads(replay(path, "--json", "--at", "9000").stdout)
+    assert later == plain
+
+
+def test_at_without_arbiter_runs_the_clock_past_zero_flag_unclaimed(tmp_path: Path) -> None:
+    """Arbiter absent: at t=6000 White's flag has fallen (clock 0) but nobody claimed it."""
+    out = replay(write(tmp_path, '{"type": "start", "t": 0, "edition": "1997", "time_control": "5400", '
+                                 '"arbiter": "absent"}'), "--json", "--at", "6000")
+    st = json.loads(out.stdout)
+    assert st["status"] == "ongoing"
+    assert st["clocks"] == {"white_ms": 0, "black_ms": 5400_000, "running": "white"}
