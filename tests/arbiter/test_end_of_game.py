@@ -245,3 +245,16 @@ def test_game_set_up_in_a_drawn_ending_is_drawn_at_once(edition: str, terminatio
     g = game(start(edition=edition, time_control="5400", fen="4k3/8/8/8/8/8/8/4KN2 w - - 0 1"))
     assert summary(g) == ("finished", "1/2-1/2", termination)
     assert last_ruling(g).t_ms == 0
+
+
+@pytest.mark.parametrize(
+    ("fen", "result"),
+    [("1n2k3/8/8/8/8/8/8/3QK3 w - - 0 1", "1/2-1/2"),  # K+N cannot mate K+Q
+     ("1n2k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "0-1")],  # K+N can mate K+P (helpmate)
+    ids=["knight-v-queen", "knight-v-pawn"],
+)
+def test_2023_resignation_against_king_and_knight(fen: str, result: str) -> None:
+    """2023 5.1.2: White resigns against K+N. A lone knight cannot mate a king whose only
+    piece is a queen, so the resignation draws; with a white pawn a helpmate exists and White loses."""
+    g = game(start(edition="2023", fen=fen), ev("resign", 5, "white"))
+    assert summary(g) == ("finished", result, "resignation")
