@@ -155,7 +155,6 @@ def test_black_may_offer_after_his_move_and_white_accept(edition: str) -> None:
     assert "White" in last_ruling(g).text or "white" in last_ruling(g).text.lower()
 
 
-@pytest.mark.xfail(reason="bug: a counter-offer wipes out the pending offer (.arbiter-bugs.md #4)", strict=True)
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_counter_offer_does_not_withdraw_the_first_offer(edition: str) -> None:
     """1997 9.1: the offer "cannot be withdrawn and remains valid until the opponent accepts it,

@@ -99,7 +99,7 @@ def test_resigning_in_2023_when_the_opponent_can_still_mate_loses() -> None:
 # --- 1989 Article 10.4: the list of drawn endings; 1997 / 2023 dead positions ---
 
 
-KXN = "8/8/8/3k4/8/8/3n4/4K3 w - - 0 1"  # Kxd2 leaves king against king
+KXR = "8/8/8/3k4/8/8/3r4/4K3 w - - 0 1"  # Kxd2 leaves king against king
 KB_XR = "8/8/8/3k4/8/8/3r4/4K1B1 w - - 0 1"  # Kxd2 leaves K+B against K
 KBB_SAME_XR = "8/8/8/3k4/8/8/3r4/B3K1B1 w - - 0 1"  # Kxd2 leaves K+B(a1)+B(g1), both dark, against K
 
@@ -110,7 +110,7 @@ KBB_SAME_XR = "8/8/8/3k4/8/8/3r4/B3K1B1 w - - 0 1"  # Kxd2 leaves K+B(a1)+B(g1),
 )
 def test_king_against_king_is_drawn_automatically(edition: str, termination: str, article: str) -> None:
     """Kxd2 leaves two bare kings: 1989 10.4(a) ends the game; 1997 9.6 and 2023 5.2.2 as a dead position."""
-    g = game(start(edition=edition, time_control="5400", fen=KXN), moves(["Kxd2"]))
+    g = game(start(edition=edition, time_control="5400", fen=KXR), moves(["Kxd2"]))
     assert summary(g) == ("finished", "1/2-1/2", termination)
     r = last_ruling(g)
     assert (r.t_ms, r.article) == (10_000, article)
@@ -233,7 +233,6 @@ def test_2023_fivefold_counts_positions_not_routes() -> None:
     assert g.state.to_json()["ply"] == 16
 
 
-@pytest.mark.xfail(reason="bug: a starting position that is already drawn is not ruled (.arbiter-bugs.md #5)", strict=True)
 @pytest.mark.parametrize(
     ("edition", "termination"),
     [("1989", "insufficient_material"), ("1997", "dead_position"), ("2023", "dead_position")],

@@ -249,8 +249,7 @@ TWO_KNIGHTS = "4k3/8/8/8/8/8/8/1N2K1N1 b - - 0 1"  # White K+N+N, Black a lone k
 @pytest.mark.parametrize(
     ("edition", "tc", "result"),
     [
-        pytest.param("1997", "300", "1/2-1/2", marks=pytest.mark.xfail(
-            reason="bug: 1997 blitz C.4 mating potential not applied to flags (.arbiter-bugs.md #6)", strict=True)),
+        ("1997", "300", "1/2-1/2"),
         ("1997", "1800", "1-0"),
         ("1997", "5400", "1-0"),
         ("2023", "300", "1-0"),
@@ -267,3 +266,4 @@ def test_flag_against_two_knights(edition: str, tc: str, result: str) -> None:
              ev("claim_flag", t, "white"))
     assert g.state.result == result
     assert g.state.status == "finished"
+    assert last_ruling(g).article == ("C.4" if result == "1/2-1/2" else "6.9")
