@@ -257,3 +257,18 @@ def test_2023_resignation_against_king_and_knight(fen: str, result: str) -> None
     piece is a queen, so the resignation draws; with a white pawn a helpmate exists and White loses."""
     g = game(start(edition="2023", fen=fen), ev("resign", 5, "white"))
     assert summary(g) == ("finished", result, "resignation")
+
+
+@pytest.mark.parametrize(
+    ("edition", "fen", "expected"),
+    [("1997", "8/8/8/2bk4/8/4P3/8/3K2B1 b - - 0 1", ("finished", "1/2-1/2", "dead_position")),
+     ("2023", "8/8/8/2bk4/8/4P3/8/3K2B1 b - - 0 1", ("finished", "1/2-1/2", "dead_position")),
+     ("1997", "8/8/8/2bk4/8/4P3/8/3K1B2 b - - 0 1", ("ongoing", "*", None)),
+     ("2023", "8/8/8/2bk4/8/4P3/8/3K1B2 b - - 0 1", ("ongoing", "*", None))],
+    ids=["1997-same-colour", "2023-same-colour", "1997-opposite", "2023-opposite"],
+)
+def test_bishops_after_1989_dead_only_on_one_colour(edition: str, fen: str, expected: tuple) -> None:
+    """1997 9.6 / 2023 5.2.2: after ...Bxe3, K+B v K+B with both bishops on dark squares can
+    never mate (dead); with opposite colours a mate in the corner is possible (play on)."""
+    g = game(start(edition=edition, fen=fen), moves(["Bxe3"], first="black"))
+    assert summary(g) == expected
