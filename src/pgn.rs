@@ -101,6 +101,7 @@ pub struct LineFeed<R> {
     capacity: usize,
     last_offset: u64,
     eof: bool,
+    at_line_start: bool,
 }
 
 impl<R: BufRead> LineFeed<R> {
@@ -115,6 +116,7 @@ impl<R: BufRead> LineFeed<R> {
             capacity: 0,
             last_offset: 0,
             eof: false,
+            at_line_start: true,
         }
     }
 
@@ -268,7 +270,16 @@ impl<R: BufRead> Read for LineFeed<R> {
                 self.eof = true;
                 Ok(0)
             }
-            Some(data) => {
+            Some(mut data) => {
+                // A byte order mark at the start of a line (a file start, or
+                // files joined with `cat`) is not text.
+                if self.at_line_start && data.starts_with(b"\xef\xbb\xbf") {
+                    data.drain(..3);
+                }
+                self.at_line_start = data.last() == Some(&b'\n');
+                if data.is_empty() {
+                    return self.read(buf);
+                }
                 let n = data.len();
                 buf[..n].copy_from_slice(&data);
                 let line = self.next_line;
@@ -377,7 +388,9 @@ pub fn parse_comment(raw: &str) -> (String, Option<u64>, bool) {
     text.push_str(rest);
     let draw = text.contains("(=)");
     let text = if draw { text.replace("(=)", "") } else { text };
-    (text.trim().to_string(), clock, draw)
+    // Line breaks inside a comment are the writer's wrapping, not text.
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    (text, clock, draw)
 }
 
 fn outcome_text(o: Outcome) -> &'static str {
