@@ -390,3 +390,59 @@ def test_1989_fifty_move_claim_has_no_written_move_variant() -> None:
     assert g.state.status == "ongoing"
     assert last_ruling(g).article == "10.13(b)"
     assert g.state.to_json()["clocks"]["white_ms"] == 5400_000 - 5_000 - 300_000
+
+
+# --- differential: "has just appeared" against python-chess's repetition count ----------
+
+chess = pytest.importorskip("chess")
+
+SHUFFLY_STARTS = [
+    "r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 8",  # castling rights to lose
+    "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1",  # en passant after ...d5
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+]
+
+
+def _shuffly_game(rng: "random.Random", fen: str, plies: int) -> list[str]:
+    """A random legal game that prefers going back and forth, so positions repeat."""
+    board = chess.Board(fen)
+    ucis: list[str] = []
+    for _ in range(plies):
+        legal = list(board.legal_moves)
+        if not legal or board.is_game_over(claim_draw=False):
+            break
+        undo = [m for m in legal if len(board.move_stack) >= 2 and
+                m.from_square == board.move_stack[-2].to_square and m.to_square == board.move_stack[-2].from_square]
+        move = rng.choice(undo) if undo and rng.random() < 0.7 else rng.choice(legal)
+        ucis.append(move.uci())
+        board.push(move)
+    return ucis
+
+
+@pytest.mark.parametrize("seed", range(9))
+def test_threefold_claims_agree_with_python_chess(seed: int) -> None:
+    """At every ply, a threefold claim (1997 9.2(b)) by the player to move is correct exactly
+    when python-chess counts the position (with castling rights and legal en passant) three
+    times. The random games go back and forth, so most of them reach repetitions."""
+    import random
+
+    rng = random.Random(seed)
+    fen = SHUFFLY_STARTS[seed % len(SHUFFLY_STARTS)]
+    ucis = _shuffly_game(rng, fen, 60)
+    board = chess.Board(fen)
+    g = Game.start(edition="1997", fen=fen)
+    t = 0
+    checked = 0
+    for uci in ucis + [None]:
+        side = "white" if board.turn else "black"
+        if not board.is_game_over(claim_draw=False):
+            claimed = g.apply(claim(t + 0.5, side))
+            assert (claimed.state.termination == "threefold_repetition") == board.is_repetition(3), (
+                f"seed {seed}, after {' '.join(ucis[:len(board.move_stack)])}")
+            checked += 1
+        if uci is None or g.state.status != "ongoing":
+            break
+        t += 1
+        g = g.apply(ev("move", t, side, move=uci))
+        board.push_uci(uci)
+    assert checked > 10
