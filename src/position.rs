@@ -299,7 +299,13 @@ pub fn parse_move(py: Python<'_>, pos: &Chess, text: &str) -> PyResult<Move> {
         return Err(unreadable("not a move in UCI or English SAN"));
     }
     let m = if let Ok(uci) = t.parse::<UciMove>() {
-        uci.to_move(pos).map_err(|_| illegal(py, pos, text))?
+        let m = uci.to_move(pos).map_err(|_| illegal(py, pos, text))?;
+        // shakmaty reads `e5f6q` as the en passant capture `e5f6`: a
+        // promotion letter must belong to a promotion.
+        if matches!(uci, UciMove::Normal { promotion: Some(_), .. }) && m.promotion().is_none() {
+            return Err(illegal(py, pos, text));
+        }
+        m
     } else {
         parse_san_move(py, pos, text)?
     };
