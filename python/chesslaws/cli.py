@@ -104,9 +104,10 @@ def _summary(game: "Game") -> str:
 @main.command()
 @click.argument("log", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--json", "as_json", is_flag=True, help="Print the state as JSON, exactly as the game-log spec shows it.")
+@click.option("--pgn", "as_pgn", is_flag=True, help="Print the game in PGN, with clocks, draw offers and rulings.")
 @click.option("--at", "at", type=float, default=None, metavar="T",
               help="Show the state at T seconds after the scheduled start (clocks run on; an arbiter present sees flag falls).")
-def replay(log: str, as_json: bool, at: float | None) -> None:
+def replay(log: str, as_json: bool, as_pgn: bool, at: float | None) -> None:
     """Replay the game log LOG (JSON Lines) under its edition of the Laws.
 
     Prints the position, the clocks, the moves and every ruling with its
@@ -142,10 +143,61 @@ def replay(log: str, as_json: bool, at: float | None) -> None:
     except ChessLawsError as err:
         click.echo(f"chesslaws replay: {log}: {err}", err=True)
         sys.exit(2)
-    if as_json:
+    if as_pgn:
+        from chesslaws.records import game_to_pgn
+
+        click.echo(game_to_pgn(game), nl=False)
+    elif as_json:
         click.echo(_json.dumps(game.to_json(), indent=1, ensure_ascii=False))
     else:
         click.echo(_summary(game))
+
+
+@main.command()
+@click.argument("pgn", type=click.Path(exists=True, dir_okay=False, allow_dash=False))
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=".", show_default=True,
+              help="Folder for the logs (created if missing).")
+@click.option("--edition", type=click.Choice(["1989", "1997", "2023"]), default="2023", show_default=True,
+              help="The Laws the logs are to be replayed under.")
+def convert(pgn: str, out_dir: str, edition: str) -> None:
+    """Convert the games of a PGN file into game logs (JSON Lines).
+
+    Writes one log per game, NAME-N.jsonl, N being the game's number in the
+    file. Clock comments ([%clk]) and the TimeControl tag give each move its
+    time; a result the moves do not explain becomes a resignation or a draw
+    agreement. Games with errors are reported (game, line, move, reason) and
+    skipped; the exit status is then 1.
+
+    \b
+    Example:
+      chesslaws convert games.pgn --out logs/ --edition 1997
+      chesslaws replay logs/games-1.jsonl
+    """
+    import json as _json
+    import os
+
+    from chesslaws.pgn import PgnGame, read_pgn
+    from chesslaws.records import iter_conversions
+
+    os.makedirs(out_dir, exist_ok=True)
+    stem = os.path.splitext(os.path.basename(pgn))[0]
+    written = failed = 0
+    for item in iter_conversions(read_pgn(pgn), edition=edition):
+        if isinstance(item, PgnGame):
+            failed += 1
+            for err in item.errors:
+                click.echo(f"{pgn}: {err}", err=True)
+            continue
+        path = os.path.join(out_dir, f"{stem}-{item.number}.jsonl")
+        with open(path, "w", encoding="utf-8") as fh:
+            for ev in item.events:
+                fh.write(_json.dumps(ev, ensure_ascii=False) + "\n")
+        for note in item.notes:
+            click.echo(f"game {item.number}: {note}", err=True)
+        written += 1
+    click.echo(f"{written} game log{'s' if written != 1 else ''} written to {out_dir}"
+               + (f"; {failed} game{'s' if failed != 1 else ''} with errors skipped" if failed else ""))
+    sys.exit(1 if failed else 0)
 
 
 @main.command()

@@ -1,0 +1,104 @@
+"""PGN export of games and game logs from PGN (issue 8): round trips on
+generated games, tags, clocks, draw offers and rulings as comments."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from chesslaws.cli import main
+from chesslaws.game import Game
+from chesslaws.pgn import read_pgn
+from chesslaws.records import game_to_pgn, pgn_to_log
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "spec" / "examples"
+
+
+def random_game(seed: int, *, control: str = "300+2", edition: str = "2023") -> Game:
+    """A game of random legal moves with random thinking times and draw offers."""
+    rng = random.Random(seed)
+    g = Game.start(edition=edition, time_control=control, white=f"W{seed}", black=f"B{seed}")
+    t = 0.0
+    for _ in range(rng.randint(1, 120)):
+        st = g.state
+        if st.status != "ongoing":
+            break
+        legal = st.position.legal_moves()
+        t += rng.choice([0.5, 1, 2.25, 3, 7])
+        ev = {"type": "move", "t": t, "by": st.turn, "move": rng.choice(legal)}
+        if rng.random() < 0.03:
+            ev["offer_draw"] = True
+        g = g.apply(ev)
+    return g
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_export_then_import_gives_the_same_game(seed: int) -> None:
+    g = random_game(seed)
+    text = game_to_pgn(g)
+    (read,) = list(read_pgn(text))
+    assert read.ok, read.errors
+    st = g.state
+    assert [m.uci for m in read.moves] == [m.uci for m in st.moves]
+    assert [m.clock_ms for m in read.moves] == [m.clock_ms for m in st.moves]
+    assert [m.draw_offer for m in read.moves] == [m.draw_offer for m in st.moves]
+    assert read.tags["White"] == f"W{seed}" and read.tags["TimeControl"] == "300+2"
+    # And back to a game log: the same moves at the same clock times.
+    conv = pgn_to_log(read)
+    again = Game.from_events(conv.events)
+    assert [m.uci for m in again.state.moves] == [m.uci for m in st.moves]
+    assert [m.clock_ms for m in again.state.moves] == [m.clock_ms for m in st.moves]
+
+
+def test_rulings_are_comments_citing_the_article() -> None:
+    g = Game.replay(EXAMPLES / "incorrect-claim-1997.jsonl")
+    text = game_to_pgn(g)
+    assert "{Article\n9.5(b) (1997)" in text or "{Article 9.5(b) (1997)" in text
+    assert '[Laws "FIDE 1997"]' in text and '[TimeControl "5400"]' in text
+    assert all(len(line) <= 80 for line in text.splitlines())
+
+
+def test_checkmate_game_has_result_and_termination() -> None:
+    g = Game.replay(EXAMPLES / "scholars-mate-1997.jsonl")
+    text = game_to_pgn(g)
+    assert '[Result "1-0"]' in text and '[Termination "normal"]' in text
+    flat = " ".join(text.split())
+    assert flat.endswith("4. Qxf7# {[%clk 1:59:27]} {Article 5.1(a) (1997): White checkmates with Qxf7#; the game ends.} 1-0")
+
+
+def test_extended_time_control_when_pgn_cannot_say_it() -> None:
+    g = Game.start(time_control="300d5")
+    assert '[TimeControl "300d5"]' in game_to_pgn(g)
+
+
+def test_draw_offer_marked() -> None:
+    g = Game.start(time_control="-").apply({"type": "move", "t": 1, "by": "white", "move": "e4", "offer_draw": True})
+    assert "1. e4 {(=)}" in game_to_pgn(g)
+
+
+def test_agreement_and_resignation_become_events() -> None:
+    pgn = '[Event "x"]\n[Result "1/2-1/2"]\n\n1. e4 e5 1/2-1/2\n\n[Event "y"]\n[Result "0-1"]\n\n1. f3 e5 0-1\n'
+    a, b = [pgn_to_log(g) for g in read_pgn(pgn)]
+    assert Game.from_events(a.events).state.termination == "agreement"
+    gb = Game.from_events(b.events).state
+    assert (gb.result, gb.termination) == ("0-1", "resignation")
+
+
+def test_cli_replay_pgn_and_convert(tmp_path: Path) -> None:
+    runner = CliRunner()
+    res = runner.invoke(main, ["replay", str(EXAMPLES / "scholars-mate-1997.jsonl"), "--pgn"])
+    assert res.exit_code == 0 and "Qxf7#" in res.output
+    src = tmp_path / "two.pgn"
+    src.write_text('[White "A"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n[White "B"]\n\n1. e4 e4 *\n')
+    out = tmp_path / "logs"
+    res = runner.invoke(main, ["convert", str(src), "--out", str(out), "--edition", "1997"])
+    assert res.exit_code == 1  # the second game has an illegal move
+    assert "game 2" in res.output and "1 game log written" in res.output
+    lines = (out / "two-1.jsonl").read_text().splitlines()
+    assert json.loads(lines[0])["edition"] == "1997"
+    res = runner.invoke(main, ["replay", str(out / "two-1.jsonl"), "--json"])
+    assert json.loads(res.output)["termination"] == "checkmate"
