@@ -272,3 +272,36 @@ def test_bishops_after_1989_dead_only_on_one_colour(edition: str, fen: str, expe
     never mate (dead); with opposite colours a mate in the corner is possible (play on)."""
     g = game(start(edition=edition, fen=fen), moves(["Bxe3"], first="black"))
     assert summary(g) == expected
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_2023_automatic_endings_agree_with_python_chess(seed: int) -> None:
+    """2023 5.1.1, 5.2.1, 9.6.1, 9.6.2 on random back-and-forth games: the game ends after the
+    very move where python-chess sees mate, stalemate, a fifth repetition or 75 moves, and not before
+    (a dead position, 5.2.2, may legitimately end it earlier than python-chess's material test)."""
+    import random
+
+    chess = pytest.importorskip("chess")
+    from test_claims import SHUFFLY_STARTS, _shuffly_game
+
+    rng = random.Random(1000 + seed)
+    fen = SHUFFLY_STARTS[seed % len(SHUFFLY_STARTS)]
+    ucis = _shuffly_game(rng, fen, 400)
+    board = chess.Board(fen)
+    g = game(start(edition="2023", fen=fen))
+    names = {chess.Termination.CHECKMATE: "checkmate", chess.Termination.STALEMATE: "stalemate",
+             chess.Termination.FIVEFOLD_REPETITION: "fivefold_repetition",
+             chess.Termination.SEVENTYFIVE_MOVES: "seventyfive_moves",
+             chess.Termination.INSUFFICIENT_MATERIAL: "dead_position"}
+    for i, uci in enumerate(ucis, start=1):
+        side = "white" if board.turn else "black"
+        g = g.apply(ev("move", i, side, move=uci))
+        board.push_uci(uci)
+        outcome = board.outcome(claim_draw=False)
+        if g.state.termination == "dead_position":
+            break
+        if outcome is None:
+            assert g.state.status == "ongoing", f"seed {seed}: ended after {' '.join(ucis[:i])}"
+        else:
+            assert g.state.termination == names[outcome.termination]
+            break
