@@ -32,6 +32,7 @@
 //! FEN (en passant square only when the capture is legal).
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -335,6 +336,26 @@ fn insufficient(b: &Board, c: chess::Color) -> bool {
     true
 }
 
+/// `chess::Board` hashes itself as its 64-bit Zobrist key; pass it through.
+#[derive(Default)]
+struct ZobristHasher(u64);
+
+impl Hasher for ZobristHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 ^= n;
+    }
+}
+
+type BoardMap<V> = HashMap<Board, V, BuildHasherDefault<ZobristHasher>>;
+
 enum Bounded {
     Found(Vec<ChessMove>),
     /// Every line ends (mate by the other side, stalemate, insufficient
@@ -351,7 +372,7 @@ struct BoundedSearch {
     /// Set when a line was cut short by the depth limit or the budget.
     cut: bool,
     /// Position -> (plies left it was searched with, whether that was cut).
-    tt: HashMap<Board, (u8, bool)>,
+    tt: BoardMap<(u8, bool)>,
     moves: Vec<ChessMove>,
 }
 
@@ -442,7 +463,7 @@ fn bounded_helpmate(board: &Board, winner: chess::Color, budget: u64) -> Bounded
         budget,
         out_of_budget: false,
         cut: false,
-        tt: HashMap::new(),
+        tt: BoardMap::default(),
         moves: Vec::with_capacity(BOUNDED_MAX_PLY as usize),
     };
     for depth in 1..=BOUNDED_MAX_PLY {
