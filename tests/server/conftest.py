@@ -81,7 +81,8 @@ def pg_server() -> Iterator[str]:
     port = free_port()
     log = os.path.join(root, "log")
     subprocess.run(_as_postgres([str(bindir / "pg_ctl"), "-D", data, "-l", log, "-w", "-o",
-                                 f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c max_connections=60",
+                                 f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c max_connections=60 "
+                                 "-c fsync=off -c full_page_writes=off",
                                  "start"]), check=True, stdout=subprocess.DEVNULL)
     try:
         yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
@@ -98,7 +99,7 @@ def pg_url(pg_server: str) -> Iterator[str]:
 
     name = "chesslaws_" + uuid.uuid4().hex[:12]
     with psycopg.connect(pg_server, autocommit=True) as db:
-        db.execute(f"CREATE DATABASE {name}")  # type: ignore[arg-type]
+        db.execute(f"CREATE DATABASE {name} STRATEGY FILE_COPY")  # type: ignore[arg-type]
     base = pg_server.rsplit("/", 1)[0]
     yield f"{base}/{name}"
     with contextlib.suppress(Exception):
@@ -207,3 +208,10 @@ class ThreadServer:
     def __exit__(self, *exc: Any) -> None:
         self.server.should_exit = True
         self.thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    """A real server (uvicorn, in a thread) over a fresh SQLite file, for the module's tests."""
+    with ThreadServer(str(tmp_path_factory.mktemp("live") / "games.sqlite3")) as s:
+        yield s

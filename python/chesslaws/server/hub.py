@@ -395,19 +395,24 @@ class Hub:
 
     # --- flag falls without events ----------------------------------------------------------
     def next_wakeup_ms(self, live: LiveGame) -> int | None:
-        """The instant (ms since the scheduled start) at which the state changes by itself."""
+        """The next instant (ms since the scheduled start) at which the state changes by itself:
+        the scheduled start, a flag fall an arbiter present observes, the default time for an absent player."""
         st = live.game.state
         if not st.ongoing:
             return None
         cfg = st.config
+        now_ms = round((self.now() - live.created_at) * 1000)
         when: list[int] = []
+        if now_ms < 0:
+            when.append(0)
         if cfg.flags_observed and st.clock.running is not None:
             ft = st.clock.flag_time(st.clock.running)
             if ft is not None:
                 when.append(ft)
         if st.absent:
             when.append(cfg.start_t_ms + cfg.default_time_ms + 1)
-        return min(when) if when else None
+        future = [w for w in when if w >= now_ms]
+        return min(future) if future else None
 
     def schedule(self, live: LiveGame) -> None:
         if live.timer is not None:
@@ -422,12 +427,8 @@ class Hub:
 
     def _wake(self, live: LiveGame) -> None:
         live.timer = None
-        ms = self.next_wakeup_ms(live)
-        t_ms = round(self.t_of(live) * 1000)
-        if ms is not None and t_ms < ms:  # woke a little early
-            self.schedule(live)
-            return
-        self.broadcast(live)
+        self.broadcast(live)  # the state game.at(now): what happened by itself is in it
+        self.schedule(live)
 
     # --- listing --------------------------------------------------------------------------
     def summary(self, live: LiveGame) -> dict[str, Any]:

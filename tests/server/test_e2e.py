@@ -1,0 +1,181 @@
+"""End to end: two players in two browser contexts of Debian's headless Chromium, driven by Playwright."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any, Iterator
+
+import httpx
+import pytest
+
+from chesslaws.game import Game
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed")
+
+
+@pytest.fixture(scope="module")
+def server(live_server: Any) -> Any:
+    return live_server
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+def new_game(server: Any, **body: Any) -> dict[str, Any]:
+    body.setdefault("white", "Anna")
+    body.setdefault("black", "Boris")
+    r = httpx.post(server.url + "/api/games", json=body)
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def open_seat(browser: Any, link: str) -> Any:
+    ctx = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = ctx.new_page()
+    page.goto(link)
+    page.wait_for_selector("#status[data-status]")
+    return page
+
+
+def center(page: Any, sq: str) -> tuple[float, float]:
+    box = page.locator(f'[data-sq="{sq}"]').bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def my_piece(page: Any, sq: str) -> None:
+    page.wait_for_selector(f'[data-sq="{sq}"] .pc.mine', timeout=5000)
+
+
+def click_move(page: Any, a: str, b: str) -> None:
+    my_piece(page, a)
+    page.click(f'[data-sq="{a}"]')
+    page.wait_for_selector(f'[data-sq="{b}"].hint')
+    page.click(f'[data-sq="{b}"]')
+
+
+def drag_move(page: Any, a: str, b: str) -> None:
+    my_piece(page, a)
+    x0, y0 = center(page, a)
+    x1, y1 = center(page, b)
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move((x0 + x1) / 2, (y0 + y1) / 2, steps=4)
+    page.mouse.move(x1, y1, steps=4)
+    page.mouse.up()
+
+
+def wait_end(page: Any, termination: str, timeout: float = 8000) -> None:
+    page.wait_for_selector(f'#status[data-termination="{termination}"]', timeout=timeout)
+
+
+def test_scholars_mate_by_click_and_drag(server: Any, browser: Any, tmp_path: Path) -> None:
+    g = new_game(server, time_control="600+5", edition="2023")
+    white = open_seat(browser, g["links"]["white"])
+    black = open_seat(browser, g["links"]["black"])
+    assert white.inner_text("#seat") == "playing White" and black.inner_text("#seat") == "playing Black"
+    click_move(white, "e2", "e4")
+    drag_move(black, "e7", "e5")
+    drag_move(white, "f1", "c4")
+    click_move(black, "b8", "c6")
+    click_move(white, "d1", "h5")
+    drag_move(black, "g8", "f6")
+    click_move(white, "h5", "f7")
+    for page in (white, black):
+        wait_end(page, "checkmate")
+        assert page.get_attribute("#status", "data-result") == "1-0"
+        assert "1–0" in page.inner_text("#status")
+        cells = page.locator("#sheet td:not(.n)").all_inner_texts()
+        assert cells == ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"]
+        assert "checkmates" in page.inner_text("#rulings")
+    state = httpx.get(f"{server.url}/api/games/{g['id']}").json()
+    assert [m["san"] for m in state["moves"]] == ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"]
+    white.screenshot(path=str(tmp_path / "mate.png"))
+    white.context.close()
+    black.context.close()
+
+
+def test_draw_by_agreement(server: Any, browser: Any) -> None:
+    g = new_game(server, time_control="600")
+    white = open_seat(browser, g["links"]["white"])
+    black = open_seat(browser, g["links"]["black"])
+    click_move(white, "d2", "d4")
+    click_move(black, "d7", "d5")
+    my_piece(white, "c2")
+    white.click("#btn-offer")
+    black.wait_for_selector("#btn-accept")
+    assert "offers a draw" in black.inner_text("#offer-banner")
+    assert "pending" in white.inner_text("#offer-banner")
+    black.click("#btn-accept")
+    for page in (white, black):
+        wait_end(page, "agreement")
+        assert page.get_attribute("#status", "data-result") == "1/2-1/2"
+    log = httpx.get(f"{server.url}/api/games/{g['id']}/log").text
+    assert '"offer_draw"' in log and '"accept_draw"' in log
+    white.context.close()
+    black.context.close()
+
+
+def test_a_flag_falls_while_both_watch(server: Any, browser: Any, tmp_path: Path) -> None:
+    g = new_game(server, time_control="5", edition="2023", start_in=3)
+    white = open_seat(browser, g["links"]["white"])
+    black = open_seat(browser, g["links"]["black"])
+    click_move(white, "e2", "e4")
+    black.wait_for_selector('#top-player .clock.running, #bottom-player .clock.running')
+    for page in (white, black):
+        wait_end(page, "time_forfeit", timeout=9000)
+        assert page.get_attribute("#status", "data-result") == "1-0"
+        clock = page.locator('.player[data-color="black"] .clock')
+        assert clock.inner_text() == "0:00.0"
+        assert "flagged" in (clock.get_attribute("class") or "")
+        assert "flag fell" in page.inner_text("#rulings")
+    black.screenshot(path=str(tmp_path / "flag.png"))
+    # Nothing was logged for the flag: the state is the log plus the time.
+    log = httpx.get(f"{server.url}/api/games/{g['id']}/log").text.splitlines()
+    assert len(log) == 2
+    white.context.close()
+    black.context.close()
+
+
+def test_promotion_choice(server: Any, browser: Any) -> None:
+    g = new_game(server, time_control="-", fen="8/4P3/8/8/8/8/k7/7K w - - 0 1")
+    white = open_seat(browser, g["links"]["white"])
+    click_move(white, "e7", "e8")
+    white.wait_for_selector("#promo button[data-piece='n']")
+    white.click("#promo button[data-piece='n']")
+    white.wait_for_selector("#sheet td.cur")
+    assert white.inner_text("#sheet td.cur") == "e8=N"
+    state = httpx.get(f"{server.url}/api/games/{g['id']}").json()
+    assert state["moves"][0]["uci"] == "e7e8n"
+    white.context.close()
+
+
+def test_arbiter_console_and_spectator(server: Any, browser: Any) -> None:
+    g = new_game(server, time_control="300", edition="1997")
+    arbiter = open_seat(browser, g["links"]["arbiter"])
+    watcher = open_seat(browser, g["links"]["spectator"])
+    assert arbiter.is_visible("#console") and not watcher.is_visible("#console")
+    assert watcher.inner_text("#seat") == "spectator"
+    arbiter.click("#arb-stop")
+    watcher.wait_for_selector("#rulings li:has-text('stops the clocks')")
+    arbiter.fill("#arb-w", "2:00")
+    arbiter.fill("#arb-b", "1:30")
+    arbiter.click("#arb-set")
+    watcher.wait_for_selector(".player[data-color='black'] .clock:has-text('1:30')")
+    arbiter.select_option("#pen-against", "black")
+    arbiter.select_option("#pen-kind", "warning")
+    arbiter.fill("#pen-reason", "noise")
+    arbiter.click("#arb-penalty")
+    watcher.wait_for_selector("#rulings li:has-text('warns Black (noise)')")
+    assert "Article 13.4 (1997)" in watcher.inner_text("#rulings")
+    arbiter.context.close()
+    watcher.context.close()
+    _ = Game  # the arbiter module the server builds on
