@@ -183,3 +183,18 @@ def test_accepting_after_an_observed_flag_fall_is_too_late(edition: str) -> None
              ev("move", 1, "white", move="e4", offer_draw=True))
     with pytest.raises(GameError, match=r"accept_draw at t=100.*t=61"):
         g.apply(ev("accept_draw", 100, "black"))
+
+
+@pytest.mark.xfail(reason="bug: the counter-offer is not kept pending (.arbiter-bugs.md #7)", strict=True)
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_counter_offer_then_a_move_leaves_only_the_counter_offer(edition: str) -> None:
+    """White offers with 1.e4; Black offers too, then plays 1...e5: White's offer is rejected by
+    the move, Black's own offer (made before his move) remains valid (1989 10.9: White "may
+    postpone his decision until after he has seen" Black's move; 1997 9.1 "still valid"), and
+    White may accept it."""
+    g = offered(edition).apply(ev("offer_draw", 12, "black")).apply(ev("move", 15, "black", move="e5"))
+    assert g.state.pending() == [{"kind": "draw_offer", "by": "black"}]
+    with pytest.raises(GameError):
+        g.apply(ev("accept_draw", 20, "black"))
+    g = g.apply(ev("accept_draw", 20, "white"))
+    assert summary(g) == ("finished", "1/2-1/2", "agreement")
