@@ -164,3 +164,38 @@ def test_illegal_move_reinstated(edition: str) -> None:
     assert st["fen"] == STARTPOS and st["turn"] == "white" and st["ply"] == 0
     assert st["status"] == "ongoing"
     assert st["rulings"][-1]["article"] == {"1989": "8.1", "1997": "7.4", "2023": "7.5.5"}[edition]
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    edition=st.sampled_from(["1989", "1997", "2023"]),
+    tc=st.sampled_from(["60", "300", "1800", "5400", "40/1800:900", "60+5", "300d5"]),
+    mode=st.sampled_from([None, "standard"]),
+    arbiter=st.sampled_from(["present", "absent"]),
+    absent=st.sampled_from([[], ["white"], ["black"], ["white", "black"]]),
+    default_time=st.sampled_from([None, 0, 30, 1800, 3600]),
+    first_move=st.booleans(),
+    t1=st.integers(0, 8000),
+    t2=st.integers(0, 8000),
+)
+def test_looking_twice_is_looking_once(edition: str, tc: str, mode: str | None, arbiter: str, absent: list[str],
+                                       default_time: int | None, first_move: bool, t1: int, t2: int) -> None:
+    """What an arbiter present observes by t2 does not depend on whether one looked at t1 first:
+    game.at(t1).at(t2) is game.at(t2) (flag falls, late arrivals: the earlier one decides)."""
+    t1, t2 = sorted((t1, t2))
+    fields: dict = {"edition": edition, "time_control": tc, "arbiter": arbiter, "absent": absent}
+    if mode:
+        fields["mode"] = mode
+    if default_time is not None:
+        fields["default_time"] = default_time
+    g = Game.from_start(start(**fields))
+    if first_move and "white" not in absent:
+        try:
+            g = g.apply(ev("move", 1, "white", move="e4"))
+        except ChessLawsError:
+            pass
+        t1, t2 = max(t1, g.state.t_ms // 1000), max(t2, g.state.t_ms // 1000)
+    assert g.at(t1).at(t2).to_json() == g.at(t2).to_json()
