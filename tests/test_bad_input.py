@@ -217,12 +217,21 @@ def test_random_text_as_fen(text: str) -> None:
 def fen_like(draw: st.DrawFn) -> str:
     """Mostly plausible FENs (two kings, some pieces), then perhaps mangled."""
     squares: list[str | None] = [None] * 64
-    kings = draw(st.lists(st.integers(0, 63), min_size=0, max_size=3, unique=True))
-    for i, sq in enumerate(kings):
-        squares[sq] = "Kk"[i % 2] if draw(st.booleans()) or i < 2 else "K"
-    others = draw(st.lists(st.tuples(st.integers(0, 63), st.sampled_from("QRBNPqrbnp")), max_size=20))
+    kings = draw(st.lists(st.integers(0, 63), min_size=2, max_size=2, unique=True))
+    squares[kings[0]], squares[kings[1]] = "K", "k"
+    if draw(st.integers(0, 9)) == 0:
+        # Now and then a king too many or too few.
+        squares[draw(st.integers(0, 63))] = draw(st.sampled_from(["K", "k", None]))
+    others = draw(st.lists(st.tuples(st.integers(0, 63), st.sampled_from("QRBNPPPqrbnppp")), max_size=14))
     for sq, piece in others:
-        if squares[sq] is None:
+        on_back_rank = sq < 8 or sq >= 56
+        if squares[sq] is None and (piece not in "Pp" or not on_back_rank or draw(st.integers(0, 9)) == 0):
+            squares[sq] = piece
+    if draw(st.booleans()):
+        # Kings and rooks at home, so that castling rights can be valid.
+        for sq, piece in ((4, "K"), (0, "R"), (7, "R"), (60, "k"), (56, "r"), (63, "r")):
+            if piece in "Kk" and piece in squares:
+                squares[squares.index(piece)] = None
             squares[sq] = piece
     ranks = []
     for rank in range(7, -1, -1):
