@@ -8,6 +8,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 
+mod check;
 mod dead;
 mod perft;
 mod pgn;
@@ -35,6 +36,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(perft::perft, m)?)?;
     m.add_function(wrap_pyfunction!(perft::perft_divide, m)?)?;
     m.add("STARTING_FEN", position::STARTING_FEN)?;
+    check::register(m)?;
     dead::register(m)?;
     pgn::register(m)?;
     Ok(())

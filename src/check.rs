@@ -1,0 +1,7 @@
+//! Placeholder: bulk checking of recorded games (issue 9).
+
+use pyo3::prelude::*;
+
+pub fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+    Ok(())
+}
