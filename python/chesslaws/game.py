@@ -244,7 +244,8 @@ class GameState:
     t_ms: int
     status: Status = "ongoing"
     outcome: Outcome | None = None
-    offer: DrawOffer | None = None
+    offer: DrawOffer | None = None  # the pending draw offer
+    counter: DrawOffer | None = None  # the other side's offer made while ``offer`` was pending
     offers: tuple[DrawOffer, ...] = ()
     rulings: tuple[Ruling, ...] = ()
     claims: tuple[PendingClaim, ...] = ()
@@ -292,8 +293,9 @@ class GameState:
     def pending(self) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         live = self.status in ("ongoing", "adjourned")
-        if self.offer is not None and live:
-            out.append({"kind": "draw_offer", "by": self.offer.by})
+        for o in (self.offer, self.counter):
+            if o is not None and live:
+                out.append({"kind": "draw_offer", "by": o.by})
         if self.envelope is not None and live:
             out.append(self.envelope.public())
         if self.illegal_pending is not None and self.ongoing:
@@ -418,7 +420,7 @@ class _Builder:
         clock: Clock = self.get("clock")
         if clock.running is not None:
             clock = clock.stop(t_ms)
-        self.set(status="finished", outcome=outcome, clock=clock, offer=None, claims=())
+        self.set(status="finished", outcome=outcome, clock=clock, offer=None, counter=None, claims=())
 
     def build(self) -> GameState:
         if self.new_rulings:
@@ -451,6 +453,7 @@ def _flag_outcome(b: _Builder, flagged: Color, t_ms: int) -> None:
             b.end(t_ms, draw("time_forfeit"), "mating_potential",
                   f"{NAME[flagged]}'s flag fell, but {NAME[opp]} {why}, without mating potential: the game is drawn.")
             return
+    proof = ""
     if ed.flag_draw == "bare_king":
         if _bare_king(position, opp):
             b.end(
@@ -468,14 +471,15 @@ def _flag_outcome(b: _Builder, flagged: Color, t_ms: int) -> None:
                 draw("time_forfeit"),
                 "flag_draw",
                 f"{NAME[flagged]}'s flag fell, but {NAME[opp]}{verdict.clause} "
-                f"cannot checkmate by any series of legal moves: the game is drawn.",
+                f"cannot checkmate by any series of legal moves{verdict.proof}: the game is drawn.",
             )
             return
+        proof = verdict.proof
     b.end(
         t_ms,
         win_for(opp, "time_forfeit"),
         "flag",
-        f"{NAME[flagged]}'s flag fell before the prescribed moves were completed: {NAME[opp]} wins.",
+        f"{NAME[flagged]}'s flag fell before the prescribed moves were completed: {NAME[opp]} wins{proof}.",
     )
 
 
@@ -636,10 +640,11 @@ def _after_move(
     """The board shows ``nxt`` after ``mover``'s move: offers, clock, automatic ends."""
     keys: tuple[str, ...] = b.get("keys") + (nxt.repetition_key(),)
     clock: Clock = b.get("clock")
-    offer: DrawOffer | None = b.get("offer")
-    if offer is not None and offer.by != mover:
-        offer = None  # rejected by making a move (9.1; 1989 10.7)
-    b.set(position=nxt, keys=keys, offer=offer, touched=(), touch_violation=None, illegal_pending=None)
+    # A move rejects the opponent's offers (9.1; 1989 10.7); the mover's own stand.
+    own = [o for o in (b.get("offer"), b.get("counter")) if o is not None and o.by == mover]
+    offer: DrawOffer | None = own[0] if own else None
+    b.set(position=nxt, keys=keys, offer=offer, counter=None, touched=(), touch_violation=None,
+          illegal_pending=None)
     ended = check_end and _end_checks_after_move(b, t, mover, san)
     if not ended:
         if press:
@@ -753,7 +758,7 @@ def _illegal_consequence(b: _Builder, t: int, mover: Color, text: str, before: G
             if verdict.can_mate is False:
                 b.end(t, draw("illegal_moves"), "illegal_move_penalty",
                       f"{base}. It is {NAME[mover]}'s second illegal move, but {NAME[opp]}{verdict.clause} "
-                      "cannot checkmate by any series of legal moves: the game is drawn.")
+                      f"cannot checkmate by any series of legal moves{verdict.proof}: the game is drawn.")
             else:
                 b.end(t, win_for(opp, "illegal_moves"), "illegal_move_penalty",
                       f"{base}. It is {NAME[mover]}'s second illegal move: {NAME[opp]} wins.")
@@ -916,8 +921,10 @@ def _on_touch(b: _Builder, ev: Event) -> None:
     # Touching a piece ends the right to claim the opponent's touch-move breach (4.6) ...
     changes["touch_violation"] = None
     # ... and, under 2023 9.1.2.3, rejects a pending draw offer.
-    if s.edition.draw_offer_rejected_by_touch and s.offer is not None and s.offer.by != by:
-        changes["offer"] = None
+    if s.edition.draw_offer_rejected_by_touch:
+        own = [o for o in (s.offer, s.counter) if o is not None and o.by == by]
+        changes["offer"] = own[0] if own else None
+        changes["counter"] = None
     b.set(**changes)
 
 
@@ -955,10 +962,12 @@ def _on_offer(b: _Builder, ev: Event) -> None:
     if s.offer is not None and s.offer.by == by:
         raise GameError(ev, f"{NAME[by]}'s draw offer is already pending")
     offer = DrawOffer(by, ev.t_ms, len(s.moves))
+    if s.counter is not None:
+        raise GameError(ev, f"{NAME[by]}'s draw offer is already pending")
     if s.offer is not None:
         # The opponent's offer stays valid until answered (9.1): a counter-offer
-        # is recorded, and the first offer can still be accepted.
-        b.set(offers=s.offers + (offer,))
+        # is pending beside it.
+        b.set(counter=offer, offers=s.offers + (offer,))
         return
     b.set(offer=offer, offers=s.offers + (offer,))
 
@@ -966,20 +975,22 @@ def _on_offer(b: _Builder, ev: Event) -> None:
 def _on_accept(b: _Builder, ev: Event) -> None:
     s = b.s
     by: Color = ev.by  # type: ignore[assignment]
-    if s.offer is None:
+    theirs = [o for o in (s.offer, s.counter) if o is not None and o.by != by]
+    if not theirs:
+        if s.offer is not None:
+            raise GameError(ev, f"{NAME[by]} cannot accept his own draw offer")
         raise GameError(ev, "there is no draw offer to accept (an offer ends when it is declined or answered by a move)")
-    if s.offer.by == by:
-        raise GameError(ev, f"{NAME[by]} cannot accept his own draw offer")
     b.end(ev.t_ms, draw("agreement"), "agreement",
-          f"{NAME[by]} accepts {NAME[s.offer.by]}'s draw offer: the game is drawn by agreement.")
+          f"{NAME[by]} accepts {NAME[theirs[0].by]}'s draw offer: the game is drawn by agreement.")
 
 
 def _on_decline(b: _Builder, ev: Event) -> None:
     s = b.s
     by: Color = ev.by  # type: ignore[assignment]
-    if s.offer is None or s.offer.by == by:
+    mine = [o for o in (s.offer, s.counter) if o is not None and o.by == by]
+    if len(mine) == len([o for o in (s.offer, s.counter) if o is not None]):
         raise GameError(ev, f"there is no draw offer to {NAME[by]} to decline")
-    b.set(offer=None)
+    b.set(offer=mine[0] if mine else None, counter=None)
 
 
 def _on_resign(b: _Builder, ev: Event) -> None:
@@ -991,7 +1002,7 @@ def _on_resign(b: _Builder, ev: Event) -> None:
         if verdict.can_mate is False:
             b.end(ev.t_ms, draw("resignation"), "resignation",
                   f"{NAME[by]} resigns, but {NAME[opp]}{verdict.clause} cannot checkmate by any series of "
-                  "legal moves: the game is drawn.")
+                  f"legal moves{verdict.proof}: the game is drawn.")
             return
     b.end(ev.t_ms, win_for(opp, "resignation"), "resignation", f"{NAME[by]} resigns: {NAME[opp]} wins.")
 
@@ -1352,7 +1363,7 @@ def _open_envelope(b: _Builder, t: int, env: Envelope) -> None:
             if verdict.can_mate is False:
                 b.end(t, draw("sealed_move_invalid"), "sealed_move_invalid",
                       f"{lead}, but {NAME[replier]}{verdict.clause} cannot checkmate by any series of legal "
-                      "moves: the game is drawn.")
+                      f"moves{verdict.proof}: the game is drawn.")
                 return
         b.end(t, win_for(replier, "sealed_move_invalid"), "sealed_move_invalid",
               f"{lead}: {NAME[sealer]} loses.")

@@ -24,6 +24,20 @@ class MateVerdict:
     clause: str  # e.g. ", with a lone king," to follow the player's name
     reason: str  # the proof: why not, or a helpmate line
     line: tuple[str, ...] = ()
+    thin: bool = False  # little material: the proof is worth quoting whatever its length
+
+    #: Helpmate lines up to this many plies are quoted in rulings as proof.
+    QUOTE_PLIES = 24
+
+    @property
+    def proof(self) -> str:
+        """The proof as a parenthesis for a ruling, or "" when the clause says it all."""
+        reason = self.reason.rstrip(".")
+        if self.can_mate is False:
+            return "" if self.clause else f" ({reason})"
+        if self.can_mate and self.line and (self.thin or len(self.line) <= self.QUOTE_PLIES):
+            return f" ({reason})"
+        return ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +76,8 @@ def can_mate(position: Position, color: Color) -> MateVerdict:
     if analyse is not None:
         result = analyse(position, color)
         verdict = {"winnable": True, "unwinnable": False}.get(result.verdict)
-        return MateVerdict(color, verdict, clause if verdict is False else "", result.reason, tuple(result.line))
+        return MateVerdict(color, verdict, clause if verdict is False else "", result.reason, tuple(result.line),
+                           thin=bool(clause))
     if position.has_insufficient_material(color):
         return MateVerdict(color, False, clause, "not enough material to checkmate")
     return MateVerdict(color, True, "", "enough material to checkmate")
