@@ -881,10 +881,11 @@ impl PyPgnReader {
     }
 
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
-        let next = {
+        // Reading and playing the moves needs no Python: let other threads run.
+        let next = py.detach(|| {
             let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
             games.next()
-        };
+        });
         match next {
             Some(g) => Ok(Some(game_to_py(py, g)?)),
             None => Ok(None),
@@ -927,3 +928,4 @@ mod tests {
         assert_eq!(g[1].moves[0].line, 7);
     }
 }
+

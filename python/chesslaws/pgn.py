@@ -10,7 +10,10 @@ the moves before the problem; the reader goes on with the next game.
 
 Comments are read as text, without the ``[%clk ...]`` commands (their value
 is :attr:`PgnMove.clock_ms`) and the ``(=)`` draw-offer marks
-(:attr:`PgnMove.draw_offer`, Appendix E.12 of the 1997 Laws).
+(:attr:`PgnMove.draw_offer`, Appendix E.12 of the 1997 Laws); other
+commands such as ``[%eval ...]`` are kept. Line breaks and runs of spaces
+inside a comment are a writer's wrapping and read as one space; several
+comments after one move are joined with a space.
 
 :func:`write_pgn` writes one game in PGN export form: the seven-tag roster
 in order, then the other tags; movetext in English SAN wrapped at 80
@@ -48,7 +51,8 @@ _LINE_WIDTH = 80
 
 @dataclass(frozen=True)
 class PgnMove:
-    """A main-line move as read: canonical SAN (with ``+``/``#``), UCI, the
+    """A main-line move as read: canonical SAN (with ``+``/``#``, whatever
+    the file wrote), UCI, the
     clock after it in milliseconds, the comment after it (without clock
     commands and draw-offer marks), its NAGs, the line it is on, and whether
     a ``(=)`` after it records a draw offer."""
@@ -119,9 +123,6 @@ class ExportMove:
     clock_ms: int | None = None
     comment: str | None = None
     draw_offer: bool = False
-
-
-_RawMove = tuple[int, str, str, "int | None", "str | None", list[int], int, bool]
 
 
 def read_pgn(source: str | bytes | os.PathLike[str]) -> Iterator[PgnGame]:
