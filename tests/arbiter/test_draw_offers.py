@@ -185,7 +185,6 @@ def test_accepting_after_an_observed_flag_fall_is_too_late(edition: str) -> None
         g.apply(ev("accept_draw", 100, "black"))
 
 
-@pytest.mark.xfail(reason="bug: the counter-offer is not kept pending (.arbiter-bugs.md #7)", strict=True)
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_counter_offer_then_a_move_leaves_only_the_counter_offer(edition: str) -> None:
     """White offers with 1.e4; Black offers too, then plays 1...e5: White's offer is rejected by
