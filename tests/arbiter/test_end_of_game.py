@@ -305,3 +305,20 @@ def test_2023_automatic_endings_agree_with_python_chess(seed: int) -> None:
         else:
             assert g.state.termination == names[outcome.termination]
             break
+
+
+@pytest.mark.parametrize(
+    ("fen", "expected"),
+    [("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", ("finished", "1-0", "checkmate")),
+     ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", ("finished", "1/2-1/2", "stalemate")),
+     ("k7/8/1K6/8/8/8/8/7R w - - 0 1", ("ongoing", "*", None))],
+    ids=["mated", "stalemated", "playable"],
+)
+def test_start_position_already_decided(fen: str, expected: tuple) -> None:
+    """A game set up in a mated or stalemated position is over at t=0 (2023 5.1.1, 5.2.1);
+    the clocks never run."""
+    g = game(start(edition="2023", time_control="60", fen=fen))
+    assert summary(g) == expected
+    if expected[0] == "finished":
+        assert g.state.to_json()["clocks"] == {"white_ms": 60_000, "black_ms": 60_000, "running": None}
+        assert last_ruling(g).t_ms == 0
