@@ -222,10 +222,12 @@ def test_write_pgn_checks_moves_and_result() -> None:
         write_pgn({"Bad Tag": "x"}, [], "*")
     # Moves may come in UCI; they are written in SAN. Black to move first.
     fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
-    text = write_pgn({"FEN": fen, "SetUp": "1"}, [ExportMove("e7e5"), ExportMove("g1f3")], "*")
-    assert text.endswith("\n\n1... e5 2. Nf3 *\n\n")
+    text = write_pgn({"FEN": fen}, [ExportMove("e7e5"), ExportMove("g1f3")], "*", comment="From {a} book")
+    assert '[SetUp "1"]\n[FEN "' in text
+    assert text.endswith("\n\n{From (a) book} 1... e5 2. Nf3 *\n\n")
     (game,) = read_pgn(text.encode())
     assert game.uci == ("e7e5", "g1f3")
+    assert game.comment == "From (a) book"
 
 
 def test_format_clock() -> None:
@@ -309,7 +311,9 @@ def test_paths_bytes_and_text(tmp_path: Path) -> None:
     expect_sample(list(read_pgn(str(path))))
     expect_sample(list(read_pgn(SAMPLE)))
     with pytest.raises(OSError):
-        list(read_pgn(tmp_path / "missing.pgn"))
+        read_pgn(tmp_path / "missing.pgn")  # at once, not at the first game
+    with pytest.raises(TypeError):
+        read_pgn(42)  # type: ignore[arg-type]
 
 
 def test_fen_tag_and_castling_with_zeros() -> None:

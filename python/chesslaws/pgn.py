@@ -136,7 +136,10 @@ def read_pgn(source: str | bytes | os.PathLike[str]) -> Iterator[PgnGame]:
         source = source.encode("utf-8")
     elif isinstance(source, bytearray | memoryview):
         source = bytes(source)
-    reader = PgnReader(source)
+    return _games(PgnReader(source))  # opens the file now: errors come at once
+
+
+def _games(reader: PgnReader) -> Iterator[PgnGame]:
     for number, line, tags, moves, result, errors, skipped, comment in reader:
         yield PgnGame(
             number=number,
@@ -199,13 +202,20 @@ def _wrap(tokens: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
-def write_pgn(tags: Mapping[str, str], moves: Sequence[ExportMove], result: str) -> str:
+def write_pgn(
+    tags: Mapping[str, str],
+    moves: Sequence[ExportMove],
+    result: str,
+    *,
+    comment: str | None = None,
+) -> str:
     """One game in PGN export form (ends with a blank line).
 
-    The moves are played from the standard position (or the ``FEN`` tag's)
-    and written in canonical English SAN; an illegal move raises
-    :class:`~chesslaws.errors.IllegalMove`. ``result`` is ``1-0``, ``0-1``,
-    ``1/2-1/2`` or ``*`` and overrides a ``Result`` tag.
+    The moves are played from the standard position (or the ``FEN`` tag's,
+    with ``SetUp "1"`` added if missing) and written in canonical English
+    SAN; an illegal move raises :class:`~chesslaws.errors.IllegalMove`.
+    ``result`` is ``1-0``, ``0-1``, ``1/2-1/2`` or ``*`` and overrides a
+    ``Result`` tag. ``comment`` is written before the first move.
     """
     if result not in _RESULTS:
         raise ValueError(f"a PGN result is one of {', '.join(_RESULTS)}, not {result!r}")
@@ -213,7 +223,10 @@ def write_pgn(tags: Mapping[str, str], moves: Sequence[ExportMove], result: str)
     for name in SEVEN_TAG_ROSTER:
         value = result if name == "Result" else tags.get(name, _ROSTER_DEFAULTS.get(name, "?"))
         out.append(f'[{name} "{_escape_tag(value)}"]')
-    for name, value in tags.items():
+    extra = dict(tags)
+    if "FEN" in extra and "SetUp" not in extra:
+        extra = {"SetUp": "1", **extra}
+    for name, value in extra.items():
         if name in SEVEN_TAG_ROSTER:
             continue
         if not name or not all(c.isalnum() or c == "_" for c in name):
@@ -221,7 +234,7 @@ def write_pgn(tags: Mapping[str, str], moves: Sequence[ExportMove], result: str)
         out.append(f'[{name} "{_escape_tag(value)}"]')
 
     position = Position(tags["FEN"]) if "FEN" in tags else Position()
-    tokens: list[str] = []
+    tokens: list[str] = _comment_words(comment) if comment else []
     need_number = True
     for mv in moves:
         number = position.fullmove_number
