@@ -1,0 +1,96 @@
+"""Replaying games: chesslaws' Python API against python-chess's push_san.
+
+    python bench/bench_replay.py [--games N] [--runs N] [--seed S]
+
+The games (lists of SAN) are generated with python-chess from a fixed seed:
+random legal moves until mate, stalemate or a random length of 40-200
+plies. Both sides then replay the same SAN lists move by move from the start
+position in a Python loop:
+
+- chesslaws: ``pos = pos.play(san)`` (SAN parsed and played natively, a new
+  immutable position each move);
+- python-chess: ``board.push_san(san)``.
+
+Target: chesslaws at least 10x faster. The median of ``--runs`` runs each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+
+import chess
+
+from chesslaws import Position
+
+
+def make_games(n: int, seed: int) -> list[list[str]]:
+    rng = random.Random(seed)
+    games = []
+    for _ in range(n):
+        board = chess.Board()
+        sans = []
+        for _ in range(rng.randint(40, 200)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            move = rng.choice(moves)
+            sans.append(board.san(move))
+            board.push(move)
+        games.append(sans)
+    return games
+
+
+def replay_chesslaws(games: list[list[str]]) -> str:
+    last = ""
+    for sans in games:
+        pos = Position()
+        for san in sans:
+            pos = pos.play(san)
+        last = pos.fen()
+    return last
+
+
+def replay_python_chess(games: list[list[str]]) -> str:
+    last = ""
+    for sans in games:
+        board = chess.Board()
+        for san in sans:
+            board.push_san(san)
+        last = board.fen()
+    return last
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=500)
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--seed", type=int, default=2024)
+    args = parser.parse_args()
+
+    games = make_games(args.games, args.seed)
+    plies = sum(len(g) for g in games)
+    assert replay_chesslaws(games) == replay_python_chess(games)
+    print(f"replay benchmark: {args.games} games, {plies} moves (seed {args.seed}), median of {args.runs} runs")
+
+    ours, theirs = [], []
+    for _ in range(args.runs):
+        start = time.perf_counter()
+        replay_chesslaws(games)
+        ours.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        replay_python_chess(games)
+        theirs.append(time.perf_counter() - start)
+    t_ours, t_theirs = statistics.median(ours), statistics.median(theirs)
+    print(f"chesslaws   pos.play(san): {t_ours:8.4f} s  {plies / t_ours / 1e3:9.1f} k moves/s")
+    print(f"python-chess push_san:     {t_theirs:8.4f} s  {plies / t_theirs / 1e3:9.1f} k moves/s")
+    ratio = t_theirs / t_ours
+    print(f"ratio: {ratio:.1f}x   target >= 10x: {'met' if ratio >= 10 else 'MISSED'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
