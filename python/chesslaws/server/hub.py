@@ -128,6 +128,8 @@ class Hub:
         self._wall0 = time.time()
         self._mono0 = time.monotonic()
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._pending: list[tuple[tuple[str, int, dict[str, Any]], asyncio.Future[None]]] = []
+        self._flushing = False
         self.write_move = _notation()
         self.languages = _languages()
         self._codes = {d["code"] for d in self.languages}
@@ -146,6 +148,43 @@ class Hub:
         return max(t, last) if t >= 0 else t
 
     # --- store access, on the store's own thread ----------------------------------
+    async def _commit(self, game_id: str, seq: int, line: dict[str, Any]) -> None:
+        """Appends one event; returns once it is committed. Events of several games that wait
+        together are committed in one transaction (group commit: one fsync for all)."""
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append(((game_id, seq, line), fut))
+        if not self._flushing:
+            self._flushing = True
+            asyncio.ensure_future(self._flush())
+        await fut
+
+    async def _flush(self) -> None:
+        try:
+            while self._pending:
+                batch, self._pending = self._pending, []
+                items = [item for item, _ in batch]
+                try:
+                    await self._db(lambda: self.store.append_many(items))
+                    results: list[BaseException | None] = [None] * len(batch)
+                except Exception:
+                    # Something in the batch was refused: commit them one by one to tell which.
+                    results = []
+                    for item in items:
+                        try:
+                            await self._db(lambda item=item: self.store.append(*item))  # type: ignore[misc]
+                            results.append(None)
+                        except Exception as err:
+                            results.append(err)
+                for (_, fut), failure in zip(batch, results):
+                    if fut.done():
+                        continue
+                    if failure is None:
+                        fut.set_result(None)
+                    else:
+                        fut.set_exception(failure)
+        finally:
+            self._flushing = False
+
     async def _db(self, fn: Callable[[], T]) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, fn)
@@ -264,6 +303,13 @@ class Hub:
                 if claimed_by not in (None, "arbiter"):
                     raise ApiError(422, "an arbiter's event has 'by': \"arbiter\"")
                 by = "arbiter"
+        # The locked part runs as a task of its own: if the client goes away, the event is still either
+        # committed and applied, or neither (the memory never drifts from the log).
+        task = asyncio.ensure_future(self._submit_locked(live, kind, by, body, seat))
+        return await asyncio.shield(task)
+
+    async def _submit_locked(self, live: LiveGame, kind: str, by: str, body: dict[str, Any],
+                             seat: Seat) -> dict[str, Any]:
         async with live.lock:
             t = self.t_of(live)
             if t < 0:
@@ -289,7 +335,7 @@ class Hub:
             line = new.events[-1].to_json()
             seq = live.seq
             try:
-                await self._db(lambda: self.store.append(live.id, seq, line))
+                await self._commit(live.id, seq, line)
             except StoreError as err:
                 raise ApiError(409, f"the event could not be stored: {err}") from None
             except Exception as err:  # the database is down: the game is untouched

@@ -73,6 +73,11 @@ class Store(ABC):
     def append(self, game_id: str, seq: int, event: dict[str, Any]) -> None:
         """Appends event number ``seq`` of the game's log and commits before returning."""
 
+    def append_many(self, items: list[tuple[str, int, dict[str, Any]]]) -> None:
+        """Appends events (game id, seq, event) in one transaction: all are committed, or none."""
+        for game_id, seq, event in items:
+            self.append(game_id, seq, event)
+
     @abstractmethod
     def take_seat(self, game_id: str, seat: Seat, token_hash: str, name: str) -> None:
         """Gives an open seat to a player; raises :class:`SeatTaken` if it is not open."""
@@ -169,6 +174,20 @@ class SQLiteStore(Store):
             except sqlite3.IntegrityError as err:
                 raise StoreError(str(err)) from None
 
+    def append_many(self, items: list[tuple[str, int, dict[str, Any]]]) -> None:
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.executemany("INSERT INTO events VALUES (?,?,?)", [(g, n, _dump(e)) for g, n, e in items])
+                db.execute("COMMIT")
+            except sqlite3.IntegrityError as err:
+                db.execute("ROLLBACK")
+                raise StoreError(str(err)) from None
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+
     def take_seat(self, game_id: str, seat: Seat, token_hash: str, name: str) -> None:
         col = {"white": ("white_token", "white_name"), "black": ("black_token", "black_name")}.get(seat)
         if col is None:
@@ -248,6 +267,10 @@ class PostgresStore(Store):
 
     def append(self, game_id: str, seq: int, event: dict[str, Any]) -> None:
         self._tx(lambda cur: cur.execute("INSERT INTO events VALUES (%s,%s,%s)", (game_id, seq, _dump(event))))
+
+    def append_many(self, items: list[tuple[str, int, dict[str, Any]]]) -> None:
+        self._tx(lambda cur: cur.executemany("INSERT INTO events VALUES (%s,%s,%s)",
+                                             [(g, n, _dump(e)) for g, n, e in items]))
 
     def take_seat(self, game_id: str, seat: Seat, token_hash: str, name: str) -> None:
         col = {"white": ("white_token", "white_name"), "black": ("black_token", "black_name")}.get(seat)

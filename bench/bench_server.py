@@ -1,0 +1,199 @@
+"""Load benchmark of ``chesslaws serve`` (not a test): many concurrent games over WebSockets.
+
+Starts the server as a subprocess on a free loopback port (127.0.0.1 only),
+creates GAMES games, connects both players of each over WebSockets, and has
+every game play moves as fast as the acknowledgements come back, for at most
+SECONDS seconds. Each move is a real event: stamped, checked by the arbiter,
+committed to the database (SQLite with synchronous=FULL by default), then
+acknowledged and broadcast to both players.
+
+Reports:
+- moves per second (acknowledged events over the timed phase, all games together);
+- round-trip latency (send -> acknowledgement) percentiles p50 / p95 / p99;
+- memory per live game: the server's RSS after the games are created and
+  connected and have played, minus its RSS before, divided by GAMES.
+
+Usage:
+    python bench/bench_server.py [--games 200] [--seconds 20] [--think 0] [--db PATH_OR_URL]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+import httpx
+import websockets
+
+HOST = "127.0.0.1"  # loopback only
+# 1997 Laws, classical control: no automatic end by repetition, so the knights can dance for ever.
+DANCE = ["g1f3", "g8f6", "f3g1", "f6g8"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+def rss_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as fh:
+        for line in fh:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise RuntimeError("no VmRSS")
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    k = min(len(values) - 1, max(0, round(p / 100 * (len(values) - 1))))
+    return values[k]
+
+
+class Seat:
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self.reader = asyncio.create_task(self.read())
+
+    async def read(self) -> None:
+        try:
+            async for raw in self.ws:
+                msg = json.loads(raw)
+                if msg.get("kind") in ("ack", "error"):
+                    fut = self.waiting.pop(msg.get("rid"), None)
+                    if fut is not None and not fut.done():
+                        fut.set_result(msg)
+        except websockets.ConnectionClosed:
+            pass
+
+    async def send(self, rid: int, event: dict[str, Any]) -> dict[str, Any]:
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.waiting[rid] = fut
+        await self.ws.send(json.dumps({"rid": rid, "event": event}))
+        return await fut
+
+
+async def play(seats: dict[str, Seat], stop_at: float, latencies: list[float], errors: list[str],
+               think: float) -> int:
+    n = 0
+    if think:
+        await asyncio.sleep(random.uniform(0, think))  # spread the games' moves
+    while time.monotonic() < stop_at:
+        if think:
+            await asyncio.sleep(think)
+        side = "white" if n % 2 == 0 else "black"
+        t0 = time.perf_counter()
+        reply = await seats[side].send(n, {"type": "move", "move": DANCE[n % 4]})
+        latencies.append((time.perf_counter() - t0) * 1000)
+        if reply["kind"] != "ack":
+            errors.append(reply.get("error", "?"))
+            break
+        n += 1
+    return n
+
+
+async def run(games: int, seconds: float, base: str, pid: int, think: float = 0.0) -> dict[str, Any]:
+    ws_base = base.replace("http://", "ws://")
+    rss0 = rss_kib(pid)
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        created = []
+        for i in range(games):
+            r = await http.post("/api/games", json={"white": f"W{i}", "black": f"B{i}", "edition": "1997",
+                                                   "time_control": "40/5400+30:1800+30"})
+            r.raise_for_status()
+            created.append(r.json())
+    conns: list[dict[str, Seat]] = []
+    for g in created:
+        seats = {}
+        for side in ("white", "black"):
+            ws = await websockets.connect(f"{ws_base}/api/games/{g['id']}/ws?token={g['tokens'][side]}",
+                                          max_size=2**20)
+            seats[side] = Seat(ws)
+        conns.append(seats)
+    await asyncio.sleep(0.5)
+    latencies: list[float] = []
+    errors: list[str] = []
+    t0 = time.monotonic()
+    counts = await asyncio.gather(*(play(s, t0 + seconds, latencies, errors, think) for s in conns))
+    elapsed = time.monotonic() - t0
+    rss1 = rss_kib(pid)
+    for seats in conns:
+        for seat in seats.values():
+            await seat.ws.close()
+            seat.reader.cancel()
+    total = sum(counts)
+    return {
+        "games": games,
+        "think_s": think,
+        "seconds": round(elapsed, 2),
+        "moves": total,
+        "moves_per_second": round(total / elapsed, 1),
+        "latency_ms": {"p50": round(pct(latencies, 50), 2), "p95": round(pct(latencies, 95), 2),
+                       "p99": round(pct(latencies, 99), 2), "mean": round(statistics.fmean(latencies), 2)},
+        "rss_before_kib": rss0,
+        "rss_after_kib": rss1,
+        "kib_per_game": round((rss1 - rss0) / games, 1),
+        "errors": errors[:5],
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=200, help="concurrent games (1..2000)")
+    ap.add_argument("--seconds", type=float, default=20.0, help="length of the timed phase (at most 120)")
+    ap.add_argument("--think", type=float, default=0.0,
+                    help="seconds each player waits before each move (0: as fast as the server answers)")
+    ap.add_argument("--db", default=None, help="SQLite path or postgresql:// URL (default: a temporary SQLite file)")
+    args = ap.parse_args()
+    games = max(1, min(args.games, 2000))
+    seconds = max(1.0, min(args.seconds, 120.0))
+    tmp = tempfile.mkdtemp(prefix="chesslaws-bench-")
+    db = args.db or os.path.join(tmp, "bench.sqlite3")
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "chesslaws.cli", "serve", "--host", HOST, "--port", str(port),
+                             "--db", db], stdout=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with socket.create_connection((HOST, port), timeout=0.2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise SystemExit("the server did not start")
+                time.sleep(0.05)
+        result = asyncio.run(run(games, seconds, f"http://{HOST}:{port}", proc.pid, max(0.0, min(args.think, 60.0))))
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    result["db"] = "postgresql" if db.startswith("postgres") else "sqlite (WAL, synchronous=FULL)"
+    lat = result["latency_ms"]
+    pace = f", {args.think} s per move per game" if args.think else ", closed loop (no think time)"
+    print(f"chesslaws serve: {games} games over WebSockets, {result['seconds']} s{pace}, {result['db']}")
+    print(f"  moves acknowledged  {result['moves']}  ({result['moves_per_second']} moves/s)")
+    print(f"  round trip (ms)     p50 {lat['p50']}  p95 {lat['p95']}  p99 {lat['p99']}  mean {lat['mean']}")
+    print(f"  memory per game     {result['kib_per_game']} KiB  (RSS {result['rss_before_kib']} -> "
+          f"{result['rss_after_kib']} KiB)")
+    if result["errors"]:
+        print(f"  errors              {result['errors']}")
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
