@@ -21,7 +21,8 @@ def _tag(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def simple_pgn(game: Game, white: str, black: str, created_at: float) -> str:
+def pgn_tags(game: Game, white: str, black: str, created_at: float) -> list[tuple[str, str]]:
+    """The seven-tag roster, then SetUp/FEN, TimeControl and Termination."""
     st = game.state
     cfg = st.config
     date = _dt.datetime.fromtimestamp(created_at, _dt.timezone.utc).strftime("%Y.%m.%d")
@@ -32,7 +33,7 @@ def simple_pgn(game: Game, white: str, black: str, created_at: float) -> str:
         ("Round", cfg.tags.get("round", "-")),
         ("White", white),
         ("Black", black),
-        ("Result", st.result),
+        ("Result", st.result if st.result != "0-0" else "*"),
     ]
     if cfg.fen != STARTING_FEN:
         tags += [("SetUp", "1"), ("FEN", cfg.fen)]
@@ -41,6 +42,15 @@ def simple_pgn(game: Game, white: str, black: str, created_at: float) -> str:
     tags.append(("TimeControl", pgn_tc or str(tc)))
     if st.termination:
         tags.append(("Termination", st.termination.replace("_", " ")))
+    return tags
+
+
+def simple_pgn(game: Game, white: str, black: str, created_at: float) -> str:
+    """A plain PGN built here (the fallback when :mod:`chesslaws.pgn` cannot write the game)."""
+    st = game.state
+    cfg = st.config
+    tags = pgn_tags(game, white, black, created_at)
+    result = dict(tags)["Result"]
     tokens: list[str] = []
     first = Position(cfg.fen)
     number, color = first.fullmove_number, first.turn
@@ -55,7 +65,7 @@ def simple_pgn(game: Game, white: str, black: str, created_at: float) -> str:
         if color == "black":
             number += 1
         color = "black" if color == "white" else "white"
-    tokens.append(st.result)
+    tokens.append(result)
     lines: list[str] = []
     line = ""
     for tok in tokens:
@@ -70,24 +80,23 @@ def simple_pgn(game: Game, white: str, black: str, created_at: float) -> str:
 
 
 def export_pgn(game: Game, white: str, black: str, created_at: float) -> str:
+    """The game in PGN: :func:`chesslaws.pgn.write_pgn` when it is there, else :func:`simple_pgn`."""
     try:
         mod = importlib.import_module("chesslaws.pgn")
         write: Any = getattr(mod, "write_pgn", None)
+        export_move: Any = getattr(mod, "ExportMove", None)
     except ImportError:
-        write = None
-    if callable(write):
+        write = export_move = None
+    if callable(write) and export_move is not None:
+        tags = pgn_tags(game, white, black, created_at)
         try:
-            out = write(game)
+            moves = [export_move(m.san, m.clock_ms, None, m.draw_offer) for m in game.state.moves]
+            out = write(dict(tags), moves, dict(tags)["Result"])
             if isinstance(out, str) and out.strip():
-                # The names joined later are not in the start event: put them in.
-                if white:
-                    out = out.replace('[White "?"]', f'[White "{_tag(white)}"]', 1)
-                if black:
-                    out = out.replace('[Black "?"]', f'[Black "{_tag(black)}"]', 1)
                 return out
-        except Exception as err:  # another module, still being written: fall back
-            log.warning("chesslaws.pgn.write_pgn failed: %r", err)
+        except Exception as err:  # e.g. an illegal move that stands (1997 blitz): the plain writer keeps it
+            log.info("chesslaws.pgn.write_pgn could not write the game (%r): plain PGN instead", err)
     return simple_pgn(game, white, black, created_at)
 
 
-__all__ = ["export_pgn", "simple_pgn"]
+__all__ = ["export_pgn", "pgn_tags", "simple_pgn"]
