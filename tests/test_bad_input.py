@@ -229,19 +229,19 @@ def fen_like(draw: st.DrawFn) -> str:
             squares[sq] = piece
     if draw(st.booleans()):
         # Kings and rooks at home, so that castling rights can be valid.
-        for sq, piece in ((4, "K"), (0, "R"), (7, "R"), (60, "k"), (56, "r"), (63, "r")):
-            if piece in "Kk" and piece in squares:
-                squares[squares.index(piece)] = None
-            squares[sq] = piece
+        for sq, home in ((4, "K"), (0, "R"), (7, "R"), (60, "k"), (56, "r"), (63, "r")):
+            if home in "Kk" and home in squares:
+                squares[squares.index(home)] = None
+            squares[sq] = home
     ranks = []
     for rank in range(7, -1, -1):
         out, empty = "", 0
         for file in range(8):
-            piece = squares[rank * 8 + file]
-            if piece is None:
+            here = squares[rank * 8 + file]
+            if here is None:
                 empty += 1
             else:
-                out += (str(empty) if empty else "") + piece
+                out += (str(empty) if empty else "") + here
                 empty = 0
         ranks.append(out + (str(empty) if empty else ""))
     fields = [

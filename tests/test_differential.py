@@ -162,7 +162,9 @@ def _compare(pos: Position, board: chess.Board, keys: Identity, zobrists: Identi
     zobrists.add(pos.zobrist(), key, where)
 
 
-def _play_games(first: int, last: int) -> tuple[Counter[str], int, Identity, Identity]:
+def _play_games(
+    first: int, last: int, start_fens: tuple[str, ...] = (chess.STARTING_FEN,), max_length: int = 0
+) -> tuple[Counter[str], int, Identity, Identity]:
     """Plays games number first..last-1; each game has its own seed."""
     keys = Identity()
     zobrists = Identity()
@@ -170,9 +172,11 @@ def _play_games(first: int, last: int) -> tuple[Counter[str], int, Identity, Ide
     plies = 0
     for game in range(first, last):
         rng = random.Random(f"{SEED}-{game}")
-        board = chess.Board()
-        pos = Position()
-        for ply in range(_game_length(rng)):
+        fen = start_fens[game % len(start_fens)]
+        board = chess.Board(fen)
+        pos = Position(fen)
+        length = rng.randint(1, max_length) if max_length else _game_length(rng)
+        for ply in range(length):
             _compare(pos, board, keys, zobrists)
             plies += 1
             if board.is_checkmate():
@@ -234,3 +238,32 @@ def test_random_games_agree_with_python_chess() -> None:
     # Transpositions happen often enough that the identity test means something.
     assert plies - len(keys.ours_to_theirs) >= 1000, (plies, len(keys.ours_to_theirs))
     print(f"\n{GAMES} games, {plies} positions, {len(keys.ours_to_theirs)} distinct; {dict(seen)}")
+
+
+# Positions made to test move generators (chessprogramming.org's and Martin
+# Sedlak's perft suites): castling rights lost by captures, promotions with
+# capture, en passant pins, discovered and double checks.
+TEST_POSITIONS = (
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    "3k4/3p4/8/K1P4r/8/8/8/8 b - - 0 1",
+    "8/8/4k3/8/2p5/8/B2P2K1/8 w - - 0 1",
+    "8/8/1k6/2b5/2pP4/8/5K2/8 b - d3 0 1",
+    "r3k2r/1b4bq/8/8/8/8/7B/R3K2R w KQkq - 0 1",
+    "r3k2r/8/3Q4/8/8/5q2/8/R3K2R b KQkq - 0 1",
+    "2K2r2/4P3/8/8/8/8/8/3k4 w - - 0 1",
+    "8/8/1P2K3/8/2n5/1q6/8/5k2 b - - 0 1",
+    "8/P1k5/K7/8/8/8/8/8 w - - 0 1",
+    "8/k1P5/8/1K6/8/8/8/8 w - - 0 1",
+    "8/8/2k5/5q2/5n2/8/5K2/8 b - - 0 1",
+)
+
+
+def test_random_games_from_test_positions() -> None:
+    seen, plies, keys, _ = _play_games(GAMES, GAMES + 20 * len(TEST_POSITIONS), TEST_POSITIONS, max_length=40)
+    assert plies >= 2000, plies
+    assert seen["castling"] >= 20 and seen["promotion"] + seen["underpromotion"] >= 50, seen
