@@ -128,8 +128,9 @@ def test_flag_time_is_the_exact_instant(control: TimeControl, steps: list[tuple[
             assert side in c.fallen(max(flag, t))
             assert c.remaining(max(flag, t), side) == 0
             order = c.fallen(max(flag, t) + 1)
-            first = c.first_flag(max(flag, t) + 1)
-            assert first is not None and first[0] == order[0]
+            instants = [c.flag_time(s) for s in order]
+            assert instants == sorted(instants)  # type: ignore[type-var]
+            assert c.first_flag(max(flag, t) + 1) == (order[0], instants[0])
 
 
 @settings(max_examples=200, deadline=None)
@@ -162,6 +163,43 @@ def test_pressing_twice_is_an_error(control: TimeControl, steps: list[tuple[Any,
             pressed.press(t + dt, side)
         with pytest.raises(ClockError):
             c.press(t + dt, other(side))
+
+
+@settings(max_examples=200, deadline=None)
+@given(controls(), st.lists(STEP, max_size=20), st.integers(0, 100_000), st.integers(-600_000, 600_000))
+def test_zero_time_set_or_left_by_a_penalty_is_a_fallen_flag(
+    control: TimeControl, steps: list[tuple[Any, ...]], w: int, delta: int
+) -> None:
+    c, t = run(control, steps)[-1]
+    if control.unlimited:
+        return
+    s = c.set_times(t, w, 0)
+    assert s.fallen(t) == (("white", "black") if w == 0 else ("black",))
+    assert s.flag_time("black") is not None and s.flag_time("black") <= t
+    a = c.add_time(t, "white", delta)
+    left = a.remaining(t, "white")
+    assert ("white" in a.fallen(t)) == (left == 0)
+    if left == 0 and "white" not in c.fallen(t):
+        assert a.flag_time("white") == t
+
+
+@settings(max_examples=200, deadline=None)
+@given(controls(), st.lists(STEP, min_size=1, max_size=20), st.integers(1, 100_000))
+def test_time_stamps_never_go_back(control: TimeControl, steps: list[tuple[Any, ...]], back: int) -> None:
+    c, t = run(control, steps)[-1]
+    earlier = t - back
+    calls = [
+        lambda: c.remaining(earlier, "white"),
+        lambda: c.used(earlier, "black"),
+        lambda: c.fallen(earlier),
+        lambda: c.add_time(earlier, "white", 1),
+        lambda: c.set_times(earlier, 1, 1),
+    ]
+    if c.running is not None:
+        calls += [lambda: c.press(earlier, c.running), lambda: c.stop(earlier)]  # type: ignore[arg-type]
+    for call in calls:
+        with pytest.raises(ClockError):
+            call()
 
 
 @settings(max_examples=200, deadline=None)
