@@ -435,3 +435,39 @@ def test_null_moves_and_garbage_between_games() -> None:
 def test_empty_input() -> None:
     assert list(read_pgn(b"")) == []
     assert list(read_pgn(b"\n\n  \n")) == []
+
+
+def test_long_comments_with_multibyte_characters() -> None:
+    unbroken = "é♘x" * 40_000  # no space to cut at: cut between characters
+    spaced = " ".join(["é♘"] * 30_000)
+    pgn = f"1. e4 {{{unbroken}}} e5 *\n\n1. d4 {{{spaced}}} *\n".encode()
+    first, second = read_pgn(pgn)
+    assert first.ok and second.ok
+    assert first.moves[0].comment == unbroken and first.uci == ("e2e4", "e7e5")
+    assert second.moves[0].comment == spaced and second.line == 3
+
+
+def test_damaged_files_never_stop_the_reader() -> None:
+    """Random damage to a good file: the reader neither crashes nor hangs,
+    numbers games in order and reports lines inside the file."""
+    rng = random.Random(1997)
+    base = (SAMPLE * 3).encode()
+    alphabet = b'{}()[]"\\;%\n\r \t.$!?*01/-+#=abcdefgh12345678KQRBNOx\xef\xbb\xbf\xc2\xbd'
+    for _ in range(400):
+        data = bytearray(base)
+        for _ in range(rng.randrange(1, 12)):
+            op = rng.random()
+            pos = rng.randrange(len(data) + 1)
+            if op < 0.4:
+                data[pos:pos] = bytes([rng.choice(alphabet)])
+            elif op < 0.7:
+                del data[pos : pos + rng.randrange(1, 5)]
+            else:
+                data[pos:pos] = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 4)))
+        games = list(read_pgn(bytes(data)))
+        last_line = data.count(b"\n") + 1
+        assert [g.number for g in games] == list(range(1, len(games) + 1))
+        for g in games:
+            assert 1 <= g.line <= last_line
+            assert all(g.line <= m.line <= last_line for m in g.moves)
+            assert all(1 <= e.line <= last_line and e.game == g.number for e in g.errors)
