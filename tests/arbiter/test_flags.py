@@ -267,3 +267,16 @@ def test_flag_against_two_knights(edition: str, tc: str, result: str) -> None:
     assert g.state.result == result
     assert g.state.status == "finished"
     assert last_ruling(g).article == ("C.4" if result == "1/2-1/2" else "6.9")
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_flag_in_the_second_period_with_time_carried_over(edition: str) -> None:
+    """1989 12.1 / 1997 6.2: "the time saved by a player during one period is added to his time
+    available for the next period". 2/60:30 -- each side makes two moves in 20 s, so enters the
+    second period with 40 + 30 = 70 s; White's clock, restarted at t=40, falls at t=110."""
+    g = game(start(edition=edition, time_control="2/60:30", mode="standard"),
+             moves(["e4", "e5", "Nf3", "Nc6"], step=10))
+    assert g.state.to_json()["clocks"] == {"white_ms": 70_000, "black_ms": 70_000, "running": "white"}
+    g = g.at(200)
+    assert summary(g) == ("finished", "0-1", "time_forfeit")
+    assert last_ruling(g).t_ms == 110_000
