@@ -446,3 +446,14 @@ def test_threefold_claims_agree_with_python_chess(seed: int) -> None:
         g = g.apply(ev("move", t, side, move=uci))
         board.push_uci(uci)
     assert checked > 10
+
+
+def test_claim_after_the_claimant_stopped_the_clocks() -> None:
+    """1997 9.5 / 6.12(b): the claimant stops the clocks (t=25), then the claim is examined (t=100).
+    The 75 s of examination are nobody's time: White used 10 + 5 s, then loses 3 minutes (9.5(b));
+    the intended Nf3 is played and Black's clock starts."""
+    g = game(start(edition="1997", time_control="5400"), moves(["e4", "e5"], step=10),
+             ev("stop_clocks", 25, "white"), claim(100, "white", move="Nf3"))
+    assert g.state.to_json()["clocks"] == {"white_ms": 5400_000 - 15_000 - 180_000,
+                                           "black_ms": 5400_000 - 10_000 + 180_000, "running": "black"}
+    assert g.state.sans == ["e4", "e5", "Nf3"]
