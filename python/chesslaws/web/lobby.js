@@ -67,7 +67,8 @@ async function loadGames() {
   if (!games.length) { tb.innerHTML = '<tr><td colspan="7" class="empty">No games yet: create one.</td></tr>'; return; }
   tb.innerHTML = games.slice(0, 100).map((g) => {
     const open = g.status === "ongoing" && g.seats_open.length ? ` <span class="empty">(${g.seats_open.join(", ")} open)</span>` : "";
-    return `<tr><td>${esc(g.white)}</td><td>${esc(g.black)}</td><td>${g.edition}</td><td>${esc(g.time_control)}</td>` +
+    const name = (c) => (g.seats_open.includes(c) && g[c] === "?" ? '<span class="empty">open seat</span>' : esc(g[c]));
+    return `<tr><td>${name("white")}</td><td>${name("black")}</td><td>${g.edition}</td><td>${esc(g.time_control)}</td>` +
       `<td>${Math.ceil(g.ply / 2)}</td><td>${stateLabel(g)}${open}</td><td><a href="/game/${encodeURIComponent(g.id)}">${g.status === "ongoing" ? "watch" : "replay"}</a></td></tr>`;
   }).join("");
 }
