@@ -343,3 +343,20 @@ def test_pages_are_served(client: Any) -> None:
     for name in ("game.js", "lobby.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
     assert client.get("/openapi.json").json()["paths"]["/api/games/{game_id}/events"]["post"]
+
+
+def test_websocket_binary_and_oversized_frames(client: Any) -> None:
+    g = create(client, time_control="600")
+    gid, tok = g["id"], g["tokens"]
+    with client.websocket_connect(f"/api/games/{gid}/ws?token={tok['white']}") as ws:
+        ws.receive_json(), ws.receive_json()
+        ws.send_bytes(b"\xff\xfe")
+        assert ws.receive_json()["status"] == 400
+        ws.send_bytes(json.dumps({"rid": 3, "event": {"type": "move", "move": "e4"}}).encode())
+        replies = [ws.receive_json(), ws.receive_json()]
+        assert any(m["kind"] == "ack" and m["rid"] == 3 for m in replies)
+        ws.send_text(json.dumps({"rid": 4, "event": {"type": "offer_draw", "reason": "x" * 20_000}}))
+        assert ws.receive_json()["status"] == 413
+        ws.send_text(json.dumps([1, 2]))
+        assert ws.receive_json()["status"] == 400
+    assert client.get(f"/api/games/{gid}").json()["seq"] == 2

@@ -360,7 +360,15 @@ def create_app(db: str | Store = "./chesslaws.sqlite3") -> FastAPI:
         task = asyncio.create_task(sender())
         try:
             while True:
-                text = await ws.receive_text()
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text = frame.get("text")
+                if text is None:
+                    try:
+                        text = (frame.get("bytes") or b"").decode("utf-8")
+                    except UnicodeDecodeError:
+                        text = "\u0000not utf-8"
                 reply: dict[str, Any]
                 rid: Any = None
                 try:

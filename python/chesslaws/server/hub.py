@@ -238,7 +238,11 @@ class Hub:
         created_at = round(self.now() + start_in, 3)
         line = game.events[0].to_json()
         rec = GameRecord(gid, created_at, interface, dict(names), hashes, [line])
-        await self._db(lambda: self.store.create_game(rec))
+        try:
+            await self._db(lambda: self.store.create_game(rec))
+        except Exception as err:  # the database is down or refuses: no game
+            log.error("store failure: %r", err)
+            raise ApiError(503, f"the game could not be stored: {err}") from None
         live = LiveGame(gid, created_at, interface, dict(names), hashes, game)
         self.games[gid] = live
         self.schedule(live)
@@ -256,6 +260,9 @@ class Hub:
                 await self._db(lambda: self.store.take_seat(live.id, seat, h, name))  # type: ignore[arg-type]
             except SeatTaken as err:
                 raise ApiError(409, str(err)) from None
+            except Exception as err:
+                log.error("store failure: %r", err)
+                raise ApiError(503, f"the seat could not be stored: {err}") from None
             live.token_hashes[seat] = h
             live.names[seat] = name
         self.broadcast(live)
