@@ -174,7 +174,8 @@ def test_zero_time_set_or_left_by_a_penalty_is_a_fallen_flag(
     if control.unlimited:
         return
     s = c.set_times(t, w, 0)
-    assert s.fallen(t) == (("white", "black") if w == 0 else ("black",))
+    # (a flag that had fallen earlier keeps its instant, so the order may vary)
+    assert set(s.fallen(t)) == ({"white", "black"} if w == 0 else {"black"})
     assert s.flag_time("black") is not None and s.flag_time("black") <= t
     a = c.add_time(t, "white", delta)
     left = a.remaining(t, "white")
