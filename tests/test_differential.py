@@ -49,24 +49,23 @@ def _sets_up_en_passant(board: chess.Board, move: chess.Move) -> bool:
     )
 
 
-def _ends_the_game(board: chess.Board, move: chess.Move) -> bool:
-    board.push(move)
-    try:
-        return not any(board.generate_legal_moves())
-    finally:
-        board.pop()
+def _choose(
+    board: chess.Board, rng: random.Random, pos: Position, moves: dict[str, chess.Move], sans: dict[str, str]
+) -> chess.Move:
+    """A random legal move, biased towards the rules worth testing.
 
-
-def _choose(board: chess.Board, rng: random.Random) -> chess.Move:
-    moves = list(board.legal_moves)
+    `moves` and `sans` (UCI to move, UCI to SAN) were just checked equal
+    between the two libraries; checks are read from the SAN suffix and
+    game-ending moves found with our own (fast) position.
+    """
     if chess.popcount(board.occupied) <= 8 and rng.random() < 0.5:
         # Few pieces left: look for mate or stalemate.
-        enders = [m for m in moves if _ends_the_game(board, m)]
+        enders = [m for uci, m in moves.items() if not pos.play(uci).legal_moves()]
         if enders:
             return rng.choice(enders)
     special = [
         m
-        for m in moves
+        for m in moves.values()
         if (m.promotion and (m.promotion == chess.QUEEN or rng.random() < 0.25))
         or board.is_castling(m)
         or board.is_en_passant(m)
@@ -75,14 +74,14 @@ def _choose(board: chess.Board, rng: random.Random) -> chess.Move:
     if special and rng.random() < 0.7:
         return rng.choice(special)
     if rng.random() < 0.25:
-        checks = [m for m in moves if board.gives_check(m)]
+        checks = [m for uci, m in moves.items() if sans[uci][-1] in "+#"]
         if checks:
             return rng.choice(checks)
     if rng.random() < 0.3:
-        captures = [m for m in moves if board.is_capture(m)]
+        captures = [m for m in moves.values() if board.is_capture(m)]
         if captures:
             return rng.choice(captures)
-    return rng.choice(moves)
+    return rng.choice(list(moves.values()))
 
 
 def _game_length(rng: random.Random) -> int:
@@ -126,7 +125,10 @@ class Identity:
         assert back == ours, f"{where}: one position has two of our keys {back!r} and {ours!r}"
 
 
-def _compare(pos: Position, board: chess.Board, keys: Identity, zobrists: Identity) -> None:
+def _compare(
+    pos: Position, board: chess.Board, keys: Identity, zobrists: Identity
+) -> tuple[dict[str, chess.Move], dict[str, str]]:
+    """Compares everything; returns the legal moves (UCI to move, UCI to SAN)."""
     fen = board.fen()
     where = fen
     assert pos.fen() == fen
@@ -160,6 +162,7 @@ def _compare(pos: Position, board: chess.Board, keys: Identity, zobrists: Identi
     keys.add(key, _reference_key(board), where)
     assert pos.zobrist() == _polyglot_legal_ep(board), where
     zobrists.add(pos.zobrist(), key, where)
+    return theirs, dict(ours)
 
 
 def _play_games(
@@ -177,7 +180,7 @@ def _play_games(
         pos = Position(fen)
         length = rng.randint(1, max_length) if max_length else _game_length(rng)
         for ply in range(length):
-            _compare(pos, board, keys, zobrists)
+            moves, sans = _compare(pos, board, keys, zobrists)
             plies += 1
             if board.is_checkmate():
                 seen["checkmate"] += 1
@@ -185,14 +188,14 @@ def _play_games(
             if board.is_stalemate():
                 seen["stalemate"] += 1
                 break
-            move = _choose(board, rng)
+            move = _choose(board, rng, pos, moves, sans)
             if move.promotion:
                 seen["promotion" if move.promotion == chess.QUEEN else "underpromotion"] += 1
             if board.is_castling(move):
                 seen["castling"] += 1
             if board.is_en_passant(move):
                 seen["en passant"] += 1
-            san = board.san(move)
+            san = sans[move.uci()]
             before = pos.fen()
             if ply % 2 == 0:
                 san_out, uci_out, after = pos.play_annotated(san)

@@ -8,6 +8,7 @@ promotion, pins, discovered and double checks, stalemate).
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 
@@ -200,8 +201,10 @@ def test_command_help() -> None:
 
 def test_installed_command_runs() -> None:
     # The real entry point, in a separate process, as a user would run it.
+    script = shutil.which("chesslaws")
+    command = [script] if script else [sys.executable, "-m", "chesslaws.cli"]
     done = subprocess.run(
-        [sys.executable, "-m", "chesslaws.cli", "perft", POSITION_5, "3", "--divide"],
+        [*command, "perft", POSITION_5, "3", "--divide"],
         capture_output=True,
         text=True,
         timeout=60,
@@ -212,7 +215,7 @@ def test_installed_command_runs() -> None:
     assert lines[-1] == "62379"
     assert "d7c8q: " in done.stdout
     bad = subprocess.run(
-        [sys.executable, "-m", "chesslaws.cli", "perft", "8/8/8/8/8/8/8/8 w - - 0 1", "1"],
+        [*command, "perft", "8/8/8/8/8/8/8/8 w - - 0 1", "1"],
         capture_output=True,
         text=True,
         timeout=60,
