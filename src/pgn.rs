@@ -318,7 +318,7 @@ pub struct GameError {
     pub reason: String,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct GameRecord {
     pub number: u64,
     pub line: u64,
@@ -329,6 +329,8 @@ pub struct GameRecord {
     pub result: Option<String>,
     pub errors: Vec<GameError>,
     pub variations_skipped: u32,
+    /// The position after the last move played (the start position if none).
+    pub position: Chess,
 }
 
 /// Parses a `[%clk H:MM:SS(.f)]` value (also `M:SS` and `SS`) into ms.
@@ -523,7 +525,7 @@ impl GameCollector {
         self.depth = 0;
         self.started = false;
         self.stopped = false;
-        self.pos = Chess::default();
+        self.game.position = std::mem::take(&mut self.pos);
         std::mem::take(&mut self.game)
     }
 
@@ -823,7 +825,8 @@ type MoveTuple = (u32, String, String, Option<u64>, Option<String>, Vec<u32>, u6
 type ErrorTuple = (u64, u64, u32, String, String);
 
 /// Games read from a PGN file or bytes; iterating gives one tuple per game:
-/// (number, line, tags, moves, result, errors, variations_skipped, comment).
+/// (number, line, tags, moves, result, errors, variations_skipped, comment,
+/// FEN after the last move played).
 #[pyclass(frozen, module = "chesslaws._core", name = "PgnReader")]
 pub struct PyPgnReader {
     games: Mutex<PgnGames<Input>>,
@@ -854,6 +857,10 @@ fn game_to_py(py: Python<'_>, g: GameRecord) -> PyResult<Py<PyAny>> {
             PyList::new(py, errors)?.into_any(),
             g.variations_skipped.into_pyobject(py)?.into_any(),
             g.comment.into_pyobject(py)?.into_any(),
+            Fen::from_position(&g.position, EnPassantMode::Legal)
+                .to_string()
+                .into_pyobject(py)?
+                .into_any(),
         ],
     )?;
     Ok(t.into_any().unbind())

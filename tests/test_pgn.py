@@ -97,6 +97,7 @@ def check_against(ours: PgnGame, game: chess.pgn.Game, expected: list[dict[str, 
         move = chess.Move.from_uci(m.uci)
         assert m.san == board.san(move)
         board.push(move)
+    assert ours.final_fen == board.fen()
     assert ours.result == game.headers["Result"]
     for name, value in game.headers.items():
         assert ours.tags[name] == value
@@ -367,6 +368,7 @@ def test_illegal_move_keeps_moves_before_and_reader_goes_on() -> None:
     assert "illegal" in err.reason
     assert str(err).startswith("game 2, line 8, move 2: 'Ke3'")
     assert games[2].uci == ("d2d4", "g8f6")
+    assert two.final_fen == chess.Board("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2").fen()
 
 
 def test_ambiguous_move_in_pgn() -> None:

@@ -100,7 +100,8 @@ def is_dead_many(
 
 # --- PGN reading (src/pgn.rs; wrapped by chesslaws.pgn) ---
 # Iterating gives one tuple per game: (number, line, tags, moves, result,
-# errors, variations_skipped, comment before the first move). A move is
+# errors, variations_skipped, comment before the first move, FEN after the
+# last move played). A move is
 # (ply, san, uci, clock_ms, comment, nags, line, draw_offer); an error is
 # (game, line, move_number, move, reason).
 import os
@@ -119,4 +120,5 @@ class PgnReader:
         list[tuple[int, int, int, str, str]],
         int,
         str | None,
+        str,
     ]: ...

@@ -88,7 +88,9 @@ class PgnError:
 class PgnGame:
     """One game of a PGN file. ``number`` counts games from 1, ``line`` is
     where the game starts; ``result`` is the termination token (``None`` if
-    missing); ``comment`` is a comment before the first move."""
+    missing); ``comment`` is a comment before the first move; ``final_fen``
+    is the position after the last move played (after the moves before an
+    error, if there is one)."""
 
     number: int
     line: int
@@ -98,6 +100,7 @@ class PgnGame:
     errors: tuple[PgnError, ...]
     variations_skipped: int
     comment: str | None = None
+    final_fen: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -140,7 +143,7 @@ def read_pgn(source: str | bytes | os.PathLike[str]) -> Iterator[PgnGame]:
 
 
 def _games(reader: PgnReader) -> Iterator[PgnGame]:
-    for number, line, tags, moves, result, errors, skipped, comment in reader:
+    for number, line, tags, moves, result, errors, skipped, comment, fen in reader:
         yield PgnGame(
             number=number,
             line=line,
@@ -153,6 +156,7 @@ def _games(reader: PgnReader) -> Iterator[PgnGame]:
             errors=tuple(PgnError(*e) for e in errors),
             variations_skipped=skipped,
             comment=comment,
+            final_fen=fen,
         )
 
 
