@@ -97,15 +97,21 @@ fn position_error_reasons(kinds: PositionErrorKinds) -> Vec<&'static str> {
         .collect()
 }
 
+/// The first field, in FEN order, that the errors point at: the board for
+/// anything about the pieces, then the side to move (the side not to move
+/// is in check), then castling rights, then the en passant square.
 fn field_for_position_error(kinds: PositionErrorKinds) -> &'static str {
-    if kinds.intersects(PositionErrorKinds::INVALID_CASTLING_RIGHTS) && kinds.bits().count_ones() == 1 {
-        "castling"
-    } else if kinds.intersects(PositionErrorKinds::INVALID_EP_SQUARE) && kinds.bits().count_ones() == 1 {
-        "en passant"
-    } else if kinds.intersects(PositionErrorKinds::OPPOSITE_CHECK) && kinds.bits().count_ones() == 1 {
-        "turn"
-    } else {
+    let about_turn = PositionErrorKinds::OPPOSITE_CHECK;
+    let about_castling = PositionErrorKinds::INVALID_CASTLING_RIGHTS;
+    let about_ep = PositionErrorKinds::INVALID_EP_SQUARE;
+    if !(kinds - about_turn - about_castling - about_ep).is_empty() {
         "board"
+    } else if kinds.intersects(about_turn) {
+        "turn"
+    } else if kinds.intersects(about_castling) {
+        "castling"
+    } else {
+        "en passant"
     }
 }
 

@@ -107,6 +107,10 @@ POSITIONS = [
         (BOARD + " w KQkq - 1.5 1", "halfmove clock"),
         (BOARD + " w KQkq - 3+3 1", "halfmove clock"),  # three-check counter
         (BOARD + " w KQkq - 4294967296 1", "halfmove clock"),  # would saturate
+        # Several fields wrong at once: the first in FEN order is named.
+        ("8/8/8/8/8/8/8/4K3 w K - 0 1", "board"),  # no black king, bad castling
+        ("4k3/4R3/8/8/8/8/8/4K3 w KQ - 0 1", "turn"),  # opposite check, bad castling
+        ("4k3/8/8/8/8/8/8/4K3 w K e6 0 1", "castling"),  # bad castling and en passant
         (BOARD + " w KQkq - 0 -1", "fullmove number"),
         (BOARD + " w KQkq - 0 x", "fullmove number"),
         (BOARD + " w KQkq - 0 99999999999", "fullmove number"),
