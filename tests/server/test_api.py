@@ -360,3 +360,41 @@ def test_websocket_binary_and_oversized_frames(client: Any) -> None:
         ws.send_text(json.dumps([1, 2]))
         assert ws.receive_json()["status"] == 400
     assert client.get(f"/api/games/{gid}").json()["seq"] == 2
+
+
+def test_an_arbiter_failure_is_no_server_error_and_leaves_the_game_untouched(
+        client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from chesslaws.game import Game
+
+    g = create(client, time_control="600")
+    gid, tok = g["id"], g["tokens"]
+
+    def broken(self: Any, event: Any) -> Any:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(Game, "apply", broken)
+    r = post(client, gid, tok["white"], {"type": "move", "move": "e4"})
+    assert r.status_code == 422 and "boom" in r.json()["error"]
+    monkeypatch.undo()
+    assert client.get(f"/api/games/{gid}").json()["seq"] == 1
+    assert len(log_lines(client, gid)) == 1
+    assert post(client, gid, tok["white"], {"type": "move", "move": "e4"}).json()["seq"] == 1
+
+
+def test_a_store_failure_is_answered_503_and_leaves_the_game_untouched(
+        client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    g = create(client, time_control="600")
+    gid, tok = g["id"], g["tokens"]
+    store = client.app.state.hub.store
+
+    def down(*args: Any) -> None:
+        raise OSError("disk on fire")
+
+    monkeypatch.setattr(store, "append_many", down)
+    monkeypatch.setattr(store, "append", down)
+    r = post(client, gid, tok["white"], {"type": "move", "move": "e4"})
+    assert r.status_code == 503 and "disk on fire" in r.json()["error"]
+    monkeypatch.undo()
+    st = client.get(f"/api/games/{gid}").json()
+    assert st["seq"] == 1 and st["ply"] == 0
+    assert post(client, gid, tok["white"], {"type": "move", "move": "e4"}).json()["seq"] == 1
