@@ -179,3 +179,27 @@ def test_arbiter_console_and_spectator(server: Any, browser: Any) -> None:
     arbiter.context.close()
     watcher.context.close()
     _ = Game  # the arbiter module the server builds on
+
+
+def test_threefold_claim_with_the_intended_move_on_a_french_scoresheet(server: Any, browser: Any) -> None:
+    pytest.importorskip("chesslaws.notation")
+    g = new_game(server, time_control="900+10", edition="1997")
+    for i, move in enumerate(["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"]):
+        side = "white" if i % 2 == 0 else "black"
+        r = httpx.post(f"{server.url}/api/games/{g['id']}/events", json={"type": "move", "move": move},
+                       headers={"Authorization": f"Bearer {g['tokens'][side]}"})
+        assert r.status_code == 200
+    black = open_seat(browser, g["links"]["black"])
+    black.select_option("#lang", "fr")
+    black.wait_for_selector("#sheet td:has-text('Cf3')")
+    black.check("#claim-with-move")
+    black.click("#btn-threefold")
+    assert "on" in (black.get_attribute("#btn-threefold", "class") or "")
+    drag_move(black, "f6", "g8")
+    wait_end(black, "threefold_repetition")
+    assert black.get_attribute("#status", "data-result") == "1/2-1/2"
+    cells = black.locator("#sheet td:not(.n)").all_inner_texts()
+    assert cells == ["Cf3", "Cf6", "Cg1", "Cg8", "Cf3", "Cf6", "Cg1", "Cg8"]
+    log = httpx.get(f"{server.url}/api/games/{g['id']}/log").text.splitlines()
+    assert '"claim_draw"' in log[-1] and '"reason": "threefold"' in log[-1] and '"move": "f6g8"' in log[-1]
+    black.context.close()

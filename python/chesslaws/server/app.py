@@ -295,7 +295,8 @@ def create_app(db: str | Store = "./chesslaws.sqlite3") -> FastAPI:
             "application/json": {"schema": EventIn.model_json_schema(ref_template="#/components/schemas/{model}")}}}},
     )
     async def post_event(game_id: str, request: Request,
-                         cred: HTTPAuthorizationCredentials | None = Depends(bearer)) -> Ack:
+                         cred: HTTPAuthorizationCredentials | None = Depends(bearer),
+                         lang: str = Query("en", max_length=10, description="piece letters of the state's moves")) -> Ack:
         live = hub.get(game_id)
         raw = await request.body()
         try:
@@ -307,7 +308,7 @@ def create_app(db: str | Store = "./chesslaws.sqlite3") -> FastAPI:
         if tok and seat_ is None:
             raise ApiError(401, "this token opens no seat of this game")
         ack = await hub.submit(live, body, seat_)
-        return Ack(seq=ack["seq"], event=ack["event"], state=hub.view(live))
+        return Ack(seq=ack["seq"], event=ack["event"], state=hub.view(live, lang))
 
     @app.get("/api/games/{game_id}/log", tags=["games"], summary="The game log (JSON Lines)", responses=ERRORS,
              response_class=PlainTextResponse)

@@ -63,8 +63,8 @@ async function api(method, path, body) {
 
 async function send(event) {
   try {
-    const ack = await api("POST", `/api/games/${gameId}/events`, event);
-    if (ack && ack.state && (!S || ack.state.seq >= S.seq)) setState(ack.state);
+    const ack = await api("POST", `/api/games/${gameId}/events?lang=${encodeURIComponent(lang)}`, event);
+    if (ack && ack.state && ack.state.lang === lang && (!S || ack.state.seq >= S.seq)) setState(ack.state);
     return true;
   } catch (err) {
     toast(err.message);
