@@ -1,4 +1,4 @@
-"""The ASGI application of ``chesslaws serve`` (FastAPI; OpenAPI at ``/openapi.json``, docs at ``/docs``).
+"""The ASGI application of ``chesslaws serve`` (FastAPI; the OpenAPI description at ``/openapi.json``).
 
 Routes (JSON unless said otherwise; a seat token goes in ``Authorization: Bearer TOKEN``):
 
@@ -199,6 +199,8 @@ def create_app(db: str | Store = "./chesslaws.sqlite3") -> FastAPI:
         summary="Live chess games under the 1989, 1997 and 2023 FIDE Laws, with the clock and the arbiter.",
         version="0.1.0",
         lifespan=lifespan,
+        docs_url=None,  # Swagger UI and ReDoc load from a CDN: the server serves only local files
+        redoc_url=None,
     )
     app.state.hub = hub
     app.add_middleware(BodyLimit, limit=MAX_BODY)
