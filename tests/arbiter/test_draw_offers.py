@@ -110,7 +110,7 @@ def test_offer_on_the_opponents_time_is_valid(edition: str) -> None:
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_offer_ends_with_the_game(edition: str) -> None:
     """1997 9.1: the offer is valid until ... the game is concluded in some other way.
-    White offers with 3.Qh4?? and is mated; nothing is pending and nobody can accept."""
+    White offers with 2.g4 and is mated by 2...Qh4#; nothing is pending and nobody can accept."""
     g = game(start(edition=edition), moves(["f3", "e5"]),
              ev("move", 30, "white", move="g4", offer_draw=True), ev("move", 40, "black", move="Qh4#"))
     assert summary(g) == ("finished", "0-1", "checkmate")
