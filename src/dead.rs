@@ -42,7 +42,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use shakmaty::fen::Fen;
-use shakmaty::san::SanPlus;
+use shakmaty::san::{San, SanPlus, Suffix};
 use shakmaty::uci::UciMove;
 use shakmaty::{Bitboard, Chess, Color, EnPassantMode, Position as _};
 
@@ -62,7 +62,7 @@ const BOUNDED_MAX_PLY: u8 = 96;
 const MIN_BATCH_FOR_THREADS: usize = 4;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Verdict {
+pub(crate) enum Verdict {
     Winnable,
     Unwinnable,
     Undetermined,
@@ -79,11 +79,11 @@ impl Verdict {
 }
 
 #[derive(Clone, Debug)]
-struct Analysis {
+pub(crate) struct Analysis {
     color: Color,
-    verdict: Verdict,
+    pub(crate) verdict: Verdict,
     line: Vec<String>,
-    reason: String,
+    pub(crate) reason: String,
 }
 
 type AnalysisTuple = (&'static str, &'static str, Vec<String>, String);
@@ -301,13 +301,35 @@ fn verified_line(pos: &Chess, color: Color, line: &[ChessMove]) -> Result<Vec<St
         let text = uci_text(*m);
         let uci = UciMove::from_ascii(text.as_bytes()).map_err(|_| format!("move {} ({text}) unreadable", i + 1))?;
         let mv = uci.to_move(&p).map_err(|_| format!("move {} ({text}) illegal", i + 1))?;
-        sans.push(SanPlus::from_move_and_play_unchecked(&mut p, mv).to_string());
+        // SanPlus::from_move_and_play_unchecked would compute the full game
+        // outcome after every move; only a check needs the mate test.
+        let san = San::from_move(&p, mv);
+        p.play_unchecked(mv);
+        let suffix = if p.is_check() {
+            Some(if p.legal_moves().is_empty() { Suffix::Checkmate } else { Suffix::Check })
+        } else {
+            None
+        };
+        sans.push(SanPlus { san, suffix }.to_string());
     }
     if p.is_checkmate() && p.turn() == !color {
         Ok(sans)
     } else {
         Err("the line does not end in checkmate".into())
     }
+}
+
+/// The same check as [`verified_line`] on the `chess` crate's boards, without
+/// writing SAN: every move legal, and the last one mates `color`'s opponent.
+fn line_mates(board: &Board, color: Color, line: &[ChessMove]) -> bool {
+    let mut b = *board;
+    for m in line {
+        if !b.legal(*m) {
+            return false;
+        }
+        b = b.make_move_new(*m);
+    }
+    b.status() == chess::BoardStatus::Checkmate && b.side_to_move() == !chess_color(color)
 }
 
 // ---------------------------------------------------------------------------
@@ -486,12 +508,19 @@ fn bounded_helpmate(board: &Board, winner: chess::Color, budget: u64) -> Bounded
 // The analysis.
 // ---------------------------------------------------------------------------
 
-fn analyse(pos: &Chess, color: Color, budget: Option<u64>) -> Analysis {
+pub(crate) fn analyse(pos: &Chess, color: Color, budget: Option<u64>) -> Analysis {
+    analyse_with(pos, color, budget, true)
+}
+
+/// `with_line`: write the helpmate line in SAN (checked with shakmaty);
+/// without it a winnable line is checked on the solver's own boards only.
+fn analyse_with(pos: &Chess, color: Color, budget: Option<u64>, with_line: bool) -> Analysis {
     let done = |verdict: Verdict, line: Vec<String>, reason: String| Analysis { color, verdict, line, reason };
     let w = side(color);
     let l = side(!color);
 
-    if pos.is_checkmate() {
+    let no_moves = pos.legal_moves().is_empty();
+    if no_moves && pos.is_check() {
         return if pos.turn() == !color {
             done(Verdict::Winnable, vec![], format!("{w} has already checkmated {l}."))
         } else {
@@ -502,7 +531,7 @@ fn analyse(pos: &Chess, color: Color, budget: Option<u64>) -> Analysis {
             )
         };
     }
-    if pos.is_stalemate() {
+    if no_moves {
         return done(
             Verdict::Unwinnable,
             vec![],
@@ -549,6 +578,13 @@ fn analyse(pos: &Chess, color: Color, budget: Option<u64>) -> Analysis {
         },
     };
     match found {
+        Ok(Some(line)) if !with_line => {
+            if line_mates(&board, color, &line) {
+                done(Verdict::Winnable, vec![], format!("{w} can checkmate ({} plies).", line.len()))
+            } else {
+                done(Verdict::Undetermined, vec![], format!("The helpmate line found for {w} failed verification."))
+            }
+        }
         Ok(Some(line)) => match verified_line(pos, color, &line) {
             Ok(sans) => {
                 let text = numbered_line(pos, &sans);
@@ -586,11 +622,11 @@ fn analyse(pos: &Chess, color: Color, budget: Option<u64>) -> Analysis {
 /// when neither side is proven able to mate and one is undetermined.
 fn dead(pos: &Chess, budget: Option<u64>) -> Option<bool> {
     let first = pos.turn();
-    let a = analyse(pos, first, budget);
+    let a = analyse_with(pos, first, budget, false);
     if a.verdict == Verdict::Winnable {
         return Some(false);
     }
-    let b = analyse(pos, !first, budget);
+    let b = analyse_with(pos, !first, budget, false);
     match (a.verdict, b.verdict) {
         (_, Verdict::Winnable) => Some(false),
         (Verdict::Unwinnable, Verdict::Unwinnable) => Some(true),
