@@ -217,6 +217,11 @@ def test_write_pgn_form() -> None:
 def test_write_pgn_checks_moves_and_result() -> None:
     with pytest.raises(IllegalMove):
         write_pgn({}, [ExportMove("e4"), ExportMove("e4")], "*")
+    # Unless told not to check: then the moves are written as given.
+    text = write_pgn({}, [ExportMove("e4"), ExportMove("e4"), ExportMove("Ke3")], "*", validate=False)
+    assert text.endswith("\n\n1. e4 e4 2. Ke3 *\n\n")
+    (game,) = read_pgn(text.encode())
+    assert game.uci == ("e2e4",) and game.errors[0].move == "e4"
     with pytest.raises(ValueError):
         write_pgn({}, [], "2-0")
     with pytest.raises(ValueError):

@@ -212,6 +212,7 @@ def write_pgn(
     result: str,
     *,
     comment: str | None = None,
+    validate: bool = True,
 ) -> str:
     """One game in PGN export form (ends with a blank line).
 
@@ -220,6 +221,9 @@ def write_pgn(
     SAN; an illegal move raises :class:`~chesslaws.errors.IllegalMove`.
     ``result`` is ``1-0``, ``0-1``, ``1/2-1/2`` or ``*`` and overrides a
     ``Result`` tag. ``comment`` is written before the first move.
+
+    With ``validate=False`` the moves are written as given, unchecked: for a
+    game in which an illegal move stood (other PGN readers will reject it).
     """
     if result not in _RESULTS:
         raise ValueError(f"a PGN result is one of {', '.join(_RESULTS)}, not {result!r}")
@@ -238,17 +242,22 @@ def write_pgn(
         out.append(f'[{name} "{_escape_tag(value)}"]')
 
     position = Position(tags["FEN"]) if "FEN" in tags else Position()
+    number, white = position.fullmove_number, position.turn == "white"
     tokens: list[str] = _comment_words(comment) if comment else []
     need_number = True
     for mv in moves:
-        number = position.fullmove_number
-        white = position.turn == "white"
         if white:
             tokens.append(f"{number}.")
         elif need_number:
             tokens.append(f"{number}...")
-        san, _uci, position = position.play_annotated(mv.san)
+        if validate:
+            san, _uci, position = position.play_annotated(mv.san)
+        else:
+            san = "".join(mv.san.split()) or "--"
         tokens.append(san)
+        if not white:
+            number += 1
+        white = not white
         need_number = False
         if mv.clock_ms is not None:
             tokens.append("{[%clk " + format_clock(mv.clock_ms) + "]}")
