@@ -165,11 +165,15 @@ def main() -> int:
         mismatches = sum(a.verdict != v for a, v in zip(ours, verdicts, strict=True))
         print(f"\nverdict mismatches with the analyzer: {mismatches} of {n}")
         a_wall, a_cpu = med["chasolver analyzer (process)"]
-        print("speed relative to the analyzer (target >= 0.8):")
-        print(f"  {'':36} {'CPU/CPU':>8} {'wall/wall':>9} {'wall/own timer':>14}")
+        print("speed relative to the analyzer, positions/s over its positions/s (target >= 0.8):")
+        print(f"  {'':36} {'CPU time':>9} {'wall':>7}")
         for name in list(med)[1:]:
             w, c = med[name]
-            print(f"  {name:36} {a_cpu / c:8.2f} {a_wall / w:9.2f} {a_own / w:14.2f}")
+            print(f"  {name:36} {a_cpu / c:8.2f}x {a_wall / w:6.2f}x")
+        w1, c1 = med["chesslaws can_mate_many, 1 thread"]
+        print(f"  target met (1 thread, CPU time): {'yes' if a_cpu / c1 >= 0.8 else 'NO'}")
+        print("  (the analyzer's own timer sums wall time per position and excludes its I/O;")
+        print("   on a loaded machine it is inflated by preemption, so it is shown, not compared)")
     else:
         print(f"\n(analyzer not found at {analyzer}; see the module docstring to build it)")
 

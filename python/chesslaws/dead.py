@@ -36,6 +36,7 @@ move by move and found to end in ``color`` checkmating the other side.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -165,8 +166,16 @@ def can_mate_many(
             raise ValueError(f"got {len(positions)} positions but {len(colors)} colors")
     if threads is not None and threads < 1:
         raise ValueError(f"threads must be at least 1, not {threads}")
-    raw = _core.can_mate_many(list(positions), colors, _check_budget(budget), threads)
-    return [_analysis(r) for r in raw]
+    # Building many small result objects would trigger the cyclic garbage
+    # collector over and over; none of them can form a cycle.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        raw = _core.can_mate_many(list(positions), colors, _check_budget(budget), threads)
+        return [_analysis(r) for r in raw]
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def is_dead_many(
