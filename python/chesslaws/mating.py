@@ -89,8 +89,11 @@ def is_dead(position: Position) -> DeadVerdict:
         from chesslaws import dead
     except ImportError:  # pragma: no cover
         dead = None  # type: ignore[assignment]
+    quick = getattr(dead, "is_dead", None) if dead is not None else None
     analyse = getattr(dead, "dead_analysis", None) if dead is not None else None
-    if analyse is not None:
+    if quick is not None and analyse is not None:
+        if quick(position) is not True:  # winnable for one side, or undetermined: play on
+            return DeadVerdict(False, "")
         white, black = analyse(position)
         if white.verdict == "unwinnable" and black.verdict == "unwinnable":
             return DeadVerdict(True, f"{white.reason} {black.reason}".strip())
