@@ -598,11 +598,11 @@ fn analyse_with(pos: &Chess, color: Color, budget: Option<u64>, with_line: bool)
         },
         Ok(None) => {
             let how = if budget.is_some_and(|n| n < CHASOLVER_NODE_BOUND) {
-                "every series of moves ends before any checkmate by it"
+                format!("every series of legal moves ends without a checkmate by {w}")
             } else {
-                "proved by CHA-Solver's full search"
+                "proved by CHA-Solver's full search".to_string()
             };
-            done(Verdict::Unwinnable, vec![], unwinnable_reason(pos, color, how))
+            done(Verdict::Unwinnable, vec![], unwinnable_reason(pos, color, &how))
         }
         Err(()) => {
             let limit = match budget {
