@@ -203,3 +203,21 @@ def test_threefold_claim_with_the_intended_move_on_a_french_scoresheet(server: A
     log = httpx.get(f"{server.url}/api/games/{g['id']}/log").text.splitlines()
     assert '"claim_draw"' in log[-1] and '"reason": "threefold"' in log[-1] and '"move": "f6g8"' in log[-1]
     black.context.close()
+
+
+def test_over_the_board_the_arbiter_enters_moves_and_events_for_both(server: Any, browser: Any) -> None:
+    g = new_game(server, time_control="5400", edition="2023", interface="otb")
+    arbiter = open_seat(browser, g["links"]["arbiter"])
+    assert arbiter.is_visible("#act-for")
+    click_move(arbiter, "e2", "e4")
+    drag_move(arbiter, "e7", "e5")
+    my_piece(arbiter, "g1")
+    arbiter.select_option("#act-for", "black")
+    arbiter.click("#btn-resign")
+    arbiter.click("#btn-resign")  # confirm
+    wait_end(arbiter, "resignation")
+    assert arbiter.get_attribute("#status", "data-result") == "1-0"
+    log = [line for line in httpx.get(f"{server.url}/api/games/{g['id']}/log").text.splitlines()]
+    assert '"by": "white"' in log[1] and '"by": "black"' in log[2]
+    assert '"resign"' in log[3] and '"by": "black"' in log[3]
+    arbiter.context.close()

@@ -61,7 +61,12 @@ async function api(method, path, body) {
   return data;
 }
 
+const PLAYER_EVENTS = new Set(["offer_draw", "accept_draw", "decline_draw", "claim_draw", "claim_flag", "resign", "arrive"]);
+
 async function send(event) {
+  if (seat === "arbiter" && S && S.interface === "otb" && PLAYER_EVENTS.has(event.type) && !event.by) {
+    event.by = $("act-for").value;
+  }
   try {
     const ack = await api("POST", `/api/games/${gameId}/events?lang=${encodeURIComponent(lang)}`, event);
     if (ack && ack.state && ack.state.lang === lang && (!S || ack.state.seq >= S.seq)) setState(ack.state);
@@ -411,21 +416,24 @@ function renderActions() {
   const player = seat === "white" || seat === "black";
   const ongoing = S.status === "ongoing" && S.started;
   $("actions").style.display = player || (seat === "arbiter" && S.interface === "otb") ? "" : "none";
+  const otbArbiter = seat === "arbiter" && S.interface === "otb";
+  $("act-for-box").hidden = !otbArbiter;
+  const actor = otbArbiter ? $("act-for").value : seat;
   const offer = S.pending.find((p) => p.kind === "draw_offer");
-  const myOffer = offer && offer.by === seat;
+  const myOffer = offer && offer.by === actor;
   $("btn-offer").disabled = !ongoing || !!myOffer;
-  $("btn-threefold").disabled = !ongoing || seat !== S.turn;
-  $("btn-fifty").disabled = !ongoing || seat !== S.turn;
-  $("btn-quickplay").disabled = !ongoing || seat !== S.turn;
+  $("btn-threefold").disabled = !ongoing || actor !== S.turn;
+  $("btn-fifty").disabled = !ongoing || actor !== S.turn;
+  $("btn-quickplay").disabled = !ongoing || actor !== S.turn;
   $("btn-flag").disabled = !ongoing;
   $("btn-resign").disabled = !ongoing;
   $("btn-threefold").classList.toggle("on", armedClaim === "threefold");
   $("btn-fifty").classList.toggle("on", armedClaim === "fifty");
-  const opp = seat === "white" ? "black" : "white";
-  const oppMs = player ? clockMs(opp) : null;
+  const opp = actor === "white" ? "black" : "white";
+  const oppMs = player || otbArbiter ? clockMs(opp) : null;
   $("btn-flag").classList.toggle("primary", ongoing && oppMs === 0);
   const box = $("offer");
-  const key = offer && ongoing ? `${offer.by}/${seat}` : "";
+  const key = offer && ongoing ? `${offer.by}/${actor}` : "";
   if (box.dataset.key === key) { renderJoin(); return; }
   box.dataset.key = key;
   box.innerHTML = "";
@@ -435,13 +443,13 @@ function renderActions() {
     div.id = "offer-banner";
     const txt = document.createElement("span");
     txt.className = "txt";
-    if (offer.by === seat) {
-      txt.textContent = "Your draw offer is pending.";
+    if (offer.by === actor) {
+      txt.textContent = otbArbiter ? `${NAME[offer.by]}'s draw offer is pending.` : "Your draw offer is pending.";
       div.appendChild(txt);
     } else {
       txt.textContent = `${NAME[offer.by]} offers a draw.`;
       div.appendChild(txt);
-      if (player) {
+      if (player || otbArbiter) {
         const a = document.createElement("button");
         a.className = "primary"; a.id = "btn-accept"; a.textContent = "Accept";
         a.onclick = () => send({ type: "accept_draw" });
@@ -615,6 +623,7 @@ $("arb-annul").onclick = () => {
   const reason = $("annul-reason").value.trim();
   send(reason ? { type: "annul", reason } : { type: "annul" });
 };
+$("act-for").onchange = () => { $("offer").dataset.key = "?"; renderActions(); };
 $("lang").onchange = () => {
   lang = $("lang").value;
   localStorage.setItem("chesslaws:lang", lang);
