@@ -1068,44 +1068,42 @@ def _on_claim_draw(b: _Builder, ev: Event) -> None:
             illegal_intended = True
         except (UnreadableMove, AmbiguousMove) as err:
             raise EventError(f"field 'move': {err}", field="move") from None
-    target = after if after is not None else s.position
+    # A claim is correct if the position has just appeared (the written move
+    # is then not needed), or if the written move brings it about.
+    uses_move = False
+    termination: Termination
     if reason == "threefold":
-        key = target.repetition_key()
-        count = s.keys.count(key) + (1 if after is not None else 0)
-        correct = count >= 3 and not illegal_intended
-        rule = "threefold"
+        rule, kind, termination = "threefold", "threefold", "threefold_repetition"
+        now = s.keys.count(s.keys[-1])
+        correct = now >= 3
         if correct:
-            if after is not None:
-                what = f"the position after {intended_san} would appear for the third time"
-            else:
-                what = f"the position has just appeared for the {_ordinal(count)} time"
+            what = f"the position has just appeared for the {_ordinal(now)} time"
         elif illegal_intended:
             what = f"the intended move {intended} is illegal"
         elif after is not None:
+            count = s.keys.count(after.repetition_key()) + 1
+            correct = uses_move = count >= 3
             what = f"the position after {intended_san} would appear for the {_ordinal(count)} time"
         else:
-            what = f"the position has appeared {_times(count)} only"
-        termination: Termination = "threefold_repetition"
-        kind = "threefold"
+            what = f"the position has appeared {_times(now)} only"
     else:
-        if not s.edition.fifty_claim_with_move and after is not None:
-            # 1989 10.12: the fifty moves must have been made; a written move does not count.
-            target = s.position
         limit = s.config.fifty_move_limit
-        moves_without = target.halfmove_clock // 2 if not illegal_intended else s.position.halfmove_clock // 2
-        correct = target.halfmove_clock >= 2 * limit and not illegal_intended
-        rule = "fifty"
-        if illegal_intended:
+        rule, kind, termination = "fifty", f"{limit}-move", "fifty_moves"
+        made = s.position.halfmove_clock
+        correct = made >= 2 * limit
+        if correct:
+            what = f"the last {made // 2} moves by each player have been made without a pawn move or a capture"
+        elif illegal_intended:
             what = f"the intended move {intended} is illegal"
-        elif after is not None and target is after:
-            what = (f"after {intended_san} the last {moves_without} moves by each player would have been made "
-                    "without a pawn move or a capture")
+        elif after is not None and s.edition.fifty_claim_with_move:
+            correct = uses_move = after.halfmove_clock >= 2 * limit
+            what = (f"after {intended_san} the last {after.halfmove_clock // 2} moves by each player would have "
+                    "been made without a pawn move or a capture")
         else:
-            what = f"the last {moves_without} moves by each player have been made without a pawn move or a capture"
-        termination = "fifty_moves"
-        kind = f"{limit}-move"
+            # 1989 10.12: the fifty moves must have been made; a written move does not count.
+            what = f"only {made // 2} moves by each player have been made without a pawn move or a capture"
     if correct:
-        if after is not None and intended_san is not None:
+        if uses_move and after is not None and intended_san is not None:
             # The move is written on the scoresheet: it belongs to the record.
             record = MoveRecord(len(s.moves) + 1, by, intended_san, s.position.parse_move(str(intended)), t,
                                 clock.remaining(t, by))
