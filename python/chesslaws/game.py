@@ -1217,17 +1217,16 @@ def _on_claim_flag(b: _Builder, ev: Event) -> None:
             b.end(t, draw("both_flags_fallen"), "both_flags_rapid", "Both flags have fallen: the game is drawn.")
             return
         quick = _in_quickplay_finish(s, by) and _in_quickplay_finish(s, opp)
-        if ed.name == "2023":
-            tc = s.config.time_control
-            no_inc = all(p.increment_ms == 0 for p in tc.periods)
-            rule_draw = quick and no_inc
+        draw_key, continue_key = "both_flags_quickplay", "both_flags"
+        if ed.name == "2023" and any(p.increment_ms for p in s.config.time_control.periods):
+            # Guidelines III are for games without increment; Article 6.11 rules the rest.
+            draw_key, continue_key = "both_flags_last_period", "both_flags_earlier_period"
+        if ed.both_flags_quickplay == "draw" and quick:
+            b.end(t, draw("both_flags_fallen"), draw_key,
+                  "Both flags have fallen and it cannot be established which fell first, in the period in which "
+                  "all remaining moves must be made: the game is drawn.")
         else:
-            rule_draw = (ed.both_flags_quickplay == "draw") and quick
-        if rule_draw:
-            b.end(t, draw("both_flags_fallen"), "both_flags_quickplay",
-                  "Both flags have fallen and it cannot be established which fell first: the game is drawn.")
-        else:
-            b.rule(t, "both_flags",
+            b.rule(t, continue_key,
                    "Both flags have fallen and it cannot be established which fell first: the game continues.")
         return
     clock: Clock = s.clock
