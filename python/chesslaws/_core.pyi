@@ -122,3 +122,36 @@ class PgnReader:
         str | None,
         str,
     ]: ...
+
+# --- Bulk checking (src/check.rs; wrapped by chesslaws.check) ---
+# Iterating gives one tuple per batch of games: (games read, plies read,
+# reports). A report is (number, line, tags, result, plies, findings); a
+# finding is (kind, ply, move, rule, text), `rule` a key of the edition's
+# article table ("" for a fault of the PGN text).
+CHECK_MATE_BUDGET: int
+
+class CheckRun:
+    def __init__(
+        self, path: str, edition: str = "2023", jobs: int = 1, problems_only: bool = False
+    ) -> None: ...
+    def __iter__(self) -> CheckRun: ...
+    def __next__(
+        self,
+    ) -> tuple[
+        int,
+        int,
+        list[
+            tuple[
+                int,
+                int,
+                list[tuple[str, str]],
+                str | None,
+                int,
+                list[tuple[str, int, str, str, str]],
+            ]
+        ],
+    ]: ...
+    @property
+    def bytes_read(self) -> int: ...
+    @property
+    def total_bytes(self) -> int | None: ...

@@ -231,5 +231,127 @@ def serve(host: str, port: int, db: str) -> None:
         sys.exit(2)
 
 
+@main.command(name="check")
+@click.argument("files", nargs=-1, required=True,
+                type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option("--edition", type=click.Choice(["1989", "1997", "2023"]), default="2023", show_default=True,
+              help="The Laws to apply.")
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON object per game (with its findings), then a summary object.")
+@click.option("--only-problems", is_flag=True, help="Report only the games with findings.")
+@click.option("--jobs", type=click.IntRange(1, 1024), default=None,
+              help="Threads checking games (default: all cores).")
+def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_problems: bool,
+                  jobs: int | None) -> None:
+    """Check recorded games: legal moves, and the result the Laws give.
+
+    Reads PGN files (plain, .gz or .zst; '-' for standard input) game by
+    game in constant memory, and prints the games with findings and a
+    summary table (with --json: every game, or with --only-problems only
+    those with findings, then the summary). Reports illegal or unreadable moves, games that
+    go on or record another result after checkmate, stalemate, a dead
+    position, fivefold repetition or 75 moves (2023), and wins on time or by
+    resignation (2023) where the winner could not have mated.
+
+    Exit status: 0 when every game is clean, 1 when there are findings, 2 on
+    bad usage or a file that cannot be read.
+
+    \b
+    Example:
+      chesslaws check games.pgn.zst --only-problems
+      zcat games.pgn.gz | chesslaws check - --json --edition 1997
+    """
+    import json
+    import time
+
+    from chesslaws.check import FileCheck, GameReport, Summary
+
+    total = Summary(edition=edition)
+    out = sys.stdout
+    show_progress = sys.stderr.isatty()
+    many = len(files) > 1
+    status = 0
+    for path in files:
+        try:
+            fc = FileCheck(path, edition=edition, jobs=jobs, problems_only=only_problems or not as_json)
+        except OSError as err:
+            click.echo(f"chesslaws check: {err}", err=True)
+            sys.exit(2)
+        mine = Summary(edition=edition, files=1)
+        last = 0.0
+        try:
+            for batch in fc.batches():
+                for r in batch:
+                    mine.add_report(r)
+                    if r.ok and (only_problems or not as_json):
+                        continue
+                    if many:
+                        r = GameReport(r.game, r.line, r.tags, r.result, r.plies, r.findings, file=path)
+                    if as_json:
+                        out.write(json.dumps(r.to_json(), ensure_ascii=False) + "\n")
+                    else:
+                        _print_report(r, path if many else None)
+                if show_progress and time.monotonic() - last > 0.1:
+                    last = time.monotonic()
+                    _progress(path, fc.bytes_read, fc.total_bytes, fc.games)
+        except OSError as err:
+            mine.errors.append(f"{path}: {err}")
+            click.echo(f"chesslaws check: {path}: {err}", err=True)
+            status = 2
+        if show_progress:
+            _progress(path, fc.bytes_read, fc.total_bytes, fc.games)
+            click.echo("", err=True)
+        mine.games, mine.plies = fc.games, fc.plies
+        total.merge(mine)
+    if as_json:
+        out.write(json.dumps(total.to_json(), ensure_ascii=False) + "\n")
+    else:
+        _print_summary(total)
+    out.flush()
+    if status == 0 and total.games_with_findings:
+        status = 1
+    sys.exit(status)
+
+
+def _progress(path: str, done: int, total: int | None, games: int) -> None:
+    width = 30
+    if total:
+        frac = min(1.0, done / total)
+        bar = "#" * int(frac * width) + "-" * (width - int(frac * width))
+        text = f"\r{path} [{bar}] {frac:6.1%}  {done / 1e6:,.1f}/{total / 1e6:,.1f} MB  {games:,} games"
+    else:
+        text = f"\r{path}  {done / 1e6:,.1f} MB  {games:,} games"
+    sys.stderr.write(text)
+    sys.stderr.flush()
+
+
+def _print_report(r: "GameReport", path: str | None) -> None:
+    where = f"{path}: " if path else ""
+    names = f"{r.tags.get('White', '?')} - {r.tags.get('Black', '?')}"
+    click.echo(f"{where}game {r.game} (line {r.line}) {names} {r.result or '*'}")
+    for f in r.findings:
+        article = f"Article {f.article} ({f.edition})" if f.article else "PGN"
+        move = f" {f.move}" if f.move else ""
+        click.echo(f"  ply {f.ply}{move}: {f.kind} [{article}] {f.text}")
+
+
+def _print_summary(s: "Summary") -> None:
+    rows = [("files", s.files), ("games", s.games), ("plies", s.plies),
+            ("games with findings", s.games_with_findings), ("findings", s.findings)]
+    click.echo(f"\nLaws of {s.edition}")
+    for name, n in rows:
+        click.echo(f"  {name:<22}{n:>12,}")
+    if s.by_kind:
+        click.echo(f"  {'kind':<22}{'article':>12}{'count':>10}")
+        for kind, n in sorted(s.by_kind.items(), key=lambda kv: (-kv[1], kv[0])):
+            click.echo(f"  {kind:<22}{s.articles.get(kind) or '-':>12}{n:>10,}")
+    for e in s.errors:
+        click.echo(f"  error: {e}")
+
+
+if TYPE_CHECKING:
+    from chesslaws.check import GameReport, Summary
+
+
 if __name__ == "__main__":
     main()

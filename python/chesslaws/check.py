@@ -1,0 +1,310 @@
+"""Arbitrating game databases: is every recorded game legal, and is its
+recorded result the one the Laws give?
+
+The work is done natively (``chesslaws._core.CheckRun``, ``src/check.rs``):
+the PGN is streamed (plain, ``.gz``, ``.zst`` or standard input), every
+move is played, and after every ply the end-of-game rules of the chosen
+edition are applied. Python is called once per batch of games, never per
+move.
+
+>>> for report in check_file("games.pgn", edition="2023"):   # doctest: +SKIP
+...     for f in report.findings:
+...         print(report.game, f.ply, f.article, f.text)
+
+Kinds of finding (``Finding.kind``) and the rule they cite:
+
+- ``illegal_move``, ``ambiguous_move``, ``unreadable_move``: a move that
+  cannot be played (Article 7.5.1 / 1997 7.4 / 1989 8.1); the game is not
+  checked past it.
+- ``checkmate``, ``stalemate``, ``dead_position`` (1997, 2023),
+  ``insufficient_material`` (1989 Article 10.4), ``fivefold``,
+  ``seventyfive`` (2023): the game was over by the Laws at ``ply``, and the
+  record goes on with more moves or gives another result.
+- ``time_forfeit``: a win on time where the winner could not have mated
+  (Article 6.9; 1989: only against a bare king, 10.5): a draw.
+- ``resignation`` (2023, 5.1.2): a win by resignation where the winner
+  could not have mated: a draw.
+- ``pgn_error``: the text is not PGN (no article).
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Iterator, Sequence
+
+from chesslaws._core import CheckRun
+from chesslaws.editions import Edition, get_edition
+
+__all__ = [
+    "FileCheck",
+    "Finding",
+    "GameReport",
+    "Summary",
+    "check_file",
+    "check_files",
+    "default_jobs",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One thing wrong with a game."""
+
+    kind: str
+    ply: int
+    move: str
+    article: str | None
+    edition: str
+    text: str
+    rule: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "ply": self.ply,
+            "move": self.move,
+            "article": self.article,
+            "edition": self.edition,
+            "text": self.text,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class GameReport:
+    """The check of one game: ``game`` is its number in its file (from 1),
+    ``line`` the line it starts on."""
+
+    game: int
+    line: int
+    tags: dict[str, str]
+    result: str | None
+    plies: int
+    findings: tuple[Finding, ...]
+    file: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.file is not None:
+            out["file"] = self.file
+        out.update(
+            {
+                "game": self.game,
+                "line": self.line,
+                "tags": self.tags,
+                "result": self.result,
+                "plies": self.plies,
+                "findings": [f.to_json() for f in self.findings],
+            }
+        )
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameReport:
+        return cls(
+            game=int(data["game"]),
+            line=int(data["line"]),
+            tags=dict(data["tags"]),
+            result=data["result"],
+            plies=int(data["plies"]),
+            findings=tuple(
+                Finding(
+                    kind=f["kind"],
+                    ply=int(f["ply"]),
+                    move=f["move"],
+                    article=f["article"],
+                    edition=f["edition"],
+                    text=f["text"],
+                    rule=f.get("rule", ""),
+                )
+                for f in data["findings"]
+            ),
+            file=data.get("file"),
+        )
+
+
+@dataclass(slots=True)
+class Summary:
+    """Counts over everything checked."""
+
+    edition: str = "2023"
+    files: int = 0
+    games: int = 0
+    plies: int = 0
+    games_with_findings: int = 0
+    by_kind: Counter[str] = field(default_factory=Counter)
+    articles: dict[str, str | None] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def findings(self) -> int:
+        return sum(self.by_kind.values())
+
+    @property
+    def clean(self) -> bool:
+        return self.games_with_findings == 0 and not self.errors
+
+    def add_report(self, report: GameReport) -> None:
+        if report.findings:
+            self.games_with_findings += 1
+        for f in report.findings:
+            self.by_kind[f.kind] += 1
+            self.articles.setdefault(f.kind, f.article)
+
+    def merge(self, other: Summary) -> None:
+        self.files += other.files
+        self.games += other.games
+        self.plies += other.plies
+        self.games_with_findings += other.games_with_findings
+        self.by_kind.update(other.by_kind)
+        for k, v in other.articles.items():
+            self.articles.setdefault(k, v)
+        self.errors.extend(other.errors)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "summary": {
+                "edition": self.edition,
+                "files": self.files,
+                "games": self.games,
+                "plies": self.plies,
+                "games_with_findings": self.games_with_findings,
+                "findings": self.findings,
+                "by_kind": {
+                    k: {"count": n, "article": self.articles.get(k)} for k, n in sorted(self.by_kind.items())
+                },
+                "errors": list(self.errors),
+            }
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Summary:
+        s = data["summary"]
+        return cls(
+            edition=s["edition"],
+            files=s["files"],
+            games=s["games"],
+            plies=s["plies"],
+            games_with_findings=s["games_with_findings"],
+            by_kind=Counter({k: v["count"] for k, v in s["by_kind"].items()}),
+            articles={k: v["article"] for k, v in s["by_kind"].items()},
+            errors=list(s["errors"]),
+        )
+
+
+def default_jobs() -> int:
+    """All the cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _finding(raw: tuple[str, int, str, str, str], ed: Edition) -> Finding:
+    kind, ply, move, rule, text = raw
+    article = ed.articles.get(rule) if rule else None
+    return Finding(kind=kind, ply=ply, move=move, article=article, edition=ed.name, text=text, rule=rule)
+
+
+class FileCheck:
+    """The check of one file, iterated report by report.
+
+    ``games`` and ``plies`` count every game read so far, also those left out
+    with ``problems_only``. ``bytes_read`` / ``total_bytes`` (None for
+    standard input) measure progress in bytes of the file as stored.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        edition: str = "2023",
+        jobs: int | None = None,
+        problems_only: bool = False,
+    ) -> None:
+        self.edition = get_edition(edition)
+        self.path = os.fspath(path)
+        self.jobs = default_jobs() if jobs is None else jobs
+        if self.jobs < 1:
+            raise ValueError("jobs must be at least 1")
+        self._run = CheckRun(self.path, self.edition.name, self.jobs, problems_only)
+        self.games = 0
+        self.plies = 0
+
+    @property
+    def bytes_read(self) -> int:
+        return self._run.bytes_read
+
+    @property
+    def total_bytes(self) -> int | None:
+        return self._run.total_bytes
+
+    def batches(self) -> Iterator[list[GameReport]]:
+        """Reports a batch at a time (one native call per batch)."""
+        ed = self.edition
+        for games, plies, raw in self._run:
+            self.games += games
+            self.plies += plies
+            yield [
+                GameReport(
+                    game=number,
+                    line=line,
+                    tags=dict(tags),
+                    result=result,
+                    plies=n,
+                    findings=tuple(_finding(f, ed) for f in findings),
+                )
+                for number, line, tags, result, n, findings in raw
+            ]
+
+    def __iter__(self) -> Iterator[GameReport]:
+        for batch in self.batches():
+            yield from batch
+
+    def summary(self, reports: Iterable[GameReport] = ()) -> Summary:
+        s = Summary(edition=self.edition.name, files=1, games=self.games, plies=self.plies)
+        for r in reports:
+            s.add_report(r)
+        return s
+
+
+def check_file(
+    path: str | os.PathLike[str],
+    *,
+    edition: str = "2023",
+    jobs: int | None = None,
+    problems_only: bool = False,
+) -> Iterator[GameReport]:
+    """Checks every game in ``path`` (``"-"``: standard input; ``.gz`` and
+    ``.zst`` are read as such) under ``edition``'s Laws, on ``jobs`` threads
+    (default: all cores). Reports come in file order."""
+    return iter(FileCheck(path, edition=edition, jobs=jobs, problems_only=problems_only))
+
+
+def check_files(
+    paths: Sequence[str | os.PathLike[str]],
+    *,
+    edition: str = "2023",
+    jobs: int | None = None,
+    problems_only: bool = False,
+) -> tuple[list[GameReport], Summary]:
+    """Checks several files one after the other; every report names its
+    file. Returns the reports and their summary."""
+    total = Summary(edition=get_edition(edition).name)
+    reports: list[GameReport] = []
+    for p in paths:
+        fc = FileCheck(p, edition=edition, jobs=jobs, problems_only=problems_only)
+        mine = [_with_file(r, os.fspath(p)) for r in fc]
+        reports.extend(mine)
+        total.merge(fc.summary(mine))
+    return reports, total
+
+
+def _with_file(r: GameReport, path: str) -> GameReport:
+    return GameReport(r.game, r.line, r.tags, r.result, r.plies, r.findings, file=path)
+

@@ -1,0 +1,92 @@
+"""Clean PGN games for `chesslaws check`, generated with python-chess from a
+fixed seed (shared by tests/test_check.py and bench/bench_check.py).
+
+Every game is legal and its recorded result is the one the 2023 Laws give:
+a game python-chess sees as over (checkmate, stalemate, insufficient
+material, fivefold, 75 moves) ends there with that result; any other game
+ends by agreement (1/2-1/2) or by resignation of the side facing a queen
+(the winner keeps a queen, so it can always mate). Games carry `[%clk]`
+comments, some text comments, NAGs and side variations.
+"""
+
+from __future__ import annotations
+
+import random
+
+import chess
+import chess.pgn
+
+WORDS = ["time", "trouble", "sharp", "idea", "pawn", "storm", "only", "move", "zugzwang", "fortress"]
+
+
+def _clock(seconds: float) -> str:
+    s = max(0, int(seconds))
+    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
+
+
+def _rammed(board: chess.Board) -> bool:
+    """Only kings, bishops and pawns, every pawn blocked head to head: a
+    position the checker examines for a dead position."""
+    if board.queens or board.rooks or board.knights:
+        return False
+    white = board.pawns & board.occupied_co[chess.WHITE]
+    black = board.pawns & board.occupied_co[chess.BLACK]
+    return bool(white) and (white << 8) & chess.BB_ALL == black
+
+
+def clean_game(rng: random.Random, index: int, *, max_plies: int = 160) -> chess.pgn.Game:
+    game = chess.pgn.Game()
+    h = game.headers
+    h["Event"] = f"Generated {index}"
+    h["Site"] = "Nowhere"
+    h["Date"] = f"2024.0{rng.randrange(1, 10)}.1{rng.randrange(10)}"
+    h["Round"] = str(rng.randrange(1, 12))
+    h["White"] = f"Player {rng.randrange(1000)}"
+    h["Black"] = f"Player {rng.randrange(1000)}"
+    h["TimeControl"] = "300+3"
+    board = game.board()
+    node: chess.pgn.GameNode = game
+    clocks = [300.0, 300.0]
+    limit = rng.randrange(20, max_plies)
+    outcome = None
+    for ply in range(limit):
+        moves = list(board.legal_moves)
+        move = rng.choice(moves)
+        if rng.random() < 0.04 and len(moves) > 1:
+            side = node.add_variation(rng.choice([m for m in moves if m != move]))
+            side.comment = "a side line"
+            b2 = side.board()
+            if not b2.is_game_over():
+                side.add_main_variation(rng.choice(list(b2.legal_moves)))
+        node = node.add_main_variation(move)
+        mover = ply % 2
+        clocks[mover] = max(1.0, clocks[mover] - rng.uniform(0.5, 8.0) + 3)
+        text = f"[%clk {_clock(clocks[mover])}]"
+        if rng.random() < 0.08:
+            text = f"{' '.join(rng.choice(WORDS) for _ in range(rng.randrange(1, 6)))} {text}"
+        node.comment = text
+        if rng.random() < 0.03:
+            node.nags.add(rng.choice([1, 2, 3, 4, 5, 6]))
+        board.push(move)
+        outcome = board.outcome(claim_draw=False)
+        if outcome is not None or _rammed(board):
+            break
+    if outcome is not None:
+        h["Result"] = outcome.result()
+        h["Termination"] = "Normal"
+    else:
+        white_q = bool(board.queens & board.occupied_co[chess.WHITE])
+        black_q = bool(board.queens & board.occupied_co[chess.BLACK])
+        if white_q and rng.random() < 0.5:
+            h["Result"] = "1-0"
+        elif black_q and rng.random() < 0.5:
+            h["Result"] = "0-1"
+        else:
+            h["Result"] = "1/2-1/2"
+        h["Termination"] = "Normal"
+    return game
+
+
+def clean_pgn(n: int, seed: int = 9, *, max_plies: int = 160) -> str:
+    rng = random.Random(seed)
+    return "".join(str(clean_game(rng, i + 1, max_plies=max_plies)) + "\n\n" for i in range(n))

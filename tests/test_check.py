@@ -1,0 +1,365 @@
+"""`chesslaws check`: bulk arbitration of PGN files (issue 9).
+
+Files with known problems planted, each finding checked exactly (kind, game
+number, ply, article); clean games generated with python-chess from a fixed
+seed; gzip, zstd and standard input; --jobs; malformed PGN; exit codes.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from chesslaws.check import FileCheck, GameReport, Summary, check_file, check_files
+from chesslaws.cli import main
+
+sys.path.insert(0, str(Path(__file__).parent))
+from check_gen import clean_pgn  # noqa: E402
+
+# ---------------------------------------------------------------------------
+# Planted games. Each: (name, pgn text). Names go in the Event tag.
+
+WALL = "7k/8/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/2Kn4/8 w - - 0 1"
+
+PLANTED = {
+    "illegal": '1. e4 e5 2. Ke3 Nc6 *',
+    "mate_wrong_result": '1. f3 e5 2. g4 Qh4# 1-0',
+    "mate_continues": '1. f3 e5 2. g4 Qh4# 3. Kf2 0-1',
+    "mate_ok": '1. f3 e5 2. g4 Qh4# 0-1',
+    "flag_lone_king": '[FEN "7k/8/8/8/8/8/8/R3K3 w - - 0 1"]\n[Termination "Time forfeit"]\n\n'
+                      '1. Ra2 { [%clk 0:00:05] } 1... Kg8 { [%clk 0:00:03] } 0-1',
+    "flag_clk_zero": '[FEN "7k/8/8/8/8/8/8/R3K3 w - - 0 1"]\n\n1. Ra2 { [%clk 0:00:00] } 0-1',
+    "flag_ok": '[FEN "7k/8/8/8/8/8/8/R3K3 w - - 0 1"]\n\n1. Ra2 { [%clk 0:00:04] } 1... Kg8 { [%clk 0:00:00] } 1-0',
+    # A knight against a queen: the knight cannot mate, the queen can.
+    "flag_knight": '[FEN "q6k/8/8/8/8/8/8/1N2K3 w - - 0 1"]\n[Termination "Time forfeit"]\n\n1. Nc3 Kg8 1-0',
+    "dead_continues": '[FEN "4k3/8/8/8/8/8/4r3/4K3 w - - 0 1"]\n\n1. Kxe2 Kd7 2. Kd3 1/2-1/2',
+    "dead_decisive": '[FEN "4k3/8/8/8/8/8/4r3/4K3 w - - 0 1"]\n\n1. Kxe2 1-0',
+    "wall": f'[FEN "{WALL}"]\n\n1. Kxd2 Kg8 2. Ke2 Kh8 1/2-1/2',
+    "fivefold": '1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 '
+                '7. Nf3 Nf6 8. Ng1 Ng8 9. e4 e5 1/2-1/2',
+    "seventyfive": '[FEN "4k3/8/8/8/8/8/8/R3K3 w - - 149 80"]\n\n80. Ra2 Kd7 81. Ra3 1/2-1/2',
+    "mate_beats_75": '[FEN "k7/8/1K6/8/8/8/8/7R w - - 149 80"]\n\n80. Rh8# 1-0',
+    "resign_lone_king": '[FEN "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"]\n\n1. Kd2 Kd7 0-1',
+    "resign_ok": '[FEN "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"]\n\n1. Kd2 Kd7 1-0',
+    "stalemate_decisive": '[FEN "k7/8/8/1Q6/8/8/8/4K3 w - - 0 1"]\n\n1. Kd2 Ka7 2. Kd3 Ka8 3. Qb6 1-0',
+}
+
+
+def planted_pgn(names: list[str] | None = None) -> str:
+    parts = []
+    for name in names or list(PLANTED):
+        body = PLANTED[name]
+        head = f'[Event "{name}"]\n'
+        if body.startswith("["):
+            tags, moves = body.split("\n\n", 1)
+            parts.append(f"{head}{tags}\n\n{moves}\n\n")
+        else:
+            parts.append(f"{head}\n{body}\n\n")
+    return "".join(parts)
+
+
+def by_event(reports: list[GameReport]) -> dict[str, GameReport]:
+    return {r.tags["Event"]: r for r in reports}
+
+
+def kinds(r: GameReport) -> list[tuple[str, int, str | None]]:
+    return [(f.kind, f.ply, f.article) for f in r.findings]
+
+
+@pytest.fixture(scope="module")
+def planted_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    p = tmp_path_factory.mktemp("check") / "planted.pgn"
+    p.write_text(planted_pgn())
+    return p
+
+
+@pytest.fixture(scope="module")
+def clean_text() -> str:
+    return clean_pgn(150, seed=2023)
+
+
+@pytest.fixture(scope="module")
+def clean_file(tmp_path_factory: pytest.TempPathFactory, clean_text: str) -> Path:
+    p = tmp_path_factory.mktemp("check") / "clean.pgn"
+    p.write_text(clean_text)
+    return p
+
+
+@pytest.fixture(scope="module")
+def mixed_file(tmp_path_factory: pytest.TempPathFactory, clean_text: str) -> Path:
+    """Clean games with the planted ones spread among them."""
+    games = clean_text.split("\n\n\n")
+    planted = planted_pgn().split("\n\n\n")
+    mixed: list[str] = []
+    for i, g in enumerate(games):
+        mixed.append(g)
+        if i % 9 == 0 and planted:
+            mixed.append(planted.pop(0))
+    mixed.extend(planted)
+    p = tmp_path_factory.mktemp("check") / "mixed.pgn"
+    p.write_text("\n\n\n".join(x.strip("\n") for x in mixed if x.strip()) + "\n")
+    return p
+
+
+def run(path: Path | str, edition: str = "2023", jobs: int = 1) -> dict[str, GameReport]:
+    return by_event(list(check_file(path, edition=edition, jobs=jobs)))
+
+
+# ---------------------------------------------------------------------------
+# Planted problems, 2023.
+
+
+def test_planted_2023_exact(planted_file: Path) -> None:
+    r = run(planted_file)
+    expected: dict[str, list[tuple[str, int, str | None]]] = {
+        "illegal": [("illegal_move", 3, "7.5.1")],
+        "mate_wrong_result": [("checkmate", 4, "5.1.1")],
+        "mate_continues": [("checkmate", 4, "5.1.1")],
+        "mate_ok": [],
+        "flag_lone_king": [("time_forfeit", 2, "6.9")],
+        "flag_clk_zero": [("time_forfeit", 1, "6.9")],
+        "flag_ok": [],
+        "flag_knight": [("time_forfeit", 2, "6.9")],
+        "dead_continues": [("dead_position", 1, "5.2.2")],
+        "dead_decisive": [("dead_position", 1, "5.2.2")],
+        "wall": [("dead_position", 1, "5.2.2")],
+        "fivefold": [("fivefold", 16, "9.6.1")],
+        "seventyfive": [("seventyfive", 1, "9.6.2")],
+        "mate_beats_75": [],
+        "resign_lone_king": [("resignation", 2, "5.1.2")],
+        "resign_ok": [],
+        "stalemate_decisive": [("stalemate", 5, "5.2.1")],
+    }
+    assert {k: kinds(v) for k, v in r.items()} == expected
+    # Game numbers are positions in the file.
+    assert [g.game for g in r.values()] == list(range(1, len(PLANTED) + 1))
+
+
+def test_planted_details(planted_file: Path) -> None:
+    r = run(planted_file)
+    f = r["illegal"].findings[0]
+    assert (f.move, f.edition) == ("Ke3", "2023")
+    assert "2. Ke3" in f.text and "White" in f.text
+    f = r["mate_wrong_result"].findings[0]
+    assert f.move == "Qh4#" and "0-1" in f.text and "gives 1-0" in f.text
+    assert "1 more move" in r["mate_continues"].findings[0].text
+    assert "2 more move" in r["dead_continues"].findings[0].text
+    assert r["dead_continues"].findings[0].move == "Kxe2"
+    assert "2 more move" in r["fivefold"].findings[0].text
+    assert r["fivefold"].findings[0].move == "Ng8"
+    assert "80. Ra2" in r["seventyfive"].findings[0].text
+    assert r["resign_lone_king"].findings[0].move == "Kd7"
+    assert r["illegal"].result == "*" and r["mate_ok"].result == "0-1"
+    assert r["wall"].plies == 4
+
+
+def test_planted_lines(planted_file: Path) -> None:
+    lines = planted_file.read_text().splitlines()
+    r = run(planted_file)
+    for name, rep in r.items():
+        assert lines[rep.line - 1] == f'[Event "{name}"]'
+
+
+def test_planted_1997(planted_file: Path) -> None:
+    r = run(planted_file, edition="1997")
+    got = {k: kinds(v) for k, v in r.items() if v.findings}
+    assert got == {
+        "illegal": [("illegal_move", 3, "7.4")],
+        "mate_wrong_result": [("checkmate", 4, "5.1(a)")],
+        "mate_continues": [("checkmate", 4, "5.1(a)")],
+        "flag_lone_king": [("time_forfeit", 2, "6.9")],
+        "flag_clk_zero": [("time_forfeit", 1, "6.9")],
+        "flag_knight": [("time_forfeit", 2, "6.9")],
+        "dead_continues": [("dead_position", 1, "9.6")],
+        "dead_decisive": [("dead_position", 1, "9.6")],
+        "wall": [("dead_position", 1, "9.6")],
+        "stalemate_decisive": [("stalemate", 5, "5.2")],
+    }
+
+
+def test_planted_1989(planted_file: Path) -> None:
+    r = run(planted_file, edition="1989")
+    got = {k: kinds(v) for k, v in r.items() if v.findings}
+    assert got == {
+        "illegal": [("illegal_move", 3, "8.1")],
+        "mate_wrong_result": [("checkmate", 4, "10.1")],
+        "mate_continues": [("checkmate", 4, "10.1")],
+        "flag_lone_king": [("time_forfeit", 2, "10.5")],
+        "flag_clk_zero": [("time_forfeit", 1, "10.5")],
+        # 1989: a king and knight is no bare king; the wall is no listed ending.
+        "dead_continues": [("insufficient_material", 1, "10.4")],
+        "dead_decisive": [("insufficient_material", 1, "10.4")],
+        "stalemate_decisive": [("stalemate", 5, "10.3")],
+    }
+    assert "10.4(a)" in r["dead_continues"].findings[0].text
+
+
+# ---------------------------------------------------------------------------
+# Clean games.
+
+
+def test_clean_games_have_no_findings(clean_file: Path) -> None:
+    for edition in ("2023", "1997", "1989"):
+        fc = FileCheck(clean_file, edition=edition, jobs=1)
+        reports = list(fc)
+        assert len(reports) == 150 == fc.games
+        assert [r for r in reports if r.findings] == []
+        assert fc.plies == sum(r.plies for r in reports) > 150 * 20
+    # Every game played to its recorded end: python-chess agrees on the plies.
+    import chess.pgn
+
+    stream = io.StringIO(clean_file.read_text())
+    counts = []
+    while (g := chess.pgn.read_game(stream)) is not None:
+        counts.append(len(list(g.mainline_moves())))
+    assert [r.plies for r in check_file(clean_file, jobs=1)] == counts
+
+
+def test_jobs_give_the_same_report(mixed_file: Path) -> None:
+    one = [r.to_json() for r in check_file(mixed_file, jobs=1)]
+    two = [r.to_json() for r in check_file(mixed_file, jobs=2)]
+    assert one == two
+    assert len(one) == 150 + len(PLANTED)
+    assert sum(1 for g in one if g["findings"]) == 13
+    assert [g["game"] for g in one] == list(range(1, len(one) + 1))
+
+
+def test_compressed_and_stdin(tmp_path: Path, mixed_file: Path) -> None:
+    zstandard = pytest.importorskip("zstandard")
+    data = mixed_file.read_bytes()
+    gz = tmp_path / "m.pgn.gz"
+    gz.write_bytes(gzip.compress(data))
+    zst = tmp_path / "m.pgn.zst"
+    zst.write_bytes(zstandard.ZstdCompressor().compress(data))
+    plain = [r.to_json() for r in check_file(mixed_file, jobs=2)]
+    assert [r.to_json() for r in check_file(gz, jobs=2)] == plain
+    assert [r.to_json() for r in check_file(zst, jobs=1)] == plain
+    # Standard input, through the command.
+    proc = subprocess.run(
+        [sys.executable, "-m", "chesslaws.cli", "check", "-", "--json", "--jobs", "2"],
+        input=gzip.compress(data), capture_output=True, check=False,
+    )
+    assert proc.returncode == 1, proc.stderr
+    rows = [json.loads(x) for x in proc.stdout.decode().splitlines()]
+    assert rows[:-1] == plain
+    assert rows[-1]["summary"]["games"] == len(plain)
+    fc = FileCheck(gz, jobs=1)
+    list(fc)
+    assert fc.bytes_read == fc.total_bytes == gz.stat().st_size
+
+
+# ---------------------------------------------------------------------------
+# Malformed PGN: errors, and reading goes on.
+
+MALFORMED = """[Event "junk"]
+
+1. e4 e5 2. Zz9 Nc6 *
+
+[Event "open comment"]
+
+1. e4 { never closed 2. Nf3 *
+
+[Event "good"]
+
+1. d4 d5 2. c4 *
+
+1. e4 e5 3. Nf3 (2. Nc3 ) Nc6 1-0
+
+[Event "after"]
+[Result "0-1"]
+
+1. f3 e5 2. g4 Qh4#
+"""
+
+
+def test_malformed_pgn(tmp_path: Path) -> None:
+    p = tmp_path / "bad.pgn"
+    p.write_text(MALFORMED)
+    reports = list(check_file(p, jobs=1))
+    assert [(r.game, r.line) for r in reports] == [(1, 1), (2, 5), (3, 9), (4, 13), (5, 15)]
+    assert kinds(reports[0]) == [("unreadable_move", 3, "7.5.1")]
+    assert reports[0].findings[0].move == "Zz9"
+    assert [f.kind for f in reports[1].findings] == ["pgn_error"]
+    assert reports[1].findings[0].article is None
+    assert reports[2].findings == ()
+    # A tagless game; a decisive result not backed by anything is no finding.
+    assert reports[3].findings == () and reports[3].plies == 4
+    # The Result tag counts when the movetext gives none: and it is right.
+    assert reports[4].result == "0-1" and reports[4].findings == ()
+    assert [r.to_json() for r in check_file(p, jobs=2)] == [r.to_json() for r in reports]
+
+
+# ---------------------------------------------------------------------------
+# The command.
+
+
+def test_cli_exit_codes(tmp_path: Path, clean_file: Path, planted_file: Path) -> None:
+    runner = CliRunner()
+    res = runner.invoke(main, ["check", str(clean_file), "--jobs", "1"])
+    assert res.exit_code == 0, res.output
+    assert "games with findings" in res.output and "150" in res.output
+    res = runner.invoke(main, ["check", str(planted_file)])
+    assert res.exit_code == 1
+    assert "game 1 (line 1)" in res.output and "illegal_move [Article 7.5.1 (2023)]" in res.output
+    assert "game 4 " not in res.output  # mate_ok is clean
+    assert runner.invoke(main, ["check", str(tmp_path / "missing.pgn")]).exit_code == 2
+    assert runner.invoke(main, ["check", str(clean_file), "--jobs", "0"]).exit_code == 2
+    assert runner.invoke(main, ["check", str(clean_file), "--edition", "2000"]).exit_code == 2
+    assert runner.invoke(main, ["check"]).exit_code == 2
+
+
+def test_cli_json(planted_file: Path, clean_file: Path) -> None:
+    runner = CliRunner()
+    res = runner.invoke(main, ["check", str(planted_file), "--json", "--jobs", "2"])
+    assert res.exit_code == 1
+    rows = [json.loads(x) for x in res.output.splitlines()]
+    assert len(rows) == len(PLANTED) + 1
+    first = rows[0]
+    assert set(first) == {"game", "line", "tags", "result", "plies", "findings"}
+    assert first["findings"] == [{
+        "kind": "illegal_move", "ply": 3, "move": "Ke3", "article": "7.5.1", "edition": "2023",
+        "text": first["findings"][0]["text"],
+    }]
+    summary = Summary.from_json(rows[-1])
+    assert summary.games == len(PLANTED) and summary.games_with_findings == 13
+    assert summary.by_kind["time_forfeit"] == 3 and summary.articles["time_forfeit"] == "6.9"
+    # --only-problems: only games with findings, same summary.
+    res = runner.invoke(main, ["check", str(planted_file), "--json", "--only-problems"])
+    rows2 = [json.loads(x) for x in res.output.splitlines()]
+    assert [r for r in rows[:-1] if r["findings"]] == rows2[:-1]
+    assert rows2[-1] == rows[-1]
+    # Two files: every report names its file; the summary adds up.
+    res = runner.invoke(main, ["check", str(planted_file), str(clean_file), "--json", "--only-problems"])
+    rows3 = [json.loads(x) for x in res.output.splitlines()]
+    assert {r["file"] for r in rows3[:-1]} == {str(planted_file)}
+    assert rows3[-1]["summary"]["games"] == len(PLANTED) + 150
+    assert rows3[-1]["summary"]["files"] == 2
+
+
+def test_check_files_api(planted_file: Path, clean_file: Path) -> None:
+    reports, summary = check_files([planted_file, clean_file], jobs=2, problems_only=True)
+    assert len(reports) == 13 and all(r.file == str(planted_file) for r in reports)
+    assert summary.games == len(PLANTED) + 150 and summary.files == 2 and not summary.clean
+
+
+# ---------------------------------------------------------------------------
+# Past one machine: Dask.
+
+
+def test_dask_gives_the_same_report(planted_file: Path, clean_file: Path, mixed_file: Path) -> None:
+    pytest.importorskip("distributed")
+    from chesslaws.distributed import check_files_dask, local_client
+
+    paths = [planted_file, clean_file, mixed_file]
+    local, local_summary = check_files(paths, jobs=1)
+    with local_client(n_workers=2) as client:
+        remote, remote_summary = check_files_dask(paths, client=client)
+    assert [r.to_json() for r in remote] == [r.to_json() for r in local]
+    assert remote_summary.to_json() == local_summary.to_json()
