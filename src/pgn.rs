@@ -40,6 +40,11 @@ const CHUNK: usize = 16 * 1024;
 /// The reader's token and tag-line sizes: larger than anything the feed ever
 /// buffers, so the reader asks the feed for input before every token.
 const READER_TOKEN: usize = 64 * 1024;
+/// Longest comment kept (longer ones are cut): memory stays bounded.
+const MAX_COMMENT: usize = 1 << 20;
+/// Errors kept per game, and the longest text quoted in one.
+const MAX_ERRORS: usize = 100;
+const MAX_JUNK_TEXT: usize = 80;
 
 // ---------------------------------------------------------------------------
 // Shared state between the feed and the visitor.
@@ -174,13 +179,17 @@ impl<R: BufRead> LineFeed<R> {
                     if !is_harmless(text) {
                         let start = self.last_offset + i as u64;
                         let end = start + text.len() as u64;
-                        let s = String::from_utf8_lossy(text).into_owned();
+                        let s = String::from_utf8_lossy(&text[..text.len().min(MAX_JUNK_TEXT)]).into_owned();
+                        let count = t.junk.len();
                         match t.junk.last_mut() {
                             Some(prev) if prev.end == start => {
-                                prev.text.push_str(&s);
+                                if prev.text.len() < MAX_JUNK_TEXT {
+                                    prev.text.push_str(&s);
+                                }
                                 prev.end = end;
                             }
-                            _ => t.junk.push(Junk { line: jl, text: s, end }),
+                            _ if count < MAX_ERRORS => t.junk.push(Junk { line: jl, text: s, end }),
+                            _ => {}
                         }
                     }
                 }
@@ -428,6 +437,8 @@ pub struct GameCollector {
     started: bool,
     pre: PendingMove,
     cur: Option<PendingMove>,
+    /// The pieces of a long comment read so far.
+    partial: Vec<u8>,
 }
 
 impl GameCollector {
@@ -444,6 +455,7 @@ impl GameCollector {
             started: false,
             pre: PendingMove::default(),
             cur: None,
+            partial: Vec::new(),
         }
     }
 
@@ -490,6 +502,18 @@ impl GameCollector {
     }
 
     fn error_at(&mut self, line: u64, mv: String, reason: String) {
+        if self.game.errors.len() >= MAX_ERRORS {
+            return;
+        }
+        let mv = if mv.len() > MAX_JUNK_TEXT {
+            let mut cut = MAX_JUNK_TEXT;
+            while !mv.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            format!("{}…", &mv[..cut])
+        } else {
+            mv
+        };
         let e = GameError {
             game: self.game.number,
             line,
@@ -512,6 +536,7 @@ impl GameCollector {
     }
 
     fn finish(&mut self) -> GameRecord {
+        self.partial.clear();
         self.flush_move();
         let _ = self.touch();
         if self.depth > 0 {
@@ -621,6 +646,7 @@ impl Visitor for GameCollector {
         self.depth = 0;
         self.pre = PendingMove::default();
         self.cur = None;
+        self.partial.clear();
         ControlFlow::Continue(())
     }
 
@@ -674,47 +700,30 @@ impl Visitor for GameCollector {
         ControlFlow::Continue(())
     }
 
-    fn partial_comment(&mut self, m: &mut (), comment: RawComment<'_>) -> ControlFlow<GameRecord> {
-        // Long comments arrive in pieces; glue them back together.
+    fn partial_comment(&mut self, _m: &mut (), comment: RawComment<'_>) -> ControlFlow<GameRecord> {
+        // Long comments arrive in pieces; keep them (up to a bound, so that
+        // an unclosed brace cannot take the rest of a big file into memory).
         let _ = self.touch();
-        if self.depth > 0 {
-            return ControlFlow::Continue(());
-        }
-        let text = String::from_utf8_lossy(comment.as_bytes()).into_owned();
-        let target = match self.cur.as_mut() {
-            Some(c) => c,
-            None => &mut self.pre,
-        };
-        match target.comments.last_mut() {
-            Some(last) if last.ends_with('\u{0}') => {
-                last.pop();
-                last.push_str(&text);
-                last.push('\u{0}');
-            }
-            _ => target.comments.push(format!("{text}\u{0}")),
-        }
-        let _ = m;
+        let room = MAX_COMMENT.saturating_sub(self.partial.len());
+        let bytes = comment.as_bytes();
+        self.partial.extend_from_slice(&bytes[..bytes.len().min(room)]);
         ControlFlow::Continue(())
     }
 
     fn comment(&mut self, _m: &mut (), comment: RawComment<'_>) -> ControlFlow<GameRecord> {
         let _ = self.touch();
-        if self.depth > 0 {
-            return ControlFlow::Continue(());
-        }
-        let piece = String::from_utf8_lossy(comment.as_bytes()).into_owned();
+        let raw = if self.partial.is_empty() {
+            String::from_utf8_lossy(comment.as_bytes()).into_owned()
+        } else {
+            let mut whole = std::mem::take(&mut self.partial);
+            let room = MAX_COMMENT.saturating_sub(whole.len());
+            let bytes = comment.as_bytes();
+            whole.extend_from_slice(&bytes[..bytes.len().min(room)]);
+            String::from_utf8_lossy(&whole).into_owned()
+        };
         let target = match self.cur.as_mut() {
             Some(c) => c,
             None => &mut self.pre,
-        };
-        let raw = match target.comments.last() {
-            Some(last) if last.ends_with('\u{0}') => {
-                let mut whole = target.comments.pop().unwrap_or_default();
-                whole.pop();
-                whole.push_str(&piece);
-                whole
-            }
-            _ => piece,
         };
         let (text, clock, draw) = parse_comment(&raw);
         if clock.is_some() {
