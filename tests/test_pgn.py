@@ -478,3 +478,11 @@ def test_damaged_files_never_stop_the_reader() -> None:
             assert 1 <= g.line <= last_line
             assert all(g.line <= m.line <= last_line for m in g.moves)
             assert all(1 <= e.line <= last_line and e.game == g.number for e in g.errors)
+
+
+def test_garbage_gives_bounded_errors_and_the_next_game_is_read() -> None:
+    garbage = b" ".join([b"zz"] * 5000) + b" " + b"y" * 100_000 + b"\n\n"
+    games = list(read_pgn(garbage + b'[Event "after"]\n\n1. e4 *\n'))
+    assert len(games[0].errors) == 100
+    assert all(len(e.move) <= 80 for g in games for e in g.errors)
+    assert games[-1].tags == {"Event": "after"} and games[-1].ok
