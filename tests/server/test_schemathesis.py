@@ -44,7 +44,7 @@ def _schemathesis(url: str, tmp: Path, *, game: str | None, token: str | None, s
            "--request-timeout", "10", "--warnings=off"]
     if token:
         cmd += ["-H", f"Authorization: Bearer {token}"]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=tmp)  # its caches stay out of the repo
 
 
 @pytest.mark.parametrize("as_arbiter", [False, True], ids=["stranger", "arbiter"])
