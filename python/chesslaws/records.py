@@ -90,14 +90,15 @@ def game_to_pgn(game: Game) -> str:
             before_first.append(_ruling_text(r))
         else:
             comments[index].append(_ruling_text(r))
-    if before_first and comments:
-        comments[0] = [f"Before this move: {c}" for c in before_first] + comments[0]
+    irregular = any(_irregular(rec.san) for rec in records)
     moves = [
-        ExportMove(rec.san if not _irregular(rec.san) else rec.uci, rec.clock_ms, " ".join(c) or None, rec.draw_offer)
+        ExportMove(rec.uci if _irregular(rec.san) else rec.san, rec.clock_ms, " ".join(c) or None, rec.draw_offer)
         for rec, c in zip(records, comments)
     ]
     result = state.result if state.result in ("1-0", "0-1", "1/2-1/2") else "*"
-    return write_pgn(game_tags(state), moves, result)
+    # A game where an illegal move stood (1997 C.3) is written unchecked.
+    return write_pgn(game_tags(state), moves, result, comment=" ".join(before_first) or None,
+                     validate=not irregular)
 
 
 def _irregular(san: str) -> bool:
