@@ -217,18 +217,19 @@ def serve(host: str, port: int, db: str) -> None:
       chesslaws serve --db postgresql://user@localhost/chesslaws
     """
     try:
-        from chesslaws.server import run
+        from chesslaws.server import open_store, run
     except ImportError as err:
         click.echo(f"chesslaws serve: the server needs its dependencies ({err.name}): pip install chesslaws", err=True)
+        sys.exit(2)
+    try:
+        store = open_store(db)
+    except Exception as err:  # the database cannot be opened
+        click.echo(f"chesslaws serve: cannot open the database {db}: {err}", err=True)
         sys.exit(2)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"chesslaws: serving on http://{shown}:{port}/  (games in {db})")
     sys.stdout.flush()
-    try:
-        run(host=host, port=port, db=db)
-    except Exception as err:  # the database cannot be opened
-        click.echo(f"chesslaws serve: {err}", err=True)
-        sys.exit(2)
+    run(host=host, port=port, db=store)
 
 
 @main.command(name="check")

@@ -398,3 +398,18 @@ def test_a_store_failure_is_answered_503_and_leaves_the_game_untouched(
     st = client.get(f"/api/games/{gid}").json()
     assert st["seq"] == 1 and st["ply"] == 0
     assert post(client, gid, tok["white"], {"type": "move", "move": "e4"}).json()["seq"] == 1
+
+
+def test_serve_command_options_and_a_database_that_cannot_be_opened(tmp_path: Any) -> None:
+    from click.testing import CliRunner
+
+    from chesslaws.cli import main
+
+    runner = CliRunner()
+    out = runner.invoke(main, ["serve", "--help"])
+    assert out.exit_code == 0
+    for opt in ("--host", "--port", "--db", "127.0.0.1", "8000", "chesslaws.sqlite3"):
+        assert opt in out.output
+    bad = runner.invoke(main, ["serve", "--db", str(tmp_path / "no" / "such" / "dir" / "x.sqlite3")])
+    assert bad.exit_code == 2 and "cannot open the database" in bad.output
+    assert "serving on" not in bad.output

@@ -9,8 +9,9 @@ from chesslaws.server.app import create_app
 from chesslaws.server.store import PostgresStore, SQLiteStore, Store, open_store
 
 
-def run(host: str = "127.0.0.1", port: int = 8000, db: str = "./chesslaws.sqlite3", *, log_level: str = "warning") -> None:
-    """Serves the app until interrupted."""
+def run(host: str = "127.0.0.1", port: int = 8000, db: str | Store = "./chesslaws.sqlite3", *,
+        log_level: str = "warning") -> None:
+    """Serves the app until interrupted (``db``: an open store, a SQLite path or a postgresql:// URL)."""
     import uvicorn
 
     app = create_app(db)
