@@ -905,12 +905,17 @@ def _on_claim_win(b: _Builder, ev: Event) -> None:
     _illegal_consequence(b, t, offender, text, before)
 
 
-def _on_touch(b: _Builder, ev: Event) -> None:
-    s = b.s
-    by: Color = ev.by  # type: ignore[assignment]
+def _square_field(ev: Event) -> str:
     sq = str(ev.get("square")).strip().lower()
     if len(sq) != 2 or sq[0] not in "abcdefgh" or sq[1] not in "12345678":
         raise EventError(f"field 'square' must be a square such as e2, not {ev.get('square')!r}", field="square")
+    return sq
+
+
+def _on_touch(b: _Builder, ev: Event) -> None:
+    s = b.s
+    by: Color = ev.by  # type: ignore[assignment]
+    sq = _square_field(ev)
     if s.clock.running is None or s.status != "ongoing":
         raise GameError(ev, "the clocks are stopped")
     if by != s.turn:
@@ -930,9 +935,9 @@ def _on_touch(b: _Builder, ev: Event) -> None:
 
 def _on_adjust(b: _Builder, ev: Event) -> None:
     s = b.s
+    sq = _square_field(ev)
     if ev.by != s.turn:
         raise GameError(ev, f"only the player having the move ({NAME[s.turn]}) may adjust pieces (Article 4.2)")
-    sq = str(ev.get("square")).strip().lower()
     if s.position.piece_at(sq) is None:
         raise GameError(ev, f"there is no piece on {sq} to adjust")
 

@@ -11,7 +11,7 @@ spec where the PGN form cannot say it (delays, per-period increments).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping
 
 from chesslaws.events import ms_to_t
 from chesslaws.game import Game, GameState, Ruling
@@ -75,8 +75,12 @@ def game_tags(state: GameState) -> dict[str, str]:
     return tags
 
 
-def game_to_pgn(game: Game) -> str:
-    """The game in PGN, rulings as comments citing their articles."""
+def game_to_pgn(game: Game, *, tags: Mapping[str, str] | None = None) -> str:
+    """The game in PGN, rulings as comments citing their articles.
+
+    ``tags`` add to or override the tags taken from the game (e.g. the
+    players' names and the date a server knows).
+    """
     state = game.state
     records = state.moves
     comments: list[list[str]] = [[] for _ in records]
@@ -97,7 +101,9 @@ def game_to_pgn(game: Game) -> str:
     ]
     result = state.result if state.result in ("1-0", "0-1", "1/2-1/2") else "*"
     # A game where an illegal move stood (1997 C.3) is written unchecked.
-    return write_pgn(game_tags(state), moves, result, comment=" ".join(before_first) or None,
+    all_tags = game_tags(state)
+    all_tags.update(tags or {})
+    return write_pgn(all_tags, moves, result, comment=" ".join(before_first) or None,
                      validate=not irregular)
 
 

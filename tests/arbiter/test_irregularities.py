@@ -383,3 +383,9 @@ def test_1997_setup_claims_only_before_three_moves_each() -> None:
     early = game(start(edition="1997", time_control="1800"), six[:5],
                  ev("claim_setup", 40, "black", what="initial_position"))
     assert early.state.status == "annulled" and last_ruling(early).article == "7.1(a)"
+
+
+@pytest.mark.parametrize("kind", ["touch", "adjust"])
+def test_a_bad_square_is_a_log_error(kind: str) -> None:
+    with pytest.raises(LogError, match="line 2: field 'square'"):
+        game(start(edition="2023", time_control="600"), ev(kind, 1, "white", square="z9"))

@@ -72,6 +72,7 @@ def test_scholars_mate_and_exports(client: Any) -> None:
     assert pgn.status_code == 200
     assert '[White "Anna"]' in pgn.text and '[Result "1-0"]' in pgn.text
     assert "Qxf7#" in pgn.text and pgn.text.rstrip().endswith("1-0")
+    assert "{Article 5.1" in " ".join(pgn.text.split())  # the ruling, citing its article
     # After the end, nothing more.
     r = post(client, gid, tok["black"], {"type": "resign"})
     assert r.status_code == 409 and "over" in r.json()["error"]
