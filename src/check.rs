@@ -366,16 +366,42 @@ fn parse_result(text: &str) -> Option<&'static str> {
     }
 }
 
+/// `H:MM:SS(.f)`, `M:SS` or `SS` in ms, without allocating (the same
+/// values as `crate::pgn::parse_clock`).
+fn clock_ms(text: &[u8]) -> Option<u64> {
+    let t = text.trim_ascii();
+    let (whole, frac) = match t.iter().position(|&b| b == b'.') {
+        Some(d) => (&t[..d], &t[d + 1..]),
+        None => (t, &t[t.len()..]),
+    };
+    let mut parts = 0;
+    let mut secs: u64 = 0;
+    for p in whole.split(|&b| b == b':') {
+        parts += 1;
+        if p.is_empty() || p.len() > 6 || parts > 3 || !p.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        let v = p.iter().fold(0u64, |a, &b| a * 10 + u64::from(b - b'0'));
+        secs = secs * 60 + v;
+    }
+    if !frac.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let mut ms = 0u64;
+    for k in 0..3 {
+        ms = ms * 10 + frac.get(k).map_or(0, |&b| u64::from(b - b'0'));
+    }
+    Some(secs * 1000 + ms)
+}
+
 fn last_clock(raw: &[u8]) -> Option<u64> {
     let mut found = None;
     let mut i = 0;
-    while let Some(j) = raw[i..].windows(5).position(|w| w == b"[%clk") {
+    while let Some(j) = memchr::memmem::find(&raw[i..], b"[%clk") {
         let s = i + j + 5;
         let e = raw[s..].iter().position(|&b| b == b']').map(|k| s + k)?;
-        if let Ok(t) = std::str::from_utf8(&raw[s..e]) {
-            if let Some(ms) = crate::pgn::parse_clock(t) {
-                found = Some(ms);
-            }
+        if let Some(ms) = clock_ms(&raw[s..e]) {
+            found = Some(ms);
         }
         i = e;
     }
@@ -1013,15 +1039,24 @@ impl Splitter {
     }
 
     fn scan_braces(&mut self, body: &[u8]) {
-        for &b in body {
+        let mut rest = body;
+        loop {
             if self.in_comment {
-                if b == b'}' {
-                    self.in_comment = false;
+                match memchr::memchr(b'}', rest) {
+                    Some(i) => {
+                        self.in_comment = false;
+                        rest = &rest[i + 1..];
+                    }
+                    None => break,
                 }
-            } else if b == b'{' {
-                self.in_comment = true;
-            } else if b == b';' {
-                break;
+            } else {
+                match memchr::memchr2(b'{', b';', rest) {
+                    Some(i) if rest[i] == b'{' => {
+                        self.in_comment = true;
+                        rest = &rest[i + 1..];
+                    }
+                    _ => break,
+                }
             }
         }
     }
@@ -1299,6 +1334,14 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clocks() {
+        for t in ["0:01:02.5", " 1:00:00 ", "0:00:00", "59", "3:07", "x", "1:2:3:4", "", "0:00:01.25"] {
+            assert_eq!(clock_ms(t.as_bytes()), crate::pgn::parse_clock(t), "{t}");
+        }
+        assert_eq!(last_clock(b"a [%clk 0:00:09] b [%clk 0:00:00]"), Some(0));
+    }
 
     #[test]
     fn junk() {
