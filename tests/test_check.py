@@ -359,7 +359,15 @@ def test_dask_gives_the_same_report(planted_file: Path, clean_file: Path, mixed_
 
     paths = [planted_file, clean_file, mixed_file]
     local, local_summary = check_files(paths, jobs=1)
+    runner = CliRunner()
+    args = ["check", str(planted_file), str(clean_file), "--json", "--only-problems"]
+    here = runner.invoke(main, args + ["--jobs", "2"])
     with local_client(n_workers=2) as client:
         remote, remote_summary = check_files_dask(paths, client=client)
+        there = runner.invoke(main, args + ["--dask", client.scheduler.address])
     assert [r.to_json() for r in remote] == [r.to_json() for r in local]
     assert remote_summary.to_json() == local_summary.to_json()
+    assert len(remote) == 2 * 150 + 2 * len(PLANTED)
+    # The command on the cluster prints what it prints on one machine.
+    assert (there.exit_code, there.output) == (here.exit_code, here.output) == (1, here.output)
+    assert len(here.output.splitlines()) == 13 + 1

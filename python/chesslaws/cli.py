@@ -241,9 +241,12 @@ def serve(host: str, port: int, db: str) -> None:
               help="One JSON object per game (with its findings), then a summary object.")
 @click.option("--only-problems", is_flag=True, help="Report only the games with findings.")
 @click.option("--jobs", type=click.IntRange(1, 1024), default=None,
-              help="Threads checking games (default: all cores).")
+              help="Threads checking games (default: all cores; with --dask: per file).")
+@click.option("--dask", "dask_scheduler", default=None, metavar="ADDRESS",
+              help="Check the files on a Dask cluster (e.g. tcp://host:8786), one task per file; "
+                   "the workers must see the same paths.")
 def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_problems: bool,
-                  jobs: int | None) -> None:
+                  jobs: int | None, dask_scheduler: str | None) -> None:
     """Check recorded games: legal moves, and the result the Laws give.
 
     Reads PGN files (plain, .gz or .zst; '-' for standard input) game by
@@ -272,6 +275,9 @@ def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_prob
     show_progress = sys.stderr.isatty()
     many = len(files) > 1
     status = 0
+    if dask_scheduler is not None:
+        _check_on_dask(files, edition, as_json, only_problems, jobs, dask_scheduler)
+        return
     for path in files:
         try:
             fc = FileCheck(path, edition=edition, jobs=jobs, problems_only=only_problems or not as_json)
@@ -312,6 +318,43 @@ def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_prob
     if status == 0 and total.games_with_findings:
         status = 1
     sys.exit(status)
+
+
+def _check_on_dask(files: tuple[str, ...], edition: str, as_json: bool, only_problems: bool,
+                   jobs: int | None, scheduler: str) -> None:
+    import json
+
+    if "-" in files:
+        click.echo("chesslaws check: --dask reads files, not standard input", err=True)
+        sys.exit(2)
+    try:
+        from chesslaws.distributed import check_files_dask
+    except ImportError as err:
+        click.echo(f"chesslaws check: {err}", err=True)
+        sys.exit(2)
+    paths = [str(p) for p in files]
+    try:
+        reports, total = check_files_dask(paths, scheduler=scheduler, edition=edition,
+                                          problems_only=only_problems or not as_json,
+                                          jobs_per_file=jobs or 1)
+    except OSError as err:
+        click.echo(f"chesslaws check: {err}", err=True)
+        sys.exit(2)
+    many = len(paths) > 1
+    for r in reports:
+        if as_json:
+            row = r.to_json()
+            if not many:
+                row.pop("file", None)
+            sys.stdout.write(json.dumps(row, ensure_ascii=False) + "\n")
+        else:
+            _print_report(r, r.file if many else None)
+    if as_json:
+        sys.stdout.write(json.dumps(total.to_json(), ensure_ascii=False) + "\n")
+    else:
+        _print_summary(total)
+    sys.stdout.flush()
+    sys.exit(1 if total.games_with_findings else 0)
 
 
 def _progress(path: str, done: int, total: int | None, games: int) -> None:
