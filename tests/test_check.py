@@ -371,3 +371,47 @@ def test_dask_gives_the_same_report(planted_file: Path, clean_file: Path, mixed_
     # The command on the cluster prints what it prints on one machine.
     assert (there.exit_code, there.output) == (here.exit_code, here.output) == (1, here.output)
     assert len(here.output.splitlines()) == 13 + 1
+
+
+# ---------------------------------------------------------------------------
+# Illegal moves planted at random plies of generated games.
+
+
+def test_random_illegal_moves_found_at_their_ply(tmp_path: Path, clean_text: str) -> None:
+    import random
+
+    import chess
+    import chess.pgn
+
+    rng = random.Random(7)
+    stream = io.StringIO(clean_text)
+    texts: list[str] = []
+    expected: list[tuple[int, str]] = []
+    while (g := chess.pgn.read_game(stream)) is not None and len(texts) < 40:
+        moves = list(g.mainline_moves())
+        if len(moves) < 2:
+            continue
+        k = rng.randrange(1, len(moves) + 1)  # the ply to spoil
+        board = chess.Board()
+        sans: list[str] = []
+        for m in moves[: k - 1]:
+            sans.append(board.san(m))
+            board.push(m)
+        king = board.king(board.turn)
+        assert king is not None
+        far = [sq for sq in chess.SQUARES if chess.square_distance(sq, king) >= 2]
+        bad = "K" + chess.square_name(rng.choice(far))  # a king never moves two squares
+        sans.append(bad)
+        movetext = " ".join(
+            (f"{i // 2 + 1}. " if i % 2 == 0 else "") + s for i, s in enumerate(sans)
+        )
+        texts.append(f'[Event "spoilt {len(texts) + 1}"]\n\n{movetext} *\n\n')
+        expected.append((k, bad))
+    p = tmp_path / "spoilt.pgn"
+    p.write_text("".join(texts))
+    reports = list(check_file(p, jobs=2))
+    assert [(r.game, kinds(r)) for r in reports] == [
+        (i + 1, [("illegal_move", k, "7.5.1")]) for i, (k, _) in enumerate(expected)
+    ]
+    assert [r.findings[0].move for r in reports] == [bad for _, bad in expected]
+    assert [r.plies for r in reports] == [k - 1 for k, _ in expected]
