@@ -57,6 +57,7 @@ pub const MATE_BUDGET: u64 = 200_000;
 pub const MAX_GAME_BYTES: usize = 16 << 20;
 const BATCH_BYTES: usize = 512 << 10;
 const BATCH_GAMES: usize = 256;
+const LINE_LIMIT: usize = 1 << 20;
 
 // ---------------------------------------------------------------------------
 // The rules of an edition.
@@ -996,6 +997,8 @@ pub struct Splitter {
     in_comment: bool,
     prev_blank: bool,
     truncated: bool,
+    /// The last read stopped at LINE_LIMIT inside a line.
+    partial: bool,
     seq: u64,
     eof: bool,
 }
@@ -1012,6 +1015,7 @@ impl Splitter {
             in_comment: false,
             prev_blank: true,
             truncated: false,
+            partial: false,
             seq: 0,
             eof: false,
         }
@@ -1067,11 +1071,31 @@ impl Splitter {
         loop {
             if !self.carry {
                 self.line.clear();
-                let n = if self.eof { 0 } else { self.input.read_until(b'\n', &mut self.line)? };
+                // Lines are read at most LINE_LIMIT bytes at a time: a file
+                // with no line breaks cannot fill the memory.
+                let n = if self.eof {
+                    0
+                } else {
+                    (&mut self.input).take(LINE_LIMIT as u64).read_until(b'\n', &mut self.line)?
+                };
                 if n == 0 {
                     self.eof = true;
                     self.finish(&mut batch);
                     break;
+                }
+                let continues = self.partial;
+                self.partial = n == LINE_LIMIT && self.line.last() != Some(&b'\n');
+                if continues {
+                    // The rest of a very long line: part of the open game.
+                    let line = std::mem::take(&mut self.line);
+                    if self.open.is_some() {
+                        self.append(&mut batch, &line);
+                        if self.has_movetext || self.in_comment {
+                            self.scan_braces(&line);
+                        }
+                    }
+                    self.line = line;
+                    continue;
                 }
                 self.line_no += 1;
             }
@@ -1370,6 +1394,12 @@ mod tests {
         assert_eq!(g[2].0, 10);
         let g = split("[A \"1\"]\n\n1. e4 { open\n\n[Event \"2\"]\n1. d4 *\n");
         assert_eq!(g.len(), 2);
+        assert_eq!(g[1].0, 5);
+        // A line longer than LINE_LIMIT stays one line of one game.
+        let long = format!("[A \"1\"]\n\n1. e4 {{{}}} e5 *\n\n[B \"2\"]\n\n1. d4 *\n", "[x".repeat(LINE_LIMIT));
+        let g = split(&long);
+        assert_eq!(g.len(), 2);
+        assert_eq!(g[0].1.len(), long.find("[B").unwrap() - 1);
         assert_eq!(g[1].0, 5);
     }
 }
