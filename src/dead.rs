@@ -688,7 +688,7 @@ fn parse_color(color: &str) -> PyResult<Color> {
     match color {
         "white" => Ok(Color::White),
         "black" => Ok(Color::Black),
-        _ => Err(PyValueError::new_err(format!("color must be 'white' or 'black', not {color:?}"))),
+        _ => Err(crate::InvalidInput::new_err(format!("color must be 'white' or 'black', not {color:?}"))),
     }
 }
 

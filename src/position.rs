@@ -270,7 +270,7 @@ fn parse_color(color: &str) -> PyResult<Color> {
     match color {
         "white" | "w" => Ok(Color::White),
         "black" | "b" => Ok(Color::Black),
-        _ => Err(pyo3::exceptions::PyValueError::new_err(format!(
+        _ => Err(crate::InvalidInput::new_err(format!(
             "color must be 'white' or 'black', not {color:?}"
         ))),
     }
@@ -492,7 +492,7 @@ impl Position {
     /// The piece on `square` as a FEN letter ("K", "p", ...) or None.
     fn piece_at(&self, square: &str) -> PyResult<Option<char>> {
         let sq: Square = square.parse().map_err(|_| {
-            pyo3::exceptions::PyValueError::new_err(format!("not a square: {square:?}"))
+            crate::InvalidInput::new_err(format!("not a square: {square:?}"))
         })?;
         Ok(self.pos.board().piece_at(sq).map(|p| p.char()))
     }

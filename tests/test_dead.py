@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from chesslaws.errors import InvalidInput
+
 from chesslaws.dead import (
     CHASOLVER_NODE_BOUND,
     MateAnalysis,
@@ -287,7 +289,7 @@ def test_bounded_search_lines_are_real_helpmates() -> None:
 
 def test_bad_arguments() -> None:
     pos = Position()
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidInput):
         can_mate(pos, "red")  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         can_mate(pos, "white", budget=-1)

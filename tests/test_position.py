@@ -140,7 +140,7 @@ def test_piece_at_and_pieces() -> None:
     assert pieces["a1"] == "R" and pieces["h8"] == "r"
     assert p.material() == {"K": 1, "Q": 1, "R": 2, "B": 2, "N": 2, "P": 8,
                             "k": 1, "q": 1, "r": 2, "b": 2, "n": 2, "p": 8}
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidInput):
         p.piece_at("z9")
 
 

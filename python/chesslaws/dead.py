@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from chesslaws import _core
+from chesslaws.errors import InvalidInput
 from chesslaws.position import Position
 
 __all__ = [
@@ -92,7 +93,7 @@ class MateAnalysis:
 
 def _check_color(color: str) -> Color:
     if color not in _COLORS:
-        raise ValueError(f"color must be 'white' or 'black', not {color!r}")
+        raise InvalidInput(f"color must be 'white' or 'black', not {color!r}")
     return color
 
 
