@@ -999,6 +999,8 @@ pub struct Splitter {
     truncated: bool,
     /// The last read stopped at LINE_LIMIT inside a line.
     partial: bool,
+    /// An I/O error met after some games of a batch were read.
+    error: Option<io::Error>,
     seq: u64,
     eof: bool,
 }
@@ -1016,6 +1018,7 @@ impl Splitter {
             prev_blank: true,
             truncated: false,
             partial: false,
+            error: None,
             seq: 0,
             eof: false,
         }
@@ -1067,6 +1070,10 @@ impl Splitter {
 
     /// The next batch of whole games, `None` at the end of the input.
     pub fn next_batch(&mut self) -> io::Result<Option<Batch>> {
+        if let Some(e) = self.error.take() {
+            self.eof = true;
+            return Err(e);
+        }
         let mut batch = Batch { seq: self.seq, buf: Vec::with_capacity(BATCH_BYTES + (64 << 10)), games: Vec::new() };
         loop {
             if !self.carry {
@@ -1076,7 +1083,16 @@ impl Splitter {
                 let n = if self.eof {
                     0
                 } else {
-                    (&mut self.input).take(LINE_LIMIT as u64).read_until(b'\n', &mut self.line)?
+                    match (&mut self.input).take(LINE_LIMIT as u64).read_until(b'\n', &mut self.line) {
+                        Ok(n) => n,
+                        Err(e) if batch.games.is_empty() => return Err(e),
+                        Err(e) => {
+                            // Hand over the games read so far; the error comes next.
+                            self.error = Some(e);
+                            self.open = None;
+                            break;
+                        }
+                    }
                 };
                 if n == 0 {
                     self.eof = true;

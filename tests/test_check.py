@@ -415,3 +415,16 @@ def test_random_illegal_moves_found_at_their_ply(tmp_path: Path, clean_text: str
     ]
     assert [r.findings[0].move for r in reports] == [bad for _, bad in expected]
     assert [r.plies for r in reports] == [k - 1 for k, _ in expected]
+
+
+def test_truncated_gzip_is_an_error(tmp_path: Path, clean_text: str) -> None:
+    p = tmp_path / "cut.pgn.gz"
+    data = gzip.compress(clean_text.encode())
+    p.write_bytes(data[: len(data) // 2])
+    res = CliRunner().invoke(main, ["check", str(p), "--json", "--jobs", "2"])
+    assert res.exit_code == 2
+    summary = json.loads(res.output.splitlines()[-1])["summary"]
+    assert 0 < summary["games"] < 150
+    assert summary["errors"] and "cut.pgn.gz" in summary["errors"][0]
+    with pytest.raises(OSError):
+        list(check_file(p, jobs=1))
