@@ -537,7 +537,13 @@ impl Checker {
         if b.verdict != Verdict::Unwinnable {
             return None;
         }
-        Some(format!("{} {}", w.reason, b.reason))
+        let w = w.reason.trim_end_matches('.').to_string();
+        let b = b.reason.trim_end_matches('.');
+        Some(if w.starts_with("White has a lone king") && b.starts_with("Black has a lone king") {
+            "each side has a lone king".to_string()
+        } else {
+            format!("{w}; {b}")
+        })
     }
 
     /// The end-of-game rules applied after every ply.
@@ -545,7 +551,7 @@ impl Checker {
         if self.rules.list_1989 {
             if let Some(why) = list_1989(&self.pos) {
                 if !self.end_on_board() {
-                    self.end("insufficient_material", "insufficient_material", DRAW, why);
+                    self.end("insufficient_material", "insufficient_material", DRAW, format!("the ending is {why}"));
                 }
                 return;
             }
@@ -647,7 +653,7 @@ impl Checker {
         let heavy = (b.by_color(winner) & (b.queens() | b.rooks() | b.pawns())).any();
         let budget = if heavy { 0 } else { MATE_BUDGET };
         let a = analyse(&self.pos, winner, Some(budget));
-        (a.verdict == Verdict::Unwinnable).then_some(a.reason)
+        (a.verdict == Verdict::Unwinnable).then(|| a.reason.trim_end_matches('.').to_string())
     }
 
     fn judge_result(&mut self) {
@@ -700,7 +706,7 @@ impl Checker {
         } else if self.rules.resign_rule {
             if let Some(why) = self.cannot_mate(winner, false) {
                 let text = format!(
-                    "{where_} the record gives {} (a resignation by {}), but {why} The game is drawn.",
+                    "{where_} the record gives {} (a resignation by {}), but {why}: the game is drawn",
                     win_for(winner),
                     side(loser)
                 );
