@@ -1234,8 +1234,6 @@ def _on_claim_flag(b: _Builder, ev: Event) -> None:
             b.rule(t, continue_key,
                    "Both flags have fallen and it cannot be established which fell first: the game continues.")
         return
-    clock: Clock = s.clock
-    b.set(clock=clock)
     _flag_outcome(b, opp, t)
 
 
