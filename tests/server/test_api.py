@@ -296,8 +296,6 @@ def test_a_sealed_move_stays_hidden_in_the_log_export_and_the_state(client: Any)
     gid, tok = g["id"], g["tokens"]
     assert post(client, gid, tok["white"], {"type": "move", "move": "e4"}).status_code == 200
     r = post(client, gid, tok["black"], {"type": "seal", "move": "Nc6"})
-    if r.status_code == 409 and "not supported" in r.json()["error"]:
-        pytest.skip("this arbiter does not take 'seal' events yet")
     assert r.status_code == 200, r.text
     assert r.json()["event"]["move"] is None  # even the sealer's acknowledgement does not echo it
     assert r.json()["state"]["status"] == "adjourned"
@@ -309,6 +307,27 @@ def test_a_sealed_move_stays_hidden_in_the_log_export_and_the_state(client: Any)
     with client.websocket_connect(f"/api/games/{gid}/ws?token={tok['white']}") as ws:
         ws.receive_json()
         assert "Nc6" not in json.dumps(ws.receive_json())
+
+
+def test_restart_between_sealing_and_resumption(make_client: Callable[[], Any]) -> None:
+    """Issue 6: the envelope survives a restart, stays sealed, and opens when the replier arrives."""
+    first = make_client()
+    g = create(first, time_control="600", edition="1997")
+    gid, tok = g["id"], g["tokens"]
+    assert post(first, gid, tok["white"], {"type": "move", "move": "e4"}).status_code == 200
+    r = post(first, gid, tok["black"], {"type": "seal", "move": "Sc6"})  # German letters
+    assert r.status_code == 200, r.text
+    first.__exit__(None, None, None)
+    second = make_client()
+    st = second.get(f"/api/games/{gid}").json()
+    assert st["status"] == "adjourned" and st["clocks"]["running"] is None
+    assert "Sc6" not in json.dumps(st) and "Nc6" not in json.dumps(st)
+    assert log_lines(second, gid, tok["arbiter"])[-1]["move"] == "Sc6"
+    assert post(second, gid, tok["arbiter"], {"type": "resume"}).status_code == 200
+    r = post(second, gid, tok["white"], {"type": "arrive"})
+    assert r.status_code == 200, r.text
+    assert [m["san"] for m in r.json()["state"]["moves"]] == ["e4", "Nc6"]
+    assert r.json()["state"]["clocks"]["running"] == "white"
 
 
 def test_quickplay_claim_and_arbiter_decision(client: Any) -> None:
