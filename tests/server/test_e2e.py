@@ -82,6 +82,10 @@ def test_scholars_mate_by_click_and_drag(server: Any, browser: Any, tmp_path: Pa
     white = open_seat(browser, g["links"]["white"])
     black = open_seat(browser, g["links"]["black"])
     assert white.inner_text("#seat") == "playing White" and black.inner_text("#seat") == "playing Black"
+    for page in (white, black):  # Article 2.1: a light square in each player's right-hand corner
+        assert "l" in page.get_attribute('[data-sq="h1"]', "class").split()
+        assert "d" in page.get_attribute('[data-sq="a1"]', "class").split()
+        assert "l" in page.get_attribute('[data-sq="a8"]', "class").split()
     click_move(white, "e2", "e4")
     drag_move(black, "e7", "e5")
     drag_move(white, "f1", "c4")

@@ -90,7 +90,7 @@ function buildBoard() {
       const rank = flipped() ? row + 1 : 8 - row;
       const name = FILES[file] + rank;
       const el = document.createElement("div");
-      el.className = "sq " + ((file + rank) % 2 === 1 ? "l" : "d");
+      el.className = "sq " + ((file + rank) % 2 === 0 ? "l" : "d");  // h1 light, a1 dark (Article 2.1)
       el.dataset.sq = name;
       if (row === 7) { const c = document.createElement("span"); c.className = "coord file"; c.textContent = FILES[file]; el.appendChild(c); }
       if (col === 0) { const c = document.createElement("span"); c.className = "coord rank"; c.textContent = rank; el.appendChild(c); }
