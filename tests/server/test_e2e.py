@@ -82,6 +82,8 @@ def test_scholars_mate_by_click_and_drag(server: Any, browser: Any, tmp_path: Pa
     white = open_seat(browser, g["links"]["white"])
     black = open_seat(browser, g["links"]["black"])
     assert white.inner_text("#seat") == "playing White" and black.inner_text("#seat") == "playing Black"
+    for page in (white, black):
+        assert not page.is_visible("#act-for-box")  # only the arbiter of an over-the-board game enters for a side
     for page in (white, black):  # Article 2.1: a light square in each player's right-hand corner
         assert "l" in page.get_attribute('[data-sq="h1"]', "class").split()
         assert "d" in page.get_attribute('[data-sq="a1"]', "class").split()
