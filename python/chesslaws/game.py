@@ -31,7 +31,7 @@ from chesslaws.errors import (
     WrongState,
 )
 from chesslaws.events import Event, EventError, ms_to_t, parse_event
-from chesslaws.mating import MateVerdict, can_mate, is_dead
+from chesslaws.mating import can_mate, is_dead
 from chesslaws.position import STARTING_FEN, Position
 from chesslaws.timecontrol import Color, TimeControl, TimeControlError, classify
 
@@ -431,10 +431,6 @@ class _Builder:
 # --- mating chances ------------------------------------------------------------
 
 
-def _mate_verdict(state: GameState, position: Position, color: Color) -> MateVerdict:
-    return can_mate(position, color)
-
-
 def _bare_king(position: Position, color: Color) -> bool:
     """``color`` has only the king left (1989 Article 10.5)."""
     upper = color == "white"
@@ -464,7 +460,7 @@ def _flag_outcome(b: _Builder, flagged: Color, t_ms: int) -> None:
             )
             return
     else:
-        verdict = _mate_verdict(s, position, opp)
+        verdict = can_mate(position, opp)
         if verdict.can_mate is False:
             b.end(
                 t_ms,
@@ -754,7 +750,7 @@ def _illegal_consequence(b: _Builder, t: int, mover: Color, text: str, before: G
     clock: Clock = b.get("clock")
     if ed.name == "2023":
         if n >= 2:
-            verdict = _mate_verdict(s, before.position, opp)
+            verdict = can_mate(before.position, opp)
             if verdict.can_mate is False:
                 b.end(t, draw("illegal_moves"), "illegal_move_penalty",
                       f"{base}. It is {NAME[mover]}'s second illegal move, but {NAME[opp]}{verdict.clause} "
@@ -1003,7 +999,7 @@ def _on_resign(b: _Builder, ev: Event) -> None:
     by: Color = ev.by  # type: ignore[assignment]
     opp = other(by)
     if s.edition.resign_draw_when_opponent_cannot_mate:
-        verdict = _mate_verdict(s, s.position, opp)
+        verdict = can_mate(s.position, opp)
         if verdict.can_mate is False:
             b.end(ev.t_ms, draw("resignation"), "resignation",
                   f"{NAME[by]} resigns, but {NAME[opp]}{verdict.clause} cannot checkmate by any series of "
@@ -1359,7 +1355,7 @@ def _open_envelope(b: _Builder, t: int, env: Envelope) -> None:
                       f"{lead}, but {NAME[replier]} has only the king: the game is drawn (Article 10.5).")
                 return
         else:
-            verdict = _mate_verdict(s, pos, replier)
+            verdict = can_mate(pos, replier)
             if verdict.can_mate is False:
                 b.end(t, draw("sealed_move_invalid"), "sealed_move_invalid",
                       f"{lead}, but {NAME[replier]}{verdict.clause} cannot checkmate by any series of legal "
@@ -1487,10 +1483,6 @@ def _on_claim_setup(b: _Builder, ev: Event) -> None:
                "correctly placed board and the game continues.")
     else:
         b.rule(t, "set_clocks", "The clock setting is disputed in time: the arbiter corrects the clocks.")
-
-
-def _not_yet(b: _Builder, ev: Event) -> None:
-    raise GameError(ev, f"'{ev.type}' events are not supported by this version of chesslaws yet")
 
 
 HANDLERS: Mapping[str, Handler] = {
