@@ -227,3 +227,24 @@ def test_over_the_board_the_arbiter_enters_moves_and_events_for_both(server: Any
     assert '"by": "white"' in log[1] and '"by": "black"' in log[2]
     assert '"resign"' in log[3] and '"by": "black"' in log[3]
     arbiter.context.close()
+
+
+def test_adjournment_seal_resume_and_open_on_arrival(server: Any, browser: Any) -> None:
+    """Issue 6 on the page: White seals, nobody sees the move, the arbiter resumes, Black arrives, the envelope opens."""
+    g = new_game(server, time_control="600", edition="1997")
+    white = open_seat(browser, g["links"]["white"])
+    black = open_seat(browser, g["links"]["black"])
+    arbiter = open_seat(browser, g["links"]["arbiter"])
+    white.fill("#seal-move", "Sf3")  # German letters
+    white.click("#btn-seal")
+    for page in (white, black, arbiter):
+        page.wait_for_selector('#status[data-status="adjourned"]')
+    assert "Sf3" not in black.content() and "Nf3" not in black.inner_text("#sheet")
+    arbiter.click("#arb-resume")
+    black.wait_for_selector("#btn-arrive:not([disabled])")
+    assert "not at the board" in black.inner_text("#status")
+    black.click("#btn-arrive")
+    white.wait_for_selector("#sheet td:has-text('Nf3')")
+    assert "envelope is opened" in black.inner_text("#rulings")
+    for page in (white, black, arbiter):
+        page.context.close()

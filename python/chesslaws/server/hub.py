@@ -412,6 +412,7 @@ class Hub:
             "moves": moves,
             "legal_moves": legal,
             "check": st.position.is_check(),
+            "absent": sorted(st.absent),
             "lang": lang,
         })
         return out

@@ -339,6 +339,7 @@ function tick() {
 // --- the panels ----------------------------------------------------------------------------------
 function resultLine() {
   if (S.status === "annulled") return { head: "Game annulled", sub: "" };
+  if (S.status === "adjourned") return { head: "Game adjourned", sub: "a sealed move waits in its envelope" };
   if (S.status !== "finished") return null;
   const t = TERMINATION[S.termination] || S.termination || "";
   let head;
@@ -369,7 +370,9 @@ function renderStatus() {
     if (S.clocks.running === null && S.time_control !== "-") notes.push("clocks stopped");
     for (const p of S.pending) {
       if (p.kind === "claim") notes.push(`${NAME[p.by]}'s ${p.reason} claim awaits the arbiter`);
+      if (p.kind === "sealed_move") notes.push(`${NAME[p.by]}'s sealed move is opened when ${NAME[p.by === "white" ? "black" : "white"]} is at the board`);
     }
+    for (const a of S.absent || []) notes.push(`${NAME[a]} is not at the board`);
     if (!S.flags_observed && S.time_control !== "-") notes.push("flags count only when claimed");
     sub.textContent = notes.join(" · ");
   }
@@ -389,7 +392,8 @@ function renderStatus() {
       $("board-wrap").appendChild(ov);
       ov.innerHTML = '<div class="res"></div><div class="why"></div>';
     }
-    ov.querySelector(".res").textContent = S.status === "annulled" ? "annulled" : S.result.replace("1/2", "½").replace("1/2", "½");
+    ov.querySelector(".res").textContent = S.status === "annulled" ? "annulled"
+      : S.status === "adjourned" ? "adjourned" : S.result.replace("1/2", "½").replace("1/2", "½");
     ov.querySelector(".why").textContent = res.sub || res.head;
   } else if (ov) {
     ov.remove();
@@ -426,7 +430,9 @@ function renderActions() {
   $("btn-fifty").disabled = !ongoing || actor !== S.turn;
   $("btn-quickplay").disabled = !ongoing || actor !== S.turn;
   $("btn-flag").disabled = !ongoing;
-  $("btn-resign").disabled = !ongoing;
+  $("btn-resign").disabled = !ongoing && S.status !== "adjourned";
+  $("btn-seal").disabled = !ongoing || actor !== S.turn;
+  $("btn-arrive").disabled = !(S.absent || []).includes(actor);
   $("btn-threefold").classList.toggle("on", armedClaim === "threefold");
   $("btn-fifty").classList.toggle("on", armedClaim === "fifty");
   const opp = actor === "white" ? "black" : "white";
@@ -600,6 +606,15 @@ function parseClock(text) {
   for (const p of parts) s = s * 60 + p;
   return Math.round(s * 1000);
 }
+$("btn-seal").onclick = () => {
+  const move = $("seal-move").value.trim();
+  if (!move) { toast("Write the move to seal first."); return; }
+  send({ type: "seal", move });
+  $("seal-move").value = "";
+};
+$("btn-arrive").onclick = () => send({ type: "arrive" });
+$("arb-resume").onclick = () => send({ type: "resume" });
+$("arb-lost").onclick = () => send({ type: "envelope_lost" });
 $("arb-stop").onclick = () => send({ type: "stop_clocks" });
 $("arb-start").onclick = () => send({ type: "start_clocks" });
 $("arb-set").onclick = () => {
