@@ -437,6 +437,18 @@ def _bare_king(position: Position, color: Color) -> bool:
     return all(k.upper() == "K" for k in position.material() if k.isupper() == upper)
 
 
+def _cannot_win(edition: Edition, position: Position, winner: Color) -> tuple[bool, str, str]:
+    """Would ``winner`` be denied the win because he cannot mate, by this
+    edition's rule (1989 10.5: a bare king; 1997 and 2023 6.9: no series of
+    legal moves mates)? Returns (denied, the words after his name for a
+    drawn ruling, the proof to quote when he wins)."""
+    if edition.flag_draw == "bare_king":
+        return _bare_king(position, winner), " has only the king left", ""
+    verdict = can_mate(position, winner)
+    return (verdict.can_mate is False,
+            f"{verdict.clause} cannot checkmate by any series of legal moves{verdict.proof}", verdict.proof)
+
+
 def _flag_outcome(b: _Builder, flagged: Color, t_ms: int) -> None:
     """The game after ``flagged``'s flag fell at ``t_ms`` (Articles 6.9 / 10.14)."""
     s = b.s
@@ -449,28 +461,11 @@ def _flag_outcome(b: _Builder, flagged: Color, t_ms: int) -> None:
             b.end(t_ms, draw("time_forfeit"), "mating_potential",
                   f"{NAME[flagged]}'s flag fell, but {NAME[opp]} {why}, without mating potential: the game is drawn.")
             return
-    proof = ""
-    if ed.flag_draw == "bare_king":
-        if _bare_king(position, opp):
-            b.end(
-                t_ms,
-                draw("time_forfeit"),
-                "flag_draw",
-                f"{NAME[flagged]}'s flag fell, but {NAME[opp]} has only the king left: the game is drawn.",
-            )
-            return
-    else:
-        verdict = can_mate(position, opp)
-        if verdict.can_mate is False:
-            b.end(
-                t_ms,
-                draw("time_forfeit"),
-                "flag_draw",
-                f"{NAME[flagged]}'s flag fell, but {NAME[opp]}{verdict.clause} "
-                f"cannot checkmate by any series of legal moves{verdict.proof}: the game is drawn.",
-            )
-            return
-        proof = verdict.proof
+    denied, why, proof = _cannot_win(ed, position, opp)
+    if denied:
+        b.end(t_ms, draw("time_forfeit"), "flag_draw",
+              f"{NAME[flagged]}'s flag fell, but {NAME[opp]}{why}: the game is drawn.")
+        return
     b.end(
         t_ms,
         win_for(opp, "time_forfeit"),
@@ -1117,8 +1112,10 @@ def _on_claim_draw(b: _Builder, ev: Event) -> None:
     text = f"{NAME[by]}'s {kind} claim is incorrect: {what}. {penalty}"
     if lost:
         opp = other(by)
-        if s.edition.flag_draw == "bare_king" and _bare_king(s.position, opp):
-            b.end(t, draw("time_forfeit"), "claim_incorrect", text + f" {NAME[opp]} has only the king: the game is drawn (Article 10.5).")
+        denied, why, _ = _cannot_win(s.edition, s.position, opp)
+        if denied:
+            b.end(t, draw("time_forfeit"), "claim_incorrect",
+                  text + f" {NAME[opp]}{why}: the game is drawn (Article {s.edition.article('flag_draw')}).")
         else:
             b.end(t, win_for(opp, "time_forfeit"), "claim_incorrect", text + f" {NAME[by]} loses.")
         return
@@ -1349,18 +1346,12 @@ def _open_envelope(b: _Builder, t: int, env: Envelope) -> None:
     if fault is not None:
         b.set(envelope=None)
         lead = f"The envelope is opened: {NAME[sealer]}'s {what} {env.move_number}. {env.move!r} {fault}"
-        if s.edition.flag_draw == "bare_king":
-            if _bare_king(pos, replier):
-                b.end(t, draw("sealed_move_invalid"), "bare_king",
-                      f"{lead}, but {NAME[replier]} has only the king: the game is drawn (Article 10.5).")
-                return
-        else:
-            verdict = can_mate(pos, replier)
-            if verdict.can_mate is False:
-                b.end(t, draw("sealed_move_invalid"), "sealed_move_invalid",
-                      f"{lead}, but {NAME[replier]}{verdict.clause} cannot checkmate by any series of legal "
-                      f"moves{verdict.proof}: the game is drawn.")
-                return
+        denied, why, _ = _cannot_win(s.edition, pos, replier)
+        if denied:
+            # 1989 10.5 names the bare king; 1997 A.8 excepts 6.9.
+            rule = "bare_king" if s.edition.flag_draw == "bare_king" else "sealed_move_invalid"
+            b.end(t, draw("sealed_move_invalid"), rule, f"{lead}, but {NAME[replier]}{why}: the game is drawn.")
+            return
         b.end(t, win_for(replier, "sealed_move_invalid"), "sealed_move_invalid",
               f"{lead}: {NAME[sealer]} loses.")
         return
