@@ -107,3 +107,14 @@ def test_cli_replay_pgn_and_convert(tmp_path: Path) -> None:
     assert json.loads(lines[0])["edition"] == "1997"
     res = runner.invoke(main, ["replay", str(out / "two-1.jsonl"), "--json"])
     assert json.loads(res.output)["termination"] == "checkmate"
+
+
+def test_an_illegal_move_that_stood_is_exported_in_coordinates() -> None:
+    """1997 C.3: the illegal move stood; the record keeps it as made."""
+    g = Game.from_events([
+        {"type": "start", "t": 0, "edition": "1997", "time_control": "300"},
+        {"type": "move", "t": 5, "by": "white", "move": "e2e5"},
+        {"type": "move", "t": 8, "by": "black", "move": "d7d6"},
+    ])
+    assert [m.illegal for m in g.state.moves] == [True, False]
+    assert "1. e2e5 {[%clk 0:04:55]} 1... d6" in game_to_pgn(g)

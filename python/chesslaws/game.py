@@ -152,6 +152,7 @@ class MoveRecord:
     t_ms: int
     clock_ms: int | None  # the mover's remaining time after the move
     draw_offer: bool = False
+    illegal: bool = False  # an illegal move that stood (1997 C.3, or not claimed without an arbiter)
 
 
 @dataclass(frozen=True, slots=True)
@@ -603,7 +604,9 @@ def _article_10_4(pos: Position) -> str | None:
     return None
 
 
-def _record(b: _Builder, t: int, mover: Color, san: str, uci: str, clock: Clock, *, offer: bool, ended: bool) -> None:
+def _record(
+    b: _Builder, t: int, mover: Color, san: str, uci: str, clock: Clock, *, offer: bool, ended: bool, illegal: bool
+) -> None:
     record = MoveRecord(
         ply=len(b.get("moves")) + 1,
         color=mover,
@@ -612,6 +615,7 @@ def _record(b: _Builder, t: int, mover: Color, san: str, uci: str, clock: Clock,
         t_ms=t,
         clock_ms=clock.remaining(t, mover),
         draw_offer=offer and not ended,
+        illegal=illegal,
     )
     b.set(moves=b.get("moves") + (record,))
 
@@ -626,7 +630,7 @@ def _play(b: _Builder, ev: Event, mover: Color, text: str, *, offer_draw: bool =
 
 def _after_move(
     b: _Builder, t: int, mover: Color, san: str, uci: str, nxt: Position, *, offer_draw: bool = False,
-    check_end: bool = True, press: bool = True,
+    illegal: bool = False, press: bool = True,
 ) -> None:
     """The board shows ``nxt`` after ``mover``'s move: offers, clock, automatic ends."""
     keys: tuple[str, ...] = b.get("keys") + (nxt.repetition_key(),)
@@ -636,7 +640,8 @@ def _after_move(
     offer: DrawOffer | None = own[0] if own else None
     b.set(position=nxt, keys=keys, offer=offer, counter=None, touched=(), touch_violation=None,
           illegal_pending=None)
-    ended = check_end and _end_checks_after_move(b, t, mover, san)
+    # An illegal move that stands ends nothing by itself: the claim decides (C.3).
+    ended = not illegal and _end_checks_after_move(b, t, mover, san)
     if not ended:
         if press:
             clock = clock.press(t, mover)
@@ -646,7 +651,7 @@ def _after_move(
         b.set(clock=clock)
     else:
         clock = b.get("clock")
-    _record(b, t, mover, san, uci, clock, offer=offer_draw, ended=ended)
+    _record(b, t, mover, san, uci, clock, offer=offer_draw, ended=ended, illegal=illegal)
 
 
 def _in_quickplay_finish(s: GameState, color: Color) -> bool:
@@ -867,7 +872,7 @@ def _on_illegal_move(b: _Builder, ev: Event, mover: Color, text: str, offer: boo
         raise EventError(f"field 'move': {err}", field="move") from None
     squares = _squares_of(text)
     label = f"{squares[0]}-{squares[1]}" if squares else text
-    _after_move(b, t, mover, label, text.strip(), nxt, offer_draw=offer, check_end=False)
+    _after_move(b, t, mover, label, text.strip(), nxt, offer_draw=offer, illegal=True)
     b.set(illegal_pending=s)
 
 

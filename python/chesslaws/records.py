@@ -94,9 +94,9 @@ def game_to_pgn(game: Game, *, tags: Mapping[str, str] | None = None) -> str:
             before_first.append(_ruling_text(r))
         else:
             comments[index].append(_ruling_text(r))
-    irregular = any(_irregular(rec.san) for rec in records)
+    irregular = any(rec.illegal for rec in records)
     moves = [
-        ExportMove(rec.uci if _irregular(rec.san) else rec.san, rec.clock_ms, " ".join(c) or None, rec.draw_offer)
+        ExportMove(rec.uci if rec.illegal else rec.san, rec.clock_ms, " ".join(c) or None, rec.draw_offer)
         for rec, c in zip(records, comments)
     ]
     result = state.result if state.result in ("1-0", "0-1", "1/2-1/2") else "*"
@@ -105,10 +105,6 @@ def game_to_pgn(game: Game, *, tags: Mapping[str, str] | None = None) -> str:
     all_tags.update(tags or {})
     return write_pgn(all_tags, moves, result, comment=" ".join(before_first) or None,
                      validate=not irregular)
-
-
-def _irregular(san: str) -> bool:
-    return "-" in san and not san.startswith("O-O")
 
 
 # --- PGN to game logs ------------------------------------------------------------
