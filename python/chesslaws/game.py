@@ -391,7 +391,7 @@ def initial_state(ev: Event) -> GameState:
         session_start_ms=ev.t_ms,
     )
     # A game set up in a finished position is over at once (5.1, 5.2, 9.6; 1989 10.4).
-    b = _Builder(state, ev)
+    b = _Builder(state)
     if _end_checks_after_move(b, ev.t_ms, other(position.turn), "the set-up"):
         return b.build()
     return state
@@ -400,9 +400,8 @@ def initial_state(ev: Event) -> GameState:
 class _Builder:
     """Accumulates one transition; the state is rebuilt once at the end."""
 
-    def __init__(self, state: GameState, event: Event | None) -> None:
+    def __init__(self, state: GameState) -> None:
         self.s = state
-        self.event = event
         self.changes: dict[str, Any] = {}
         self.new_rulings: list[Ruling] = []
 
@@ -501,11 +500,11 @@ def observe(state: GameState, t_ms: int) -> GameState:
     deadline = state.session_start_ms + cfg.default_time_ms
     late_due = bool(late) and t_ms > deadline
     if flag_at is not None and flagged is not None and (not late_due or flag_at <= deadline):
-        b = _Builder(state, None)
+        b = _Builder(state)
         _flag_outcome(b, flagged, flag_at)
         return replace(b.build(), t_ms=t_ms)
     if late_due:
-        b = _Builder(state, None)
+        b = _Builder(state)
         _late_arrival(b, late, deadline)
         return replace(b.build(), t_ms=t_ms)
     return replace(state, t_ms=t_ms)
@@ -1059,12 +1058,11 @@ def _on_claim_draw(b: _Builder, ev: Event) -> None:
     b.set(clock=clock)
     intended = ev.get("move")
     after: Position | None = None
-    intended_san = None
+    intended_san = intended_uci = None
     illegal_intended = False
     if intended is not None:
         try:
-            intended_san = s.position.san(str(intended))
-            after = s.position.play(str(intended))
+            intended_san, intended_uci, after = s.position.play_annotated(str(intended))
         except IllegalMove:
             illegal_intended = True
         except (UnreadableMove, AmbiguousMove) as err:
@@ -1104,11 +1102,10 @@ def _on_claim_draw(b: _Builder, ev: Event) -> None:
             # 1989 10.12: the fifty moves must have been made; a written move does not count.
             what = f"only {made // 2} moves by each player have been made without a pawn move or a capture"
     if correct:
-        if uses_move and after is not None and intended_san is not None:
+        if uses_move and after is not None and intended_san is not None and intended_uci is not None:
             # The move is written on the scoresheet: it belongs to the record.
-            record = MoveRecord(len(s.moves) + 1, by, intended_san, s.position.parse_move(str(intended)), t,
-                                clock.remaining(t, by))
-            b.set(position=after, keys=s.keys + (after.repetition_key(),), moves=s.moves + (record,))
+            b.set(position=after, keys=s.keys + (after.repetition_key(),))
+            _record(b, t, by, intended_san, intended_uci, clock, offer=False, ended=True, illegal=False)
         b.end(t, draw(termination), rule,
               f"Draw by {'threefold repetition' if kind == 'threefold' else 'the ' + kind + ' rule'}, claimed "
               f"correctly by {NAME[by]}: {what}.")
@@ -1531,7 +1528,7 @@ def transition(state: GameState, ev: Event) -> GameState:
         last = seen.rulings[-1].text if seen.rulings else ""
         when = f" at t={ms_to_t(seen.rulings[-1].t_ms)}" if seen.rulings else ""
         raise GameError(ev, f"the game is over{when}: {last}".rstrip(": "))
-    b = _Builder(seen, ev)
+    b = _Builder(seen)
     HANDLERS[ev.type](b, ev)
     return b.build()
 
