@@ -784,6 +784,8 @@ def _allowed_by_touch(pos: Position, mover: Color, touched: tuple[str, ...]) -> 
     Returns (None, "") when any legal move is allowed, else the allowed UCI
     moves and a description of the obligation.
     """
+    if not touched:  # nothing touched: no obligation (the common case, on every move)
+        return None, ""
     legal = pos.legal_moves()
     upper = mover == "white"
     king_sq = next((sq for sq, p in pos.pieces() if p == ("K" if upper else "k")), None)
