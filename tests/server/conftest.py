@@ -25,6 +25,8 @@ from typing import Any, Callable, Iterator
 
 import pytest
 
+from chesslaws.server.guard import UNLIMITED
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -128,7 +130,8 @@ def make_client(db_url: str) -> Iterator[Callable[[], Any]]:
     stack = contextlib.ExitStack()
 
     def make() -> Any:
-        return stack.enter_context(TestClient(create_app(db_url)))
+        # The API tests send events faster than any person: the rate limits have their own tests.
+        return stack.enter_context(TestClient(create_app(db_url, limits=UNLIMITED)))
 
     with stack:
         yield make
@@ -195,7 +198,7 @@ class ThreadServer:
 
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(create_app(db), host="127.0.0.1", port=self.port, log_level="warning",
+        config = uvicorn.Config(create_app(db, limits=UNLIMITED), host="127.0.0.1", port=self.port, log_level="warning",
                                 ws_max_size=16 * 1024)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

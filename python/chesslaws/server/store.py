@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
 import threading
 from abc import ABC, abstractmethod
@@ -97,8 +98,16 @@ class Store(ABC):
                 yield rec
 
     @abstractmethod
+    def ping(self) -> None:
+        """Raises if the database cannot be reached now (the server watches for outages with it)."""
+
+    @abstractmethod
     def close(self) -> None:
         """Closes the connection."""
+
+
+class StoreLocked(Exception):
+    """Another ``chesslaws serve`` has this SQLite file open."""
 
 
 _SQLITE_SCHEMA = """
@@ -143,7 +152,12 @@ class SQLiteStore(Store):
     def __init__(self, path: str) -> None:
         self.url = path
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self._lockfile = _lock_file(path)
+        try:
+            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        except BaseException:
+            self._lockfile.close()
+            raise
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
@@ -215,42 +229,58 @@ class SQLiteStore(Store):
         with self._lock:
             return [r[0] for r in self._db.execute("SELECT id FROM games ORDER BY created_at, id")]
 
+    def ping(self) -> None:
+        with self._lock:
+            self._db.execute("SELECT 1").fetchone()
+
     def close(self) -> None:
         with self._lock:
             self._db.close()
+            self._lockfile.close()  # closing the file releases the lock
 
 
 class PostgresStore(Store):
-    """PostgreSQL through psycopg 3: each write is its own committed transaction."""
+    """PostgreSQL through psycopg 3 and its connection pool: each write is its own committed
+    transaction. A connection broken by a database restart is discarded and a new one made (the
+    pool reconnects in the background with exponential backoff); while none can be made, every call
+    fails within ``timeout`` seconds instead of hanging."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, timeout: float = 3.0) -> None:
         import psycopg
+        from psycopg_pool import ConnectionPool
 
         self.url = url
         self._lock = threading.Lock()
-        self._db = psycopg.connect(url, autocommit=False)
-        with self._db.cursor() as cur:
-            cur.execute("SELECT pg_advisory_xact_lock(4242424242)")  # two servers creating tables at once
-            for stmt in _SQLITE_SCHEMA.split(";"):
-                if stmt.strip():
-                    cur.execute(stmt)
-        self._db.commit()
+        # Fail at once (with the server's reason) if the database is not there at startup.
+        psycopg.connect(url, connect_timeout=10).close()
+        self._pool = ConnectionPool(url, min_size=1, max_size=2, timeout=timeout, open=True,
+                                    kwargs={"autocommit": False, "connect_timeout": 3},
+                                    check=ConnectionPool.check_connection,
+                                    name="chesslaws")
+        self._tx(self._create_schema)
+
+    @staticmethod
+    def _create_schema(cur: Any) -> None:
+        cur.execute("SELECT pg_advisory_xact_lock(4242424242)")  # two servers creating tables at once
+        for stmt in _SQLITE_SCHEMA.split(";"):
+            if stmt.strip():
+                cur.execute(stmt)
 
     def _tx(self, fn: Any) -> Any:
         import psycopg
 
-        with self._lock:
+        with self._lock, self._pool.connection() as db:
             try:
-                with self._db.cursor() as cur:
+                with db.cursor() as cur:
                     out = fn(cur)
-                self._db.commit()
+                db.commit()
                 return out
             except psycopg.errors.UniqueViolation as err:
-                self._db.rollback()
+                db.rollback()
                 raise StoreError(str(err)) from None
-            except BaseException:
-                self._db.rollback()
-                raise
+            except psycopg.errors.ForeignKeyViolation as err:
+                db.rollback()
+                raise StoreError(str(err)) from None
 
     def create_game(self, record: GameRecord) -> None:
         def run(cur: Any) -> None:
@@ -309,9 +339,29 @@ class PostgresStore(Store):
         out: list[str] = self._tx(run)
         return out
 
+    def ping(self) -> None:
+        self._tx(lambda cur: cur.execute("SELECT 1"))
+
     def close(self) -> None:
         with self._lock:
-            self._db.close()
+            self._pool.close()
+
+
+def _lock_file(path: str) -> Any:
+    """Takes the lock that keeps a second server off this SQLite file (``PATH.lock`` beside it,
+    held while the store is open; the operating system releases it if the process dies)."""
+    import fcntl
+
+    if path == ":memory:" or path.startswith("file:"):
+        return open(os.devnull, "rb")  # nothing to share
+    handle = open(path + ".lock", "a+b")  # noqa: SIM115 - held until close()
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise StoreLocked(f"{path} is in use by another chesslaws serve: one SQLite file serves one "
+                          "server process (use PostgreSQL for several)") from None
+    return handle
 
 
 def open_store(url: str) -> Store:
@@ -324,4 +374,4 @@ def open_store(url: str) -> Store:
 
 
 __all__ = ["GameRecord", "PostgresStore", "SQLiteStore", "SEATS", "Seat", "SeatTaken", "Store", "StoreError",
-           "hash_token", "open_store"]
+           "StoreLocked", "hash_token", "open_store"]
