@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from chesslaws.events import SCHEMAS
+from chesslaws.events import RANGES, SCHEMAS
 from chesslaws.server.export import export_pgn
 from chesslaws.server.guard import SECURITY_HEADERS, Limits, Refused, strict_json
 from chesslaws.server.hub import MAX_BODY, ApiError, Hub, LiveGame, Subscriber, public_event
@@ -123,7 +123,8 @@ def _event_model() -> type[BaseModel]:
         if name in ("type", "by", "t"):
             continue
         users = sorted(k for k, sc in SCHEMAS.items() if name in sc.required or name in sc.optional)
-        fields[name] = (t | None, Field(None, description="in: " + ", ".join(users)))
+        low, high = RANGES.get(name, (None, None))
+        fields[name] = (t | None, Field(None, ge=low, le=high, description="in: " + ", ".join(users)))
     model: type[BaseModel] = create_model(
         "EventIn", __config__=ConfigDict(extra="forbid"),
         __doc__="An event of the game log without ``t`` (the server stamps it): see docs/game-log.md.",

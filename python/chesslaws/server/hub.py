@@ -230,7 +230,12 @@ class Hub:
                 try:
                     await self._db(lambda: self.store.append_many(items))
                     results: list[BaseException | None] = [None] * len(batch)
-                except Exception:
+                except Exception as err:  # noqa: BLE001
+                    if not isinstance(err, StoreError):  # the database is unreachable: all fail alike
+                        for _, fut in batch:
+                            if not fut.done():
+                                fut.set_exception(err)
+                        continue
                     # Something in the batch was refused: commit them one by one to tell which.
                     results = []
                     for item in items:
