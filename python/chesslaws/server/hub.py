@@ -17,6 +17,7 @@ import importlib
 import json
 import logging
 import secrets
+import sqlite3
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -70,6 +71,19 @@ def replay_lenient(events: list[dict[str, Any]]) -> tuple[Game | None, int, str 
         except Exception as err:  # noqa: BLE001
             return game, i, f"event {i}: {_reason(err)}"
     return game, len(events), None
+
+
+def _is_outage(err: BaseException) -> bool:
+    """Whether a store error means the database cannot be reached (connection, disk, lock, pool),
+    rather than a fault of the one request."""
+    if isinstance(err, (OSError, TimeoutError, sqlite3.OperationalError)):
+        return True
+    try:
+        import psycopg
+        from psycopg_pool import PoolTimeout
+    except ImportError:  # pragma: no cover - psycopg is a dependency
+        return False
+    return isinstance(err, (psycopg.OperationalError, psycopg.InterfaceError, PoolTimeout))
 
 
 def _reason(err: BaseException) -> str:
@@ -261,7 +275,10 @@ class Hub:
         except StoreError:
             self.last_ok = self.now()  # the database answered (it refused)
             raise
-        except Exception:
+        except Exception as err:
+            if not _is_outage(err):  # a fault of this request, not of the database: no outage
+                log.exception("the store failed on one request")
+                raise StoreError("the store could not write this event") from None
             self._store_down()
             raise
         self.last_ok = self.now()
@@ -563,8 +580,8 @@ class Hub:
                 await self._commit(live.id, seq, line)
             except StoreError as err:
                 log.error("game %s: event %d refused by the store: %s", live.id, seq, _reason(err))
-                raise ApiError(409, f"the event could not be stored: the log already has an event {seq} "
-                                    "(is another server process writing to this database?)") from None
+                raise ApiError(409, f"the event could not be stored as event {seq} of the log (another server "
+                                    "process writing to this database, or a fault logged for the operator)") from None
             except Exception as err:  # the database is down: the game is untouched
                 log.error("store failure: %s", _reason(err))
                 self._store_down()
