@@ -354,3 +354,33 @@ def test_a_postgresql_outage_costs_no_one_a_game(pg_cluster: Any) -> None:
             assert [ln["type"] for ln in lines] == ["start", "move", "stop_clocks", "start_clocks", "move"]
             st = again.get(f"/api/games/{g['id']}").json()
             assert st["status"] == "ongoing" and st["clocks"]["black_ms"] > 0
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_the_time_a_crashed_server_was_down_is_given_back(backend: str, tmp_path: Any,
+                                                          request: pytest.FixtureRequest,
+                                                          server_factory: Callable[..., Any]) -> None:
+    """SIGKILL with a 4-second clock running, 5 seconds down: after the restart the game goes on, and
+    the log says why (the arbiter's interruption from the last heartbeat to the restart)."""
+    import httpx
+
+    db = str(tmp_path / "crash.sqlite3") if backend == "sqlite" else str(request.getfixturevalue("pg_url"))
+    server = server_factory(db)
+    with httpx.Client(base_url=server.url, timeout=10) as http:
+        g = http.post("/api/games", json={"white": "W", "black": "B", "time_control": "4"}).json()
+        r = http.post(f"/api/games/{g['id']}/events", json={"type": "move", "move": "e4"},
+                      headers=auth(g["tokens"]["white"]))
+        assert r.status_code == 200
+    server.kill()
+    time.sleep(5)
+    again = server_factory(db)
+    with httpx.Client(base_url=again.url, timeout=10) as http:
+        st = http.get(f"/api/games/{g['id']}").json()
+        assert st["status"] == "ongoing" and st["clocks"]["running"] == "black"
+        assert st["clocks"]["black_ms"] > 1500
+        lines = [json.loads(x) for x in http.get(f"/api/games/{g['id']}/log").text.splitlines()]
+        assert [ln["type"] for ln in lines] == ["start", "move", "stop_clocks", "start_clocks"]
+        assert "the server was not running" in lines[2]["reason"]
+        r = http.post(f"/api/games/{g['id']}/events", json={"type": "move", "move": "e5"},
+                      headers=auth(g["tokens"]["black"]))
+        assert r.status_code == 200 and r.json()["state"]["status"] == "ongoing"

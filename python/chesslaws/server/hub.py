@@ -50,8 +50,11 @@ class ApiError(Refused):
 
 #: Seconds a client is told to wait (Retry-After) while the database is unreachable.
 RETRY_AFTER_OUTAGE = 2
-#: How often the store is pinged, in seconds (an outage is noticed within this time).
+#: How often the store is pinged, in seconds (an outage is noticed within this time); each ping records
+#: the server's heartbeat.
 PING_EVERY = 1.0
+#: A restart after a longer gap since the last heartbeat gives the time back to the running clocks.
+RESTART_GAP = 1.0
 #: The claims whose failure leaves the game going: repeated, they may annoy the opponent.
 _CLAIMS = ("claim_draw", "claim_flag", "claim_win", "claim_touch_move", "claim_setup")
 
@@ -287,7 +290,7 @@ class Hub:
     # --- outages --------------------------------------------------------------------
     def _store_down(self) -> None:
         if self.down_since is None:
-            self.down_since = max(self.last_ok, self.now() - PING_EVERY)
+            self.down_since = self.last_ok or self.now()  # the last instant it was known to work
             log.error("the game store is unreachable: moves are refused (503) and the clocks held "
                       "since %.3f", self.down_since)
             for live in self.games.values():
@@ -306,7 +309,7 @@ class Hub:
         while True:
             await asyncio.sleep(PING_EVERY)
             try:
-                await self._db(self.store.ping)
+                await self._db(lambda: self.store.ping(self.now()))
             except Exception:  # noqa: BLE001 - an outage, already noted by _db
                 continue
             if self.down_since is not None:
@@ -317,42 +320,45 @@ class Hub:
                                 _reason(err))
 
     async def _recover(self) -> None:
-        """The store is back: every game whose clock ran during the outage gets the arbiter's
-        interruption, ``stop_clocks`` at the outage's start and ``start_clocks`` now, so that the time
-        that passed while no move could be stored is given back (and no flag fell because of it)."""
+        """The store is back: the time that passed while no move could be stored is given back."""
         assert self.down_since is not None
-        down = self.down_since
-        up = self.now()
+        down, up = self.down_since, self.now()
+        await self._give_back(down, up, f"the server could not store moves for {up - down:.1f} s (its database "
+                                        "was unreachable)", "the server's database is back")
+        self.down_since = None
+        log.warning("the game store is back after %.1f s; the interruptions are in the logs", up - down)
+        for live in self.games.values():
+            self.schedule(live)
+            self.broadcast(live)
+
+    async def _give_back(self, down: float, up: float, why: str, back: str) -> None:
+        """Every game whose clock ran between ``down`` and ``up`` (unix seconds) while no move could be
+        stored gets the arbiter's interruption: ``stop_clocks`` at ``down`` and ``start_clocks`` at
+        ``up``, each with a ruling citing the edition's article on interruptions; no flag falls because
+        of it. Raises if the store fails meanwhile (the games done so far keep their interruption)."""
         for live in list(self.games.values()):
             async with live.lock:
                 game = live.game
                 t_down = max(round(down - live.created_at, 3), game.events[-1].t_ms / 1000)
                 t_up = max(round(up - live.created_at, 3), t_down)
-                if t_down < 0 or not game.state.ongoing:
+                if t_down < 0 or not game.state.ongoing or game.state.config.time_control.unlimited:
                     continue
                 seen = game.at(t_down) if t_down * 1000 >= game.state.t_ms else game
                 if not seen.state.ongoing or seen.state.clock.running is None:
                     continue
-                what = (f"the server could not store moves for {t_up - t_down:.1f} s (its database was "
-                        "unreachable); the time that passed is given back")
                 try:
-                    stopped = game.apply({"type": "stop_clocks", "t": t_down, "by": "arbiter", "reason": what})
-                    new = stopped.apply({"type": "start_clocks", "t": t_up, "by": "arbiter",
-                                         "reason": "the server's database is back"})
+                    stopped = game.apply({"type": "stop_clocks", "t": t_down, "by": "arbiter",
+                                          "reason": f"{why}; the time that passed is given back"})
+                    new = stopped.apply({"type": "start_clocks", "t": t_up, "by": "arbiter", "reason": back})
                 except ChessLawsError as err:
-                    log.warning("game %s: no interruption written after the outage: %s", live.id, err)
+                    log.warning("game %s: no interruption written: %s", live.id, err)
                     continue
                 lines = [stopped.events[-1].to_json(), new.events[-1].to_json()]
                 seq = live.seq
                 await self._db(lambda: self.store.append_many(
                     [(live.id, seq, lines[0]), (live.id, seq + 1, lines[1])]))
                 live.game = new
-                log.info("game %s: clocks held from t=%.3f to t=%.3f (outage)", live.id, t_down, t_up)
-        self.down_since = None
-        log.warning("the game store is back after %.1f s; the interruptions are in the logs", up - down)
-        for live in self.games.values():
-            self.schedule(live)
-            self.broadcast(live)
+                log.info("game %s: clocks held from t=%.3f to t=%.3f (%s)", live.id, t_down, t_up, why)
 
     async def start(self) -> None:
         """Rebuilds every stored game from its log. A log that cannot be replayed does not stop the
@@ -361,6 +367,16 @@ class Hub:
         records = await self._db(lambda: list(self.store.load_all()))
         for rec in records:
             self._load(rec)
+        # The time since the last heartbeat (a crash, a restart, an outage the last server did not live
+        # through) is time in which no player could move: it is given back.
+        beat = await self._db(self.store.last_heartbeat)
+        now = self.now()
+        if beat is not None and now - beat >= RESTART_GAP:
+            await self._give_back(beat, now, f"the server was not running for {now - beat:.1f} s", "the server is back")
+            for live in self.games.values():
+                self.schedule(live)
+        await self._db(lambda: self.store.ping(now))
+        self.last_ok = now
         self._monitor = asyncio.ensure_future(self._watch_store())
 
     def _load(self, rec: GameRecord) -> None:
@@ -389,6 +405,11 @@ class Hub:
         for live in self.games.values():
             if live.timer is not None:
                 live.timer.cancel()
+        if self.down_since is None:
+            try:  # the last heartbeat: a restart soon after loses nobody any time, a late one gives it back
+                await self._db(lambda: self.store.ping(self.now()))
+            except Exception:  # noqa: BLE001 - the store is going away: the next start sees the older beat
+                pass
         await self._db(self.store.close)
         self._executor.shutdown(wait=True)
 

@@ -98,8 +98,14 @@ class Store(ABC):
                 yield rec
 
     @abstractmethod
-    def ping(self) -> None:
-        """Raises if the database cannot be reached now (the server watches for outages with it)."""
+    def ping(self, t: float | None = None) -> None:
+        """Raises if the database cannot be reached now (the server watches for outages with it).
+        With ``t`` (unix seconds), also records it as the server's heartbeat: the last instant the
+        server was running with a working store."""
+
+    @abstractmethod
+    def last_heartbeat(self) -> float | None:
+        """The last heartbeat recorded, or None."""
 
     @abstractmethod
     def close(self) -> None:
@@ -127,7 +133,13 @@ CREATE TABLE IF NOT EXISTS events (
     body TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS heartbeat (
+    id INTEGER PRIMARY KEY,
+    t DOUBLE PRECISION NOT NULL
+);
 """
+
+_HEARTBEAT = "INSERT INTO heartbeat VALUES (1, {p}) ON CONFLICT (id) DO UPDATE SET t = excluded.t"
 
 
 def _record(row: tuple[Any, ...], events: list[str]) -> GameRecord:
@@ -229,9 +241,17 @@ class SQLiteStore(Store):
         with self._lock:
             return [r[0] for r in self._db.execute("SELECT id FROM games ORDER BY created_at, id")]
 
-    def ping(self) -> None:
+    def ping(self, t: float | None = None) -> None:
         with self._lock:
-            self._db.execute("SELECT 1").fetchone()
+            if t is None:
+                self._db.execute("SELECT 1").fetchone()
+            else:
+                self._db.execute(_HEARTBEAT.format(p="?"), (t,))
+
+    def last_heartbeat(self) -> float | None:
+        with self._lock:
+            row = self._db.execute("SELECT t FROM heartbeat WHERE id = 1").fetchone()
+        return float(row[0]) if row else None
 
     def close(self) -> None:
         with self._lock:
@@ -339,8 +359,20 @@ class PostgresStore(Store):
         out: list[str] = self._tx(run)
         return out
 
-    def ping(self) -> None:
-        self._tx(lambda cur: cur.execute("SELECT 1"))
+    def ping(self, t: float | None = None) -> None:
+        if t is None:
+            self._tx(lambda cur: cur.execute("SELECT 1"))
+        else:
+            self._tx(lambda cur: cur.execute(_HEARTBEAT.format(p="%s"), (t,)))
+
+    def last_heartbeat(self) -> float | None:
+        def run(cur: Any) -> float | None:
+            cur.execute("SELECT t FROM heartbeat WHERE id = 1")
+            row = cur.fetchone()
+            return float(row[0]) if row else None
+
+        out: float | None = self._tx(run)
+        return out
 
     def close(self) -> None:
         with self._lock:
