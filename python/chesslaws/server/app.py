@@ -320,7 +320,7 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
             before: str | None = Query(None, max_length=40,
                                        description="the id of the last game of the previous page")
     ) -> list[dict[str, Any]]:
-        return hub.page(limit, before)
+        return await hub.page(limit, before)
 
     def address(request: Request) -> str:
         return request.client.host if request.client else "unknown"
@@ -341,18 +341,24 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
 
     @app.get("/api/games/{game_id}", tags=["games"], summary="The state of a game", responses=ERRORS)
     async def get_state(game_id: str, lang: str = Query("en", max_length=10)) -> dict[str, Any]:
-        return hub.view(hub.get(game_id), lang)
+        final = await hub.final_view(game_id)  # a retired game: its stored final state, no replay
+        if final is not None:
+            if lang != "en" and hub.write_move is not None and lang in hub._codes:
+                hub._localise(final["moves"], final["initial_fen"], lang)
+                final["lang"] = lang
+            return final
+        return hub.view(await hub.fetch(game_id), lang)
 
     @app.post("/api/games/{game_id}/join", tags=["games"], summary="Take an open seat", responses=ERRORS)
     async def join(game_id: str, body: JoinSeat, request: Request) -> Joined:
         hub.rate.hit("join_per_address", address(request))
-        live = hub.get(game_id)
+        live = await hub.fetch(game_id, write=True)
         token = await hub.join(live, body.seat, body.name)
         return Joined(seat=body.seat, token=token, link=f"{request.base_url}game/{game_id}#token={token}")
 
     @app.get("/api/games/{game_id}/seat", tags=["games"], summary="Which seat a token opens", responses=ERRORS)
     async def seat(game_id: str, cred: HTTPAuthorizationCredentials | None = Depends(bearer)) -> SeatInfo:
-        live = hub.get(game_id)
+        live = await hub.fetch(game_id)
         tok = token_of(cred)
         s = live.seat_of(tok)
         if tok and s is None:
@@ -375,7 +381,7 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
         if game_id in hub.set_aside:
             ack = await hub.annul_set_aside(game_id, tok, body)
             return Ack(seq=ack["seq"], event=ack["event"], state=hub.view(hub.get(game_id), lang))
-        live = hub.get(game_id)
+        live = await hub.fetch(game_id, write=True)
         seat_ = live.seat_of(tok)
         if tok and seat_ is None:
             raise ApiError(401, "this token opens no seat of this game")
@@ -388,7 +394,7 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
     @app.get("/api/games/{game_id}/log", tags=["games"], summary="The game log (JSON Lines)", responses=ERRORS,
              response_class=PlainTextResponse)
     async def game_log(game_id: str, cred: HTTPAuthorizationCredentials | None = Depends(bearer)) -> Response:
-        live = hub.get(game_id)
+        live = await hub.fetch(game_id)
         tok = token_of(cred)
         s = live.seat_of(tok)
         if tok and s is None:
@@ -400,7 +406,7 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
     @app.get("/api/games/{game_id}/pgn", tags=["games"], summary="The game in PGN", responses=ERRORS,
              response_class=PlainTextResponse)
     async def game_pgn(game_id: str) -> Response:
-        live = hub.get(game_id)
+        live = await hub.fetch(game_id)
         view = hub.view(live)
         t = view["server_t"]
         game = live.game.at(t) if t * 1000 >= live.game.state.t_ms else live.game
@@ -411,13 +417,11 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
     @app.websocket("/api/games/{game_id}/ws")
     async def stream(ws: WebSocket, game_id: str) -> None:
         await ws.accept()
-        live = hub.games.get(game_id)
-        if live is None:
-            try:
-                hub.get(game_id)
-            except ApiError as err:
-                await ws.send_json({"kind": "error", "status": err.status, "error": err.message})
-                await ws.close(code=4000 + err.status)
+        try:
+            live = await hub.fetch(game_id)
+        except ApiError as err:
+            await ws.send_json({"kind": "error", "status": err.status, "error": err.message})
+            await ws.close(code=4000 + err.status)
             return
         tok = ws.query_params.get("token") or None
         seat_ = live.seat_of(tok)
@@ -488,6 +492,7 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
         finally:
             live.subscribers.discard(sub)
             task.cancel()
+            hub.maybe_retire(live)
 
     return app
 

@@ -55,6 +55,9 @@ RETRY_AFTER_OUTAGE = 2
 PING_EVERY = 1.0
 #: A restart after a longer gap since the last heartbeat gives the time back to the running clocks.
 RESTART_GAP = 1.0
+#: Seconds a game that is over stays in memory (for its last viewers) before it is retired to the
+#: store as its final state; it is loaded again on demand.
+RETIRE_AFTER = 60.0
 #: The claims whose failure leaves the game going: repeated, they may annoy the opponent.
 _CLAIMS = ("claim_draw", "claim_flag", "claim_win", "claim_touch_move", "claim_setup")
 
@@ -79,8 +82,11 @@ def replay_lenient(events: list[dict[str, Any]]) -> tuple[Game | None, int, str 
 def _is_outage(err: BaseException) -> bool:
     """Whether a store error means the database cannot be reached (connection, disk, lock, pool),
     rather than a fault of the one request."""
-    if isinstance(err, (OSError, TimeoutError, sqlite3.OperationalError)):
+    if isinstance(err, (OSError, TimeoutError)):
         return True
+    if isinstance(err, sqlite3.OperationalError):  # also raised for SQL errors, which are no outage
+        text = str(err).lower()
+        return any(w in text for w in ("locked", "disk", "i/o", "unable to open", "readonly", "full", "busy"))
     try:
         import psycopg
         from psycopg_pool import PoolTimeout
@@ -171,6 +177,7 @@ class LiveGame:
     subscribers: set[Subscriber] = field(default_factory=set)
     timer: asyncio.TimerHandle | None = None
     incorrect_claims: dict[str, int] = field(default_factory=lambda: {"white": 0, "black": 0})
+    retire: asyncio.TimerHandle | None = None
 
     @property
     def seq(self) -> int:
@@ -201,6 +208,8 @@ class Hub:
         self.last_ok = 0.0
         self.down_since: float | None = None
         self._monitor: asyncio.Task[None] | None = None
+        self.retire_after = RETIRE_AFTER
+        self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chesslaws-store")
         # The server's clock: wall time anchored once, then advanced by the monotonic clock.
         self._wall0 = time.time()
@@ -364,7 +373,7 @@ class Hub:
         """Rebuilds every stored game from its log. A log that cannot be replayed does not stop the
         server: its game is set aside (served as an error naming the reason) until the arbiter annuls it."""
         self._loop = asyncio.get_running_loop()
-        records = await self._db(lambda: list(self.store.load_all()))
+        records = await self._db(lambda: list(self.store.load_live()))  # games that are over stay in the store
         for rec in records:
             self._load(rec)
         # The time since the last heartbeat (a crash, a restart, an outage the last server did not live
@@ -398,6 +407,79 @@ class Hub:
         live = LiveGame(rec.id, rec.created_at, rec.interface, rec.names, rec.token_hashes, game)
         self.games[rec.id] = live
         self.schedule(live)
+        self.maybe_retire(live)
+
+    # --- games that are over leave memory ------------------------------------------------------
+    def _over(self, live: LiveGame) -> bool:
+        t = self.t_of(live)
+        game = live.game.at(t) if t * 1000 >= live.game.state.t_ms else live.game
+        return game.state.status in ("finished", "annulled")
+
+    def maybe_retire(self, live: LiveGame) -> None:
+        """Once a game is over (and nobody watches it), it leaves memory after ``retire_after`` seconds,
+        its final state written to the store so that reading it needs no replay."""
+        if live.retire is not None:
+            live.retire.cancel()
+            live.retire = None
+        if self._loop is None or live.subscribers or not self._over(live):
+            return
+        live.retire = self._loop.call_later(self.retire_after, lambda: asyncio.ensure_future(self._retire(live)))
+
+    async def _retire(self, live: LiveGame) -> None:
+        live.retire = None
+        async with live.lock:
+            if live.subscribers or not self._over(live) or self.games.get(live.id) is not live:
+                return
+            final = {"view": self.view(live), "summary": self.summary(live)}
+            try:
+                await self._db(lambda: self.store.set_final(live.id, final["summary"]["status"], final))
+            except Exception as err:  # noqa: BLE001 - stays in memory; tried again on its next change
+                log.warning("game %s: could not be retired: %s", live.id, _reason(err))
+                return
+            if live.timer is not None:
+                live.timer.cancel()
+            del self.games[live.id]
+
+    async def fetch(self, game_id: str, *, write: bool = False) -> LiveGame:
+        """The game in memory, loaded from its log on demand if it was retired. With ``write``, the
+        store marks it live again first (an event may follow)."""
+        live = self.games.get(game_id)
+        if live is None and game_id not in self.set_aside:
+            pending = self._loading.get(game_id)
+            if pending is None:
+                pending = self._loading[game_id] = asyncio.get_running_loop().create_future()
+                try:
+                    rec = await self._db(lambda: self.store.load(game_id))
+                    if rec is not None and game_id not in self.games:
+                        self._load(rec)
+                    pending.set_result(self.games.get(game_id))
+                except Exception:  # noqa: BLE001
+                    api = ApiError(503, "the game could not be loaded: the database is unreachable",
+                                   retry_after=RETRY_AFTER_OUTAGE)
+                    pending.set_exception(api)
+                    pending.exception()  # retrieved: waiters get it through shield
+                    raise api from None
+                finally:
+                    del self._loading[game_id]
+            live = await asyncio.shield(pending)
+        if live is None:
+            return self.get(game_id)  # 404, or the reason it is set aside
+        if write and live.retire is None and self._over(live):
+            try:
+                await self._db(lambda: self.store.set_final(game_id, "live", None))
+            except Exception:  # noqa: BLE001
+                raise self._unavailable() from None
+        return live
+
+    async def final_view(self, game_id: str) -> dict[str, Any] | None:
+        """The stored final state of a retired game (no replay), or None."""
+        if game_id in self.games or game_id in self.set_aside:
+            return None
+        try:
+            got = await self._db(lambda: self.store.final(game_id))
+        except Exception:  # noqa: BLE001
+            raise self._unavailable() from None
+        return None if got is None else dict(got[1]["view"])
 
     async def stop(self) -> None:
         if self._monitor is not None:
@@ -610,6 +692,7 @@ class Hub:
             live.game = new
             self.schedule(live)
         self.broadcast(live)
+        self.maybe_retire(live)
         if kind in _CLAIMS and by in ("white", "black"):
             self._count_claim(live, by, new)
         if seat in ("white", "black") and kind == "stop_clocks":
@@ -792,21 +875,31 @@ class Hub:
         live.timer = None
         if self.down_since is not None:
             return
-        self.broadcast(live)  # the state game.at(now): what happened by itself is in it
+        self.broadcast(live)
+        self.maybe_retire(live)  # the state game.at(now): what happened by itself is in it
         self.schedule(live)
 
     # --- listing --------------------------------------------------------------------------
-    def page(self, limit: int, before: str | None = None) -> list[dict[str, Any]]:
-        """A page of the lobby, newest first: at most ``limit`` games created before the game
-        ``before`` (the last id of the previous page)."""
-        order = sorted(self.games.values(), key=lambda g: (g.created_at, g.id), reverse=True)
-        if before is not None:
-            anchor = self.games.get(before)
-            if anchor is None:
-                raise ApiError(404, f"before: no game {before!r}")
-            key = (anchor.created_at, anchor.id)
-            order = [g for g in order if (g.created_at, g.id) < key]
-        return [self.summary(g) for g in order[:limit]]
+    async def page(self, limit: int, before: str | None = None) -> list[dict[str, Any]]:
+        """A page of the lobby, newest first, from the store's index: at most ``limit`` games created
+        before the game ``before`` (the last id of the previous page). Games in memory are shown as they
+        are now; retired ones by their stored summary."""
+        try:
+            rows = await self._db(lambda: self.store.page(limit, before))
+        except Exception:  # noqa: BLE001
+            raise self._unavailable() from None
+        if rows is None:
+            raise ApiError(404, f"before: no game {before!r}")
+        out = []
+        for gid, status, final in rows:
+            live = self.games.get(gid)
+            if live is not None:
+                out.append(self.summary(live))
+            elif final is not None:
+                out.append(final["summary"])
+            elif gid in self.set_aside:
+                out.append({"id": gid, "status": "set_aside", "reason": self.set_aside[gid].reason})
+        return out
 
     def summary(self, live: LiveGame) -> dict[str, Any]:
         t = self.t_of(live)

@@ -97,6 +97,59 @@ class Store(ABC):
             if rec is not None:
                 yield rec
 
+    # --- games that are over: kept as their final state, out of memory ------------------------
+    @abstractmethod
+    def _q(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """Runs one statement (``{p}`` stands for the parameter mark) in its own committed
+        transaction; returns the rows it gives, if any."""
+
+    def live_ids(self) -> list[str]:
+        """The games that are not over (loaded at startup), oldest first."""
+        return [r[0] for r in self._q("SELECT id FROM games WHERE status = 'live' ORDER BY created_at, id")]
+
+    def load_live(self) -> Iterator[GameRecord]:
+        for gid in self.live_ids():
+            rec = self.load(gid)
+            if rec is not None:
+                yield rec
+
+    def set_final(self, game_id: str, status: str, final: dict[str, Any] | None) -> None:
+        """Marks a game over (``status``: its state's status) with its final state, so that reading it
+        needs no replay; or live again (``status`` "live", ``final`` None)."""
+        self._q("UPDATE games SET status = {p}, final = {p} WHERE id = {p}",
+                (status, None if final is None else _dump(final), game_id))
+
+    def final(self, game_id: str) -> tuple[str, dict[str, Any]] | None:
+        """The status and final state of a game that is over, or None (unknown, or not over)."""
+        rows = self._q("SELECT status, final FROM games WHERE id = {p}", (game_id,))
+        if not rows or rows[0][1] is None:
+            return None
+        return str(rows[0][0]), json.loads(rows[0][1])
+
+    def page(self, limit: int, before: str | None = None) -> list[tuple[str, str, dict[str, Any] | None]] | None:
+        """A page of games, newest first (id, status, final state or None), before the game ``before``
+        (None if there is no such game)."""
+        cols = "SELECT id, status, final FROM games"
+        if before is None:
+            rows = self._q(cols + " ORDER BY created_at DESC, id DESC LIMIT {p}", (limit,))
+        else:
+            anchor = self._q("SELECT created_at FROM games WHERE id = {p}", (before,))
+            if not anchor:
+                return None
+            c = anchor[0][0]
+            rows = self._q(cols + " WHERE created_at < {p} OR (created_at = {p} AND id < {p}) "
+                           "ORDER BY created_at DESC, id DESC LIMIT {p}", (c, c, before, limit))
+        return [(r[0], r[1], None if r[2] is None else json.loads(r[2])) for r in rows]
+
+    def _migrate(self, columns: set[str]) -> None:
+        """Brings an older database up to date (the columns of games that are over, and indexes)."""
+        if "status" not in columns:
+            self._q("ALTER TABLE games ADD COLUMN status TEXT NOT NULL DEFAULT 'live'")
+        if "final" not in columns:
+            self._q("ALTER TABLE games ADD COLUMN final TEXT")
+        self._q("CREATE INDEX IF NOT EXISTS games_by_time ON games (created_at, id)")
+        self._q("CREATE INDEX IF NOT EXISTS games_by_status ON games (status, created_at)")
+
     @abstractmethod
     def ping(self, t: float | None = None) -> None:
         """Raises if the database cannot be reached now (the server watches for outages with it).
@@ -174,6 +227,11 @@ class SQLiteStore(Store):
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(_SQLITE_SCHEMA)
+        self._migrate({r[1] for r in self._db.execute("PRAGMA table_info(games)")})
+
+    def _q(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return [tuple(r) for r in self._db.execute(sql.format(p="?"), params).fetchall()]
 
     def create_game(self, record: GameRecord) -> None:
         with self._lock:
@@ -181,7 +239,8 @@ class SQLiteStore(Store):
             db.execute("BEGIN IMMEDIATE")
             try:
                 db.execute(
-                    "INSERT INTO games VALUES (?,?,?,?,?,?,?,?)",
+                    "INSERT INTO games (id, created_at, interface, white_name, black_name, white_token, black_token, arbiter_token) "
+                    "VALUES (?,?,?,?,?,?,?,?)",
                     (record.id, record.created_at, record.interface, record.names.get("white"),
                      record.names.get("black"), record.token_hashes.get("white"),
                      record.token_hashes.get("black"), record.token_hashes.get("arbiter")),
@@ -278,6 +337,17 @@ class PostgresStore(Store):
                                     check=ConnectionPool.check_connection,
                                     name="chesslaws")
         self._tx(self._create_schema)
+        self._migrate({r[0] for r in self._q(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = 'games' "
+            "AND table_schema = current_schema()")})
+
+    def _q(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        def run(cur: Any) -> list[tuple[Any, ...]]:
+            cur.execute(sql.format(p="%s"), params)
+            return [tuple(r) for r in cur.fetchall()] if cur.description else []
+
+        out: list[tuple[Any, ...]] = self._tx(run)
+        return out
 
     @staticmethod
     def _create_schema(cur: Any) -> None:
@@ -305,7 +375,8 @@ class PostgresStore(Store):
     def create_game(self, record: GameRecord) -> None:
         def run(cur: Any) -> None:
             cur.execute(
-                "INSERT INTO games VALUES (%s,%s,%s,%s,%s,%s,%s,%s)",
+                "INSERT INTO games (id, created_at, interface, white_name, black_name, white_token, black_token, arbiter_token) "
+                "VALUES (%s,%s,%s,%s,%s,%s,%s,%s)",
                 (record.id, record.created_at, record.interface, record.names.get("white"),
                  record.names.get("black"), record.token_hashes.get("white"),
                  record.token_hashes.get("black"), record.token_hashes.get("arbiter")),
