@@ -50,6 +50,14 @@ class Edition:
     # Time
     default_time_ms: int  # late arrival beyond this loses
     flags_only_on_claim_in_rapid: bool  # 1997 B.6 (and blitz through C.2)
+    # Rules one edition has and the others lack (False: the rule does not exist there)
+    bare_king_cannot_win: bool = False  # 1989 10.5: of any win, a resignation included
+    castle_when_king_then_rook: bool = False  # 2023 4.4.1 (1997 4.3(a): any king move)
+    claim_right_lost_by_touch: bool = False  # 2023 9.4 (1989 10.11, 1997 9.4: by a move)
+    claim_is_draw_offer: bool = False  # 2023 9.1.2.3
+    agreement_needs_both_moved: bool = False  # 2023 5.2.3
+    unreplaced_promotion_is_queen: bool = False  # 2023 7.5.2 (earlier: an illegal move, reinstated)
+    rapid_rulings_on_request: bool = False  # 1997 B.5: Articles 5 and 10 only when a player asks
 
     def article(self, rule: str) -> str:
         """The article of this edition for ``rule`` (a key of :attr:`articles`)."""
@@ -62,6 +70,7 @@ class Edition:
 _ARTICLES_1989 = {
     "rules_of_play": "1-7",
     "touch_move": "7",
+    "castling_touch": "7",
     "illegal_move": "8.1",
     "checkmate": "10.1",
     "resignation": "10.2",
@@ -75,6 +84,7 @@ _ARTICLES_1989 = {
     "adjourned_draw_or_resign": "14.2",
     "threefold": "10.10",
     "claim_right": "10.11",
+    "claim_right_lost": "10.11",
     "fifty": "10.12",
     "claim_correct": "10.13(a)",
     "claim_incorrect": "10.13(b)",
@@ -105,6 +115,7 @@ _ARTICLES_1989 = {
 _ARTICLES_1997 = {
     "rules_of_play": "3",
     "touch_move": "4.3",
+    "castling_touch": "4.4",
     "illegal_move": "7.4",
     "checkmate": "5.1(a)",
     "resignation": "5.1(b)",
@@ -115,6 +126,7 @@ _ARTICLES_1997 = {
     "draw_offer_rejected": "9.1",
     "threefold": "9.2",
     "claim_right": "9.4",
+    "claim_right_lost": "9.4",
     "fifty": "9.3",
     "claim_correct": "9.5(a)",
     "claim_incorrect": "9.5(b)",
@@ -126,6 +138,9 @@ _ARTICLES_1997 = {
     "both_flags_quickplay": "10.4",
     "both_flags_rapid": "B.8",
     "quickplay": "10.2",
+    "quickplay_phase": "10.1",
+    "quickplay_blitz": "C.5",
+    "rapid_on_request": "B.5",
     "quickplay_no_arbiter": "D.1",
     "illegal_move_blitz": "C.3",
     "mating_potential": "C.4",
@@ -154,7 +169,9 @@ _ARTICLES_1997 = {
 _ARTICLES_2023 = {
     "rules_of_play": "3",
     "touch_move": "4.3",
+    "castling_touch": "4.4",
     "illegal_move": "7.5.1",
+    "unreplaced_promotion": "7.5.2",
     "illegal_move_penalty": "7.5.5",
     "checkmate": "5.1.1",
     "resignation": "5.1.2",
@@ -162,10 +179,12 @@ _ARTICLES_2023 = {
     "dead_position": "5.2.2",
     "agreement": "5.2.3",
     "draw_offer": "9.1.2.1",
-    "draw_offer_early": "9.1.2.2",
-    "draw_offer_rejected": "9.1.2.3",
+    "draw_offer_early": "9.1.2.1",
+    "draw_offer_rejected": "9.1.2.1",
+    "claim_is_offer": "9.1.2.3",
     "threefold": "9.2",
     "claim_right": "9.4",
+    "claim_right_lost": "9.4",
     "fifty": "9.3",
     "claim_correct": "9.5.2",
     "claim_incorrect": "9.5.3",
@@ -179,6 +198,9 @@ _ARTICLES_2023 = {
     "both_flags_last_period": "6.11.2",
     "both_flags_earlier_period": "6.11.1",
     "quickplay": "III.5",
+    "quickplay_phase": "III.1",
+    "quickplay_scope": "III.2.2",
+    "quickplay_announced": "III.2.1",
     "late_arrival": "6.7.1",
     "refusal": "11.7",
     "refusal_both": "11.7",
@@ -188,6 +210,7 @@ _ARTICLES_2023 = {
     "penalty": "12.9",
     "scoring": "10.1",
     "wrong_initial_position": "7.2.1",
+    "setup_claim": "A.4.1",
     "board_placed_wrongly": "7.3",
     "adjournment": "I.1.1",
     "envelope": "I.1.2",
@@ -221,6 +244,7 @@ EDITIONS: Mapping[str, Edition] = MappingProxyType(
             draw_offer_rejected_by_touch=False,
             default_time_ms=3_600_000,
             flags_only_on_claim_in_rapid=False,
+            bare_king_cannot_win=True,
         ),
         "1997": Edition(
             name="1997",
@@ -242,6 +266,7 @@ EDITIONS: Mapping[str, Edition] = MappingProxyType(
             draw_offer_rejected_by_touch=False,
             default_time_ms=3_600_000,
             flags_only_on_claim_in_rapid=True,
+            rapid_rulings_on_request=True,
         ),
         "2023": Edition(
             name="2023",
@@ -263,6 +288,11 @@ EDITIONS: Mapping[str, Edition] = MappingProxyType(
             draw_offer_rejected_by_touch=True,
             default_time_ms=0,
             flags_only_on_claim_in_rapid=False,
+            castle_when_king_then_rook=True,
+            claim_right_lost_by_touch=True,
+            claim_is_draw_offer=True,
+            agreement_needs_both_moved=True,
+            unreplaced_promotion_is_queen=True,
         ),
     }
 )

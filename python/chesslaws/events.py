@@ -62,11 +62,13 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
                 "date": str,
                 "round": str,
                 "quickplay_guidelines": bool,
+                "supervision": str,
             },
             choices={
                 "edition": ("1989", "1997", "2023"),
                 "mode": ("standard", "rapid", "blitz"),
                 "arbiter": ("present", "absent"),
+                "supervision": ("full", "partial"),
             },
         ),
         "move": Schema(by="player", required={"move": str}, optional={"offer_draw": bool}),

@@ -216,6 +216,7 @@ class Config:
     absent: frozenset[str]
     tags: Mapping[str, str]
     quickplay_guidelines: bool
+    supervised: bool = True  # 2023 A.3 / B.3.1 (False: A.4 / B.3.2, an arbiter for several games)
 
     @property
     def flags_observed(self) -> bool:
@@ -371,6 +372,7 @@ def _config_from_start(ev: Event) -> Config:
         absent=frozenset(absent),
         tags=tags,
         quickplay_guidelines=bool(ev.get("quickplay_guidelines", False)),
+        supervised=ev.get("supervision", "full") == "full",
     )
 
 
@@ -670,7 +672,14 @@ def _illegal_moves_observed(s: GameState) -> bool:
     """
     if not s.config.arbiter_present:
         return False
-    return not (s.edition.name == "1997" and s.config.mode == "blitz")
+    mode = s.config.mode
+    if s.edition.name == "1997" and mode == "blitz":
+        return False
+    if s.edition.rapid_rulings_on_request and mode == "rapid":
+        return False  # 1997 B.5: the arbiter rules under Article 10 (10.3) only when asked
+    if s.edition.name == "2023" and mode in ("rapid", "blitz") and not s.config.supervised:
+        return False  # 2023 A.4.2 / B.3.2: the opponent claims before his next move
+    return True
 
 
 def _mating_potential(position: Position, color: Color) -> tuple[bool, str]:
@@ -723,7 +732,7 @@ def _reinstate(b: _Builder, before: GameState, t: int, offender: Color, touched:
     if restored.running is None:
         restored = restored.resume(t) if restored.paused is not None else restored.start(t, offender)
     b.set(position=before.position, keys=before.keys, moves=before.moves, offer=before.offer,
-          clock=restored, touched=touched, touch_violation=None, illegal_pending=None)
+          counter=before.counter, clock=restored, touched=touched, touch_violation=None, illegal_pending=None)
 
 
 def _illegal_consequence(b: _Builder, t: int, mover: Color, text: str, before: GameState) -> None:
@@ -742,6 +751,10 @@ def _illegal_consequence(b: _Builder, t: int, mover: Color, text: str, before: G
         frm, to = squares
         touched = (frm,) + ((to,) if before.position.piece_at(to) is not None else ())
     _reinstate(b, before, t, mover, touched)
+    if ed.draw_offer_rejected_by_touch:
+        # Making the move meant touching a piece: that rejected the opponent's offer (2023 9.1.2.1).
+        own = [o for o in (before.offer, before.counter) if o is not None and o.by == mover]
+        b.set(offer=own[0] if own else None, counter=None)
     base = f"{NAME[mover]}'s move {text} is illegal; the position before it is reinstated"
     bound = (f" {NAME[mover]} must make a legal move with the piece he moved if it can move (Article "
              f"{ed.article('touch_move')}).") if touched else f" {NAME[mover]} must make a legal move."
@@ -778,41 +791,76 @@ def _illegal_consequence(b: _Builder, t: int, mover: Color, text: str, before: G
     b.rule(t, "illegal_move", f"{base}.{bound}")
 
 
-def _allowed_by_touch(pos: Position, mover: Color, touched: tuple[str, ...]) -> tuple[set[str] | None, str]:
-    """Article 4.3-4.5: the moves a player who touched ``touched`` may make.
+def _captured_square(pos: Position, m: str) -> str | None:
+    """The square of the piece that the legal move ``m`` (UCI) captures: its
+    destination, or for an en passant capture the square of the pawn taken
+    (which the capturing pawn does not land on)."""
+    to = m[2:4]
+    if pos.piece_at(to) is not None:
+        return to
+    mover = pos.piece_at(m[:2])
+    if mover is not None and mover.upper() == "P" and m[0] != m[2]:
+        return m[2] + m[1]
+    return None
+
+
+def _allowed_by_touch(
+    pos: Position, mover: Color, touched: tuple[str, ...], edition: Edition
+) -> tuple[set[str] | None, str]:
+    """Articles 4.3-4.5 (1989 Article 7): the moves a player who touched ``touched`` may make.
 
     Returns (None, "") when any legal move is allowed, else the allowed UCI
-    moves and a description of the obligation.
+    moves and a description of the obligation. A touched opponent's piece is
+    "captured" by a move that takes it, en passant included (the capturing
+    pawn then lands beside it). Castling is a king move; a rook touched before
+    the king forbids castling with it (1997 4.4(a), 2023 4.4.2); the king and
+    then a rook oblige castling with that rook where it is legal (2023 4.4.1),
+    or else another king move (2023 4.4.3, 1997 4.4(b)), and the player is
+    free when the king cannot move.
     """
     if not touched:  # nothing touched: no obligation (the common case, on every move)
         return None, ""
     legal = pos.legal_moves()
     upper = mover == "white"
     king_sq = next((sq for sq, p in pos.pieces() if p == ("K" if upper else "k")), None)
-    rook_first: set[str] = set()  # rooks touched before the king: no castling on that side (4.4(a))
+    rook_first: set[str] = set()  # rooks touched before the king: no castling on that side
+    rook_after: list[str] = []  # rooks touched after the king (castling intended)
     seen_king = False
+    own_touched: list[str] = []
+    opp_touched: list[str] = []
     for sq in touched:
         piece = pos.piece_at(sq)
         if piece is None:
             continue
         own = piece.isupper() == upper
+        (own_touched if own else opp_touched).append(sq)
         if own and piece.upper() == "K":
             seen_king = True
-        if own and piece.upper() == "R" and not seen_king:
-            rook_first.add(sq)
+        if own and piece.upper() == "R":
+            if seen_king:
+                rook_after.append(sq)
+            else:
+                rook_first.add(sq)
+
+    def is_castle(m: str) -> bool:
+        if king_sq is None or m[:2] != king_sq:
+            return False
+        target = pos.piece_at(m[2:4])
+        return abs(ord(m[2]) - ord(king_sq[0])) == 2 or (target is not None and target == ("R" if upper else "r"))
 
     def castles_with(m: str, rook: str) -> bool:
-        return king_sq is not None and m[:2] == king_sq and rook[1] == king_sq[1] and abs(
-            ord(m[2]) - ord(king_sq[0])) == 2 and ((m[2] > king_sq[0]) == (rook[0] > king_sq[0]))
+        return (king_sq is not None and is_castle(m) and rook[1] == king_sq[1]
+                and ((m[2] > king_sq[0]) == (rook[0] > king_sq[0]) or m[2:4] == rook))
 
-    own_touched = [sq for sq in touched if (p := pos.piece_at(sq)) is not None and p.isupper() == upper]
-    opp_touched = [sq for sq in touched if (p := pos.piece_at(sq)) is not None and p.isupper() != upper]
-    # 4.3(b): one of each colour: capture the opponent's piece with one's own.
+    def captures_of(sq: str, by: str | None = None) -> set[str]:
+        return {m for m in legal if (by is None or m[:2] == by) and _captured_square(pos, m) == sq}
+
+    # 4.3(b) (2023 4.3.3): one of each colour: capture the opponent's piece with one's own.
     if own_touched and opp_touched:
-        mine = own_touched[0]
-        caps = {m for m in legal if m[:2] == mine and m[2:4] in opp_touched}
+        mine, theirs = own_touched[0], opp_touched[0]
+        caps = captures_of(theirs, mine)
         if caps:
-            return caps, f"capture the touched piece on {sorted({m[2:4] for m in caps})[0]} with the piece on {mine}"
+            return caps, f"capture the touched piece on {theirs} with the piece on {mine}"
     for sq in touched:
         piece = pos.piece_at(sq)
         if piece is None:
@@ -821,10 +869,17 @@ def _allowed_by_touch(pos: Position, mover: Color, touched: tuple[str, ...]) -> 
             moves = {m for m in legal if m[:2] == sq}
             if piece.upper() == "K":
                 moves = {m for m in moves if not any(castles_with(m, r) for r in rook_first)}
+                if rook_after:
+                    rook = rook_after[0]
+                    castle = {m for m in moves if castles_with(m, rook)}
+                    if castle and edition.castle_when_king_then_rook:
+                        return castle, f"castle with the rook on {rook} (king and then rook touched)"
+                    if not moves:
+                        return None, ""  # the king cannot move: any legal move (4.4(b), 2023 4.4.3)
             if moves:
                 return moves, f"move the touched piece on {sq}"
         else:
-            caps = {m for m in legal if m[2:4] == sq}
+            caps = captures_of(sq)
             if caps:
                 return caps, f"capture the touched piece on {sq}"
     return None, ""  # 4.5: none of the touched pieces can be moved or captured
@@ -852,7 +907,7 @@ def _on_move(b: _Builder, ev: Event) -> None:
         return
     except (UnreadableMove, AmbiguousMove) as err:
         raise EventError(f"field 'move': {err}", field="move") from None
-    allowed, duty = _allowed_by_touch(s.position, mover, s.touched)
+    allowed, duty = _allowed_by_touch(s.position, mover, s.touched, s.edition)
     violation = allowed is not None and uci not in allowed
     _after_move(b, ev.t_ms, mover, san, uci, nxt, offer_draw=offer)
     if violation and b.get("status") == "ongoing":
@@ -865,6 +920,8 @@ def _on_illegal_move(b: _Builder, ev: Event, mover: Color, text: str, offer: boo
     if _illegal_moves_observed(s):
         # The move was made and the clock pressed; the arbiter corrects it at once.
         _illegal_consequence(b, t, mover, text, s)
+        if offer:
+            _offer_survives(b, mover, t)
         return
     # 1997 blitz (C.3), or no arbiter present: the move stands until claimed.
     try:
@@ -899,7 +956,21 @@ def _on_claim_win(b: _Builder, ev: Event) -> None:
                   f"{NAME[by]} claims {NAME[offender]}'s illegal move {text}, but {NAME[by]} {why}, "
                   "without mating potential: the game is drawn.")
         return
+    offered = s.moves[-1].draw_offer
     _illegal_consequence(b, t, offender, text, before)
+    if offered:
+        _offer_survives(b, offender, t)
+
+
+def _offer_survives(b: _Builder, by: Color, t: int) -> None:
+    """A draw offer made with an illegal move outlives its reinstatement: an
+    offer cannot be withdrawn and one made at any moment is valid (1989 10.8-10.9,
+    1997 9.1, 2023 9.1.2.1)."""
+    if b.get("status") != "ongoing":
+        return
+    _add_offer(b, by, t)
+    b.rule(t, "draw_offer", f"{NAME[by]}'s draw offer, made with the illegal move, stands: an offer cannot be "
+           f"withdrawn, and {NAME[other(by)]} may still accept it.")
 
 
 def _square_field(ev: Event) -> str:
@@ -950,12 +1021,25 @@ def _on_claim_touch_move(b: _Builder, ev: Event) -> None:
                f"{NAME[by]}'s touch-move claim is rejected: {NAME[offender]}'s last move kept Article 4 "
                "(or the right to claim was lost by touching a piece or moving).")
         return
-    _, duty = _allowed_by_touch(before.position, offender, before.touched)
+    _, duty = _allowed_by_touch(before.position, offender, before.touched, s.edition)
     last = s.moves[-1].san
     _reinstate(b, before, t, offender, before.touched)
     b.rule(t, "touch_move",
            f"{NAME[by]}'s claim is upheld: {NAME[offender]} touched a piece and played {last}; the move is "
            f"taken back and {NAME[offender]} must {duty}.")
+
+
+def _add_offer(b: _Builder, by: Color, t: int) -> None:
+    """``by``'s draw offer is pending from ``t`` (unless one of his already is)."""
+    offer: DrawOffer | None = b.get("offer")
+    counter: DrawOffer | None = b.get("counter")
+    if any(o is not None and o.by == by for o in (offer, counter)):
+        return
+    new = DrawOffer(by, t, len(b.get("moves")))
+    if offer is None:
+        b.set(offer=new, offers=b.get("offers") + (new,))
+    elif counter is None:
+        b.set(counter=new, offers=b.get("offers") + (new,))
 
 
 def _on_offer(b: _Builder, ev: Event) -> None:
@@ -982,8 +1066,19 @@ def _on_accept(b: _Builder, ev: Event) -> None:
         if s.offer is not None:
             raise GameError(ev, f"{NAME[by]} cannot accept his own draw offer")
         raise GameError(ev, "there is no draw offer to accept (an offer ends when it is declined or answered by a move)")
+    if s.edition.agreement_needs_both_moved and not _both_have_moved(s):
+        b.set(offer=None, counter=None)
+        b.rule(ev.t_ms, "agreement",
+               f"{NAME[by]} accepts {NAME[theirs[0].by]}'s draw offer, but a draw by agreement needs both players "
+               "to have made at least one move: the agreement is void and the game continues.")
+        return
     b.end(ev.t_ms, draw("agreement"), "agreement",
           f"{NAME[by]} accepts {NAME[theirs[0].by]}'s draw offer: the game is drawn by agreement.")
+
+
+def _both_have_moved(s: GameState) -> bool:
+    """Has each player made at least one move in this game (2023 5.2.3)?"""
+    return len({m.color for m in s.moves}) == 2
 
 
 def _on_decline(b: _Builder, ev: Event) -> None:
@@ -1049,9 +1144,23 @@ def _on_claim_draw(b: _Builder, ev: Event) -> None:
     if reason == "quickplay":
         _on_quickplay_claim(b, ev)
         return
+    what_claim = "repetition" if reason == "threefold" else "the fifty-move rule"
+    if by != s.turn and s.moves and s.moves[-1].color == by and s.ongoing:
+        # He moved instead of claiming: the right to claim is lost on that move
+        # (1989 10.11, 1997 9.4, 2023 9.4).
+        b.rule(t, "claim_right_lost",
+               f"{NAME[by]}'s claim of a draw by {what_claim} is not admitted: he made his move "
+               f"{s.moves[-1].san} without claiming, and so lost the right to claim on that move. "
+               "No penalty; the game continues.")
+        return
     if by != s.turn:
-        raise GameError(ev, f"only the player having the move ({NAME[s.turn]}) may claim a draw by "
-                        f"{'repetition' if reason == 'threefold' else 'the fifty-move rule'}")
+        raise GameError(ev, f"only the player having the move ({NAME[s.turn]}) may claim a draw by {what_claim}")
+    if s.touched and s.edition.claim_right_lost_by_touch:
+        b.rule(t, "claim_right_lost",
+               f"{NAME[by]}'s claim of a draw by {what_claim} is not admitted: having touched the piece on "
+               f"{s.touched[0]} with the intention of moving or capturing it, he lost the right to claim on "
+               "that move. No penalty; the game continues and the touched piece binds him.")
+        return
     if s.claims:
         raise GameError(ev, "a claim is already awaiting the arbiter's decision")
     clock: Clock = s.clock
@@ -1125,6 +1234,10 @@ def _on_claim_draw(b: _Builder, ev: Event) -> None:
         return
     clock = b.get("clock").resume(t)
     b.set(clock=clock)
+    if s.edition.claim_is_draw_offer:
+        _add_offer(b, by, t)
+        b.rule(t, "claim_is_offer", f"{NAME[by]}'s claim counts as an offer of a draw: {NAME[other(by)]} may "
+               "still accept it.")
     if after is not None:
         b.rule(t, "claim_incorrect", text + f" The intended move {intended_san} is played.")
         _play(b, ev, by, str(intended))
@@ -1157,6 +1270,24 @@ def _on_quickplay_claim(b: _Builder, ev: Event) -> None:
         raise GameError(ev, f"the claimant must have the move ({NAME[s.turn]}'s clock runs)")
     if left >= 120_000:
         raise GameError(ev, f"{NAME[by]} has {fmt_duration(left)} left: the claim needs less than two minutes (10.2)")
+    # Whether the claim exists at all in this game and at this moment: not
+    # admitted (no penalty, the game goes on) when it does not.
+    refusal: tuple[str, str] | None = None
+    tc = s.config.time_control
+    if s.edition.name == "1997" and s.config.mode == "blitz":
+        refusal = ("quickplay_blitz", "in blitz Article 10.2 does not apply (Appendix C.5)")
+    elif s.edition.name == "2023" and s.config.mode == "blitz":
+        refusal = ("quickplay_scope", "Guidelines III do not apply to blitz games (III.2.2)")
+    elif s.edition.name == "2023" and any(p.increment_ms or p.delay_ms for p in tc.periods):
+        refusal = ("quickplay_scope", "Guidelines III apply only to games without increment (III.2.2)")
+    elif not _in_quickplay_finish(s, by):
+        period = "the quickplay finish (Article 10.1)" if s.edition.name == "1997" else "the quickplay finish (III.1)"
+        refusal = ("quickplay_phase", f"the game is not in {period}: not all the remaining moves must yet be "
+                   "made in a limited time")
+    if refusal is not None:
+        b.rule(t, refusal[0], f"{NAME[by]}'s quickplay-finish claim is not admitted: {refusal[1]}. "
+               "No penalty; the game continues.")
+        return
     clock = s.clock.stop(t)
     b.set(clock=clock, claims=s.claims + (PendingClaim("claim", "quickplay", by, t),))
 
@@ -1464,10 +1595,12 @@ def _on_claim_setup(b: _Builder, ev: Event) -> None:
     s = b.s
     t = ev.t_ms
     what = str(ev.get("what"))
-    fast = s.edition.name == "1997" and s.config.mode in ("rapid", "blitz")
-    if fast and s.clock.moves("white") >= 3 and s.clock.moves("black") >= 3:
+    fast = s.config.mode in ("rapid", "blitz")
+    limit = 3 if s.edition.name == "1997" else 10 if s.edition.name == "2023" and not s.config.supervised else 0
+    made = min(sum(1 for m in s.moves if m.color == c) for c in ("white", "black"))
+    if fast and limit and made >= limit:
         b.rule(t, "setup_claim", f"{NAME[ev.by or 'white']}'s claim about the {what.replace('_', ' ')} is too late: "
-               "once each player has made three moves no such claim can be made.")
+               f"once each player has made {'three' if limit == 3 else 'ten'} moves no such claim can be made.")
         return
     if what == "initial_position":
         b.rule(t, "wrong_initial_position", "The initial position was incorrect: the game is annulled and a new game is played.")
