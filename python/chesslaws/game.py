@@ -419,6 +419,13 @@ class _Builder:
 
     def end(self, t_ms: int, outcome: Outcome, rule: str, text: str) -> None:
         self.rule(t_ms, rule, text)
+        winner = outcome.winner
+        if winner is not None and self.s.config.edition.bare_king_cannot_win and _bare_king(self.get("position"), winner):
+            # 1989 10.5: "A player having a bare king cannot win the game" -- whatever the way
+            # the game was won (a resignation, a penalty, a refusal, a late arrival).
+            outcome = Outcome("1/2-1/2", outcome.termination)
+            self.rule(t_ms, "bare_king", f"But {NAME[winner]} has only the king left, and a player having a bare "
+                      "king cannot win the game: the game is drawn.")
         clock: Clock = self.get("clock")
         if clock.running is not None:
             clock = clock.stop(t_ms)
@@ -918,6 +925,10 @@ def _on_illegal_move(b: _Builder, ev: Event, mover: Color, text: str, offer: boo
     s = b.s
     t = ev.t_ms
     if _illegal_moves_observed(s):
+        queen = _queen_for_unreplaced(s.position, text) if s.edition.unreplaced_promotion_is_queen else None
+        if queen is not None:
+            _unreplaced_promotion(b, t, mover, text, queen, offer)
+            return
         # The move was made and the clock pressed; the arbiter corrects it at once.
         _illegal_consequence(b, t, mover, text, s)
         if offer:
@@ -957,9 +968,69 @@ def _on_claim_win(b: _Builder, ev: Event) -> None:
                   "without mating potential: the game is drawn.")
         return
     offered = s.moves[-1].draw_offer
+    queen = _queen_for_unreplaced(before.position, text) if s.edition.unreplaced_promotion_is_queen else None
+    if queen is not None:
+        _reinstate(b, before, t, offender, ())
+        _unreplaced_promotion(b, t, offender, text, queen, offered)
+        return
     _illegal_consequence(b, t, offender, text, before)
     if offered:
         _offer_survives(b, offender, t)
+
+
+def _queen_for_unreplaced(pos: Position, text: str) -> str | None:
+    """The queen promotion (UCI) for a pawn's move to the last rank written
+    without its new piece (``a7a8``, ``a8``, ``axb8``), if that promotion is
+    legal; None for any other move."""
+    t = text.strip()
+    squares = _squares_of(t)
+    if squares is not None and len(t) == 4:
+        frm, to = squares
+        piece = pos.piece_at(frm)
+        if piece is None or piece.upper() != "P" or to[1] not in "18":
+            return None
+        candidate = t + "q"
+    elif 2 <= len(t) <= 5 and t[0] in "abcdefgh" and t[-1] in "18" and "=" not in t:
+        candidate = t + "=Q"
+    else:
+        return None
+    try:
+        return pos.parse_move(candidate)
+    except ChessLawsError:
+        return None
+
+
+def _unreplaced_promotion(b: _Builder, t: int, mover: Color, text: str, queen: str, offer: bool) -> None:
+    """2023 7.5.2: a pawn moved to the last rank, the clock pressed, the pawn not
+    replaced: the move is illegal and the pawn is replaced by a queen; 7.5.5
+    then applies (the opponent gets two minutes, one in rapid and blitz; a
+    second illegal move loses, unless the opponent cannot mate)."""
+    s = b.s
+    count = dict(s.illegal_moves)
+    count[mover] = count.get(mover, 0) + 1
+    b.set(illegal_moves=count)
+    opp = other(mover)
+    pos: Position = b.get("position")
+    base = (f"{NAME[mover]} moved a pawn to the last rank ({text}) and pressed the clock without replacing it: "
+            "the move is illegal")
+    if count[mover] >= 2:
+        verdict = can_mate(pos, opp)
+        if verdict.can_mate is False:
+            b.end(t, draw("illegal_moves"), "illegal_move_penalty",
+                  f"{base}, {NAME[mover]}'s second, but {NAME[opp]}{verdict.clause} cannot checkmate by any series "
+                  f"of legal moves{verdict.proof}: the game is drawn.")
+        else:
+            b.end(t, win_for(opp, "illegal_moves"), "illegal_move_penalty",
+                  f"{base}, {NAME[mover]}'s second illegal move: {NAME[opp]} wins.")
+        return
+    san, uci, nxt = pos.play_annotated(queen)
+    b.rule(t, "unreplaced_promotion", f"{base}; the pawn is replaced by a queen of its colour ({san}).")
+    _after_move(b, t, mover, san, uci, nxt, offer_draw=offer)
+    if b.get("status") == "ongoing":
+        bonus = 60_000 if s.config.mode in ("rapid", "blitz") else 120_000
+        b.set(clock=b.get("clock").add_time(t, opp, bonus))
+        b.rule(t, "illegal_move_penalty", f"For this first illegal move {NAME[opp]} receives {bonus // 60_000} "
+               f"minute{'s' if bonus > 60_000 else ''}; a second illegal move loses.")
 
 
 def _offer_survives(b: _Builder, by: Color, t: int) -> None:
