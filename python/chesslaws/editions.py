@@ -169,7 +169,7 @@ _ARTICLES_1997 = {
 _ARTICLES_2023 = {
     "rules_of_play": "3",
     "touch_move": "4.3",
-    "castling_touch": "4.4",
+    "castling_touch": "4.4.1",
     "illegal_move": "7.5.1",
     "unreplaced_promotion": "7.5.2",
     "illegal_move_penalty": "7.5.5",

@@ -1095,7 +1095,7 @@ def _on_claim_touch_move(b: _Builder, ev: Event) -> None:
     _, duty = _allowed_by_touch(before.position, offender, before.touched, s.edition)
     last = s.moves[-1].san
     _reinstate(b, before, t, offender, before.touched)
-    b.rule(t, "touch_move",
+    b.rule(t, "castling_touch" if duty.startswith("castle") else "touch_move",
            f"{NAME[by]}'s claim is upheld: {NAME[offender]} touched a piece and played {last}; the move is "
            f"taken back and {NAME[offender]} must {duty}.")
 
