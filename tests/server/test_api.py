@@ -150,7 +150,8 @@ def test_join_an_open_seat(client: Any) -> None:
 
 
 def test_draw_offer_with_a_move_and_acceptance(client: Any) -> None:
-    g = create(client, time_control="600")
+    # 1997: an agreement after White's first move draws (2023 5.2.3 needs both players to have moved).
+    g = create(client, time_control="600", edition="1997")
     gid, tok = g["id"], g["tokens"]
     assert post(client, gid, tok["white"], {"type": "move", "move": "e4", "offer_draw": True}).status_code == 200
     st = client.get(f"/api/games/{gid}").json()
