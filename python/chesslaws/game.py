@@ -925,6 +925,8 @@ def _on_move(b: _Builder, ev: Event) -> None:
         raise GameError(ev, f"it is {NAME[s.turn]}'s move, not {NAME[mover]}'s")
     text = str(ev.get("move"))
     offer = bool(ev.get("offer_draw", False))
+    if "announced" in ev.fields:
+        text = _announced_move(b, ev, mover, text, str(ev.get("announced")))
     try:
         san, uci, nxt = s.position.play_annotated(text)
     except IllegalMove:
@@ -937,6 +939,36 @@ def _on_move(b: _Builder, ev: Event) -> None:
     _after_move(b, ev.t_ms, mover, san, uci, nxt, offer_draw=offer)
     if violation and b.get("status") == "ongoing":
         b.set(touch_violation=s)
+
+
+def _announced_move(b: _Builder, ev: Event, mover: Color, executed: str, announced: str) -> str:
+    """2023 Appendix D: in a game with a visually disabled player every move is
+    announced and repeated (D.2.1). An announcement that differs from the move
+    executed and is not corrected before the clock is pressed (D.2.9) leaves
+    the two boards different; the game scores, which both follow the
+    announcement, decide (D.2.10): the announced move is the move made, and the
+    board is adjusted to it. Returns the move to play."""
+    s = b.s
+    if not s.config.visually_disabled:
+        raise EventError("field 'announced' belongs to games with a visually disabled player "
+                         "(start field 'visually_disabled', 2023 Appendix D)", field="announced")
+    pos = s.position
+    try:
+        said = pos.parse_move(announced)
+    except (IllegalMove, UnreadableMove, AmbiguousMove):
+        b.rule(ev.t_ms, "announcement", f"{NAME[mover]} announced {announced!r}, which is no legal move here, and "
+               f"did not correct it before pressing the clock: the move executed on the board, {executed}, stands.")
+        return executed
+    try:
+        done = pos.parse_move(executed)
+    except (IllegalMove, UnreadableMove, AmbiguousMove):
+        done = None
+    if done == said:
+        return executed
+    b.rule(ev.t_ms, "boards_differ", f"{NAME[mover]} executed {executed} but announced {pos.san(said)} and did not "
+           "correct the slip before pressing the clock: the two boards differ. The game scores follow the "
+           f"announcement, so {pos.san(said)} is the move made and the board is adjusted to it.")
+    return said
 
 
 def _on_illegal_move(b: _Builder, ev: Event, mover: Color, text: str, offer: bool) -> None:
@@ -1624,6 +1656,49 @@ def _on_conduct(b: _Builder, ev: Event) -> None:
     _apply_penalty(b, ev, against, str(penalty or "warning"), why)
 
 
+def _on_reinstate(b: _Builder, ev: Event) -> None:
+    """The arbiter goes back to the position after ``ply`` moves: the last
+    identifiable position before an irregularity (1989 8.1-8.2, 1997 7.4,
+    2023 7.4.1), or where the two game scores of a game with a visually
+    disabled player agree (2023 D.2.10); the clocks as he sets them."""
+    s = b.s
+    t = ev.t_ms
+    n = int(ev.get("ply"))
+    if s.claims or s.envelope is not None:
+        raise GameError(ev, "a claim or a sealed move is pending")
+    if not 0 <= n < len(s.moves):
+        raise EventError(f"field 'ply': keep between 0 and {len(s.moves) - 1} of the {len(s.moves)} moves made "
+                         f"(not {n})", field="ply")
+    kept = s.moves[:n]
+    pos = Position(s.config.fen)
+    for m in kept:
+        pos = pos.play_illegal(m.uci) if m.illegal else pos.play(m.uci)
+    w, k = ev.get("white_ms"), ev.get("black_ms")
+    if (w is None) != (k is None):
+        raise EventError("give both 'white_ms' and 'black_ms', or neither", field="white_ms" if w is None else "black_ms")
+    clock = s.clock
+    was = clock.running or clock.paused
+    white_moves = sum(1 for m in kept if m.color == "white")
+    black_moves = len(kept) - white_moves
+    if clock.running is not None:
+        clock = clock.stop(t)
+    clock = clock.take_back(t, pos.turn, min(white_moves, clock.moves("white")), min(black_moves, clock.moves("black")))
+    if was is None:
+        clock = clock.stop(t)
+    if w is not None and k is not None:
+        clock = clock.set_times(t, int(w), int(k))
+    b.set(position=pos, keys=s.keys[: n + 1], moves=kept, clock=clock, offer=None, counter=None, touched=(),
+          touch_violation=None, illegal_pending=None)
+    reason = ev.get("reason")
+    rule = "boards_differ" if reason == "boards_differ" and s.config.visually_disabled else "reinstate"
+    last = f"after {(n + 1) // 2}{'.' if n % 2 else '...'} {kept[-1].san}" if kept else "at the start"
+    times = (f"; the clocks are set to White {fmt_duration(int(w))}, Black {fmt_duration(int(k))}"
+             if w is not None and k is not None else "")
+    why = f" ({reason.replace('_', ' ')})" if reason else ""
+    b.rule(t, rule, f"The arbiter reinstates the position {last}{why}: {len(s.moves) - n} move"
+           f"{'s are' if len(s.moves) - n > 1 else ' is'} taken back{times}; {NAME[pos.turn]} has the move.")
+
+
 def _on_refuse(b: _Builder, ev: Event) -> None:
     against = str(ev.get("against"))
     t = ev.t_ms
@@ -1831,6 +1906,7 @@ HANDLERS: Mapping[str, Handler] = {
     "set_clocks": _on_set_clocks,
     "penalty": _on_penalty,
     "conduct": _on_conduct,
+    "reinstate": _on_reinstate,
     "decision": _on_decision,
     "refuse_to_comply": _on_refuse,
     "annul": _on_annul,
