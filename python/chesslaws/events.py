@@ -1,4 +1,4 @@
-"""Events of the game log (``shared/spec/game-log.md``), read and checked.
+"""Events of the game log (``docs/game-log.md``), read and checked.
 
 :func:`parse_event` turns one JSON object into an :class:`Event`, or raises
 :class:`EventError` naming the field that is wrong. Which fields each event
