@@ -242,6 +242,20 @@ class Clock:
         c = self._advance(t_ms)
         return replace(c, _moves=(white_moves, black_moves))._begin_turn(side)
 
+    def with_increment(self, t_ms: int, ms: int) -> Clock:
+        """From ``t_ms`` on, ``ms`` more is added after every move of both
+        players, in every period (2023 Guidelines III.4: the cumulative mode
+        of an extra five seconds introduced at a player's request)."""
+        self._check_t(t_ms)
+        if ms <= 0:
+            raise ClockError(f"an increment must be positive, not {ms}")
+        if self._control.unlimited:
+            raise ClockError("there is no clock to give an increment to")
+        from chesslaws.timecontrol import TimeControl
+
+        periods = tuple(replace(p, increment_ms=p.increment_ms + ms) for p in self._control.periods)
+        return replace(self._advance(t_ms), _control=TimeControl(periods))
+
     def add_time(self, t_ms: int, side: Color, ms: int) -> Clock:
         """Add ``ms`` to ``side``'s remaining time at ``t_ms`` (penalties).
 

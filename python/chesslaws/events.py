@@ -85,7 +85,9 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
                 "device_penalty": ("loss", "lighter"),
             },
         ),
-        "move": Schema(by="player", required={"move": str}, optional={"offer_draw": bool, "announced": str}),
+        "move": Schema(by="player", required={"move": str}, optional={"offer_draw": bool, "announced": str, "two_hands": bool}),
+        "press_clock": Schema(by="player"),
+        "request_increment": Schema(by="player"),
         "offer_draw": Schema(by="player"),
         "accept_draw": Schema(by="player"),
         "decline_draw": Schema(by="player"),
@@ -142,7 +144,7 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
             by="arbiter",
             required={"on": str, "ruling": str},
             optional={"reason": str},
-            choices={"ruling": ("draw", "postpone", "reject")},
+            choices={"ruling": ("draw", "postpone", "reject", "grant")},
         ),
         "refuse_to_comply": Schema(
             by="arbiter", required={"against": str}, choices={"against": ("white", "black", "both")}

@@ -939,6 +939,64 @@ def _on_move(b: _Builder, ev: Event) -> None:
     _after_move(b, ev.t_ms, mover, san, uci, nxt, offer_draw=offer)
     if violation and b.get("status") == "ongoing":
         b.set(touch_violation=s)
+    if ev.get("two_hands") and b.get("status") == "ongoing":
+        _two_hands(b, ev.t_ms, mover, san)
+
+
+def _two_hands(b: _Builder, t: int, mover: Color, san: str) -> None:
+    """A move made with two hands and the clock pressed: 2023 7.5.4 penalises it
+    as an illegal move (7.5.5); 1997 4.1 only says one hand, the arbiter's
+    penalty (13.4) being his to choose."""
+    ed = b.s.edition
+    if ed.name == "2023":
+        _penalise_as_illegal(b, t, mover, "two_hands", f"{NAME[mover]} made the move {san} with two hands and "
+                             "pressed the clock: it is penalised as an illegal move, and the move stands")
+    elif "one_hand" in ed.articles:
+        b.rule(t, "one_hand", f"{NAME[mover]} made the move {san} with two hands: each move is made with one hand "
+               "only; the move stands, and any penalty is the arbiter's to give.")
+
+
+def _penalise_as_illegal(b: _Builder, t: int, mover: Color, rule: str, base: str) -> None:
+    """2023 7.5.3-7.5.4: an irregularity "considered and penalised as if an illegal
+    move": 7.5.5 -- the opponent gets two minutes (one in rapid and blitz), and the
+    second illegal move loses unless the opponent cannot mate."""
+    s = b.s
+    count = dict(s.illegal_moves)
+    count[mover] = count.get(mover, 0) + 1
+    b.set(illegal_moves=count)
+    opp = other(mover)
+    b.rule(t, rule, base + ".")
+    if count[mover] >= 2:
+        verdict = can_mate(b.get("position"), opp)
+        if verdict.can_mate is False:
+            b.end(t, draw("illegal_moves"), "illegal_move_penalty",
+                  f"It is {NAME[mover]}'s second illegal move, but {NAME[opp]}{verdict.clause} cannot checkmate by "
+                  f"any series of legal moves{verdict.proof}: the game is drawn.")
+        else:
+            b.end(t, win_for(opp, "illegal_moves"), "illegal_move_penalty",
+                  f"It is {NAME[mover]}'s second illegal move: {NAME[opp]} wins.")
+        return
+    bonus = 60_000 if s.config.mode in ("rapid", "blitz") else 120_000
+    clock: Clock = b.get("clock")
+    if not s.config.time_control.unlimited:
+        b.set(clock=clock.add_time(t, opp, bonus))
+    b.rule(t, "illegal_move_penalty", f"For this first illegal move {NAME[opp]} receives {bonus // 60_000} "
+           f"minute{'s' if bonus > 60_000 else ''}; a second illegal move loses.")
+
+
+def _on_press_clock(b: _Builder, ev: Event) -> None:
+    """The player having the move presses the clock without making a move."""
+    s = b.s
+    by: Color = ev.by  # type: ignore[assignment]
+    t = ev.t_ms
+    if s.clock.running != by or by != s.turn:
+        raise GameError(ev, f"only the player having the move ({NAME[s.turn]}), whose clock runs, can press it")
+    if s.edition.name == "2023":
+        _penalise_as_illegal(b, t, by, "press_without_move", f"{NAME[by]} pressed the clock without making a move: "
+                             f"his clock is restarted and it is penalised as an illegal move")
+        return
+    b.rule(t, "press_without_move", f"{NAME[by]} pressed the clock without making a move: the arbiter restarts "
+           f"{NAME[by]}'s clock; the Laws set no penalty for it.")
 
 
 def _announced_move(b: _Builder, ev: Event, mover: Color, executed: str, announced: str) -> str:
@@ -1394,7 +1452,7 @@ def _on_quickplay_claim(b: _Builder, ev: Event) -> None:
     # Whether the claim exists at all in this game and at this moment: not
     # admitted (no penalty, the game goes on) when it does not.
     refusal: tuple[str, str] | None = None
-    tc = s.config.time_control
+    tc = s.clock.control
     if s.edition.name == "1997" and s.config.mode == "blitz":
         refusal = ("quickplay_blitz", "in blitz Article 10.2 does not apply (Appendix C.5)")
     elif s.edition.name == "2023" and s.config.mode == "blitz":
@@ -1413,11 +1471,41 @@ def _on_quickplay_claim(b: _Builder, ev: Event) -> None:
     b.set(clock=clock, claims=s.claims + (PendingClaim("claim", "quickplay", by, t),))
 
 
+def _on_request_increment(b: _Builder, ev: Event) -> None:
+    """2023 Guidelines III.4: with under two minutes, the player having the move
+    asks for an extra five seconds a move for both players. The request is an
+    offer of a draw; the clocks stop while the arbiter is summoned (6.12.2)."""
+    s = b.s
+    by: Color = ev.by  # type: ignore[assignment]
+    t = ev.t_ms
+    left = s.clock.remaining(t, by)
+    if s.edition.name != "2023" or not s.config.quickplay_guidelines:
+        raise GameError(ev, "the request for an increment is the 2023 Guidelines III.4, where announced "
+                        "(start field 'quickplay_guidelines')")
+    if by != s.turn or s.clock.running != by:
+        raise GameError(ev, f"only the player having the move ({NAME[s.turn]}), whose clock runs, may ask")
+    if s.claims:
+        raise GameError(ev, "a claim already awaits the arbiter's decision")
+    if left is None or left >= 120_000:
+        raise GameError(ev, f"{NAME[by]} needs less than two minutes left to ask (III.4)")
+    if any(p.increment_ms or p.delay_ms for p in s.clock.control.periods):
+        raise GameError(ev, "the game already has an increment or a delay (III.2.2)")
+    b.set(clock=s.clock.stop(t), claims=s.claims + (PendingClaim("claim", "increment", by, t),))
+    _add_offer(b, by, t)
+    b.rule(t, "increment_request", f"{NAME[by]} asks for an extra five seconds a move for both players; the request "
+           f"is an offer of a draw, which {NAME[other(by)]} may accept.")
+
+
 def _on_decision(b: _Builder, ev: Event) -> None:
     s = b.s
     t = ev.t_ms
     on = str(ev.get("on"))
     ruling = str(ev.get("ruling"))
+    if on == "increment":
+        _decide_increment(b, ev, ruling)
+        return
+    if ruling == "grant":
+        raise GameError(ev, "'grant' answers a request for an increment (on: \"increment\")")
     if on != "quickplay":
         raise GameError(ev, f"there is no matter {on!r} for the arbiter to decide")
     claim = next((c for c in s.claims if c.reason == "quickplay"), None)
@@ -1440,6 +1528,10 @@ def _on_decision(b: _Builder, ev: Event) -> None:
               f"The arbiter upholds {NAME[claim.by]}'s quickplay claim: the game is drawn.")
         return
     clock = s.clock
+    if ruling == "postpone" and not s.config.arbiter_present:
+        article = "D.1" if s.edition.name == "1997" else "III.6"
+        raise GameError(ev, f"without an arbiter present the claim concluded the game ({article}): the arbiter's "
+                        "decision is final, a draw or a rejection, not a postponement")
     if ruling == "postpone":
         clock = clock.add_time(t, opp, 120_000)
         text = (f"The arbiter postpones the decision on {NAME[claim.by]}'s quickplay claim; {NAME[opp]} receives "
@@ -1453,6 +1545,30 @@ def _on_decision(b: _Builder, ev: Event) -> None:
             f" {NAME[opp]} receives 2 minutes." if s.edition.name == "2023" else "")
     b.set(claims=rest, clock=clock.resume(t))
     b.rule(t, "quickplay", text)
+
+
+def _decide_increment(b: _Builder, ev: Event, ruling: str) -> None:
+    """The arbiter's answer to a III.4 request, once the opponent refused the draw."""
+    s = b.s
+    t = ev.t_ms
+    claim = next((c for c in s.claims if c.reason == "increment"), None)
+    if claim is None or not s.ongoing:
+        raise GameError(ev, "no request for an increment awaits a decision")
+    if any(o is not None and o.by == claim.by for o in (s.offer, s.counter)):
+        raise GameError(ev, f"{NAME[other(claim.by)]} has not yet refused the draw the request offers")
+    if ruling not in ("grant", "reject"):
+        raise GameError(ev, "a request for an increment is granted or rejected")
+    rest = tuple(c for c in s.claims if c is not claim)
+    clock = s.clock
+    opp = other(claim.by)
+    if ruling == "grant":
+        clock = clock.with_increment(t, 5_000).add_time(t, opp, 120_000)
+        text = (f"The arbiter grants {NAME[claim.by]}'s request: from now on five seconds are added after every move "
+                f"of both players, {NAME[opp]} receives two extra minutes, and the game continues.")
+    else:
+        text = f"The arbiter rejects {NAME[claim.by]}'s request for an increment; the game continues."
+    b.set(claims=rest, clock=clock.resume(t))
+    b.rule(t, "increment_request", text)
 
 
 def _on_claim_flag(b: _Builder, ev: Event) -> None:
@@ -1472,7 +1588,7 @@ def _on_claim_flag(b: _Builder, ev: Event) -> None:
             return
         quick = _in_quickplay_finish(s, by) and _in_quickplay_finish(s, opp)
         draw_key, continue_key = "both_flags_quickplay", "both_flags"
-        if ed.name == "2023" and any(p.increment_ms for p in s.config.time_control.periods):
+        if ed.name == "2023" and any(p.increment_ms for p in s.clock.control.periods):
             # Guidelines III are for games without increment; Article 6.11 rules the rest.
             draw_key, continue_key = "both_flags_last_period", "both_flags_earlier_period"
         if ed.both_flags_quickplay == "draw" and quick:
@@ -1907,6 +2023,8 @@ HANDLERS: Mapping[str, Handler] = {
     "penalty": _on_penalty,
     "conduct": _on_conduct,
     "reinstate": _on_reinstate,
+    "press_clock": _on_press_clock,
+    "request_increment": _on_request_increment,
     "decision": _on_decision,
     "refuse_to_comply": _on_refuse,
     "annul": _on_annul,

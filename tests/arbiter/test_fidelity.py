@@ -355,3 +355,75 @@ def test_refusal_to_comply_against_a_bare_king(edition: str) -> None:
         assert [r.article for r in g.state.rulings] == ["10.17", "10.5"]
     else:
         assert summary(g) == ("finished", "0-1", "refusal_to_comply")
+
+
+# --- 2023 7.5.3 / 7.5.4: penalised as if an illegal move ------------------------------------
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_pressing_the_clock_without_a_move(edition: str) -> None:
+    """White presses the clock without moving at t=10. 2023 7.5.3: penalised as an illegal
+    move (Black +2 minutes; a second would lose); 1997 6.13 / 1989 12.5: the arbiter restarts
+    White's clock, no penalty. Either way White still has the move."""
+    g = game(start(edition=edition, time_control="5400"), ev("press_clock", 10, "white"))
+    assert g.state.turn == "white" and g.state.clock.running == "white"
+    black = 5400_000 + (120_000 if edition == "2023" else 0)
+    assert g.state.to_json()["clocks"] == {"white_ms": 5390_000, "black_ms": black, "running": "white"}
+    assert g.state.rulings[0].article == {"1989": "12.5", "1997": "6.13", "2023": "7.5.3"}[edition]
+    if edition == "2023":
+        g = g.apply(ev("press_clock", 12, "white"))
+        assert summary(g) == ("finished", "0-1", "illegal_moves")
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_move_made_with_two_hands(edition: str) -> None:
+    """White castles with two hands and presses the clock. The move stands everywhere; 2023
+    7.5.4 penalises it as an illegal move (Black +2 minutes); 1997 4.1 (one hand only) leaves
+    any penalty to the arbiter; the 1989 text says nothing."""
+    g = game(start(edition=edition, time_control="5400", fen=CASTLING), ev("move", 10, "white", move="O-O", two_hands=True))
+    assert g.state.sans == ["O-O"]
+    assert [r.article for r in g.state.rulings] == {"1989": [], "1997": ["4.1"], "2023": ["7.5.4", "7.5.5"]}[edition]
+    assert g.state.remaining_ms("black") == 5400_000 + (120_000 if edition == "2023" else 0)
+
+
+# --- 2023 Guidelines III.4 and III.6 ---------------------------------------------------------
+
+
+def increment_asked() -> Game:
+    """90 s for the game, Guidelines III announced; at t=40 White (50 s left) asks for 5 s a move."""
+    return game(start(edition="2023", time_control="90", mode="standard", quickplay_guidelines=True),
+                ev("request_increment", 40, "white"))
+
+
+def test_2023_request_for_an_increment_is_a_draw_offer() -> None:
+    """III.4: "This constitutes the offer of a draw": the clocks stop for the arbiter and the
+    offer is pending; after 1.e4 e5 (both have moved, 5.2.3) Black's acceptance draws."""
+    g = increment_asked()
+    assert {"kind": "draw_offer", "by": "white"} in g.state.pending()
+    assert g.state.clock.running is None and last_ruling(g).article == "III.4"
+    moved = game(start(edition="2023", time_control="90", mode="standard", quickplay_guidelines=True),
+                 moves(["e4", "e5"], step=20), ev("request_increment", 50, "white"), ev("accept_draw", 55, "black"))
+    assert summary(moved) == ("finished", "1/2-1/2", "agreement")
+
+
+def test_2023_increment_granted_after_the_offer_is_refused() -> None:
+    """Black refuses; the arbiter agrees: 5 s a move for both from now on, and Black gets two
+    extra minutes (III.4). White then plays 1.e4 at t=50 and receives 5 s."""
+    g = increment_asked()
+    with pytest.raises(GameError, match="not yet refused"):
+        g.apply(ev("decision", 41, "arbiter", on="increment", ruling="grant"))
+    g = g.apply(ev("decline_draw", 42, "black")).apply(ev("decision", 45, "arbiter", on="increment", ruling="grant"))
+    assert g.state.remaining_ms("black") == 90_000 + 120_000
+    assert g.state.clock.running == "white"
+    g = g.apply(ev("move", 50, "white", move="e4"))
+    # White: 90 - 40 (to the request) - 5 (t=45..50) + 5 = 50 s.
+    assert g.state.remaining_ms("white") == 50_000
+
+
+def test_2023_quickplay_claim_without_an_arbiter_concludes_the_game() -> None:
+    """III.6 (1997 D.1): with no arbiter present the claim concludes the game; the arbiter's
+    decision is final: a draw or a rejection, never a postponement."""
+    g = quickplay("2023", "90", 80, quickplay_guidelines=True, arbiter="absent", mode="standard")
+    with pytest.raises(GameError, match="III.6"):
+        g.apply(ev("decision", 100, "arbiter", on="quickplay", ruling="postpone"))
+    assert g.apply(ev("decision", 100, "arbiter", on="quickplay", ruling="draw")).state.termination == "arbiter_decision"
