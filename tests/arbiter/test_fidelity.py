@@ -427,3 +427,19 @@ def test_2023_quickplay_claim_without_an_arbiter_concludes_the_game() -> None:
     with pytest.raises(GameError, match="III.6"):
         g.apply(ev("decision", 100, "arbiter", on="quickplay", ruling="postpone"))
     assert g.apply(ev("decision", 100, "arbiter", on="quickplay", ruling="draw")).state.termination == "arbiter_decision"
+
+
+# --- the set-up of the game: 1989 8.5/8.7, 1997 7.1, 2023 7.2-7.3 ---------------------------
+
+
+@pytest.mark.parametrize(("edition", "initial", "board"), [
+    ("1989", "8.5", "8.7"), ("1997", "7.1(a)", "7.1(b)"), ("2023", "7.2.1", "7.3")])
+def test_wrong_set_up_found_during_the_game(edition: str, initial: str, board: str) -> None:
+    """After 1.e4 e5 White finds the initial position was wrong: the game is annulled and a
+    new one played. Had only the board been turned wrongly, the position is carried to a
+    correctly placed board and the game goes on."""
+    played = [start(edition=edition, time_control="5400"), moves(["e4", "e5"])]
+    g = game(*played, ev("claim_setup", 25, "white", what="initial_position"))
+    assert g.state.status == "annulled" and last_ruling(g).article == initial
+    g = game(*played, ev("claim_setup", 25, "white", what="board"))
+    assert g.state.status == "ongoing" and last_ruling(g).article == board and g.state.sans == ["e4", "e5"]
