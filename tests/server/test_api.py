@@ -180,7 +180,7 @@ def test_arbiter_events(client: Any) -> None:
     r = post(client, gid, arb, {"type": "penalty", "against": "black", "kind": "add_time", "seconds": 60})
     assert r.status_code == 200
     rulings = r.json()["state"]["rulings"]
-    assert [x["article"] for x in rulings][-1] == "13.4" and rulings[-1]["edition"] == "1997"
+    assert [x["article"] for x in rulings][-1] == "13.4(b)" and rulings[-1]["edition"] == "1997"
     assert r.json()["state"]["clocks"]["white_ms"] > 170_000
     r = post(client, gid, arb, {"type": "penalty", "against": "black", "kind": "add_time"})
     assert r.status_code == 422 and "seconds" in r.json()["error"]
