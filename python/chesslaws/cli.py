@@ -111,7 +111,7 @@ def replay(log: str, as_json: bool, as_pgn: bool, at: float | None) -> None:
     """Replay the game log LOG (JSON Lines) under its edition of the Laws.
 
     Prints the position, the clocks, the moves and every ruling with its
-    article. With --json, prints the state as in shared/spec/game-log.md.
+    article. With --json, prints the state as in docs/game-log.md.
     A log that cannot be replayed gives its line number and the reason,
     and exit status 2.
 

@@ -1,4 +1,4 @@
-"""Events of the game log (``shared/spec/game-log.md``), read and checked.
+"""Events of the game log (``docs/game-log.md``), read and checked.
 
 :func:`parse_event` turns one JSON object into an :class:`Event`, or raises
 :class:`EventError` naming the field that is wrong. Which fields each event
@@ -59,6 +59,17 @@ class Schema:
 
 
 _COLOR = ("white", "black")
+#: The arbiter's penalties (1989 16.5, 1997 13.4 (a)-(e), 2023 12.9.1-12.9.9).
+_PENALTIES = ("warning", "add_time", "reduce_time", "opponent_points", "reduce_points", "loss", "fine",
+              "exclusion", "expulsion")
+_PENALTY_FIELDS: Mapping[str, type | tuple[type, ...]] = {
+    "seconds": (int, float),  # add_time, reduce_time
+    "points": (int, float),  # reduce_points: the offender's new score
+    "opponent_score": (int, float),  # loss (2023 12.9.6): the opponent's score, if not 1
+    "amount": str,  # fine
+    "rounds": int,  # exclusion
+    "reason": str,
+}
 
 SCHEMAS: Mapping[str, Schema] = MappingProxyType(
     {
@@ -80,14 +91,21 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
                 "date": str,
                 "round": str,
                 "quickplay_guidelines": bool,
+                "supervision": str,
+                "device_penalty": str,
+                "visually_disabled": list,
             },
             choices={
                 "edition": ("1989", "1997", "2023"),
                 "mode": ("standard", "rapid", "blitz"),
                 "arbiter": ("present", "absent"),
+                "supervision": ("full", "partial"),
+                "device_penalty": ("loss", "lighter"),
             },
         ),
-        "move": Schema(by="player", required={"move": str}, optional={"offer_draw": bool}),
+        "move": Schema(by="player", required={"move": str}, optional={"offer_draw": bool, "announced": str, "two_hands": bool}),
+        "press_clock": Schema(by="player"),
+        "request_increment": Schema(by="player"),
         "offer_draw": Schema(by="player"),
         "accept_draw": Schema(by="player"),
         "decline_draw": Schema(by="player"),
@@ -122,17 +140,29 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
         "penalty": Schema(
             by="arbiter",
             required={"against": str, "kind": str},
-            optional={"seconds": (int, float), "reason": str},
+            optional=_PENALTY_FIELDS,
+            choices={"against": _COLOR, "kind": _PENALTIES},
+        ),
+        "conduct": Schema(
+            by="arbiter",
+            required={"against": str, "kind": str},
+            optional={"penalty": str, **_PENALTY_FIELDS},
             choices={
                 "against": _COLOR,
-                "kind": ("warning", "add_time", "reduce_time", "loss", "expulsion"),
+                "kind": ("device", "leave_area", "annoy", "information", "inspection_refused"),
+                "penalty": _PENALTIES,
             },
+        ),
+        "reinstate": Schema(
+            by="arbiter",
+            required={"ply": int},
+            optional={"white_ms": int, "black_ms": int, "reason": str},
         ),
         "decision": Schema(
             by="arbiter",
             required={"on": str, "ruling": str},
             optional={"reason": str},
-            choices={"ruling": ("draw", "postpone", "reject")},
+            choices={"ruling": ("draw", "postpone", "reject", "grant")},
         ),
         "refuse_to_comply": Schema(
             by="arbiter", required={"against": str}, choices={"against": ("white", "black", "both")}

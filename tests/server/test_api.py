@@ -150,7 +150,8 @@ def test_join_an_open_seat(client: Any) -> None:
 
 
 def test_draw_offer_with_a_move_and_acceptance(client: Any) -> None:
-    g = create(client, time_control="600")
+    # 1997: an agreement after White's first move draws (2023 5.2.3 needs both players to have moved).
+    g = create(client, time_control="600", edition="1997")
     gid, tok = g["id"], g["tokens"]
     assert post(client, gid, tok["white"], {"type": "move", "move": "e4", "offer_draw": True}).status_code == 200
     st = client.get(f"/api/games/{gid}").json()
@@ -179,7 +180,7 @@ def test_arbiter_events(client: Any) -> None:
     r = post(client, gid, arb, {"type": "penalty", "against": "black", "kind": "add_time", "seconds": 60})
     assert r.status_code == 200
     rulings = r.json()["state"]["rulings"]
-    assert [x["article"] for x in rulings][-1] == "13.4" and rulings[-1]["edition"] == "1997"
+    assert [x["article"] for x in rulings][-1] == "13.4(b)" and rulings[-1]["edition"] == "1997"
     assert r.json()["state"]["clocks"]["white_ms"] > 170_000
     r = post(client, gid, arb, {"type": "penalty", "against": "black", "kind": "add_time"})
     assert r.status_code == 422 and "seconds" in r.json()["error"]
