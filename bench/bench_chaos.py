@@ -42,21 +42,10 @@ from typing import Any
 import httpx
 import websockets
 
+from bench_server import free_port, pct  # this folder: run as python bench/bench_chaos.py
+
 HOST = "127.0.0.1"  # loopback only
 DANCE = ["g1f3", "g8f6", "f3g1", "f6g8"]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return int(s.getsockname()[1])
-
-
-def pct(values: list[float], p: float) -> float:
-    if not values:
-        return float("nan")
-    values = sorted(values)
-    return values[min(len(values) - 1, max(0, round(p / 100 * (len(values) - 1))))]
 
 
 class Postgres:
