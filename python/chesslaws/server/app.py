@@ -383,6 +383,9 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
             return Ack(seq=ack["seq"], event=ack["event"], state=hub.view(hub.get(game_id), lang))
         live = await hub.fetch(game_id, write=True)
         seat_ = live.seat_of(tok)
+        if tok and seat_ is None and hub.store.shared:  # a seat another process gave just now
+            await hub.refresh_seats(live)
+            seat_ = live.seat_of(tok)
         if tok and seat_ is None:
             raise ApiError(401, "this token opens no seat of this game")
         if tok:
@@ -425,6 +428,9 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
             return
         tok = ws.query_params.get("token") or None
         seat_ = live.seat_of(tok)
+        if tok and seat_ is None and hub.store.shared:
+            await hub.refresh_seats(live)
+            seat_ = live.seat_of(tok)
         if tok and seat_ is None:
             await ws.send_json({"kind": "error", "status": 401, "error": "this token opens no seat of this game"})
             await ws.close(code=4401)

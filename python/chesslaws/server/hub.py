@@ -210,6 +210,7 @@ class Hub:
         self._monitor: asyncio.Task[None] | None = None
         self.retire_after = RETIRE_AFTER
         self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
+        self._listener: Any = None
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chesslaws-store")
         # The server's clock: wall time anchored once, then advanced by the monotonic clock.
         self._wall0 = time.time()
@@ -364,8 +365,12 @@ class Hub:
                     continue
                 lines = [stopped.events[-1].to_json(), new.events[-1].to_json()]
                 seq = live.seq
-                await self._db(lambda: self.store.append_many(
-                    [(live.id, seq, lines[0]), (live.id, seq + 1, lines[1])]))
+                try:
+                    await self._db(lambda: self.store.append_many(
+                        [(live.id, seq, lines[0]), (live.id, seq + 1, lines[1])]))
+                except StoreError:  # another process wrote first (its own interruption): take its log
+                    await self._catch_up_locked(live)
+                    continue
                 live.game = new
                 log.info("game %s: clocks held from t=%.3f to t=%.3f (%s)", live.id, t_down, t_up, why)
 
@@ -387,6 +392,62 @@ class Hub:
         await self._db(lambda: self.store.ping(now))
         self.last_ok = now
         self._monitor = asyncio.ensure_future(self._watch_store())
+        if self.store.shared:  # other processes write too: hear of their changes
+            loop = self._loop
+            self._listener = self.store.listen(
+                lambda gid, what: loop.call_soon_threadsafe(self._changed, gid, what))
+
+    # --- several processes on one database -------------------------------------------------------
+    def _changed(self, game_id: str | None, what: str) -> None:
+        """Another process (or this one) committed a change: bring the copy in memory up to date."""
+        if game_id is None:  # (re)connected: whatever was missed meanwhile
+            for each in list(self.games.values()):
+                asyncio.ensure_future(self._catch_up(each))
+            return
+        live = self.games.get(game_id)
+        if live is None:
+            return  # not in memory here: loaded from the store when asked for
+        if what == "seat":
+            asyncio.ensure_future(self.refresh_seats(live))
+        elif what.isdigit() and int(what) >= live.seq:
+            asyncio.ensure_future(self._catch_up(live))
+
+    async def _catch_up(self, live: LiveGame) -> None:
+        try:
+            async with live.lock:
+                await self._catch_up_locked(live)
+        except Exception as err:  # noqa: BLE001 - an outage: caught up on the next change or write
+            log.warning("game %s: could not catch up with the store: %s", live.id, _reason(err))
+
+    async def _catch_up_locked(self, live: LiveGame) -> bool:
+        """Applies the events another process appended to this game's log; True if there were any."""
+        rows = await self._db(lambda: self.store.events_since(live.id, live.seq))
+        if not rows:
+            return False
+        game = live.game
+        for row in rows:
+            try:
+                game = game.apply(row)
+            except Exception as err:  # noqa: BLE001 - another process stored it: it replays
+                log.error("game %s: an event stored by another process does not apply here: %s",
+                          live.id, _reason(err))
+                break
+        live.game = game
+        self.schedule(live)
+        self.broadcast(live)
+        self.maybe_retire(live)
+        return True
+
+    async def refresh_seats(self, live: LiveGame) -> None:
+        """Reads the seats again (another process gave one to a player)."""
+        try:
+            rec = await self._db(lambda: self.store.load(live.id))
+        except Exception:  # noqa: BLE001
+            return
+        if rec is not None:
+            live.token_hashes.update(rec.token_hashes)
+            live.names.update(rec.names)
+            self.broadcast(live)
 
     def _load(self, rec: GameRecord) -> None:
         game, good, why = replay_lenient(rec.events)
@@ -484,6 +545,8 @@ class Hub:
     async def stop(self) -> None:
         if self._monitor is not None:
             self._monitor.cancel()
+        if self._listener is not None:
+            await asyncio.to_thread(self._listener.close)
         for live in self.games.values():
             if live.timer is not None:
                 live.timer.cancel()
@@ -654,6 +717,11 @@ class Hub:
     async def _submit_locked(self, live: LiveGame, kind: str, by: str, body: dict[str, Any],
                              seat: Seat) -> dict[str, Any]:
         async with live.lock:
+            if self.store.shared:  # another process may have written meanwhile: judge on the whole log
+                try:
+                    await self._catch_up_locked(live)
+                except Exception:  # noqa: BLE001
+                    raise self._unavailable() from None
             t = self.t_of(live)
             if t < 0:
                 raise ApiError(409, f"the game has not started yet: it starts in {-t:.0f} s")
@@ -682,6 +750,13 @@ class Hub:
             try:
                 await self._commit(live.id, seq, line)
             except StoreError as err:
+                if self.store.shared:  # another process appended event `seq` first: fenced off
+                    try:
+                        await self._catch_up_locked(live)
+                    except Exception:  # noqa: BLE001
+                        pass
+                    raise ApiError(409, "another event was recorded first (the game moved on): "
+                                        "look at the new state and try again") from None
                 log.error("game %s: event %d refused by the store: %s", live.id, seq, _reason(err))
                 raise ApiError(409, f"the event could not be stored as event {seq} of the log (another server "
                                     "process writing to this database, or a fault logged for the operator)") from None
@@ -893,6 +968,11 @@ class Hub:
         out = []
         for gid, status, final in rows:
             live = self.games.get(gid)
+            if live is None and final is None and gid not in self.set_aside:
+                try:  # a live game another process created: loaded here too
+                    live = await self.fetch(gid)
+                except ApiError:
+                    pass
             if live is not None:
                 out.append(self.summary(live))
             elif final is not None:

@@ -65,6 +65,20 @@ class Store(ABC):
     """The interface of the game log storage."""
 
     url: str
+    #: Whether other server processes may write to this store at the same time (PostgreSQL): then
+    #: every change is announced (:meth:`listen`) and a process catches up before it writes.
+    shared: bool = False
+
+    def events_since(self, game_id: str, seq: int) -> list[dict[str, Any]]:
+        """The events of a game's log from number ``seq`` on (what another process appended)."""
+        return [json.loads(r[0]) for r in self._q(
+            "SELECT body FROM events WHERE game_id = {p} AND seq >= {p} ORDER BY seq", (game_id, seq))]
+
+    def listen(self, callback: Any) -> Any:
+        """Calls ``callback(game_id, what)`` (from another thread) for every change another process
+        commits (``what``: the new event's number, or "seat"); returns an object with ``close()``.
+        Only shared stores announce changes."""
+        raise NotImplementedError
 
     @abstractmethod
     def create_game(self, record: GameRecord) -> None:
@@ -324,6 +338,8 @@ class PostgresStore(Store):
     pool reconnects in the background with exponential backoff); while none can be made, every call
     fails within ``timeout`` seconds instead of hanging."""
 
+    shared = True
+
     def __init__(self, url: str, timeout: float = 3.0) -> None:
         import psycopg
         from psycopg_pool import ConnectionPool
@@ -387,11 +403,18 @@ class PostgresStore(Store):
         self._tx(run)
 
     def append(self, game_id: str, seq: int, event: dict[str, Any]) -> None:
-        self._tx(lambda cur: cur.execute("INSERT INTO events VALUES (%s,%s,%s)", (game_id, seq, _dump(event))))
+        self.append_many([(game_id, seq, event)])
 
     def append_many(self, items: list[tuple[str, int, dict[str, Any]]]) -> None:
-        self._tx(lambda cur: cur.executemany("INSERT INTO events VALUES (%s,%s,%s)",
-                                             [(g, n, _dump(e)) for g, n, e in items]))
+        def run(cur: Any) -> None:
+            cur.executemany("INSERT INTO events VALUES (%s,%s,%s)", [(g, n, _dump(e)) for g, n, e in items])
+            last: dict[str, int] = {}
+            for g, n, _ in items:
+                last[g] = max(n, last.get(g, -1))
+            # Delivered to every listening process when (and only if) the transaction commits.
+            cur.executemany("SELECT pg_notify('chesslaws', %s)", [(f"{g} {n}",) for g, n in last.items()])
+
+        self._tx(run)
 
     def take_seat(self, game_id: str, seat: Seat, token_hash: str, name: str) -> None:
         col = {"white": ("white_token", "white_name"), "black": ("black_token", "black_name")}.get(seat)
@@ -403,6 +426,7 @@ class PostgresStore(Store):
                 f"UPDATE games SET {col[0]}=%s, {col[1]}=%s WHERE id=%s AND {col[0]} IS NULL",
                 (token_hash, name, game_id),
             )
+            cur.execute("SELECT pg_notify('chesslaws', %s)", (f"{game_id} seat",))
             return int(cur.rowcount)
 
         if self._tx(run) != 1:
@@ -430,6 +454,9 @@ class PostgresStore(Store):
         out: list[str] = self._tx(run)
         return out
 
+    def listen(self, callback: Any) -> Any:
+        return _Listener(self.url, callback)
+
     def ping(self, t: float | None = None) -> None:
         if t is None:
             self._tx(lambda cur: cur.execute("SELECT 1"))
@@ -448,6 +475,41 @@ class PostgresStore(Store):
     def close(self) -> None:
         with self._lock:
             self._pool.close()
+
+
+class _Listener:
+    """LISTEN chesslaws on a connection of its own, in a thread; reconnects after an outage."""
+
+    def __init__(self, url: str, callback: Any) -> None:
+        self.url = url
+        self.callback = callback
+        self._stop = threading.Event()
+        self._conn: Any = None
+        self.ready = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="chesslaws-listen", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        import psycopg
+
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(self.url, autocommit=True, connect_timeout=3) as conn:
+                    self._conn = conn
+                    conn.execute("LISTEN chesslaws")
+                    self.ready.set()
+                    self.callback(None, "listening")  # anything missed while not listening: catch up
+                    while not self._stop.is_set():
+                        for note in conn.notifies(timeout=0.5):
+                            game_id, _, what = note.payload.partition(" ")
+                            self.callback(game_id, what)
+            except Exception:  # noqa: BLE001 - the database went away: listen again when it is back
+                self._conn = None
+                self._stop.wait(0.5)
+
+    def close(self) -> None:
+        self._stop.set()
+        self.thread.join(5)
 
 
 def _lock_file(path: str) -> Any:
