@@ -127,18 +127,24 @@ class Stats:
         self.unavailable = 0
         self.reconnects = 0
         self.errors: list[str] = []
+        self.last_ack: dict[str, float] = {}
+        self.broken: dict[str, float] = {}  # game -> when its connection broke
+        self.gaps: list[float] = []  # seconds from a broken connection to the next one that works
 
 
-async def play(base: str, game: dict[str, Any], stop_at: float, think: float, stats: Stats) -> None:
-    """One game: both players' sockets stay open; after a kill they connect again (with backoff), learn
-    whose turn it is from the state the server sends first, and go on."""
-    ws_base = base.replace("http://", "ws://")
+async def play(base: str | list[str], game: dict[str, Any], stop_at: float, think: float, stats: Stats) -> None:
+    """One game: both players' sockets stay open; after a kill they connect again (with backoff; to the
+    next server of ``base`` when there are several), learn whose turn it is from the state the server
+    sends first, and go on."""
+    bases = [base] if isinstance(base, str) else list(base)
+    which = 0
     gid = game["id"]
     acked = stats.acked.setdefault(gid, {})
     await asyncio.sleep(random.uniform(0, think))
     rid = 0
     backoff = 0.2
     while time.monotonic() < stop_at:
+        ws_base = bases[which % len(bases)].replace("http://", "ws://")
         try:
             async with websockets.connect(f"{ws_base}/api/games/{gid}/ws?token={game['tokens']['white']}",
                                           max_size=2**22, open_timeout=10) as white, \
@@ -151,6 +157,8 @@ async def play(base: str, game: dict[str, Any], stop_at: float, think: float, st
                         st = st["state"]
                         break
                 backoff = 0.2
+                if gid in stats.broken:  # connected again: how long the game could not be played
+                    stats.gaps.append(time.monotonic() - stats.broken.pop(gid))
                 side, ply = st["turn"], len(st["moves"])
                 while time.monotonic() < stop_at and st["status"] == "ongoing":
                     await asyncio.sleep(think)
@@ -165,6 +173,7 @@ async def play(base: str, game: dict[str, Any], stop_at: float, think: float, st
                     if msg["kind"] == "ack":
                         stats.latencies.append((time.perf_counter() - t0) * 1000)
                         acked[msg["seq"]] = msg["event"]
+                        stats.last_ack[gid] = time.monotonic()
                         side, ply = ("black" if side == "white" else "white"), ply + 1
                     elif msg["status"] == 503:
                         stats.unavailable += 1
@@ -175,7 +184,9 @@ async def play(base: str, game: dict[str, Any], stop_at: float, think: float, st
                 if st["status"] != "ongoing":
                     return
         except (OSError, websockets.WebSocketException, asyncio.TimeoutError, ValueError, KeyError):
-            stats.reconnects += 1  # the server is down or restarting: try again shortly
+            stats.reconnects += 1  # the server is down or restarting: try again shortly (or another one)
+            stats.broken.setdefault(gid, time.monotonic())
+            which += 1
             await asyncio.sleep(backoff + random.uniform(0, backoff))
             backoff = min(backoff * 2, 2.0)
 
