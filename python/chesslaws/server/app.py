@@ -59,6 +59,12 @@ class CreateGame(BaseModel):
         "online", description="online: players act for themselves and illegal moves are refused; "
                               "otb: over-the-board, the arbiter enters every event and illegal moves are logged")
     start_in: float = Field(0, ge=0, le=86400, description="seconds until the scheduled start (t=0)")
+    when_ready: bool = Field(False, description="online only: t=0 (the clocks start) when both seats are taken and "
+                                                "both players have opened the game (its WebSocket with their token)")
+    abort_after: float | None = Field(None, ge=5, le=3600, description=(
+        "online only: seconds after the start (for Black: after White's first move) within which the side to "
+        "move must make its first move, else the game is aborted: logged as the arbiter's 'annul' with a "
+        "reason beginning 'aborted:' (no result)"))
     quickplay_guidelines: bool | None = None
     event: str | None = Field(None, max_length=200)
     site: str | None = Field(None, max_length=200)
@@ -265,7 +271,7 @@ def create_app(db: str | Store = "./chesslaws.sqlite3") -> FastAPI:
             if value is not None:
                 start[name] = value
         live, tokens = await hub.create(start, {"white": body.white, "black": body.black}, body.interface,
-                                        body.start_in)
+                                        body.start_in, when_ready=body.when_ready, abort_after=body.abort_after)
         return CreatedGame(id=live.id, tokens=tokens, links=links(live.id, tokens, str(request.base_url)),
                            state=hub.view(live))
 
@@ -354,6 +360,7 @@ def create_app(db: str | Store = "./chesslaws.sqlite3") -> FastAPI:
         live.subscribers.add(sub)
         sub.queue.put_nowait(json.dumps({"kind": "hello", "seat": seat_ or "spectator"}))
         sub.queue.put_nowait(hub.state_message(live, lang))
+        await hub.present(live, seat_)
 
         async def sender() -> None:
             while True:

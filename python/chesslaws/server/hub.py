@@ -27,6 +27,7 @@ from chesslaws.errors import AmbiguousMove, ChessLawsError, IllegalMove, Invalid
 from chesslaws.events import SCHEMAS, ms_to_t
 from chesslaws.game import Game
 from chesslaws.position import STARTING_FEN, Position
+from chesslaws.server.controls import controls
 from chesslaws.server.store import GameRecord, Seat, SeatTaken, Store, StoreError, hash_token
 
 log = logging.getLogger("chesslaws.server")
@@ -100,6 +101,11 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: set[Subscriber] = field(default_factory=set)
     timer: asyncio.TimerHandle | None = None
+    # The fair start of an online game (see Hub.present): t=0 waits until both players have opened it;
+    # a game whose side to move makes no first move within abort_after seconds is aborted.
+    waiting: bool = False
+    abort_after: float | None = None
+    present: set[str] = field(default_factory=set)
 
     @property
     def seq(self) -> int:
@@ -143,6 +149,8 @@ class Hub:
 
     def t_of(self, live: LiveGame) -> float:
         """Seconds since the game's scheduled start, never before its last event."""
+        if live.waiting:
+            return -1.0  # not started: t=0 comes when both players are there
         t = round(self.now() - live.created_at, 3)
         last = live.game.events[-1].t_ms / 1000
         return max(t, last) if t >= 0 else t
@@ -193,6 +201,7 @@ class Hub:
         """Rebuilds every stored game from its log."""
         self._loop = asyncio.get_running_loop()
         records = await self._db(lambda: list(self.store.load_all()))
+        rules = await self._db(self.store.start_rules)
         for rec in records:
             try:
                 game = Game.from_events(rec.events)
@@ -200,6 +209,9 @@ class Hub:
                 print(f"chesslaws serve: game {rec.id} cannot be replayed from its log: {err}", file=sys.stderr)
                 continue
             live = LiveGame(rec.id, rec.created_at, rec.interface, rec.names, rec.token_hashes, game)
+            rule = rules.get(rec.id) or {}
+            live.waiting = bool(rule.get("waiting"))
+            live.abort_after = rule.get("abort_after")
             self.games[rec.id] = live
             self.schedule(live)
 
@@ -218,7 +230,8 @@ class Hub:
         return live
 
     async def create(self, start: dict[str, Any], names: dict[str, str | None], interface: str,
-                     start_in: float = 0.0) -> tuple[LiveGame, dict[str, str]]:
+                     start_in: float = 0.0, *, when_ready: bool = False,
+                     abort_after: float | None = None) -> tuple[LiveGame, dict[str, str]]:
         start = {"type": "start", "t": 0, **start}
         try:
             game = Game.from_start(start)
@@ -244,9 +257,77 @@ class Hub:
             log.error("store failure: %r", err)
             raise ApiError(503, f"the game could not be stored: {err}") from None
         live = LiveGame(gid, created_at, interface, dict(names), hashes, game)
+        if interface == "online" and (when_ready or abort_after is not None):
+            live.waiting = when_ready
+            live.abort_after = abort_after
+            try:
+                await self._db(lambda: self.store.set_start(gid, created_at, self._rule(live)))
+            except Exception as err:
+                log.error("store failure: %r", err)
+                raise ApiError(503, f"the game's start could not be stored: {err}") from None
         self.games[gid] = live
         self.schedule(live)
         return live, tokens
+
+    @staticmethod
+    def _rule(live: LiveGame) -> dict[str, Any]:
+        return {"waiting": live.waiting, "abort_after": live.abort_after}
+
+    def waiting_for(self, live: LiveGame) -> list[str]:
+        """The seats a waiting game still waits for (not taken, or not yet opened)."""
+        if not live.waiting:
+            return []
+        return [s for s in ("white", "black") if not live.token_hashes.get(s) or s not in live.present]
+
+    async def present(self, live: LiveGame, seat: str | None) -> None:
+        """A player has opened the game (his seat's WebSocket): when both are there, t=0 is now."""
+        if seat not in ("white", "black") or not live.waiting:
+            return
+        live.present.add(seat)
+        if self.waiting_for(live):
+            self.broadcast(live)
+            return
+        async with live.lock:
+            if not live.waiting:
+                return
+            created_at = round(self.now(), 3)
+            live.waiting = False
+            try:
+                await self._db(lambda: self.store.set_start(live.id, created_at, self._rule(live)))
+            except Exception as err:  # the start stays in memory; a restart waits for the players again
+                log.error("store failure: %r", err)
+            live.created_at = created_at
+            self.schedule(live)
+        self.broadcast(live)
+
+    def abort_deadline_ms(self, live: LiveGame) -> int | None:
+        """When an online game without a first move by the side to move is aborted (ms since t=0), or None."""
+        if live.abort_after is None or live.interface != "online" or live.waiting:
+            return None
+        st = live.game.state
+        if not st.ongoing or len(st.moves) >= 2 or st.claims or st.clock.running is None:
+            return None
+        since = st.moves[0].t_ms if st.moves else st.config.start_t_ms
+        deadline = since + round(live.abort_after * 1000)
+        flag = st.clock.flag_time(st.clock.running)
+        if flag is not None and flag - 50 < deadline:
+            deadline = max(since, flag - 50)  # an abort, never a forfeit without a move
+        return deadline
+
+    async def _abort(self, live: LiveGame) -> None:
+        async with live.lock:
+            deadline = self.abort_deadline_ms(live)
+            if deadline is None or self.t_of(live) * 1000 < deadline:
+                return
+            st = live.game.state
+            who = "White" if st.turn == "white" else "Black"
+            reason = f"aborted: {who} made no first move within {live.abort_after:g} s"
+            try:
+                await self._apply(live, "annul", "arbiter", {"reason": reason}, "arbiter")
+            except ApiError as err:
+                log.warning("abort of %s refused: %s", live.id, err.message)
+                return
+        self.broadcast(live)
 
     async def join(self, live: LiveGame, seat: str, name: str) -> str:
         if seat not in ("white", "black"):
@@ -318,39 +399,47 @@ class Hub:
     async def _submit_locked(self, live: LiveGame, kind: str, by: str, body: dict[str, Any],
                              seat: Seat) -> dict[str, Any]:
         async with live.lock:
-            t = self.t_of(live)
-            if t < 0:
-                raise ApiError(409, f"the game has not started yet: it starts in {-t:.0f} s")
-            event: dict[str, Any] = {"type": kind, "t": t, "by": by}
-            event.update({k: v for k, v in body.items() if k not in ("type", "t", "by")})
-            game = live.game
-            seen = game.at(t) if t * 1000 >= game.state.t_ms else game
-            if live.interface != "otb":
-                self._check_legal(seen, event)
-            try:
-                new = game.apply(event)
-            except WrongState as err:
-                raise ApiError(409, str(err)) from None
-            except InvalidInput as err:
-                raise ApiError(422, str(err)) from None
-            except ChessLawsError as err:
-                raise ApiError(422, str(err)) from None
-            except Exception as err:
-                # The arbiter should have answered with a ChessLawsError: report it, keep the game as it was.
-                log.exception("arbiter failure on %s", event)
-                raise ApiError(422, f"the arbiter cannot process this event ({type(err).__name__}: {err})") from None
-            line = new.events[-1].to_json()
-            seq = live.seq
-            try:
-                await self._commit(live.id, seq, line)
-            except StoreError as err:
-                raise ApiError(409, f"the event could not be stored: {err}") from None
-            except Exception as err:  # the database is down: the game is untouched
-                log.error("store failure: %r", err)
-                raise ApiError(503, f"the game log could not be written: {err}") from None
-            live.game = new
-            self.schedule(live)
+            ack = await self._apply(live, kind, by, body, seat)
         self.broadcast(live)
+        return ack
+
+    async def _apply(self, live: LiveGame, kind: str, by: str, body: dict[str, Any],
+                     seat: Seat) -> dict[str, Any]:
+        """Stamps, checks, commits and applies one event; the caller holds the game's lock."""
+        if live.waiting:
+            raise ApiError(409, "the game has not started: it starts when both players have opened it")
+        t = self.t_of(live)
+        if t < 0:
+            raise ApiError(409, f"the game has not started yet: it starts in {-t:.0f} s")
+        event: dict[str, Any] = {"type": kind, "t": t, "by": by}
+        event.update({k: v for k, v in body.items() if k not in ("type", "t", "by")})
+        game = live.game
+        seen = game.at(t) if t * 1000 >= game.state.t_ms else game
+        if live.interface != "otb":
+            self._check_legal(seen, event)
+        try:
+            new = game.apply(event)
+        except WrongState as err:
+            raise ApiError(409, str(err)) from None
+        except InvalidInput as err:
+            raise ApiError(422, str(err)) from None
+        except ChessLawsError as err:
+            raise ApiError(422, str(err)) from None
+        except Exception as err:
+            # The arbiter should have answered with a ChessLawsError: report it, keep the game as it was.
+            log.exception("arbiter failure on %s", event)
+            raise ApiError(422, f"the arbiter cannot process this event ({type(err).__name__}: {err})") from None
+        line = new.events[-1].to_json()
+        seq = live.seq
+        try:
+            await self._commit(live.id, seq, line)
+        except StoreError as err:
+            raise ApiError(409, f"the event could not be stored: {err}") from None
+        except Exception as err:  # the database is down: the game is untouched
+            log.error("store failure: %r", err)
+            raise ApiError(503, f"the game log could not be written: {err}") from None
+        live.game = new
+        self.schedule(live)
         return {"seq": seq, "event": public_event(line, arbiter=seat == "arbiter")}
 
     @staticmethod
@@ -414,8 +503,19 @@ class Hub:
             "check": st.position.is_check(),
             "absent": sorted(st.absent),
             "lang": lang,
+            "waiting_for": self.waiting_for(live),
+            "abort_at": (lambda d: None if d is None else ms_to_t(d))(self.abort_deadline_ms(live)),
+            "aborted": self._aborted(game),
+            "controls": controls(st, lang),
         })
         return out
+
+    @staticmethod
+    def _aborted(game: Game) -> bool:
+        """Was the game aborted by the server (an ``annul`` whose reason begins with 'aborted:')?"""
+        last = game.events[-1]
+        return (game.state.status == "annulled" and last.type == "annul"
+                and str(last.get("reason") or "").startswith("aborted:"))
 
     def _localise(self, moves: list[dict[str, Any]], fen: str, lang: str) -> None:
         assert self.write_move is not None
@@ -465,6 +565,9 @@ class Hub:
                 when.append(ft)
         if st.absent:
             when.append(cfg.start_t_ms + cfg.default_time_ms + 1)
+        abort = self.abort_deadline_ms(live)
+        if abort is not None:
+            when.append(abort)
         future = [w for w in when if w >= now_ms]
         return min(future) if future else None
 
@@ -481,6 +584,10 @@ class Hub:
 
     def _wake(self, live: LiveGame) -> None:
         live.timer = None
+        abort = self.abort_deadline_ms(live)
+        if abort is not None and self.t_of(live) * 1000 >= abort:
+            asyncio.ensure_future(self._abort(live))
+            return
         self.broadcast(live)  # the state game.at(now): what happened by itself is in it
         self.schedule(live)
 
@@ -506,6 +613,8 @@ class Hub:
             "created_at": live.created_at,
             "seats_open": [s for s in ("white", "black") if not live.token_hashes.get(s)],
             "starting_position": cfg.fen == STARTING_FEN,
+            "waiting_for": self.waiting_for(live),
+            "aborted": self._aborted(game),
         }
 
 

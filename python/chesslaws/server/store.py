@@ -19,6 +19,11 @@ Schema (the same in both databases)::
           white_token TEXT, black_token TEXT, arbiter_token TEXT /* sha256 hex, or NULL: seat open */)
     events(game_id TEXT REFERENCES games(id), seq INTEGER, body TEXT /* the log line, JSON */,
            PRIMARY KEY (game_id, seq))
+    game_starts(game_id TEXT PRIMARY KEY REFERENCES games(id),
+                rule TEXT /* JSON: {"waiting": bool, "abort_after": seconds or null} (online fair start) */)
+
+``game_starts`` is a table of its own (created when missing, so older databases need no
+migration): a game without a row there started at ``created_at`` and is never aborted.
 """
 
 from __future__ import annotations
@@ -100,6 +105,16 @@ class Store(ABC):
     def close(self) -> None:
         """Closes the connection."""
 
+    # --- how an online game starts (table game_starts; see :meth:`set_start`) ---------------
+    def set_start(self, game_id: str, created_at: float, rule: dict[str, Any]) -> None:
+        """Records how the game starts (``rule``: ``waiting`` for both players, ``abort_after`` seconds)
+        and its instant of t=0 (``created_at``, which moves when the players are there); commits."""
+        raise StoreError(f"{type(self).__name__} cannot record a game's start rule")
+
+    def start_rules(self) -> dict[str, dict[str, Any]]:
+        """Every game's start rule, by id (games created without one are absent)."""
+        return {}
+
 
 _SQLITE_SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -117,6 +132,10 @@ CREATE TABLE IF NOT EXISTS events (
     seq INTEGER NOT NULL,
     body TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS game_starts (
+    game_id TEXT PRIMARY KEY REFERENCES games(id),
+    rule TEXT NOT NULL
 );
 """
 
@@ -215,6 +234,23 @@ class SQLiteStore(Store):
         with self._lock:
             return [r[0] for r in self._db.execute("SELECT id FROM games ORDER BY created_at, id")]
 
+    def set_start(self, game_id: str, created_at: float, rule: dict[str, Any]) -> None:
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.execute("UPDATE games SET created_at=? WHERE id=?", (created_at, game_id))
+                db.execute("INSERT INTO game_starts VALUES (?,?) ON CONFLICT (game_id) DO UPDATE SET rule=excluded.rule",
+                           (game_id, json.dumps(rule)))
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+
+    def start_rules(self) -> dict[str, dict[str, Any]]:
+        with self._lock:
+            return {r[0]: json.loads(r[1]) for r in self._db.execute("SELECT game_id, rule FROM game_starts")}
+
     def close(self) -> None:
         with self._lock:
             self._db.close()
@@ -307,6 +343,22 @@ class PostgresStore(Store):
             return [r[0] for r in cur.fetchall()]
 
         out: list[str] = self._tx(run)
+        return out
+
+    def set_start(self, game_id: str, created_at: float, rule: dict[str, Any]) -> None:
+        def run(cur: Any) -> None:
+            cur.execute("UPDATE games SET created_at=%s WHERE id=%s", (created_at, game_id))
+            cur.execute("INSERT INTO game_starts VALUES (%s,%s) ON CONFLICT (game_id) DO UPDATE SET rule=excluded.rule",
+                        (game_id, json.dumps(rule)))
+
+        self._tx(run)
+
+    def start_rules(self) -> dict[str, dict[str, Any]]:
+        def run(cur: Any) -> dict[str, dict[str, Any]]:
+            cur.execute("SELECT game_id, rule FROM game_starts")
+            return {r[0]: json.loads(r[1]) for r in cur.fetchall()}
+
+        out: dict[str, dict[str, Any]] = self._tx(run)
         return out
 
     def close(self) -> None:
