@@ -16,6 +16,7 @@ Routes (JSON unless said otherwise; a seat token goes in ``Authorization: Bearer
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import logging
 from contextlib import asynccontextmanager
@@ -69,6 +70,11 @@ class CreateGame(BaseModel):
     event: str | None = Field(None, max_length=200)
     site: str | None = Field(None, max_length=200)
     round: str | None = Field(None, max_length=50)
+
+
+class QrText(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    text: str = Field(min_length=1, max_length=1000, description="what the QR code holds, e.g. a seat link")
 
 
 class CreatedGame(BaseModel):
@@ -257,6 +263,16 @@ def create_app(db: str | Store = "./chesslaws.sqlite3") -> FastAPI:
     @app.get("/api/languages", tags=["games"], summary="Languages of the scoresheet's piece letters")
     async def languages() -> list[dict[str, str]]:
         return hub.language_list()
+
+    @app.post("/api/qr", tags=["games"], summary="A QR code (SVG) of a text, e.g. a seat link for a phone",
+              response_class=Response, responses={200: {"content": {"image/svg+xml": {}}}, **ERRORS})
+    async def qr_code(body: QrText) -> Response:
+        import segno
+
+        buf = io.BytesIO()
+        segno.make(body.text, error="m", micro=False).save(buf, kind="svg", scale=6, border=2, dark="#111",
+                                                           light="#fff", xmldecl=False)
+        return Response(buf.getvalue(), media_type="image/svg+xml", headers={"cache-control": "no-store"})
 
     @app.get("/api/games", tags=["games"], summary="List the games")
     async def list_games() -> list[dict[str, Any]]:

@@ -478,11 +478,14 @@ class Hub:
              "clock_ms": m.clock_ms, "draw_offer": m.draw_offer}
             for m in st.moves
         ]
+        self._fens(moves, cfg.fen)
         if lang != "en" and self.write_move is not None and lang in self._codes:
             self._localise(moves, cfg.fen, lang)
         legal: list[dict[str, str]] = []
         if st.ongoing:
             legal = [{"uci": u, "san": s} for u, s in st.position.legal_moves_san()]
+            if lang != "en" and self.write_move is not None and lang in self._codes:
+                self._localise_legal(legal, st.position, lang)
         out.update({
             "id": live.id,
             "seq": live.seq,
@@ -516,6 +519,26 @@ class Hub:
         last = game.events[-1]
         return (game.state.status == "annulled" and last.type == "annul"
                 and str(last.get("reason") or "").startswith("aborted:"))
+
+    @staticmethod
+    def _fens(moves: list[dict[str, Any]], fen: str) -> None:
+        """Each move's resulting position (the page steps through the game with them)."""
+        pos = Position(fen)
+        try:
+            for m in moves:
+                pos = pos.play(m["uci"])
+                m["fen"] = pos.fen()
+        except ChessLawsError as err:  # a move the record keeps but the board cannot replay
+            log.warning("cannot replay %s: %r", m.get("uci"), err)
+
+    def _localise_legal(self, legal: list[dict[str, str]], pos: Position, lang: str) -> None:
+        """The legal moves in the scoresheet's letters too (keyboard entry in that language)."""
+        assert self.write_move is not None
+        try:
+            for m in legal:
+                m["san_local"] = str(self.write_move(pos, m["uci"], lang))
+        except Exception as err:  # another engineer's module: never let it break a state
+            log.warning("notation failed for %s: %r", lang, err)
 
     def _localise(self, moves: list[dict[str, Any]], fen: str, lang: str) -> None:
         assert self.write_move is not None
@@ -615,6 +638,8 @@ class Hub:
             "starting_position": cfg.fen == STARTING_FEN,
             "waiting_for": self.waiting_for(live),
             "aborted": self._aborted(game),
+            "pending": [p["kind"] for p in st.pending()],
+            "clocks_stopped": st.ongoing and st.clock.running is None and not cfg.time_control.unlimited,
         }
 
 
