@@ -228,7 +228,7 @@ function renderBoard() {
     const pc = pieces[name];
     let span = el.querySelector(".pc");
     if (pc) {
-      if (!span) { span = document.createElement("span"); el.appendChild(span); }
+      if (!span) { span = document.createElement("span"); span.setAttribute("aria-hidden", "true"); el.appendChild(span); }
       const white = pc === pc.toUpperCase();
       span.textContent = GLYPH[pc.toLowerCase()];
       const mine = mover && (white ? "white" : "black") === mover;
