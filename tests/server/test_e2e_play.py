@@ -118,7 +118,7 @@ def test_claims_ask_first_and_name_the_editions_penalty_in_two_languages(server:
     white.wait_for_selector("#confirm[open]")
     text = white.inner_text("#confirm-text")
     assert "If the same position has not occurred three times" in text
-    assert "your opponent receives 2 minute(s) on the clock (Article 9.5.3)" in text
+    assert "your opponent receives 2 minutes on the clock (Article 9.5.3)" in text
     white.screenshot(path=str(shots / "claim-confirm-1280.png"))
     white.click("#confirm-no")
     white.wait_for_timeout(300)
@@ -128,7 +128,7 @@ def test_claims_ask_first_and_name_the_editions_penalty_in_two_languages(server:
     white.wait_for_timeout(500)
     white.click("#btn-fifty")
     white.wait_for_selector("#confirm[open]")
-    assert "erhält Ihr Gegner 2 Minute(n) Bedenkzeit (Artikel 9.5.3)" in white.inner_text("#confirm-text")
+    assert "erhält Ihr Gegner 2 Minuten Bedenkzeit (Artikel 9.5.3)" in white.inner_text("#confirm-text")
     white.click("#confirm-yes")
     white.wait_for_selector("#rulings li:has-text('incorrect')")
     assert log_lines(server, g)[-1]["type"] == "claim_draw"

@@ -82,8 +82,8 @@ def test_over_the_board_games_keep_the_laws_start(make_client: Callable[[], Any]
 
 
 @pytest.mark.parametrize(("edition", "tc", "expect"), [
-    ("2023", "5400", "your opponent receives 2 minute(s) on the clock (Article 9.5.3)"),
-    ("2023", "600", "your opponent receives 1 minute(s) on the clock (Article 9.5.3)"),
+    ("2023", "5400", "your opponent receives 2 minutes on the clock (Article 9.5.3)"),
+    ("2023", "600", "your opponent receives 1 minute on the clock (Article 9.5.3)"),
     ("1997", "5400", "at most 3 minutes, is deducted from your clock and your opponent receives 3 minutes (Article 9.5(b))"),
     ("1989", "5400", "5 minutes are added to the time you have used"),
 ])
@@ -102,5 +102,5 @@ def test_controls_only_where_the_game_allows_them(client: Any) -> None:
     assert classical["quickplay"]["article"] == "10.2"
     g = create(client, edition="2023", time_control="5400", quickplay_guidelines=True)
     de = client.get(f"/api/games/{g['id']}?lang=de").json()["controls"]
-    assert de["lang"] == "de" and "erhält Ihr Gegner 2 Minute(n)" in de["threefold"]["confirm"]
+    assert de["lang"] == "de" and "erhält Ihr Gegner 2 Minuten" in de["threefold"]["confirm"]
     assert de["quickplay"]["article"] == "III.5"

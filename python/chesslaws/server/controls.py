@@ -26,7 +26,8 @@ from chesslaws.game import GameState
 
 TEXTS: dict[str, dict[str, str]] = {
     "en": {
-        "give": "your opponent receives {n} minute(s) on the clock",
+        "give": "your opponent receives {n} {minutes} on the clock",
+        "minute": "minute", "minutes": "minutes",
         "halve_and_give": "half of your remaining time, at most {n} minutes, is deducted from your clock "
                           "and your opponent receives {n} minutes",
         "add_used_time": "{n} minutes are added to the time you have used (if that oversteps your time, you lose)",
@@ -52,7 +53,8 @@ TEXTS: dict[str, dict[str, str]] = {
                 "is opened at the resumption (Article {art}).",
     },
     "de": {
-        "give": "erhält Ihr Gegner {n} Minute(n) Bedenkzeit",
+        "give": "erhält Ihr Gegner {n} {minutes} Bedenkzeit",
+        "minute": "Minute", "minutes": "Minuten",
         "halve_and_give": "wird die Hälfte Ihrer verbleibenden Zeit, höchstens {n} Minuten, abgezogen und Ihr "
                           "Gegner erhält {n} Minuten",
         "add_used_time": "werden Ihrer verbrauchten Zeit {n} Minuten hinzugefügt (überschreiten Sie damit die "
@@ -82,7 +84,8 @@ TEXTS: dict[str, dict[str, str]] = {
                 "Zug, bis der Umschlag bei der Wiederaufnahme geöffnet wird (Artikel {art}).",
     },
     "fr": {
-        "give": "votre adversaire reçoit {n} minute(s) à la pendule",
+        "give": "votre adversaire reçoit {n} {minutes} à la pendule",
+        "minute": "minute", "minutes": "minutes",
         "halve_and_give": "la moitié de votre temps restant, {n} minutes au plus, est retirée de votre pendule et "
                           "votre adversaire reçoit {n} minutes",
         "add_used_time": "{n} minutes sont ajoutées au temps que vous avez utilisé (si cela dépasse votre temps, "
@@ -121,7 +124,8 @@ def _penalty(state: GameState, t: dict[str, str]) -> str:
     if ed.claim_penalty == "halve_and_give":
         return t["halve_and_give"].format(n=ed.claim_penalty_ms // 60_000)
     ms = ed.claim_penalty_fast_ms if cfg.mode in ("rapid", "blitz") else ed.claim_penalty_ms
-    return t["give"].format(n=ms // 60_000)
+    n = ms // 60_000
+    return t["give"].format(n=n, minutes=t["minute"] if n == 1 else t["minutes"])
 
 
 def quickplay_allowed(state: GameState) -> bool:

@@ -529,7 +529,7 @@ function renderStatus() {
   st.dataset.termination = S.termination || "";
   // The result beside the board (never over it).
   const card = $("result");
-  if (res) {
+  if (res && S.status !== "adjourned") {  // an adjourned game goes on: the status says it
     card.hidden = false;
     $("result-head").textContent = S.status === "annulled" ? (S.aborted ? "aborted" : "annulled")
       : S.status === "adjourned" ? "adjourned" : S.result.replace("1/2", "½").replace("1/2", "½");
