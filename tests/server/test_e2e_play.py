@@ -98,8 +98,8 @@ def test_clocks_wait_for_both_players_then_a_missing_first_move_aborts(server: A
     assert "must make a first move" in white.inner_text("#status")
     white.screenshot(path=str(shots / "abort-countdown-1280.png"))
     for page in (white, black):
-        page.wait_for_selector("#result:has-text('aborted')", timeout=9000)
-        assert "nobody loses" in page.inner_text("#result")
+        page.wait_for_selector('#status[data-status="annulled"]', timeout=9000)
+        assert "nobody loses" in page.inner_text("#status")
         assert not page.is_visible("#actions")  # nothing live after the end
     assert log_lines(server, g)[-1]["type"] == "annul"
     assert log_lines(server, g)[-1]["reason"].startswith("aborted:")
@@ -172,7 +172,8 @@ def test_controls_show_only_where_the_game_allows_them(server: Any, browser: Any
     p3.click("#btn-resign")
     assert "You lose it (Article 5.1(b))" in p3.inner_text("#confirm-text")
     p3.click("#confirm-yes")
-    p3.wait_for_selector("#result:has-text('0-1'), #result:has-text('0–1')")
+    p3.wait_for_selector('#status[data-result="0-1"]')
+    assert "0–1" in p3.inner_text("#status")
     assert not p3.is_visible("#actions") and not p3.is_visible("#seal-move") and not p3.is_visible("#move-entry")
     page.context.close()
 

@@ -488,7 +488,13 @@ function renderStatus() {
   const res = resultLine();
   const sealed = S.pending.find((p) => p.kind === "sealed_move");
   const running = S.clocks.running;
-  if (res) {
+  if (res && S.status !== "adjourned") {
+    // The result beside the board (never over it), in the panel the player was looking at.
+    main.className = "res-big";
+    main.textContent = S.status === "annulled" ? (S.aborted ? "aborted" : "annulled")
+      : S.result.replace("1/2", "½").replace("1/2", "½").replace("-", "–");
+    sub.textContent = res.head + (res.sub ? " — " + res.sub : "");
+  } else if (res) {
     main.textContent = res.head;
     sub.textContent = res.sub;
   } else if (S.waiting_for && S.waiting_for.length) {
@@ -527,16 +533,7 @@ function renderStatus() {
   st.dataset.status = S.status;
   st.dataset.result = S.result;
   st.dataset.termination = S.termination || "";
-  // The result beside the board (never over it).
-  const card = $("result");
-  if (res && S.status !== "adjourned") {  // an adjourned game goes on: the status says it
-    card.hidden = false;
-    $("result-head").textContent = S.status === "annulled" ? (S.aborted ? "aborted" : "annulled")
-      : S.status === "adjourned" ? "adjourned" : S.result.replace("1/2", "½").replace("1/2", "½");
-    $("result-why").textContent = res.head + (res.sub ? " — " + res.sub : "");
-  } else {
-    card.hidden = true;
-  }
+  $("play-panel").classList.toggle("over", !!res && S.status !== "adjourned");
 }
 
 function renderPlayers() {

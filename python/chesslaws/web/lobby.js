@@ -204,7 +204,7 @@ async function loadGames() {
   if (!games.length) { tb.innerHTML = '<tr><td colspan="7" class="empty">No games yet: create one.</td></tr>'; return; }
   games = games.map((g, i) => [g, i]).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1]).map((x) => x[0]);
   tb.innerHTML = games.slice(0, 100).map((g) => {
-    const open = g.status === "ongoing" && g.seats_open.length ? ` <span class="empty">(${g.seats_open.join(", ")} open)</span>` : "";
+    const open = g.status === "ongoing" && g.seats_open.length ? ` <span class="empty open-note">(${g.seats_open.join(", ")} open)</span>` : "";
     const name = (c) => (g.seats_open.includes(c) && g[c] === "?" ? '<span class="empty">open seat</span>' : esc(g[c]));
     const act = g.status === "ongoing" ? (g.seats_open.length ? "join" : "watch") : "replay";
     return `<tr><td class="nm">${name("white")}</td><td class="nm">${name("black")}</td><td class="wide">${esc(g.edition)}</td>` +
