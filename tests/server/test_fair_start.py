@@ -104,3 +104,37 @@ def test_controls_only_where_the_game_allows_them(client: Any) -> None:
     de = client.get(f"/api/games/{g['id']}?lang=de").json()["controls"]
     assert de["lang"] == "de" and "erhält Ihr Gegner 2 Minuten" in de["threefold"]["confirm"]
     assert de["quickplay"]["article"] == "III.5"
+
+
+def test_a_scheduled_start_counts_who_is_there_and_applies_the_default_time(make_client: Callable[[], Any]) -> None:
+    """Article 6.7: White opens the game before the scheduled start and arrives at t=0; Black never comes and
+    loses when the announced default time (3 s here) has passed."""
+    client = make_client()
+    g = create(client, time_control="600", edition="2023", start_in=1.5, presence=True, default_time=3)
+    assert g["state"]["absent"] == ["black", "white"]
+    with client.websocket_connect(f"/api/games/{g['id']}/ws?token={g['tokens']['white']}") as ws:
+        ws.receive_json()
+        ws.receive_json()
+        deadline = time.monotonic() + 10
+        state = g["state"]
+        while time.monotonic() < deadline and state["status"] == "ongoing":
+            time.sleep(0.25)
+            state = client.get(f"/api/games/{g['id']}").json()
+    log = [line for line in client.get(f"/api/games/{g['id']}/log").text.splitlines() if line]
+    assert '"arrive"' in log[1] and '"t":0' in log[1].replace(" ", "") and '"by":"white"' in log[1].replace(" ", "")
+    assert (state["result"], state["termination"]) == ("1-0", "late_arrival")
+    assert "6.7.1" in state["rulings"][-1]["article"]
+
+
+def test_a_player_who_comes_after_the_start_arrives_then(make_client: Callable[[], Any]) -> None:
+    client = make_client()
+    g = create(client, time_control="600", edition="1997", start_in=0.5, presence=True)  # 1997: one hour
+    time.sleep(1.0)
+    with client.websocket_connect(f"/api/games/{g['id']}/ws?token={g['tokens']['black']}") as ws:
+        ws.receive_json()
+        ws.receive_json()
+        time.sleep(0.4)
+        state = client.get(f"/api/games/{g['id']}").json()
+    assert state["absent"] == ["white"] and state["status"] == "ongoing"
+    log = client.get(f"/api/games/{g['id']}/log").text.splitlines()
+    assert '"arrive"' in log[-1] and '"black"' in log[-1]

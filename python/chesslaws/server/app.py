@@ -66,6 +66,12 @@ class CreateGame(BaseModel):
         "online only: seconds after the start (for Black: after White's first move) within which the side to "
         "move must make its first move, else the game is aborted: logged as the arbiter's 'annul' with a "
         "reason beginning 'aborted:' (no result)"))
+    presence: bool = Field(False, description=(
+        "online only, with start_in: both players count as absent until they open the game (its WebSocket "
+        "with their token); those there before t=0 arrive at t=0, later ones when they open it, and the "
+        "edition's default time (Article 6.7; 'default_time' to set it) decides who came too late"))
+    default_time: float | None = Field(None, ge=0, le=86400, description="seconds: the default time announced "
+                                                                         "for late arrival (Article 6.7)")
     quickplay_guidelines: bool | None = None
     event: str | None = Field(None, max_length=200)
     site: str | None = Field(None, max_length=200)
@@ -282,12 +288,13 @@ def create_app(db: str | Store = "./chesslaws.sqlite3") -> FastAPI:
     async def create_game(body: CreateGame, request: Request) -> CreatedGame:
         start: dict[str, Any] = {"edition": body.edition, "time_control": body.time_control,
                                  "arbiter": body.arbiter, "white": body.white or "?", "black": body.black or "?"}
-        for name in ("mode", "fen", "quickplay_guidelines", "event", "site", "round"):
+        for name in ("mode", "fen", "quickplay_guidelines", "event", "site", "round", "default_time"):
             value = getattr(body, name)
             if value is not None:
                 start[name] = value
         live, tokens = await hub.create(start, {"white": body.white, "black": body.black}, body.interface,
-                                        body.start_in, when_ready=body.when_ready, abort_after=body.abort_after)
+                                        body.start_in, when_ready=body.when_ready, abort_after=body.abort_after,
+                                        presence=body.presence)
         return CreatedGame(id=live.id, tokens=tokens, links=links(live.id, tokens, str(request.base_url)),
                            state=hub.view(live))
 

@@ -106,6 +106,10 @@ class LiveGame:
     waiting: bool = False
     abort_after: float | None = None
     present: set[str] = field(default_factory=set)
+    # A scheduled online start (Article 6.7): the players are absent until they open the game;
+    # those who opened it before t=0 arrive at t=0.
+    scheduled: bool = False
+    early: set[str] = field(default_factory=set)
 
     @property
     def seq(self) -> int:
@@ -212,6 +216,7 @@ class Hub:
             rule = rules.get(rec.id) or {}
             live.waiting = bool(rule.get("waiting"))
             live.abort_after = rule.get("abort_after")
+            live.scheduled = bool(rule.get("scheduled"))
             self.games[rec.id] = live
             self.schedule(live)
 
@@ -231,8 +236,11 @@ class Hub:
 
     async def create(self, start: dict[str, Any], names: dict[str, str | None], interface: str,
                      start_in: float = 0.0, *, when_ready: bool = False,
-                     abort_after: float | None = None) -> tuple[LiveGame, dict[str, str]]:
+                     abort_after: float | None = None, presence: bool = False) -> tuple[LiveGame, dict[str, str]]:
         start = {"type": "start", "t": 0, **start}
+        presence = presence and interface == "online" and not when_ready
+        if presence:
+            start.setdefault("absent", ["white", "black"])  # present once they open the game (Hub.present)
         try:
             game = Game.from_start(start)
         except InvalidInput as err:
@@ -257,9 +265,10 @@ class Hub:
             log.error("store failure: %r", err)
             raise ApiError(503, f"the game could not be stored: {err}") from None
         live = LiveGame(gid, created_at, interface, dict(names), hashes, game)
-        if interface == "online" and (when_ready or abort_after is not None):
+        if interface == "online" and (when_ready or abort_after is not None or presence):
             live.waiting = when_ready
             live.abort_after = abort_after
+            live.scheduled = presence
             try:
                 await self._db(lambda: self.store.set_start(gid, created_at, self._rule(live)))
             except Exception as err:
@@ -271,7 +280,7 @@ class Hub:
 
     @staticmethod
     def _rule(live: LiveGame) -> dict[str, Any]:
-        return {"waiting": live.waiting, "abort_after": live.abort_after}
+        return {"waiting": live.waiting, "abort_after": live.abort_after, "scheduled": live.scheduled}
 
     def waiting_for(self, live: LiveGame) -> list[str]:
         """The seats a waiting game still waits for (not taken, or not yet opened)."""
@@ -281,6 +290,9 @@ class Hub:
 
     async def present(self, live: LiveGame, seat: str | None) -> None:
         """A player has opened the game (his seat's WebSocket): when both are there, t=0 is now."""
+        if seat in ("white", "black") and live.scheduled:
+            await self._arrive(live, seat)
+            return
         if seat not in ("white", "black") or not live.waiting:
             return
         live.present.add(seat)
@@ -298,6 +310,36 @@ class Hub:
                 log.error("store failure: %r", err)
             live.created_at = created_at
             self.schedule(live)
+        self.broadcast(live)
+
+    async def _arrive(self, live: LiveGame, seat: str) -> None:
+        """A scheduled game: the player is at the board. Before t=0 he will arrive at t=0 exactly."""
+        if self.t_of(live) < 0:
+            live.early.add(seat)
+            return
+        async with live.lock:
+            st = live.game.state
+            if st.ongoing and seat in st.absent:
+                try:
+                    await self._apply(live, "arrive", seat, {}, seat)  # type: ignore[arg-type]
+                except ApiError as err:
+                    log.warning("arrival in %s refused: %s", live.id, err.message)
+                    return
+            else:
+                return
+        self.broadcast(live)
+
+    async def _arrive_early(self, live: LiveGame) -> None:
+        """At t=0: the players who opened the game before are at the board from the start."""
+        async with live.lock:
+            for seat in sorted(live.early):
+                st = live.game.state
+                if st.ongoing and seat in st.absent and st.t_ms == 0:
+                    try:
+                        await self._apply(live, "arrive", seat, {}, seat, at=0.0)  # type: ignore[arg-type]
+                    except ApiError as err:
+                        log.warning("arrival in %s refused: %s", live.id, err.message)
+            live.early.clear()
         self.broadcast(live)
 
     def abort_deadline_ms(self, live: LiveGame) -> int | None:
@@ -404,11 +446,12 @@ class Hub:
         return ack
 
     async def _apply(self, live: LiveGame, kind: str, by: str, body: dict[str, Any],
-                     seat: Seat) -> dict[str, Any]:
-        """Stamps, checks, commits and applies one event; the caller holds the game's lock."""
+                     seat: Seat, *, at: float | None = None) -> dict[str, Any]:
+        """Stamps, checks, commits and applies one event; the caller holds the game's lock.
+        ``at``: the server's own events only, an instant already passed (arrivals at t=0)."""
         if live.waiting:
             raise ApiError(409, "the game has not started: it starts when both players have opened it")
-        t = self.t_of(live)
+        t = self.t_of(live) if at is None else at
         if t < 0:
             raise ApiError(409, f"the game has not started yet: it starts in {-t:.0f} s")
         event: dict[str, Any] = {"type": kind, "t": t, "by": by}
@@ -607,6 +650,8 @@ class Hub:
 
     def _wake(self, live: LiveGame) -> None:
         live.timer = None
+        if live.early and self.t_of(live) >= 0:
+            asyncio.ensure_future(self._arrive_early(live))
         abort = self.abort_deadline_ms(live)
         if abort is not None and self.t_of(live) * 1000 >= abort:
             asyncio.ensure_future(self._abort(live))

@@ -73,6 +73,7 @@ function showStartFields() {
   $("start-field").hidden = !online;
   $("abort-field").hidden = !online;
   $("start-at-field").hidden = !online || $("start").value !== "scheduled";
+  $("default-field").hidden = $("start-at-field").hidden;
 }
 $("interface").addEventListener("change", showStartFields);
 $("start").addEventListener("change", () => {
@@ -101,6 +102,9 @@ $("create").addEventListener("submit", async (e) => {
       const at = new Date(); at.setHours(h, m, 0, 0);
       if (at.getTime() <= Date.now()) at.setDate(at.getDate() + 1);
       body.start_in = Math.round((at.getTime() - Date.now()) / 1000);
+      body.presence = true;  // absent until they open the game; Article 6.7's default time applies
+      const dt = $("default-time").value.trim();
+      if (dt !== "") body.default_time = Math.round(parseFloat(dt) * 60);
     }
     if ($("abort").checked) body.abort_after = 30;
   }
