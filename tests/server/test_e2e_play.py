@@ -354,3 +354,25 @@ def test_board_for_keyboard_and_screen_reader_and_axe(server: Any, browser: Any,
     violations = axe_check(lobby)
     assert violations == [], violations
     white.context.close()
+
+
+def test_lobby_schedules_a_start_with_the_default_time(server: Any, browser: Any) -> None:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
+    lobby = ctx.new_page()
+    lobby.goto(server.url + "/")
+    assert not lobby.is_visible("#start-at") and not lobby.is_visible("#default-time")
+    lobby.select_option("#start", "scheduled")
+    assert lobby.is_visible("#start-at") and lobby.input_value("#start-at") != ""
+    lobby.fill("#default-time", "15")
+    lobby.fill("#white", "Erika")
+    lobby.fill("#black", "Fritz")
+    lobby.click("#create-btn")
+    lobby.wait_for_selector("#link-white")
+    gid = lobby.input_value("#link-spectator").rsplit("/", 1)[1]
+    state = httpx.get(f"{server.url}/api/games/{gid}").json()
+    assert state["server_t"] < -60 and state["absent"] == ["black", "white"] and state["abort_at"] is None
+    log = httpx.get(f"{server.url}/api/games/{gid}/log").text
+    assert '"default_time": 900' in log
+    lobby.select_option("#interface", "otb")  # over the board: the Laws' start, no start options
+    assert not lobby.is_visible("#start") and not lobby.is_visible("#abort")
+    ctx.close()

@@ -349,7 +349,12 @@ class Hub:
         st = live.game.state
         if not st.ongoing or len(st.moves) >= 2 or st.claims or st.clock.running is None:
             return None
+        if st.absent:
+            return None  # a player not yet at the board: the default time (Article 6.7) rules, not an abort
         since = st.moves[0].t_ms if st.moves else st.config.start_t_ms
+        arrivals = [e.t_ms for e in live.game.events if e.type == "arrive"]
+        if arrivals:
+            since = max(since, arrivals[-1])  # from the moment both are at the board
         deadline = since + round(live.abort_after * 1000)
         flag = st.clock.flag_time(st.clock.running)
         if flag is not None and flag - 50 < deadline:
