@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
+import time
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -213,9 +215,12 @@ def test_lobby_keeps_the_links_with_copy_and_qr(server: Any, browser: Any, shots
     # A game opened from a link is listed too, with its seat.
     g = new_game(server, time_control="300")
     open_page(browser, g["links"]["arbiter"], ctx=ctx)
+    post(server, g, "arbiter", {"type": "stop_clocks"})  # the arbiter's games show what waits for him
     lobby.reload()
     lobby.wait_for_selector(f".mygame[data-id='{g['id']}']")
     assert lobby.input_value(f"#my-{g['id']}-arbiter") == g["links"]["arbiter"]
+    mine = lobby.locator(f".mygame[data-id='{g['id']}']")
+    assert "attention" in (mine.get_attribute("class") or "") and "clocks stopped" in mine.inner_text()
     ctx.close()
 
 
@@ -353,6 +358,14 @@ def test_board_for_keyboard_and_screen_reader_and_axe(server: Any, browser: Any,
     lobby.wait_for_selector("#games tbody tr")
     violations = axe_check(lobby)
     assert violations == [], violations
+    arbiter = open_page(browser, g["links"]["arbiter"], ctx=white.context)
+    arbiter.select_option("#pen-kind", "add_time")
+    violations = axe_check(arbiter)
+    assert violations == [], violations
+    arbiter.click("#arb-annul")
+    arbiter.wait_for_selector("#confirm[open]")
+    violations = axe_check(arbiter)
+    assert violations == [], violations
     white.context.close()
 
 
@@ -376,3 +389,64 @@ def test_lobby_schedules_a_start_with_the_default_time(server: Any, browser: Any
     lobby.select_option("#interface", "otb")  # over the board: the Laws' start, no start options
     assert not lobby.is_visible("#start") and not lobby.is_visible("#abort")
     ctx.close()
+
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+       "frame-ancestors 'none'")
+
+
+def test_pages_work_under_a_strict_content_security_policy(browser: Any, tmp_path: Path) -> None:
+    """The policy the server is to send: no inline script, style attribute or handler may be needed."""
+    import threading
+
+    import uvicorn
+
+    from chesslaws.server import create_app
+
+    inner = create_app(str(tmp_path / "csp.sqlite3"))
+
+    async def with_csp(scope: Any, receive: Any, send: Any) -> None:
+        async def send2(msg: Any) -> None:
+            if msg["type"] == "http.response.start":
+                msg = dict(msg, headers=[*msg.get("headers", []), (b"content-security-policy", CSP.encode())])
+            await send(msg)
+        await inner(scope, receive, send2 if scope["type"] == "http" else send)
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = int(sock.getsockname()[1])
+    srv = uvicorn.Server(uvicorn.Config(with_csp, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if srv.started:
+            break
+        time.sleep(0.05)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+        errors: list[str] = []
+        g = httpx.post(url + "/api/games", json={"white": "A", "black": "B", "time_control": "40/7200:3600",
+                                                 "edition": "1997"}).json()
+        assert httpx.get(url + "/").headers["content-security-policy"] == CSP
+        for link in (url + "/", g["links"]["white"], g["links"]["arbiter"]):
+            page = ctx.new_page()
+            page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+            page.goto(link)
+            if "/game/" in link:
+                page.wait_for_selector("#status[data-status]")
+                page.click("#btn-threefold" if link == g["links"]["white"] else "#arb-annul")
+                page.wait_for_selector("#confirm[open]")
+                page.click("#confirm-no")
+                page.click("#sheet-title")
+            else:
+                page.click("#create-btn")
+                page.wait_for_selector(".mygame")
+                page.locator(".mygame .link button.qr").first.click()
+                page.wait_for_selector("#qr-dialog[open]")
+                page.wait_for_function("document.getElementById('qr-img').naturalWidth > 100")
+        ctx.close()
+        assert errors == []
+    finally:
+        srv.should_exit = True
+        thread.join(10)
