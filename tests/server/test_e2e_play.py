@@ -122,6 +122,9 @@ def test_claims_ask_first_and_name_the_editions_penalty_in_two_languages(server:
     assert "If the same position has not occurred three times" in text
     assert "your opponent receives 2 minutes on the clock (Article 9.5.3)" in text
     white.screenshot(path=str(shots / "claim-confirm-1280.png"))
+    white.set_viewport_size({"width": 390, "height": 844})
+    white.screenshot(path=str(shots / "claim-confirm-390.png"))
+    white.set_viewport_size({"width": 1280, "height": 900})
     white.click("#confirm-no")
     white.wait_for_timeout(300)
     assert len(log_lines(server, g)) == 1  # cancelled: nothing was claimed
@@ -131,6 +134,8 @@ def test_claims_ask_first_and_name_the_editions_penalty_in_two_languages(server:
     white.click("#btn-fifty")
     white.wait_for_selector("#confirm[open]")
     assert "erhält Ihr Gegner 2 Minuten Bedenkzeit (Artikel 9.5.3)" in white.inner_text("#confirm-text")
+    assert white.inner_text("#confirm-title") == "Remis: 50-Züge-Regel"
+    assert white.inner_text("#confirm-yes") == "Beanspruchen" and white.inner_text("#confirm-no") == "Abbrechen"
     white.click("#confirm-yes")
     white.wait_for_selector("#rulings li:has-text('incorrect')")
     assert log_lines(server, g)[-1]["type"] == "claim_draw"
@@ -325,6 +330,11 @@ def test_arbiter_console_is_safe_and_sees_the_sealed_move(server: Any, browser: 
     black.wait_for_selector('#status[data-status="adjourned"]')
     assert "Nc3" not in black.content() and not black.is_visible("#arb-sealed")
     arbiter.screenshot(path=str(shots / "arbiter-1280.png"), full_page=True)
+    arbiter.set_viewport_size({"width": 390, "height": 844})
+    arbiter.wait_for_timeout(300)
+    assert arbiter.evaluate("document.documentElement.scrollWidth") <= 390
+    arbiter.screenshot(path=str(shots / "arbiter-390.png"), full_page=True)
+    arbiter.set_viewport_size({"width": 1280, "height": 900})
     # After resumption the replier's clock runs: the status says so (not "White to move").
     arbiter.click("#arb-resume")
     black.wait_for_selector("#status:has-text(\"Black's clock runs\")")

@@ -5,10 +5,12 @@ start (time control, mode, arbiter): the page only shows these texts, it never k
 edition's penalties itself. The texts exist in English, German and French (the page asks
 for the scoresheet's language; others fall back to English).
 
-The block, for a game in progress (``None`` marks a control this game does not allow)::
+The block, for a game in progress (``None`` marks a control this game does not allow; every control
+that is there also has a dialog ``title`` and an ``ok`` button label)::
 
     {"lang": "en",
-     "offer_draw": {"confirm": "...", "article": "9.1.2.1"},
+     "cancel": "Cancel", "ok_claim_with_move": "Claim with my next move",   # dialog buttons
+     "offer_draw": {"confirm": "...", "article": "9.1.2.1", "title": "Offer a draw", "ok": "Offer draw"},
      "resign":     {"confirm": "...", "article": "5.1.2"},
      "threefold":  {"confirm": "...", "article": "9.2", "incorrect_article": "9.5.3", "with_move": true},
      "fifty":      {"confirm": "...", "article": "9.3", "incorrect_article": "9.5.3", "with_move": true},
@@ -51,6 +53,19 @@ TEXTS: dict[str, dict[str, str]] = {
                       "(Article {art}).",
         "seal": "Seal this move? The clocks stop and the game is adjourned; nobody sees the move until the envelope "
                 "is opened at the resumption (Article {art}).",
+        "title_threefold": "Claim a draw by repetition",
+        "title_fifty": "Claim a draw: {limit} moves",
+        "title_quickplay": "Claim a draw: quickplay finish",
+        "title_flag": "Claim the flag",
+        "title_resign": "Resign",
+        "title_offer_draw": "Offer a draw",
+        "title_seal": "Seal the move",
+        "ok_claim": "Claim",
+        "ok_claim_with_move": "Claim with my next move",
+        "ok_resign": "Resign",
+        "ok_offer_draw": "Offer draw",
+        "ok_seal": "Seal",
+        "cancel": "Cancel",
     },
     "de": {
         "give": "erhält Ihr Gegner {n} {minutes} Bedenkzeit",
@@ -82,6 +97,19 @@ TEXTS: dict[str, dict[str, str]] = {
                       "oder ablehnen (Artikel {art}).",
         "seal": "Diesen Zug abgeben? Die Uhren werden angehalten und die Partie unterbrochen; niemand sieht den "
                 "Zug, bis der Umschlag bei der Wiederaufnahme geöffnet wird (Artikel {art}).",
+        "title_threefold": "Remis wegen Stellungswiederholung",
+        "title_fifty": "Remis: {limit}-Züge-Regel",
+        "title_quickplay": "Remis in der Schlussphase",
+        "title_flag": "Zeitüberschreitung reklamieren",
+        "title_resign": "Aufgeben",
+        "title_offer_draw": "Remis anbieten",
+        "title_seal": "Zug abgeben",
+        "ok_claim": "Beanspruchen",
+        "ok_claim_with_move": "Mit meinem nächsten Zug beanspruchen",
+        "ok_resign": "Aufgeben",
+        "ok_offer_draw": "Remis anbieten",
+        "ok_seal": "Abgeben",
+        "cancel": "Abbrechen",
     },
     "fr": {
         "give": "votre adversaire reçoit {n} {minutes} à la pendule",
@@ -110,6 +138,19 @@ TEXTS: dict[str, dict[str, str]] = {
                       "l'accepter ou la refuser (article {art}).",
         "seal": "Mettre ce coup sous enveloppe ? Les pendules s'arrêtent et la partie est ajournée ; personne ne "
                 "voit le coup avant l'ouverture de l'enveloppe à la reprise (article {art}).",
+        "title_threefold": "Réclamer la nulle par répétition",
+        "title_fifty": "Réclamer la nulle : {limit} coups",
+        "title_quickplay": "Nulle en fin de partie au temps",
+        "title_flag": "Réclamer la chute du drapeau",
+        "title_resign": "Abandonner",
+        "title_offer_draw": "Proposer la nulle",
+        "title_seal": "Coup sous enveloppe",
+        "ok_claim": "Réclamer",
+        "ok_claim_with_move": "Réclamer avec mon prochain coup",
+        "ok_resign": "Abandonner",
+        "ok_offer_draw": "Proposer la nulle",
+        "ok_seal": "Mettre sous enveloppe",
+        "cancel": "Annuler",
     },
 }
 
@@ -153,15 +194,15 @@ def controls(state: GameState, lang: str = "en") -> dict[str, Any]:
     ed = cfg.edition
     penalty = _penalty(state, t)
     incorrect = ed.article("claim_incorrect")
-    out: dict[str, Any] = {"lang": code}
+    out: dict[str, Any] = {"lang": code, "cancel": t["cancel"], "ok_claim_with_move": t["ok_claim_with_move"]}
     out["offer_draw"] = {"confirm": t["offer_draw"].format(art=ed.article("draw_offer")),
                          "article": ed.article("draw_offer")}
+    limit = cfg.fifty_move_limit
     resign_key = "resign_2023" if ed.resign_draw_when_opponent_cannot_mate else "resign"
     out["resign"] = {"confirm": t[resign_key].format(art=ed.article("resignation")),
                      "article": ed.article("resignation")}
     out["threefold"] = {"confirm": t["threefold"].format(penalty=penalty, art=incorrect),
                         "article": ed.article("threefold"), "incorrect_article": incorrect, "with_move": True}
-    limit = cfg.fifty_move_limit
     out["fifty"] = {"confirm": t["fifty"].format(limit=limit, penalty=penalty, art=incorrect),
                     "article": ed.article("fifty"), "incorrect_article": incorrect,
                     "with_move": ed.fifty_claim_with_move}
@@ -182,6 +223,11 @@ def controls(state: GameState, lang: str = "en") -> dict[str, Any]:
         out["seal"] = {"confirm": t["seal"].format(art=art), "article": art}
     else:
         out["seal"] = None
+    for name, ok in (("offer_draw", "ok_offer_draw"), ("resign", "ok_resign"), ("threefold", "ok_claim"),
+                     ("fifty", "ok_claim"), ("quickplay", "ok_claim"), ("flag", "ok_claim"), ("seal", "ok_seal")):
+        if out.get(name) is not None:
+            out[name]["title"] = t["title_" + name].format(limit=limit)
+            out[name]["ok"] = t[ok]
     return out
 
 

@@ -68,6 +68,7 @@ function confirmAsk(title, text, okLabel) {
   $("confirm-title").textContent = title;
   $("confirm-text").textContent = text;
   $("confirm-yes").textContent = okLabel || "Confirm";
+  $("confirm-no").textContent = (S && S.controls && S.controls.cancel) || "Cancel";
   return new Promise((resolve) => {
     const done = () => { dlg.removeEventListener("close", done); resolve(dlg.returnValue === "ok"); };
     dlg.returnValue = "";
@@ -813,17 +814,17 @@ function ctl(name) { return (S && S.controls && S.controls[name]) || null; }
 $("btn-offer").addEventListener("click", async () => {
   if ($("offer-with-move").checked && myTurnColor()) { toast("The offer goes with your next move.", true); return; }
   const c = ctl("offer_draw");
-  if (!(await confirmAsk("Offer a draw", c ? c.confirm : "Offer a draw?", "Offer draw"))) return;
+  if (!(await confirmAsk(c ? c.title : "Offer a draw", c ? c.confirm : "Offer a draw?", c ? c.ok : "Offer draw"))) return;
   send({ type: "offer_draw" });
 });
 function claimButton(reason) {
   return async () => {
     if (armedClaim === reason) { armedClaim = null; renderActions(); return; }
     const c = ctl(reason);
-    const title = reason === "threefold" ? "Claim a draw by repetition" : "Claim a draw: fifty moves";
     const withMove = $("claim-with-move").checked;
     const text = (c ? c.confirm : "") + (withMove && ctl("with_move") ? "\n\n" + S.controls.with_move : "");
-    if (!(await confirmAsk(title, text, withMove ? "Claim with my next move" : "Claim"))) return;
+    const ok = withMove ? (ctl("ok_claim_with_move") || "Claim with my next move") : (c ? c.ok : "Claim");
+    if (!(await confirmAsk(c ? c.title : "Claim a draw", text, ok))) return;
     if (withMove) {
       armedClaim = reason;
       renderActions();
@@ -838,17 +839,17 @@ $("btn-fifty").addEventListener("click", claimButton("fifty"));
 $("claim-with-move").addEventListener("change", () => { if (!$("claim-with-move").checked) armedClaim = null; renderActions(); });
 $("btn-quickplay").addEventListener("click", async () => {
   const c = ctl("quickplay");
-  if (!c || !(await confirmAsk("Claim a draw: quickplay finish", c.confirm, "Claim"))) return;
+  if (!c || !(await confirmAsk(c.title, c.confirm, c.ok))) return;
   send({ type: "claim_draw", reason: "quickplay" });
 });
 $("btn-flag").addEventListener("click", async () => {
   const c = ctl("flag");
-  if (!c || !(await confirmAsk("Claim the flag", c.confirm, "Claim"))) return;
+  if (!c || !(await confirmAsk(c.title, c.confirm, c.ok))) return;
   send({ type: "claim_flag" });
 });
 $("btn-resign").addEventListener("click", async () => {
   const c = ctl("resign");
-  if (!(await confirmAsk("Resign", c ? c.confirm : "Resign the game?", "Resign"))) return;
+  if (!(await confirmAsk(c ? c.title : "Resign", c ? c.confirm : "Resign the game?", c ? c.ok : "Resign"))) return;
   send({ type: "resign" });
 });
 
@@ -863,7 +864,7 @@ $("btn-seal").addEventListener("click", async () => {
   const move = $("seal-move").value.trim();
   if (!move) { toast("Write the move to seal first."); return; }
   const c = ctl("seal");
-  if (!(await confirmAsk("Seal the move", (c ? c.confirm : "") + `\n\nYour move: ${move}`, "Seal"))) return;
+  if (!(await confirmAsk(c ? c.title : "Seal the move", (c ? c.confirm : "") + `\n\n${move}`, c ? c.ok : "Seal"))) return;
   if (await send({ type: "seal", move })) $("seal-move").value = "";
 });
 $("btn-arrive").addEventListener("click", () => send({ type: "arrive" }));
