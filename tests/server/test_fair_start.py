@@ -138,3 +138,10 @@ def test_a_player_who_comes_after_the_start_arrives_then(make_client: Callable[[
     assert state["absent"] == ["white"] and state["status"] == "ongoing"
     log = client.get(f"/api/games/{g['id']}/log").text.splitlines()
     assert '"arrive"' in log[-1] and '"black"' in log[-1]
+
+
+def test_qr_code_of_a_link_and_a_clear_error_for_too_much_text(client: Any) -> None:
+    r = client.post("/api/qr", json={"text": "http://127.0.0.1:8000/game/abc#token=xyz"})
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml") and b"<svg" in r.content
+    r = client.post("/api/qr", json={"text": "\u20ac" * 1000})
+    assert r.status_code == 422 and "too long" in r.json()["error"]

@@ -276,8 +276,11 @@ def create_app(db: str | Store = "./chesslaws.sqlite3") -> FastAPI:
         import segno
 
         buf = io.BytesIO()
-        segno.make(body.text, error="m", micro=False).save(buf, kind="svg", scale=6, border=2, dark="#111",
-                                                           light="#fff", xmldecl=False)
+        try:
+            code = segno.make(body.text, error="m", micro=False)
+        except segno.DataOverflowError:
+            raise ApiError(422, "text: too long for a QR code") from None
+        code.save(buf, kind="svg", scale=6, border=2, dark="#111", light="#fff", xmldecl=False)
         return Response(buf.getvalue(), media_type="image/svg+xml", headers={"cache-control": "no-store"})
 
     @app.get("/api/games", tags=["games"], summary="List the games")
