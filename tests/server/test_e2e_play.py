@@ -110,6 +110,23 @@ def test_clocks_wait_for_both_players_then_a_missing_first_move_aborts(server: A
     black.context.close()
 
 
+def test_an_open_seat_taken_in_the_page_starts_the_clocks(server: Any, browser: Any) -> None:
+    g = new_game(server, time_control="300", when_ready=True, black=None)
+    white = open_page(browser, g["links"]["white"])
+    white.wait_for_selector("#status:has-text('Waiting for Black')")
+    assert "Open seat: Black" in white.inner_text("#status")
+    guest = open_page(browser, g["links"]["spectator"])
+    guest.fill("#join-name", "Gustav")
+    guest.click("#btn-join")
+    guest.wait_for_selector("#seat:has-text('playing Black')")
+    for page in (white, guest):
+        page.wait_for_selector("#status:has-text('White to move')")
+    white.wait_for_selector(".player[data-color='white'] .clock.running")
+    assert httpx.get(f"{server.url}/api/games/{g['id']}").json()["black"] == "Gustav"
+    white.context.close()
+    guest.context.close()
+
+
 # --- 2. claims that explain themselves ------------------------------------------------------------------------
 
 
