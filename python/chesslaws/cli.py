@@ -205,11 +205,22 @@ def convert(pgn: str, out_dir: str, edition: str) -> None:
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port to listen on.")
 @click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL",
               help="SQLite file, or a postgresql:// URL: the game logs.")
-def serve(host: str, port: int, db: str) -> None:
+@click.option("--no-rate-limits", is_flag=True,
+              help="Turn the rate limits off (trusted networks, load tests). By default: 20 games created "
+                   "per minute per address, 10 events per second and 300 per minute per seat token, 400 "
+                   "events per minute per game.")
+def serve(host: str, port: int, db: str, no_rate_limits: bool) -> None:
     """Start the live game server: the lobby, the boards, the clocks and the arbiter.
 
     Every accepted event is committed to the database before it is
-    acknowledged; on start every stored game is rebuilt from its log.
+    acknowledged; on start every stored game is rebuilt from its log (a log
+    that cannot be replayed is set aside, named on standard error, until its
+    arbiter annuls it). If the database becomes unreachable, events are
+    refused with 503 and the clocks are held; when it returns, the time that
+    passed is given back and written in each log as an interruption.
+
+    One SQLite file serves one server process (a second one exits with
+    status 2); run several processes on PostgreSQL.
 
     \b
     Example:
@@ -229,7 +240,9 @@ def serve(host: str, port: int, db: str) -> None:
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"chesslaws: serving on http://{shown}:{port}/  (games in {db})")
     sys.stdout.flush()
-    run(host=host, port=port, db=store)
+    from chesslaws.server.guard import UNLIMITED, Limits
+
+    run(host=host, port=port, db=store, limits=UNLIMITED if no_rate_limits else Limits())
 
 
 @main.command(name="check")

@@ -20,6 +20,24 @@ Actor = Literal["white", "black", "arbiter"]
 #: t is at most this many seconds (about 115 days): far past any session.
 MAX_T = 10_000_000.0
 
+#: The largest clock value an event may set, in milliseconds (100 days): far past any time control,
+#: and exactly representable everywhere a state is read (a browser's numbers stop at 2**53).
+MAX_CLOCK_MS = 8_640_000_000
+
+#: The largest time one penalty may add or take, in seconds (one day).
+MAX_PENALTY_S = 86_400.0
+
+#: The range of every numeric field, by name (inclusive): a value outside is refused before it is
+#: stored, so that every log the server accepts can be replayed and its clock scheduled.
+RANGES: Mapping[str, tuple[float, float]] = MappingProxyType({
+    "white_ms": (0, MAX_CLOCK_MS),
+    "black_ms": (0, MAX_CLOCK_MS),
+    "seconds": (0, MAX_PENALTY_S),
+    "session_end": (0, MAX_T),
+    "default_time": (0, MAX_T),
+    "fifty_move_limit": (1, 1000),
+})
+
 
 class EventError(InvalidInput):
     """An event that cannot be read: a missing or wrong field, an unknown type."""
@@ -98,8 +116,8 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
             choices={"what": ("initial_position", "board", "clocks")},
         ),
         "resume": Schema(by="arbiter", optional={"white_ms": int, "black_ms": int}),
-        "stop_clocks": Schema(by="any"),
-        "start_clocks": Schema(by="arbiter"),
+        "stop_clocks": Schema(by="any", optional={"reason": str}),
+        "start_clocks": Schema(by="arbiter", optional={"reason": str}),
         "set_clocks": Schema(by="arbiter", required={"white_ms": int, "black_ms": int}),
         "penalty": Schema(
             by="arbiter",
@@ -173,6 +191,12 @@ def _check_type(name: str, value: Any, kind: type | tuple[type, ...]) -> None:
     ok = isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds)
     if not ok:
         raise EventError(f"field {name!r} must be {_type_name(kind)}, not {json.dumps(value)}", field=name)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        low, high = RANGES.get(name, (-math.inf, math.inf))
+        if isinstance(value, float) and not math.isfinite(value) or not low <= value <= high:
+            shown = (repr(value) if isinstance(value, float) or abs(value) < 10**15
+                     else f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits")
+            raise EventError(f"field {name!r} must be between {low:.0f} and {high:.0f}, not {shown}", field=name)
 
 
 def parse_event(obj: Any) -> Event:
@@ -225,4 +249,4 @@ def parse_event(obj: Any) -> Event:
     return Event(type=kind, t_ms=t_ms, by=actor, fields=MappingProxyType(fields))
 
 
-__all__ = ["SCHEMAS", "Actor", "Event", "EventError", "Schema", "ms_to_t", "parse_event", "t_to_ms"]
+__all__ = ["MAX_CLOCK_MS", "MAX_PENALTY_S", "RANGES", "SCHEMAS", "Actor", "Event", "EventError", "Schema", "ms_to_t", "parse_event", "t_to_ms"]

@@ -1240,7 +1240,8 @@ def _on_stop_clocks(b: _Builder, ev: Event) -> None:
         raise GameError(ev, "the clocks are already stopped")
     b.set(clock=s.clock.stop(ev.t_ms))
     if ev.by == "arbiter":
-        b.rule(ev.t_ms, "interruption", "The arbiter stops the clocks.")
+        why = ev.get("reason")
+        b.rule(ev.t_ms, "interruption", f"The arbiter stops the clocks: {why}." if why else "The arbiter stops the clocks.")
 
 
 def _on_start_clocks(b: _Builder, ev: Event) -> None:
@@ -1250,7 +1251,9 @@ def _on_start_clocks(b: _Builder, ev: Event) -> None:
     if s.claims:
         raise GameError(ev, "a claim awaits the arbiter's decision")
     b.set(clock=s.clock.resume(ev.t_ms))
-    b.rule(ev.t_ms, "interruption", "The arbiter restarts the clocks.")
+    why = ev.get("reason")
+    b.rule(ev.t_ms, "interruption",
+           f"The arbiter restarts the clocks: {why}." if why else "The arbiter restarts the clocks.")
 
 
 def _on_set_clocks(b: _Builder, ev: Event) -> None:

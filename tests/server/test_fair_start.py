@@ -40,12 +40,15 @@ def test_clocks_start_when_both_players_have_opened_the_game(make_client: Callab
             assert 59_000 < state["clocks"]["white_ms"] <= 60_000  # it runs from now, not from the creation
             assert move(client, g, "white", "e4").status_code == 200
     # A server restart keeps the start: t=0 was stored.
+    client.__exit__(None, None, None)
     again = make_client()
     assert again.get(f"/api/games/{g['id']}").json()["moves"][0]["san"] == "e4"
 
 
 def test_a_waiting_game_still_waits_after_a_restart(make_client: Callable[[], Any]) -> None:
-    g = create(make_client(), time_control="60", when_ready=True, black=None)
+    first = make_client()
+    g = create(first, time_control="60", when_ready=True, black=None)
+    first.__exit__(None, None, None)
     state = make_client().get(f"/api/games/{g['id']}").json()
     assert state["waiting_for"] == ["white", "black"] and state["clocks"]["white_ms"] == 60_000
 
@@ -145,3 +148,13 @@ def test_qr_code_of_a_link_and_a_clear_error_for_too_much_text(client: Any) -> N
     assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml") and b"<svg" in r.content
     r = client.post("/api/qr", json={"text": "\u20ac" * 1000})
     assert r.status_code == 422 and "too long" in r.json()["error"]
+
+
+def test_an_interruption_restarts_the_time_for_the_first_move(client: Any) -> None:
+    g = create(client, time_control="600", abort_after=5)
+    for kind in ("stop_clocks", "start_clocks"):
+        r = client.post(f"/api/games/{g['id']}/events", json={"type": kind},
+                        headers={"Authorization": f"Bearer {g['tokens']['arbiter']}"})
+        assert r.status_code == 200, r.text
+    state = client.get(f"/api/games/{g['id']}").json()
+    assert state["abort_at"] == pytest.approx(state["server_t"] + 5, abs=0.5)

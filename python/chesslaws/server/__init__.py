@@ -6,15 +6,25 @@
 from __future__ import annotations
 
 from chesslaws.server.app import create_app
+from chesslaws.server.guard import Limits
 from chesslaws.server.store import PostgresStore, SQLiteStore, Store, open_store
 
 
 def run(host: str = "127.0.0.1", port: int = 8000, db: str | Store = "./chesslaws.sqlite3", *,
-        log_level: str = "warning") -> None:
+        log_level: str = "warning", limits: Limits | None = None) -> None:
     """Serves the app until interrupted (``db``: an open store, a SQLite path or a postgresql:// URL)."""
+    import logging
+
     import uvicorn
 
-    app = create_app(db)
+    # One line per refusal and per fault (with its traceback) on standard error.
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("chesslaws serve: %(levelname)s %(message)s"))
+    logger = logging.getLogger("chesslaws")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+    app = create_app(db, limits)
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=16 * 1024, lifespan="on")
 
 

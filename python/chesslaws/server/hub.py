@@ -17,6 +17,7 @@ import importlib
 import json
 import logging
 import secrets
+import sqlite3
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -28,6 +29,7 @@ from chesslaws.events import SCHEMAS, ms_to_t
 from chesslaws.game import Game
 from chesslaws.position import STARTING_FEN, Position
 from chesslaws.server.controls import controls
+from chesslaws.server.guard import Limits, RateLimiter, Refused
 from chesslaws.server.store import GameRecord, Seat, SeatTaken, Store, StoreError, hash_token
 
 log = logging.getLogger("chesslaws.server")
@@ -38,13 +40,80 @@ T = TypeVar("T")
 MAX_BODY = 16 * 1024
 
 
-class ApiError(Exception):
-    """An error answered to the client: an HTTP status and a message."""
+class ApiError(Refused):
+    """An error answered to the client: an HTTP status and a message (and, for 429 and 503, the
+    seconds after which to try again)."""
 
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
+    def __init__(self, status: int, message: str, retry_after: int | None = None) -> None:
+        super().__init__(status, message)
+        self.retry_after = retry_after
+
+
+#: Seconds a client is told to wait (Retry-After) while the database is unreachable.
+RETRY_AFTER_OUTAGE = 2
+#: How often the store is pinged, in seconds (an outage is noticed within this time); each ping records
+#: the server's heartbeat.
+PING_EVERY = 1.0
+#: A restart after a longer gap since the last heartbeat gives the time back to the running clocks.
+RESTART_GAP = 1.0
+#: The claims whose failure leaves the game going: repeated, they may annoy the opponent.
+_CLAIMS = ("claim_draw", "claim_flag", "claim_win", "claim_touch_move", "claim_setup")
+
+
+def replay_lenient(events: list[dict[str, Any]]) -> tuple[Game | None, int, str | None]:
+    """Replays a stored log as far as it goes: the game of the longest replayable prefix, the number
+    of events in it, and why the next one could not be applied (None when the whole log replays)."""
+    if not events:
+        return None, 0, "the log is empty"
+    try:
+        game = Game.from_events(events[:1])
+    except Exception as err:  # noqa: BLE001 - a stored line may be anything: say what, never crash
+        return None, 0, _reason(err)
+    for i, line in enumerate(events[1:], start=1):
+        try:
+            game = game.apply(line)
+        except Exception as err:  # noqa: BLE001
+            return game, i, f"event {i}: {_reason(err)}"
+    return game, len(events), None
+
+
+def _is_outage(err: BaseException) -> bool:
+    """Whether a store error means the database cannot be reached (connection, disk, lock, pool),
+    rather than a fault of the one request."""
+    if isinstance(err, (OSError, TimeoutError, sqlite3.OperationalError)):
+        return True
+    try:
+        import psycopg
+        from psycopg_pool import PoolTimeout
+    except ImportError:  # pragma: no cover - psycopg is a dependency
+        return False
+    return isinstance(err, (psycopg.OperationalError, psycopg.InterfaceError, PoolTimeout))
+
+
+def _reason(err: BaseException) -> str:
+    text = str(err) if isinstance(err, ChessLawsError) else f"{type(err).__name__}: {err}"
+    return text[:300]
+
+
+@dataclass(eq=False)
+class SetAside:
+    """A stored game whose log cannot be replayed: kept out of play, served as an error naming the
+    reason, until the arbiter annuls it."""
+
+    record: GameRecord
+    reason: str
+    prefix: Game | None
+    good: int  # events of the log that replay
+
+    def seat_of(self, token: str | None) -> Seat | None:
+        if not token:
+            return None
+        h = hash_token(token)
+        for seat in ("arbiter", "white", "black"):
+            stored = self.record.token_hashes.get(seat)
+            if stored and hmac.compare_digest(stored, h):
+                return seat
+        return None
 
 
 def public_event(event: Mapping[str, Any], *, arbiter: bool) -> dict[str, Any]:
@@ -87,6 +156,7 @@ class Subscriber:
     """A WebSocket viewer: states are queued for its sender task."""
 
     lang: str
+    seat: str = "spectator"
     queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(maxsize=64))
 
 
@@ -110,6 +180,7 @@ class LiveGame:
     # those who opened it before t=0 arrive at t=0.
     scheduled: bool = False
     early: set[str] = field(default_factory=set)
+    incorrect_claims: dict[str, int] = field(default_factory=lambda: {"white": 0, "black": 0})
 
     @property
     def seq(self) -> int:
@@ -130,9 +201,16 @@ class LiveGame:
 class Hub:
     """Every live game, the store and the server's clock."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, limits: Limits | None = None) -> None:
         self.store = store
+        self.limits = limits or Limits()
+        self.rate = RateLimiter(self.limits)
         self.games: dict[str, LiveGame] = {}
+        self.set_aside: dict[str, SetAside] = {}
+        # Outage bookkeeping: the last instant the store answered, and since when it has not.
+        self.last_ok = 0.0
+        self.down_since: float | None = None
+        self._monitor: asyncio.Task[None] | None = None
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chesslaws-store")
         # The server's clock: wall time anchored once, then advanced by the monotonic clock.
         self._wall0 = time.time()
@@ -143,6 +221,7 @@ class Hub:
         self.write_move = _notation()
         self.languages = _languages()
         self._codes = {d["code"] for d in self.languages}
+        self._rules: dict[str, dict[str, Any]] = {}  # the online games' start rules, read at start
 
     def language_list(self) -> list[dict[str, str]]:
         return list(self.languages)
@@ -152,10 +231,13 @@ class Hub:
         return self._wall0 + (time.monotonic() - self._mono0)
 
     def t_of(self, live: LiveGame) -> float:
-        """Seconds since the game's scheduled start, never before its last event."""
+        """Seconds since the game's scheduled start, never before its last event. While the store is
+        unreachable, time stands still at the outage's start: no flag falls for a player who cannot
+        move (the time is given back in the log when the store returns)."""
         if live.waiting:
             return -1.0  # not started: t=0 comes when both players are there
-        t = round(self.now() - live.created_at, 3)
+        now = self.now() if self.down_since is None else min(self.now(), self.down_since)
+        t = round(now - live.created_at, 3)
         last = live.game.events[-1].t_ms / 1000
         return max(t, last) if t >= 0 else t
 
@@ -178,7 +260,12 @@ class Hub:
                 try:
                     await self._db(lambda: self.store.append_many(items))
                     results: list[BaseException | None] = [None] * len(batch)
-                except Exception:
+                except Exception as err:  # noqa: BLE001
+                    if not isinstance(err, StoreError):  # the database is unreachable: all fail alike
+                        for _, fut in batch:
+                            if not fut.done():
+                                fut.set_exception(err)
+                        continue
                     # Something in the batch was refused: commit them one by one to tell which.
                     results = []
                     for item in items:
@@ -199,31 +286,150 @@ class Hub:
 
     async def _db(self, fn: Callable[[], T]) -> T:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, fn)
+        try:
+            out = await loop.run_in_executor(self._executor, fn)
+        except StoreError:
+            self.last_ok = self.now()  # the database answered (it refused)
+            raise
+        except Exception as err:
+            if not _is_outage(err):  # a fault of this request, not of the database: no outage
+                log.exception("the store failed on one request")
+                raise StoreError("the store could not write this event") from None
+            self._store_down()
+            raise
+        self.last_ok = self.now()
+        return out
+
+    # --- outages --------------------------------------------------------------------
+    def _store_down(self) -> None:
+        if self.down_since is None:
+            self.down_since = self.last_ok or self.now()  # the last instant it was known to work
+            log.error("the game store is unreachable: moves are refused (503) and the clocks held "
+                      "since %.3f", self.down_since)
+            for live in self.games.values():
+                if live.timer is not None:
+                    live.timer.cancel()
+                    live.timer = None
+                self.broadcast(live)
+
+    def _unavailable(self) -> ApiError:
+        return ApiError(503, "the game store is unreachable: nothing was recorded; the clocks are held "
+                             "until it returns (try again in a moment)", retry_after=RETRY_AFTER_OUTAGE)
+
+    async def _watch_store(self) -> None:
+        """Pings the store; notices an outage within a second even if nobody writes, and when it
+        returns, writes the interruption into every game that was running."""
+        while True:
+            await asyncio.sleep(PING_EVERY)
+            try:
+                await self._db(lambda: self.store.ping(self.now()))
+            except Exception:  # noqa: BLE001 - an outage, already noted by _db
+                continue
+            if self.down_since is not None:
+                try:
+                    await self._recover()
+                except Exception as err:  # noqa: BLE001 - still down: try again on the next ping
+                    log.warning("the game store came back but the interruptions could not be written yet: %s",
+                                _reason(err))
+
+    async def _recover(self) -> None:
+        """The store is back: the time that passed while no move could be stored is given back."""
+        assert self.down_since is not None
+        down, up = self.down_since, self.now()
+        await self._give_back(down, up, f"the server could not store moves for {up - down:.1f} s (its database "
+                                        "was unreachable)", "the server's database is back")
+        self.down_since = None
+        log.warning("the game store is back after %.1f s; the interruptions are in the logs", up - down)
+        for live in self.games.values():
+            self.schedule(live)
+            self.broadcast(live)
+
+    async def _give_back(self, down: float, up: float, why: str, back: str) -> None:
+        """Every game whose clock ran between ``down`` and ``up`` (unix seconds) while no move could be
+        stored gets the arbiter's interruption: ``stop_clocks`` at ``down`` and ``start_clocks`` at
+        ``up``, each with a ruling citing the edition's article on interruptions; no flag falls because
+        of it. Raises if the store fails meanwhile (the games done so far keep their interruption)."""
+        for live in list(self.games.values()):
+            if live.waiting:
+                continue  # not started: its t=0 comes when both players are there
+            async with live.lock:
+                game = live.game
+                t_down = max(round(down - live.created_at, 3), game.events[-1].t_ms / 1000)
+                t_up = max(round(up - live.created_at, 3), t_down)
+                if t_down < 0 or not game.state.ongoing or game.state.config.time_control.unlimited:
+                    continue
+                seen = game.at(t_down) if t_down * 1000 >= game.state.t_ms else game
+                if not seen.state.ongoing or seen.state.clock.running is None:
+                    continue
+                try:
+                    stopped = game.apply({"type": "stop_clocks", "t": t_down, "by": "arbiter",
+                                          "reason": f"{why}; the time that passed is given back"})
+                    new = stopped.apply({"type": "start_clocks", "t": t_up, "by": "arbiter", "reason": back})
+                except ChessLawsError as err:
+                    log.warning("game %s: no interruption written: %s", live.id, err)
+                    continue
+                lines = [stopped.events[-1].to_json(), new.events[-1].to_json()]
+                seq = live.seq
+                await self._db(lambda: self.store.append_many(
+                    [(live.id, seq, lines[0]), (live.id, seq + 1, lines[1])]))
+                live.game = new
+                log.info("game %s: clocks held from t=%.3f to t=%.3f (%s)", live.id, t_down, t_up, why)
 
     async def start(self) -> None:
-        """Rebuilds every stored game from its log."""
+        """Rebuilds every stored game from its log. A log that cannot be replayed does not stop the
+        server: its game is set aside (served as an error naming the reason) until the arbiter annuls it."""
         self._loop = asyncio.get_running_loop()
         records = await self._db(lambda: list(self.store.load_all()))
-        rules = await self._db(self.store.start_rules)
+        self._rules = await self._db(self.store.start_rules)
         for rec in records:
-            try:
-                game = Game.from_events(rec.events)
-            except ChessLawsError as err:
-                print(f"chesslaws serve: game {rec.id} cannot be replayed from its log: {err}", file=sys.stderr)
-                continue
-            live = LiveGame(rec.id, rec.created_at, rec.interface, rec.names, rec.token_hashes, game)
-            rule = rules.get(rec.id) or {}
-            live.waiting = bool(rule.get("waiting"))
-            live.abort_after = rule.get("abort_after")
-            live.scheduled = bool(rule.get("scheduled"))
-            self.games[rec.id] = live
-            self.schedule(live)
+            self._load(rec)
+        # The time since the last heartbeat (a crash, a restart, an outage the last server did not live
+        # through) is time in which no player could move: it is given back.
+        beat = await self._db(self.store.last_heartbeat)
+        now = self.now()
+        if beat is not None and now - beat >= RESTART_GAP:
+            await self._give_back(beat, now, f"the server was not running for {now - beat:.1f} s", "the server is back")
+            for live in self.games.values():
+                self.schedule(live)
+        await self._db(lambda: self.store.ping(now))
+        self.last_ok = now
+        self._monitor = asyncio.ensure_future(self._watch_store())
+
+    def _load(self, rec: GameRecord) -> None:
+        game, good, why = replay_lenient(rec.events)
+        if why is not None:
+            last = rec.events[-1] if rec.events else {}
+            if game is not None and isinstance(last, dict) and last.get("type") == "annul":
+                try:  # annulled after being set aside: the replayable part, then the annulment
+                    game = game.apply(last)
+                    why = None
+                except Exception:  # noqa: BLE001
+                    pass
+            if why is not None:
+                print(f"chesslaws serve: game {rec.id} is set aside: its log cannot be replayed ({why}); "
+                      "the arbiter may annul it", file=sys.stderr)
+                self.set_aside[rec.id] = SetAside(rec, why, game, good)
+                return
+        assert game is not None
+        live = LiveGame(rec.id, rec.created_at, rec.interface, rec.names, rec.token_hashes, game)
+        rule = self._rules.get(rec.id) or {}
+        live.waiting = bool(rule.get("waiting"))
+        live.abort_after = rule.get("abort_after")
+        live.scheduled = bool(rule.get("scheduled"))
+        self.games[rec.id] = live
+        self.schedule(live)
 
     async def stop(self) -> None:
+        if self._monitor is not None:
+            self._monitor.cancel()
         for live in self.games.values():
             if live.timer is not None:
                 live.timer.cancel()
+        if self.down_since is None:
+            try:  # the last heartbeat: a restart soon after loses nobody any time, a late one gives it back
+                await self._db(lambda: self.store.ping(self.now()))
+            except Exception:  # noqa: BLE001 - the store is going away: the next start sees the older beat
+                pass
         await self._db(self.store.close)
         self._executor.shutdown(wait=True)
 
@@ -231,8 +437,47 @@ class Hub:
     def get(self, game_id: str) -> LiveGame:
         live = self.games.get(game_id)
         if live is None:
+            aside = self.set_aside.get(game_id)
+            if aside is not None:
+                raise ApiError(409, f"game {game_id!r} is set aside: its log cannot be replayed "
+                                    f"({aside.reason}); the arbiter may annul it")
             raise ApiError(404, f"no game {game_id!r}")
         return live
+
+    async def annul_set_aside(self, game_id: str, token: str | None, body: Any) -> dict[str, Any]:
+        """The arbiter annuls a game that was set aside: the annulment is appended to its log, and the
+        game (its replayable part, annulled) is served again."""
+        aside = self.set_aside.get(game_id)
+        if aside is None:
+            raise ApiError(404, f"no game {game_id!r}")
+        if aside.seat_of(token) != "arbiter":
+            raise ApiError(403, "only the arbiter may annul a game that was set aside")
+        if not isinstance(body, dict) or body.get("type") != "annul":
+            raise ApiError(409, f"game {game_id!r} is set aside ({aside.reason}): the only event it takes "
+                                "is the arbiter's 'annul'")
+        if aside.prefix is None:
+            raise ApiError(409, f"game {game_id!r} cannot be annulled: even its start cannot be read "
+                                f"({aside.reason})")
+        reason = body.get("reason") if isinstance(body.get("reason"), str) else None
+        t = max(aside.prefix.events[-1].t_ms / 1000, 0)
+        line = {"type": "annul", "t": t, "by": "arbiter",
+                "reason": reason or f"its log could not be replayed ({aside.reason})"}
+        game = aside.prefix.apply(line)
+        seq = len(aside.record.events)
+        if self.down_since is not None:
+            raise self._unavailable()
+        try:
+            await self._db(lambda: self.store.append(game_id, seq, game.events[-1].to_json()))
+        except StoreError:
+            raise ApiError(409, "the annulment could not be stored: the log has moved on") from None
+        except Exception:  # noqa: BLE001
+            raise self._unavailable() from None
+        rec = aside.record
+        del self.set_aside[game_id]
+        live = LiveGame(rec.id, rec.created_at, rec.interface, rec.names, rec.token_hashes, game)
+        self.games[game_id] = live
+        log.warning("game %s: set aside, annulled by the arbiter", game_id)
+        return {"seq": seq, "event": game.events[-1].to_json()}
 
     async def create(self, start: dict[str, Any], names: dict[str, str | None], interface: str,
                      start_in: float = 0.0, *, when_ready: bool = False,
@@ -243,10 +488,13 @@ class Hub:
             start.setdefault("absent", ["white", "black"])  # present once they open the game (Hub.present)
         try:
             game = Game.from_start(start)
-        except InvalidInput as err:
-            raise ApiError(422, str(err)) from None
         except ChessLawsError as err:
             raise ApiError(422, str(err)) from None
+        tc = game.state.config.time_control
+        if tc.periods and tc.periods[0].ms + tc.periods[0].increment_ms < 1000:
+            raise ApiError(422, f"time_control: {tc} gives less than one second for the game")
+        if self.down_since is not None:
+            raise self._unavailable()
         tokens: dict[str, str] = {"arbiter": secrets.token_urlsafe(24)}
         for seat in ("white", "black"):
             if names.get(seat):
@@ -262,8 +510,9 @@ class Hub:
         try:
             await self._db(lambda: self.store.create_game(rec))
         except Exception as err:  # the database is down or refuses: no game
-            log.error("store failure: %r", err)
-            raise ApiError(503, f"the game could not be stored: {err}") from None
+            log.error("store failure: %s", _reason(err))
+            raise ApiError(503, "the game could not be stored: the database is unreachable; try again",
+                           retry_after=RETRY_AFTER_OUTAGE) from None
         live = LiveGame(gid, created_at, interface, dict(names), hashes, game)
         if interface == "online" and (when_ready or abort_after is not None or presence):
             live.waiting = when_ready
@@ -352,9 +601,10 @@ class Hub:
         if st.absent:
             return None  # a player not yet at the board: the default time (Article 6.7) rules, not an abort
         since = st.moves[0].t_ms if st.moves else st.config.start_t_ms
-        arrivals = [e.t_ms for e in live.game.events if e.type == "arrive"]
-        if arrivals:
-            since = max(since, arrivals[-1])  # from the moment both are at the board
+        # From the moment both are at the board, or the clocks were started again after an interruption.
+        restarts = [e.t_ms for e in live.game.events if e.type in ("arrive", "start_clocks")]
+        if restarts:
+            since = max(since, restarts[-1])
         deadline = since + round(live.abort_after * 1000)
         flag = st.clock.flag_time(st.clock.running)
         if flag is not None and flag - 50 < deadline:
@@ -388,9 +638,10 @@ class Hub:
                 await self._db(lambda: self.store.take_seat(live.id, seat, h, name))  # type: ignore[arg-type]
             except SeatTaken as err:
                 raise ApiError(409, str(err)) from None
-            except Exception as err:
-                log.error("store failure: %r", err)
-                raise ApiError(503, f"the seat could not be stored: {err}") from None
+            except Exception as err:  # noqa: BLE001
+                log.error("store failure: %s", _reason(err))
+                raise ApiError(503, "the seat could not be stored: the database is unreachable; try again",
+                               retry_after=RETRY_AFTER_OUTAGE) from None
             live.token_hashes[seat] = h
             live.names[seat] = name
         self.broadcast(live)
@@ -413,6 +664,13 @@ class Hub:
             raise ApiError(409, "the game has already started ('start' is only the log's first line)")
         if "t" in body:
             raise ApiError(422, "do not send 't': the server's clock stamps every event")
+        if seat in ("white", "black") and kind == "stop_clocks":
+            self._may_summon(live, seat)
+        if live.seq >= self.limits.max_events_per_game:
+            raise ApiError(409, f"this game's log is full ({self.limits.max_events_per_game} events): "
+                                "the arbiter must decide the game")
+        if self.down_since is not None:
+            raise self._unavailable()
         claimed_by = body.get("by")
         if seat in ("white", "black"):
             if schema.by == "arbiter":
@@ -446,14 +704,21 @@ class Hub:
     async def _submit_locked(self, live: LiveGame, kind: str, by: str, body: dict[str, Any],
                              seat: Seat) -> dict[str, Any]:
         async with live.lock:
-            ack = await self._apply(live, kind, by, body, seat)
+            ack, new, t = await self._apply(live, kind, by, body, seat)
         self.broadcast(live)
+        if kind in _CLAIMS and by in ("white", "black"):
+            self._count_claim(live, by, new)
+        if seat in ("white", "black") and kind == "stop_clocks":
+            self.alert(live, {"what": "summons", "by": seat, "t": t,
+                              "text": f"{seat.capitalize()} stopped the clocks to summon the arbiter "
+                                      f"(Article {new.state.config.edition.article('summon_arbiter')})."})
         return ack
 
     async def _apply(self, live: LiveGame, kind: str, by: str, body: dict[str, Any],
-                     seat: Seat, *, at: float | None = None) -> dict[str, Any]:
+                     seat: Seat, *, at: float | None = None) -> tuple[dict[str, Any], Game, float]:
         """Stamps, checks, commits and applies one event; the caller holds the game's lock.
-        ``at``: the server's own events only, an instant already passed (arrivals at t=0)."""
+        ``at``: the server's own events only, an instant already passed (arrivals at t=0).
+        Returns the acknowledgement, the new game and the event's t."""
         if live.waiting:
             raise ApiError(409, "the game has not started: it starts when both players have opened it")
         t = self.t_of(live) if at is None else at
@@ -473,22 +738,64 @@ class Hub:
             raise ApiError(422, str(err)) from None
         except ChessLawsError as err:
             raise ApiError(422, str(err)) from None
-        except Exception as err:
-            # The arbiter should have answered with a ChessLawsError: report it, keep the game as it was.
-            log.exception("arbiter failure on %s", event)
-            raise ApiError(422, f"the arbiter cannot process this event ({type(err).__name__}: {err})") from None
+        except Exception:
+            # The arbiter should have answered with a ChessLawsError: a real fault, logged with its
+            # traceback; the client learns only that nothing was recorded.
+            log.exception("arbiter failure in game %s on %s", live.id, event)
+            raise ApiError(422, "the arbiter could not process this event; nothing was recorded "
+                                "(the fault is logged for the server's operator)") from None
         line = new.events[-1].to_json()
         seq = live.seq
         try:
             await self._commit(live.id, seq, line)
         except StoreError as err:
-            raise ApiError(409, f"the event could not be stored: {err}") from None
+            log.error("game %s: event %d refused by the store: %s", live.id, seq, _reason(err))
+            raise ApiError(409, f"the event could not be stored as event {seq} of the log (another server "
+                                "process writing to this database, or a fault logged for the operator)") from None
         except Exception as err:  # the database is down: the game is untouched
-            log.error("store failure: %r", err)
-            raise ApiError(503, f"the game log could not be written: {err}") from None
+            log.error("store failure: %s", _reason(err))
+            self._store_down()
+            raise self._unavailable() from None
         live.game = new
         self.schedule(live)
-        return {"seq": seq, "event": public_event(line, arbiter=seat == "arbiter")}
+        return {"seq": seq, "event": public_event(line, arbiter=seat == "arbiter")}, new, t
+
+    def _may_summon(self, live: LiveGame, seat: str) -> None:
+        """A player stops the clocks only to summon an arbiter who is present (1997 6.12(b),
+        2023 6.12.2): refused where there is none, so that nobody can freeze an online game."""
+        cfg = live.game.state.config
+        art = cfg.edition.article("summon_arbiter")
+        if not cfg.arbiter_present:
+            raise ApiError(409, f"no arbiter is present in this game: a player stops the clocks only to "
+                                f"summon the arbiter (Article {art})")
+        if not any(sub.seat == "arbiter" for sub in live.subscribers):
+            raise ApiError(409, f"no arbiter is watching this game now: a player stops the clocks only to "
+                                f"summon the arbiter (Article {art}); the arbiter's console must be open")
+
+    def _count_claim(self, live: LiveGame, side: str, game: Game) -> None:
+        """Counts a claim that left the game going as incorrect; the arbiter is told when one side's
+        incorrect claims reach the limit, as the annoyance the Laws forbid (2023 11.5)."""
+        st = game.state
+        if not st.ongoing or st.claims:
+            return  # the claim ended the game, or awaits the arbiter's decision
+        live.incorrect_claims[side] = n = live.incorrect_claims.get(side, 0) + 1
+        every = self.limits.incorrect_claims_alert
+        if every and n % every == 0:
+            art = st.config.edition.article("annoyance")
+            self.alert(live, {"what": "annoyance", "by": side, "count": n,
+                              "text": f"{side.capitalize()} has made {n} claims that did not end the game: "
+                                      f"unreasonable claims may annoy the opponent (Article {art})."})
+
+    def alert(self, live: LiveGame, alert: dict[str, Any]) -> None:
+        """Tells the arbiter's open consoles at once (a message of kind "alert")."""
+        msg = json.dumps({"kind": "alert", **alert}, ensure_ascii=False)
+        log.info("game %s: alert %s", live.id, alert.get("what"))
+        for sub in list(live.subscribers):
+            if sub.seat == "arbiter":
+                try:
+                    sub.queue.put_nowait(msg)
+                except asyncio.QueueFull:
+                    pass
 
     @staticmethod
     def _check_legal(seen: Game, event: dict[str, Any]) -> None:
@@ -558,6 +865,7 @@ class Hub:
             "abort_at": (lambda d: None if d is None else ms_to_t(d))(self.abort_deadline_ms(live)),
             "aborted": self._aborted(game),
             "controls": controls(st, lang),
+            "store_down": self.down_since is not None,
         })
         return out
 
@@ -646,12 +954,18 @@ class Hub:
         if live.timer is not None:
             live.timer.cancel()
             live.timer = None
-        ms = self.next_wakeup_ms(live)
         loop = self._loop
-        if ms is None or loop is None:
-            return
-        delay = max(0.0, live.created_at + ms / 1000 - self.now()) + 0.002
-        live.timer = loop.call_later(delay, self._wake, live)
+        if loop is None or self.down_since is not None:
+            return  # no flag falls while moves cannot be stored
+        try:
+            ms = self.next_wakeup_ms(live)
+            if ms is None:
+                return
+            # A far wake-up is re-scheduled on waking: call_later never sees an absurd delay.
+            delay = min(max(0.0, live.created_at + ms / 1000 - self.now()) + 0.002, 86_400.0)
+            live.timer = loop.call_later(delay, self._wake, live)
+        except (OverflowError, ValueError, ArithmeticError) as err:
+            log.error("game %s: its next flag fall cannot be scheduled: %s", live.id, _reason(err))
 
     def _wake(self, live: LiveGame) -> None:
         live.timer = None
@@ -660,11 +974,24 @@ class Hub:
         abort = self.abort_deadline_ms(live)
         if abort is not None and self.t_of(live) * 1000 >= abort:
             asyncio.ensure_future(self._abort(live))
+        if self.down_since is not None:
             return
         self.broadcast(live)  # the state game.at(now): what happened by itself is in it
         self.schedule(live)
 
     # --- listing --------------------------------------------------------------------------
+    def page(self, limit: int, before: str | None = None) -> list[dict[str, Any]]:
+        """A page of the lobby, newest first: at most ``limit`` games created before the game
+        ``before`` (the last id of the previous page)."""
+        order = sorted(self.games.values(), key=lambda g: (g.created_at, g.id), reverse=True)
+        if before is not None:
+            anchor = self.games.get(before)
+            if anchor is None:
+                raise ApiError(404, f"before: no game {before!r}")
+            key = (anchor.created_at, anchor.id)
+            order = [g for g in order if (g.created_at, g.id) < key]
+        return [self.summary(g) for g in order[:limit]]
+
     def summary(self, live: LiveGame) -> dict[str, Any]:
         t = self.t_of(live)
         game = live.game
@@ -693,4 +1020,4 @@ class Hub:
         }
 
 
-__all__ = ["ApiError", "Hub", "LiveGame", "MAX_BODY", "Subscriber", "public_event"]
+__all__ = ["ApiError", "Hub", "LiveGame", "MAX_BODY", "SetAside", "Subscriber", "public_event", "replay_lenient"]

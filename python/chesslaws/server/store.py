@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
 import threading
 from abc import ABC, abstractmethod
@@ -102,6 +103,16 @@ class Store(ABC):
                 yield rec
 
     @abstractmethod
+    def ping(self, t: float | None = None) -> None:
+        """Raises if the database cannot be reached now (the server watches for outages with it).
+        With ``t`` (unix seconds), also records it as the server's heartbeat: the last instant the
+        server was running with a working store."""
+
+    @abstractmethod
+    def last_heartbeat(self) -> float | None:
+        """The last heartbeat recorded, or None."""
+
+    @abstractmethod
     def close(self) -> None:
         """Closes the connection."""
 
@@ -114,6 +125,10 @@ class Store(ABC):
     def start_rules(self) -> dict[str, dict[str, Any]]:
         """Every game's start rule, by id (games created without one are absent)."""
         return {}
+
+
+class StoreLocked(Exception):
+    """Another ``chesslaws serve`` has this SQLite file open."""
 
 
 _SQLITE_SCHEMA = """
@@ -137,7 +152,13 @@ CREATE TABLE IF NOT EXISTS game_starts (
     game_id TEXT PRIMARY KEY REFERENCES games(id),
     rule TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS heartbeat (
+    id INTEGER PRIMARY KEY,
+    t DOUBLE PRECISION NOT NULL
+);
 """
+
+_HEARTBEAT = "INSERT INTO heartbeat VALUES (1, {p}) ON CONFLICT (id) DO UPDATE SET t = excluded.t"
 
 
 def _record(row: tuple[Any, ...], events: list[str]) -> GameRecord:
@@ -162,7 +183,12 @@ class SQLiteStore(Store):
     def __init__(self, path: str) -> None:
         self.url = path
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self._lockfile = _lock_file(path)
+        try:
+            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        except BaseException:
+            self._lockfile.close()
+            raise
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
@@ -251,42 +277,66 @@ class SQLiteStore(Store):
         with self._lock:
             return {r[0]: json.loads(r[1]) for r in self._db.execute("SELECT game_id, rule FROM game_starts")}
 
+    def ping(self, t: float | None = None) -> None:
+        with self._lock:
+            if t is None:
+                self._db.execute("SELECT 1").fetchone()
+            else:
+                self._db.execute(_HEARTBEAT.format(p="?"), (t,))
+
+    def last_heartbeat(self) -> float | None:
+        with self._lock:
+            row = self._db.execute("SELECT t FROM heartbeat WHERE id = 1").fetchone()
+        return float(row[0]) if row else None
+
     def close(self) -> None:
         with self._lock:
             self._db.close()
+            self._lockfile.close()  # closing the file releases the lock
 
 
 class PostgresStore(Store):
-    """PostgreSQL through psycopg 3: each write is its own committed transaction."""
+    """PostgreSQL through psycopg 3 and its connection pool: each write is its own committed
+    transaction. A connection broken by a database restart is discarded and a new one made (the
+    pool reconnects in the background with exponential backoff); while none can be made, every call
+    fails within ``timeout`` seconds instead of hanging."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, timeout: float = 3.0) -> None:
         import psycopg
+        from psycopg_pool import ConnectionPool
 
         self.url = url
         self._lock = threading.Lock()
-        self._db = psycopg.connect(url, autocommit=False)
-        with self._db.cursor() as cur:
-            cur.execute("SELECT pg_advisory_xact_lock(4242424242)")  # two servers creating tables at once
-            for stmt in _SQLITE_SCHEMA.split(";"):
-                if stmt.strip():
-                    cur.execute(stmt)
-        self._db.commit()
+        # Fail at once (with the server's reason) if the database is not there at startup.
+        psycopg.connect(url, connect_timeout=10).close()
+        self._pool = ConnectionPool(url, min_size=1, max_size=2, timeout=timeout, open=True,
+                                    kwargs={"autocommit": False, "connect_timeout": 3},
+                                    check=ConnectionPool.check_connection,
+                                    name="chesslaws")
+        self._tx(self._create_schema)
+
+    @staticmethod
+    def _create_schema(cur: Any) -> None:
+        cur.execute("SELECT pg_advisory_xact_lock(4242424242)")  # two servers creating tables at once
+        for stmt in _SQLITE_SCHEMA.split(";"):
+            if stmt.strip():
+                cur.execute(stmt)
 
     def _tx(self, fn: Any) -> Any:
         import psycopg
 
-        with self._lock:
+        with self._lock, self._pool.connection() as db:
             try:
-                with self._db.cursor() as cur:
+                with db.cursor() as cur:
                     out = fn(cur)
-                self._db.commit()
+                db.commit()
                 return out
             except psycopg.errors.UniqueViolation as err:
-                self._db.rollback()
+                db.rollback()
                 raise StoreError(str(err)) from None
-            except BaseException:
-                self._db.rollback()
-                raise
+            except psycopg.errors.ForeignKeyViolation as err:
+                db.rollback()
+                raise StoreError(str(err)) from None
 
     def create_game(self, record: GameRecord) -> None:
         def run(cur: Any) -> None:
@@ -361,9 +411,41 @@ class PostgresStore(Store):
         out: dict[str, dict[str, Any]] = self._tx(run)
         return out
 
+    def ping(self, t: float | None = None) -> None:
+        if t is None:
+            self._tx(lambda cur: cur.execute("SELECT 1"))
+        else:
+            self._tx(lambda cur: cur.execute(_HEARTBEAT.format(p="%s"), (t,)))
+
+    def last_heartbeat(self) -> float | None:
+        def run(cur: Any) -> float | None:
+            cur.execute("SELECT t FROM heartbeat WHERE id = 1")
+            row = cur.fetchone()
+            return float(row[0]) if row else None
+
+        out: float | None = self._tx(run)
+        return out
+
     def close(self) -> None:
         with self._lock:
-            self._db.close()
+            self._pool.close()
+
+
+def _lock_file(path: str) -> Any:
+    """Takes the lock that keeps a second server off this SQLite file (``PATH.lock`` beside it,
+    held while the store is open; the operating system releases it if the process dies)."""
+    import fcntl
+
+    if path == ":memory:" or path.startswith("file:"):
+        return open(os.devnull, "rb")  # nothing to share
+    handle = open(path + ".lock", "a+b")  # noqa: SIM115 - held until close()
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise StoreLocked(f"{path} is in use by another chesslaws serve: one SQLite file serves one "
+                          "server process (use PostgreSQL for several)") from None
+    return handle
 
 
 def open_store(url: str) -> Store:
@@ -376,4 +458,4 @@ def open_store(url: str) -> Store:
 
 
 __all__ = ["GameRecord", "PostgresStore", "SQLiteStore", "SEATS", "Seat", "SeatTaken", "Store", "StoreError",
-           "hash_token", "open_store"]
+           "StoreLocked", "hash_token", "open_store"]
