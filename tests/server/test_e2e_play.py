@@ -336,6 +336,14 @@ def test_arbiter_console_is_safe_and_sees_the_sealed_move(server: Any, browser: 
     assert len(log_lines(server, g)) == 1  # nothing happened on a single click
     white = open_page(browser, g["links"]["white"], ctx=arbiter.context)
     black = open_page(browser, g["links"]["black"], ctx=arbiter.context)
+    # A player calls the arbiter: the clocks stop and the console is told at once.
+    black.click("#btn-summon")
+    black.click("#confirm-yes")
+    arbiter.wait_for_selector("#arb-alerts li:has-text('summon the arbiter')")
+    black.wait_for_selector("#status:has-text('clocks stopped')")
+    assert not black.is_visible("#summon-box")
+    arbiter.click("#arb-start")
+    white.wait_for_selector("#summon-box:not([hidden])")
     white.fill("#seal-move", "Nc3")
     white.click("#btn-seal")
     white.click("#confirm-yes")

@@ -518,6 +518,7 @@ function renderStatus() {
     }
     if (S.check) notes.push("check");
     if (running === null && S.time_control !== "-") notes.push("clocks stopped");
+    if (S.store_down) notes.push("the server cannot store moves just now: the time is given back when it can");
     for (const p of S.pending) {
       if (p.kind === "claim") notes.push(`${NAME[p.by]}'s ${p.reason} claim awaits the arbiter`);
     }
@@ -607,6 +608,7 @@ function renderActions() {
   $("adjourn-box").hidden = !ongoing || !C.seal;
   $("btn-seal").disabled = !myMove;
   $("seal-move").disabled = !myMove;
+  $("summon-box").hidden = !player || !ongoing || S.arbiter !== "present" || S.clocks.running === null;
   $("arrive-box").hidden = !(S.absent || []).includes(actor) || !(ongoing || adjourned);
   $("move-entry").hidden = !(player || otbArbiter) || !ongoing;
   const box = $("offer");
@@ -1014,6 +1016,23 @@ function positionWords() {
   return out.join(". ");
 }
 
+// --- the arbiter's alerts (summons, repeated claims), pushed by the server -----------------------------
+function showAlert(msg) {
+  const ul = $("arb-alerts");
+  ul.hidden = false;
+  const li = document.createElement("li");
+  li.textContent = (msg.t !== undefined ? `t = ${msg.t} s · ` : "") + (msg.text || msg.what || "alert");
+  ul.prepend(li);
+  while (ul.children.length > 5) ul.lastChild.remove();
+  toast(msg.text || "The arbiter is called.", true);
+  SOUND.check();
+}
+
+$("btn-summon").addEventListener("click", async () => {
+  if (!(await confirmAsk("Call the arbiter", "Stop the clocks to call the arbiter? Do it only to ask for his help: the arbiter restarts the clocks.", "Stop clocks and call"))) return;
+  send({ type: "stop_clocks" });
+});
+
 // --- my games: the links this browser holds -----------------------------------------------------------
 function remember(seatName) {
   let all = {};
@@ -1061,6 +1080,8 @@ function connect() {
     if (msg.kind === "state") {
       if (S && msg.state.lang !== S.lang) S = null;
       setState(msg.state);
+    } else if (msg.kind === "alert") {
+      showAlert(msg);
     } else if (msg.kind === "error") {
       toast(msg.error);
       if (msg.status === 404) sock.onclose = null;
