@@ -291,6 +291,7 @@ function askPromotion(from, to) {
     const b = document.createElement("button");
     b.dataset.piece = p;
     b.title = { q: "queen", r: "rook", b: "bishop", n: "knight" }[p];
+    b.setAttribute("aria-label", "promote to a " + b.title);
     const span = document.createElement("span");
     span.className = "pc " + (color === "white" ? "w" : "b");
     span.style.fontSize = "56px";
@@ -301,7 +302,10 @@ function askPromotion(from, to) {
   }
   box.appendChild(inner);
   box.addEventListener("click", () => box.remove());
+  box.addEventListener("keydown", (e) => { if (e.key === "Escape") { box.remove(); if (focusSq) squares[focusSq].focus(); } });
   $("board-wrap").appendChild(box);
+  inner.querySelector("button").focus();
+  announce("Promotion: choose queen, rook, bishop or knight");
 }
 
 async function playMove(uci) {
@@ -494,7 +498,9 @@ function renderStatus() {
     main.className = "res-big";
     main.textContent = S.status === "annulled" ? (S.aborted ? "aborted" : "annulled")
       : S.result.replace("1/2", "½").replace("1/2", "½").replace("-", "–");
-    sub.textContent = res.head + (res.sub ? " — " + res.sub : "");
+    // "White wins", "Draw", ... (the big line has the score)
+    const words = res.head.includes("·") ? res.head.replace(/^[^·]*· /, "") : res.head + (res.sub ? " —" : "");
+    sub.textContent = words + (res.sub ? " " + res.sub : "");
   } else if (res) {
     main.textContent = res.head;
     sub.textContent = res.sub;
