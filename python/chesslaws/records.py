@@ -135,6 +135,11 @@ _LAWS_TERMINATION_KIND = {
     "time_forfeit": "time_forfeit", "both_flags_fallen": "time_forfeit",
 }
 
+#: The arbiter's automatic terminations, as kinds of the terminations table.
+_ENDED_AS = {"checkmate": "checkmate", "stalemate": "stalemate", "dead_position": "dead_position",
+             "insufficient_material": "dead_position", "fivefold_repetition": "fivefold",
+             "seventyfive_moves": "seventy_five_moves"}
+
 _AUTOMATIC_ENDS = {"checkmate", "stalemate", "dead_position", "fivefold", "seventy_five_moves"}
 
 
@@ -535,7 +540,7 @@ class _Converter:
             if value > 0:
                 pre = self._set_clocks(g, t_prev, side, value)
                 self.notes.append(
-                    f"{self.name(i)}: {side}'s clock goes from {_fmt(before)} to {_fmt(target)}, "
+                    f"{self.name(i)}: {NAME[side]}'s clock goes from {_fmt(before)} to {_fmt(target)}, "
                     f"{what} than the time control gives"
                     + (f" (+{_fmt(added)} per move)" if added > 0 and not ends else "")
                     + f": written as the arbiter setting it to {_fmt(value)} before the move")
@@ -565,9 +570,9 @@ class _Converter:
             if result not in ("*", st.result):
                 self.problems.append(f"the record gives {result}, but the moves ended the game: "
                                      f"{st.rulings[-1].text if st.rulings else st.termination}")
-            elif self.pgn.moves and len(self.expected) == len(self.pgn.moves):
-                self.notes.append(f"the game ended by itself ({st.termination}): nothing written after the last "
-                                  "move")
+            elif kind not in (None, "normal", _ENDED_AS.get(st.termination or "")):
+                self.notes.append(f"{said}, but the moves ended the game ({st.termination}): nothing is written "
+                                  "after the last move")
             return g, events
         if self.problems:
             return g, events  # the moves stopped early: no ending is written for a game cut short
@@ -611,7 +616,10 @@ class _Converter:
                                      "that ends the game: written as an agreement")
             elif kind in ("adjudication", "rules_infraction", "abandoned", "resignation"):
                 self.notes.append(f"{said}: written as an agreement")
-            return self._agree(g, events)
+            if kind in (None, "normal"):
+                self.notes.append(f"{result} with nothing on the board or in the record that ends the game: "
+                                  "written as an agreement")
+            return self._agree(g, events, last)
         if kind not in (None, "normal", "unterminated") and self.pgn.moves:
             self.notes.append(f"{said}, but no result (*): the game is left unfinished")
         return g, events
@@ -701,7 +709,8 @@ class _Converter:
                         return after, events + [ev]
         return None
 
-    def _agree(self, g: Game, events: list[dict[str, Any]]) -> tuple[Game, list[dict[str, Any]]]:
+    def _agree(self, g: Game, events: list[dict[str, Any]], last: dict[str, Any] | None
+               ) -> tuple[Game, list[dict[str, Any]]]:
         st = g.state
         t = ms_to_t(st.t_ms)
         accepter: Color = st.turn
@@ -710,12 +719,12 @@ class _Converter:
         new = list(events)
         if st.offer is not None and st.offer.by == offerer:
             pass  # the offer made with the last move stands
-        elif last_move is not None and events[last_move]["by"] == offerer and last_move == len(events) - 1:
-            # The offer is made with the move (Article 9.1.2.1): rebuild the last move with it.
-            prev = Game.from_events(events[:last_move]) if last_move > 1 else None
+        elif (last is not None and last_move == last["index"] == len(events) - 1
+              and events[last_move]["by"] == offerer):
+            # The offer is made with the move (Article 9.1.2.1): the last move is made again with it.
             ev = dict(events[last_move], offer_draw=True)
             new[last_move] = ev
-            g = (prev.apply(ev) if prev is not None else Game.from_events(events[:1]).apply(ev))
+            g = last["game"].apply(ev)
         else:
             off: dict[str, Any] = {"type": "offer_draw", "t": t, "by": offerer}
             new.append(off)
