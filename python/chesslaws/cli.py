@@ -217,7 +217,7 @@ def convert(pgn: str, out_dir: str, edition: str, report: bool, seconds_per_move
     import time
 
     from chesslaws.pgn import PgnGame, read_pgn
-    from chesslaws.records import pgn_to_log
+    from chesslaws.records import convertible, pgn_to_log
 
     os.makedirs(out_dir, exist_ok=True)
     base = os.path.basename(pgn)
@@ -228,7 +228,7 @@ def convert(pgn: str, out_dir: str, edition: str, report: bool, seconds_per_move
     show_progress = sys.stderr.isatty()
     last_progress = time.monotonic()
     for g in read_pgn(_pgn_source(pgn)):
-        if isinstance(g, PgnGame) and g.errors:
+        if isinstance(g, PgnGame) and not convertible(g):
             failed += 1
             for err in g.errors:
                 click.echo(f"{pgn}: {err}", err=True)

@@ -353,6 +353,11 @@ class _Converter:
         term = tags.get("Termination")
         if kind is None and term:
             kind = termination_kind(term)
+        details = tags.get("TerminationDetails")  # TCEC: Termination "adjudication", the details say which
+        if kind in (None, "normal", "adjudication") and details:
+            more = termination_kind(details)
+            if more not in (None, "normal"):
+                kind, term = more, details
         if kind in (None, "normal"):
             last_comment = game.moves[-1].comment if game.moves else game.comment
             from_comment = termination_kind(last_comment)
@@ -390,9 +395,9 @@ class _Converter:
         if self.timed and pgn.moves and all(c is None for c in targets) and all(e is None for e in elapsed):
             self.notes.append(f"no clock times in the record: moves placed {self.step_ms / 1000:g} s apart "
                               "(less when the clock would not allow it)")
-        elif self.control is None and self.per_move_ms is None and pgn.moves:
-            self.notes.append("no time control: moves placed at the record's times, or "
-                              f"{self.step_ms / 1000:g} s apart")
+        elif self.control is None and self.per_move_ms is None and pgn.moves and any(e is None for e in elapsed):
+            self.notes.append(f"no time control: moves placed {self.step_ms / 1000:g} s apart"
+                              + (" where the record has no times" if any(e is not None for e in elapsed) else ""))
         expected: list[tuple[int, int] | None] = []
         corrections = 0
         last: dict[str, Any] | None = None  # what the last move's claim would need
@@ -429,6 +434,12 @@ class _Converter:
             last = dict(info, index=move_index, ply0=i)
             played += 1
         st = g.state
+        if pgn.errors and played == len(pgn.moves) and not st.ongoing:
+            first_error = pgn.errors[0]
+            self.problems.append(f"the game ended with {self.name(played - 1)} ({st.termination}); what the record "
+                                 f"has after it (line {first_error.line}: {first_error.move or first_error.reason}) "
+                                 "is not part of the game "
+                                 "and left out")
         self.expected = expected
         g, events = self._ending(g, events, last)
         expected = self.expected
@@ -512,9 +523,8 @@ class _Converter:
             # Whole seconds (lichess) or tenths: a clock shown as 0 had less than one unit left.
             target = max(self.resolution // 2, 1)
             lo_hi = (0, self.resolution)
-            if i == 0 or self.resolution > 1:
-                self.notes.append(f"{self.name(i)}: the clock shows 0: read as {_fmt(target)} "
-                                  f"(under {self.resolution / 1000:g} s left)")
+            self.notes.append(f"{self.name(i)}: the clock shows 0: read as {_fmt(target)} "
+                              f"(under {self.resolution / 1000:g} s left)")
         if ends:
             adds = self.source == "chess.com" and src_added > 0
             if not adds and before - target < 0 <= before + src_added - target:
@@ -734,14 +744,27 @@ class _Converter:
         return g.apply(acc), new
 
 
+def convertible(game: PgnGame) -> bool:
+    """Can :func:`pgn_to_log` convert the game? Yes when it was read without
+    error, or when its errors come only after a checkmate or stalemate (moves
+    recorded after the end, which the log leaves out)."""
+    if not game.errors:
+        return True
+    if not game.moves or game.final_fen is None:
+        return False
+    position = Position(game.final_fen)
+    ended = position.is_checkmate() or position.is_stalemate()
+    return ended and all(e.line >= game.moves[-1].line for e in game.errors)
+
+
 def iter_conversions(games: Iterator[PgnGame], *, edition: str = "2023") -> Iterator[Conversion | PgnGame]:
     """Each PGN game as a :class:`Conversion`, or the game itself when it cannot be read."""
     for g in games:
-        if g.errors:
+        if not convertible(g):
             yield g
         else:
             yield pgn_to_log(g, edition=edition)
 
 
-__all__ = ["PGN_TERMINATION", "TERMINATION_KINDS", "Conversion", "TerminationRule", "game_tags", "game_to_pgn",
+__all__ = ["PGN_TERMINATION", "TERMINATION_KINDS", "Conversion", "TerminationRule", "convertible", "game_tags", "game_to_pgn",
            "iter_conversions", "pgn_to_log", "termination_kind", "termination_rules"]
