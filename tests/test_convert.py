@@ -425,3 +425,30 @@ def test_the_whole_corpus(capsys: pytest.CaptureFixture[str]) -> None:
             print(f"  inconsistent: {line}")
     assert sum(c["consistent"] for c in totals.values()) > 3400
     assert len(named) <= 10
+
+
+def test_a_lichess_berserk_start_is_not_thinking_time() -> None:
+    # lichess runs no clock on a player's first move: Black's 0:00:30 of 60 s is a berserk start.
+    conv = convert_one('[Site "https://lichess.org/abc"]\n[TimeControl "60+0"]\n[Result "*"]\n\n'
+                       "1. e4 {[%clk 0:01:00]} e5 {[%clk 0:00:30]} 2. Nf3 {[%clk 0:00:58]} *\n")
+    assert conv.events[2] == {"type": "set_clocks", "t": 0, "by": "arbiter", "white_ms": 60_000, "black_ms": 30_000}
+    assert [e["t"] for e in conv.events if e["type"] == "move"] == [0, 0, 2]
+    assert any("berserk" in n for n in conv.notes)
+    assert [m.clock_ms for m in Game.from_events(conv.events).state.moves] == [60_000, 30_000, 58_000]
+
+
+def test_round_trip_of_corrections_and_conventions() -> None:
+    records = [
+        '[Site "https://lichess.org/abc"]\n[TimeControl "60+0"]\n[Result "1-0"]\n[Termination "Time forfeit"]\n\n'
+        "1. e4 {[%clk 0:01:00]} e5 {[%clk 0:00:30]} 2. Nf3 {[%clk 0:00:58]} Nc6 {[%clk 0:00:00]} "
+        "3. Bb5 {[%clk 0:00:50]} 1-0\n",
+        '[TimeControl "60"]\n[Result "0-1"]\n[Termination "White loses on time"]\n\n1. e4 {[%clk 0:00:59]} 0-1\n',
+        '[Site "Chess.com"]\n[TimeControl "60+2"]\n[Result "0-1"]\n\n'
+        "1. f3 {[%clk 0:01:01]} e5 {[%clk 0:01:01.5]} 2. g4 {[%clk 0:00:58]} Qh4# {[%clk 0:01:00]} 0-1\n",
+        '[TimeControl "180+2"]\n[Result "1/2-1/2"]\n\n'
+        "1. e4 {[%clk 0:05:00]} e5 {[%clk 0:01:30]} 2. Nf3 {[%clk 0:04:58]} 1/2-1/2\n",
+    ]
+    for text in records:
+        conv = convert_one(text)
+        (again,) = list(read_pgn(game_to_pgn(Game.from_events(conv.events))))
+        assert pgn_to_log(again).events == conv.events, text

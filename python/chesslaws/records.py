@@ -262,8 +262,6 @@ def _elapsed(comment: str | None) -> int | None:
 
 def _source(tags: Mapping[str, str]) -> str:
     site = (tags.get("Site", "") + " " + tags.get("Link", "")).lower()
-    if "Laws" in tags and "LawsTermination" in tags or tags.get("Laws", "").startswith("FIDE "):
-        return "chesslaws"
     if "chess.com" in site:
         return "chess.com"
     if "lichess" in site:
@@ -336,6 +334,9 @@ class _Converter:
         tags = game.tags
         self.tags = tags
         self.source = _source(tags)
+        # A PGN chesslaws wrote (replay --pgn) has the Laws' clocks: nothing added after the last move.
+        self.laws_written = tags.get("Laws", "").startswith("FIDE ")
+        self.adds_after_end = self.source == "chess.com" and not self.laws_written
         self.control, self.per_move_ms = _read_control(tags.get("TimeControl", "-").strip(), self.notes)
         self.timed = self.control is not None and not self.control.unlimited
         result = game.result
@@ -383,7 +384,7 @@ class _Converter:
         start["white"] = tags.get("White", "?")
         start["black"] = tags.get("Black", "?")
         for key in ("Event", "Site", "Date", "Round"):
-            if key in tags and tags[key] not in ("?", ""):
+            if key in tags and tags[key].strip("?.- "):
                 start[key.lower()] = tags[key]
         if "FEN" in tags:
             start["fen"] = tags["FEN"]
@@ -442,6 +443,11 @@ class _Converter:
                                  "and left out")
         self.expected = expected
         g, events = self._ending(g, events, last)
+        if "arbiter" in start and not any(e["type"] == "claim_flag" for e in events):
+            # The flag claim was not written after all (the record contradicts it).
+            del start["arbiter"]
+            self.notes[:] = [n for n in self.notes if not n.startswith("time forfeit: the server's flag call")]
+            g = Game.from_events(events)
         expected = self.expected
         final = g.state
         fen_after = Position(tags["FEN"]) if "FEN" in tags else Position()
@@ -509,6 +515,8 @@ class _Converter:
         if target is None:
             if took is not None:
                 used = took
+            elif self.source == "lichess" and made == 0:
+                used = 0  # lichess runs no clock on a player's first move
             else:
                 used = min(self.step_ms, before // 4)
             if used >= before:
@@ -526,7 +534,7 @@ class _Converter:
             self.notes.append(f"{self.name(i)}: the clock shows 0: read as {_fmt(target)} "
                               f"(under {self.resolution / 1000:g} s left)")
         if ends:
-            adds = self.source == "chess.com" and src_added > 0
+            adds = self.adds_after_end and src_added > 0
             if not adds and before - target < 0 <= before + src_added - target:
                 adds = src_added > 0
             added = src_added if adds else 0
@@ -542,18 +550,27 @@ class _Converter:
         info["added_at_end"] = added if ends else None
         used = before + (0 if ends else added) - laws_target if not ends else before - laws_target
         pre = post = None
-        if used < 0 or used >= before:
+        # lichess does not run a player's clock on his first move: a first clock
+        # below the time control is the start the player had (berserk halves it).
+        first_untimed = self.source == "lichess" and made == 0 and used > 0
+        if used < 0 or used >= before or first_untimed:
             # No time control explains the record's clock: the arbiter sets it
             # before the move, which is then made at once.
             value = laws_target - (0 if ends else added)
             what = "more" if used < 0 else "less"
             if value > 0:
                 pre = self._set_clocks(g, t_prev, side, value)
-                self.notes.append(
-                    f"{self.name(i)}: {NAME[side]}'s clock goes from {_fmt(before)} to {_fmt(target)}, "
-                    f"{what} than the time control gives"
-                    + (f" (+{_fmt(added)} per move)" if added > 0 and not ends else "")
-                    + f": written as the arbiter setting it to {_fmt(value)} before the move")
+                if first_untimed:
+                    self.notes.append(
+                        f"{self.name(i)}: {NAME[side]}'s first clock is {_fmt(target)} of {_fmt(before)}; lichess "
+                        f"does not run the clock on a first move, so {NAME[side]} started with less (berserk "
+                        f"halves the time): written as the arbiter setting it to {_fmt(value)} before the move")
+                else:
+                    self.notes.append(
+                        f"{self.name(i)}: {NAME[side]}'s clock goes from {_fmt(before)} to {_fmt(target)}, "
+                        f"{what} than the time control gives"
+                        + (f" (+{_fmt(added)} per move)" if added > 0 and not ends else "")
+                        + f": written as the arbiter setting it to {_fmt(value)} before the move")
                 g = g.apply(pre)
                 info["game"], info["before"] = g, value
                 used = 0
@@ -676,7 +693,7 @@ class _Converter:
                     # The claimant stops the clocks instead of pressing: no increment, unless
                     # the source adds one after the last move (chess.com).
                     target = max(last["target"], 1)
-                    added = last["src_added"] if self.source == "chess.com" else 0
+                    added = last["src_added"] if self.adds_after_end else 0
                     used = last["before"] - (target - added)
                     if 0 <= used < last["before"]:
                         t_claim = last["t_prev"] + used
