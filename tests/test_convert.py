@@ -386,7 +386,8 @@ def test_cli_convert_report_and_replay(tmp_path: Path) -> None:
 def test_the_whole_corpus(capsys: pytest.CaptureFixture[str]) -> None:
     """Every game of the corpus: converted, replayed and compared with the
     record (position, result, clocks within 0.1 s) and with python-chess;
-    every inconsistent record named with its reason. Prints the counts."""
+    every inconsistent record named with its reason; round trips (all of
+    chess.com, every tenth game elsewhere). Prints the counts."""
     zstandard = pytest.importorskip("zstandard")
     assert CORPUS is not None
     totals: dict[str, Counter[str]] = {}
@@ -412,6 +413,11 @@ def test_the_whole_corpus(capsys: pytest.CaptureFixture[str]) -> None:
                 board.push_uci(m.uci)
             assert fen_key(board.fen(en_passant="legal")) == fen_key(conv.expected_fen or ""), (name, g.number)
             counts["consistent"] += 1
+            if name.startswith("online_chesscom") or g.number % 10 == 0:
+                # Round trip: replay --pgn, converted again, gives the same log.
+                (again,) = list(read_pgn(game_to_pgn(Game.from_events(conv.events))))
+                assert pgn_to_log(again).events == conv.events, (name, g.number)
+                counts["round trips"] += 1
             if any(m.clock_ms is not None for m in g.moves):
                 counts["with clocks"] += 1
             if any("set_clocks" in n for n in conv.notes):
@@ -452,3 +458,16 @@ def test_round_trip_of_corrections_and_conventions() -> None:
         conv = convert_one(text)
         (again,) = list(read_pgn(game_to_pgn(Game.from_events(conv.events))))
         assert pgn_to_log(again).events == conv.events, text
+
+
+@pytest.mark.parametrize("control", ["300d5", "300b5", "40/300:60+1", "600+1"])
+def test_generated_games_with_any_control_come_back_with_their_clocks(control: str) -> None:
+    from test_records import random_game
+
+    for seed in range(8):
+        g = random_game(seed, control=control)
+        (read,) = list(read_pgn(game_to_pgn(g)))
+        conv = pgn_to_log(read)
+        again = Game.from_events(conv.events).state
+        assert [m.clock_ms for m in again.moves] == [m.clock_ms for m in g.state.moves], (control, seed)
+        assert "set_clocks" not in types(conv), (control, seed, conv.notes)

@@ -580,6 +580,18 @@ class _Converter:
         ev["t"] = ms_to_t(t_move)
         after = dry if used == 0 and pre is None else g.apply(ev)
         got = after.state.moves[-1].clock_ms
+        delay = period.delay_ms if period is not None and period.delay != "none" else 0
+        if got is not None and got > laws_target and pre is None and delay:
+            # A delay spared part of the time used (300d5, 300b5): the move came that much later.
+            later = t_move + delay
+            if later - t_prev < before + delay:
+                try:
+                    retry = g.apply(dict(ev, t=ms_to_t(later)))
+                except ChessLawsError:
+                    retry = None
+                if retry is not None and retry.state.moves[-1].clock_ms == laws_target:
+                    t_move, after, got = later, retry, laws_target
+                    ev["t"] = ms_to_t(later)
         if not ends and got is not None and got != laws_target:
             post = self._set_clocks(after, t_move, side, laws_target)
             self.notes.append(f"{self.name(i)}: the clock after it is {_fmt(target)}, the time control "
