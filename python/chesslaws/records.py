@@ -641,11 +641,12 @@ class _Converter:
             if kind in ("repetition", "fifty_moves", "fivefold", "seventy_five_moves", None, "normal"):
                 reasons = ["fifty", "threefold"] if kind in ("fifty_moves", "seventy_five_moves") else \
                     ["threefold", "fifty"]
+                mark = len(self.notes)
                 claimed = self._claim(g, events, last, reasons, search=kind not in (None, "normal"))
                 if claimed is not None:
                     if kind in (None, "normal"):
-                        self.notes.append("a draw the record does not explain, in a position that may be claimed: "
-                                          "written as the claim")
+                        self.notes.insert(mark, "a draw the record does not explain, in a position that may be "
+                                          "claimed: written as the claim")
                     return claimed
                 if kind not in (None, "normal"):
                     self.problems.append(f"{said} says {kind.replace('_', ' ')}, but no claim by either player "
