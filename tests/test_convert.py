@@ -471,3 +471,12 @@ def test_generated_games_with_any_control_come_back_with_their_clocks(control: s
         again = Game.from_events(conv.events).state
         assert [m.clock_ms for m in again.moves] == [m.clock_ms for m in g.state.moves], (control, seed)
         assert "set_clocks" not in types(conv), (control, seed, conv.notes)
+
+
+def test_a_pgn_chesslaws_wrote_keeps_its_edition(tmp_path: Path) -> None:
+    conv = convert_one('[Result "1/2-1/2"]\n[Termination "Game drawn by repetition"]\n\n'
+                       "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 1/2-1/2\n", edition="1997")
+    text = game_to_pgn(Game.from_events(conv.events))
+    assert '[Laws "FIDE 1997"]' in text
+    (again,) = list(read_pgn(text))
+    assert pgn_to_log(again).events == conv.events

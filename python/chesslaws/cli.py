@@ -175,14 +175,15 @@ def _pgn_source(path: str) -> str | bytes:
 @click.argument("pgn", type=click.Path(exists=True, dir_okay=False, allow_dash=False))
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=".", show_default=True,
               help="Folder for the logs (created if missing).")
-@click.option("--edition", type=click.Choice(["1989", "1997", "2023"]), default="2023", show_default=True,
-              help="The Laws the logs are to be replayed under.")
+@click.option("--edition", type=click.Choice(["1989", "1997", "2023"]), default=None,
+              help="The Laws the logs are to be replayed under (default: a PGN chesslaws wrote keeps its "
+                   "Laws tag; otherwise 2023).")
 @click.option("--report", is_flag=True,
               help="Print, for every game, what had to be inferred or corrected, and why a record is "
                    "inconsistent.")
 @click.option("--seconds-per-move", type=click.FloatRange(0, 86400), default=1.0, show_default=True,
               help="Thinking time given to each move where the record has no clock times.")
-def convert(pgn: str, out_dir: str, edition: str, report: bool, seconds_per_move: float) -> None:
+def convert(pgn: str, out_dir: str, edition: str | None, report: bool, seconds_per_move: float) -> None:
     """Convert the games of a PGN file into game logs (JSON Lines), as the Laws would have written them.
 
     Writes one log per game, NAME-N.jsonl, N being the game's number in the

@@ -307,7 +307,7 @@ def _apply(game: Game, ev: dict[str, Any]) -> Game:
     return game.apply(ev)
 
 
-def pgn_to_log(game: PgnGame, *, edition: str = "2023", seconds_per_move: float = 1.0) -> Conversion:
+def pgn_to_log(game: PgnGame, *, edition: str | None = None, seconds_per_move: float = 1.0) -> Conversion:
     """The game log of a PGN game, written as the Laws would have written it.
 
     Times: each move's ``t`` is rebuilt from the clock after it (``[%clk]``,
@@ -319,7 +319,13 @@ def pgn_to_log(game: PgnGame, *, edition: str = "2023", seconds_per_move: float 
     ``Termination`` tag and the last comment (see :func:`termination_kind`)
     and written as what the Laws need; moves recorded after the Laws ended
     the game are left out. See :class:`Conversion` for the notes and problems.
+
+    ``edition``: the Laws the log is to be replayed under; by default the
+    edition of a ``Laws`` tag chesslaws wrote (``FIDE 1997``), else 2023.
     """
+    if edition is None:
+        laws = game.tags.get("Laws", "")
+        edition = laws[5:] if laws in ("FIDE 1989", "FIDE 1997", "FIDE 2023") else "2023"
     conv = _Converter(game, edition=edition, seconds_per_move=seconds_per_move)
     return conv.run()
 
@@ -787,7 +793,7 @@ def convertible(game: PgnGame) -> bool:
     return ended and all(e.line >= game.moves[-1].line for e in game.errors)
 
 
-def iter_conversions(games: Iterator[PgnGame], *, edition: str = "2023") -> Iterator[Conversion | PgnGame]:
+def iter_conversions(games: Iterator[PgnGame], *, edition: str | None = None) -> Iterator[Conversion | PgnGame]:
     """Each PGN game as a :class:`Conversion`, or the game itself when it cannot be read."""
     for g in games:
         if not convertible(g):
