@@ -303,10 +303,6 @@ def _move_name(ply0: int, fullmove: int, white_first: bool, san: str) -> str:
     return f"{number}{'.' if half % 2 == 0 else '...'} {san}"
 
 
-def _apply(game: Game, ev: dict[str, Any]) -> Game:
-    return game.apply(ev)
-
-
 def pgn_to_log(game: PgnGame, *, edition: str | None = None, seconds_per_move: float = 1.0) -> Conversion:
     """The game log of a PGN game, written as the Laws would have written it.
 
@@ -416,8 +412,8 @@ class _Converter:
                 self.problems.append(
                     f"the game ended after {self.name(i - 1)} ({st.termination}: "
                     f"{st.rulings[-1].text if st.rulings else ''}); the {rest} move{'s' if rest != 1 else ''} "
-                    f"recorded after it ({self.name(i)}{', ...' if rest > 1 else ''}) {'are' if rest > 1 else 'is'} not part "
-                    "of the game and left out")
+                    f"recorded after it ({self.name(i)}{', ...' if rest > 1 else ''}) "
+                    f"{'are' if rest > 1 else 'is'} not part of the game and left out")
                 break
             side = st.turn
             t_prev = st.t_ms
@@ -445,8 +441,7 @@ class _Converter:
             first_error = pgn.errors[0]
             self.problems.append(f"the game ended with {self.name(played - 1)} ({st.termination}); what the record "
                                  f"has after it (line {first_error.line}: {first_error.move or first_error.reason}) "
-                                 "is not part of the game "
-                                 "and left out")
+                                 "is not part of the game and left out")
         self.expected = expected
         g, events = self._ending(g, events, last)
         if "arbiter" in start and not any(e["type"] == "claim_flag" for e in events):
