@@ -480,3 +480,16 @@ def test_a_pgn_chesslaws_wrote_keeps_its_edition(tmp_path: Path) -> None:
     assert '[Laws "FIDE 1997"]' in text
     (again,) = list(read_pgn(text))
     assert pgn_to_log(again).events == conv.events
+
+
+def test_clock_times_without_a_time_control() -> None:
+    conv = convert_one('[Result "*"]\n\n1. e4 {[%clk 0:10:00]} e5 {[%clk 0:10:00]} 2. Nf3 {[%clk 0:09:50]} '
+                       "Nc6 {[%clk 0:09:30]} *\n")
+    assert conv.events[0]["time_control"] == "-"
+    assert [e["t"] for e in conv.events[1:]] == [1, 2, 12, 42]
+    assert any("no time control the Laws can use" in n for n in conv.notes)
+    # The times come back: an exported game without a clock carries [%emt].
+    text = game_to_pgn(Game.from_events(conv.events))
+    assert "2. Nf3 {[%emt 0:00:10]}" in text
+    (again,) = list(read_pgn(text))
+    assert pgn_to_log(again).events == conv.events

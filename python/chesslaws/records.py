@@ -2,7 +2,8 @@
 logs from PGN (the conversion behind ``chesslaws convert``).
 
 The PGN follows the standard's export form (seven-tag roster, English SAN,
-80-column lines) and adds what the Laws need: ``[%clk]`` after every move,
+80-column lines) and adds what the Laws need: ``[%clk]`` after every move
+(``[%emt]``, the time the move took, in games without a clock),
 ``{(=)}`` for draw offers, every ruling as a comment citing its article, the
 ``Termination`` tag, and ``TimeControl`` in the extended form of the game-log
 spec where the PGN form cannot say it (delays, per-period increments).
@@ -99,9 +100,17 @@ def game_to_pgn(game: Game, *, tags: Mapping[str, str] | None = None) -> str:
         else:
             comments[index].append(_ruling_text(r))
     irregular = any(rec.illegal for rec in records)
+    # Without a clock, the time each move took ([%emt]) keeps the log's times.
+    elapsed: list[int | None] = [None] * len(records)
+    if state.config.time_control.unlimited:
+        previous = state.config.start_t_ms
+        for i, rec in enumerate(records):
+            elapsed[i] = max(0, rec.t_ms - previous)
+            previous = rec.t_ms
     moves = [
-        ExportMove(rec.uci if rec.illegal else rec.san, rec.clock_ms, " ".join(c) or None, rec.draw_offer)
-        for rec, c in zip(records, comments)
+        ExportMove(rec.uci if rec.illegal else rec.san, rec.clock_ms, " ".join(c) or None, rec.draw_offer,
+                   elapsed_ms=e)
+        for rec, c, e in zip(records, comments, elapsed)
     ]
     result = state.result if state.result in ("1-0", "0-1", "1/2-1/2") else "*"
     # A game where an illegal move stood (1997 C.3) is written unchecked.
@@ -394,6 +403,10 @@ class _Converter:
         g = Game.from_start(start)
 
         targets = self._clock_targets()
+        self.untimed_clock: dict[str, int] = {}
+        if self.control is None and self.per_move_ms is None and any(c is not None for c in targets):
+            self.notes.append("clock times but no time control the Laws can use: written without a clock, moves "
+                              "placed by the differences of each player's clock times")
         elapsed = [_elapsed(m.comment) for m in pgn.moves]
         if self.timed and pgn.moves and all(c is None for c in targets) and all(e is None for e in elapsed):
             self.notes.append(f"no clock times in the record: moves placed {self.step_ms / 1000:g} s apart "
@@ -502,6 +515,11 @@ class _Converter:
             return g.apply(ev), None, None, None, info
         if not self.timed:
             used = took if took is not None else self.step_ms
+            before_clock = self.untimed_clock.get(side)
+            if took is None and target is not None and before_clock is not None and before_clock >= target:
+                used = before_clock - target  # clock times without a time control: their differences
+            if target is not None:
+                self.untimed_clock[side] = target
             ev["t"] = ms_to_t(t_prev + used)
             return g.apply(ev), None, None, None, info
         assert self.control is not None
