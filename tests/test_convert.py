@@ -493,3 +493,35 @@ def test_clock_times_without_a_time_control() -> None:
     assert "2. Nf3 {[%emt 0:00:10]}" in text
     (again,) = list(read_pgn(text))
     assert pgn_to_log(again).events == conv.events
+
+
+@pytest.mark.skipif(CORPUS is None, reason="shared/corpus is not beside the checkout nor at /work/shared")
+def test_the_peer_test_files() -> None:
+    """pgn-extract's and fastchess's test files: every game read converts and replays to its record, except
+    the records pgn-extract keeps with deliberately wrong results, which are named."""
+    zstandard = pytest.importorskip("zstandard")
+    assert CORPUS is not None
+    counts: Counter[str] = Counter()
+    for path in sorted((CORPUS / "peer-tests").glob("*.pgn.zst")):
+        data = zstandard.ZstdDecompressor().stream_reader(path.open("rb")).read()
+        for g in read_pgn(data):
+            if not convertible(g):
+                counts["unreadable"] += 1
+                continue
+            conv = pgn_to_log(g)
+            if conv.problems:
+                assert path.name == "pgnextract_test-fixresulttags-in.pgn.zst", (path.name, g.number, conv.problems)
+                assert "the moves ended the game" in conv.problems[0]
+                counts["inconsistent"] += 1
+                continue
+            assert not check_replay(conv), (path.name, g.number, check_replay(conv))
+            counts["consistent"] += 1
+    assert counts["consistent"] >= 340 and counts["inconsistent"] == 5
+
+
+def test_an_engine_time_over_the_clock_is_the_last_instant() -> None:
+    conv = convert_one('[TimeControl "1+0"]\n[Result "*"]\n\n1. e4 {+0.10/10 0.5s} e5 {-0.20/12 0.5s} '
+                       "2. Nf3 {+0.10/10 0.6s} *\n")
+    assert conv.consistent and conv.events[-1]["t"] == 1.499
+    assert any("placed at the last instant" in n for n in conv.notes)
+    assert Game.from_events(conv.events).state.moves[-1].clock_ms == 1
