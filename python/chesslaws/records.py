@@ -7,6 +7,13 @@ The PGN follows the standard's export form (seven-tag roster, English SAN,
 ``{(=)}`` for draw offers, every ruling as a comment citing its article, the
 ``Termination`` tag, and ``TimeControl`` in the extended form of the game-log
 spec where the PGN form cannot say it (delays, per-period increments).
+
+:func:`pgn_to_log` goes the other way: it plays a recorded game through the
+arbiter and writes the log the Laws would have written (clocks rebuilt from
+the record, the ending as the event the Laws need, every inference and
+correction in :attr:`Conversion.notes`, every contradiction in
+:attr:`Conversion.problems`). A PGN written here and converted back gives
+the same log.
 """
 
 from __future__ import annotations
