@@ -153,51 +153,120 @@ def replay(log: str, as_json: bool, as_pgn: bool, at: float | None) -> None:
         click.echo(_summary(game))
 
 
+def _pgn_source(path: str) -> str | bytes:
+    """A PGN path for the reader: plain files as they are, .gz and .zst decompressed."""
+    if path.endswith(".gz"):
+        import gzip
+
+        with gzip.open(path, "rb") as fh:
+            return fh.read()
+    if path.endswith(".zst"):
+        try:
+            import zstandard
+        except ImportError:
+            raise click.UsageError(f"{path}: reading .zst needs the zstandard package (pip install zstandard), "
+                                   "or decompress it first (zstd -d)") from None
+        with open(path, "rb") as raw:
+            return zstandard.ZstdDecompressor().stream_reader(raw).read()
+    return path
+
+
 @main.command()
 @click.argument("pgn", type=click.Path(exists=True, dir_okay=False, allow_dash=False))
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=".", show_default=True,
               help="Folder for the logs (created if missing).")
-@click.option("--edition", type=click.Choice(["1989", "1997", "2023"]), default="2023", show_default=True,
-              help="The Laws the logs are to be replayed under.")
-def convert(pgn: str, out_dir: str, edition: str) -> None:
-    """Convert the games of a PGN file into game logs (JSON Lines).
+@click.option("--edition", type=click.Choice(["1989", "1997", "2023"]), default=None,
+              help="The Laws the logs are to be replayed under (default: a PGN chesslaws wrote keeps its "
+                   "Laws tag; otherwise 2023).")
+@click.option("--report", is_flag=True,
+              help="Print, for every game, what had to be inferred or corrected, and why a record is "
+                   "inconsistent.")
+@click.option("--seconds-per-move", type=click.FloatRange(0, 86400), default=1.0, show_default=True,
+              help="Thinking time given to each move where the record has no clock times.")
+def convert(pgn: str, out_dir: str, edition: str | None, report: bool, seconds_per_move: float) -> None:
+    """Convert the games of a PGN file into game logs (JSON Lines), as the Laws would have written them.
 
     Writes one log per game, NAME-N.jsonl, N being the game's number in the
-    file. Clock comments ([%clk]) and the TimeControl tag give each move its
-    time; a result the moves do not explain becomes a resignation or a draw
-    agreement. Games with errors are reported (game, line, move, reason) and
-    skipped; the exit status is then 1.
+    file (plain, .gz or .zst). Every move is played through the arbiter:
+
+    \b
+    - times come from [%clk] (or TCEC tl=), [%emt] (or TCEC mt=, cutechess
+      "2.1s") and the TimeControl tag; a clock that no time control explains
+      (a bonus, time odds, a berserk start) is written as the arbiter's
+      set_clocks, never smoothed over;
+    - the ending is read from the moves, the Termination tag and the last
+      comment (chesslaws/data/terminations.tsv): a time forfeit becomes the
+      winner's flag claim after the flag fell, a repetition or fifty-move
+      draw the claim of the player to move, other draws an agreement, other
+      wins a resignation; after a mate, stalemate or dead position nothing
+      is written, and moves recorded after it are left out.
+
+    A record that contradicts itself or the Laws (moves after the end, a
+    result the Laws do not give) is named on standard error with the
+    reason; its log says what the Laws make of it. Games that cannot be read
+    (illegal moves, Chess960) are reported and skipped. Exit status 0 when
+    every game converted consistently, 1 otherwise.
 
     \b
     Example:
       chesslaws convert games.pgn --out logs/ --edition 1997
+      chesslaws convert lichess.pgn.zst --out logs/ --report
       chesslaws replay logs/games-1.jsonl
     """
     import json as _json
     import os
+    import time
 
     from chesslaws.pgn import PgnGame, read_pgn
-    from chesslaws.records import iter_conversions
+    from chesslaws.records import convertible, pgn_to_log
 
     os.makedirs(out_dir, exist_ok=True)
-    stem = os.path.splitext(os.path.basename(pgn))[0]
-    written = failed = 0
-    for item in iter_conversions(read_pgn(pgn), edition=edition):
-        if isinstance(item, PgnGame):
+    base = os.path.basename(pgn)
+    for ext in (".gz", ".zst"):
+        base = base[: -len(ext)] if base.endswith(ext) else base
+    stem = os.path.splitext(base)[0]
+    written = failed = inconsistent = 0
+    show_progress = sys.stderr.isatty()
+    last_progress = time.monotonic()
+    for g in read_pgn(_pgn_source(pgn)):
+        if isinstance(g, PgnGame) and not convertible(g):
             failed += 1
-            for err in item.errors:
+            for err in g.errors:
                 click.echo(f"{pgn}: {err}", err=True)
+            if report:
+                click.echo(f"game {g.number} (line {g.line}): not converted: {g.errors[0].reason}")
             continue
+        item = pgn_to_log(g, edition=edition, seconds_per_move=seconds_per_move)
         path = os.path.join(out_dir, f"{stem}-{item.number}.jsonl")
         with open(path, "w", encoding="utf-8") as fh:
             for ev in item.events:
                 fh.write(_json.dumps(ev, ensure_ascii=False) + "\n")
-        for note in item.notes:
-            click.echo(f"game {item.number}: {note}", err=True)
         written += 1
-    click.echo(f"{written} game log{'s' if written != 1 else ''} written to {out_dir}"
-               + (f"; {failed} game{'s' if failed != 1 else ''} with errors skipped" if failed else ""))
-    sys.exit(1 if failed else 0)
+        who = f"game {item.number} (line {item.line}, {item.white} v {item.black}, {item.recorded_result})"
+        if item.problems:
+            inconsistent += 1
+            for problem in item.problems:
+                click.echo(f"{pgn}: {who}: inconsistent: {problem}", err=True)
+        if report:
+            click.echo(f"{who} -> {path}")
+            for note in item.notes:
+                click.echo(f"  inferred: {note}")
+            for problem in item.problems:
+                click.echo(f"  inconsistent: {problem}")
+            if not item.notes and not item.problems:
+                click.echo("  as recorded: nothing inferred")
+        if show_progress and time.monotonic() - last_progress > 1:
+            last_progress = time.monotonic()
+            click.echo(f"\r{written + failed} games...", err=True, nl=False)
+    if show_progress and written + failed:
+        click.echo("\r", err=True, nl=False)
+    parts = [f"{written} game log{'s' if written != 1 else ''} written to {out_dir}"]
+    if inconsistent:
+        parts.append(f"{inconsistent} inconsistent record{'s' if inconsistent != 1 else ''}")
+    if failed:
+        parts.append(f"{failed} game{'s' if failed != 1 else ''} with errors skipped")
+    click.echo("; ".join(parts))
+    sys.exit(1 if failed or inconsistent else 0)
 
 
 @main.command()
