@@ -212,15 +212,19 @@ def pair(tournament_key: str, db: str) -> None:
 @click.argument("result", required=False)
 @click.option("--game", "game_log", type=click.Path(exists=True, dir_okay=False), default=None,
               help="Take the result from the game's log (JSON Lines): a late arrival is recorded as a forfeit.")
+@click.option("--at", "at", type=float, default=None, metavar="T",
+              help="With --game: the game as it stands T seconds after its start (a flag fall or a late "
+                   "arrival that no event records).")
 @click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL", help=DB_HELP)
 def result(tournament_key: str, round_number: int, table: int, result: str | None, game_log: str | None,
-           db: str) -> None:
+           at: float | None, db: str) -> None:
     """Enter the RESULT of a TABLE of ROUND: 1-0, 0-1, 1/2-1/2, 0-0, +- / -+ (forfeit), -- (both forfeit).
 
     \b
     Examples:
       chesslaws tournament result Open 3 1 1/2-1/2
       chesslaws tournament result Open 3 2 --game board2.jsonl
+      chesslaws tournament result Open 3 4 --game board4.jsonl --at 3600   # Black never came
     """
     from chesslaws.game import Game
 
@@ -228,6 +232,11 @@ def result(tournament_key: str, round_number: int, table: int, result: str | Non
     try:
         if game_log:
             game = Game.replay(game_log)
+            if at is not None:
+                game = game.at(at)
+            if game.state.result == "*":
+                raise TournamentError(f"{game_log}: the game has not ended (give --at T when the clock decides it: "
+                                      "a flag fall, a player who never arrived)")
             t = t.result_from_game(round_number, table, game)
             store.save_game_log(t.id, round_number, table, game.log_lines())
         elif result:

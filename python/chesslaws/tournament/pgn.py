@@ -9,7 +9,10 @@ from chesslaws.tournament.model import Tournament, TournamentError
 
 
 def event_pgn(t: Tournament, logs: Iterable[tuple[int, int, str]]) -> str:
-    """The games (round, board, JSON Lines log) in PGN, tagged with the event, the round and the players."""
+    """The games (round, board, JSON Lines log) in PGN, tagged with the event, the round and the players.
+
+    A forfeited board (a player who never arrived) was no game: it is left out.
+    """
     from chesslaws.game import Game
     from chesslaws.records import game_to_pgn
 
@@ -18,6 +21,8 @@ def event_pgn(t: Tournament, logs: Iterable[tuple[int, int, str]]) -> str:
         board = next((b for b in t.round(round_number).boards if b.table == board_no), None)
         if board is None:
             raise TournamentError(f"round {round_number}: no board {board_no} for a stored game")
+        if board.result in ("+-", "-+", "--"):
+            continue
         events = [json.loads(line) for line in log.splitlines() if line.strip()]
         game = Game.from_events(events)
         white, black = t.player(board.white), t.player(board.black)
