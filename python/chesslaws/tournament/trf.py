@@ -5,7 +5,8 @@ number, sex, title, name, rating, federation, FIDE ID, birth date, points,
 rank, then one ``oooo c r`` block per round from column 92) and the header
 lines ``012`` (name), ``022`` (city), ``042`` (date), ``062``/``072``
 (players, rated players), ``092`` (type), ``122`` (time control), with the
-extensions that pairing programs read: ``XXR`` (number of rounds) and, for
+extensions that pairing programs read: ``XXR`` (number of rounds), ``XXC``
+(the initial colour: White for start number 1, as our pairings give it) and, for
 a scoring other than 1-1/2-0, ``BBW``/``BBD``/``BBL``/``BBU``.
 
 Round codes: ``1 = 0`` played (``W D L`` read as the same), ``+ -`` forfeit,
@@ -59,6 +60,8 @@ def write_trf(t: Tournament) -> str:
     lines.append(f"092 {_TYPE[reg.system]}")
     lines.append(f"122 {reg.time_control}")
     lines.append(f"XXR {t.total_rounds}")
+    if reg.system == "swiss":
+        lines.append("XXC white1")  # round 1: the first pairing number had White (C.04.3 initial colour)
     if not reg.scoring.standard:
         s = reg.scoring
         lines += [f"BBW {s.win:4.1f}", f"BBD {s.draw:4.1f}", f"BBL {s.loss:4.1f}", f"BBU {s.pab_points:4.1f}"]
