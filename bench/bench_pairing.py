@@ -145,13 +145,13 @@ def main() -> None:
             ours_wall.append(wall)
             ratio = wall / peer if args.bbp else float("nan")
             ratios.append(ratio)
-            print(f"{r:>5} {wall:>9.3f} {cpu:>9.3f} {peer:>8.3f} {ratio:>7.0f}x", flush=True)
+            print(f"{r:>5} {wall:>9.3f} {cpu:>9.3f} {peer:>8.3f} {ratio:>8.2f}x", flush=True)
         paired_rounds = len(t.rounds)
         print(f"# paired {paired_rounds} of {args.rounds} rounds"
               + (f" (round {unfinished} exceeded {args.round_limit:g} s)" if unfinished else ""))
         if ours_wall:
             print(f"# median time per round: ours {statistics.median(ours_wall):.3f} s"
-                  + (f", {statistics.median(ratios):.0f}x bbpPairings'" if args.bbp else ""))
+                  + (f", {statistics.median(ratios):.1f}x bbpPairings'" if args.bbp else ""))
         if paired_rounds:
             from caissify_pairings.fpc import check_trf
 

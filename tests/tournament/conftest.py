@@ -12,3 +12,4 @@ _server = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_server)
 pg_server = _server.pg_server
 pg_url = _server.pg_url
+live_server = _server.live_server

@@ -6,6 +6,7 @@ Schema (the same in both databases)::
                 body TEXT /* the tournament as JSON: regulations, players, rounds, byes */)
     tournament_games(tournament_id TEXT, round INTEGER, board INTEGER,
                      log TEXT /* the game's log, JSON Lines */, PRIMARY KEY (tournament_id, round, board))
+    tournament_arbiters(tournament_id TEXT PRIMARY KEY, token_hash TEXT /* sha256 hex of the live arbiter's token */)
 
 Each write is one committed transaction.
 """
@@ -26,6 +27,7 @@ _DDL = (
     "updated_at DOUBLE PRECISION NOT NULL, body TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS tournament_games (tournament_id TEXT NOT NULL, round INTEGER NOT NULL, "
     "board INTEGER NOT NULL, log TEXT NOT NULL, PRIMARY KEY (tournament_id, round, board))",
+    "CREATE TABLE IF NOT EXISTS tournament_arbiters (tournament_id TEXT PRIMARY KEY, token_hash TEXT NOT NULL)",
 )
 
 
@@ -41,7 +43,7 @@ class TournamentStore:
 
             self._conn = psycopg.connect(url, autocommit=False)
         else:
-            self._conn = sqlite3.connect(url)
+            self._conn = sqlite3.connect(url, check_same_thread=False)  # the server uses it from its loop thread
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=FULL")
         with self._tx() as cur:
@@ -139,3 +141,18 @@ class TournamentStore:
                 cur.execute(self._sql("SELECT round, board, log FROM tournament_games WHERE tournament_id = ? "
                                       "AND round = ? ORDER BY board"), (tournament_id, round_number))
             return [(int(r), int(b), str(log)) for r, b, log in cur.fetchall()]
+
+    # --- the live arbiter's token (only its hash) ---------------------------------------
+
+    def set_arbiter_token_hash(self, tournament_id: str, token_hash: str) -> None:
+        with self._tx() as cur:
+            cur.execute(self._sql("DELETE FROM tournament_arbiters WHERE tournament_id = ?"), (tournament_id,))
+            cur.execute(self._sql("INSERT INTO tournament_arbiters (tournament_id, token_hash) VALUES (?, ?)"),
+                        (tournament_id, token_hash))
+
+    def arbiter_token_hash(self, tournament_id: str) -> str | None:
+        with self._tx() as cur:
+            cur.execute(self._sql("SELECT token_hash FROM tournament_arbiters WHERE tournament_id = ?"),
+                        (tournament_id,))
+            row = cur.fetchone()
+        return None if row is None else str(row[0])
