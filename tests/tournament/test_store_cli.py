@@ -116,6 +116,13 @@ def test_cli_errors_name_what_is_wrong(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "FOO" in bad.output
     bad = CliRunner().invoke(main, ["tournament", "create", "X", "--scoring", "1-2-0", "--db", db])
     assert "scoring" in bad.output
+    t = TournamentStore(db).load("Open")
+    wrong = play(Regulations(edition="1997", time_control="5400+30"), "A", "B", 1, "white")
+    log = tmp_path / "wrong.jsonl"
+    log.write_text("\n".join(wrong.log_lines()) + "\n")
+    board = t.round(1).boards[0].table
+    bad = CliRunner().invoke(main, ["tournament", "result", "Open", "1", str(board), "--game", str(log), "--db", db])
+    assert bad.exit_code == 1 and "played under the 1997 Laws; the event's regulations say 2023" in bad.output
     trf = tmp_path / "bad.trf"
     trf.write_text("012 Bad\n001    1      Ann                               20x0\n")
     bad = CliRunner().invoke(main, ["tournament", "standings", str(trf), "--db", db])

@@ -399,8 +399,25 @@ class Tournament:
         board = next((b for b in self.round(round_number).boards if b.table == table), None)
         if board is None:
             raise _fail(f"round {round_number}: no table {table}")
+        self.check_game_regulations(game)
         res = result_from_game_state(state.result, state.termination)
         return self.set_result(round_number, table, res, termination=state.termination)
+
+    def check_game_regulations(self, game: Any) -> None:
+        """A game of the event is played under the event's regulations: its Laws and its time control."""
+        from chesslaws.timecontrol import TimeControl
+
+        cfg = game.state.config
+        reg = self.regulations
+        if cfg.edition.name != reg.edition:
+            raise _fail(f"the game was played under the {cfg.edition.name} Laws; the event's regulations say "
+                        f"{reg.edition}")
+        if cfg.time_control != TimeControl.parse(reg.time_control):
+            raise _fail(f"the game's time control is {cfg.time_control}; the event's regulations say "
+                        f"{reg.time_control}")
+        if reg.default_time is not None and cfg.default_time_ms != round(reg.default_time * 1000):
+            raise _fail(f"the game's default time is {cfg.default_time_ms / 1000:g} s; the event's regulations "
+                        f"say {reg.default_time:g} s")
 
     # --- JSON ------------------------------------------------------------------
 
