@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from chesslaws.tournament import Board, Bye, Player, Regulations, Round, Scoring, Tournament, standings
 from chesslaws.tournament.tiebreaks import rating_difference, tiebreak_values
+from chesslaws.tournament.trf import write_trf
 
 ALL = ("BH", "BH-C1", "BH-M1", "SB", "SB-C1", "WIN", "WON", "BPG", "BWG", "PS", "ARO", "TPR")
 
@@ -127,3 +134,47 @@ def test_direct_encounter() -> None:
 def test_unknown_tiebreak_is_refused() -> None:
     with pytest.raises(ValueError, match="XYZ"):
         standings(example_a(), ("XYZ",))
+
+
+# --- against FIDE TEC's tie-break checker -------------------------------------------------------------
+
+TBS = os.environ.get("CHESSLAWS_TIEBREAK_SERVER")  # a checkout of OttoMilvang/TieBreakServer (tiebreakchecker.py)
+# Our names -> the checker's, under the rules in force before the 2026 amendment (V1: the 2023 text, as of 2024).
+TBS_NAMES = {"BH": "BH/V1", "BH-C1": "BH/C1/V1", "BH-C2": "BH/C2/V1", "BH-M1": "BH/M1/V1", "SB": "SB/V1",
+             "SB-C1": "SB/C1/V1", "WIN": "WIN", "WON": "WON", "BPG": "BPG", "BWG": "BWG", "PS": "PS", "ARO": "ARO",
+             "TPR": "TPR"}
+
+
+def tbs_values(t: Tournament, tmp: Path) -> dict[int, dict[str, float]]:
+    path = tmp / "event.trf"
+    path.write_text(write_trf(t))
+    out = subprocess.run([sys.executable, "tiebreakchecker.py", "-i", str(path), "-f", "TRF", "-dT", "-t", "PTS",
+                          *TBS_NAMES.values()], capture_output=True, text=True, cwd=TBS, timeout=120)
+    lines = out.stdout.splitlines()
+    assert lines and lines[0].startswith("StartNo"), out.stdout + out.stderr
+    head = lines[0].split("\t")
+    back = {v: k for k, v in TBS_NAMES.items()}
+    values: dict[int, dict[str, float]] = {}
+    for line in lines[1:]:
+        cells = dict(zip(head, line.split("\t")))
+        values[int(cells["StartNo"])] = {back[k]: float(v) for k, v in cells.items() if k in back}
+    return values
+
+
+@pytest.mark.skipif(not TBS, reason="set CHESSLAWS_TIEBREAK_SERVER to a checkout of FIDE TEC's TieBreakServer")
+@pytest.mark.parametrize("make", [example_a, example_b], ids=["a", "b"])
+def test_worked_examples_agree_with_the_fide_tec_checker(make: Any, tmp_path: Path) -> None:
+    t = make()
+    assert tbs_values(t, tmp_path) == tiebreak_values(t, tuple(TBS_NAMES))
+
+
+@pytest.mark.skipif(not TBS, reason="set CHESSLAWS_TIEBREAK_SERVER to a checkout of FIDE TEC's TieBreakServer")
+def test_a_simulated_swiss_agrees_with_the_fide_tec_checker(tmp_path: Path) -> None:
+    from test_swiss_play import run_event
+
+    t, _ = run_event(44, 7, seed=3)  # requested byes, forfeits by late arrival, a withdrawal, PABs
+    theirs = tbs_values(t, tmp_path)
+    ours = tiebreak_values(t, tuple(TBS_NAMES))
+    diffs = [(sn, k, theirs[sn][k], ours[sn][k]) for sn in ours for k in TBS_NAMES
+             if abs(theirs[sn][k] - ours[sn][k]) > 1e-9]
+    assert diffs == []
