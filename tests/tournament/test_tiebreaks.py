@@ -131,6 +131,23 @@ def test_direct_encounter() -> None:
     assert dict(rows[0].tiebreaks)["SB"] == 3 and dict(rows[1].tiebreaks)["SB"] == 2
 
 
+def test_direct_encounter_when_not_all_met() -> None:
+    # R1: 1-2 1-0, 3-4 1-0, 5-6 1/2   R2: 1-3 1-0, 2-5 1-0, 4-6 1/2   R3: 1-4 0-1, 2-6 1-0, 3-5 1-0
+    # P1, P2, P3 tie on 2 points. P1 beat both others (2); P2 and P3 never met: each scored 0 in the group and
+    # could reach at most 1 by winning the missing game, less than P1's 2: P1 is ranked before them; between
+    # P2 and P3 direct encounter cannot decide (they did not meet), so they stay tied.
+    rounds = (
+        Round(1, (Board(1, 1, 2, "1-0"), Board(2, 3, 4, "1-0"), Board(3, 5, 6, "1/2-1/2"))),
+        Round(2, (Board(1, 1, 3, "1-0"), Board(2, 2, 5, "1-0"), Board(3, 4, 6, "1/2-1/2"))),
+        Round(3, (Board(1, 1, 4, "0-1"), Board(2, 2, 6, "1-0"), Board(3, 3, 5, "1-0"))),
+    )
+    t = Tournament("DE2", Regulations(rounds=3), players(2000, 1950, 1900, 1850, 1800, 1750), rounds)
+    rows = standings(t, ("DE",))
+    assert [s.points for s in rows[:4]] == [2, 2, 2, 1.5]
+    assert [(s.start_number, s.rank, dict(s.tiebreaks)["DE"]) for s in rows[:4]] == \
+        [(1, 1, 2), (2, 2, 0), (3, 2, 0), (4, 4, 0)]
+
+
 def test_unknown_tiebreak_is_refused() -> None:
     with pytest.raises(ValueError, match="XYZ"):
         standings(example_a(), ("XYZ",))
@@ -166,6 +183,31 @@ def tbs_values(t: Tournament, tmp: Path) -> dict[int, dict[str, float]]:
 def test_worked_examples_agree_with_the_fide_tec_checker(make: Any, tmp_path: Path) -> None:
     t = make()
     assert tbs_values(t, tmp_path) == tiebreak_values(t, tuple(TBS_NAMES))
+
+
+@pytest.mark.skipif(not TBS, reason="set CHESSLAWS_TIEBREAK_SERVER to a checkout of FIDE TEC's TieBreakServer")
+@pytest.mark.parametrize("system", ["swiss", "round-robin", "double-round-robin"])
+def test_direct_encounter_ranks_as_the_fide_tec_checker(system: str, tmp_path: Path) -> None:
+    import random
+
+    from chesslaws.tournament import pair_next_round
+
+    for seed in range(6):
+        rng = random.Random(seed)
+        t = Tournament("DE", Regulations(system=system, rounds=4))  # type: ignore[arg-type]
+        for i in range(10 if system == "swiss" else 6 if system == "round-robin" else 5):
+            t = t.add_player(f"P{i + 1}", rng.randint(1500, 2200))
+        for r in range(1, t.total_rounds + 1):
+            t = pair_next_round(t)
+            for b in t.rounds[-1].boards:
+                x = rng.random()
+                t = t.set_result(r, b.table, "1/2-1/2" if x < 0.4 else "1-0" if x < 0.7 else "0-1")
+        path = tmp_path / "de.trf"
+        path.write_text(write_trf(t))
+        out = subprocess.run([sys.executable, "tiebreakchecker.py", "-i", str(path), "-f", "TRF", "-dT", "-t", "PTS",
+                              "DE"], capture_output=True, text=True, cwd=TBS, timeout=120).stdout.splitlines()
+        theirs = {int(line.split("\t")[0]): int(line.split("\t")[1]) for line in out[1:]}
+        assert theirs == {s.start_number: s.rank for s in standings(t, ("DE",))}, (system, seed)
 
 
 @pytest.mark.skipif(not TBS, reason="set CHESSLAWS_TIEBREAK_SERVER to a checkout of FIDE TEC's TieBreakServer")

@@ -13,9 +13,13 @@ Unplayed rounds (C.07 Art. 16, 2023 wording):
   whose score is the player's own final score (16.4);
 - cuts remove the voluntary unplayed rounds first (16.5).
 
-Direct encounter (DE, Art. 7) is applied when every tied player met every
-other; when some did not meet, it does not separate them (the 7.2
-"superior participant" case is not computed, it gives 0 to all).
+Direct encounter (DE) ranks the tied players by the points they scored
+against each other (the average when two met twice); when not all of them
+met, a player ranks first only if no other could reach their score by
+winning all their missing games; the rule is applied again within every
+group it leaves tied. Its value is the number of tied players it puts
+below the player (0 when it does not separate). In a Swiss only games
+played over the board count; in a round robin forfeits count as played.
 A round robin's free round (odd number of players) counts in none of the
 tie-breaks: every player has one.
 """
@@ -163,20 +167,50 @@ class _Calc:
         p = sum(e.game_points for e in games) / len(games)
         return self.aro(sn) + rating_difference(p)
 
-    def direct_encounter(self, group: list[int]) -> dict[int, float]:
+    def _de_order(self, group: list[int]) -> list[list[int]]:
+        """The group split by direct encounter into tied subgroups, best first (C.07 2023, Art. 6)."""
         if len(group) < 2:
-            return {sn: 0.0 for sn in group}
+            return [group]
         members = set(group)
-        met: set[tuple[int, int]] = set()
-        pts = {sn: 0.0 for sn in group}
+        predetermined = self.t.regulations.system != "swiss"  # a round robin counts its unplayed games as played
+        score: dict[int, float] = {}
+        met: dict[int, int] = {}
         for sn in group:
+            per_opponent: dict[int, list[float]] = {}
             for e in self.entries[sn]:
-                if e.opponent in members and e.kind not in ("free",):
-                    met.add((min(sn, e.opponent), max(sn, e.opponent)))
-                    pts[sn] += e.points
-        if len(met) < len(group) * (len(group) - 1) // 2:
-            return {sn: 0.0 for sn in group}
-        return pts
+                if e.opponent in members and (e.played or (predetermined and e.opponent is not None)):
+                    per_opponent.setdefault(e.opponent, []).append(e.points)
+            score[sn] = sum(sum(v) / len(v) for v in per_opponent.values())  # a pair that met twice: the average
+            met[sn] = len(per_opponent)
+        if all(met[sn] == len(group) - 1 for sn in group):
+            levels = sorted({score[sn] for sn in group}, reverse=True)
+            if len(levels) == 1:
+                return [group]
+            out: list[list[int]] = []
+            for level in levels:
+                out.extend(self._de_order(sorted(sn for sn in group if score[sn] == level)))
+            return out
+        # Not all met: a player ranks first only if no other could reach their score by winning every missing game.
+        best = {sn: score[sn] + (len(group) - 1 - met[sn]) * self.scoring.win for sn in group}
+        rest = sorted(group, key=lambda sn: (-score[sn], -best[sn], sn))
+        ahead: list[list[int]] = []
+        while len(rest) > 1 and score[rest[0]] > max(best[sn] for sn in rest[1:]):
+            ahead.append([rest[0]])
+            rest = rest[1:]
+        if not ahead:
+            return [group]
+        return ahead + self._de_order(sorted(rest))
+
+    def direct_encounter(self, group: list[int]) -> dict[int, float]:
+        """Per player of a tied group: how many of the group direct encounter puts below them (0 when it does not separate)."""
+        order = self._de_order(sorted(group))
+        out: dict[int, float] = {}
+        below = len(group)
+        for sub in order:
+            below -= len(sub)
+            for sn in sub:
+                out[sn] = float(below)
+        return out
 
     def value(self, code: str) -> Callable[[int], float]:
         table: dict[str, Callable[[int], float]] = {
