@@ -95,6 +95,9 @@ def test_round_robin_to_final_standings(live_server: Any, browser: Any, tmp_path
     assert rows.count() == 4
     assert rows.nth(0).locator("td.name").inner_text() == "Chen"
     assert rows.nth(0).locator("td.pts").inner_text() == "2½"
+    # The crosstable: Chen (3) drew Boris (2) with Black, beat Dana (4) with Black and Anna (1) with White.
+    chen = page.locator("#crosstable tbody tr").nth(2)
+    assert [chen.locator("td.cell").nth(i).inner_text() for i in range(3)] == ["2b½", "4b1", "1w1"]
     page.screenshot(path=str(tmp_path / "standings-1280.png"), full_page=True)
     small = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     small.goto(f"{server.url}/tournament/{tid}")

@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from chesslaws.tournament.model import Regulations, Scoring, Tournament, TournamentError
 from chesslaws.tournament.pairing import pair_next_round
 from chesslaws.tournament.store import TournamentStore
-from chesslaws.tournament.tiebreaks import standings
+from chesslaws.tournament.tiebreaks import crosstable, standings
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
@@ -104,6 +104,8 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
                         "byes": [{"player": y.player, "name": names[y.player], "kind": y.kind} for y in r.byes]}
                        for r in t.rounds],
             "standings": [s.to_json() for s in standings(t)],
+            "crosstable": [{"start_number": int(row[0]), "name": row[1], "rating": row[2], "rounds": row[3:-1],
+                            "points": row[-1]} for row in crosstable(t)],
         }
 
     def arbiter_of(tid: str, cred: HTTPAuthorizationCredentials | None) -> None:

@@ -33,6 +33,22 @@
       t.finished ? "Final standings" : `Standings after round ${done} of ${t.total_rounds}`;
   }
 
+  function renderCrosstable(t) {
+    const table = document.getElementById("crosstable");
+    const head = el("tr");
+    head.append(el("th", {}, "SNo"), el("th", { class: "name" }, "Name"), el("th", {}, "Rtg"));
+    t.rounds.forEach((r) => head.append(el("th", {}, `R${r.number}`)));
+    head.append(el("th", {}, "Pts"));
+    table.tHead.replaceChildren(head);
+    table.tBodies[0].replaceChildren(...t.crosstable.map((row) => {
+      const tr = el("tr");
+      tr.append(el("td", {}, row.start_number), el("td", { class: "name" }, row.name), el("td", {}, row.rating));
+      row.rounds.forEach((c) => tr.append(el("td", { class: "cell" }, c)));
+      tr.append(el("td", { class: "pts" }, row.points.replace(".5", "½").replace(/^0½$/, "½")));
+      return tr;
+    }));
+  }
+
   function renderRounds(t) {
     const box = document.getElementById("rounds");
     const parts = t.rounds.slice().reverse().map((r) => {
@@ -68,6 +84,7 @@
       document.getElementById("t-regs").textContent =
         `Laws of ${g.edition} · time control ${g.time_control} · scoring ${g.scoring}` + (g.quickplay ? " · quickplay Guidelines" : "");
       renderStandings(t);
+      renderCrosstable(t);
       renderRounds(t);
     } catch (e) { /* the server is restarting: try again at the next tick */ }
   }
