@@ -134,16 +134,16 @@ class _Calc:
         return sum(c.sb for c in kept)
 
     def wins(self, sn: int) -> float:
-        return sum(1 for e in self.entries[sn] if e.kind != "free" and e.points >= self.scoring.win)
+        return float(sum(1 for e in self.entries[sn] if e.kind != "free" and e.points >= self.scoring.win))
 
     def won(self, sn: int) -> float:
-        return sum(1 for e in self.entries[sn] if e.kind == "win")
+        return float(sum(1 for e in self.entries[sn] if e.kind == "win"))
 
     def black_played(self, sn: int) -> float:
-        return sum(1 for e in self.entries[sn] if e.played and e.color == "b")
+        return float(sum(1 for e in self.entries[sn] if e.played and e.color == "b"))
 
     def black_won(self, sn: int) -> float:
-        return sum(1 for e in self.entries[sn] if e.kind == "win" and e.color == "b")
+        return float(sum(1 for e in self.entries[sn] if e.kind == "win" and e.color == "b"))
 
     def progressive(self, sn: int) -> float:
         total, running = 0.0, 0.0

@@ -140,7 +140,7 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
     base = regulations or Regulations(system=system)  # type: ignore[arg-type]
     n_rounds = max((len(r) for _, _, r in raw_players), default=0)
     reg = replace(base, system=system, scoring=scoring if bb else base.scoring,  # type: ignore[arg-type]
-                  rounds=rounds_declared or base.rounds if system == "swiss" else base.rounds,
+                  rounds=(rounds_declared or n_rounds or base.rounds) if system == "swiss" else base.rounds,
                   time_control=time_control if time_control and _tc_ok(time_control) else base.time_control)
     t = Tournament(name=name, regulations=reg, players=tuple(p for _, p, _ in raw_players), site=site, date=date)
     rounds: list[Round] = []
