@@ -20,6 +20,7 @@ pure Python and grows steeply with the bracket size.
 
     python bench/bench_pairing.py --players 500 --rounds 11 --bbp /path/to/bbpPairings.exe
     python bench/bench_pairing.py --players 100 --rounds 9
+    python bench/bench_pairing.py --players 500 --rounds 11 --engine bbp --bbp /path/to/bbpPairings.exe --no-fpc
 """
 
 from __future__ import annotations
@@ -59,9 +60,12 @@ def play_round(t: Tournament, rng: random.Random) -> Tournament:
     return t
 
 
+ENGINE: Any = None  # None: caissify-pairings; else a BbpDutch (set by --engine bbp)
+
+
 def _pair_worker(t: Tournament, out: Any) -> None:
     wall0, cpu0 = time.perf_counter(), time.process_time()
-    paired = pair_next_round(t)
+    paired = pair_next_round(t, ENGINE)
     out.put((paired, time.perf_counter() - wall0, time.process_time() - cpu0))
 
 
@@ -120,12 +124,24 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=20)
     ap.add_argument("--bbp", default=os.environ.get("CHESSLAWS_BBP") or shutil.which("bbpPairings.exe"))
     ap.add_argument("--round-limit", type=float, default=240.0, help="Seconds allowed to pair one round.")
+    ap.add_argument("--no-fpc", action="store_true",
+                    help="Skip the engine's own checker (it re-pairs every round with caissify: too slow at 500 players).")
+    ap.add_argument("--engine", choices=["caissify", "bbp"], default="caissify",
+                    help="The engine behind chesslaws' interface (bbp: the --bbp binary, through our TRF).")
     args = ap.parse_args()
+    global ENGINE
+    if args.engine == "bbp":
+        from chesslaws.tournament.pairing import BbpDutch
+
+        if not args.bbp:
+            ap.error("--engine bbp needs --bbp PATH")
+        ENGINE = BbpDutch(args.bbp)
 
     with open("/proc/loadavg") as f:
         load = f.read().split()[:3]
     print(f"# {args.players} players, {args.rounds} rounds, seed {args.seed}; load average {' '.join(load)}")
-    print(f"# engine: caissify-pairings (Dutch), peer: bbpPairings ({args.bbp or 'not given: --bbp PATH'})")
+    engine = "caissify-pairings (Dutch)" if args.engine == "caissify" else "bbpPairings through chesslaws' TRF"
+    print(f"# engine: {engine}, peer: bbpPairings ({args.bbp or 'not given: --bbp PATH'})")
     rng = random.Random(args.seed + 1)
     t = simulate(args.players, args.rounds, args.seed)
     ours_wall: list[float] = []
@@ -152,12 +168,13 @@ def main() -> None:
         if ours_wall:
             print(f"# median time per round: ours {statistics.median(ours_wall):.3f} s"
                   + (f", {statistics.median(ratios):.1f}x bbpPairings'" if args.bbp else ""))
-        if paired_rounds:
+        if paired_rounds and not args.no_fpc:
             from caissify_pairings.fpc import check_trf
 
             report = check_trf(write_trf(t))
             s = report["summary"]
             print(f"# engine's own checker (caissify FPC): {s['rounds_matched']}/{s['rounds_checked']} rounds agree")
+        if paired_rounds:
             if args.bbp:
                 diffs = bbp_check(args.bbp, t, tmp)
                 pairs = sum(p for p, _ in diffs.values())

@@ -112,6 +112,8 @@ def test_cli_errors_name_what_is_wrong(tmp_path: Path) -> None:
     assert "no table 7" in bad.output
     bad = CliRunner().invoke(main, ["tournament", "pair", "Open", "--db", db])
     assert "round 1 is not finished: no result on table(s) 1" in bad.output
+    bad = CliRunner().invoke(main, ["tournament", "pair", "Open", "--engine", "bbp", "--db", db], env={"CHESSLAWS_BBP": ""})
+    assert bad.exit_code == 2 and "--bbp PATH" in bad.output
     bad = CliRunner().invoke(main, ["tournament", "create", "X", "--tiebreaks", "BH,FOO", "--db", db])
     assert bad.exit_code == 2 and "FOO" in bad.output
     bad = CliRunner().invoke(main, ["tournament", "create", "X", "--scoring", "1-2-0", "--db", db])

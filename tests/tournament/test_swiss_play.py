@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,7 +26,7 @@ from tgames import play
 BBP = os.environ.get("CHESSLAWS_BBP") or shutil.which("bbpPairings.exe") or shutil.which("bbpPairings")
 
 
-def run_event(n: int, rounds: int, seed: int) -> tuple[Tournament, list[str]]:
+def run_event(n: int, rounds: int, seed: int, engine: Any = None) -> tuple[Tournament, list[str]]:
     rng = random.Random(seed)
     reg = Regulations(rounds=rounds, time_control="5400+30", default_time=0)
     t = Tournament("Simulated Open", reg)
@@ -37,7 +38,7 @@ def run_event(n: int, rounds: int, seed: int) -> tuple[Tournament, list[str]]:
     for r in range(1, rounds + 1):
         if r == 5:
             t = t.withdraw(40)
-        t = pair_next_round(t)
+        t = pair_next_round(t, engine)
         for b in t.rounds[-1].boards:
             w, bl = t.player(b.white), t.player(b.black)
             expected = 1 / (1 + 10 ** ((bl.rating - w.rating) / 400))
@@ -163,3 +164,22 @@ def test_bbp_output_reader() -> None:
               "      4 -  12                 12 -   4\n      7 -   9                  7 -  10\n\nev: Round #4\n")
     (rnd, checker, ours), = bbp_differences(sample)
     assert rnd == 3 and checker - ours == {frozenset({"7", "9"})} and ours - checker == {frozenset({"7", "10"})}
+
+
+@pytest.mark.skipif(BBP is None, reason="bbpPairings is not installed (set CHESSLAWS_BBP to its binary)")
+def test_the_bbp_engine_behind_the_interface(tmp_path: Path) -> None:
+    """With a bbpPairings binary as the engine (requested byes, a withdrawal, forfeits passed in our TRF),
+    bbpPairings' own checker finds nothing to change, colours included; the other engine's checker agrees on pairs."""
+    from caissify_pairings.fpc import check_trf
+
+    from chesslaws.tournament.pairing import BbpDutch
+
+    t, _ = run_event(44, 7, seed=11, engine=BbpDutch(str(BBP)))
+    path = tmp_path / "event.trf"
+    path.write_text(write_trf(t))
+    out = subprocess.run([str(BBP), "--dutch", str(path), "-c"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and bbp_differences(out.stdout) == [], out.stdout
+    assert "Checker pairings" not in out.stdout
+    report = check_trf(write_trf(t))
+    sat_out = {f"TRF only: Player {p.start_number} (bye)" for p in t.players if p.withdrawn_from}
+    assert [d for r in report["rounds"] for d in r["discrepancies"] if d not in sat_out] == []

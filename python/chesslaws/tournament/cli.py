@@ -186,19 +186,36 @@ def add(tournament_key: str, names: tuple[str, ...], rating: int, title: str, fe
 
 @tournament.command()
 @click.argument("tournament_key", metavar="TOURNAMENT")
+@click.option("--engine", type=click.Choice(["caissify", "bbp"]), default="caissify", show_default=True,
+              help="Swiss engine: caissify-pairings (built in), or a bbpPairings binary you installed (--bbp).")
+@click.option("--bbp", "bbp_path", envvar="CHESSLAWS_BBP", default=None, metavar="PATH",
+              help="The bbpPairings executable for --engine bbp (or CHESSLAWS_BBP).")
 @click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL", help=DB_HELP)
-def pair(tournament_key: str, db: str) -> None:
+def pair(tournament_key: str, engine: str, bbp_path: str | None, db: str) -> None:
     """Pair the next round of TOURNAMENT and print it.
 
     Before round 1 of a Swiss the players are numbered by rating (C.04.2).
+    A Swiss is paired by the FIDE Dutch system; caissify-pairings needs
+    seconds per round at 100 players and does not finish large opens
+    (hundreds of players): use --engine bbp there.
+
+    \b
+    Examples:
+      chesslaws tournament pair Open
+      chesslaws tournament pair Open --engine bbp --bbp /opt/bbp/bbpPairings.exe
     """
-    from chesslaws.tournament.pairing import pair_next_round
+    from chesslaws.tournament.pairing import BbpDutch, SwissEngine, pair_next_round
 
     store, t = _load(db, tournament_key)
+    chosen: SwissEngine | None = None
+    if engine == "bbp":
+        if not bbp_path:
+            _die("--engine bbp needs the bbpPairings executable: --bbp PATH (or CHESSLAWS_BBP)", 2)
+        chosen = BbpDutch(bbp_path)
     try:
         if not t.rounds and t.regulations.system == "swiss":
             t = t.order_by_rating()
-        t = pair_next_round(t)
+        t = pair_next_round(t, chosen)
     except Exception as err:
         _die(str(err))
     store.save(t)

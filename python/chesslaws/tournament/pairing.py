@@ -2,7 +2,9 @@
 
 The engine is kept behind :class:`SwissEngine` (one call: pair one round
 from each player's history); :class:`CaissifyDutch` adapts the
-``caissify-pairings`` package to it. No pairing rule is written here:
+``caissify-pairings`` package to it (the default), :class:`BbpDutch` runs
+a bbpPairings binary (FIDE-endorsed, C++) that the user installed and names
+by its path, on the event's TRF. No pairing rule is written here:
 this module only derives each player's pairing history (score, colours of
 played games, floats, byes, previous opponents) from the tournament's
 record and turns the engine's answer into a :class:`Round`.
@@ -10,8 +12,11 @@ record and turns the engine's answer into a :class:`Round`.
 
 from __future__ import annotations
 
+import subprocess
+import tempfile
 import warnings
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from chesslaws.tournament.model import Board, Bye, Round, Tournament, TournamentError
@@ -87,6 +92,7 @@ class SwissRequest:
     total_rounds: int
     players: tuple[SwissPlayer, ...]
     played_pairs: frozenset[Pair]  # games played over the board (a forfeit may be paired again)
+    trf: str = ""  # the event as TRF-16, with the requested byes and absences of the round to pair
 
 
 class SwissEngine(Protocol):
@@ -120,6 +126,53 @@ class CaissifyDutch:
                 for d in out]
 
 
+class BbpDutch:
+    """The FIDE Dutch system of a bbpPairings binary (``bbpPairings --dutch FILE -p OUT``), given by its path."""
+
+    name = "bbpPairings dutch"
+
+    def __init__(self, executable: str) -> None:
+        self.executable = executable
+
+    def pair(self, request: SwissRequest) -> list[tuple[int, int | None]]:
+        if not request.trf:
+            raise TournamentError("bbpPairings pairs from the event's TRF: the request carries none")
+        with tempfile.TemporaryDirectory(prefix="chesslaws-bbp-") as d:
+            src, dst = Path(d) / "event.trf", Path(d) / "pairs.txt"
+            src.write_text(request.trf, encoding="utf-8")
+            try:
+                run = subprocess.run([self.executable, "--dutch", str(src), "-p", str(dst)], capture_output=True,
+                                     text=True, timeout=600)
+            except OSError as err:
+                raise TournamentError(f"cannot run bbpPairings ({self.executable}): {err}") from None
+            if run.returncode != 0 or not dst.exists():
+                raise TournamentError(f"bbpPairings could not pair round {request.round_number}: "
+                                      f"{(run.stderr or run.stdout).strip()[:400]}")
+            lines = dst.read_text().split()
+        count, numbers = int(lines[0]), [int(x) for x in lines[1:]]
+        pairs: list[tuple[int, int | None]] = [(numbers[2 * i], numbers[2 * i + 1] or None) for i in range(count)]
+        return [p for p in pairs if p[1] is not None] + [p for p in pairs if p[1] is None]
+
+
+def _request_trf(t: Tournament) -> str:
+    """The event's TRF, with the next round's requested byes (F, H, Z) and absences (-) already written in."""
+    from chesslaws.tournament.trf import write_trf
+
+    number = t.next_round
+    column = 92 + 10 * (number - 1)
+    lines: list[str] = []
+    for line in write_trf(t).splitlines():
+        if line.startswith("001"):
+            sn = int(line[4:8])
+            kind = t.requested_bye(number, sn)
+            code = "-" if not t.player(sn).active_in(number) else {"full": "F", "half": "H", "zero": "Z"}.get(
+                kind or "")
+            if code:
+                line = line.ljust(column - 1) + f"0000 - {code}"
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
 def _floats(sn: int, entries: dict[int, tuple[Entry, ...]], upto: int) -> tuple[str, ...]:
     """Floats per round (C.04.3): paired with a higher (up) or lower (down) score; an unplayed round with points is a downfloat."""
     out: list[str] = []
@@ -136,7 +189,7 @@ def _floats(sn: int, entries: dict[int, tuple[Entry, ...]], upto: int) -> tuple[
     return tuple(out)
 
 
-def swiss_request(t: Tournament) -> SwissRequest:
+def swiss_request(t: Tournament, *, with_trf: bool = False) -> SwissRequest:
     """The engine's input for the next round: the active players without a requested bye."""
     number = t.next_round
     entries = player_entries(t)
@@ -154,11 +207,12 @@ def swiss_request(t: Tournament) -> SwissRequest:
         players.append(SwissPlayer(p.start_number, p.name, p.rating, game_score(es), colours,
                                    _floats(p.start_number, entries, number - 1), win_unplayed,
                                    sum(1 for e in es if e.kind == "forfeit_win")))
-    return SwissRequest(number, t.total_rounds, tuple(players), frozenset(played))
+    return SwissRequest(number, t.total_rounds, tuple(players), frozenset(played),
+                        _request_trf(t) if with_trf else "")
 
 
 def pair_swiss(t: Tournament, engine: SwissEngine | None = None) -> Round:
-    request = swiss_request(t)
+    request = swiss_request(t, with_trf=isinstance(engine, BbpDutch))
     if len(request.players) < 2:
         raise TournamentError(f"round {request.round_number}: fewer than two players to pair")
     pairs = (engine or CaissifyDutch()).pair(request)

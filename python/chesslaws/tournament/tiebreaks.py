@@ -22,6 +22,12 @@ below the player (0 when it does not separate). In a Swiss only games
 played over the board count; in a round robin forfeits count as played.
 A round robin's free round (odd number of players) counts in none of the
 tie-breaks: every player has one.
+
+These are the 2023 rules; the 2026 amendment caps the dummy opponent's
+score (by the scheduled opponent's for a forfeit, by a draw per round
+otherwise), which this module does not do. Every value agrees with FIDE
+TEC's tie-break checker (TieBreakServer, rules version 2024) on the tests'
+worked examples and simulated events.
 """
 
 from __future__ import annotations
