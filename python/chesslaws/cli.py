@@ -479,5 +479,14 @@ if TYPE_CHECKING:
     from chesslaws.check import GameReport, Summary
 
 
+def _register_tournament() -> None:
+    from chesslaws.tournament.cli import tournament
+
+    main.add_command(tournament)
+
+
+_register_tournament()
+
+
 if __name__ == "__main__":
     main()

@@ -326,6 +326,10 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
 
+    from chesslaws.tournament.live import install as install_tournaments  # tournaments: /api/tournaments, /tournament/ID
+
+    install_tournaments(app, hub, store.url)
+
     # --- API -----------------------------------------------------------------------------
     @app.get("/api/languages", tags=["games"], summary="Languages of the scoresheet's piece letters")
     async def languages() -> list[dict[str, str]]:
