@@ -183,7 +183,7 @@ def test_arbiter_console_and_spectator(server: Any, browser: Any) -> None:
     arbiter.fill("#pen-reason", "noise")
     arbiter.click("#arb-penalty")
     watcher.wait_for_selector("#rulings li:has-text('warns Black (noise)')")
-    assert "Article 13.4 (1997)" in watcher.inner_text("#rulings")
+    assert "Article 13.4(a) (1997)" in watcher.inner_text("#rulings")
     arbiter.context.close()
     watcher.context.close()
     _ = Game  # the arbiter module the server builds on
