@@ -278,7 +278,10 @@ def convert(pgn: str, out_dir: str, edition: str | None, report: bool, seconds_p
               help="Turn the rate limits off (trusted networks, load tests). By default: 20 games created "
                    "per minute per address, 10 events per second and 300 per minute per seat token, 400 "
                    "events per minute per game.")
-def serve(host: str, port: int, db: str, no_rate_limits: bool) -> None:
+@click.option("--ws-compression", is_flag=True,
+              help="Compress WebSocket messages (permessage-deflate): less traffic on slow links, more CPU; "
+                   "off by default.")
+def serve(host: str, port: int, db: str, no_rate_limits: bool, ws_compression: bool) -> None:
     """Start the live game server: the lobby, the boards, the clocks and the arbiter.
 
     Every accepted event is committed to the database before it is
@@ -311,7 +314,7 @@ def serve(host: str, port: int, db: str, no_rate_limits: bool) -> None:
     sys.stdout.flush()
     from chesslaws.server.guard import UNLIMITED, Limits
 
-    run(host=host, port=port, db=store, limits=UNLIMITED if no_rate_limits else Limits())
+    run(host=host, port=port, db=store, limits=UNLIMITED if no_rate_limits else Limits(), compress=ws_compression)
 
 
 @main.command(name="check")

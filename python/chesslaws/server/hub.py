@@ -188,6 +188,9 @@ class LiveGame:
     early: set[str] = field(default_factory=set)
     incorrect_claims: dict[str, int] = field(default_factory=lambda: {"white": 0, "black": 0})
     retire: asyncio.TimerHandle | None = None
+    # What the view built once and keeps: each move's entry per language, and the legal moves.
+    move_cache: dict[str, list[tuple[Any, dict[str, Any]]]] = field(default_factory=dict)
+    legal_cache: tuple[tuple[str, str], list[dict[str, str]]] | None = None
 
     @property
     def seq(self) -> int:
@@ -993,19 +996,18 @@ class Hub:
         st = game.state
         cfg = st.config
         out = game.to_json()
-        moves = [
-            {"ply": m.ply, "color": m.color, "san": m.san, "uci": m.uci, "t": ms_to_t(m.t_ms),
-             "clock_ms": m.clock_ms, "draw_offer": m.draw_offer}
-            for m in st.moves
-        ]
-        self._fens(moves, cfg.fen)
-        if lang != "en" and self.write_move is not None and lang in self._codes:
-            self._localise(moves, cfg.fen, lang)
+        local = lang != "en" and self.write_move is not None and lang in self._codes
+        moves = self._move_list(live, st.moves, cfg.fen, lang if local else "en")
         legal: list[dict[str, str]] = []
         if st.ongoing:
-            legal = [{"uci": u, "san": s} for u, s in st.position.legal_moves_san()]
-            if lang != "en" and self.write_move is not None and lang in self._codes:
-                self._localise_legal(legal, st.position, lang)
+            key = (st.position.fen(), lang if local else "en")
+            if live.legal_cache is not None and live.legal_cache[0] == key:
+                legal = live.legal_cache[1]
+            else:
+                legal = [{"uci": u, "san": s} for u, s in st.position.legal_moves_san()]
+                if local:
+                    self._localise_legal(legal, st.position, lang)
+                live.legal_cache = (key, legal)
         out.update({
             "id": live.id,
             "seq": live.seq,
@@ -1041,16 +1043,34 @@ class Hub:
         return (game.state.status == "annulled" and last.type == "annul"
                 and str(last.get("reason") or "").startswith("aborted:"))
 
-    @staticmethod
-    def _fens(moves: list[dict[str, Any]], fen: str) -> None:
-        """Each move's resulting position (the page steps through the game with them)."""
-        pos = Position(fen)
-        try:
-            for m in moves:
-                pos = pos.play(m["uci"])
-                m["fen"] = pos.fen()
-        except ChessLawsError as err:  # a move the record keeps but the board cannot replay
-            log.warning("cannot replay %s: %r", m.get("uci"), err)
+    def _move_list(self, live: LiveGame, records: tuple[Any, ...], fen: str, lang: str) -> list[dict[str, Any]]:
+        """The moves as the page shows them (with each move's resulting FEN, and its letters in the
+        scoresheet's language), built once per move: the records of a game's earlier moves are the same
+        objects in every later state, so what was built for them is kept (per language) and only new
+        moves cost anything."""
+        cache = live.move_cache.setdefault(lang, [])
+        n = 0
+        while n < len(cache) and n < len(records) and cache[n][0] is records[n]:
+            n += 1
+        del cache[n:]
+        if n < len(records):
+            pos: Position | None = Position(fen) if n == 0 else (
+                Position(cache[-1][1]["fen"]) if "fen" in cache[-1][1] else None)
+            for m in records[n:]:
+                d: dict[str, Any] = {"ply": m.ply, "color": m.color, "san": m.san, "uci": m.uci,
+                                     "t": ms_to_t(m.t_ms), "clock_ms": m.clock_ms, "draw_offer": m.draw_offer}
+                if pos is not None:
+                    try:
+                        if lang != "en":
+                            assert self.write_move is not None
+                            d["san_local"] = str(self.write_move(pos, m.uci, lang))
+                        pos = pos.play(m.uci)
+                        d["fen"] = pos.fen()
+                    except Exception as err:  # noqa: BLE001 - a move the board cannot replay (stood illegally)
+                        log.warning("cannot replay %s: %r", m.uci, err)
+                        pos = None
+                cache.append((m, d))
+        return [d for _, d in cache]
 
     def _localise_legal(self, legal: list[dict[str, str]], pos: Position, lang: str) -> None:
         """The legal moves in the scoresheet's letters too (keyboard entry in that language)."""
