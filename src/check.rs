@@ -15,7 +15,7 @@
 //!    [`Checker`] visitor, which plays the main line on a shakmaty position
 //!    and applies the end-of-game rules of the chosen edition after every
 //!    ply. Tokens that `pgn_reader` passes over silently (text that is no
-//!    move) are found by [`first_junk`] beforehand.
+//!    move) are found by [`scan_movetext`] beforehand.
 //! 4. [`Pipeline`]: with one job everything runs on the calling thread; with
 //!    more, one reader thread splits, N workers check, and the batches come
 //!    back in input order. At most `4 × jobs` batches are in flight, so
@@ -27,8 +27,8 @@
 //! for both sides (through [`crate::dead::analyse`] with no search budget),
 //! at most [`MAX_FAST_CHECKS`] times per game. For the last position of a
 //! game won by resignation or on time: the strict material test and the fast
-//! check, then the full helpmate search (budget [`MATE_BUDGET`] nodes) only
-//! when the winner has nothing but minor pieces. Every shortcut can only
+//! check, then CHA-Solver's full helpmate search (bounded by its own node
+//! limits) only when the winner has nothing but minor pieces. Every shortcut can only
 //! miss a finding, never invent one: each finding rests on a proof.
 
 use std::collections::BTreeMap;
@@ -42,17 +42,17 @@ use std::sync::{Arc, Mutex};
 use pgn_reader::{KnownOutcome, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanError};
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, Position as _};
+use shakmaty::uci::UciMove;
+use shakmaty::{Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, Position as _, Role, Square};
 
 use crate::dead::{analyse, Verdict};
 
 /// Fast dead-position checks (CHA-Solver) per game at most.
 pub const MAX_FAST_CHECKS: u32 = 32;
-/// Node budget of the helpmate search for "could the winner have mated?".
-pub const MATE_BUDGET: u64 = 200_000;
 /// A game longer than this is cut (and reported): memory stays bounded.
 pub const MAX_GAME_BYTES: usize = 16 << 20;
 const BATCH_BYTES: usize = 512 << 10;
@@ -133,6 +133,22 @@ pub struct GameReport {
     pub result: Option<String>,
     pub plies: u32,
     pub findings: Vec<Finding>,
+    /// The result the Laws give, when the record gives another one.
+    pub fix: Option<Fix>,
+    /// The game was read to its end (no illegal or unreadable move, no
+    /// broken PGN that stopped the check).
+    pub readable: bool,
+    /// With `--fix`: the game as it should be written.
+    pub fixed_text: Option<Vec<u8>>,
+}
+
+/// What `--fix` changes in a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fix {
+    pub result: &'static str,
+    pub rule: &'static str,
+    /// The record goes on after the end at this ply: cut it there.
+    pub cut_ply: Option<u32>,
 }
 
 const DRAW: &str = "1/2-1/2";
@@ -177,37 +193,40 @@ fn is_token_end(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'{' | b'}' | b'(' | b')' | b'!' | b'?' | b'$' | b';' | b'.' | b'*')
 }
 
-/// The first token of the game's main line that is not a move, a move
-/// number, a comment, an annotation or a result: how many moves came before
-/// it, and its text. Mirrors `pgn_reader`'s movetext tokenizer.
-pub fn first_junk(text: &[u8]) -> Option<(u32, String)> {
+/// What a scan of the movetext finds beside what `pgn_reader` hands to the
+/// visitor (it mirrors `pgn_reader`'s movetext tokenizer).
+#[derive(Debug, Default, Clone)]
+pub struct Scan {
+    /// Main-line tokens that `pgn_reader` passes over without a word (FIDE
+    /// promotions `a8Q`, long algebraic `e2-e4`, or text that is no move):
+    /// how many whole SAN tokens came before each, and its text.
+    pub extras: Vec<(u32, String)>,
+    /// Byte range of the last main-line result token (`1-0`, `*`, ...).
+    pub result_at: Option<(usize, usize)>,
+    /// Byte range of the comment just before that result, if any (inside the braces).
+    pub final_comment: Option<(usize, usize)>,
+    /// With `offsets`: the byte offset after each main-line move token.
+    pub move_ends: Vec<usize>,
+}
+
+pub fn scan_movetext(text: &[u8], offsets: bool) -> Scan {
     let n = text.len();
+    let mut out = Scan::default();
     let mut i = 0;
-    // Tag section: lines starting with '[' (and escape lines).
-    loop {
-        while i < n && (text[i].is_ascii_whitespace()) {
-            i += 1;
-        }
-        if text[i..].starts_with(b"\xef\xbb\xbf") {
-            i += 3;
-            continue;
-        }
-        if i < n && (text[i] == b'[' || text[i] == b'%') {
-            while i < n && text[i] != b'\n' {
-                i += 1;
-            }
-            continue;
-        }
-        break;
-    }
     let mut depth = 0u32;
     let mut sans = 0u32;
+    let mut comment: Option<(usize, usize)> = None;
     while i < n {
         let c = text[i];
         match c {
             b'{' => match text[i + 1..].iter().position(|&b| b == b'}') {
-                Some(j) => i += j + 2,
-                None => return None,
+                Some(j) => {
+                    if depth == 0 {
+                        comment = Some((i + 1, i + 1 + j));
+                    }
+                    i += j + 2;
+                }
+                None => break,
             },
             b';' => {
                 while i < n && text[i] != b'\n' {
@@ -222,8 +241,8 @@ pub fn first_junk(text: &[u8]) -> Option<(u32, String)> {
                             i += 1;
                         }
                     }
-                    Some(b'[') | Some(b'\n') => return None,
-                    Some(b'\r') if text.get(i + 1) == Some(&b'\n') => return None,
+                    Some(b'[') | Some(b'\n') => break,
+                    Some(b'\r') if text.get(i + 1) == Some(&b'\n') => break,
                     _ => {}
                 }
             }
@@ -235,48 +254,76 @@ pub fn first_junk(text: &[u8]) -> Option<(u32, String)> {
                 depth = depth.saturating_sub(1);
                 i += 1;
             }
-            b' ' | b'\t' | b'\r' | b'.' | b'*' | b'!' | b'?' => i += 1,
+            b'*' => {
+                if depth == 0 {
+                    out.result_at = Some((i, i + 1));
+                    out.final_comment = comment;
+                }
+                i += 1;
+            }
+            b' ' | b'\t' | b'\r' | b'.' | b'!' | b'?' => i += 1,
             b'$' => {
                 i += 1;
                 while i < n && !is_token_end(text[i]) {
                     i += 1;
                 }
             }
-            b'0' => {
-                // 0-1, castling with zeros, or a lone zero (skipped).
+            _ => {
                 let rest = &text[i..];
-                if rest.starts_with(b"0-1") {
-                    i += 3;
-                } else if rest.starts_with(b"0-0") {
-                    let len = if rest.starts_with(b"0-0-0") { 5 } else { 3 };
-                    i += len;
-                    if matches!(text.get(i), Some(b'+') | Some(b'#')) {
+                let result_len = if rest.starts_with(b"1-0") || rest.starts_with(b"0-1") {
+                    if rest.starts_with(b"0-1") || !rest.starts_with(b"0-0") {
+                        3
+                    } else {
+                        0
+                    }
+                } else if rest.starts_with(b"1/2-1/2") {
+                    7
+                } else if rest.starts_with("½-½".as_bytes()) {
+                    "½-½".len()
+                } else {
+                    0
+                };
+                if result_len > 0 {
+                    if depth == 0 {
+                        out.result_at = Some((i, i + result_len));
+                        out.final_comment = comment;
+                    }
+                    i += result_len;
+                    continue;
+                }
+                if c == b'0' {
+                    if rest.starts_with(b"0-0") {
+                        let len = if rest.starts_with(b"0-0-0") { 5 } else { 3 };
+                        i += len;
+                        if matches!(text.get(i), Some(b'+') | Some(b'#')) {
+                            i += 1;
+                        }
+                        if depth == 0 {
+                            sans += 1;
+                            comment = None;
+                            if offsets {
+                                out.move_ends.push(i);
+                            }
+                        }
+                    } else {
                         i += 1;
                     }
-                    if depth == 0 {
-                        sans += 1;
-                    }
-                } else {
-                    i += 1;
+                    continue;
                 }
-            }
-            b'1'..=b'9' => {
-                let rest = &text[i..];
-                if rest.starts_with(b"1-0") {
-                    i += 3;
-                } else if rest.starts_with(b"1/2-1/2") {
-                    i += 7;
-                } else {
+                if c.is_ascii_digit() {
                     while i < n && text[i].is_ascii_digit() {
                         i += 1;
                     }
                     while i < n && (text[i] == b'.' || text[i] == b' ') {
                         i += 1;
                     }
+                    continue;
                 }
-            }
-            _ if text[i..].starts_with("½-½".as_bytes()) => i += "½-½".len(),
-            _ => {
+                if rest.starts_with(b"e.p.") {
+                    // "en passant", written after the move: pgn_reader skips it.
+                    i += 4;
+                    continue;
+                }
                 let start = i;
                 let mut end = i;
                 while end < n && !is_token_end(text[end]) {
@@ -286,20 +333,297 @@ pub fn first_junk(text: &[u8]) -> Option<(u32, String)> {
                     i += 1;
                     continue;
                 }
-                let token = &text[start..end];
+                let mut token = &text[start..end];
                 let whole = matches!(SanPlus::from_ascii_prefix(token), Ok((_, used)) if used == token.len());
-                if whole {
-                    if depth == 0 {
+                if depth == 0 {
+                    comment = None;
+                    if !whole {
+                        // "exd6e.p.": the "e" of "e.p." sticks to the move.
+                        if token.len() > 1 && token.ends_with(b"e") && text[end..].starts_with(b".p.") {
+                            token = &token[..token.len() - 1];
+                            end += 3;
+                        }
+                        out.extras.push((sans, String::from_utf8_lossy(token).into_owned()));
+                    } else {
                         sans += 1;
                     }
-                } else if depth == 0 {
-                    return Some((sans, String::from_utf8_lossy(token).into_owned()));
+                    if offsets {
+                        out.move_ends.push(end);
+                    }
                 }
                 i = end;
             }
         }
     }
+    out
+}
+
+/// A move in a notation `pgn_reader` does not read: FIDE promotions
+/// without `=` (`a8Q`, `bxa1Q`), FIDE long algebraic (`e2-e4`, `Ng1-f3`,
+/// `e7-e8Q`, `Ng1xf3`) and UCI coordinates (`g1f3`, `e7e8q`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Alt {
+    San(San),
+    Coords { role: Option<Role>, uci: UciMove },
+}
+
+fn promotion_role(b: u8) -> Option<Role> {
+    match b.to_ascii_uppercase() {
+        b'Q' => Some(Role::Queen),
+        b'R' => Some(Role::Rook),
+        b'B' => Some(Role::Bishop),
+        b'N' => Some(Role::Knight),
+        _ => None,
+    }
+}
+
+pub fn parse_alt(token: &[u8]) -> Option<Alt> {
+    let mut t = token;
+    while let Some((&last, rest)) = t.split_last() {
+        if matches!(last, b'+' | b'#') {
+            t = rest;
+        } else {
+            break;
+        }
+    }
+    // Long algebraic and coordinates: [KQRBNP]? from [-x:]? to (=? promotion)?
+    let (role, rest) = match t.first().and_then(|&c| Role::from_char(c as char).filter(|_| c.is_ascii_uppercase())) {
+        Some(r) => (Some(r), &t[1..]),
+        None => (None, t),
+    };
+    if rest.len() >= 4 {
+        if let Ok(from) = Square::from_ascii(&rest[..2]) {
+            let k = if matches!(rest[2], b'-' | b'x' | b':') { 3 } else { 2 };
+            if let Some(Ok(to)) = rest.get(k..k + 2).map(Square::from_ascii) {
+                let tail = &rest[k + 2..];
+                let tail = tail.strip_prefix(b"=").unwrap_or(tail);
+                let promotion = match tail {
+                    [] => None,
+                    [p] => Some(promotion_role(*p)?),
+                    _ => return None,
+                };
+                return Some(Alt::Coords { role, uci: UciMove::Normal { from, to, promotion } });
+            }
+        }
+    }
+    // FIDE promotion without '=': a8Q, bxa1Q.
+    if let [head @ .., rank @ (b'1' | b'8'), p] = t {
+        let role = promotion_role(*p)?;
+        let mut s = head.to_vec();
+        s.push(*rank);
+        s.push(b'=');
+        s.push(role.upper_char() as u8);
+        if let Ok(san) = San::from_ascii(&s) {
+            return Some(Alt::San(san));
+        }
+    }
     None
+}
+
+impl Alt {
+    fn to_move(self, pos: &Chess) -> Result<Move, SanError> {
+        match self {
+            Alt::San(san) => resolve(pos, &san),
+            Alt::Coords { role, uci } => {
+                let m = uci.to_move(pos).map_err(|_| SanError::IllegalSan)?;
+                if role.is_some_and(|r| r != m.role()) {
+                    return Err(SanError::IllegalSan);
+                }
+                Ok(m)
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Tags, read as a careful reader would.
+
+/// The tag section of one game (the text up to its movetext).
+#[derive(Debug, Default)]
+pub struct Head {
+    pub tags: Vec<(String, String)>,
+    /// Syntax faults, each naming its line (counted from the section's start, 1-based).
+    pub errors: Vec<String>,
+    /// Offset of the first line of the section.
+    pub start: usize,
+    /// Offset where the movetext (or the next header block) starts.
+    pub end: usize,
+    /// The section is followed, after a blank line, by another tag section:
+    /// a game without movetext.
+    pub header_only: bool,
+}
+
+fn unescape_into(raw: &[u8], out: &mut Vec<u8>) {
+    let mut k = 0;
+    while k < raw.len() {
+        if raw[k] == b'\\' && matches!(raw.get(k + 1), Some(b'"') | Some(b'\\')) {
+            out.push(raw[k + 1]);
+            k += 2;
+        } else {
+            out.push(raw[k]);
+            k += 1;
+        }
+    }
+}
+
+/// The tags of one line (`[Name "value"]`, possibly several), or why not.
+fn parse_tag_line(line: &[u8], tags: &mut Vec<(String, String)>, errors: &mut Vec<String>, line_no: usize) {
+    let shown = || String::from_utf8_lossy(line.trim_ascii()).into_owned();
+    let mut i = 0;
+    let n = line.len();
+    loop {
+        while i < n && line[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i >= n {
+            return;
+        }
+        if line[i] != b'[' {
+            errors.push(format!("line {line_no}: text after a tag: {}", shown()));
+            return;
+        }
+        i += 1;
+        while i < n && line[i] == b' ' {
+            i += 1;
+        }
+        let name_start = i;
+        while i < n && (line[i].is_ascii_alphanumeric() || line[i] == b'_' || line[i] == b'-') {
+            i += 1;
+        }
+        let name = String::from_utf8_lossy(&line[name_start..i]).into_owned();
+        while i < n && line[i] == b' ' {
+            i += 1;
+        }
+        if name.is_empty() || line.get(i) != Some(&b'"') {
+            errors.push(format!("line {line_no}: a tag must be [Name \"value\"]: {}", shown()));
+            return;
+        }
+        i += 1;
+        let value_start = i;
+        let mut close = None;
+        let mut stray = false;
+        let mut k = i;
+        while k < n {
+            match line[k] {
+                b'\\' => k += 2,
+                b'"' => {
+                    let mut j = k + 1;
+                    while j < n && line[j] == b' ' {
+                        j += 1;
+                    }
+                    if line.get(j) == Some(&b']') {
+                        close = Some((k, j + 1));
+                        break;
+                    }
+                    stray = true;
+                    k += 1;
+                }
+                _ => k += 1,
+            }
+        }
+        let Some((value_end, after)) = close else {
+            errors.push(format!("line {line_no}: the tag {name} is not closed with '\"]': {}", shown()));
+            return;
+        };
+        let mut value = Vec::with_capacity(value_end - value_start);
+        unescape_into(&line[value_start..value_end], &mut value);
+        if stray {
+            errors.push(format!(
+                "line {line_no}: the value of the tag {name} has a quote that is not escaped (write \\\"): {}",
+                shown()
+            ));
+        }
+        tags.push((name, String::from_utf8_lossy(&value).into_owned()));
+        i = after;
+    }
+}
+
+/// Reads the tag section at the start of `text`.
+pub fn parse_head(text: &[u8], first_line: u64) -> Head {
+    let mut head = Head::default();
+    let n = text.len();
+    let mut i = 0;
+    let mut line_no = first_line as usize - 1;
+    let mut seen_tag = false;
+    let mut blank_after_tags = false;
+    let mut started = false;
+    while i < n {
+        let e = memchr::memchr(b'\n', &text[i..]).map_or(n, |j| i + j + 1);
+        let mut line = &text[i..e];
+        line_no += 1;
+        if line.starts_with(b"\xef\xbb\xbf") {
+            line = &line[3..];
+        }
+        let body = line.trim_ascii_start();
+        if body.is_empty() {
+            if seen_tag {
+                blank_after_tags = true;
+            }
+        } else if body[0] == b'%' {
+            // An escape line: ignored.
+        } else if body[0] == b'[' {
+            if blank_after_tags {
+                head.end = i;
+                head.header_only = true;
+                return head;
+            }
+            if !started {
+                head.start = i;
+                started = true;
+            }
+            seen_tag = true;
+            parse_tag_line(body, &mut head.tags, &mut head.errors, line_no);
+        } else {
+            head.end = i;
+            if !started {
+                head.start = i;
+            }
+            return head;
+        }
+        i = e;
+    }
+    head.end = n;
+    if !started {
+        head.start = n;
+    }
+    head
+}
+
+// ---------------------------------------------------------------------------
+// How the writers say the game ended: the table shared with `convert`.
+
+static TERMINATIONS_TSV: &str = include_str!("../python/chesslaws/data/terminations.tsv");
+
+fn termination_rules() -> &'static [(String, &'static str)] {
+    static RULES: std::sync::OnceLock<Vec<(String, &'static str)>> = std::sync::OnceLock::new();
+    RULES.get_or_init(|| {
+        let mut rules = Vec::new();
+        for line in TERMINATIONS_TSV.lines() {
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            let mut cols = line.split('\t');
+            let (Some(text), Some(kind)) = (cols.next(), cols.next()) else { continue };
+            if text == "text" && kind == "kind" {
+                continue;
+            }
+            let text = text.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+            if !text.is_empty() {
+                rules.push((text, &*kind.trim().to_string().leak()));
+            }
+        }
+        rules
+    })
+}
+
+/// The kind of ending a `Termination` tag (or a result comment) describes,
+/// by the first matching rule of `terminations.tsv`.
+pub fn termination_kind(text: &str) -> Option<&'static str> {
+    if text.trim().is_empty() {
+        return None;
+    }
+    let norm = text.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+    termination_rules().iter().find(|(t, _)| norm.contains(t.as_str())).map(|(_, k)| *k)
 }
 
 // ---------------------------------------------------------------------------
@@ -347,6 +671,14 @@ fn rammed(pos: &Chess) -> bool {
 
 fn resolve(pos: &Chess, san: &San) -> Result<Move, SanError> {
     san.to_move(pos).or_else(|e| {
+        // UCI coordinates of a piece move ("g1f3") read as a pawn move with
+        // both disambiguations: read them as coordinates.
+        if let San::Normal { role: Role::Pawn, file: Some(f), rank: Some(r), to, promotion, .. } = *san {
+            let uci = UciMove::Normal { from: Square::from_coords(f, r), to, promotion };
+            if let Ok(m) = uci.to_move(pos) {
+                return Ok(m);
+            }
+        }
         // Tolerate a missing or extra capture sign (as chesslaws.pgn does).
         if let (SanError::IllegalSan, San::Normal { role, file, rank, capture, to, promotion }) = (&e, *san) {
             let flipped = San::Normal { role, file, rank, capture: !capture, to, promotion };
@@ -355,6 +687,17 @@ fn resolve(pos: &Chess, san: &San) -> Result<Move, SanError> {
             Err(e)
         }
     })
+}
+
+/// The spellings of standard chess in a `Variant` tag (cutechess writes
+/// "normal"; "From Position" comes with a FEN).
+fn is_standard_variant(value: &str) -> bool {
+    let v = value.split_whitespace().collect::<Vec<_>>().join(" ").to_ascii_lowercase();
+    matches!(
+        v.as_str(),
+        "" | "standard" | "chess" | "normal" | "from position" | "fromposition" | "standard chess" | "classical"
+            | "orthodox" | "international chess"
+    )
 }
 
 fn parse_result(text: &str) -> Option<&'static str> {
@@ -417,7 +760,10 @@ pub struct Checker {
     ply: u32,
     depth: u32,
     stopped: bool,
-    junk: Option<(u32, String)>,
+    scan: Scan,
+    next_extra: usize,
+    /// The tags were read before `pgn_reader` started (by [`parse_head`]).
+    preset: bool,
     sans_seen: u32,
     history: Vec<u64>,
     ending: Option<Ending>,
@@ -430,6 +776,8 @@ pub struct Checker {
     tag_result: Option<&'static str>,
     token_result: Option<&'static str>,
     termination: String,
+    /// The comment just before the movetext's result.
+    final_comment: String,
 }
 
 impl Checker {
@@ -442,7 +790,9 @@ impl Checker {
             ply: 0,
             depth: 0,
             stopped: false,
-            junk: None,
+            scan: Scan::default(),
+            next_extra: 0,
+            preset: false,
             sans_seen: 0,
             history: Vec::new(),
             ending: None,
@@ -455,6 +805,7 @@ impl Checker {
             tag_result: None,
             token_result: None,
             termination: String::new(),
+            final_comment: String::new(),
         }
     }
 
@@ -466,6 +817,7 @@ impl Checker {
         self.depth = 0;
         self.stopped = false;
         self.sans_seen = 0;
+        self.next_extra = 0;
         self.history.clear();
         self.ending = None;
         self.last_san = None;
@@ -477,6 +829,7 @@ impl Checker {
         self.tag_result = None;
         self.token_result = None;
         self.termination.clear();
+        self.final_comment.clear();
     }
 
     /// "12... Kf8" for the move at `ply` (1-based).
@@ -609,8 +962,7 @@ impl Checker {
         self.stopped = true;
     }
 
-    fn bad_move(&mut self, san_plus: SanPlus, e: SanError) {
-        let text = san_plus.to_string();
+    fn bad_move(&mut self, text: String, null: bool, e: SanError) {
         if self.pos.legal_moves().is_empty() {
             // Mate or stalemate on the board: the record goes on after the end.
             if self.ending.is_none() {
@@ -627,7 +979,7 @@ impl Checker {
         let who = side(self.pos.turn());
         let fen = self.fen();
         let (kind, why) = match e {
-            SanError::IllegalSan if matches!(san_plus.san, San::Null) => {
+            SanError::IllegalSan if null => {
                 ("illegal_move", format!("{label}: a null move is not a move ({who} to move in {fen})"))
             }
             SanError::IllegalSan => ("illegal_move", format!("{label} is not a legal move for {who} in {fen}")),
@@ -646,19 +998,27 @@ impl Checker {
             let ours = self.pos.board().by_color(winner);
             return (ours.count() == 1).then(|| format!("{} has only the king left", side(winner)));
         }
-        // The full helpmate search only where mating is in doubt: a winner
-        // with a queen, a rook or a pawn is taken to be able to mate unless
-        // the fast check proves otherwise (a blocked position).
+        // CHA-Solver decides: its fast sound check first, then (only where
+        // mating is in doubt: a winner with nothing but minor pieces) its
+        // full helpmate search, whose own node limits bound the work. A
+        // winner with a queen, a rook or a pawn is taken to be able to mate
+        // unless the fast check proves otherwise (a blocked position).
         let b = self.pos.board();
         let heavy = (b.by_color(winner) & (b.queens() | b.rooks() | b.pawns())).any();
-        let budget = if heavy { 0 } else { MATE_BUDGET };
-        let a = analyse(&self.pos, winner, Some(budget));
+        let a = if heavy { analyse(&self.pos, winner, Some(0)) } else { analyse(&self.pos, winner, None) };
         (a.verdict == Verdict::Unwinnable).then(|| a.reason.trim_end_matches('.').to_string())
     }
 
     fn judge_result(&mut self) {
         let result = self.token_result.or(self.tag_result);
         self.report.result = result.map(str::to_string);
+        if let (Some(t), Some(m)) = (self.tag_result, self.token_result) {
+            if t != m {
+                let text = format!("the Result tag gives {t}, but the movetext ends with {m}");
+                let ply = self.ply;
+                self.finding("result_tag", ply, String::new(), "", text);
+            }
+        }
         if self.stopped && self.ending.as_ref().is_none_or(|e| e.continued == 0) {
             return;
         }
@@ -675,10 +1035,12 @@ impl Checker {
                     end.expected, end.continued
                 );
                 self.finding(end.kind, end.ply, end.mv.clone(), end.rule, text);
+                self.report.fix = Some(Fix { result: end.expected, rule: end.rule, cut_ply: Some(end.ply) });
             } else if let Some(r) = result {
                 if r != "*" && r != end.expected {
                     let text = format!("{article_event}: the result is {}, but the record gives {r}", end.expected);
                     self.finding(end.kind, end.ply, end.mv.clone(), end.rule, text);
+                    self.report.fix = Some(Fix { result: end.expected, rule: end.rule, cut_ply: None });
                 }
             }
             return;
@@ -689,8 +1051,17 @@ impl Checker {
             _ => return,
         };
         let loser = !winner;
-        let on_time = self.termination.to_ascii_lowercase().contains("time forfeit")
-            || self.clocks[idx(loser)] == Some(0);
+        // How the writer says the game ended: the Termination tag, else the
+        // comment before the result (cutechess, TCEC).
+        let said = termination_kind(&self.termination)
+            .filter(|k| !matches!(*k, "normal" | "unterminated"))
+            .or_else(|| termination_kind(&self.final_comment));
+        let on_time = matches!(said, Some("time_forfeit" | "abandoned")) || self.clocks[idx(loser)] == Some(0);
+        if !on_time && matches!(said, Some("adjudication" | "rules_infraction" | "timeout_vs_insufficient")) {
+            // An arbiter's or a server's decision, not a resignation: not
+            // judged by the resignation rule.
+            return;
+        }
         let ply = self.ply;
         let mv = self.last_move_text();
         let where_ = if ply == 0 { "In the starting position".to_string() } else { format!("After {}", self.label(ply, &mv)) };
@@ -702,6 +1073,7 @@ impl Checker {
                     win_for(winner)
                 );
                 self.finding("time_forfeit", ply, mv, "flag_draw", text);
+                self.report.fix = Some(Fix { result: DRAW, rule: "flag_draw", cut_ply: None });
             }
         } else if self.rules.resign_rule {
             if let Some(why) = self.cannot_mate(winner, false) {
@@ -711,7 +1083,79 @@ impl Checker {
                     side(loser)
                 );
                 self.finding("resignation", ply, mv, "resignation", text);
+                self.report.fix = Some(Fix { result: DRAW, rule: "resignation", cut_ply: None });
             }
+        }
+    }
+
+    fn apply_tag(&mut self, name: String, value: String) {
+        match name.as_str() {
+            "FEN" => {
+                let parsed = Fen::from_ascii(value.trim().as_bytes())
+                    .map_err(|e| e.to_string())
+                    .and_then(|f| f.into_position::<Chess>(CastlingMode::Standard).map_err(|e| e.to_string()));
+                match parsed {
+                    Ok(p) => {
+                        self.pos = p;
+                        self.has_fen = true;
+                    }
+                    Err(e) => {
+                        self.finding("pgn_error", 0, String::new(), "", format!("the FEN tag {value:?} is not a position: {e}"));
+                        self.stopped = true;
+                    }
+                }
+            }
+            "Variant" => {
+                if !is_standard_variant(&value) {
+                    self.finding("pgn_error", 0, String::new(), "", format!("variant {value:?} is not standard chess"));
+                    self.stopped = true;
+                }
+            }
+            "Result" => self.tag_result = parse_result(&value),
+            "Termination" => self.termination = value.clone(),
+            _ => {}
+        }
+        self.report.tags.push((name, value));
+    }
+
+    /// Plays the tokens `pgn_reader` skipped that come before the next
+    /// whole SAN token (all that remain, at the end of the game).
+    fn take_extras(&mut self) {
+        while !self.stopped {
+            let Some((before, text)) = self.scan.extras.get(self.next_extra) else { break };
+            if *before != self.sans_seen {
+                break;
+            }
+            let text = text.clone();
+            self.next_extra += 1;
+            match parse_alt(text.as_bytes()) {
+                None => self.unreadable(text),
+                Some(alt) => match alt.to_move(&self.pos) {
+                    Ok(m) => {
+                        let san = SanPlus::from_move(self.pos.clone(), m);
+                        self.play(m, san);
+                    }
+                    Err(e) => self.bad_move(text, false, e),
+                },
+            }
+        }
+    }
+
+    fn play(&mut self, m: Move, san_plus: SanPlus) {
+        if let Some(end) = self.ending.as_mut() {
+            end.continued += 1;
+        }
+        let irreversible = self.pos.is_irreversible(m);
+        let mover = self.pos.turn();
+        self.pos.play_unchecked(m);
+        self.ply += 1;
+        self.last_san = Some(san_plus);
+        self.last_mover = Some(mover);
+        if irreversible {
+            self.history.clear();
+        }
+        if self.ending.is_none() {
+            self.check_ply();
         }
     }
 
@@ -737,6 +1181,9 @@ impl Visitor for Checker {
     type Output = GameReport;
 
     fn begin_tags(&mut self) -> ControlFlow<GameReport, ()> {
+        if std::mem::take(&mut self.preset) {
+            return ControlFlow::Continue(());
+        }
         self.reset();
         ControlFlow::Continue(())
     }
@@ -744,34 +1191,7 @@ impl Visitor for Checker {
     fn tag(&mut self, _t: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<GameReport> {
         let name = String::from_utf8_lossy(name).trim().to_string();
         let value = value.decode_utf8_lossy().into_owned();
-        match name.as_str() {
-            "FEN" => {
-                let parsed = Fen::from_ascii(value.trim().as_bytes())
-                    .map_err(|e| e.to_string())
-                    .and_then(|f| f.into_position::<Chess>(CastlingMode::Standard).map_err(|e| e.to_string()));
-                match parsed {
-                    Ok(p) => {
-                        self.pos = p;
-                        self.has_fen = true;
-                    }
-                    Err(e) => {
-                        self.finding("pgn_error", 0, String::new(), "", format!("the FEN tag {value:?} is not a position: {e}"));
-                        self.stopped = true;
-                    }
-                }
-            }
-            "Variant" => {
-                let v = value.trim().to_ascii_lowercase();
-                if !(v.is_empty() || v == "standard" || v == "chess" || v == "from position") {
-                    self.finding("pgn_error", 0, String::new(), "", format!("variant {value:?} is not standard chess"));
-                    self.stopped = true;
-                }
-            }
-            "Result" => self.tag_result = parse_result(&value),
-            "Termination" => self.termination = value.clone(),
-            _ => {}
-        }
-        self.report.tags.push((name, value));
+        self.apply_tag(name, value);
         ControlFlow::Continue(())
     }
 
@@ -796,35 +1216,14 @@ impl Visitor for Checker {
         if self.depth > 0 || self.stopped {
             return ControlFlow::Continue(());
         }
-        if let Some((k, text)) = &self.junk {
-            if self.sans_seen == *k {
-                let text = text.clone();
-                self.unreadable(text);
-                return ControlFlow::Continue(());
-            }
+        self.take_extras();
+        if self.stopped {
+            return ControlFlow::Continue(());
         }
         self.sans_seen += 1;
-        let m = match resolve(&self.pos, &san_plus.san) {
-            Ok(m) => m,
-            Err(e) => {
-                self.bad_move(san_plus, e);
-                return ControlFlow::Continue(());
-            }
-        };
-        if let Some(end) = self.ending.as_mut() {
-            end.continued += 1;
-        }
-        let irreversible = self.pos.is_irreversible(m);
-        let mover = self.pos.turn();
-        self.pos.play_unchecked(m);
-        self.ply += 1;
-        self.last_san = Some(san_plus);
-        self.last_mover = Some(mover);
-        if irreversible {
-            self.history.clear();
-        }
-        if self.ending.is_none() {
-            self.check_ply();
+        match resolve(&self.pos, &san_plus.san) {
+            Ok(m) => self.play(m, san_plus),
+            Err(e) => self.bad_move(san_plus.to_string(), matches!(san_plus.san, San::Null), e),
         }
         ControlFlow::Continue(())
     }
@@ -862,12 +1261,8 @@ impl Visitor for Checker {
     }
 
     fn end_game(&mut self, _m: ()) -> GameReport {
-        if !self.stopped {
-            if let Some((k, text)) = self.junk.take() {
-                if self.sans_seen == k {
-                    self.unreadable(text);
-                }
-            }
+        if !self.stopped && self.depth == 0 {
+            self.take_extras();
         }
         if !self.stopped && self.ending.is_none() {
             self.end_on_board();
@@ -882,27 +1277,124 @@ impl Visitor for Checker {
     }
 }
 
-/// Checks the games in one game's text (normally one game).
-pub fn check_text(text: &[u8], line: u64, truncated: bool, rules: Rules, out: &mut Vec<GameReport>) {
-    let mut checker = Checker::new(rules);
-    checker.junk = first_junk(text);
-    let mut reader = Reader::new(text);
+/// What a run does besides checking: its edition's articles (for the JSON
+/// and the `--fix` comments) and whether it writes fixed games.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub rules: Rules,
+    pub edition: String,
+    pub articles: std::collections::HashMap<String, String>,
+    pub fix: bool,
+    pub keep_unreadable: bool,
+}
+
+impl Config {
+    fn article(&self, rule: &str) -> Option<&str> {
+        if rule.is_empty() {
+            None
+        } else {
+            self.articles.get(rule).map(String::as_str)
+        }
+    }
+}
+
+fn count_lines(text: &[u8]) -> u64 {
+    memchr::memchr_iter(b'\n', text).count() as u64
+}
+
+fn finish_report(checker: &mut Checker, r: &mut GameReport) {
+    let _ = checker;
+    r.readable = !r.findings.iter().any(|f| {
+        matches!(f.kind, "illegal_move" | "ambiguous_move" | "unreadable_move")
+            || (f.kind == "pgn_error" && (f.text.starts_with("the FEN tag") || f.text.starts_with("variant ")))
+    });
+}
+
+/// Checks the games in one game's text (normally one game; several when
+/// tag sections follow each other with no movetext between them).
+pub fn check_text(text: &[u8], line: u64, truncated: bool, cfg: &Config, out: &mut Vec<GameReport>) {
+    let mut checker = Checker::new(cfg.rules);
     let first = out.len();
+    let mut at = 0usize;
     loop {
-        match reader.read_game(&mut checker) {
-            Ok(Some(mut r)) => {
-                r.line = line;
-                out.push(r);
-                checker.junk = None;
-            }
-            Ok(None) => break,
-            Err(e) => {
-                let mut r = checker.abort(&e.to_string());
-                r.line = line;
-                out.push(r);
+        let rest = &text[at..];
+        let head = parse_head(rest, line + count_lines(&text[..at]));
+        let game_line = line + count_lines(&text[..at + head.start]);
+        let movetext = &rest[head.end..];
+        checker.reset();
+        for e in &head.errors {
+            checker.finding("pgn_error", 0, String::new(), "", e.clone());
+        }
+        for (name, value) in &head.tags {
+            checker.apply_tag(name.clone(), value.clone());
+        }
+        let blank = movetext.iter().all(u8::is_ascii_whitespace);
+        if head.header_only || blank {
+            if head.tags.is_empty() && head.errors.is_empty() {
                 break;
             }
+            checker.finding(
+                "no_movetext",
+                0,
+                String::new(),
+                "",
+                "the game has tags but no movetext, not even a result (a game without moves)".into(),
+            );
+            checker.report.result = checker.tag_result.map(str::to_string);
+            let mut r = std::mem::take(&mut checker.report);
+            r.line = game_line;
+            finish_report(&mut checker, &mut r);
+            if cfg.fix {
+                r.fixed_text = Some(fixed_game(b"", &Scan::default(), &r, cfg));
+            }
+            out.push(r);
+            if head.header_only {
+                at += head.end;
+                continue;
+            }
+            break;
         }
+        checker.scan = scan_movetext(movetext, cfg.fix);
+        if let Some((a, b)) = checker.scan.final_comment {
+            checker.final_comment = String::from_utf8_lossy(&movetext[a..b]).into_owned();
+        }
+        checker.preset = true;
+        let mut reader = Reader::new(movetext);
+        let mut k = 0;
+        loop {
+            match reader.read_game(&mut checker) {
+                Ok(Some(mut r)) => {
+                    r.line = game_line;
+                    finish_report(&mut checker, &mut r);
+                    if cfg.fix {
+                        r.fixed_text = if k > 0 {
+                            None
+                        } else if r.readable && !truncated {
+                            Some(fixed_game(movetext, &checker.scan, &r, cfg))
+                        } else if cfg.keep_unreadable {
+                            Some(text[at + head.start..].to_vec())
+                        } else {
+                            None
+                        };
+                    }
+                    out.push(r);
+                    checker.scan = Scan::default();
+                    k += 1;
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    let mut r = checker.abort(&e.to_string());
+                    r.line = game_line;
+                    r.readable = false;
+                    if cfg.fix && cfg.keep_unreadable && k == 0 {
+                        r.fixed_text = Some(text[at + head.start..].to_vec());
+                    }
+                    out.push(r);
+                    break;
+                }
+            }
+        }
+        break;
     }
     if truncated {
         if let Some(r) = out.get_mut(first) {
@@ -913,14 +1405,92 @@ pub fn check_text(text: &[u8], line: u64, truncated: bool, rules: Rules, out: &m
                 rule: "",
                 text: format!("the game is longer than {} MiB: the rest of it is skipped", MAX_GAME_BYTES >> 20),
             });
+            r.readable = false;
+            r.fixed_text = None;
         }
     }
 }
 
-pub fn check_batch(batch: &Batch, rules: Rules) -> Vec<GameReport> {
+fn push_escaped_tag(out: &mut Vec<u8>, value: &str) {
+    for b in value.bytes() {
+        if b == b'"' || b == b'\\' {
+            out.push(b'\\');
+        }
+        if b == b'\n' || b == b'\r' {
+            out.push(b' ');
+        } else {
+            out.push(b);
+        }
+    }
+}
+
+/// The game as `--fix` writes it: the tags (Result set to the result the
+/// Laws give, quotes escaped), the movetext up to its end by the Laws, a
+/// comment citing the article where the result changed, and the result.
+fn fixed_game(movetext: &[u8], scan: &Scan, r: &GameReport, cfg: &Config) -> Vec<u8> {
+    let recorded = r.result.as_deref().unwrap_or("*");
+    let result: &str = r.fix.map_or(recorded, |f| f.result);
+    let mut out = Vec::with_capacity(movetext.len() + 512);
+    let mut has_result = false;
+    for (name, value) in &r.tags {
+        out.extend_from_slice(b"[");
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(b" \"");
+        if name == "Result" {
+            has_result = true;
+            out.extend_from_slice(result.as_bytes());
+        } else {
+            push_escaped_tag(&mut out, value);
+        }
+        out.extend_from_slice(b"\"]\n");
+    }
+    if !has_result {
+        out.extend_from_slice(b"[Result \"");
+        out.extend_from_slice(result.as_bytes());
+        out.extend_from_slice(b"\"]\n");
+    }
+    out.push(b'\n');
+    let cut = match r.fix.and_then(|f| f.cut_ply) {
+        Some(0) => Some(0),
+        Some(p) => scan.move_ends.get(p as usize - 1).copied(),
+        None => None,
+    };
+    let body_end = cut.or(scan.result_at.map(|(a, _)| a)).unwrap_or(movetext.len());
+    let body = movetext[..body_end.min(movetext.len())].trim_ascii();
+    out.extend_from_slice(body);
+    if let Some(f) = r.fix {
+        let why = r
+            .findings
+            .iter()
+            .find(|x| x.rule == f.rule && !x.rule.is_empty())
+            .map(|x| x.text.replace('}', ")"))
+            .unwrap_or_default();
+        let article = cfg.article(f.rule).unwrap_or("?");
+        if !body.is_empty() {
+            out.push(b' ');
+        }
+        let cut_note = if f.cut_ply.is_some() { " The moves recorded after the end are left out." } else { "" };
+        let text = format!(
+            "{{chesslaws check, Article {article} (Laws of {}): {why}. The result is {}, not {recorded}.{cut_note}}}",
+            cfg.edition, f.result
+        );
+        out.extend_from_slice(text.as_bytes());
+    }
+    if !out.ends_with(b"\n\n") || !body.is_empty() || r.fix.is_some() {
+        out.push(b' ');
+    }
+    if out.ends_with(b"\n\n ") {
+        out.pop();
+    }
+    out.extend_from_slice(result.as_bytes());
+    out.extend_from_slice(b"\n\n");
+    out
+}
+
+pub fn check_batch(batch: &Batch, cfg: &Config) -> Vec<GameReport> {
     let mut out = Vec::with_capacity(batch.games.len());
     for g in &batch.games {
-        check_text(&batch.buf[g.start..g.end], g.line, g.truncated, rules, &mut out);
+        check_text(&batch.buf[g.start..g.end], g.line, g.truncated, cfg, &mut out);
     }
     out
 }
@@ -1190,15 +1760,15 @@ impl Splitter {
 type Done = (u64, Result<Vec<GameReport>, String>);
 
 enum Pipeline {
-    Inline { splitter: Splitter, rules: Rules },
+    Inline { splitter: Splitter, cfg: Arc<Config> },
     Threads { results: Receiver<Done>, tokens: SyncSender<()>, pending: BTreeMap<u64, Result<Vec<GameReport>, String>>, next: u64 },
 }
 
 impl Pipeline {
-    fn start(input: Input, rules: Rules, jobs: usize) -> Pipeline {
+    fn start(input: Input, cfg: Arc<Config>, jobs: usize) -> Pipeline {
         let splitter = Splitter::new(input);
         if jobs <= 1 {
-            return Pipeline::Inline { splitter, rules };
+            return Pipeline::Inline { splitter, cfg };
         }
         let in_flight = 4 * jobs;
         let (token_tx, token_rx) = sync_channel::<()>(in_flight);
@@ -1211,6 +1781,7 @@ impl Pipeline {
         for _ in 0..jobs {
             let work_rx = Arc::clone(&work_rx);
             let done_tx = done_tx.clone();
+            let cfg = Arc::clone(&cfg);
             std::thread::spawn(move || loop {
                 let batch = {
                     let rx = work_rx.lock().unwrap_or_else(|e| e.into_inner());
@@ -1218,7 +1789,7 @@ impl Pipeline {
                 };
                 let Ok(batch) = batch else { break };
                 let seq = batch.seq;
-                let reports = check_batch(&batch, rules);
+                let reports = check_batch(&batch, &cfg);
                 drop(batch);
                 if done_tx.send((seq, Ok(reports))).is_err() {
                     break;
@@ -1250,8 +1821,8 @@ impl Pipeline {
 
     fn next(&mut self) -> Result<Option<Vec<GameReport>>, String> {
         match self {
-            Pipeline::Inline { splitter, rules } => match splitter.next_batch() {
-                Ok(Some(b)) => Ok(Some(check_batch(&b, *rules))),
+            Pipeline::Inline { splitter, cfg } => match splitter.next_batch() {
+                Ok(Some(b)) => Ok(Some(check_batch(&b, cfg))),
                 Ok(None) => Ok(None),
                 Err(e) => Err(e.to_string()),
             },
@@ -1277,6 +1848,93 @@ impl Pipeline {
 
 type FindingTuple = (&'static str, u32, String, &'static str, String);
 type GameTuple = (u64, u64, Vec<(String, String)>, Option<String>, u32, Vec<FindingTuple>);
+/// (games, plies, reports, JSON lines, fixed PGN, findings per kind, games
+/// with findings, what --fix did per key).
+type BatchTuple = (
+    u64,
+    u64,
+    Vec<GameTuple>,
+    Option<String>,
+    Option<Py<PyBytes>>,
+    Vec<(&'static str, u64)>,
+    u64,
+    Vec<(String, u64)>,
+);
+
+fn push_json_str(out: &mut String, s: &str) {
+    use std::fmt::Write as _;
+    out.push('"');
+    for ch in s.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// One game as a JSON line, as `chesslaws.check.GameReport.to_json` writes
+/// it (`json.dumps(..., ensure_ascii=False)`).
+pub fn write_json(out: &mut String, r: &GameReport, cfg: &Config, file: Option<&str>) {
+    use std::fmt::Write as _;
+    out.push('{');
+    if let Some(f) = file {
+        out.push_str("\"file\": ");
+        push_json_str(out, f);
+        out.push_str(", ");
+    }
+    let _ = write!(out, "\"game\": {}, \"line\": {}, \"tags\": {{", r.number, r.line);
+    // A dict: the first place of a name, its last value.
+    let mut first = true;
+    for (i, (name, _)) in r.tags.iter().enumerate() {
+        if r.tags[..i].iter().any(|(n, _)| n == name) {
+            continue;
+        }
+        let value = &r.tags.iter().rev().find(|(n, _)| n == name).map_or(&r.tags[i].1, |(_, v)| v);
+        if !first {
+            out.push_str(", ");
+        }
+        first = false;
+        push_json_str(out, name);
+        out.push_str(": ");
+        push_json_str(out, value);
+    }
+    out.push_str("}, \"result\": ");
+    match &r.result {
+        Some(x) => push_json_str(out, x),
+        None => out.push_str("null"),
+    }
+    let _ = write!(out, ", \"plies\": {}, \"findings\": [", r.plies);
+    for (i, f) in r.findings.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str("{\"kind\": ");
+        push_json_str(out, f.kind);
+        let _ = write!(out, ", \"ply\": {}, \"move\": ", f.ply);
+        push_json_str(out, &f.mv);
+        out.push_str(", \"article\": ");
+        match cfg.article(f.rule) {
+            Some(a) => push_json_str(out, a),
+            None => out.push_str("null"),
+        }
+        out.push_str(", \"edition\": ");
+        push_json_str(out, &cfg.edition);
+        out.push_str(", \"text\": ");
+        push_json_str(out, &f.text);
+        out.push('}');
+    }
+    out.push_str("]}\n");
+}
 
 struct RunState {
     pipeline: Pipeline,
@@ -1285,39 +1943,67 @@ struct RunState {
 }
 
 /// A check of one PGN file (or standard input, "-"). Iterating gives one
-/// tuple per batch of games: (games, plies, reports), where a report is
-/// (number, line, tags, result, plies, findings) and a finding is
-/// (kind, ply, move, rule, text). With `problems_only`, only games with
-/// findings are reported (all are counted).
+/// tuple per batch of games: (games, plies, reports, json, fixed, kinds,
+/// games_with_findings, fix_counts), where a report is (number, line, tags,
+/// result, plies, findings) and a finding is (kind, ply, move, rule, text).
+/// With `problems_only`, only games with findings are reported (all are
+/// counted). With `json`, the reports come as JSON lines (`json`) and the
+/// list is empty. With `fix`, `fixed` is the batch's games as `--fix`
+/// writes them (UTF-8 PGN).
 #[pyclass(frozen, module = "chesslaws._core", name = "CheckRun")]
 pub struct CheckRun {
     state: Mutex<RunState>,
     count: Arc<AtomicU64>,
     total: Option<u64>,
     problems_only: bool,
+    json: bool,
+    file: Option<String>,
+    cfg: Arc<Config>,
 }
 
 #[pymethods]
 impl CheckRun {
     #[new]
-    #[pyo3(signature = (path, edition = "2023", jobs = 1, problems_only = false))]
-    fn new(py: Python<'_>, path: String, edition: &str, jobs: usize, problems_only: bool) -> PyResult<Self> {
+    #[pyo3(signature = (path, edition = "2023", jobs = 1, problems_only = false, articles = None, json = false, file = None, fix = false, keep_unreadable = false))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        path: String,
+        edition: &str,
+        jobs: usize,
+        problems_only: bool,
+        articles: Option<std::collections::HashMap<String, String>>,
+        json: bool,
+        file: Option<String>,
+        fix: bool,
+        keep_unreadable: bool,
+    ) -> PyResult<Self> {
         let rules = Rules::for_edition(edition)
             .ok_or_else(|| PyValueError::new_err(format!("unknown edition {edition:?}: choose 1989, 1997 or 2023")))?;
         if jobs == 0 {
             return Err(PyValueError::new_err("jobs must be at least 1"));
         }
+        let cfg = Arc::new(Config {
+            rules,
+            edition: edition.to_string(),
+            articles: articles.unwrap_or_default(),
+            fix,
+            keep_unreadable,
+        });
         let count = Arc::new(AtomicU64::new(0));
         let c2 = Arc::clone(&count);
         let (input, total) = py
             .detach(move || open_input(&path, c2).map_err(|e| format!("cannot read {path}: {e}")))
             .map_err(PyOSError::new_err)?;
-        let pipeline = Pipeline::start(input, rules, jobs);
+        let pipeline = Pipeline::start(input, Arc::clone(&cfg), jobs);
         Ok(CheckRun {
             state: Mutex::new(RunState { pipeline, games: 0, failed: false }),
             count,
             total,
             problems_only,
+            json,
+            file,
+            cfg,
         })
     }
 
@@ -1325,8 +2011,11 @@ impl CheckRun {
         slf
     }
 
-    fn __next__(&self, py: Python<'_>) -> PyResult<Option<(u64, u64, Vec<GameTuple>)>> {
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<BatchTuple>> {
         let problems_only = self.problems_only;
+        let as_json = self.json;
+        let cfg = &*self.cfg;
+        let file = self.file.as_deref();
         let out = py.detach(|| {
             let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
             if st.failed {
@@ -1343,19 +2032,66 @@ impl CheckRun {
             let n = reports.len() as u64;
             let mut plies = 0u64;
             let mut games = Vec::new();
+            let mut json = as_json.then(String::new);
+            let mut fixed = cfg.fix.then(Vec::new);
+            let mut kinds: Vec<(&'static str, u64)> = Vec::new();
+            let mut with_findings = 0u64;
+            let mut fixes: BTreeMap<String, u64> = BTreeMap::new();
             for mut r in reports {
                 st.games += 1;
                 r.number = st.games;
                 plies += u64::from(r.plies);
+                if !r.findings.is_empty() {
+                    with_findings += 1;
+                }
+                for f in &r.findings {
+                    match kinds.iter_mut().find(|(k, _)| *k == f.kind) {
+                        Some((_, c)) => *c += 1,
+                        None => kinds.push((f.kind, 1)),
+                    }
+                }
+                if let Some(buf) = fixed.as_mut() {
+                    let key = match (&r.fixed_text, r.readable) {
+                        (Some(t), readable) => {
+                            buf.extend_from_slice(t);
+                            if !readable {
+                                "kept_unreadable".to_string()
+                            } else if let Some(f) = r.fix {
+                                if f.cut_ply.is_some() {
+                                    *fixes.entry("cut".into()).or_default() += 1;
+                                }
+                                format!("result:{}", f.rule)
+                            } else if r.findings.iter().any(|f| f.kind == "result_tag") {
+                                "result_tag".into()
+                            } else if r.findings.iter().any(|f| f.kind == "pgn_error") {
+                                "syntax".into()
+                            } else if r.findings.iter().any(|f| f.kind == "no_movetext") {
+                                "no_movetext".into()
+                            } else {
+                                "unchanged".into()
+                            }
+                        }
+                        (None, _) => "left_out".into(),
+                    };
+                    *fixes.entry(key).or_default() += 1;
+                }
                 if problems_only && r.findings.is_empty() {
+                    continue;
+                }
+                if let Some(j) = json.as_mut() {
+                    write_json(j, &r, cfg, file);
                     continue;
                 }
                 let findings = r.findings.into_iter().map(|f| (f.kind, f.ply, f.mv, f.rule, f.text)).collect();
                 games.push((r.number, r.line, r.tags, r.result, r.plies, findings));
             }
-            Ok(Some((n, plies, games)))
+            Ok(Some((n, plies, games, json, fixed, kinds, with_findings, fixes.into_iter().collect::<Vec<_>>())))
         });
-        out.map_err(PyOSError::new_err)
+        let out = out.map_err(PyOSError::new_err)?;
+        Ok(out.map(|(n, plies, games, json, fixed, kinds, wf, fixes)| {
+            let fixed = fixed.map(|v| PyBytes::new(py, &v).unbind());
+            (n, plies, games, json, fixed, kinds, wf, fixes)
+        }))
     }
 
     /// Bytes read from the file so far (compressed bytes for .gz / .zst).
@@ -1373,7 +2109,6 @@ impl CheckRun {
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<CheckRun>()?;
-    m.add("CHECK_MATE_BUDGET", MATE_BUDGET)?;
     Ok(())
 }
 
@@ -1390,10 +2125,62 @@ mod tests {
     }
 
     #[test]
-    fn junk() {
-        assert_eq!(first_junk(b"[E \"x\"]\n\n1. e4 e5 2. Zz9 *\n"), Some((2, "Zz9".into())));
-        assert_eq!(first_junk(b"1. e4 (1. Zz9) e5 { Zz9 } 1-0\n"), None);
-        assert_eq!(first_junk(b"1. e4 e5 2. O-O-O 0-0 1/2-1/2\n"), None);
+    fn scanning() {
+        let sc = scan_movetext(b"1. e4 e5 2. Zz9 *\n", true);
+        assert_eq!(sc.extras, vec![(2, "Zz9".to_string())]);
+        assert_eq!(sc.result_at, Some((16, 17)));
+        assert_eq!(sc.move_ends, vec![5, 8, 15]);
+        let sc = scan_movetext(b"1. e4 (1. Zz9) e5 { Zz9 } 1-0\n", false);
+        assert!(sc.extras.is_empty());
+        assert_eq!(sc.final_comment, Some((19, 24)));
+        let sc = scan_movetext(b"1. e4 e5 2. O-O-O 0-0 1/2-1/2\n", false);
+        assert!(sc.extras.is_empty());
+        assert_eq!(sc.result_at, Some((22, 29)));
+        let sc = scan_movetext(b"1. e2-e4 e7-e5 2. a8Q g1f3 3. exd6e.p. 1-0", false);
+        assert_eq!(sc.extras.iter().map(|e| e.1.as_str()).collect::<Vec<_>>(), ["e2-e4", "e7-e5", "a8Q", "exd6"]);
+    }
+
+    #[test]
+    fn alternative_notations() {
+        let pos = Chess::default();
+        for (t, uci) in [("e2-e4", "e2e4"), ("Ng1-f3", "g1f3"), ("Ng1xf3", "g1f3"), ("g1f3", "g1f3"), ("e2e4+", "e2e4")] {
+            let m = parse_alt(t.as_bytes()).unwrap().to_move(&pos).unwrap();
+            assert_eq!(m.to_uci(CastlingMode::Standard).to_string(), uci, "{t}");
+        }
+        assert!(parse_alt(b"Bg1-f3").unwrap().to_move(&pos).is_err());
+        assert!(parse_alt(b"Zz9").is_none());
+        let pos: Chess = Fen::from_ascii(b"1n5k/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap().into_position(CastlingMode::Standard).unwrap();
+        for (t, uci) in [("a8Q", "a7a8q"), ("axb8N", "a7b8n"), ("a7-a8Q", "a7a8q"), ("a7a8q", "a7a8q"), ("a7xb8=R", "a7b8r")] {
+            let m = parse_alt(t.as_bytes()).unwrap().to_move(&pos).unwrap();
+            assert_eq!(m.to_uci(CastlingMode::Standard).to_string(), uci, "{t}");
+        }
+        // The whole-SAN path for UCI coordinates of a piece move.
+        let g1f3 = San::from_ascii(b"g1f3").unwrap();
+        assert_eq!(resolve(&Chess::default(), &g1f3).unwrap().to_uci(CastlingMode::Standard).to_string(), "g1f3");
+    }
+
+    #[test]
+    fn tags_read_carefully() {
+        let h = parse_head(b"[Event \"Tournament \"Championship\" Finals\"]\n[Site \"a \\\"b\\\"\"] [Round \"5\"]\n\n1. e4 *\n", 10);
+        assert_eq!(h.tags[0], ("Event".to_string(), "Tournament \"Championship\" Finals".to_string()));
+        assert_eq!(h.tags[1], ("Site".to_string(), "a \"b\"".to_string()));
+        assert_eq!(h.tags[2].0, "Round");
+        assert_eq!(h.errors.len(), 1);
+        assert!(h.errors[0].starts_with("line 10:"), "{}", h.errors[0]);
+        assert!(!h.header_only);
+        let h = parse_head(b"[Event \"A\"]\n\n[Event \"B\"]\n\n1. e4 *\n", 1);
+        assert!(h.header_only);
+        assert_eq!(h.end, 13);
+    }
+
+    #[test]
+    fn terminations() {
+        assert_eq!(termination_kind("Magnus won on time"), Some("time_forfeit"));
+        assert_eq!(termination_kind("Time forfeit"), Some("time_forfeit"));
+        assert_eq!(termination_kind("Abandoned"), Some("abandoned"));
+        assert_eq!(termination_kind("Game drawn by timeout vs insufficient material"), Some("timeout_vs_insufficient"));
+        assert_eq!(termination_kind("Black  RESIGNS"), Some("resignation"));
+        assert_eq!(termination_kind(""), None);
     }
 
     fn split(text: &str) -> Vec<(u64, String)> {

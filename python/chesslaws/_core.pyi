@@ -128,7 +128,6 @@ class PgnReader:
 # reports). A report is (number, line, tags, result, plies, findings); a
 # finding is (kind, ply, move, rule, text), `rule` a key of the edition's
 # article table ("" for a fault of the PGN text).
-CHECK_MATE_BUDGET: int
 
 class CheckRun:
     def __init__(
