@@ -131,7 +131,16 @@ class PgnReader:
 
 class CheckRun:
     def __init__(
-        self, path: str, edition: str = "2023", jobs: int = 1, problems_only: bool = False
+        self,
+        path: str,
+        edition: str = "2023",
+        jobs: int = 1,
+        problems_only: bool = False,
+        articles: dict[str, str] | None = None,
+        json: bool = False,
+        file: str | None = None,
+        fix: bool = False,
+        keep_unreadable: bool = False,
     ) -> None: ...
     def __iter__(self) -> CheckRun: ...
     def __next__(
@@ -149,6 +158,11 @@ class CheckRun:
                 list[tuple[str, int, str, str, str]],
             ]
         ],
+        str | None,
+        bytes | None,
+        list[tuple[str, int]],
+        int,
+        list[tuple[str, int]],
     ]: ...
     @property
     def bytes_read(self) -> int: ...
