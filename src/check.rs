@@ -467,7 +467,9 @@ fn unescape_into(raw: &[u8], out: &mut Vec<u8>) {
 }
 
 /// The tags of one line (`[Name "value"]`, possibly several), or why not.
-fn parse_tag_line(line: &[u8], tags: &mut Vec<(String, String)>, errors: &mut Vec<String>, line_no: usize) {
+/// Returns where text that is no tag starts on the line (the movetext, in
+/// `[Result "*"] e4 *`), if any.
+fn parse_tag_line(line: &[u8], tags: &mut Vec<(String, String)>, errors: &mut Vec<String>, line_no: usize) -> Option<usize> {
     let shown = || String::from_utf8_lossy(line.trim_ascii()).into_owned();
     let mut i = 0;
     let n = line.len();
@@ -476,11 +478,10 @@ fn parse_tag_line(line: &[u8], tags: &mut Vec<(String, String)>, errors: &mut Ve
             i += 1;
         }
         if i >= n {
-            return;
+            return None;
         }
         if line[i] != b'[' {
-            errors.push(format!("line {line_no}: text after a tag: {}", shown()));
-            return;
+            return Some(i);
         }
         i += 1;
         while i < n && line[i] == b' ' {
@@ -496,7 +497,7 @@ fn parse_tag_line(line: &[u8], tags: &mut Vec<(String, String)>, errors: &mut Ve
         }
         if name.is_empty() || line.get(i) != Some(&b'"') {
             errors.push(format!("line {line_no}: a tag must be [Name \"value\"]: {}", shown()));
-            return;
+            return None;
         }
         i += 1;
         let value_start = i;
@@ -523,7 +524,7 @@ fn parse_tag_line(line: &[u8], tags: &mut Vec<(String, String)>, errors: &mut Ve
         }
         let Some((value_end, after)) = close else {
             errors.push(format!("line {line_no}: the tag {name} is not closed with '\"]': {}", shown()));
-            return;
+            return None;
         };
         let mut value = Vec::with_capacity(value_end - value_start);
         unescape_into(&line[value_start..value_end], &mut value);
@@ -572,7 +573,11 @@ pub fn parse_head(text: &[u8], first_line: u64) -> Head {
                 started = true;
             }
             seen_tag = true;
-            parse_tag_line(body, &mut head.tags, &mut head.errors, line_no);
+            if let Some(k) = parse_tag_line(body, &mut head.tags, &mut head.errors, line_no) {
+                // Movetext on the tag's line.
+                head.end = e - body.len() + k;
+                return head;
+            }
         } else {
             head.end = i;
             if !started {
@@ -700,6 +705,12 @@ fn is_standard_variant(value: &str) -> bool {
     )
 }
 
+/// Chess960 (Fischer random chess, the 2023 Laws' Guidelines II).
+fn is_chess960(value: &str) -> bool {
+    let v: String = value.chars().filter(|c| c.is_ascii_alphanumeric()).collect::<String>().to_ascii_lowercase();
+    matches!(v.as_str(), "chess960" | "960" | "fischerandom" | "fischerrandom" | "fischerrandomchess" | "freestyle")
+}
+
 fn parse_result(text: &str) -> Option<&'static str> {
     match text.trim() {
         "1-0" => Some("1-0"),
@@ -772,6 +783,10 @@ pub struct Checker {
     clocks: [Option<u64>; 2],
     fast_checks: u32,
     has_fen: bool,
+    /// The FEN tag, read when the movetext starts (the Variant tag may come after it).
+    fen: Option<String>,
+    /// Chess960 (2023 Laws, Guidelines II): castling by its rules.
+    chess960: bool,
     report: GameReport,
     tag_result: Option<&'static str>,
     token_result: Option<&'static str>,
@@ -801,6 +816,8 @@ impl Checker {
             clocks: [None, None],
             fast_checks: 0,
             has_fen: false,
+            fen: None,
+            chess960: false,
             report: GameReport::default(),
             tag_result: None,
             token_result: None,
@@ -825,6 +842,8 @@ impl Checker {
         self.clocks = [None, None];
         self.fast_checks = 0;
         self.has_fen = false;
+        self.fen = None;
+        self.chess960 = false;
         self.report = GameReport::default();
         self.tag_result = None;
         self.token_result = None;
@@ -1090,23 +1109,11 @@ impl Checker {
 
     fn apply_tag(&mut self, name: String, value: String) {
         match name.as_str() {
-            "FEN" => {
-                let parsed = Fen::from_ascii(value.trim().as_bytes())
-                    .map_err(|e| e.to_string())
-                    .and_then(|f| f.into_position::<Chess>(CastlingMode::Standard).map_err(|e| e.to_string()));
-                match parsed {
-                    Ok(p) => {
-                        self.pos = p;
-                        self.has_fen = true;
-                    }
-                    Err(e) => {
-                        self.finding("pgn_error", 0, String::new(), "", format!("the FEN tag {value:?} is not a position: {e}"));
-                        self.stopped = true;
-                    }
-                }
-            }
+            "FEN" => self.fen = Some(value.clone()),
             "Variant" => {
-                if !is_standard_variant(&value) {
+                if is_chess960(&value) {
+                    self.chess960 = true;
+                } else if !is_standard_variant(&value) {
                     self.finding("pgn_error", 0, String::new(), "", format!("variant {value:?} is not standard chess"));
                     self.stopped = true;
                 }
@@ -1196,6 +1203,28 @@ impl Visitor for Checker {
     }
 
     fn begin_movetext(&mut self, _t: ()) -> ControlFlow<GameReport, ()> {
+        if let Some(value) = self.fen.take() {
+            if !self.stopped {
+                let fen = Fen::from_ascii(value.trim().as_bytes());
+                let mode = if self.chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
+                let parsed = fen.map_err(|e| e.to_string()).and_then(|f| {
+                    f.clone()
+                        .into_position::<Chess>(mode)
+                        .or_else(|e| f.into_position::<Chess>(CastlingMode::Chess960).map_err(|_| e))
+                        .map_err(|e| e.to_string())
+                });
+                match parsed {
+                    Ok(p) => {
+                        self.pos = p;
+                        self.has_fen = true;
+                    }
+                    Err(e) => {
+                        self.finding("pgn_error", 0, String::new(), "", format!("the FEN tag {value:?} is not a position: {e}"));
+                        self.stopped = true;
+                    }
+                }
+            }
+        }
         self.start_turn = self.pos.turn();
         self.start_fullmoves = self.pos.fullmoves().get();
         if !self.stopped {
@@ -1553,6 +1582,14 @@ pub struct Batch {
     pub games: Vec<RawGame>,
 }
 
+/// Text other than tags after the last `]` of a tag line.
+fn movetext_after_tag(line: &[u8]) -> bool {
+    match memchr::memrchr(b']', line) {
+        Some(k) => line[k + 1..].iter().any(|b| !b.is_ascii_whitespace() && *b != b'['),
+        None => false,
+    }
+}
+
 fn looks_like_tag(line: &[u8]) -> bool {
     if line.first() != Some(&b'[') {
         return false;
@@ -1738,6 +1775,11 @@ impl Splitter {
                     }
                 }
                 self.append(&mut batch, body);
+                if movetext_after_tag(body) {
+                    // `[Result "*"] e4 *`: the movetext starts on the tag's line.
+                    self.has_movetext = true;
+                    self.scan_braces(body);
+                }
             } else {
                 self.has_movetext = true;
                 self.append(&mut batch, body);

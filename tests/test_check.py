@@ -428,3 +428,65 @@ def test_truncated_gzip_is_an_error(tmp_path: Path, clean_text: str) -> None:
     assert summary["errors"] and "cut.pgn.gz" in summary["errors"][0]
     with pytest.raises(OSError):
         list(check_file(p, jobs=1))
+
+
+# ---------------------------------------------------------------------------
+# The shared corpus (real games): every game python-chess reads is read.
+
+_CORPUS = next((p for p in (Path(__file__).resolve().parents[1].parent / "shared" / "corpus",
+                            Path("/work/shared/corpus")) if p.is_dir()), None)
+
+
+def _corpus_files() -> list[Path]:
+    if _CORPUS is None:
+        return []
+    return sorted(_CORPUS.glob("*.pgn.zst")) + sorted((_CORPUS / "peer-tests").glob("*.pgn.zst"))
+
+
+def _decompressed(path: Path, tmp: Path) -> Path:
+    zstandard = pytest.importorskip("zstandard")
+    out = tmp / path.name.removesuffix(".zst")
+    out.write_bytes(zstandard.ZstdDecompressor().stream_reader(path.open("rb")).read())
+    return out
+
+
+
+@pytest.mark.skipif(_CORPUS is None, reason="the shared corpus (../shared/corpus or /work/shared/corpus) is missing")
+def test_every_game_python_chess_reads_is_read(tmp_path: Path) -> None:
+    """Game by game (the text from the line a report starts on to the next
+    one's), every game python-chess reads without an error (and without
+    null moves, which the Laws do not know) is read by the checker to the
+    same number of plies, with no illegal move and no broken FEN or variant.
+    (Game by game because python-chess, reading a whole file, folds the tag
+    section that follows a movetext line without a blank line into the
+    game before, then plays the next game from the standard position.)"""
+    import io as _io
+    import logging
+
+    import chess
+    import chess.pgn
+
+    logging.getLogger("chess.pgn").setLevel(logging.CRITICAL)
+    refused = {"illegal_move", "ambiguous_move"}
+    compared = 0
+    for src in _corpus_files():
+        path = _decompressed(src, tmp_path)
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
+        reports = list(check_file(path, jobs=1))
+        starts = [r.line for r in reports] + [len(lines) + 1]
+        for r, end in zip(reports, starts[1:]):
+            text = "".join(lines[r.line - 1:end - 1])
+            game = chess.pgn.read_game(_io.StringIO(text))
+            if game is None:
+                continue
+            moves = list(game.mainline_moves())
+            if game.errors or not moves or any(m == chess.Move.null() for m in moves):
+                continue
+            where = f"{src.name}, game {r.game} (line {r.line})"
+            assert not [f for f in r.findings if f.kind in refused], where
+            assert not [f for f in r.findings if f.kind == "pgn_error" and f.text.startswith(("the FEN", "variant"))], where
+            # A token python-chess skips stops our check (an unreadable
+            # move): then python-chess has read more plies than we have.
+            assert r.plies == len(moves), f"{where}: {r.plies} plies, python-chess {len(moves)}"
+            compared += 1
+    assert compared > 3000
