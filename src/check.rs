@@ -1499,10 +1499,9 @@ fn fixed_game(movetext: &[u8], scan: &Scan, r: &GameReport, cfg: &Config) -> Vec
             out.push(b' ');
         }
         let cut_note = if f.cut_ply.is_some() { " The moves recorded after the end are left out." } else { "" };
-        let text = format!(
-            "{{chesslaws check, Article {article} (Laws of {}): {why}. The result is {}, not {recorded}.{cut_note}}}",
-            cfg.edition, f.result
-        );
+        let change =
+            if f.result != recorded { format!(" The result is {}, not {recorded}.", f.result) } else { String::new() };
+        let text = format!("{{chesslaws check, Article {article} (Laws of {}): {why}.{change}{cut_note}}}", cfg.edition);
         out.extend_from_slice(text.as_bytes());
     }
     if !out.ends_with(b"\n\n") || !body.is_empty() || r.fix.is_some() {
@@ -2102,7 +2101,11 @@ impl CheckRun {
                                 if f.cut_ply.is_some() {
                                     *fixes.entry("cut".into()).or_default() += 1;
                                 }
-                                format!("result:{}", f.rule)
+                                if r.result.as_deref() == Some(f.result) {
+                                    "cut_only".into()
+                                } else {
+                                    format!("result:{}", f.rule)
+                                }
                             } else if r.findings.iter().any(|f| f.kind == "result_tag") {
                                 "result_tag".into()
                             } else if r.findings.iter().any(|f| f.kind == "pgn_error") {

@@ -242,7 +242,7 @@ _RULE_OF_KIND = {
 class FixCounts(Counter[str]):
     """What ``--fix`` did, by key: ``result:RULE`` (a result changed by the
     Laws, RULE a key of the edition's article table), ``cut`` (moves
-    recorded after the end left out), ``result_tag`` (a Result tag set to
+    recorded after the end left out; ``cut_only`` when only that changed), ``result_tag`` (a Result tag set to
     the movetext's result), ``syntax`` (tags rewritten: quotes escaped),
     ``no_movetext`` (a result written for a game without moves),
     ``unchanged``, ``left_out`` / ``kept_unreadable`` (games with illegal or
