@@ -441,7 +441,9 @@ impl Alt {
 /// The tag section of one game (the text up to its movetext).
 #[derive(Debug, Default)]
 pub struct Head {
-    pub tags: Vec<(String, String)>,
+    /// (name, value) byte ranges in the text given to [`parse_head`]; the
+    /// value still escaped (see [`Head::decode`]).
+    pub tags: Vec<((usize, usize), (usize, usize))>,
     /// Syntax faults, each naming its line (counted from the section's start, 1-based).
     pub errors: Vec<String>,
     /// Offset of the first line of the section.
@@ -469,7 +471,13 @@ fn unescape_into(raw: &[u8], out: &mut Vec<u8>) {
 /// The tags of one line (`[Name "value"]`, possibly several), or why not.
 /// Returns where text that is no tag starts on the line (the movetext, in
 /// `[Result "*"] e4 *`), if any.
-fn parse_tag_line(line: &[u8], tags: &mut Vec<(String, String)>, errors: &mut Vec<String>, line_no: usize) -> Option<usize> {
+fn parse_tag_line(
+    line: &[u8],
+    base: usize,
+    tags: &mut Vec<((usize, usize), (usize, usize))>,
+    errors: &mut Vec<String>,
+    line_no: usize,
+) -> Option<usize> {
     let shown = || String::from_utf8_lossy(line.trim_ascii()).into_owned();
     let mut i = 0;
     let n = line.len();
@@ -491,11 +499,12 @@ fn parse_tag_line(line: &[u8], tags: &mut Vec<(String, String)>, errors: &mut Ve
         while i < n && (line[i].is_ascii_alphanumeric() || line[i] == b'_' || line[i] == b'-') {
             i += 1;
         }
-        let name = String::from_utf8_lossy(&line[name_start..i]).into_owned();
+        let name_end = i;
+        let name = || String::from_utf8_lossy(&line[name_start..name_end]).into_owned();
         while i < n && line[i] == b' ' {
             i += 1;
         }
-        if name.is_empty() || line.get(i) != Some(&b'"') {
+        if name_start == name_end || line.get(i) != Some(&b'"') {
             errors.push(format!("line {line_no}: a tag must be [Name \"value\"]: {}", shown()));
             return None;
         }
@@ -523,20 +532,40 @@ fn parse_tag_line(line: &[u8], tags: &mut Vec<(String, String)>, errors: &mut Ve
             }
         }
         let Some((value_end, after)) = close else {
-            errors.push(format!("line {line_no}: the tag {name} is not closed with '\"]': {}", shown()));
+            errors.push(format!("line {line_no}: the tag {} is not closed with '\"]': {}", name(), shown()));
             return None;
         };
-        let mut value = Vec::with_capacity(value_end - value_start);
-        unescape_into(&line[value_start..value_end], &mut value);
         if stray {
             errors.push(format!(
-                "line {line_no}: the value of the tag {name} has a quote that is not escaped (write \\\"): {}",
+                "line {line_no}: the value of the tag {} has a quote that is not escaped (write \\\"): {}",
+                name(),
                 shown()
             ));
         }
-        tags.push((name, String::from_utf8_lossy(&value).into_owned()));
+        tags.push(((base + name_start, base + name_end), (base + value_start, base + value_end)));
         i = after;
     }
+}
+
+impl Head {
+    /// The tags as text (values unescaped).
+    pub fn decode(&self, text: &[u8]) -> Vec<(String, String)> {
+        self.tags.iter().map(|&(n, v)| (decode_name(text, n), decode_value(text, v))).collect()
+    }
+}
+
+fn decode_name(text: &[u8], (a, b): (usize, usize)) -> String {
+    String::from_utf8_lossy(&text[a..b]).into_owned()
+}
+
+fn decode_value(text: &[u8], (a, b): (usize, usize)) -> String {
+    let raw = &text[a..b];
+    if memchr::memchr(b'\\', raw).is_none() {
+        return String::from_utf8_lossy(raw).into_owned();
+    }
+    let mut value = Vec::with_capacity(raw.len());
+    unescape_into(raw, &mut value);
+    String::from_utf8_lossy(&value).into_owned()
 }
 
 /// Reads the tag section at the start of `text`.
@@ -573,7 +602,8 @@ pub fn parse_head(text: &[u8], first_line: u64) -> Head {
                 started = true;
             }
             seen_tag = true;
-            if let Some(k) = parse_tag_line(body, &mut head.tags, &mut head.errors, line_no) {
+            let base = e - body.len();
+            if let Some(k) = parse_tag_line(body, base, &mut head.tags, &mut head.errors, line_no) {
                 // Movetext on the tag's line.
                 head.end = e - body.len() + k;
                 return head;
@@ -669,6 +699,14 @@ fn rammed(pos: &Chess) -> bool {
     if (b.queens() | b.rooks() | b.knights()).any() {
         return false;
     }
+    let w = (b.pawns() & b.white()).0;
+    let k = (b.pawns() & b.black()).0;
+    w != 0 && (w << 8) == k
+}
+
+/// There are pawns, and every one stands blocked head to head by an enemy pawn.
+fn all_pawns_blocked(pos: &Chess) -> bool {
+    let b = pos.board();
     let w = (b.pawns() & b.white()).0;
     let k = (b.pawns() & b.black()).0;
     w != 0 && (w << 8) == k
@@ -776,7 +814,12 @@ pub struct Checker {
     /// The tags were read before `pgn_reader` started (by [`parse_head`]).
     preset: bool,
     sans_seen: u32,
+    /// Hashes of the positions since the last irreversible move, computed
+    /// only once that run is long enough for a fifth occurrence (16 plies).
     history: Vec<u64>,
+    /// The position after the last irreversible move, and the moves since.
+    run_start: Chess,
+    run_moves: Vec<Move>,
     ending: Option<Ending>,
     last_san: Option<SanPlus>,
     last_mover: Option<Color>,
@@ -810,6 +853,8 @@ impl Checker {
             preset: false,
             sans_seen: 0,
             history: Vec::new(),
+            run_start: Chess::default(),
+            run_moves: Vec::new(),
             ending: None,
             last_san: None,
             last_mover: None,
@@ -836,6 +881,7 @@ impl Checker {
         self.sans_seen = 0;
         self.next_extra = 0;
         self.history.clear();
+        self.run_moves.clear();
         self.ending = None;
         self.last_san = None;
         self.last_mover = None;
@@ -943,7 +989,17 @@ impl Checker {
                 }
             }
         }
-        if self.rules.fivefold {
+        // A position can stand for the fifth time only 16 plies or more
+        // after the last irreversible move: no hashing before that.
+        if self.rules.fivefold && self.run_moves.len() >= 16 {
+            if self.history.is_empty() {
+                let mut p = self.run_start.clone();
+                self.history.push(p.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0);
+                for &m in &self.run_moves[..self.run_moves.len() - 1] {
+                    p.play_unchecked(m);
+                    self.history.push(p.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0);
+                }
+            }
             let h: Zobrist64 = self.pos.zobrist_hash(EnPassantMode::Legal);
             let h = h.0;
             let seen = self.history.iter().filter(|&&x| x == h).count();
@@ -1024,6 +1080,11 @@ impl Checker {
         // unless the fast check proves otherwise (a blocked position).
         let b = self.pos.board();
         let heavy = (b.by_color(winner) & (b.queens() | b.rooks() | b.pawns())).any();
+        if heavy && !all_pawns_blocked(&self.pos) {
+            // A queen, a rook or a pawn, and a pawn free to move (or no
+            // pawns): no fortress for CHA-Solver's fast check to prove.
+            return None;
+        }
         let a = if heavy { analyse(&self.pos, winner, Some(0)) } else { analyse(&self.pos, winner, None) };
         (a.verdict == Verdict::Unwinnable).then(|| a.reason.trim_end_matches('.').to_string())
     }
@@ -1107,8 +1168,8 @@ impl Checker {
         }
     }
 
-    fn apply_tag(&mut self, name: String, value: String) {
-        match name.as_str() {
+    fn apply_tag(&mut self, name: &str, value: String) {
+        match name {
             "FEN" => self.fen = Some(value.clone()),
             "Variant" => {
                 if is_chess960(&value) {
@@ -1119,10 +1180,9 @@ impl Checker {
                 }
             }
             "Result" => self.tag_result = parse_result(&value),
-            "Termination" => self.termination = value.clone(),
+            "Termination" => self.termination = value,
             _ => {}
         }
-        self.report.tags.push((name, value));
     }
 
     /// Plays the tokens `pgn_reader` skipped that come before the next
@@ -1158,8 +1218,14 @@ impl Checker {
         self.ply += 1;
         self.last_san = Some(san_plus);
         self.last_mover = Some(mover);
-        if irreversible {
-            self.history.clear();
+        if self.rules.fivefold {
+            if irreversible {
+                self.history.clear();
+                self.run_moves.clear();
+                self.run_start = self.pos.clone();
+            } else {
+                self.run_moves.push(m);
+            }
         }
         if self.ending.is_none() {
             self.check_ply();
@@ -1198,7 +1264,8 @@ impl Visitor for Checker {
     fn tag(&mut self, _t: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<GameReport> {
         let name = String::from_utf8_lossy(name).trim().to_string();
         let value = value.decode_utf8_lossy().into_owned();
-        self.apply_tag(name, value);
+        self.apply_tag(&name, value.clone());
+        self.report.tags.push((name, value));
         ControlFlow::Continue(())
     }
 
@@ -1227,15 +1294,15 @@ impl Visitor for Checker {
         }
         self.start_turn = self.pos.turn();
         self.start_fullmoves = self.pos.fullmoves().get();
-        if !self.stopped {
-            if self.has_fen {
-                // A set-up position may itself be over.
-                if !self.end_on_board() {
-                    self.check_ply();
-                }
-            } else if self.rules.fivefold {
-                let h: Zobrist64 = self.pos.zobrist_hash(EnPassantMode::Legal);
-                self.history.push(h.0);
+        if self.rules.fivefold {
+            self.history.clear();
+            self.run_moves.clear();
+            self.run_start = self.pos.clone();
+        }
+        if !self.stopped && self.has_fen {
+            // A set-up position may itself be over.
+            if !self.end_on_board() {
+                self.check_ply();
             }
         }
         ControlFlow::Continue(())
@@ -1315,6 +1382,8 @@ pub struct Config {
     pub articles: std::collections::HashMap<String, String>,
     pub fix: bool,
     pub keep_unreadable: bool,
+    /// Every report carries its tags (else only those with findings do).
+    pub all_tags: bool,
 }
 
 impl Config {
@@ -1341,8 +1410,7 @@ fn finish_report(checker: &mut Checker, r: &mut GameReport) {
 
 /// Checks the games in one game's text (normally one game; several when
 /// tag sections follow each other with no movetext between them).
-pub fn check_text(text: &[u8], line: u64, truncated: bool, cfg: &Config, out: &mut Vec<GameReport>) {
-    let mut checker = Checker::new(cfg.rules);
+pub fn check_text(checker: &mut Checker, text: &[u8], line: u64, truncated: bool, cfg: &Config, out: &mut Vec<GameReport>) {
     let first = out.len();
     let mut at = 0usize;
     loop {
@@ -1354,8 +1422,11 @@ pub fn check_text(text: &[u8], line: u64, truncated: bool, cfg: &Config, out: &m
         for e in &head.errors {
             checker.finding("pgn_error", 0, String::new(), "", e.clone());
         }
-        for (name, value) in &head.tags {
-            checker.apply_tag(name.clone(), value.clone());
+        for &(n, v) in &head.tags {
+            let name = &rest[n.0..n.1];
+            if matches!(name, b"FEN" | b"Variant" | b"Result" | b"Termination") {
+                checker.apply_tag(std::str::from_utf8(name).unwrap_or_default(), decode_value(rest, v));
+            }
         }
         let blank = movetext.iter().all(u8::is_ascii_whitespace);
         if head.header_only || blank {
@@ -1372,7 +1443,8 @@ pub fn check_text(text: &[u8], line: u64, truncated: bool, cfg: &Config, out: &m
             checker.report.result = checker.tag_result.map(str::to_string);
             let mut r = std::mem::take(&mut checker.report);
             r.line = game_line;
-            finish_report(&mut checker, &mut r);
+            r.tags = head.decode(rest);
+            finish_report(checker, &mut r);
             if cfg.fix {
                 r.fixed_text = Some(fixed_game(b"", &Scan::default(), &r, cfg));
             }
@@ -1391,10 +1463,13 @@ pub fn check_text(text: &[u8], line: u64, truncated: bool, cfg: &Config, out: &m
         let mut reader = Reader::new(movetext);
         let mut k = 0;
         loop {
-            match reader.read_game(&mut checker) {
+            match reader.read_game(checker) {
                 Ok(Some(mut r)) => {
                     r.line = game_line;
-                    finish_report(&mut checker, &mut r);
+                    if k == 0 && (cfg.all_tags || !r.findings.is_empty()) {
+                        r.tags = head.decode(rest);
+                    }
+                    finish_report(checker, &mut r);
                     if cfg.fix {
                         r.fixed_text = if k > 0 {
                             None
@@ -1414,6 +1489,9 @@ pub fn check_text(text: &[u8], line: u64, truncated: bool, cfg: &Config, out: &m
                 Err(e) => {
                     let mut r = checker.abort(&e.to_string());
                     r.line = game_line;
+                    if k == 0 {
+                        r.tags = head.decode(rest);
+                    }
                     r.readable = false;
                     if cfg.fix && cfg.keep_unreadable && k == 0 {
                         r.fixed_text = Some(text[at + head.start..].to_vec());
@@ -1517,8 +1595,9 @@ fn fixed_game(movetext: &[u8], scan: &Scan, r: &GameReport, cfg: &Config) -> Vec
 
 pub fn check_batch(batch: &Batch, cfg: &Config) -> Vec<GameReport> {
     let mut out = Vec::with_capacity(batch.games.len());
+    let mut checker = Checker::new(cfg.rules);
     for g in &batch.games {
-        check_text(&batch.buf[g.start..g.end], g.line, g.truncated, cfg, &mut out);
+        check_text(&mut checker, &batch.buf[g.start..g.end], g.line, g.truncated, cfg, &mut out);
     }
     out
 }
@@ -2030,6 +2109,7 @@ impl CheckRun {
             articles: articles.unwrap_or_default(),
             fix,
             keep_unreadable,
+            all_tags: fix || !problems_only,
         });
         let count = Arc::new(AtomicU64::new(0));
         let c2 = Arc::clone(&count);
