@@ -31,6 +31,7 @@
 //! limits) only when the winner has nothing but minor pieces. Every shortcut can only
 //! miss a finding, never invent one: each finding rests on a proof.
 
+use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
@@ -1410,7 +1411,59 @@ fn finish_report(checker: &mut Checker, r: &mut GameReport) {
 
 /// Checks the games in one game's text (normally one game; several when
 /// tag sections follow each other with no movetext between them).
-pub fn check_text(checker: &mut Checker, text: &[u8], line: u64, truncated: bool, cfg: &Config, out: &mut Vec<GameReport>) {
+/// A window on the batch's buffer, read by `pgn_reader`.
+pub struct Window<'a> {
+    buf: &'a [u8],
+    span: &'a Cell<(usize, usize)>,
+}
+
+impl Read for Window<'_> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let (a, b) = self.span.get();
+        let n = (b - a).min(out.len());
+        out[..n].copy_from_slice(&self.buf[a..a + n]);
+        self.span.set((a + n, b));
+        Ok(n)
+    }
+}
+
+/// One `pgn_reader::Reader` for a whole batch (a new one per game costs a
+/// zeroed 16 KiB buffer), pointed at each game's movetext in turn.
+pub struct Feed<'a> {
+    reader: Option<Reader<Window<'a>>>,
+    buf: &'a [u8],
+    span: &'a Cell<(usize, usize)>,
+}
+
+impl<'a> Feed<'a> {
+    pub fn new(buf: &'a [u8], span: &'a Cell<(usize, usize)>) -> Self {
+        Feed { reader: None, buf, span }
+    }
+
+    /// The reader, reading `part` (a part of the buffer) next.
+    fn reader_for(&mut self, part: &[u8]) -> &mut Reader<Window<'a>> {
+        let start = (part.as_ptr() as usize).wrapping_sub(self.buf.as_ptr() as usize);
+        assert!(start <= self.buf.len() && start + part.len() <= self.buf.len(), "a part of the batch");
+        self.span.set((start, start + part.len()));
+        let (buf, span) = (self.buf, self.span);
+        self.reader.get_or_insert_with(|| Reader::new(Window { buf, span }))
+    }
+
+    /// After a read error the reader may hold unread bytes: start afresh.
+    fn discard(&mut self) {
+        self.reader = None;
+    }
+}
+
+pub fn check_text(
+    checker: &mut Checker,
+    feed: &mut Feed<'_>,
+    text: &[u8],
+    line: u64,
+    truncated: bool,
+    cfg: &Config,
+    out: &mut Vec<GameReport>,
+) {
     let first = out.len();
     let mut at = 0usize;
     loop {
@@ -1460,7 +1513,7 @@ pub fn check_text(checker: &mut Checker, text: &[u8], line: u64, truncated: bool
             checker.final_comment = String::from_utf8_lossy(&movetext[a..b]).into_owned();
         }
         checker.preset = true;
-        let mut reader = Reader::new(movetext);
+        let reader = feed.reader_for(movetext);
         let mut k = 0;
         loop {
             match reader.read_game(checker) {
@@ -1487,6 +1540,7 @@ pub fn check_text(checker: &mut Checker, text: &[u8], line: u64, truncated: bool
                 }
                 Ok(None) => break,
                 Err(e) => {
+                    feed.discard();
                     let mut r = checker.abort(&e.to_string());
                     r.line = game_line;
                     if k == 0 {
@@ -1596,8 +1650,10 @@ fn fixed_game(movetext: &[u8], scan: &Scan, r: &GameReport, cfg: &Config) -> Vec
 pub fn check_batch(batch: &Batch, cfg: &Config) -> Vec<GameReport> {
     let mut out = Vec::with_capacity(batch.games.len());
     let mut checker = Checker::new(cfg.rules);
+    let span = Cell::new((0, 0));
+    let mut feed = Feed::new(&batch.buf, &span);
     for g in &batch.games {
-        check_text(&mut checker, &batch.buf[g.start..g.end], g.line, g.truncated, cfg, &mut out);
+        check_text(&mut checker, &mut feed, &batch.buf[g.start..g.end], g.line, g.truncated, cfg, &mut out);
     }
     out
 }
