@@ -335,7 +335,8 @@ pub fn scan_movetext(text: &[u8], offsets: bool) -> Scan {
                     continue;
                 }
                 let mut token = &text[start..end];
-                let whole = matches!(SanPlus::from_ascii_prefix(token), Ok((_, used)) if used == token.len());
+                let whole = plain_san(token)
+                    || matches!(SanPlus::from_ascii_prefix(token), Ok((_, used)) if used == token.len());
                 if depth == 0 {
                     comment = None;
                     if !whole {
@@ -357,6 +358,31 @@ pub fn scan_movetext(text: &[u8], offsets: bool) -> Scan {
         }
     }
     out
+}
+
+/// The everyday shapes of SAN, told without parsing: `e4`, `exd5`,
+/// `Nf3`, `Nbd7`, `R1e2`, `Qxe7`, `e8=Q`, with `+` or `#`. Only says yes
+/// for tokens `SanPlus::from_ascii_prefix` reads whole (the rest go to it).
+fn plain_san(token: &[u8]) -> bool {
+    let mut t = token;
+    if let [rest @ .., b'+' | b'#'] = t {
+        t = rest;
+    }
+    if let [rest @ .., b'=', b'Q' | b'R' | b'B' | b'N'] = t {
+        t = rest;
+    }
+    let file = |b: u8| (b'a'..=b'h').contains(&b);
+    let rank = |b: u8| (b'1'..=b'8').contains(&b);
+    match t {
+        [f, r] => file(*f) && rank(*r),
+        [f, b'x', g, r] => file(*f) && file(*g) && rank(*r),
+        [p, rest @ ..] if matches!(p, b'K' | b'Q' | b'R' | b'B' | b'N') => match rest {
+            [f, r] | [b'x', f, r] => file(*f) && rank(*r),
+            [d, f, r] | [d, b'x', f, r] => (file(*d) || rank(*d)) && file(*f) && rank(*r),
+            _ => false,
+        },
+        _ => false,
+    }
 }
 
 /// A move in a notation `pgn_reader` does not read: FIDE promotions
@@ -1510,7 +1536,11 @@ pub fn check_text(
         }
         checker.scan = scan_movetext(movetext, cfg.fix);
         if let Some((a, b)) = checker.scan.final_comment {
-            checker.final_comment = String::from_utf8_lossy(&movetext[a..b]).into_owned();
+            // Only short comments can say how the game ended ("White loses on time").
+            let c = &movetext[a..b];
+            if c.len() <= 120 && !c.starts_with(b"[%") && !c.trim_ascii_start().starts_with(b"[%") {
+                checker.final_comment = String::from_utf8_lossy(c).into_owned();
+            }
         }
         checker.preset = true;
         let reader = feed.reader_for(movetext);
@@ -2322,6 +2352,38 @@ mod tests {
     }
 
     #[test]
+    fn plain_san_agrees_with_shakmaty() {
+        let mut tokens = Vec::new();
+        let alphabet: &[u8] = b"abh18KQNx=+#O-";
+        for len in 1..=5 {
+            let mut idx = vec![0usize; len];
+            loop {
+                tokens.push(idx.iter().map(|&i| alphabet[i]).collect::<Vec<u8>>());
+                let mut k = 0;
+                while k < len {
+                    idx[k] += 1;
+                    if idx[k] < alphabet.len() {
+                        break;
+                    }
+                    idx[k] = 0;
+                    k += 1;
+                }
+                if k == len {
+                    break;
+                }
+            }
+        }
+        tokens.extend([b"Nbd7".to_vec(), b"R1e2".to_vec(), b"exd8=Q+".to_vec(), b"Qh4#".to_vec()]);
+        for t in tokens {
+            if plain_san(&t) {
+                let whole = matches!(SanPlus::from_ascii_prefix(&t), Ok((_, used)) if used == t.len());
+                assert!(whole, "{}", String::from_utf8_lossy(&t));
+            }
+        }
+        assert!(plain_san(b"Nbd7") && plain_san(b"exd8=Q+") && plain_san(b"e4"));
+    }
+
+    #[test]
     fn alternative_notations() {
         let pos = Chess::default();
         for (t, uci) in [("e2-e4", "e2e4"), ("Ng1-f3", "g1f3"), ("Ng1xf3", "g1f3"), ("g1f3", "g1f3"), ("e2e4+", "e2e4")] {
@@ -2342,10 +2404,12 @@ mod tests {
 
     #[test]
     fn tags_read_carefully() {
-        let h = parse_head(b"[Event \"Tournament \"Championship\" Finals\"]\n[Site \"a \\\"b\\\"\"] [Round \"5\"]\n\n1. e4 *\n", 10);
-        assert_eq!(h.tags[0], ("Event".to_string(), "Tournament \"Championship\" Finals".to_string()));
-        assert_eq!(h.tags[1], ("Site".to_string(), "a \"b\"".to_string()));
-        assert_eq!(h.tags[2].0, "Round");
+        let text: &[u8] = b"[Event \"Tournament \"Championship\" Finals\"]\n[Site \"a \\\"b\\\"\"] [Round \"5\"]\n\n1. e4 *\n";
+        let h = parse_head(text, 10);
+        let tags = h.decode(text);
+        assert_eq!(tags[0], ("Event".to_string(), "Tournament \"Championship\" Finals".to_string()));
+        assert_eq!(tags[1], ("Site".to_string(), "a \"b\"".to_string()));
+        assert_eq!(tags[2].0, "Round");
         assert_eq!(h.errors.len(), 1);
         assert!(h.errors[0].starts_with("line 10:"), "{}", h.errors[0]);
         assert!(!h.header_only);
