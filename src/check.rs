@@ -141,6 +141,9 @@ pub struct GameReport {
     pub readable: bool,
     /// With `--fix`: the game as it should be written.
     pub fixed_text: Option<Vec<u8>>,
+    /// In JSON mode: the game's JSON after its number (written by the
+    /// worker threads; only the number is added in file order).
+    pub json_rest: Option<String>,
 }
 
 /// What `--fix` changes in a game.
@@ -1411,6 +1414,9 @@ pub struct Config {
     pub keep_unreadable: bool,
     /// Every report carries its tags (else only those with findings do).
     pub all_tags: bool,
+    /// Write each reported game's JSON in the worker threads.
+    pub json: bool,
+    pub problems_only: bool,
 }
 
 impl Config {
@@ -1683,7 +1689,17 @@ pub fn check_batch(batch: &Batch, cfg: &Config) -> Vec<GameReport> {
     let span = Cell::new((0, 0));
     let mut feed = Feed::new(&batch.buf, &span);
     for g in &batch.games {
+        let from = out.len();
         check_text(&mut checker, &mut feed, &batch.buf[g.start..g.end], g.line, g.truncated, cfg, &mut out);
+        if cfg.json {
+            for r in &mut out[from..] {
+                if !cfg.problems_only || !r.findings.is_empty() {
+                    let mut j = String::with_capacity(256 + 64 * r.tags.len());
+                    write_json_rest(&mut j, r, cfg);
+                    r.json_rest = Some(j);
+                }
+            }
+        }
     }
     out
 }
@@ -2089,8 +2105,8 @@ fn push_json_str(out: &mut String, s: &str) {
 }
 
 /// One game as a JSON line, as `chesslaws.check.GameReport.to_json` writes
-/// it (`json.dumps(..., ensure_ascii=False)`).
-pub fn write_json(out: &mut String, r: &GameReport, cfg: &Config, file: Option<&str>) {
+/// it (`json.dumps(..., ensure_ascii=False)`): the start, up to the number.
+pub fn write_json_start(out: &mut String, number: u64, file: Option<&str>) {
     use std::fmt::Write as _;
     out.push('{');
     if let Some(f) = file {
@@ -2098,7 +2114,13 @@ pub fn write_json(out: &mut String, r: &GameReport, cfg: &Config, file: Option<&
         push_json_str(out, f);
         out.push_str(", ");
     }
-    let _ = write!(out, "\"game\": {}, \"line\": {}, \"tags\": {{", r.number, r.line);
+    let _ = write!(out, "\"game\": {number}");
+}
+
+/// The rest of the JSON line, after the game's number.
+pub fn write_json_rest(out: &mut String, r: &GameReport, cfg: &Config) {
+    use std::fmt::Write as _;
+    let _ = write!(out, ", \"line\": {}, \"tags\": {{", r.line);
     // A dict: the first place of a name, its last value.
     let mut first = true;
     for (i, (name, _)) in r.tags.iter().enumerate() {
@@ -2196,6 +2218,8 @@ impl CheckRun {
             fix,
             keep_unreadable,
             all_tags: fix || !problems_only,
+            json,
+            problems_only,
         });
         let count = Arc::new(AtomicU64::new(0));
         let c2 = Arc::clone(&count);
@@ -2290,7 +2314,11 @@ impl CheckRun {
                     continue;
                 }
                 if let Some(j) = json.as_mut() {
-                    write_json(j, &r, cfg, file);
+                    write_json_start(j, r.number, file);
+                    match &r.json_rest {
+                        Some(rest) => j.push_str(rest),
+                        None => write_json_rest(j, &r, cfg),
+                    }
                     continue;
                 }
                 let findings = r.findings.into_iter().map(|f| (f.kind, f.ply, f.mv, f.rule, f.text)).collect();
