@@ -6,7 +6,7 @@ Three inputs, built in /tmp once and reused:
   or `/work/shared/corpus`: TWIC, chess.com with [%clk], lichess),
   decompressed and concatenated `--copies` times (default 10: about 38 MB,
   35,000 games), so that start-up costs weigh little;
-- **random**: `--random-games` games of random legal moves stopped at a
+- **random**: `--random-games` games (repeated `--random-copies` times) of random legal moves stopped at a
   random ply with a random result and Termination ("Time forfeit", "X won
   on time", "X won by resignation", "Abandoned", "Normal"), from
   `tests/check_gen.py` (fixed seed): many wins by a side with little
@@ -28,7 +28,8 @@ Targets (issue 17): real games, one core, 2023 Laws >= 2.0x pgn-extract;
 load average is printed before and after).
 
     apt-get install -y pgn-extract
-    python bench/bench_check.py [--runs 5] [--copies 10] [--random-games 4000] [--big-gb 1.0] [--no-big]
+    python bench/bench_check.py [--runs 5] [--copies 10] [--random-games 4000] [--random-copies 3]
+                                [--big-gb 1.0] [--no-big]
 """
 
 from __future__ import annotations
@@ -103,8 +104,11 @@ def interleaved(cmds: dict[str, list[str]], runs: int) -> dict[str, tuple[float,
 
 def python_chess_rate(path: Path, limit: int) -> tuple[float, int]:
     """Games per CPU second of python-chess's read_game over the first `limit` games."""
+    import logging
+
     import chess.pgn
 
+    logging.getLogger("chess.pgn").setLevel(logging.CRITICAL)
     text = io.StringIO(path.read_text(encoding="utf-8", errors="replace"))
     c0 = time.process_time()
     n = 0
@@ -138,11 +142,16 @@ def build_inputs(args: argparse.Namespace, tmp: Path) -> tuple[Path, Path]:
         part = real.with_suffix(".part")
         part.write_bytes(one * args.copies)
         part.rename(real)
-    rand = tmp / f"chesslaws-bench-check-random-{args.random_games}-{args.seed}.pgn"
-    if not rand.exists():
+    one_rand = tmp / f"chesslaws-bench-check-random-{args.random_games}-{args.seed}.pgn"
+    if not one_rand.exists():
         print(f"generating {args.random_games} random-ending games (python-chess, seed {args.seed}) ...", flush=True)
-        part = rand.with_suffix(".part")
+        part = one_rand.with_suffix(".part")
         part.write_text(random_ending_pgn(args.random_games, seed=args.seed))
+        part.rename(one_rand)
+    rand = one_rand.with_name(one_rand.stem + f"-x{args.random_copies}.pgn")
+    if not rand.exists():
+        part = rand.with_suffix(".part")
+        part.write_bytes(one_rand.read_bytes() * args.random_copies)
         part.rename(rand)
     return real, rand
 
@@ -152,6 +161,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--copies", type=int, default=10, help="copies of the real corpus in the real file")
     ap.add_argument("--random-games", type=int, default=4000)
+    ap.add_argument("--random-copies", type=int, default=3, help="copies of the random games in the random file")
     ap.add_argument("--seed", type=int, default=17)
     ap.add_argument("--python-chess-games", type=int, default=1000)
     ap.add_argument("--big-gb", type=float, default=1.0)

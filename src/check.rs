@@ -11,11 +11,18 @@
 //!    starts on, and packs whole games into [`Batch`]es of bounded size.
 //!    A comment left open does not swallow the rest of the file: a tag line
 //!    after a blank line ends it.
-//! 3. [`check_batch`]: each game is read by `pgn_reader` with the
-//!    [`Checker`] visitor, which plays the main line on a shakmaty position
-//!    and applies the end-of-game rules of the chosen edition after every
-//!    ply. Tokens that `pgn_reader` passes over silently (text that is no
-//!    move) are found by [`scan_movetext`] beforehand.
+//! 3. [`check_batch`]: the tag section of each game is read by
+//!    [`parse_head`] as a careful reader would (a quote not escaped in a
+//!    value is reported and kept, tag sections with no movetext are games
+//!    without moves), then the movetext by `pgn_reader` (one reader per
+//!    batch) with the [`Checker`] visitor, which plays the main line on a
+//!    shakmaty position and applies the end-of-game rules of the chosen
+//!    edition after every ply. Tokens that `pgn_reader` passes over
+//!    silently are found by [`scan_movetext`] beforehand and read by
+//!    [`parse_alt`] (FIDE promotions `a8Q`, long algebraic `Ng1-f3`, UCI
+//!    `g1f3`) or reported as unreadable. With `--fix` the worker also writes
+//!    the game as the Laws have it ([`fixed_game`]); with `--json`, the
+//!    game's JSON ([`write_json_rest`]).
 //! 4. [`Pipeline`]: with one job everything runs on the calling thread; with
 //!    more, one reader thread splits, N workers check, and the batches come
 //!    back in input order. At most `4 × jobs` batches are in flight, so
@@ -26,10 +33,13 @@
 //! and every pawn is blocked head to head, CHA-Solver's fast sound check
 //! for both sides (through [`crate::dead::analyse`] with no search budget),
 //! at most [`MAX_FAST_CHECKS`] times per game. For the last position of a
-//! game won by resignation or on time: the strict material test and the fast
-//! check, then CHA-Solver's full helpmate search (bounded by its own node
-//! limits) only when the winner has nothing but minor pieces. Every shortcut can only
-//! miss a finding, never invent one: each finding rests on a proof.
+//! game won by resignation or on time (told by the `Termination` tag or the
+//! result comment, through the shared table `terminations.tsv`): for a winner
+//! with nothing but minor pieces, CHA-Solver decides (its fast check, then its
+//! full helpmate search, bounded by its own node limits); for a winner with a
+//! queen, a rook or a pawn, only CHA-Solver's fast check, and only when every
+//! pawn is blocked head to head. Every shortcut can only miss a finding, never
+//! invent one: each finding rests on a proof.
 
 use std::cell::Cell;
 use std::collections::BTreeMap;
