@@ -529,6 +529,13 @@ READING = """[Event "fide_promotion"]
 
 1. e4 Kd7 *
 
+[Event "chess960"]
+[FEN "bnrkqnrb/pppppppp/8/8/8/8/PPPPPPPP/BNRKQNRB w KQkq - 0 1"]
+[SetUp "1"]
+[Variant "Chess960"]
+
+1. O-O-O O-O-O 2. b4 c5 3. Na3 b6 4. d3 f6 5. h3 e6 6. Nb1 a6 *
+
 [Event "illegal_long"]
 
 1. e2-e5 e7-e5 *
@@ -572,11 +579,12 @@ def test_reading_notations_and_endings(tmp_path: Path) -> None:
     p.write_text(READING)
     r = run(p)
     for name in ("fide_promotion", "fide_capture_promotion", "long_algebraic", "uci", "long_promotion",
-                 "normal", "from_position"):
+                 "normal", "from_position", "chess960"):
         assert r[name].findings == (), (name, r[name].findings)
     assert r["fide_promotion"].plies == 5
     assert r["long_algebraic"].plies == 10
     assert r["uci"].plies == 8
+    assert r["chess960"].plies == 12
     assert kinds(r["illegal_long"]) == [("illegal_move", 1, "7.5.1")]
     assert kinds(r["result_tag"]) == [("result_tag", 2, None)]
     # A flag fall against a lone rook's owner who cannot lose: Article 6.9.
