@@ -670,3 +670,17 @@ def test_native_json_matches_reports(planted_file: Path, clean_file: Path) -> No
     ours = list(check_file(planted_file, jobs=1))
     assert [x.to_json() for x in native] == [x.to_json() for x in ours]
     assert rows[-1]["summary"]["games"] == len(ours)
+
+
+@pytest.mark.skipif(_CORPUS is None, reason="the shared corpus (../shared/corpus or /work/shared/corpus) is missing")
+def test_fix_round_trip_on_the_shared_corpus(tmp_path: Path) -> None:
+    """Every real file (and the peer tools' test inputs) fixed under each
+    edition checks clean under that edition."""
+    files = [str(_decompressed(p, tmp_path)) for p in _corpus_files()]
+    for edition in ("1989", "2023"):
+        out = tmp_path / f"fixed-{edition}.pgn"
+        res = CliRunner().invoke(main, ["check", *files, "--edition", edition, "--fix", str(out), "--jobs", "2"])
+        assert res.exit_code in (0, 1), res.output
+        again = CliRunner().invoke(main, ["check", str(out), "--edition", edition])
+        assert again.exit_code == 0, again.output[-2000:]
+        assert sum(1 for _ in check_file(out, edition=edition, jobs=1)) > 3000
