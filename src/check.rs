@@ -2461,6 +2461,7 @@ mod tests {
         assert_eq!(termination_kind("Magnus won on time"), Some("time_forfeit"));
         assert_eq!(termination_kind("Time forfeit"), Some("time_forfeit"));
         assert_eq!(termination_kind("Abandoned"), Some("abandoned"));
+        assert_eq!(termination_kind("stalled connection"), Some("abandoned"));
         assert_eq!(termination_kind("Game drawn by timeout vs insufficient material"), Some("timeout_vs_insufficient"));
         assert_eq!(termination_kind("Black  RESIGNS"), Some("resignation"));
         assert_eq!(termination_kind(""), None);
