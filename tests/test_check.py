@@ -658,6 +658,19 @@ def test_fix_by_edition(tmp_path: Path, planted_file: Path) -> None:
     assert "(Laws of 1989)" in out.read_text()
 
 
+def test_fix_file_api_and_json_summary(tmp_path: Path, planted_file: Path) -> None:
+    from chesslaws.check import fix_file
+
+    summary, changes = fix_file(planted_file, tmp_path / "f.pgn", edition="1997")
+    assert summary.games == len(PLANTED) and changes["left_out"] == 1
+    assert changes["result:checkmate"] == 1 and changes["cut"] >= 1
+    assert list(check_file(tmp_path / "f.pgn", edition="1997")) and \
+        all(r.ok for r in check_file(tmp_path / "f.pgn", edition="1997"))
+    res = CliRunner().invoke(main, ["check", str(planted_file), "--json", "--fix", str(tmp_path / "g.pgn")])
+    last = json.loads(res.output.splitlines()[-1])
+    assert last["summary"]["fix"]["changes"] == dict(sorted(fix_file(planted_file, tmp_path / "h.pgn")[1].items()))
+
+
 def test_fix_refuses_to_overwrite_its_input(planted_file: Path) -> None:
     res = CliRunner().invoke(main, ["check", str(planted_file), "--fix", str(planted_file)])
     assert res.exit_code == 2 and "overwrite" in res.output

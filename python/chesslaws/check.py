@@ -65,6 +65,7 @@ __all__ = [
     "check_files",
     "default_jobs",
     "FixCounts",
+    "fix_file",
 ]
 
 
@@ -414,6 +415,34 @@ def check_files(
         reports.extend(mine)
         total.merge(fc.summary(mine))
     return reports, total
+
+
+def fix_file(
+    path: str | os.PathLike[str],
+    out: str | os.PathLike[str],
+    *,
+    edition: str = "2023",
+    jobs: int | None = None,
+    keep_unreadable: bool = False,
+) -> tuple[Summary, FixCounts]:
+    """Writes the games of ``path`` to ``out`` as ``edition``'s Laws have
+    them (``chesslaws check --fix``): the result the Laws give in the Result
+    tag and at the end of the movetext, the moves recorded after the end
+    left out, a comment citing the article where the result changed, tags
+    repaired; games with illegal or unreadable moves left out, or kept as
+    they were with ``keep_unreadable``. Returns the check's summary and
+    what was changed.
+
+    >>> summary, changes = fix_file("games.pgn", "fixed.pgn")   # doctest: +SKIP
+    >>> changes.lines(get_edition("2023"))                       # doctest: +SKIP
+    ['3,567 games written', '2 results changed by the Laws of 2023:', ...]
+    """
+    fc = FileCheck(path, edition=edition, jobs=jobs, problems_only=True, fix=True,
+                   keep_unreadable=keep_unreadable)
+    with open(out, "wb") as f:
+        for _ in fc.batches():
+            f.write(fc.fixed)
+    return fc.summary(), fc.fixes
 
 
 def _with_file(r: GameReport, path: str) -> GameReport:

@@ -351,7 +351,10 @@ def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_prob
         if fixed_out is not None:
             fixed_out.close()
     if as_json:
-        out.write(json.dumps(total.to_json(), ensure_ascii=False) + "\n")
+        data = total.to_json()
+        if fix_path is not None:
+            data["summary"]["fix"] = {"file": fix_path, "changes": dict(sorted(fixes.items()))}
+        out.write(json.dumps(data, ensure_ascii=False) + "\n")
     else:
         _print_summary(total)
     if fix_path is not None:
