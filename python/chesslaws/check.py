@@ -256,25 +256,28 @@ class FixCounts(Counter[str]):
         return sum(n for k, n in self.items() if k not in ("left_out", "cut"))
 
     def lines(self, ed: Edition) -> list[str]:
-        out = [f"{self.written():,} games written"]
+        def n_of(n: int, one: str, many: str) -> str:
+            return f"{n:,} {one if n == 1 else many}"
+
+        out = [n_of(self.written(), "game", "games") + " written"]
         changed = sum(n for k, n in self.items() if k.startswith("result:"))
         if changed:
-            out.append(f"{changed:,} results changed by the Laws of {ed.name}:")
+            out.append(n_of(changed, "result", "results") + f" changed by the Laws of {ed.name}:")
             for k, n in sorted(self.items()):
                 if k.startswith("result:"):
                     rule = k.split(":", 1)[1]
                     out.append(f"  Article {ed.articles.get(rule, '?')} ({rule}): {n:,}")
         notes = {
-            "cut": "games cut where the Laws ended them (the moves after the end left out)",
-            "result_tag": "Result tags set to the movetext's result",
-            "syntax": "games whose tags were rewritten (quotes escaped)",
-            "no_movetext": "games without moves given their result",
-            "kept_unreadable": "games with illegal or unreadable moves kept as they were",
-            "left_out": "games with illegal or unreadable moves left out (keep them: --unreadable keep)",
+            "cut": ("game", "games", "cut where the Laws ended it (the moves after the end left out)"),
+            "result_tag": ("Result tag", "Result tags", "set to the movetext's result"),
+            "syntax": ("game", "games", "whose tags were rewritten (quotes escaped)"),
+            "no_movetext": ("game", "games", "without moves given its result"),
+            "kept_unreadable": ("game", "games", "with illegal or unreadable moves kept as they were"),
+            "left_out": ("game", "games", "with illegal or unreadable moves left out (keep them: --unreadable keep)"),
         }
-        for k, text in notes.items():
+        for k, (one, many, text) in notes.items():
             if self.get(k):
-                out.append(f"{self[k]:,} {text}")
+                out.append(f"{n_of(self[k], one, many)} {text}")
         return out
 
 
