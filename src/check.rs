@@ -348,6 +348,11 @@ pub fn scan_movetext(text: &[u8], offsets: bool) -> Scan {
                     continue;
                 }
                 let mut token = &text[start..end];
+                if is_annotation(token) {
+                    // "+=", "±", "N", "e.p": annotations, skipped by pgn_reader too.
+                    i = end;
+                    continue;
+                }
                 let whole = plain_san(token)
                     || matches!(SanPlus::from_ascii_prefix(token), Ok((_, used)) if used == token.len());
                 if depth == 0 {
@@ -371,6 +376,31 @@ pub fn scan_movetext(text: &[u8], offsets: bool) -> Scan {
         }
     }
     out
+}
+
+/// Annotation symbols written in the movetext (Informator-style
+/// evaluations "+=", "+-", "±", "∞", novelties "N"/"TN", "ep"), which no
+/// reader takes for a move.
+fn is_annotation(token: &[u8]) -> bool {
+    if matches!(token, b"N" | b"TN" | b"D" | b"ep" | b"e.p" | b"-") {
+        return true;
+    }
+    let figurine = std::str::from_utf8(token).is_ok_and(|t| t.chars().any(|c| figurine_letter(c).is_some()));
+    !figurine && token.iter().all(|&b| matches!(b, b'+' | b'-' | b'=' | b'/' | b'~') || b >= 0x80)
+        && token != b"--"
+}
+
+/// The letter of a figurine (Unicode chess symbol, white or black).
+fn figurine_letter(c: char) -> Option<u8> {
+    match c {
+        '\u{2654}' | '\u{265A}' => Some(b'K'),
+        '\u{2655}' | '\u{265B}' => Some(b'Q'),
+        '\u{2656}' | '\u{265C}' => Some(b'R'),
+        '\u{2657}' | '\u{265D}' => Some(b'B'),
+        '\u{2658}' | '\u{265E}' => Some(b'N'),
+        '\u{2659}' | '\u{265F}' => Some(b'P'),
+        _ => None,
+    }
 }
 
 /// The everyday shapes of SAN, told without parsing: `e4`, `exd5`,
@@ -418,6 +448,28 @@ fn promotion_role(b: u8) -> Option<Role> {
 }
 
 pub fn parse_alt(token: &[u8]) -> Option<Alt> {
+    // Figurine algebraic notation (♘f3): the figurine stands for the letter.
+    let spelled: Vec<u8>;
+    let token = match std::str::from_utf8(token) {
+        Ok(t) if t.chars().any(|c| figurine_letter(c).is_some()) => {
+            let mut out = Vec::with_capacity(t.len());
+            for c in t.chars() {
+                match figurine_letter(c) {
+                    Some(b'P') => {}
+                    Some(l) => out.push(l),
+                    None => out.extend_from_slice(c.to_string().as_bytes()),
+                }
+            }
+            if let Ok((san, used)) = SanPlus::from_ascii_prefix(&out) {
+                if used == out.len() {
+                    return Some(Alt::San(san.san));
+                }
+            }
+            spelled = out;
+            &spelled[..]
+        }
+        _ => token,
+    };
     let mut t = token;
     while let Some((&last, rest)) = t.split_last() {
         if matches!(last, b'+' | b'#') {
@@ -2385,6 +2437,8 @@ mod tests {
         let sc = scan_movetext(b"1. e4 e5 2. O-O-O 0-0 1/2-1/2\n", false);
         assert!(sc.extras.is_empty());
         assert_eq!(sc.result_at, Some((22, 29)));
+        let sc = scan_movetext(b"1. e4 += e5 +- 2. Nf3 \xc2\xb1 N Nc6 1-0", false);
+        assert!(sc.extras.is_empty(), "{:?}", sc.extras);
         let sc = scan_movetext(b"1. e2-e4 e7-e5 2. a8Q g1f3 3. exd6e.p. 1-0", false);
         assert_eq!(sc.extras.iter().map(|e| e.1.as_str()).collect::<Vec<_>>(), ["e2-e4", "e7-e5", "a8Q", "exd6"]);
     }
@@ -2430,6 +2484,20 @@ mod tests {
         }
         assert!(parse_alt(b"Bg1-f3").unwrap().to_move(&pos).is_err());
         assert!(parse_alt(b"Zz9").is_none());
+        for (t, uci) in [("\u{2658}f3", "g1f3"), ("\u{2658}g1-f3", "g1f3"), ("e4", "e2e4")] {
+            let m = parse_alt(t.as_bytes()).map(|a| a.to_move(&pos));
+            if t == "e4" {
+                assert!(m.is_none());
+                continue;
+            }
+            assert_eq!(m.unwrap().unwrap().to_uci(CastlingMode::Standard).to_string(), uci, "{t}");
+        }
+        for t in ["+=", "+-", "\u{b1}", "\u{221e}", "N", "TN", "=", "-/+"] {
+            assert!(is_annotation(t.as_bytes()), "{t}");
+        }
+        for t in ["--", "\u{2658}f3", "Nf3", "e4"] {
+            assert!(!is_annotation(t.as_bytes()), "{t}");
+        }
         let pos: Chess = Fen::from_ascii(b"1n5k/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap().into_position(CastlingMode::Standard).unwrap();
         for (t, uci) in [("a8Q", "a7a8q"), ("axb8N", "a7b8n"), ("a7-a8Q", "a7a8q"), ("a7a8q", "a7a8q"), ("a7xb8=R", "a7b8r")] {
             let m = parse_alt(t.as_bytes()).unwrap().to_move(&pos).unwrap();

@@ -536,6 +536,10 @@ READING = """[Event "fide_promotion"]
 
 1. O-O-O O-O-O 2. b4 c5 3. Na3 b6 4. d3 f6 5. h3 e6 6. Nb1 a6 *
 
+[Event "figurines_and_glyphs"]
+
+1. e4 e5 2. ♘f3 += ♞c6 ± 3. ♗b5 N a6 +- 4. ♗xc6 dxc6 5. O-O ♗g4 ∞ *
+
 [Event "illegal_long"]
 
 1. e2-e5 e7-e5 *
@@ -576,15 +580,16 @@ READING = """[Event "fide_promotion"]
 
 def test_reading_notations_and_endings(tmp_path: Path) -> None:
     p = tmp_path / "reading.pgn"
-    p.write_text(READING)
+    p.write_text(READING, encoding="utf-8")
     r = run(p)
     for name in ("fide_promotion", "fide_capture_promotion", "long_algebraic", "uci", "long_promotion",
-                 "normal", "from_position", "chess960"):
+                 "normal", "from_position", "chess960", "figurines_and_glyphs"):
         assert r[name].findings == (), (name, r[name].findings)
     assert r["fide_promotion"].plies == 5
     assert r["long_algebraic"].plies == 10
     assert r["uci"].plies == 8
     assert r["chess960"].plies == 12
+    assert r["figurines_and_glyphs"].plies == 10
     assert kinds(r["illegal_long"]) == [("illegal_move", 1, "7.5.1")]
     assert kinds(r["result_tag"]) == [("result_tag", 2, None)]
     # A flag fall against a lone rook's owner who cannot lose: Article 6.9.
@@ -616,13 +621,14 @@ def test_tag_syntax_and_header_only_blocks(tmp_path: Path) -> None:
 
 def test_fix_round_trip(tmp_path: Path, planted_file: Path) -> None:
     src = tmp_path / "in.pgn"
-    src.write_text(planted_file.read_text() + READING + '[Event "quote "x" y"]\n\n1. e4 *\n\n[Event "hdr"]\n\n')
+    src.write_text(planted_file.read_text() + READING + '[Event "quote "x" y"]\n\n1. e4 *\n\n[Event "hdr"]\n\n',
+                   encoding="utf-8")
     out = tmp_path / "fixed.pgn"
     res = CliRunner().invoke(main, ["check", str(src), "--fix", str(out)])
     assert res.exit_code == 1, res.output
     assert "results changed by the Laws of 2023" in res.output
     assert "left out" in res.output
-    fixed = out.read_text()
+    fixed = out.read_text(encoding="utf-8")
     again = CliRunner().invoke(main, ["check", str(out)])
     assert again.exit_code == 0, again.output
     r = run(out)
