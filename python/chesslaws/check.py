@@ -33,7 +33,9 @@ Kinds of finding (``Finding.kind``) and the rule they cite:
 
 Moves are read in every notation the Laws and the PGN world use: SAN, the
 FIDE promotion ``a8Q`` / ``bxa1Q``, FIDE long algebraic (``e2-e4``,
-``Ng1-f3``, ``e7-e8Q``) and UCI coordinates (``g1f3``); a Chess960 game
+``Ng1-f3``, ``e7-e8Q``), UCI coordinates (``g1f3``) and figurines
+(``♘f3``); annotation glyphs in the movetext (``+=``, ``±``, ``N``) are
+annotations; a Chess960 game
 (``Variant`` tag) castles by its own rules (2023 Laws, Guidelines II), and the
 usual spellings of standard chess (``normal``, ``From Position``...) are
 standard chess. How a game ended is

@@ -264,9 +264,10 @@ def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_prob
     syntax faults (a quote not escaped in a tag, a Result tag that
     contradicts the movetext, tags with no movetext).
 
-    Moves are read in SAN, FIDE notation (a8Q, e2-e4, Ng1-f3) and UCI
-    coordinates (g1f3); how a game ended is read from its Termination tag
-    as chess.com, lichess, cutechess and TCEC write it.
+    Moves are read in SAN, FIDE notation (a8Q, e2-e4, Ng1-f3), UCI
+    coordinates (g1f3) and figurines; Chess960 games castle by their rules;
+    how a game ended is read from its Termination tag as chess.com, lichess,
+    cutechess and TCEC write it (a win on time is judged by Article 6.9).
 
     With --fix OUT.pgn every game is also written to OUT.pgn as the Laws
     have it: the result they give (in the Result tag and at the end of the
