@@ -348,13 +348,14 @@ pub fn scan_movetext(text: &[u8], offsets: bool) -> Scan {
                     continue;
                 }
                 let mut token = &text[start..end];
-                if is_annotation(token) {
+                let plain = plain_san(token);
+                if !plain && is_annotation(token) {
                     // "+=", "±", "N", "e.p": annotations, skipped by pgn_reader too.
                     i = end;
                     continue;
                 }
-                let whole = plain_san(token)
-                    || matches!(SanPlus::from_ascii_prefix(token), Ok((_, used)) if used == token.len());
+                let whole =
+                    plain || matches!(SanPlus::from_ascii_prefix(token), Ok((_, used)) if used == token.len());
                 if depth == 0 {
                     comment = None;
                     if !whole {
