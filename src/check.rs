@@ -1305,7 +1305,7 @@ impl Checker {
         if let Some(end) = self.ending.as_mut() {
             end.continued += 1;
         }
-        let irreversible = self.pos.is_irreversible(m);
+        let irreversible = self.rules.fivefold && self.pos.is_irreversible(m);
         let mover = self.pos.turn();
         self.pos.play_unchecked(m);
         self.ply += 1;
