@@ -327,11 +327,16 @@ def serve(host: str, port: int, db: str, no_rate_limits: bool, ws_compression: b
 @click.option("--only-problems", is_flag=True, help="Report only the games with findings.")
 @click.option("--jobs", type=click.IntRange(1, 1024), default=None,
               help="Threads checking games (default: all cores; with --dask: per file).")
+@click.option("--fix", "fix_path", default=None, metavar="OUT.pgn", type=click.Path(dir_okay=False),
+              help="Also write every game to OUT.pgn with the result the Laws give (Result tag and "
+                   "movetext), a comment citing the article where it changed, and tags repaired.")
+@click.option("--unreadable", type=click.Choice(["drop", "keep"]), default="drop", show_default=True,
+              help="With --fix: leave out games with illegal or unreadable moves, or keep them as they were.")
 @click.option("--dask", "dask_scheduler", default=None, metavar="ADDRESS",
               help="Check the files on a Dask cluster (e.g. tcp://host:8786), one task per file; "
                    "the workers must see the same paths.")
 def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_problems: bool,
-                  jobs: int | None, dask_scheduler: str | None) -> None:
+                  jobs: int | None, fix_path: str | None, unreadable: str, dask_scheduler: str | None) -> None:
     """Check recorded games: legal moves, and the result the Laws give.
 
     Reads PGN files (plain, .gz or .zst; '-' for standard input) game by
@@ -339,21 +344,39 @@ def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_prob
     summary table (with --json: every game, or with --only-problems only
     those with findings, then the summary). Reports illegal or unreadable moves, games that
     go on or record another result after checkmate, stalemate, a dead
-    position, fivefold repetition or 75 moves (2023), and wins on time or by
-    resignation (2023) where the winner could not have mated.
+    position, fivefold repetition or 75 moves (2023), wins on time or by
+    resignation (2023) where the winner could not have mated, and PGN
+    syntax faults (a quote not escaped in a tag, a Result tag that
+    contradicts the movetext, tags with no movetext).
+
+    Moves are read in SAN, FIDE notation (a8Q, e2-e4, Ng1-f3), UCI
+    coordinates (g1f3) and figurines; Chess960 games castle by their rules;
+    how a game ended is read from its Termination tag as chess.com, lichess,
+    cutechess and TCEC write it (a win on time is judged by Article 6.9).
+
+    With --fix OUT.pgn every game is also written to OUT.pgn as the Laws
+    have it: the result they give (in the Result tag and at the end of the
+    movetext), the moves recorded after the end left out, and a comment
+    citing the article where the result changed. Games with illegal or
+    unreadable moves are left out (or kept as they were: --unreadable keep).
+    What changed is summed up at the end. A fixed file checks clean.
 
     Exit status: 0 when every game is clean, 1 when there are findings, 2 on
     bad usage or a file that cannot be read.
 
     \b
-    Example:
+    Examples:
       chesslaws check games.pgn.zst --only-problems
       zcat games.pgn.gz | chesslaws check - --json --edition 1997
+      chesslaws check twic.pgn --fix twic-fixed.pgn --edition 2023
+      chesslaws check old.pgn --edition 1989 --fix old-fixed.pgn --unreadable keep
     """
     import json
+    import os
     import time
 
-    from chesslaws.check import FileCheck, GameReport, Summary
+    from chesslaws.check import FileCheck, FixCounts, GameReport, Summary
+    from chesslaws.editions import get_edition
 
     total = Summary(edition=edition)
     out = sys.stdout
@@ -361,44 +384,70 @@ def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_prob
     many = len(files) > 1
     status = 0
     if dask_scheduler is not None:
+        if fix_path is not None:
+            click.echo("chesslaws check: --fix is not available with --dask", err=True)
+            sys.exit(2)
         _check_on_dask(files, edition, as_json, only_problems, jobs, dask_scheduler)
         return
-    for path in files:
-        try:
-            fc = FileCheck(path, edition=edition, jobs=jobs, problems_only=only_problems or not as_json)
-        except OSError as err:
-            click.echo(f"chesslaws check: {err}", err=True)
+    fixed_out = None
+    fixes = FixCounts()
+    if fix_path is not None:
+        target = os.path.realpath(fix_path)
+        if any(p != "-" and os.path.realpath(p) == target for p in files):
+            click.echo(f"chesslaws check: --fix {fix_path} would overwrite an input file", err=True)
             sys.exit(2)
-        mine = Summary(edition=edition, files=1)
-        last = 0.0
         try:
-            for batch in fc.batches():
-                for r in batch:
-                    mine.add_report(r)
-                    if r.ok and (only_problems or not as_json):
-                        continue
-                    if many:
-                        r = GameReport(r.game, r.line, r.tags, r.result, r.plies, r.findings, file=path)
-                    if as_json:
-                        out.write(json.dumps(r.to_json(), ensure_ascii=False) + "\n")
-                    else:
-                        _print_report(r, path if many else None)
-                if show_progress and time.monotonic() - last > 0.1:
-                    last = time.monotonic()
-                    _progress(path, fc.bytes_read, fc.total_bytes, fc.games)
+            fixed_out = open(fix_path, "wb")
         except OSError as err:
-            mine.errors.append(f"{path}: {err}")
-            click.echo(f"chesslaws check: {path}: {err}", err=True)
-            status = 2
-        if show_progress:
-            _progress(path, fc.bytes_read, fc.total_bytes, fc.games)
-            click.echo("", err=True)
-        mine.games, mine.plies = fc.games, fc.plies
-        total.merge(mine)
+            click.echo(f"chesslaws check: cannot write {fix_path}: {err}", err=True)
+            sys.exit(2)
+    try:
+        for path in files:
+            try:
+                fc = FileCheck(path, edition=edition, jobs=jobs, problems_only=only_problems or not as_json,
+                               json=as_json, file=path if many else None, fix=fixed_out is not None,
+                               keep_unreadable=unreadable == "keep")
+            except OSError as err:
+                click.echo(f"chesslaws check: {err}", err=True)
+                sys.exit(2)
+            last = 0.0
+            try:
+                for batch in fc.batches():
+                    if as_json:
+                        out.write(fc.json_text)
+                    for r in batch:
+                        if many:
+                            r = GameReport(r.game, r.line, r.tags, r.result, r.plies, r.findings, file=path)
+                        _print_report(r, path if many else None)
+                    if fixed_out is not None:
+                        fixed_out.write(fc.fixed)
+                    if show_progress and time.monotonic() - last > 0.1:
+                        last = time.monotonic()
+                        _progress(path, fc.bytes_read, fc.total_bytes, fc.games)
+            except OSError as err:
+                fc.counts.errors.append(f"{path}: {err}")
+                click.echo(f"chesslaws check: {path}: {err}", err=True)
+                status = 2
+            if show_progress:
+                _progress(path, fc.bytes_read, fc.total_bytes, fc.games)
+                click.echo("", err=True)
+            total.merge(fc.summary())
+            fixes.update(fc.fixes)
+    finally:
+        if fixed_out is not None:
+            fixed_out.close()
     if as_json:
-        out.write(json.dumps(total.to_json(), ensure_ascii=False) + "\n")
+        data = total.to_json()
+        if fix_path is not None:
+            data["summary"]["fix"] = {"file": fix_path, "changes": dict(sorted(fixes.items()))}
+        out.write(json.dumps(data, ensure_ascii=False) + "\n")
     else:
         _print_summary(total)
+    if fix_path is not None:
+        lines = fixes.lines(get_edition(edition))
+        click.echo(f"\n--fix {fix_path}:" if not as_json else f"--fix {fix_path}:", err=as_json)
+        for line in lines:
+            click.echo(f"  {line}", err=as_json)
     out.flush()
     if status == 0 and total.games_with_findings:
         status = 1
