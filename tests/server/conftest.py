@@ -266,3 +266,10 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServ
     """A real server (uvicorn, in a thread) over a fresh SQLite file, for the module's tests."""
     with ThreadServer(str(tmp_path_factory.mktemp("live") / "games.sqlite3")) as s:
         yield s
+
+
+@pytest.fixture
+def live_server_db(db_url: str) -> Iterator[ThreadServer]:
+    """A real server (uvicorn, in a thread) over a fresh SQLite file or PostgreSQL database."""
+    with ThreadServer(db_url) as s:
+        yield s

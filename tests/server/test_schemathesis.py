@@ -46,15 +46,6 @@ def _schemathesis(url: str, tmp: Path, *, game: str | None, token: str | None, s
     return subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=tmp)  # its caches stay out of the repo
 
 
-@pytest.fixture
-def live_server_db(db_url: str) -> Any:
-    """A real server (uvicorn, in a thread) over a fresh SQLite file or PostgreSQL database."""
-    from conftest import ThreadServer
-
-    with ThreadServer(db_url) as s:
-        yield s
-
-
 @pytest.mark.parametrize("as_arbiter", [False, True], ids=["stranger", "arbiter"])
 def test_no_server_errors(live_server_db: Any, tmp_path: Path, as_arbiter: bool) -> None:
     live_server = live_server_db
