@@ -90,6 +90,7 @@ _ARTICLES_1989 = {
     "interruption": "12.5",
     "set_clocks": "12.4",
     "penalty": "15.2",
+    "adjudication": "16.4",  # the arbiter acts in the best interest of the competition
     "scoring": "17",
     "wrong_initial_position": "8.5",
     "board_placed_wrongly": "8.7",
@@ -140,6 +141,7 @@ _ARTICLES_1997 = {
     "interruption": "6.12",
     "set_clocks": "6.13",
     "penalty": "13.4",
+    "adjudication": "13.2",  # the arbiter acts in the best interest of the competition
     "scoring": "11.1",
     "adjournment": "A.1",
     "envelope": "A.2",
@@ -186,6 +188,7 @@ _ARTICLES_2023 = {
     "interruption": "6.12.1",
     "set_clocks": "6.10.2",
     "penalty": "12.9",
+    "adjudication": "12.2.2",  # the arbiter acts in the best interest of the competition
     "scoring": "10.1",
     "wrong_initial_position": "7.2.1",
     "board_placed_wrongly": "7.3",
