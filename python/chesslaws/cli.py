@@ -232,6 +232,15 @@ def serve(host: str, port: int, db: str) -> None:
     run(host=host, port=port, db=store)
 
 
+def _add_match() -> None:
+    from chesslaws.match import match_command  # issue 19: engine matches under the Laws
+
+    main.add_command(match_command)
+
+
+_add_match()
+
+
 @main.command(name="check")
 @click.argument("files", nargs=-1, required=True,
                 type=click.Path(exists=True, dir_okay=False, allow_dash=True))

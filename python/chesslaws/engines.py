@@ -98,6 +98,7 @@ class Go:
     nodes: int | None = None
     movetime: int | None = None
     depth: int | None = None
+    searchmoves: tuple[str, ...] = ()
 
     def command(self) -> str:
         parts = ["go"]
@@ -107,6 +108,8 @@ class Go:
                 parts.append(f"{name} {max(0, int(value))}")
         if len(parts) == 1:
             parts.append("infinite")
+        if self.searchmoves:
+            parts.append("searchmoves " + " ".join(self.searchmoves))
         return " ".join(parts)
 
 
