@@ -290,7 +290,10 @@ class UciEngine:
             except OSError:
                 chunk = b""
             if not chunk:
-                self._proc.poll()
+                try:  # output closed: it is ending (or has ended); give it a moment to exit
+                    self._proc.wait(timeout=0.5)
+                except subprocess.TimeoutExpired:
+                    pass
                 raise EngineCrashed(f"engine {self.name!r} closed its output (exit status {self._proc.poll()})")
             data = self._buf + chunk
             *lines, self._buf = data.split(b"\n")

@@ -273,7 +273,13 @@ def play_game(
         if text == "0000" and bm.move not in ("0000",):
             incidents.append(f"{names[side]} ({side}) answered {bm.line!r}: no move (Article 7.5.4 in 2023)")
         last[side].append(_score(bm))
-        game = _apply(game, {"type": "move", "t": t_ms / 1000, "by": side, "move": text})
+        try:
+            game = _apply(game, {"type": "move", "t": t_ms / 1000, "by": side, "move": text})
+        except InvalidInput as err:
+            # A move that cannot even stand on the board where illegal moves stand until claimed
+            # (1997 blitz): no move was made; the engine's clock runs on and it is asked again.
+            incidents.append(f"{names[side]} ({side}) answered {bm.line!r}, which cannot be played: {err}")
+            continue
         if game.state.ongoing:
             game = _after_move(game, side, t_ms, adjudication, last)
     if game.state.ongoing:  # pragma: no cover - the loop ends only on a finished game

@@ -43,7 +43,8 @@ def illegal_move(pos: Position) -> str:
         if piece.isupper() != upper:
             continue
         for to in squares:
-            if to != frm and frm + to not in legal:
+            target = pos.piece_at(to)
+            if to != frm and frm + to not in legal and (target is None or target.isupper() != upper):
                 return frm + to
     return "a1a1"
 
