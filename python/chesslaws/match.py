@@ -169,6 +169,7 @@ class GameResult:
     illegal: Mapping[str, int]  # by colour
     incidents: tuple[str, ...]  # crashes, hangs, in words
     overhead_ns: tuple[int, ...]  # per move: from bestmove read to the next go sent
+    overhead_cpu_ns: tuple[int, ...]  # the CPU time the harness's thread spent in those intervals
     broken: frozenset[Color]  # engines to restart (crashed or hung)
 
     @property
@@ -221,6 +222,8 @@ def play_game(
     incidents: list[str] = []
     broken: set[Color] = set()
     overhead: list[int] = []
+    overhead_cpu: list[int] = []
+    cpu0 = time.thread_time_ns()
     last: dict[Color, list[int | None]] = {"white": [], "black": []}
     for c in ("white", "black"):
         try:
@@ -235,21 +238,24 @@ def play_game(
         game = _flag_falls(game, game.state.turn) if game.state.turn in broken else game
         if game.state.ongoing:
             game = _flag_falls(game, game.state.turn)
+    sent_early = False  # the next engine's "go" was sent before the arbiter ruled on the last move
     while game.state.ongoing:
         s = game.state
         side: Color = s.turn
         eng = engines[side]
-        now_ms = max(s.t_ms, (time.monotonic_ns() - start_ns) // 1_000_000)
-        limits = go_for(s.clock, now_ms)
-        if s.touched:  # after a reinstated illegal move: the touched piece must move (Article 4)
-            allowed, _ = _allowed_by_touch(s.position, side, s.touched)
-            if allowed:
-                limits = _with_searchmoves(limits, sorted(allowed))
         flag = s.clock.flag_time(side)
-        moves = [m.uci for m in s.moves]
         try:
-            go_ns = eng.go(fen, moves, limits)
-            overhead.append(go_ns - prev_ns)
+            if not sent_early:
+                now_ms = max(s.t_ms, (time.monotonic_ns() - start_ns) // 1_000_000)
+                limits = go_for(s.clock, now_ms)
+                if s.touched:  # after a reinstated illegal move: the touched piece must move (Article 4)
+                    allowed, _ = _allowed_by_touch(s.position, side, s.touched)
+                    if allowed:
+                        limits = _with_searchmoves(limits, sorted(allowed))
+                go_ns = eng.go(fen, [m.uci for m in s.moves], limits)
+                overhead_cpu.append(time.thread_time_ns() - cpu0)
+                overhead.append(go_ns - prev_ns)
+            sent_early = False
             deadline = None if flag is None else start_ns + flag * 1_000_000
             bm = eng.wait_bestmove(deadline)
         except EngineCrashed as err:
@@ -268,11 +274,25 @@ def play_game(
             game = _flag_falls(game, side)
             break
         prev_ns = bm.received_ns
+        cpu0 = time.thread_time_ns()
         t_ms = max(s.t_ms, _ms_ceil(bm.received_ns - start_ns))
         text = bm.move if _readable(bm.move) else "0000"
         if text == "0000" and bm.move not in ("0000",):
             incidents.append(f"{names[side]} ({side}) answered {bm.line!r}: no move (Article 7.5.4 in 2023)")
         last[side].append(_score(bm))
+        opp: Color = "black" if side == "white" else "white"
+        if not s.touched and text != "0000" and s.position.is_legal(text):
+            # The common case, a legal move: the opponent's clock is the press of this one; tell the
+            # opponent at once and let the arbiter rule (end of game, claims, adjudication) while it
+            # thinks. Its time runs from this move's instant either way.
+            try:
+                ahead = go_for(s.clock.press(t_ms, side), t_ms)
+                go_ns = engines[opp].go(fen, [m.uci for m in s.moves] + [s.position.uci(text)], ahead)
+                overhead_cpu.append(time.thread_time_ns() - cpu0)
+                overhead.append(go_ns - prev_ns)
+                sent_early = True
+            except EngineCrashed:
+                pass  # found again when it is the opponent's turn
         try:
             game = _apply(game, {"type": "move", "t": t_ms / 1000, "by": side, "move": text})
         except InvalidInput as err:
@@ -282,6 +302,15 @@ def play_game(
             continue
         if game.state.ongoing:
             game = _after_move(game, side, t_ms, adjudication, last)
+        if sent_early and not (game.state.ongoing and game.state.turn == opp and not game.state.claims):
+            # The game ended (or the arbiter has more to say): the search already started is void.
+            sent_early = False
+            try:
+                if engines[opp].stop(stop_grace) is None:
+                    broken.add(opp)
+                    incidents.append(f"{names[opp]} ({opp}) did not answer 'stop' within {stop_grace:g} s")
+            except EngineCrashed:
+                broken.add(opp)
     if game.state.ongoing:  # pragma: no cover - the loop ends only on a finished game
         raise ChessLawsError("the game loop ended with the game still in play")
     pgn_tags = {"Opening": opening.line} if opening.line else {}
@@ -291,7 +320,7 @@ def play_game(
     if incidents:
         pgn = _with_incidents(pgn, incidents)
     return GameResult(round_no, white_side, game, pgn, dict(game.state.illegal_moves), tuple(incidents),
-                      tuple(overhead), frozenset(broken))
+                      tuple(overhead), tuple(overhead_cpu), frozenset(broken))
 
 
 def _with_incidents(pgn: str, incidents: list[str]) -> str:
