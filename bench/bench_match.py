@@ -115,7 +115,7 @@ def cmd_losses(args: argparse.Namespace) -> None:
     print(f"  goal 0 time losses: {'met' if forfeits == 0 else 'NOT met'}")
 
 
-def python_chess_game(white: object, black: object, tc_ms: int, inc_ms: int) -> tuple[str, int]:
+def python_chess_game(white: object, black: object, tc_ms: int, inc_ms: int) -> tuple[str, int, bool]:
     """A minimal python-chess match loop: clocks by time.monotonic, a flag ends the game."""
     import chess
     import chess.engine
@@ -133,10 +133,10 @@ def python_chess_game(white: object, black: object, tc_ms: int, inc_ms: int) -> 
         used = time.monotonic() - t0
         clocks[side] -= used
         if clocks[side] <= 0:
-            return ("0-1" if side == chess.WHITE else "1-0"), len(board.move_stack)
+            return ("0-1" if side == chess.WHITE else "1-0"), len(board.move_stack), True
         clocks[side] += inc
         board.push(result.move)
-    return board.result(claim_draw=True), len(board.move_stack)
+    return board.result(claim_draw=True), len(board.move_stack), False
 
 
 def cmd_rate(args: argparse.Namespace) -> None:
@@ -165,7 +165,8 @@ def cmd_rate(args: argparse.Namespace) -> None:
             pa.protocol.send_line("ucinewgame")  # type: ignore[attr-defined]
             pb.protocol.send_line("ucinewgame")  # type: ignore[attr-defined]
             t0 = time.monotonic()
-            _, plies = python_chess_game(pw, pk, period.ms, period.increment_ms)
+            _, plies, flagged = python_chess_game(pw, pk, period.ms, period.increment_ms)
+            their_flags += flagged
             theirs.append(time.monotonic() - t0)
             their_plies += plies
     finally:
@@ -180,7 +181,7 @@ def cmd_rate(args: argparse.Namespace) -> None:
     print(f"  chesslaws match:        {gpm_ours:.1f} games/min  (median game {statistics.median(ours):.2f} s, "
           f"{our_plies / len(ours):.0f} plies/game, {our_flags} time losses)")
     print(f"  python-chess loop:      {gpm_theirs:.1f} games/min  (median game {statistics.median(theirs):.2f} s, "
-          f"{their_plies / len(theirs):.0f} plies/game)")
+          f"{their_plies / len(theirs):.0f} plies/game, {their_flags} time losses)")
     ratio = gpm_ours / gpm_theirs
     per_ply = (sum(theirs) / their_plies) / (sum(ours) / our_plies)
     print(f"  ratio {ratio:.2f}x by games/min, {per_ply:.2f}x by plies/s; goal >= 1.0x: "
