@@ -205,7 +205,11 @@ def convert(pgn: str, out_dir: str, edition: str) -> None:
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port to listen on.")
 @click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL",
               help="SQLite file, or a postgresql:// URL: the game logs.")
-def serve(host: str, port: int, db: str) -> None:
+@click.option("--engine", "engines", multiple=True, metavar="NAME=COMMAND",
+              help="A UCI engine people can play against from the lobby (repeatable).")
+@click.option("--engine-pool", type=click.IntRange(1, 64), default=2, show_default=True,
+              help="Engine processes running at most, for all games against engines.")
+def serve(host: str, port: int, db: str, engines: tuple[str, ...], engine_pool: int) -> None:
     """Start the live game server: the lobby, the boards, the clocks and the arbiter.
 
     Every accepted event is committed to the database before it is
@@ -215,6 +219,7 @@ def serve(host: str, port: int, db: str) -> None:
     Example:
       chesslaws serve --port 8000 --db ./chesslaws.sqlite3
       chesslaws serve --db postgresql://user@localhost/chesslaws
+      chesslaws serve --engine stockfish=/usr/games/stockfish --engine-pool 2
     """
     try:
         from chesslaws.server import open_store, run
@@ -229,7 +234,14 @@ def serve(host: str, port: int, db: str) -> None:
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"chesslaws: serving on http://{shown}:{port}/  (games in {db})")
     sys.stdout.flush()
-    run(host=host, port=port, db=store)
+    try:
+        from chesslaws.server.engines import parse_engines
+
+        specs = parse_engines(engines)
+    except ChessLawsError as err:
+        click.echo(f"chesslaws serve: {err}", err=True)
+        sys.exit(2)
+    run(host=host, port=port, db=store, engines=specs, engine_pool=engine_pool)
 
 
 def _add_match() -> None:

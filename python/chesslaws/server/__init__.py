@@ -5,16 +5,20 @@
 
 from __future__ import annotations
 
+from typing import Sequence
+
+from chesslaws.engines import EngineSpec
 from chesslaws.server.app import create_app
 from chesslaws.server.store import PostgresStore, SQLiteStore, Store, open_store
 
 
 def run(host: str = "127.0.0.1", port: int = 8000, db: str | Store = "./chesslaws.sqlite3", *,
-        log_level: str = "warning") -> None:
-    """Serves the app until interrupted (``db``: an open store, a SQLite path or a postgresql:// URL)."""
+        log_level: str = "warning", engines: Sequence[EngineSpec] = (), engine_pool: int = 2) -> None:
+    """Serves the app until interrupted (``db``: an open store, a SQLite path or a postgresql:// URL;
+    ``engines``: engines one can play against, at most ``engine_pool`` processes)."""
     import uvicorn
 
-    app = create_app(db)
+    app = create_app(db, engines=engines, engine_pool=engine_pool)
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=16 * 1024, lifespan="on")
 
 
