@@ -634,10 +634,14 @@ def run_match(cfg: MatchConfig, *, on_result: Callable[[GameResult, Tally], None
     tally = Tally()
     results: list[GameResult] = []
     decision: str | None = None
-    finished_workers = 0
     try:
         while len(results) < cfg.games:
-            item = done.get()
+            try:
+                item = done.get(timeout=0.1)
+            except queue.Empty:
+                if all(not th.is_alive() for th in threads) and done.empty():
+                    break  # every worker has ended (after an SPRT decision, or all jobs done)
+                continue
             if isinstance(item, BaseException):
                 stop.set()
                 raise item
@@ -649,23 +653,24 @@ def run_match(cfg: MatchConfig, *, on_result: Callable[[GameResult, Tally], None
             if cfg.sprt is not None and decision is None:
                 decision = cfg.sprt.decision(tally.wins, tally.draws, tally.losses)
                 if decision is not None:
-                    stop.set()
+                    stop.set()  # games under way are finished and counted; no new ones start
                     _drain(jobs)
             if on_result is not None:
                 on_result(item, tally)
-            if stop.is_set() and all(not th.is_alive() for th in threads) and done.empty():
-                break
-            if stop.is_set():
-                finished_workers = sum(not th.is_alive() for th in threads)
-                if finished_workers == len(threads) and done.empty():
-                    break
+    except BaseException:
+        # Interrupted or failed: end the games under way now (their engines are killed).
+        stop.set()
+        with lock:
+            for eng in registry:
+                eng.close(timeout=0.2)
+        raise
     finally:
         stop.set()
         _drain(jobs)
         for _ in threads:
             jobs.put(None)
         for th in threads:
-            th.join(timeout=30)
+            th.join(timeout=60)
         with lock:
             for eng in registry:
                 eng.close()

@@ -239,3 +239,13 @@ def test_cli_match_with_pgnout_table_and_errors(tmp_path: Path) -> None:
     none = subprocess.run([sys.executable, "-m", "chesslaws.cli", "match", "/nonexistent/engine", fake_cmd("legal"),
                            "--games", "1"], capture_output=True, text=True, timeout=60)
     assert none.returncode == 2 and "cannot start engine" in none.stderr
+
+
+def test_sprt_stops_the_match_early() -> None:
+    cfg = MatchConfig((EngineSpec("good", tuple(fake("legal"))), EngineSpec("bad", tuple(fake("illegal")))),
+                      TimeControl.parse("30+0"), games=200, sprt=Sprt(0, 200))
+    seen: list[int] = []
+    report = run_match(cfg, on_result=lambda r, t: seen.append(t.games))
+    assert report.sprt_decision == "H1" and report.stopped_early
+    assert report.tally.wins == report.tally.games < 200
+    assert seen == list(range(1, report.tally.games + 1))
