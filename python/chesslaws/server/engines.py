@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal, Sequence
 from fastapi import Request
 from pydantic import BaseModel, ConfigDict, Field
 
+from chesslaws.clock import Clock
 from chesslaws.engines import EngineCrashed, EngineError, EngineSpec, Go, UciEngine, go_for
 from chesslaws.errors import InvalidInput
 from chesslaws.server.hub import ApiError, Hub, LiveGame, Subscriber
@@ -318,6 +319,8 @@ class EnginePlayers:
             log.exception("engine seat of game %s failed", live.id)
         finally:
             live.subscribers.discard(seat.sub)
+            if seat in self.seats:
+                self.seats.remove(seat)
 
     async def _submit(self, seat: _Seat, body: dict[str, Any]) -> bool:
         try:
@@ -338,16 +341,13 @@ class EnginePlayers:
                 return
         loop = asyncio.get_running_loop()
         t = self.hub.t_of(live)
-        clock = s.clock
-        go = go_for(clock, max(s.t_ms, round(t * 1000)))
-        remaining = clock.flag_time(seat.color)
-        flag_in = None if remaining is None else max(0.0, remaining / 1000 - t)
-        limits = seat.strength.limits(go, None if flag_in is None else int(flag_in * 1000))
+        flag = s.clock.flag_time(seat.color)
+        # The instant (monotonic) its flag falls: waiting for a free process counts on its clock too.
+        flag_ns = None if flag is None else time.monotonic_ns() + int(max(0.0, flag / 1000 - t) * 1e9)
         moves = [m.uci for m in s.moves]
-        fen = s.config.fen
         try:
             answer = await loop.run_in_executor(
-                self._executor, self._think, seat, live.id, fen, moves, limits, flag_in)
+                self._executor, self._think, seat, live, s.clock, s.t_ms, s.config.fen, moves, flag_ns)
         except asyncio.CancelledError:
             raise
         except Exception as err:
@@ -357,11 +357,11 @@ class EnginePlayers:
             return  # crashed or hung: a player who does not move
         await self._submit(seat, {"type": "move", "move": answer})
 
-    def _think(self, seat: _Seat, game_id: str, fen: str, moves: list[str], limits: Go,
-               flag_in: float | None) -> str | None:
+    def _think(self, seat: _Seat, live: LiveGame, clock: Clock, last_t_ms: int, fen: str, moves: list[str],
+               flag_ns: int | None) -> str | None:
         """In a pool thread: one move, or None if the engine crashed, hung or gave no move."""
-        # The wait for a free process counts on the engine's clock, as a person's thinking would.
-        wait = 60.0 if flag_in is None else max(0.05, flag_in)
+        game_id = live.id
+        wait = 60.0 if flag_ns is None else max(0.05, (flag_ns - time.monotonic_ns()) / 1e9)
         try:
             proc = self.pool.acquire(seat.info.spec, timeout=wait)
         except EngineError as err:
@@ -376,9 +376,15 @@ class EnginePlayers:
             if proc.game != game_id:
                 eng.new_game()
                 proc.game = game_id
+            # The clock as it stands now, at the server's t.
+            now_ms = max(last_t_ms, round((self.hub.now() - live.created_at) * 1000))
+            left = None if flag_ns is None else max(0, (flag_ns - time.monotonic_ns()) // 1_000_000)
+            limits = seat.strength.limits(go_for(clock, now_ms), left)
+            if limits.wtime is None and limits.nodes is None and limits.movetime is None and limits.depth is None:
+                limits = Go(movetime=1000)  # no clock and no limit: a second a move, not "go infinite"
             eng.go(fen, moves, limits)
-            deadline = None if flag_in is None else time.monotonic_ns() + int(flag_in * 1e9) + 50_000_000
-            if deadline is None and limits.movetime is None and limits.nodes is None:
+            deadline = None if flag_ns is None else flag_ns + 50_000_000
+            if deadline is None:
                 deadline = time.monotonic_ns() + 600 * 10**9
             bm = eng.wait_bestmove(deadline)
             if bm is None:  # past its flag: the Laws have ruled; the process is not trusted again
