@@ -20,8 +20,9 @@ plays itself in every part.
 - ``rate``: games per minute at 1+0.01, one game at a time, alternating a
   chesslaws game and a game of a minimal python-chess match loop
   (``chess.engine.SimpleEngine.play`` with the clocks kept by
-  ``time.monotonic``, ending on ``board.is_game_over(claim_draw=True)`` or a
-  flag). Goal: chesslaws at least 1.0x python-chess.
+  ``time.monotonic``, ending on ``board.is_game_over()``, a threefold
+  repetition or fifty moves as soon as they occur -- the claims the harness
+  makes -- or a flag). Goal: chesslaws at least 1.0x python-chess.
 """
 
 from __future__ import annotations
@@ -135,7 +136,10 @@ def python_chess_game(white: object, black: object, tc_ms: int, inc_ms: int) -> 
     clocks = {chess.WHITE: tc_ms / 1000, chess.BLACK: tc_ms / 1000}
     players = {chess.WHITE: white, chess.BLACK: black}
     inc = inc_ms / 1000
-    while not board.is_game_over(claim_draw=True):
+    # The same ends as the chesslaws harness: the automatic ones, and a threefold repetition or fifty
+    # moves claimed as soon as they have occurred (claim_draw=True would also end a game on a
+    # repetition a move could make, earlier than any claim made here).
+    while not (board.is_game_over() or board.is_repetition(3) or board.halfmove_clock >= 100):
         side = board.turn
         limit = chess.engine.Limit(white_clock=clocks[chess.WHITE], black_clock=clocks[chess.BLACK],
                                    white_inc=inc, black_inc=inc)
@@ -147,7 +151,7 @@ def python_chess_game(white: object, black: object, tc_ms: int, inc_ms: int) -> 
             return ("0-1" if side == chess.WHITE else "1-0"), len(board.move_stack), True
         clocks[side] += inc
         board.push(result.move)
-    return board.result(claim_draw=True), len(board.move_stack), False
+    return (board.result() if board.is_game_over() else "1/2-1/2"), len(board.move_stack), False
 
 
 def cmd_rate(args: argparse.Namespace) -> None:
