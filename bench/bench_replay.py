@@ -12,6 +12,12 @@ position in a Python loop:
 - python-chess: ``board.push_san(san)``.
 
 Target: chesslaws at least 10x faster. The median of ``--runs`` runs each.
+
+The same games are then replayed through the arbiter, ``Game.apply`` (each
+move a ``move`` event of the log, under the 2023 Laws with a 90+30 clock:
+touch-move, offers, clocks and the automatic ends checked on every move),
+against the same python-chess loop. No target: the figure watches that the
+arbiter does not get slower (compare its ratio between two runs).
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import time
 import chess
 
 from chesslaws import Position
+from chesslaws.game import Game
 
 
 def make_games(n: int, seed: int) -> list[list[str]]:
@@ -51,6 +58,18 @@ def replay_chesslaws(games: list[list[str]]) -> str:
         for san in sans:
             pos = pos.play(san)
         last = pos.fen()
+    return last
+
+
+def replay_game(games: list[list[str]]) -> str:
+    last = ""
+    for sans in games:
+        g = Game.start(edition="2023", time_control="5400+30")
+        side = "white"
+        for i, san in enumerate(sans, start=1):
+            g = g.apply({"type": "move", "t": i, "by": side, "move": san})
+            side = "black" if side == "white" else "white"
+        last = g.position.fen()
     return last
 
 
@@ -89,6 +108,19 @@ def main() -> int:
     print(f"python-chess push_san:     {t_theirs:8.4f} s  {plies / t_theirs / 1e3:9.1f} k moves/s")
     ratio = t_theirs / t_ours
     print(f"ratio: {ratio:.1f}x   target >= 10x: {'met' if ratio >= 10 else 'MISSED'}")
+
+    arbiter, peer = [], []
+    for _ in range(args.runs):
+        start = time.perf_counter()
+        replay_game(games)
+        arbiter.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        replay_python_chess(games)
+        peer.append(time.perf_counter() - start)
+    t_game, t_peer = statistics.median(arbiter), statistics.median(peer)
+    print(f"chesslaws   Game.apply:    {t_game:8.4f} s  {plies / t_game / 1e3:9.1f} k moves/s")
+    print(f"python-chess push_san:     {t_peer:8.4f} s  {plies / t_peer / 1e3:9.1f} k moves/s")
+    print(f"Game.apply ratio: {t_peer / t_game:.2f}x python-chess push_san (no target; must not fall)")
     return 0
 
 

@@ -163,7 +163,7 @@ def main() -> None:
     tmp = tempfile.mkdtemp(prefix="chesslaws-bench-")
     db = args.db or os.path.join(tmp, "bench.sqlite3")
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "chesslaws.cli", "serve", "--host", HOST, "--port", str(port),
+    proc = subprocess.Popen([sys.executable, "-m", "chesslaws.cli", "serve", "--no-rate-limits", "--host", HOST, "--port", str(port),
                              "--db", db], stdout=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 30

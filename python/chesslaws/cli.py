@@ -111,7 +111,7 @@ def replay(log: str, as_json: bool, as_pgn: bool, at: float | None) -> None:
     """Replay the game log LOG (JSON Lines) under its edition of the Laws.
 
     Prints the position, the clocks, the moves and every ruling with its
-    article. With --json, prints the state as in shared/spec/game-log.md.
+    article. With --json, prints the state as in docs/game-log.md.
     A log that cannot be replayed gives its line number and the reason,
     and exit status 2.
 
@@ -205,15 +205,26 @@ def convert(pgn: str, out_dir: str, edition: str) -> None:
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port to listen on.")
 @click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL",
               help="SQLite file, or a postgresql:// URL: the game logs.")
+@click.option("--no-rate-limits", is_flag=True,
+              help="Turn the rate limits off (trusted networks, load tests). By default: 20 games created "
+                   "per minute per address, 10 events per second and 300 per minute per seat token, 400 "
+                   "events per minute per game.")
 @click.option("--engine", "engines", multiple=True, metavar="NAME=COMMAND",
               help="A UCI engine people can play against from the lobby (repeatable).")
 @click.option("--engine-pool", type=click.IntRange(1, 64), default=2, show_default=True,
               help="Engine processes running at most, for all games against engines.")
-def serve(host: str, port: int, db: str, engines: tuple[str, ...], engine_pool: int) -> None:
+def serve(host: str, port: int, db: str, no_rate_limits: bool, engines: tuple[str, ...], engine_pool: int) -> None:
     """Start the live game server: the lobby, the boards, the clocks and the arbiter.
 
     Every accepted event is committed to the database before it is
-    acknowledged; on start every stored game is rebuilt from its log.
+    acknowledged; on start every stored game is rebuilt from its log (a log
+    that cannot be replayed is set aside, named on standard error, until its
+    arbiter annuls it). If the database becomes unreachable, events are
+    refused with 503 and the clocks are held; when it returns, the time that
+    passed is given back and written in each log as an interruption.
+
+    One SQLite file serves one server process (a second one exits with
+    status 2); run several processes on PostgreSQL.
 
     \b
     Example:
@@ -234,6 +245,8 @@ def serve(host: str, port: int, db: str, engines: tuple[str, ...], engine_pool: 
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"chesslaws: serving on http://{shown}:{port}/  (games in {db})")
     sys.stdout.flush()
+    from chesslaws.server.guard import UNLIMITED, Limits
+
     try:
         from chesslaws.server.engines import parse_engines
 
@@ -241,7 +254,8 @@ def serve(host: str, port: int, db: str, engines: tuple[str, ...], engine_pool: 
     except ChessLawsError as err:
         click.echo(f"chesslaws serve: {err}", err=True)
         sys.exit(2)
-    run(host=host, port=port, db=store, engines=specs, engine_pool=engine_pool)
+    run(host=host, port=port, db=store, limits=UNLIMITED if no_rate_limits else Limits(), engines=specs,
+        engine_pool=engine_pool)
 
 
 def _add_match() -> None:

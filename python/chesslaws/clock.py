@@ -225,6 +225,37 @@ class Clock:
         )
         return replace(c, _remaining=(white_ms, black_ms), _fell_at=(fell[0], fell[1]))
 
+    def take_back(self, t_ms: int, side: Color, white_moves: int, black_moves: int) -> Clock:
+        """Moves are taken back at ``t_ms`` (the arbiter goes back to an earlier
+        position: 1997 7.4, 2023 7.4.1, D.2.10): the completed moves become
+        ``white_moves`` and ``black_moves`` (at most those made), and ``side``'s
+        clock runs from ``t_ms``, a fresh turn.  The times are kept; the arbiter
+        sets them with :meth:`set_times` where he judges it right.
+        """
+        self._check_t(t_ms)
+        _index(side)
+        if not (0 <= white_moves <= self._moves[0] and 0 <= black_moves <= self._moves[1]):
+            raise ClockError(
+                f"cannot take back to {white_moves} and {black_moves} moves: "
+                f"{self._moves[0]} and {self._moves[1]} were made"
+            )
+        c = self._advance(t_ms)
+        return replace(c, _moves=(white_moves, black_moves))._begin_turn(side)
+
+    def with_increment(self, t_ms: int, ms: int) -> Clock:
+        """From ``t_ms`` on, ``ms`` more is added after every move of both
+        players, in every period (2023 Guidelines III.4: the cumulative mode
+        of an extra five seconds introduced at a player's request)."""
+        self._check_t(t_ms)
+        if ms <= 0:
+            raise ClockError(f"an increment must be positive, not {ms}")
+        if self._control.unlimited:
+            raise ClockError("there is no clock to give an increment to")
+        from chesslaws.timecontrol import TimeControl
+
+        periods = tuple(replace(p, increment_ms=p.increment_ms + ms) for p in self._control.periods)
+        return replace(self._advance(t_ms), _control=TimeControl(periods))
+
     def add_time(self, t_ms: int, side: Color, ms: int) -> Clock:
         """Add ``ms`` to ``side``'s remaining time at ``t_ms`` (penalties).
 

@@ -1,4 +1,4 @@
-"""Events of the game log (``shared/spec/game-log.md``), read and checked.
+"""Events of the game log (``docs/game-log.md``), read and checked.
 
 :func:`parse_event` turns one JSON object into an :class:`Event`, or raises
 :class:`EventError` naming the field that is wrong. Which fields each event
@@ -19,6 +19,24 @@ Actor = Literal["white", "black", "arbiter"]
 
 #: t is at most this many seconds (about 115 days): far past any session.
 MAX_T = 10_000_000.0
+
+#: The largest clock value an event may set, in milliseconds (100 days): far past any time control,
+#: and exactly representable everywhere a state is read (a browser's numbers stop at 2**53).
+MAX_CLOCK_MS = 8_640_000_000
+
+#: The largest time one penalty may add or take, in seconds (one day).
+MAX_PENALTY_S = 86_400.0
+
+#: The range of every numeric field, by name (inclusive): a value outside is refused before it is
+#: stored, so that every log the server accepts can be replayed and its clock scheduled.
+RANGES: Mapping[str, tuple[float, float]] = MappingProxyType({
+    "white_ms": (0, MAX_CLOCK_MS),
+    "black_ms": (0, MAX_CLOCK_MS),
+    "seconds": (0, MAX_PENALTY_S),
+    "session_end": (0, MAX_T),
+    "default_time": (0, MAX_T),
+    "fifty_move_limit": (1, 1000),
+})
 
 
 class EventError(InvalidInput):
@@ -41,6 +59,17 @@ class Schema:
 
 
 _COLOR = ("white", "black")
+#: The arbiter's penalties (1989 16.5, 1997 13.4 (a)-(e), 2023 12.9.1-12.9.9).
+_PENALTIES = ("warning", "add_time", "reduce_time", "opponent_points", "reduce_points", "loss", "fine",
+              "exclusion", "expulsion")
+_PENALTY_FIELDS: Mapping[str, type | tuple[type, ...]] = {
+    "seconds": (int, float),  # add_time, reduce_time
+    "points": (int, float),  # reduce_points: the offender's new score
+    "opponent_score": (int, float),  # loss (2023 12.9.6): the opponent's score, if not 1
+    "amount": str,  # fine
+    "rounds": int,  # exclusion
+    "reason": str,
+}
 
 SCHEMAS: Mapping[str, Schema] = MappingProxyType(
     {
@@ -62,14 +91,21 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
                 "date": str,
                 "round": str,
                 "quickplay_guidelines": bool,
+                "supervision": str,
+                "device_penalty": str,
+                "visually_disabled": list,
             },
             choices={
                 "edition": ("1989", "1997", "2023"),
                 "mode": ("standard", "rapid", "blitz"),
                 "arbiter": ("present", "absent"),
+                "supervision": ("full", "partial"),
+                "device_penalty": ("loss", "lighter"),
             },
         ),
-        "move": Schema(by="player", required={"move": str}, optional={"offer_draw": bool}),
+        "move": Schema(by="player", required={"move": str}, optional={"offer_draw": bool, "announced": str, "two_hands": bool}),
+        "press_clock": Schema(by="player"),
+        "request_increment": Schema(by="player"),
         "offer_draw": Schema(by="player"),
         "accept_draw": Schema(by="player"),
         "decline_draw": Schema(by="player"),
@@ -98,23 +134,35 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
             choices={"what": ("initial_position", "board", "clocks")},
         ),
         "resume": Schema(by="arbiter", optional={"white_ms": int, "black_ms": int}),
-        "stop_clocks": Schema(by="any"),
-        "start_clocks": Schema(by="arbiter"),
+        "stop_clocks": Schema(by="any", optional={"reason": str}),
+        "start_clocks": Schema(by="arbiter", optional={"reason": str}),
         "set_clocks": Schema(by="arbiter", required={"white_ms": int, "black_ms": int}),
         "penalty": Schema(
             by="arbiter",
             required={"against": str, "kind": str},
-            optional={"seconds": (int, float), "reason": str},
+            optional=_PENALTY_FIELDS,
+            choices={"against": _COLOR, "kind": _PENALTIES},
+        ),
+        "conduct": Schema(
+            by="arbiter",
+            required={"against": str, "kind": str},
+            optional={"penalty": str, **_PENALTY_FIELDS},
             choices={
                 "against": _COLOR,
-                "kind": ("warning", "add_time", "reduce_time", "loss", "expulsion"),
+                "kind": ("device", "leave_area", "annoy", "information", "inspection_refused"),
+                "penalty": _PENALTIES,
             },
+        ),
+        "reinstate": Schema(
+            by="arbiter",
+            required={"ply": int},
+            optional={"white_ms": int, "black_ms": int, "reason": str},
         ),
         "decision": Schema(
             by="arbiter",
             required={"on": str, "ruling": str},
             optional={"reason": str},
-            choices={"ruling": ("draw", "postpone", "reject", "white_wins", "black_wins")},
+            choices={"ruling": ("draw", "postpone", "reject", "grant", "white_wins", "black_wins")},
         ),
         "refuse_to_comply": Schema(
             by="arbiter", required={"against": str}, choices={"against": ("white", "black", "both")}
@@ -173,6 +221,12 @@ def _check_type(name: str, value: Any, kind: type | tuple[type, ...]) -> None:
     ok = isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds)
     if not ok:
         raise EventError(f"field {name!r} must be {_type_name(kind)}, not {json.dumps(value)}", field=name)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        low, high = RANGES.get(name, (-math.inf, math.inf))
+        if isinstance(value, float) and not math.isfinite(value) or not low <= value <= high:
+            shown = (repr(value) if isinstance(value, float) or abs(value) < 10**15
+                     else f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits")
+            raise EventError(f"field {name!r} must be between {low:.0f} and {high:.0f}, not {shown}", field=name)
 
 
 def parse_event(obj: Any) -> Event:
@@ -225,4 +279,4 @@ def parse_event(obj: Any) -> Event:
     return Event(type=kind, t_ms=t_ms, by=actor, fields=MappingProxyType(fields))
 
 
-__all__ = ["SCHEMAS", "Actor", "Event", "EventError", "Schema", "ms_to_t", "parse_event", "t_to_ms"]
+__all__ = ["MAX_CLOCK_MS", "MAX_PENALTY_S", "RANGES", "SCHEMAS", "Actor", "Event", "EventError", "Schema", "ms_to_t", "parse_event", "t_to_ms"]

@@ -116,6 +116,7 @@ class Outcome:
 
     result: Result
     termination: Termination
+    points: tuple[float, float] | None = None  # (White, Black) when a penalty changed them (2023 12.9.4-12.9.6)
 
     @property
     def winner(self) -> Color | None:
@@ -123,7 +124,10 @@ class Outcome:
 
     @property
     def score(self) -> dict[str, int | float]:
-        """Points per Article 11.1 (1997): 1, 1/2, 0; both lose: 0 each."""
+        """Points per Article 11.1 (1997): 1, 1/2, 0; both lose: 0 each; or
+        the points an arbiter's penalty set (2023 12.9.4-12.9.6)."""
+        if self.points is not None:
+            return {"white": _num(self.points[0]), "black": _num(self.points[1])}
         scores: dict[str, dict[str, int | float]] = {
             "1-0": {"white": 1, "black": 0},
             "0-1": {"white": 0, "black": 1},
@@ -131,6 +135,10 @@ class Outcome:
             "0-0": {"white": 0, "black": 0},
         }
         return scores[self.result]
+
+
+def _num(x: float) -> int | float:
+    return int(x) if float(x).is_integer() else x
 
 
 def win_for(color: Color, termination: Termination) -> Outcome:
@@ -216,6 +224,9 @@ class Config:
     absent: frozenset[str]
     tags: Mapping[str, str]
     quickplay_guidelines: bool
+    supervised: bool = True  # 2023 A.3 / B.3.1 (False: A.4 / B.3.2, an arbiter for several games)
+    device_penalty_lighter: bool = False  # 2023 11.3.2.2: the regulations specify a less severe penalty
+    visually_disabled: frozenset[str] = frozenset()  # 2023 Appendix D (1997: not in the Laws)
 
     @property
     def flags_observed(self) -> bool:
@@ -357,6 +368,12 @@ def _config_from_start(ev: Event) -> Config:
     if any(a not in ("white", "black") for a in absent):
         raise EventError("field 'absent' lists players: \"white\" and/or \"black\"", field="absent")
     tags = {k: str(ev.get(k)) for k in ("event", "site", "date", "round") if ev.get(k) is not None}
+    visually_disabled = ev.get("visually_disabled", [])
+    if any(c not in ("white", "black") for c in visually_disabled):
+        raise EventError("field 'visually_disabled' lists players: \"white\" and/or \"black\"", field="visually_disabled")
+    if visually_disabled and edition.name != "2023":
+        raise EventError(f"field 'visually_disabled': Appendix D is the 2023 Laws'; the {edition.name} Laws have "
+                         "no rules for visually disabled players", field="visually_disabled")
     return Config(
         edition=edition,
         time_control=tc,
@@ -371,6 +388,9 @@ def _config_from_start(ev: Event) -> Config:
         absent=frozenset(absent),
         tags=tags,
         quickplay_guidelines=bool(ev.get("quickplay_guidelines", False)),
+        supervised=ev.get("supervision", "full") == "full",
+        device_penalty_lighter=ev.get("device_penalty", "loss") == "lighter",
+        visually_disabled=frozenset(visually_disabled),
     )
 
 
@@ -417,6 +437,13 @@ class _Builder:
 
     def end(self, t_ms: int, outcome: Outcome, rule: str, text: str) -> None:
         self.rule(t_ms, rule, text)
+        winner = outcome.winner
+        if winner is not None and self.s.config.edition.bare_king_cannot_win and _bare_king(self.get("position"), winner):
+            # 1989 10.5: "A player having a bare king cannot win the game" -- whatever the way
+            # the game was won (a resignation, a penalty, a refusal, a late arrival).
+            outcome = Outcome("1/2-1/2", outcome.termination)
+            self.rule(t_ms, "bare_king", f"But {NAME[winner]} has only the king left, and a player having a bare "
+                      "king cannot win the game: the game is drawn.")
         clock: Clock = self.get("clock")
         if clock.running is not None:
             clock = clock.stop(t_ms)
@@ -670,7 +697,14 @@ def _illegal_moves_observed(s: GameState) -> bool:
     """
     if not s.config.arbiter_present:
         return False
-    return not (s.edition.name == "1997" and s.config.mode == "blitz")
+    mode = s.config.mode
+    if s.edition.name == "1997" and mode == "blitz":
+        return False
+    if s.edition.rapid_rulings_on_request and mode == "rapid":
+        return False  # 1997 B.5: the arbiter rules under Article 10 (10.3) only when asked
+    if s.edition.name == "2023" and mode in ("rapid", "blitz") and not s.config.supervised:
+        return False  # 2023 A.4.2 / B.3.2: the opponent claims before his next move
+    return True
 
 
 def _mating_potential(position: Position, color: Color) -> tuple[bool, str]:
@@ -723,7 +757,7 @@ def _reinstate(b: _Builder, before: GameState, t: int, offender: Color, touched:
     if restored.running is None:
         restored = restored.resume(t) if restored.paused is not None else restored.start(t, offender)
     b.set(position=before.position, keys=before.keys, moves=before.moves, offer=before.offer,
-          clock=restored, touched=touched, touch_violation=None, illegal_pending=None)
+          counter=before.counter, clock=restored, touched=touched, touch_violation=None, illegal_pending=None)
 
 
 def _illegal_consequence(b: _Builder, t: int, mover: Color, text: str, before: GameState) -> None:
@@ -742,6 +776,10 @@ def _illegal_consequence(b: _Builder, t: int, mover: Color, text: str, before: G
         frm, to = squares
         touched = (frm,) + ((to,) if before.position.piece_at(to) is not None else ())
     _reinstate(b, before, t, mover, touched)
+    if ed.draw_offer_rejected_by_touch:
+        # Making the move meant touching a piece: that rejected the opponent's offer (2023 9.1.2.1).
+        own = [o for o in (before.offer, before.counter) if o is not None and o.by == mover]
+        b.set(offer=own[0] if own else None, counter=None)
     base = f"{NAME[mover]}'s move {text} is illegal; the position before it is reinstated"
     bound = (f" {NAME[mover]} must make a legal move with the piece he moved if it can move (Article "
              f"{ed.article('touch_move')}).") if touched else f" {NAME[mover]} must make a legal move."
@@ -778,41 +816,76 @@ def _illegal_consequence(b: _Builder, t: int, mover: Color, text: str, before: G
     b.rule(t, "illegal_move", f"{base}.{bound}")
 
 
-def _allowed_by_touch(pos: Position, mover: Color, touched: tuple[str, ...]) -> tuple[set[str] | None, str]:
-    """Article 4.3-4.5: the moves a player who touched ``touched`` may make.
+def _captured_square(pos: Position, m: str) -> str | None:
+    """The square of the piece that the legal move ``m`` (UCI) captures: its
+    destination, or for an en passant capture the square of the pawn taken
+    (which the capturing pawn does not land on)."""
+    to = m[2:4]
+    if pos.piece_at(to) is not None:
+        return to
+    mover = pos.piece_at(m[:2])
+    if mover is not None and mover.upper() == "P" and m[0] != m[2]:
+        return m[2] + m[1]
+    return None
+
+
+def _allowed_by_touch(
+    pos: Position, mover: Color, touched: tuple[str, ...], edition: Edition
+) -> tuple[set[str] | None, str]:
+    """Articles 4.3-4.5 (1989 Article 7): the moves a player who touched ``touched`` may make.
 
     Returns (None, "") when any legal move is allowed, else the allowed UCI
-    moves and a description of the obligation.
+    moves and a description of the obligation. A touched opponent's piece is
+    "captured" by a move that takes it, en passant included (the capturing
+    pawn then lands beside it). Castling is a king move; a rook touched before
+    the king forbids castling with it (1997 4.4(a), 2023 4.4.2); the king and
+    then a rook oblige castling with that rook where it is legal (2023 4.4.1),
+    or else another king move (2023 4.4.3, 1997 4.4(b)), and the player is
+    free when the king cannot move.
     """
     if not touched:  # nothing touched: no obligation (the common case, on every move)
         return None, ""
     legal = pos.legal_moves()
     upper = mover == "white"
     king_sq = next((sq for sq, p in pos.pieces() if p == ("K" if upper else "k")), None)
-    rook_first: set[str] = set()  # rooks touched before the king: no castling on that side (4.4(a))
+    rook_first: set[str] = set()  # rooks touched before the king: no castling on that side
+    rook_after: list[str] = []  # rooks touched after the king (castling intended)
     seen_king = False
+    own_touched: list[str] = []
+    opp_touched: list[str] = []
     for sq in touched:
         piece = pos.piece_at(sq)
         if piece is None:
             continue
         own = piece.isupper() == upper
+        (own_touched if own else opp_touched).append(sq)
         if own and piece.upper() == "K":
             seen_king = True
-        if own and piece.upper() == "R" and not seen_king:
-            rook_first.add(sq)
+        if own and piece.upper() == "R":
+            if seen_king:
+                rook_after.append(sq)
+            else:
+                rook_first.add(sq)
+
+    def is_castle(m: str) -> bool:
+        if king_sq is None or m[:2] != king_sq:
+            return False
+        target = pos.piece_at(m[2:4])
+        return abs(ord(m[2]) - ord(king_sq[0])) == 2 or (target is not None and target == ("R" if upper else "r"))
 
     def castles_with(m: str, rook: str) -> bool:
-        return king_sq is not None and m[:2] == king_sq and rook[1] == king_sq[1] and abs(
-            ord(m[2]) - ord(king_sq[0])) == 2 and ((m[2] > king_sq[0]) == (rook[0] > king_sq[0]))
+        return (king_sq is not None and is_castle(m) and rook[1] == king_sq[1]
+                and ((m[2] > king_sq[0]) == (rook[0] > king_sq[0]) or m[2:4] == rook))
 
-    own_touched = [sq for sq in touched if (p := pos.piece_at(sq)) is not None and p.isupper() == upper]
-    opp_touched = [sq for sq in touched if (p := pos.piece_at(sq)) is not None and p.isupper() != upper]
-    # 4.3(b): one of each colour: capture the opponent's piece with one's own.
+    def captures_of(sq: str, by: str | None = None) -> set[str]:
+        return {m for m in legal if (by is None or m[:2] == by) and _captured_square(pos, m) == sq}
+
+    # 4.3(b) (2023 4.3.3): one of each colour: capture the opponent's piece with one's own.
     if own_touched and opp_touched:
-        mine = own_touched[0]
-        caps = {m for m in legal if m[:2] == mine and m[2:4] in opp_touched}
+        mine, theirs = own_touched[0], opp_touched[0]
+        caps = captures_of(theirs, mine)
         if caps:
-            return caps, f"capture the touched piece on {sorted({m[2:4] for m in caps})[0]} with the piece on {mine}"
+            return caps, f"capture the touched piece on {theirs} with the piece on {mine}"
     for sq in touched:
         piece = pos.piece_at(sq)
         if piece is None:
@@ -821,10 +894,17 @@ def _allowed_by_touch(pos: Position, mover: Color, touched: tuple[str, ...]) -> 
             moves = {m for m in legal if m[:2] == sq}
             if piece.upper() == "K":
                 moves = {m for m in moves if not any(castles_with(m, r) for r in rook_first)}
+                if rook_after:
+                    rook = rook_after[0]
+                    castle = {m for m in moves if castles_with(m, rook)}
+                    if castle and edition.castle_when_king_then_rook:
+                        return castle, f"castle with the rook on {rook} (king and then rook touched)"
+                    if not moves:
+                        return None, ""  # the king cannot move: any legal move (4.4(b), 2023 4.4.3)
             if moves:
                 return moves, f"move the touched piece on {sq}"
         else:
-            caps = {m for m in legal if m[2:4] == sq}
+            caps = captures_of(sq)
             if caps:
                 return caps, f"capture the touched piece on {sq}"
     return None, ""  # 4.5: none of the touched pieces can be moved or captured
@@ -845,6 +925,8 @@ def _on_move(b: _Builder, ev: Event) -> None:
         raise GameError(ev, f"it is {NAME[s.turn]}'s move, not {NAME[mover]}'s")
     text = str(ev.get("move"))
     offer = bool(ev.get("offer_draw", False))
+    if "announced" in ev.fields:
+        text = _announced_move(b, ev, mover, text, str(ev.get("announced")))
     try:
         san, uci, nxt = s.position.play_annotated(text)
     except IllegalMove:
@@ -852,19 +934,113 @@ def _on_move(b: _Builder, ev: Event) -> None:
         return
     except (UnreadableMove, AmbiguousMove) as err:
         raise EventError(f"field 'move': {err}", field="move") from None
-    allowed, duty = _allowed_by_touch(s.position, mover, s.touched)
+    allowed, duty = _allowed_by_touch(s.position, mover, s.touched, s.edition)
     violation = allowed is not None and uci not in allowed
     _after_move(b, ev.t_ms, mover, san, uci, nxt, offer_draw=offer)
     if violation and b.get("status") == "ongoing":
         b.set(touch_violation=s)
+    if ev.get("two_hands") and b.get("status") == "ongoing":
+        _two_hands(b, ev.t_ms, mover, san)
+
+
+def _two_hands(b: _Builder, t: int, mover: Color, san: str) -> None:
+    """A move made with two hands and the clock pressed: 2023 7.5.4 penalises it
+    as an illegal move (7.5.5); 1997 4.1 only says one hand, the arbiter's
+    penalty (13.4) being his to choose."""
+    ed = b.s.edition
+    if ed.name == "2023":
+        _penalise_as_illegal(b, t, mover, "two_hands", f"{NAME[mover]} made the move {san} with two hands and "
+                             "pressed the clock: it is penalised as an illegal move, and the move stands")
+    elif "one_hand" in ed.articles:
+        b.rule(t, "one_hand", f"{NAME[mover]} made the move {san} with two hands: each move is made with one hand "
+               "only; the move stands, and any penalty is the arbiter's to give.")
+
+
+def _penalise_as_illegal(b: _Builder, t: int, mover: Color, rule: str, base: str) -> None:
+    """2023 7.5.3-7.5.4: an irregularity "considered and penalised as if an illegal
+    move": 7.5.5 -- the opponent gets two minutes (one in rapid and blitz), and the
+    second illegal move loses unless the opponent cannot mate."""
+    s = b.s
+    count = dict(s.illegal_moves)
+    count[mover] = count.get(mover, 0) + 1
+    b.set(illegal_moves=count)
+    opp = other(mover)
+    b.rule(t, rule, base + ".")
+    if count[mover] >= 2:
+        verdict = can_mate(b.get("position"), opp)
+        if verdict.can_mate is False:
+            b.end(t, draw("illegal_moves"), "illegal_move_penalty",
+                  f"It is {NAME[mover]}'s second illegal move, but {NAME[opp]}{verdict.clause} cannot checkmate by "
+                  f"any series of legal moves{verdict.proof}: the game is drawn.")
+        else:
+            b.end(t, win_for(opp, "illegal_moves"), "illegal_move_penalty",
+                  f"It is {NAME[mover]}'s second illegal move: {NAME[opp]} wins.")
+        return
+    bonus = 60_000 if s.config.mode in ("rapid", "blitz") else 120_000
+    clock: Clock = b.get("clock")
+    if not s.config.time_control.unlimited:
+        b.set(clock=clock.add_time(t, opp, bonus))
+    b.rule(t, "illegal_move_penalty", f"For this first illegal move {NAME[opp]} receives {bonus // 60_000} "
+           f"minute{'s' if bonus > 60_000 else ''}; a second illegal move loses.")
+
+
+def _on_press_clock(b: _Builder, ev: Event) -> None:
+    """The player having the move presses the clock without making a move."""
+    s = b.s
+    by: Color = ev.by  # type: ignore[assignment]
+    t = ev.t_ms
+    if s.clock.running != by or by != s.turn:
+        raise GameError(ev, f"only the player having the move ({NAME[s.turn]}), whose clock runs, can press it")
+    if s.edition.name == "2023":
+        _penalise_as_illegal(b, t, by, "press_without_move", f"{NAME[by]} pressed the clock without making a move: "
+                             f"his clock is restarted and it is penalised as an illegal move")
+        return
+    b.rule(t, "press_without_move", f"{NAME[by]} pressed the clock without making a move: the arbiter restarts "
+           f"{NAME[by]}'s clock; the Laws set no penalty for it.")
+
+
+def _announced_move(b: _Builder, ev: Event, mover: Color, executed: str, announced: str) -> str:
+    """2023 Appendix D: in a game with a visually disabled player every move is
+    announced and repeated (D.2.1). An announcement that differs from the move
+    executed and is not corrected before the clock is pressed (D.2.9) leaves
+    the two boards different; the game scores, which both follow the
+    announcement, decide (D.2.10): the announced move is the move made, and the
+    board is adjusted to it. Returns the move to play."""
+    s = b.s
+    if not s.config.visually_disabled:
+        raise EventError("field 'announced' belongs to games with a visually disabled player "
+                         "(start field 'visually_disabled', 2023 Appendix D)", field="announced")
+    pos = s.position
+    try:
+        said = pos.parse_move(announced)
+    except (IllegalMove, UnreadableMove, AmbiguousMove):
+        b.rule(ev.t_ms, "announcement", f"{NAME[mover]} announced {announced!r}, which is no legal move here, and "
+               f"did not correct it before pressing the clock: the move executed on the board, {executed}, stands.")
+        return executed
+    try:
+        done = pos.parse_move(executed)
+    except (IllegalMove, UnreadableMove, AmbiguousMove):
+        done = None
+    if done == said:
+        return executed
+    b.rule(ev.t_ms, "boards_differ", f"{NAME[mover]} executed {executed} but announced {pos.san(said)} and did not "
+           "correct the slip before pressing the clock: the two boards differ. The game scores follow the "
+           f"announcement, so {pos.san(said)} is the move made and the board is adjusted to it.")
+    return said
 
 
 def _on_illegal_move(b: _Builder, ev: Event, mover: Color, text: str, offer: bool) -> None:
     s = b.s
     t = ev.t_ms
     if _illegal_moves_observed(s):
+        queen = _queen_for_unreplaced(s.position, text) if s.edition.unreplaced_promotion_is_queen else None
+        if queen is not None:
+            _unreplaced_promotion(b, t, mover, text, queen, offer)
+            return
         # The move was made and the clock pressed; the arbiter corrects it at once.
         _illegal_consequence(b, t, mover, text, s)
+        if offer:
+            _offer_survives(b, mover, t)
         return
     # 1997 blitz (C.3), or no arbiter present: the move stands until claimed.
     try:
@@ -899,7 +1075,81 @@ def _on_claim_win(b: _Builder, ev: Event) -> None:
                   f"{NAME[by]} claims {NAME[offender]}'s illegal move {text}, but {NAME[by]} {why}, "
                   "without mating potential: the game is drawn.")
         return
+    offered = s.moves[-1].draw_offer
+    queen = _queen_for_unreplaced(before.position, text) if s.edition.unreplaced_promotion_is_queen else None
+    if queen is not None:
+        _reinstate(b, before, t, offender, ())
+        _unreplaced_promotion(b, t, offender, text, queen, offered)
+        return
     _illegal_consequence(b, t, offender, text, before)
+    if offered:
+        _offer_survives(b, offender, t)
+
+
+def _queen_for_unreplaced(pos: Position, text: str) -> str | None:
+    """The queen promotion (UCI) for a pawn's move to the last rank written
+    without its new piece (``a7a8``, ``a8``, ``axb8``), if that promotion is
+    legal; None for any other move."""
+    t = text.strip()
+    squares = _squares_of(t)
+    if squares is not None and len(t) == 4:
+        frm, to = squares
+        piece = pos.piece_at(frm)
+        if piece is None or piece.upper() != "P" or to[1] not in "18":
+            return None
+        candidate = t + "q"
+    elif 2 <= len(t) <= 5 and t[0] in "abcdefgh" and t[-1] in "18" and "=" not in t:
+        candidate = t + "=Q"
+    else:
+        return None
+    try:
+        return pos.parse_move(candidate)
+    except ChessLawsError:
+        return None
+
+
+def _unreplaced_promotion(b: _Builder, t: int, mover: Color, text: str, queen: str, offer: bool) -> None:
+    """2023 7.5.2: a pawn moved to the last rank, the clock pressed, the pawn not
+    replaced: the move is illegal and the pawn is replaced by a queen; 7.5.5
+    then applies (the opponent gets two minutes, one in rapid and blitz; a
+    second illegal move loses, unless the opponent cannot mate)."""
+    s = b.s
+    count = dict(s.illegal_moves)
+    count[mover] = count.get(mover, 0) + 1
+    b.set(illegal_moves=count)
+    opp = other(mover)
+    pos: Position = b.get("position")
+    base = (f"{NAME[mover]} moved a pawn to the last rank ({text}) and pressed the clock without replacing it: "
+            "the move is illegal")
+    if count[mover] >= 2:
+        verdict = can_mate(pos, opp)
+        if verdict.can_mate is False:
+            b.end(t, draw("illegal_moves"), "illegal_move_penalty",
+                  f"{base}, {NAME[mover]}'s second, but {NAME[opp]}{verdict.clause} cannot checkmate by any series "
+                  f"of legal moves{verdict.proof}: the game is drawn.")
+        else:
+            b.end(t, win_for(opp, "illegal_moves"), "illegal_move_penalty",
+                  f"{base}, {NAME[mover]}'s second illegal move: {NAME[opp]} wins.")
+        return
+    san, uci, nxt = pos.play_annotated(queen)
+    b.rule(t, "unreplaced_promotion", f"{base}; the pawn is replaced by a queen of its colour ({san}).")
+    _after_move(b, t, mover, san, uci, nxt, offer_draw=offer)
+    if b.get("status") == "ongoing":
+        bonus = 60_000 if s.config.mode in ("rapid", "blitz") else 120_000
+        b.set(clock=b.get("clock").add_time(t, opp, bonus))
+        b.rule(t, "illegal_move_penalty", f"For this first illegal move {NAME[opp]} receives {bonus // 60_000} "
+               f"minute{'s' if bonus > 60_000 else ''}; a second illegal move loses.")
+
+
+def _offer_survives(b: _Builder, by: Color, t: int) -> None:
+    """A draw offer made with an illegal move outlives its reinstatement: an
+    offer cannot be withdrawn and one made at any moment is valid (1989 10.8-10.9,
+    1997 9.1, 2023 9.1.2.1)."""
+    if b.get("status") != "ongoing":
+        return
+    _add_offer(b, by, t)
+    b.rule(t, "draw_offer", f"{NAME[by]}'s draw offer, made with the illegal move, stands: an offer cannot be "
+           f"withdrawn, and {NAME[other(by)]} may still accept it.")
 
 
 def _square_field(ev: Event) -> str:
@@ -950,12 +1200,25 @@ def _on_claim_touch_move(b: _Builder, ev: Event) -> None:
                f"{NAME[by]}'s touch-move claim is rejected: {NAME[offender]}'s last move kept Article 4 "
                "(or the right to claim was lost by touching a piece or moving).")
         return
-    _, duty = _allowed_by_touch(before.position, offender, before.touched)
+    _, duty = _allowed_by_touch(before.position, offender, before.touched, s.edition)
     last = s.moves[-1].san
     _reinstate(b, before, t, offender, before.touched)
-    b.rule(t, "touch_move",
+    b.rule(t, "castling_touch" if duty.startswith("castle") else "touch_move",
            f"{NAME[by]}'s claim is upheld: {NAME[offender]} touched a piece and played {last}; the move is "
            f"taken back and {NAME[offender]} must {duty}.")
+
+
+def _add_offer(b: _Builder, by: Color, t: int) -> None:
+    """``by``'s draw offer is pending from ``t`` (unless one of his already is)."""
+    offer: DrawOffer | None = b.get("offer")
+    counter: DrawOffer | None = b.get("counter")
+    if any(o is not None and o.by == by for o in (offer, counter)):
+        return
+    new = DrawOffer(by, t, len(b.get("moves")))
+    if offer is None:
+        b.set(offer=new, offers=b.get("offers") + (new,))
+    elif counter is None:
+        b.set(counter=new, offers=b.get("offers") + (new,))
 
 
 def _on_offer(b: _Builder, ev: Event) -> None:
@@ -982,8 +1245,19 @@ def _on_accept(b: _Builder, ev: Event) -> None:
         if s.offer is not None:
             raise GameError(ev, f"{NAME[by]} cannot accept his own draw offer")
         raise GameError(ev, "there is no draw offer to accept (an offer ends when it is declined or answered by a move)")
+    if s.edition.agreement_needs_both_moved and not _both_have_moved(s):
+        b.set(offer=None, counter=None)
+        b.rule(ev.t_ms, "agreement",
+               f"{NAME[by]} accepts {NAME[theirs[0].by]}'s draw offer, but a draw by agreement needs both players "
+               "to have made at least one move: the agreement is void and the game continues.")
+        return
     b.end(ev.t_ms, draw("agreement"), "agreement",
           f"{NAME[by]} accepts {NAME[theirs[0].by]}'s draw offer: the game is drawn by agreement.")
+
+
+def _both_have_moved(s: GameState) -> bool:
+    """Has each player made at least one move in this game (2023 5.2.3)?"""
+    return len({m.color for m in s.moves}) == 2
 
 
 def _on_decline(b: _Builder, ev: Event) -> None:
@@ -1049,9 +1323,23 @@ def _on_claim_draw(b: _Builder, ev: Event) -> None:
     if reason == "quickplay":
         _on_quickplay_claim(b, ev)
         return
+    what_claim = "repetition" if reason == "threefold" else "the fifty-move rule"
+    if by != s.turn and s.moves and s.moves[-1].color == by and s.ongoing:
+        # He moved instead of claiming: the right to claim is lost on that move
+        # (1989 10.11, 1997 9.4, 2023 9.4).
+        b.rule(t, "claim_right_lost",
+               f"{NAME[by]}'s claim of a draw by {what_claim} is not admitted: he made his move "
+               f"{s.moves[-1].san} without claiming, and so lost the right to claim on that move. "
+               "No penalty; the game continues.")
+        return
     if by != s.turn:
-        raise GameError(ev, f"only the player having the move ({NAME[s.turn]}) may claim a draw by "
-                        f"{'repetition' if reason == 'threefold' else 'the fifty-move rule'}")
+        raise GameError(ev, f"only the player having the move ({NAME[s.turn]}) may claim a draw by {what_claim}")
+    if s.touched and s.edition.claim_right_lost_by_touch:
+        b.rule(t, "claim_right_lost",
+               f"{NAME[by]}'s claim of a draw by {what_claim} is not admitted: having touched the piece on "
+               f"{s.touched[0]} with the intention of moving or capturing it, he lost the right to claim on "
+               "that move. No penalty; the game continues and the touched piece binds him.")
+        return
     if s.claims:
         raise GameError(ev, "a claim is already awaiting the arbiter's decision")
     clock: Clock = s.clock
@@ -1125,6 +1413,10 @@ def _on_claim_draw(b: _Builder, ev: Event) -> None:
         return
     clock = b.get("clock").resume(t)
     b.set(clock=clock)
+    if s.edition.claim_is_draw_offer:
+        _add_offer(b, by, t)
+        b.rule(t, "claim_is_offer", f"{NAME[by]}'s claim counts as an offer of a draw: {NAME[other(by)]} may "
+               "still accept it.")
     if after is not None:
         b.rule(t, "claim_incorrect", text + f" The intended move {intended_san} is played.")
         _play(b, ev, by, str(intended))
@@ -1157,8 +1449,51 @@ def _on_quickplay_claim(b: _Builder, ev: Event) -> None:
         raise GameError(ev, f"the claimant must have the move ({NAME[s.turn]}'s clock runs)")
     if left >= 120_000:
         raise GameError(ev, f"{NAME[by]} has {fmt_duration(left)} left: the claim needs less than two minutes (10.2)")
+    # Whether the claim exists at all in this game and at this moment: not
+    # admitted (no penalty, the game goes on) when it does not.
+    refusal: tuple[str, str] | None = None
+    tc = s.clock.control
+    if s.edition.name == "1997" and s.config.mode == "blitz":
+        refusal = ("quickplay_blitz", "in blitz Article 10.2 does not apply (Appendix C.5)")
+    elif s.edition.name == "2023" and s.config.mode == "blitz":
+        refusal = ("quickplay_scope", "Guidelines III do not apply to blitz games (III.2.2)")
+    elif s.edition.name == "2023" and any(p.increment_ms or p.delay_ms for p in tc.periods):
+        refusal = ("quickplay_scope", "Guidelines III apply only to games without increment (III.2.2)")
+    elif not _in_quickplay_finish(s, by):
+        period = "the quickplay finish (Article 10.1)" if s.edition.name == "1997" else "the quickplay finish (III.1)"
+        refusal = ("quickplay_phase", f"the game is not in {period}: not all the remaining moves must yet be "
+                   "made in a limited time")
+    if refusal is not None:
+        b.rule(t, refusal[0], f"{NAME[by]}'s quickplay-finish claim is not admitted: {refusal[1]}. "
+               "No penalty; the game continues.")
+        return
     clock = s.clock.stop(t)
     b.set(clock=clock, claims=s.claims + (PendingClaim("claim", "quickplay", by, t),))
+
+
+def _on_request_increment(b: _Builder, ev: Event) -> None:
+    """2023 Guidelines III.4: with under two minutes, the player having the move
+    asks for an extra five seconds a move for both players. The request is an
+    offer of a draw; the clocks stop while the arbiter is summoned (6.12.2)."""
+    s = b.s
+    by: Color = ev.by  # type: ignore[assignment]
+    t = ev.t_ms
+    left = s.clock.remaining(t, by)
+    if s.edition.name != "2023" or not s.config.quickplay_guidelines:
+        raise GameError(ev, "the request for an increment is the 2023 Guidelines III.4, where announced "
+                        "(start field 'quickplay_guidelines')")
+    if by != s.turn or s.clock.running != by:
+        raise GameError(ev, f"only the player having the move ({NAME[s.turn]}), whose clock runs, may ask")
+    if s.claims:
+        raise GameError(ev, "a claim already awaits the arbiter's decision")
+    if left is None or left >= 120_000:
+        raise GameError(ev, f"{NAME[by]} needs less than two minutes left to ask (III.4)")
+    if any(p.increment_ms or p.delay_ms for p in s.clock.control.periods):
+        raise GameError(ev, "the game already has an increment or a delay (III.2.2)")
+    b.set(clock=s.clock.stop(t), claims=s.claims + (PendingClaim("claim", "increment", by, t),))
+    _add_offer(b, by, t)
+    b.rule(t, "increment_request", f"{NAME[by]} asks for an extra five seconds a move for both players; the request "
+           f"is an offer of a draw, which {NAME[other(by)]} may accept.")
 
 
 def _on_decision(b: _Builder, ev: Event) -> None:
@@ -1169,8 +1504,13 @@ def _on_decision(b: _Builder, ev: Event) -> None:
     if on == "adjudication":
         _on_adjudication(b, ev, ruling)
         return
-    if ruling not in ("draw", "postpone", "reject"):
+    if on == "increment":
+        _decide_increment(b, ev, ruling)
+        return
+    if ruling in ("white_wins", "black_wins"):
         raise GameError(ev, f"the ruling {ruling!r} is only for an adjudication (on: \"adjudication\")")
+    if ruling == "grant":
+        raise GameError(ev, "'grant' answers a request for an increment (on: \"increment\")")
     if on != "quickplay":
         raise GameError(ev, f"there is no matter {on!r} for the arbiter to decide")
     claim = next((c for c in s.claims if c.reason == "quickplay"), None)
@@ -1193,6 +1533,10 @@ def _on_decision(b: _Builder, ev: Event) -> None:
               f"The arbiter upholds {NAME[claim.by]}'s quickplay claim: the game is drawn.")
         return
     clock = s.clock
+    if ruling == "postpone" and not s.config.arbiter_present:
+        article = "D.1" if s.edition.name == "1997" else "III.6"
+        raise GameError(ev, f"without an arbiter present the claim concluded the game ({article}): the arbiter's "
+                        "decision is final, a draw or a rejection, not a postponement")
     if ruling == "postpone":
         clock = clock.add_time(t, opp, 120_000)
         text = (f"The arbiter postpones the decision on {NAME[claim.by]}'s quickplay claim; {NAME[opp]} receives "
@@ -1226,6 +1570,30 @@ def _on_adjudication(b: _Builder, ev: Event, ruling: str) -> None:
         raise GameError(ev, f"an adjudication is \"draw\", \"white_wins\" or \"black_wins\", not {ruling!r}")
 
 
+def _decide_increment(b: _Builder, ev: Event, ruling: str) -> None:
+    """The arbiter's answer to a III.4 request, once the opponent refused the draw."""
+    s = b.s
+    t = ev.t_ms
+    claim = next((c for c in s.claims if c.reason == "increment"), None)
+    if claim is None or not s.ongoing:
+        raise GameError(ev, "no request for an increment awaits a decision")
+    if any(o is not None and o.by == claim.by for o in (s.offer, s.counter)):
+        raise GameError(ev, f"{NAME[other(claim.by)]} has not yet refused the draw the request offers")
+    if ruling not in ("grant", "reject"):
+        raise GameError(ev, "a request for an increment is granted or rejected")
+    rest = tuple(c for c in s.claims if c is not claim)
+    clock = s.clock
+    opp = other(claim.by)
+    if ruling == "grant":
+        clock = clock.with_increment(t, 5_000).add_time(t, opp, 120_000)
+        text = (f"The arbiter grants {NAME[claim.by]}'s request: from now on five seconds are added after every move "
+                f"of both players, {NAME[opp]} receives two extra minutes, and the game continues.")
+    else:
+        text = f"The arbiter rejects {NAME[claim.by]}'s request for an increment; the game continues."
+    b.set(claims=rest, clock=clock.resume(t))
+    b.rule(t, "increment_request", text)
+
+
 def _on_claim_flag(b: _Builder, ev: Event) -> None:
     s = b.s
     by: Color = ev.by  # type: ignore[assignment]
@@ -1243,7 +1611,7 @@ def _on_claim_flag(b: _Builder, ev: Event) -> None:
             return
         quick = _in_quickplay_finish(s, by) and _in_quickplay_finish(s, opp)
         draw_key, continue_key = "both_flags_quickplay", "both_flags"
-        if ed.name == "2023" and any(p.increment_ms for p in s.config.time_control.periods):
+        if ed.name == "2023" and any(p.increment_ms for p in s.clock.control.periods):
             # Guidelines III are for games without increment; Article 6.11 rules the rest.
             draw_key, continue_key = "both_flags_last_period", "both_flags_earlier_period"
         if ed.both_flags_quickplay == "draw" and quick:
@@ -1263,7 +1631,8 @@ def _on_stop_clocks(b: _Builder, ev: Event) -> None:
         raise GameError(ev, "the clocks are already stopped")
     b.set(clock=s.clock.stop(ev.t_ms))
     if ev.by == "arbiter":
-        b.rule(ev.t_ms, "interruption", "The arbiter stops the clocks.")
+        why = ev.get("reason")
+        b.rule(ev.t_ms, "interruption", f"The arbiter stops the clocks: {why}." if why else "The arbiter stops the clocks.")
 
 
 def _on_start_clocks(b: _Builder, ev: Event) -> None:
@@ -1273,7 +1642,9 @@ def _on_start_clocks(b: _Builder, ev: Event) -> None:
     if s.claims:
         raise GameError(ev, "a claim awaits the arbiter's decision")
     b.set(clock=s.clock.resume(ev.t_ms))
-    b.rule(ev.t_ms, "interruption", "The arbiter restarts the clocks.")
+    why = ev.get("reason")
+    b.rule(ev.t_ms, "interruption",
+           f"The arbiter restarts the clocks: {why}." if why else "The arbiter restarts the clocks.")
 
 
 def _on_set_clocks(b: _Builder, ev: Event) -> None:
@@ -1285,13 +1656,39 @@ def _on_set_clocks(b: _Builder, ev: Event) -> None:
     b.rule(ev.t_ms, "set_clocks", f"The arbiter sets the clocks: White {fmt_duration(w)}, Black {fmt_duration(k)}.")
 
 
+#: The arbiter's penalties (1989 16.5, 1997 13.4, 2023 12.9): the kind -> the rule key of its article.
+PENALTY_RULES: Mapping[str, str] = {
+    "warning": "penalty_warning",
+    "add_time": "penalty_add_time",
+    "reduce_time": "penalty_reduce_time",
+    "opponent_points": "penalty_opponent_points",
+    "reduce_points": "penalty_reduce_points",
+    "loss": "penalty_loss",
+    "fine": "penalty_fine",
+    "exclusion": "penalty_exclusion",
+    "expulsion": "penalty_expulsion",
+}
+#: Penalties that concern the result or the player, not the play: also after the game.
+_AFTER_THE_GAME = {"warning", "opponent_points", "reduce_points", "fine", "exclusion", "expulsion"}
+
+
 def _on_penalty(b: _Builder, ev: Event) -> None:
+    against: Color = ev.get("against")
+    _apply_penalty(b, ev, against, str(ev.get("kind")), f" ({ev.get('reason')})" if ev.get("reason") else "")
+
+
+def _apply_penalty(b: _Builder, ev: Event, against: Color, kind: str, why: str) -> None:
+    """One of the arbiter's penalties against ``against``, with the fields of ``ev``."""
     s = b.s
     t = ev.t_ms
-    against: Color = ev.get("against")
-    kind = str(ev.get("kind"))
+    ed = s.edition
     opp = other(against)
-    why = f" ({ev.get('reason')})" if ev.get("reason") else ""
+    rule = PENALTY_RULES[kind]
+    if rule not in ed.articles:
+        raise GameError(ev, f"the {ed.name} Laws' penalties (Article {ed.article('penalty')}) do not include "
+                        f"{kind.replace('_', ' ')!r}; the 2023 Laws (12.9) do")
+    if not s.ongoing and kind not in _AFTER_THE_GAME:
+        raise GameError(ev, f"the game is over: a {kind.replace('_', ' ')} penalty can no longer apply")
     seconds = ev.get("seconds")
     if kind in ("add_time", "reduce_time"):
         if seconds is None or seconds <= 0:
@@ -1299,17 +1696,149 @@ def _on_penalty(b: _Builder, ev: Event) -> None:
         if s.config.time_control.unlimited:
             raise GameError(ev, "no clock is in use: time penalties cannot apply")
         ms = round(float(seconds) * 1000)
+        clock: Clock = b.get("clock")
         if kind == "add_time":
-            b.set(clock=s.clock.add_time(t, opp, ms))
-            b.rule(t, "penalty", f"Penalty against {NAME[against]}{why}: {NAME[opp]} receives {fmt_duration(ms)}.")
+            b.set(clock=clock.add_time(t, opp, ms))
+            b.rule(t, rule, f"Penalty against {NAME[against]}{why}: {NAME[opp]} receives {fmt_duration(ms)}.")
         else:
-            b.set(clock=s.clock.add_time(t, against, -ms))
-            b.rule(t, "penalty", f"Penalty against {NAME[against]}{why}: {fmt_duration(ms)} is taken off his clock.")
+            b.set(clock=clock.add_time(t, against, -ms))
+            b.rule(t, rule, f"Penalty against {NAME[against]}{why}: {fmt_duration(ms)} is taken off his clock.")
     elif kind == "warning":
-        b.rule(t, "penalty", f"The arbiter warns {NAME[against]}{why}.")
+        b.rule(t, rule, f"The arbiter warns {NAME[against]}{why}.")
+    elif kind in ("opponent_points", "reduce_points"):
+        out = s.outcome
+        if out is None or s.status != "finished":
+            raise GameError(ev, "points are changed once the game has a result")
+        score = dict(out.score)
+        if kind == "opponent_points":
+            score[opp] = 1
+            text = f"{NAME[opp]}'s points in this game are raised to the maximum, 1"
+        else:
+            points = ev.get("points")
+            if points is None or points < 0 or points > score[against]:
+                raise EventError(f"a reduce_points penalty needs 'points': {NAME[against]}'s new score, "
+                                 f"between 0 and {_num(score[against])}", field="points")
+            score[against] = float(points)
+            text = f"{NAME[against]}'s points in this game are reduced to {_num(float(points))}"
+        b.set(outcome=replace(out, points=(float(score["white"]), float(score["black"]))))
+        b.rule(t, rule, f"Penalty against {NAME[against]}{why}: {text}.")
+    elif kind == "fine":
+        amount = ev.get("amount")
+        if not amount:
+            raise EventError("a fine needs 'amount' (as announced in advance, e.g. \"50 EUR\")", field="amount")
+        b.rule(t, rule, f"Penalty against {NAME[against]}{why}: a fine of {amount}, as announced in advance.")
+    elif kind == "exclusion":
+        rounds = ev.get("rounds")
+        if rounds is None or rounds < 1:
+            raise EventError("an exclusion needs 'rounds' (how many rounds, at least 1)", field="rounds")
+        b.rule(t, rule, f"Penalty against {NAME[against]}{why}: excluded from {rounds} round"
+               f"{'s' if rounds > 1 else ''}.")
+    elif kind == "expulsion" and not s.ongoing:
+        b.rule(t, rule, f"Penalty against {NAME[against]}{why}: {NAME[against]} is expelled from the competition.")
     else:
         verb = "is expelled from the event and loses the game" if kind == "expulsion" else "loses the game"
-        b.end(t, win_for(opp, "arbiter_decision"), "penalty", f"Penalty against {NAME[against]}{why}: {NAME[against]} {verb}.")
+        score_opp = ev.get("opponent_score")
+        outcome = win_for(opp, "arbiter_decision")
+        extra = ""
+        if score_opp is not None:
+            if ed.name != "2023":
+                raise EventError(f"'opponent_score' is the 2023 Laws' (12.9.6, 11.7); the {ed.name} opponent wins",
+                                 field="opponent_score")
+            if score_opp not in (0, 0.5, 1):
+                raise EventError("'opponent_score' must be 0, 0.5 or 1", field="opponent_score")
+            white, black = (0.0, float(score_opp)) if against == "white" else (float(score_opp), 0.0)
+            outcome = replace(outcome, points=(white, black)) if score_opp != 1 else outcome
+            extra = f" The arbiter gives {NAME[opp]} {_num(float(score_opp))}."
+        b.end(t, outcome, rule, f"Penalty against {NAME[against]}{why}: {NAME[against]} {verb}.{extra}")
+
+
+#: Article 11 conduct (2023; 1997 Article 12; 1989 Article 15): the kind -> the rule key.
+CONDUCT_RULES: Mapping[str, str] = {
+    "device": "conduct_device",
+    "leave_area": "conduct_leave_area",
+    "annoy": "conduct_annoy",
+    "information": "conduct_information",
+    "inspection_refused": "conduct_inspection",
+}
+
+
+def _on_conduct(b: _Builder, ev: Event) -> None:
+    """The arbiter finds a breach of the players' conduct and rules on it."""
+    s = b.s
+    ed = s.edition
+    t = ev.t_ms
+    against: Color = ev.get("against")
+    kind = str(ev.get("kind"))
+    rule = CONDUCT_RULES[kind]
+    if rule not in ed.articles:
+        raise GameError(ev, f"the {ed.name} Laws have no rule on {kind.replace('_', ' ')}")
+    penalty = ev.get("penalty")
+    why = f" ({ev.get('reason')})" if ev.get("reason") else ""
+    what = {
+        "device": "had an electronic device not approved by the arbiter in the playing venue",
+        "leave_area": "left the playing area without the arbiter's permission",
+        "annoy": "distracted or annoyed the opponent",
+        "information": "used notes, a source of information or advice, or analysed on another board",
+        "inspection_refused": "refused to let the arbiter inspect his clothes, bags or other items",
+    }[kind]
+    opp = other(against)
+    if kind == "device" and ed.name == "2023":
+        if penalty is None:
+            if not s.ongoing:
+                raise GameError(ev, "the game is over")
+            b.end(t, win_for(opp, "arbiter_decision"), rule,
+                  f"{NAME[against]} {what}{why}: {NAME[against]} loses the game and {NAME[opp]} wins.")
+            return
+        if not s.config.device_penalty_lighter:
+            raise GameError(ev, "2023 11.3.2.2: the device loses the game; a less severe penalty needs regulations "
+                            "that specify one (start field 'device_penalty': \"lighter\")")
+        b.rule(t, rule, f"{NAME[against]} {what}{why}; the regulations of the event specify a less severe penalty.")
+    else:
+        b.rule(t, rule, f"{NAME[against]} {what}{why}.")
+    _apply_penalty(b, ev, against, str(penalty or "warning"), why)
+
+
+def _on_reinstate(b: _Builder, ev: Event) -> None:
+    """The arbiter goes back to the position after ``ply`` moves: the last
+    identifiable position before an irregularity (1989 8.1-8.2, 1997 7.4,
+    2023 7.4.1), or where the two game scores of a game with a visually
+    disabled player agree (2023 D.2.10); the clocks as he sets them."""
+    s = b.s
+    t = ev.t_ms
+    n = int(ev.get("ply"))
+    if s.claims or s.envelope is not None:
+        raise GameError(ev, "a claim or a sealed move is pending")
+    if not 0 <= n < len(s.moves):
+        raise EventError(f"field 'ply': keep between 0 and {len(s.moves) - 1} of the {len(s.moves)} moves made "
+                         f"(not {n})", field="ply")
+    kept = s.moves[:n]
+    pos = Position(s.config.fen)
+    for m in kept:
+        pos = pos.play_illegal(m.uci) if m.illegal else pos.play(m.uci)
+    w, k = ev.get("white_ms"), ev.get("black_ms")
+    if (w is None) != (k is None):
+        raise EventError("give both 'white_ms' and 'black_ms', or neither", field="white_ms" if w is None else "black_ms")
+    clock = s.clock
+    was = clock.running or clock.paused
+    white_moves = sum(1 for m in kept if m.color == "white")
+    black_moves = len(kept) - white_moves
+    if clock.running is not None:
+        clock = clock.stop(t)
+    clock = clock.take_back(t, pos.turn, min(white_moves, clock.moves("white")), min(black_moves, clock.moves("black")))
+    if was is None:
+        clock = clock.stop(t)
+    if w is not None and k is not None:
+        clock = clock.set_times(t, int(w), int(k))
+    b.set(position=pos, keys=s.keys[: n + 1], moves=kept, clock=clock, offer=None, counter=None, touched=(),
+          touch_violation=None, illegal_pending=None)
+    reason = ev.get("reason")
+    rule = "boards_differ" if reason == "boards_differ" and s.config.visually_disabled else "reinstate"
+    last = f"after {(n + 1) // 2}{'.' if n % 2 else '...'} {kept[-1].san}" if kept else "at the start"
+    times = (f"; the clocks are set to White {fmt_duration(int(w))}, Black {fmt_duration(int(k))}"
+             if w is not None and k is not None else "")
+    why = f" ({reason.replace('_', ' ')})" if reason else ""
+    b.rule(t, rule, f"The arbiter reinstates the position {last}{why}: {len(s.moves) - n} move"
+           f"{'s are' if len(s.moves) - n > 1 else ' is'} taken back{times}; {NAME[pos.turn]} has the move.")
 
 
 def _on_refuse(b: _Builder, ev: Event) -> None:
@@ -1487,10 +2016,12 @@ def _on_claim_setup(b: _Builder, ev: Event) -> None:
     s = b.s
     t = ev.t_ms
     what = str(ev.get("what"))
-    fast = s.edition.name == "1997" and s.config.mode in ("rapid", "blitz")
-    if fast and s.clock.moves("white") >= 3 and s.clock.moves("black") >= 3:
+    fast = s.config.mode in ("rapid", "blitz")
+    limit = 3 if s.edition.name == "1997" else 10 if s.edition.name == "2023" and not s.config.supervised else 0
+    made = min(sum(1 for m in s.moves if m.color == c) for c in ("white", "black"))
+    if fast and limit and made >= limit:
         b.rule(t, "setup_claim", f"{NAME[ev.by or 'white']}'s claim about the {what.replace('_', ' ')} is too late: "
-               "once each player has made three moves no such claim can be made.")
+               f"once each player has made {'three' if limit == 3 else 'ten'} moves no such claim can be made.")
         return
     if what == "initial_position":
         b.rule(t, "wrong_initial_position", "The initial position was incorrect: the game is annulled and a new game is played.")
@@ -1516,6 +2047,10 @@ HANDLERS: Mapping[str, Handler] = {
     "start_clocks": _on_start_clocks,
     "set_clocks": _on_set_clocks,
     "penalty": _on_penalty,
+    "conduct": _on_conduct,
+    "reinstate": _on_reinstate,
+    "press_clock": _on_press_clock,
+    "request_increment": _on_request_increment,
     "decision": _on_decision,
     "refuse_to_comply": _on_refuse,
     "annul": _on_annul,
@@ -1531,7 +2066,7 @@ HANDLERS: Mapping[str, Handler] = {
 
 #: Events allowed when the game is not in play, by status.
 _ALLOWED_WHEN = {
-    "finished": {"decision", "annul"},
+    "finished": {"decision", "annul", "penalty", "conduct"},
     "adjourned": {"offer_draw", "accept_draw", "decline_draw", "resign", "resume", "annul"},
     "annulled": set(),
 }

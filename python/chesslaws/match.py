@@ -252,7 +252,7 @@ def play_game(
                 now_ms = max(s.t_ms, (time.monotonic_ns() - start_ns) // 1_000_000)
                 limits = go_for(s.clock, now_ms)
                 if s.touched:  # after a reinstated illegal move: the touched piece must move (Article 4)
-                    allowed, _ = _allowed_by_touch(s.position, side, s.touched)
+                    allowed, _ = _allowed_by_touch(s.position, side, s.touched, s.edition)
                     if allowed:
                         limits = _with_searchmoves(limits, sorted(allowed))
                 go_ns = eng.go(fen, [m.uci for m in s.moves], limits)

@@ -101,6 +101,14 @@ def _fail(text: str, position: int, part: str, what: str) -> TimeControlError:
     )
 
 
+#: The ranges of a time control's numbers: far past any real control, and small enough that every
+#: clock built from them can be scheduled and shown (a browser's numbers stop at 2**53).
+MAX_PERIOD_MS = 8_640_000_000  # 100 days
+MAX_ADDED_MS = 86_400_000  # an increment or a delay: one day
+MAX_PERIOD_MOVES = 1000
+MAX_PERIODS = 20
+
+
 @dataclass(frozen=True, slots=True)
 class Period:
     """One period of a time control.
@@ -125,8 +133,16 @@ class Period:
     def __post_init__(self) -> None:
         if self.moves is not None and self.moves < 1:
             raise TimeControlError(f"a period needs at least 1 move, not {self.moves}")
+        if self.moves is not None and self.moves > MAX_PERIOD_MOVES:
+            raise TimeControlError(f"a period has at most {MAX_PERIOD_MOVES} moves, not {self.moves}")
         if self.ms < 0 or self.increment_ms < 0 or self.delay_ms < 0:
             raise TimeControlError(f"negative time in {self!r}")
+        if self.ms > MAX_PERIOD_MS:
+            raise TimeControlError(f"a period is at most {MAX_PERIOD_MS // 1000} s (100 days), "
+                                   f"not {self.ms // 1000} s")
+        if max(self.increment_ms, self.delay_ms) > MAX_ADDED_MS:
+            raise TimeControlError(f"an increment or delay is at most {MAX_ADDED_MS // 1000} s (a day), "
+                                   f"not {max(self.increment_ms, self.delay_ms) // 1000} s")
         if self.delay not in ("none", "simple", "bronstein"):
             raise TimeControlError(f"unknown delay kind {self.delay!r}")
         if self.delay == "none" and self.delay_ms != 0:
@@ -168,6 +184,8 @@ class TimeControl:
     periods: tuple[Period, ...]
 
     def __post_init__(self) -> None:
+        if len(self.periods) > MAX_PERIODS:
+            raise TimeControlError(f"a time control has at most {MAX_PERIODS} periods, not {len(self.periods)}")
         for i, period in enumerate(self.periods[:-1]):
             if period.moves is None:
                 raise TimeControlError(
@@ -404,6 +422,9 @@ def _token(chunk: str, pos: int) -> str:
 def _to_ms(digits: str) -> int:
     """``"12.5"`` -> 12500 (at most three decimals, checked by the caller)."""
     whole, _, frac = digits.partition(".")
+    if len(whole) > 12:
+        raise TimeControlError(f"the number {digits[:16]}{'…' if len(digits) > 16 else ''} is far too large "
+                               "for a time control")
     return int(whole) * 1000 + int((frac + "000")[:3])
 
 

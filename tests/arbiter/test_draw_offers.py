@@ -18,9 +18,11 @@ AGREEMENT = {"1989": "10.6", "1997": "5.3", "2023": "5.2.3"}
 
 
 def offered(edition: str) -> Game:
-    """1.e4 with a draw offer made between the move and pressing the clock."""
+    """1.e4 e5 2.Nf3 with a draw offer made between the move and pressing the clock (both
+    players have moved, which a 2023 agreement needs: 5.2.3)."""
     return game(start(edition=edition, time_control="5400"),
-                ev("move", 10, "white", move="e4", offer_draw=True))
+                ev("move", 4, "white", move="e4"), ev("move", 7, "black", move="e5"),
+                ev("move", 10, "white", move="Nf3", offer_draw=True))
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -42,13 +44,13 @@ def test_offer_accepted_is_a_draw_by_agreement(edition: str) -> None:
     assert (r.t_ms, r.edition, r.article) == (30_000, edition, AGREEMENT[edition])
     assert g.state.to_json()["score"] == {"white": 0.5, "black": 0.5}
     assert g.state.to_json()["pending"] == []
-    # White used 10 s; Black's clock ran from 10 to 30 and then stopped.
-    assert g.state.to_json()["clocks"] == {"white_ms": 5400_000 - 10_000, "black_ms": 5400_000 - 20_000, "running": None}
+    # White used 4 + 3 s; Black 3 s, then his clock ran from 10 to 30 and stopped.
+    assert g.state.to_json()["clocks"] == {"white_ms": 5400_000 - 7_000, "black_ms": 5400_000 - 23_000, "running": None}
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_offer_declined_cannot_then_be_accepted(edition: str) -> None:
-    """Rejected orally (1989 10.7, 1997 9.1, 2023 9.1.2.3): the offer is gone."""
+    """Rejected orally (1989 10.7, 1997 9.1, 2023 9.1.2.1): the offer is gone."""
     g = offered(edition).apply(ev("decline_draw", 20, "black"))
     assert g.state.pending() == []
     assert g.state.status == "ongoing"
@@ -58,9 +60,9 @@ def test_offer_declined_cannot_then_be_accepted(edition: str) -> None:
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_offer_answered_by_a_move_then_accepted_is_an_error(edition: str) -> None:
-    """Rejected by making a move (1989 10.7 "by completing a move", 1997 9.1; 2023 9.1.2.3:
+    """Rejected by making a move (1989 10.7 "by completing a move", 1997 9.1; 2023 9.1.2.1:
     by touching a piece with intent to move, which a move implies)."""
-    g = offered(edition).apply(ev("move", 20, "black", move="e5"))
+    g = offered(edition).apply(ev("move", 20, "black", move="Nc6"))
     assert g.state.pending() == []
     with pytest.raises(GameError, match=r"accept_draw at t=30") as err:
         g.apply(ev("accept_draw", 30, "black"))
@@ -90,7 +92,7 @@ def test_decline_without_any_offer_is_an_error(edition: str) -> None:
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_offer_before_ones_own_move_stays_valid_through_that_move(edition: str) -> None:
     """1989 10.9: an offer made while one's own clock runs lets the opponent decide after
-    seeing the move; 1997 9.1 / 2023 9.1.2.3: the offer is valid (though frowned upon)
+    seeing the move; 1997 9.1 / 2023 9.1.2.1: the offer is valid (though frowned upon)
     until the opponent answers. White offers, then plays 2.Nf3; Black accepts."""
     g = game(start(edition=edition, time_control="5400"), moves(["e4", "e5"]),
              ev("offer_draw", 25, "white"), ev("move", 30, "white", move="Nf3"))
@@ -101,8 +103,8 @@ def test_offer_before_ones_own_move_stays_valid_through_that_move(edition: str) 
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_offer_on_the_opponents_time_is_valid(edition: str) -> None:
-    """1989 10.8, 1997 9.1, 2023 9.1.2.2: an offer while the opponent thinks is valid."""
-    g = game(start(edition=edition), moves(["e4"]), ev("offer_draw", 12, "white"),
+    """1989 10.8, 1997 9.1, 2023 9.1.2.1: an offer while the opponent thinks is valid."""
+    g = game(start(edition=edition), moves(["e4", "e5", "Nf3"], step=4), ev("offer_draw", 13, "white"),
              ev("accept_draw", 15, "black"))
     assert summary(g) == ("finished", "1/2-1/2", "agreement")
 
@@ -167,10 +169,11 @@ def test_counter_offer_does_not_withdraw_the_first_offer(edition: str) -> None:
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_agreement_stands_though_a_flag_had_fallen_unclaimed(edition: str) -> None:
-    """No arbiter: Black's flag fell at t=61 but nobody claimed it; the agreement at t=100
+    """No arbiter: Black's flag fell at t=62 but nobody claimed it; the agreement at t=100
     stands (1989 12.7; 1997 6.9: 5.3 takes precedence)."""
     g = game(start(edition=edition, time_control="60", mode="standard", arbiter="absent"),
-             ev("move", 1, "white", move="e4", offer_draw=True), ev("accept_draw", 100, "black"))
+             moves(["e4", "e5"], step=1), ev("move", 3, "white", move="Nf3", offer_draw=True),
+             ev("accept_draw", 100, "black"))
     assert summary(g) == ("finished", "1/2-1/2", "agreement")
     with pytest.raises(GameError):
         g.apply(ev("claim_flag", 101, "white"))
@@ -187,13 +190,46 @@ def test_accepting_after_an_observed_flag_fall_is_too_late(edition: str) -> None
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_counter_offer_then_a_move_leaves_only_the_counter_offer(edition: str) -> None:
-    """White offers with 1.e4; Black offers too, then plays 1...e5: White's offer is rejected by
+    """White offers with 2.Nf3; Black offers too, then plays 2...Nc6: White's offer is rejected by
     the move, Black's own offer (made before his move) remains valid (1989 10.9: White "may
     postpone his decision until after he has seen" Black's move; 1997 9.1 "still valid"), and
     White may accept it."""
-    g = offered(edition).apply(ev("offer_draw", 12, "black")).apply(ev("move", 15, "black", move="e5"))
+    g = offered(edition).apply(ev("offer_draw", 12, "black")).apply(ev("move", 15, "black", move="Nc6"))
     assert g.state.pending() == [{"kind": "draw_offer", "by": "black"}]
     with pytest.raises(GameError):
         g.apply(ev("accept_draw", 20, "black"))
     g = g.apply(ev("accept_draw", 20, "white"))
     assert summary(g) == ("finished", "1/2-1/2", "agreement")
+
+
+# --- 2023 5.2.3: an agreement needs both players to have moved ----------------------
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_agreement_after_whites_first_move_only(edition: str) -> None:
+    """White offers with 1.e4 and Black accepts before replying. 1989 10.6 and 1997 5.3 draw
+    "upon agreement between the two players during the game": drawn. 2023 5.2.3 adds
+    "provided both players have made at least one move": the agreement is void, nothing is
+    pending (the offer was answered), and the game goes on with Black to move."""
+    g = game(start(edition=edition, time_control="5400"), ev("move", 10, "white", move="e4", offer_draw=True),
+             ev("accept_draw", 30, "black"))
+    r = last_ruling(g)
+    assert (r.t_ms, r.article) == (30_000, AGREEMENT[edition])
+    if edition == "2023":
+        assert summary(g) == ("ongoing", "*", None)
+        assert "at least one move" in r.text
+        assert g.state.pending() == []
+        assert g.state.to_json()["clocks"]["running"] == "black"
+        # Once both have moved, the same players may agree.
+        g = g.apply(ev("move", 40, "black", move="e5", offer_draw=True)).apply(ev("accept_draw", 45, "white"))
+        assert summary(g) == ("finished", "1/2-1/2", "agreement")
+    else:
+        assert summary(g) == ("finished", "1/2-1/2", "agreement")
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_agreement_before_any_move(edition: str) -> None:
+    """An offer before the first move, accepted at once: a draw in 1989 and 1997, void in 2023
+    (5.2.3), where White must still make his first move."""
+    g = game(start(edition=edition), ev("offer_draw", 1, "black"), ev("accept_draw", 2, "white"))
+    assert summary(g) == (("ongoing", "*", None) if edition == "2023" else ("finished", "1/2-1/2", "agreement"))

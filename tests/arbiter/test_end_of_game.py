@@ -78,16 +78,19 @@ def test_resignation_by_the_player_not_to_move() -> None:
 
 @pytest.mark.parametrize(
     ("edition", "expected"),
-    [("1989", ("finished", "0-1", "resignation")),
+    [("1989", ("finished", "1/2-1/2", "resignation")),
      ("1997", ("finished", "0-1", "resignation")),
      ("2023", ("finished", "1/2-1/2", "resignation"))],
 )
 def test_resigning_against_a_lone_king(edition: str, expected: tuple[str, str, str]) -> None:
     """2023 5.1.2: a player who resigns when the opponent (a lone king) cannot checkmate
-    him by any series of legal moves draws; 1989 10.2 and 1997 5.1(b) know no such exception."""
+    him by any series of legal moves draws; 1989 10.5: "A player having a bare king cannot
+    win the game" -- of any win, a resignation included (issue 16); 1997 5.1(b) knows no
+    such exception: Black, with his lone king, wins."""
     g = game(start(edition=edition, fen="4k3/8/8/8/8/8/8/R3K3 w - - 0 1"), ev("resign", 5, "white"))
     assert summary(g) == expected
-    assert last_ruling(g).article == {"1989": "10.2", "1997": "5.1(b)", "2023": "5.1.2"}[edition]
+    articles = [r.article for r in g.state.rulings]
+    assert articles == {"1989": ["10.2", "10.5"], "1997": ["5.1(b)"], "2023": ["5.1.2"]}[edition]
 
 
 def test_resigning_in_2023_when_the_opponent_can_still_mate_loses() -> None:

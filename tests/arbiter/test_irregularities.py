@@ -238,7 +238,7 @@ def test_time_penalties_show_in_the_clocks(kind: str, seconds: int, white_ms: in
     g = game(start(edition="1997", time_control="5400"), ev("penalty", 10, "arbiter", against="white", kind=kind,
                                                              seconds=seconds))
     assert (g.state.remaining_ms("white"), g.state.remaining_ms("black")) == (white_ms, black_ms)
-    assert last_ruling(g).article == "13.4"
+    assert last_ruling(g).article == {"add_time": "13.4(b)", "reduce_time": "13.4(c)"}[kind]
 
 
 def test_warning_loss_and_expulsion() -> None:

@@ -35,8 +35,8 @@ def test_a_win_for_black_scores_nothing_and_one(edition: str) -> None:
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_a_draw_scores_a_half_each(edition: str) -> None:
-    g = game(start(edition=edition), ev("move", 10, "white", move="e4", offer_draw=True),
-             ev("accept_draw", 12, "black"))
+    g = game(start(edition=edition), moves(["e4", "e5"]), ev("move", 30, "white", move="Nf3", offer_draw=True),
+             ev("accept_draw", 32, "black"))
     assert g.state.to_json()["score"] == {"white": 0.5, "black": 0.5}
     assert g.state.to_json()["result"] == "1/2-1/2"
 

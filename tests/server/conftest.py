@@ -25,6 +25,8 @@ from typing import Any, Callable, Iterator
 
 import pytest
 
+from chesslaws.server.guard import UNLIMITED
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -92,6 +94,52 @@ def pg_server() -> Iterator[str]:
         shutil.rmtree(root, ignore_errors=True)
 
 
+class PgCluster:
+    """A throwaway PostgreSQL cluster of one test's own, which the test may stop and start again
+    (on the same port) to play a database outage."""
+
+    def __init__(self, bindir: Path) -> None:
+        self.bindir = bindir
+        self.root = tempfile.mkdtemp(prefix="chesslaws-pg-own-")
+        self.data = os.path.join(self.root, "data")
+        if os.geteuid() == 0:
+            pw = pwd.getpwnam("postgres")
+            os.chown(self.root, pw.pw_uid, pw.pw_gid)
+        os.chmod(self.root, 0o700)
+        subprocess.run(_as_postgres([str(bindir / "initdb"), "-D", self.data, "-A", "trust", "-U", "postgres",
+                                     "--no-sync", "-E", "UTF8"]), check=True, stdout=subprocess.DEVNULL)
+        self.port = free_port()
+        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def start(self) -> None:
+        subprocess.run(_as_postgres([str(self.bindir / "pg_ctl"), "-D", self.data, "-l",
+                                     os.path.join(self.root, "log"), "-w", "-o",
+                                     f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 "
+                                     "-c max_connections=40 -c fsync=off", "start"]),
+                       check=True, stdout=subprocess.DEVNULL)
+
+    def stop(self, mode: str = "fast") -> None:
+        subprocess.run(_as_postgres([str(self.bindir / "pg_ctl"), "-D", self.data, "-m", mode, "-w", "stop"]),
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def remove(self) -> None:
+        self.stop("immediate")
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+@pytest.fixture
+def pg_cluster() -> Iterator[PgCluster]:
+    bindir = _pg_bin()
+    if bindir is None:
+        pytest.skip("PostgreSQL binaries not installed (apt-get install postgresql)")
+    cluster = PgCluster(bindir)
+    cluster.start()
+    try:
+        yield cluster
+    finally:
+        cluster.remove()
+
+
 @pytest.fixture
 def pg_url(pg_server: str) -> Iterator[str]:
     """A fresh, empty database on the PostgreSQL server."""
@@ -128,7 +176,8 @@ def make_client(db_url: str) -> Iterator[Callable[[], Any]]:
     stack = contextlib.ExitStack()
 
     def make() -> Any:
-        return stack.enter_context(TestClient(create_app(db_url)))
+        # The API tests send events faster than any person: the rate limits have their own tests.
+        return stack.enter_context(TestClient(create_app(db_url, limits=UNLIMITED)))
 
     with stack:
         yield make
@@ -142,15 +191,17 @@ def client(make_client: Callable[[], Any]) -> Any:
 class ServerProcess:
     """``chesslaws serve`` in a subprocess on a free loopback port."""
 
-    def __init__(self, db: str, port: int | None = None) -> None:
+    def __init__(self, db: str, port: int | None = None, extra: tuple[str, ...] = ()) -> None:
         self.db = db
+        self.extra = extra
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> "ServerProcess":
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "chesslaws.cli", "serve", "--port", str(self.port), "--db", self.db],
+            [sys.executable, "-m", "chesslaws.cli", "serve", "--port", str(self.port), "--db", self.db,
+             *self.extra],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         )
         wait_port(self.port, proc=self.proc)
@@ -175,8 +226,8 @@ class ServerProcess:
 def server_factory() -> Iterator[Callable[..., ServerProcess]]:
     started: list[ServerProcess] = []
 
-    def make(db: str, port: int | None = None) -> ServerProcess:
-        s = ServerProcess(db, port).start()
+    def make(db: str, port: int | None = None, extra: tuple[str, ...] = ()) -> ServerProcess:
+        s = ServerProcess(db, port, extra).start()
         started.append(s)
         return s
 
@@ -195,7 +246,7 @@ class ThreadServer:
 
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(create_app(db), host="127.0.0.1", port=self.port, log_level="warning",
+        config = uvicorn.Config(create_app(db, limits=UNLIMITED), host="127.0.0.1", port=self.port, log_level="warning",
                                 ws_max_size=16 * 1024)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

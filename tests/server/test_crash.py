@@ -46,7 +46,7 @@ def test_sigkill_mid_stream_loses_no_acknowledged_event(backend: str, tmp_path: 
                                                         request: pytest.FixtureRequest,
                                                         server_factory: Callable[..., Any]) -> None:
     db = str(tmp_path / "crash.sqlite3") if backend == "sqlite" else str(request.getfixturevalue("pg_url"))
-    server = server_factory(db)
+    server = server_factory(db, extra=("--no-rate-limits",))  # moves as fast as HTTP goes
     games = []
     with httpx.Client(base_url=server.url, timeout=5) as http:
         for i in range(GAMES):
@@ -69,7 +69,7 @@ def test_sigkill_mid_stream_loses_no_acknowledged_event(backend: str, tmp_path: 
     for t in threads:
         t.join(10)
     assert sum(len(a) for a in acked) >= 20, "the stream did not get going"
-    restarted = server_factory(db, port=None)
+    restarted = server_factory(db, port=None, extra=("--no-rate-limits",))
     with httpx.Client(base_url=restarted.url, timeout=5) as http:
         for g, got, pending in zip(games, acked, inflight):
             lines = http.get(f"/api/games/{g['id']}/log").text.splitlines()

@@ -9,16 +9,27 @@ from typing import Sequence
 
 from chesslaws.engines import EngineSpec
 from chesslaws.server.app import create_app
+from chesslaws.server.guard import Limits
 from chesslaws.server.store import PostgresStore, SQLiteStore, Store, open_store
 
 
 def run(host: str = "127.0.0.1", port: int = 8000, db: str | Store = "./chesslaws.sqlite3", *,
-        log_level: str = "warning", engines: Sequence[EngineSpec] = (), engine_pool: int = 2) -> None:
+        log_level: str = "warning", limits: Limits | None = None, engines: Sequence[EngineSpec] = (),
+        engine_pool: int = 2) -> None:
     """Serves the app until interrupted (``db``: an open store, a SQLite path or a postgresql:// URL;
     ``engines``: engines one can play against, at most ``engine_pool`` processes)."""
+    import logging
+
     import uvicorn
 
-    app = create_app(db, engines=engines, engine_pool=engine_pool)
+    # One line per refusal and per fault (with its traceback) on standard error.
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("chesslaws serve: %(levelname)s %(message)s"))
+    logger = logging.getLogger("chesslaws")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+    app = create_app(db, limits, engines=engines, engine_pool=engine_pool)
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=16 * 1024, lifespan="on")
 
 

@@ -28,14 +28,16 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from chesslaws.events import RANGES, SCHEMAS
 from chesslaws.server.export import export_pgn
 from chesslaws.engines import EngineSpec
 from chesslaws.server.engines import EnginePlayers
 from chesslaws.server.engines import install as install_engines
+from chesslaws.server.guard import SECURITY_HEADERS, Limits, Refused, strict_json
 from chesslaws.server.hub import MAX_BODY, ApiError, Hub, LiveGame, Subscriber, public_event
 from chesslaws.server.store import Store, open_store
 
@@ -102,29 +104,52 @@ class Ack(BaseModel):
     state: dict[str, Any]
 
 
-class EventIn(BaseModel):
-    """An event of the game log without ``t`` (the server stamps it). See shared/spec/game-log.md."""
+def _event_model() -> type[BaseModel]:
+    """The OpenAPI description of an event, made from the arbiter's own schemas (``events.SCHEMAS``),
+    so that every event type and every field the arbiter takes is in it, and nothing else."""
+    pytypes: dict[str, Any] = {}
+    for schema in SCHEMAS.values():
+        for name, kind in {**schema.required, **schema.optional}.items():
+            kinds = kind if isinstance(kind, tuple) else (kind,)
+            t: Any = float if set(kinds) == {int, float} else (kinds[0] if len(kinds) == 1 else str)
+            if kinds == (str, int):
+                t = str | int
+            pytypes[name] = t
+    types = tuple(k for k in SCHEMAS if k != "start")
+    fields: dict[str, Any] = {
+        "type": (Literal[types], Field(description="the event type; see the game-log documentation")),
+        "by": (Literal["white", "black", "arbiter"] | None, Field(
+            None, description="a player's token acts for its own side; the arbiter names the side in "
+                              "over-the-board games")),
+    }
+    for name, t in sorted(pytypes.items()):
+        if name in ("type", "by", "t"):
+            continue
+        users = sorted(k for k, sc in SCHEMAS.items() if name in sc.required or name in sc.optional)
+        low, high = RANGES.get(name, (None, None))
+        fields[name] = (t | None, Field(None, ge=low, le=high, description="in: " + ", ".join(users)))
+    model: type[BaseModel] = create_model(
+        "EventIn", __config__=ConfigDict(extra="forbid"),
+        __doc__="An event of the game log without ``t`` (the server stamps it): see docs/game-log.md.",
+        **fields)
+    return model
 
-    model_config = ConfigDict(extra="allow")
-    type: Literal["move", "offer_draw", "accept_draw", "decline_draw", "claim_draw", "claim_flag", "claim_win",
-                  "resign", "touch", "adjust", "claim_touch_move", "arrive", "seal", "resume", "stop_clocks",
-                  "start_clocks", "set_clocks", "penalty", "decision", "refuse_to_comply", "annul"]
-    by: Literal["white", "black", "arbiter"] | None = None
-    move: str | None = None
-    offer_draw: bool | None = None
-    reason: str | None = None
-    against: str | None = None
-    kind: str | None = None
-    seconds: float | None = None
-    white_ms: int | None = None
-    black_ms: int | None = None
-    on: str | None = None
-    ruling: str | None = None
-    square: str | None = None
+
+EventIn = _event_model()
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 413, 422)
+    code: {"model": ErrorBody, "description": text} for code, text in (
+        (400, "the body is not strict JSON (syntax, repeated key, NaN, nesting, a lone surrogate)"),
+        (401, "the token opens no seat of this game"),
+        (403, "this seat may not send this event"),
+        (404, "no such game"),
+        (409, "not allowed now (the game's state, a set-aside game, a full log)"),
+        (413, "the body is too large"),
+        (422, "a field is wrong (named in the message), or the arbiter refuses the event"),
+        (429, "too many requests: see Retry-After"),
+        (503, "the database is unreachable: nothing was recorded; see Retry-After"),
+    )
 }
 
 
@@ -132,20 +157,36 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 class BodyLimit:
-    """Answers 413 to a request body over ``limit`` bytes (declared or streamed)."""
+    """Before anything reads a request: 413 for a body over ``limit`` bytes (declared or streamed),
+    400/422 for a body that is not strict JSON (:func:`guard.strict_json`), and the security headers
+    (CSP without inline script, no framing, no referrer, nosniff) on every response."""
 
     def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
         self.app = app
         self.limit = limit
 
-    async def _reject(self, send: Send) -> None:
-        body = json.dumps({"error": f"the request body is over {self.limit} bytes", "status": 413}).encode()
-        await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    async def _reject(self, send: Send, status: int = 413, message: str | None = None) -> None:
+        text = message or f"the request body is over {self.limit} bytes"
+        body = json.dumps({"error": text, "status": status}).encode()
+        log.info("refused: %d %s", status, text)
+        await send({"type": "http.response.start", "status": status,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode()), *SECURITY_HEADERS]})
         await send({"type": "http.response.body", "body": body})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        inner = send
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
+            await inner(message)
+
+        send = send_with_headers
+        if scope.get("method") in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return
         for name, value in scope.get("headers", []):
@@ -171,6 +212,12 @@ class BodyLimit:
             if not msg.get("more_body", False):
                 break
         body = b"".join(chunks)
+        if body.strip():
+            try:
+                strict_json(body)
+            except Refused as err:
+                await self._reject(inner, err.status, err.message)
+                return
         sent = False
 
         async def replay() -> Message:
@@ -186,12 +233,13 @@ class BodyLimit:
 # --- the app -------------------------------------------------------------------------------------
 
 
-def create_app(db: str | Store = "./chesslaws.sqlite3", *, engines: Sequence[EngineSpec] = (),
-               engine_pool: int = 2) -> FastAPI:
-    """The server's ASGI app over a store (a Store, a SQLite path or a postgresql:// URL);
-    ``engines`` can be played against (:mod:`chesslaws.server.engines`)."""
+def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = None, *,
+               engines: Sequence[EngineSpec] = (), engine_pool: int = 2) -> FastAPI:
+    """The server's ASGI app over a store (a Store, a SQLite path or a postgresql:// URL), with the
+    rate limits ``limits`` (:class:`guard.Limits`; the defaults suit a club server); ``engines`` can be
+    played against (:mod:`chesslaws.server.engines`)."""
     store = db if isinstance(db, Store) else open_store(db)
-    hub = Hub(store)
+    hub = Hub(store, limits)
     players = EnginePlayers(hub, engines, engine_pool)  # issue 19: engines as players
 
     @asynccontextmanager
@@ -216,12 +264,19 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", *, engines: Sequence[Eng
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     bearer = HTTPBearer(auto_error=False, description="the secret token of a seat (white, black or arbiter)")
 
-    def error(status: int, message: str) -> JSONResponse:
-        return JSONResponse({"error": message, "status": status}, status_code=status)
+    def error(status: int, message: str, retry_after: int | None = None) -> JSONResponse:
+        headers = {"retry-after": str(retry_after)} if retry_after else None
+        return JSONResponse({"error": message, "status": status}, status_code=status, headers=headers)
 
-    @app.exception_handler(ApiError)
-    async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
-        return error(exc.status, exc.message)
+    @app.exception_handler(Refused)
+    async def _api_error(request: Request, exc: Refused) -> JSONResponse:
+        log.info("refused %s %s: %d %s", request.method, request.url.path, exc.status, exc.message)
+        return error(exc.status, exc.message, getattr(exc, "retry_after", None))
+
+    @app.exception_handler(Exception)
+    async def _fault(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("fault on %s %s", request.method, request.url.path)
+        return error(500, "the server failed on this request; the fault is logged for its operator")
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -232,7 +287,9 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", *, engines: Sequence[Eng
         for e in errs[:5]:
             where = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
             parts.append(f"{where}: {e.get('msg')}" if where else str(e.get("msg")))
-        return error(422, "; ".join(parts) or "invalid request")
+        text = "; ".join(parts) or "invalid request"
+        log.info("refused %s %s: 422 %s", request.method, request.url.path, text)
+        return error(422, text)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -255,6 +312,10 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", *, engines: Sequence[Eng
     async def game_page(game_id: str) -> FileResponse:
         return FileResponse(WEB_DIR / "game.html")
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        return FileResponse(WEB_DIR / "favicon.svg", media_type="image/svg+xml")
+
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
 
     # --- API -----------------------------------------------------------------------------
@@ -262,12 +323,21 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", *, engines: Sequence[Eng
     async def languages() -> list[dict[str, str]]:
         return hub.language_list()
 
-    @app.get("/api/games", tags=["games"], summary="List the games")
-    async def list_games() -> list[dict[str, Any]]:
-        return [hub.summary(g) for g in reversed(list(hub.games.values()))]
+    @app.get("/api/games", tags=["games"], summary="List the games, newest first, a page at a time",
+             responses=ERRORS)
+    async def list_games(
+            limit: int = Query(50, ge=1, le=200, description="games on this page"),
+            before: str | None = Query(None, max_length=40,
+                                       description="the id of the last game of the previous page")
+    ) -> list[dict[str, Any]]:
+        return await hub.page(limit, before)
+
+    def address(request: Request) -> str:
+        return request.client.host if request.client else "unknown"
 
     @app.post("/api/games", status_code=201, tags=["games"], summary="Create a game", responses=ERRORS)
     async def create_game(body: CreateGame, request: Request) -> CreatedGame:
+        hub.rate.hit("create_per_address", address(request))
         start: dict[str, Any] = {"edition": body.edition, "time_control": body.time_control,
                                  "arbiter": body.arbiter, "white": body.white or "?", "black": body.black or "?"}
         for name in ("mode", "fen", "quickplay_guidelines", "event", "site", "round"):
@@ -281,17 +351,24 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", *, engines: Sequence[Eng
 
     @app.get("/api/games/{game_id}", tags=["games"], summary="The state of a game", responses=ERRORS)
     async def get_state(game_id: str, lang: str = Query("en", max_length=10)) -> dict[str, Any]:
-        return hub.view(hub.get(game_id), lang)
+        final = await hub.final_view(game_id)  # a retired game: its stored final state, no replay
+        if final is not None:
+            if lang != "en" and hub.write_move is not None and lang in hub._codes:
+                hub._localise(final["moves"], final["initial_fen"], lang)
+                final["lang"] = lang
+            return final
+        return hub.view(await hub.fetch(game_id), lang)
 
     @app.post("/api/games/{game_id}/join", tags=["games"], summary="Take an open seat", responses=ERRORS)
     async def join(game_id: str, body: JoinSeat, request: Request) -> Joined:
-        live = hub.get(game_id)
+        hub.rate.hit("join_per_address", address(request))
+        live = await hub.fetch(game_id, write=True)
         token = await hub.join(live, body.seat, body.name)
         return Joined(seat=body.seat, token=token, link=f"{request.base_url}game/{game_id}#token={token}")
 
     @app.get("/api/games/{game_id}/seat", tags=["games"], summary="Which seat a token opens", responses=ERRORS)
     async def seat(game_id: str, cred: HTTPAuthorizationCredentials | None = Depends(bearer)) -> SeatInfo:
-        live = hub.get(game_id)
+        live = await hub.fetch(game_id)
         tok = token_of(cred)
         s = live.seat_of(tok)
         if tok and s is None:
@@ -309,23 +386,28 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", *, engines: Sequence[Eng
     async def post_event(game_id: str, request: Request,
                          cred: HTTPAuthorizationCredentials | None = Depends(bearer),
                          lang: str = Query("en", max_length=10, description="piece letters of the state's moves")) -> Ack:
-        live = hub.get(game_id)
-        raw = await request.body()
-        try:
-            body = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
-            raise ApiError(400, "the body is not valid JSON") from None
+        body = strict_json(await request.body())
         tok = token_of(cred)
+        if game_id in hub.set_aside:
+            ack = await hub.annul_set_aside(game_id, tok, body)
+            return Ack(seq=ack["seq"], event=ack["event"], state=hub.view(hub.get(game_id), lang))
+        live = await hub.fetch(game_id, write=True)
         seat_ = live.seat_of(tok)
+        if tok and seat_ is None and hub.store.shared:  # a seat another process gave just now
+            await hub.refresh_seats(live)
+            seat_ = live.seat_of(tok)
         if tok and seat_ is None:
             raise ApiError(401, "this token opens no seat of this game")
+        if tok:
+            hub.rate.hit("events_per_token", tok)
+        hub.rate.hit("events_per_game", game_id)
         ack = await hub.submit(live, body, seat_)
         return Ack(seq=ack["seq"], event=ack["event"], state=hub.view(live, lang))
 
     @app.get("/api/games/{game_id}/log", tags=["games"], summary="The game log (JSON Lines)", responses=ERRORS,
              response_class=PlainTextResponse)
     async def game_log(game_id: str, cred: HTTPAuthorizationCredentials | None = Depends(bearer)) -> Response:
-        live = hub.get(game_id)
+        live = await hub.fetch(game_id)
         tok = token_of(cred)
         s = live.seat_of(tok)
         if tok and s is None:
@@ -337,7 +419,7 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", *, engines: Sequence[Eng
     @app.get("/api/games/{game_id}/pgn", tags=["games"], summary="The game in PGN", responses=ERRORS,
              response_class=PlainTextResponse)
     async def game_pgn(game_id: str) -> Response:
-        live = hub.get(game_id)
+        live = await hub.fetch(game_id)
         view = hub.view(live)
         t = view["server_t"]
         game = live.game.at(t) if t * 1000 >= live.game.state.t_ms else live.game
@@ -348,19 +430,23 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", *, engines: Sequence[Eng
     @app.websocket("/api/games/{game_id}/ws")
     async def stream(ws: WebSocket, game_id: str) -> None:
         await ws.accept()
-        live = hub.games.get(game_id)
-        if live is None:
-            await ws.send_json({"kind": "error", "status": 404, "error": f"no game {game_id!r}"})
-            await ws.close(code=4404)
+        try:
+            live = await hub.fetch(game_id)
+        except ApiError as err:
+            await ws.send_json({"kind": "error", "status": err.status, "error": err.message})
+            await ws.close(code=4000 + err.status)
             return
         tok = ws.query_params.get("token") or None
         seat_ = live.seat_of(tok)
+        if tok and seat_ is None and hub.store.shared:
+            await hub.refresh_seats(live)
+            seat_ = live.seat_of(tok)
         if tok and seat_ is None:
             await ws.send_json({"kind": "error", "status": 401, "error": "this token opens no seat of this game"})
             await ws.close(code=4401)
             return
         lang = (ws.query_params.get("lang") or "en")[:10]
-        sub = Subscriber(lang)
+        sub = Subscriber(lang, seat_ or "spectator")
         live.subscribers.add(sub)
         sub.queue.put_nowait(json.dumps({"kind": "hello", "seat": seat_ or "spectator"}))
         sub.queue.put_nowait(hub.state_message(live, lang))
@@ -385,21 +471,32 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", *, engines: Sequence[Eng
                 reply: dict[str, Any]
                 rid: Any = None
                 try:
-                    if len(text.encode("utf-8")) > MAX_BODY:
+                    if len(text.encode("utf-8", "surrogatepass")) > MAX_BODY:
                         raise ApiError(413, f"the message is over {MAX_BODY} bytes")
-                    try:
-                        msg = json.loads(text)
-                    except ValueError:
-                        raise ApiError(400, "the message is not valid JSON") from None
+                    msg = strict_json(text)
                     if not isinstance(msg, dict):
                         raise ApiError(400, "a message is a JSON object {\"rid\": ..., \"event\": {...}}")
                     rid = msg.get("rid")
+                    if not isinstance(rid, (str, int, type(None))) or isinstance(rid, bool):
+                        rid = None
+                        raise ApiError(400, "'rid' is a string or an integer")
                     if "event" not in msg:
                         raise ApiError(400, "a message carries an 'event'")
+                    if tok:
+                        hub.rate.hit("events_per_token", tok)
+                    hub.rate.hit("events_per_game", game_id)
                     ack = await hub.submit(live, msg["event"], seat_)
                     reply = {"kind": "ack", "rid": rid, "seq": ack["seq"], "event": ack["event"]}
-                except ApiError as err:
+                except Refused as err:
+                    log.info("refused on the socket of game %s: %d %s", game_id, err.status, err.message)
                     reply = {"kind": "error", "rid": rid, "status": err.status, "error": err.message}
+                    retry = getattr(err, "retry_after", None)
+                    if retry:
+                        reply["retry_after"] = retry
+                except Exception:  # noqa: BLE001 - a fault: logged; the socket stays open
+                    log.exception("fault on the socket of game %s", game_id)
+                    reply = {"kind": "error", "rid": rid, "status": 500,
+                             "error": "the server failed on this message; the fault is logged for its operator"}
                 try:
                     sub.queue.put_nowait(json.dumps(reply, ensure_ascii=False))
                 except asyncio.QueueFull:
@@ -411,6 +508,7 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", *, engines: Sequence[Eng
         finally:
             live.subscribers.discard(sub)
             task.cancel()
+            hub.maybe_retire(live)
 
     return app
 

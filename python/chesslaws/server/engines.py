@@ -433,6 +433,7 @@ def install(app: FastAPI, hub: Hub, players: EnginePlayers) -> None:
 
     @app.post("/api/engines/games", status_code=201, tags=["engines"], summary="Play against an engine")
     async def engine_game(body: EngineGame, request: Request) -> dict[str, Any]:
+        hub.rate.hit("create_per_address", request.client.host if request.client else "unknown")
         raw = body.model_dump()
         if raw["strength"].get("value") is None:
             raw["strength"].pop("value")

@@ -17,6 +17,7 @@ import importlib
 import json
 import logging
 import secrets
+import sqlite3
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -27,6 +28,7 @@ from chesslaws.errors import AmbiguousMove, ChessLawsError, IllegalMove, Invalid
 from chesslaws.events import SCHEMAS, ms_to_t
 from chesslaws.game import Game
 from chesslaws.position import STARTING_FEN, Position
+from chesslaws.server.guard import Limits, RateLimiter, Refused
 from chesslaws.server.store import GameRecord, Seat, SeatTaken, Store, StoreError, hash_token
 
 log = logging.getLogger("chesslaws.server")
@@ -37,13 +39,86 @@ T = TypeVar("T")
 MAX_BODY = 16 * 1024
 
 
-class ApiError(Exception):
-    """An error answered to the client: an HTTP status and a message."""
+class ApiError(Refused):
+    """An error answered to the client: an HTTP status and a message (and, for 429 and 503, the
+    seconds after which to try again)."""
 
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
+    def __init__(self, status: int, message: str, retry_after: int | None = None) -> None:
+        super().__init__(status, message)
+        self.retry_after = retry_after
+
+
+#: Seconds a client is told to wait (Retry-After) while the database is unreachable.
+RETRY_AFTER_OUTAGE = 2
+#: How often the store is pinged, in seconds (an outage is noticed within this time); each ping records
+#: the server's heartbeat.
+PING_EVERY = 1.0
+#: A restart after a longer gap since the last heartbeat gives the time back to the running clocks.
+RESTART_GAP = 1.0
+#: Seconds a game that is over stays in memory (for its last viewers) before it is retired to the
+#: store as its final state; it is loaded again on demand.
+RETIRE_AFTER = 60.0
+#: The claims whose failure leaves the game going: repeated, they may annoy the opponent.
+_CLAIMS = ("claim_draw", "claim_flag", "claim_win", "claim_touch_move", "claim_setup")
+
+
+def replay_lenient(events: list[dict[str, Any]]) -> tuple[Game | None, int, str | None]:
+    """Replays a stored log as far as it goes: the game of the longest replayable prefix, the number
+    of events in it, and why the next one could not be applied (None when the whole log replays)."""
+    if not events:
+        return None, 0, "the log is empty"
+    try:
+        game = Game.from_events(events[:1])
+    except Exception as err:  # noqa: BLE001 - a stored line may be anything: say what, never crash
+        return None, 0, _reason(err)
+    for i, line in enumerate(events[1:], start=1):
+        try:
+            game = game.apply(line)
+        except Exception as err:  # noqa: BLE001
+            return game, i, f"event {i}: {_reason(err)}"
+    return game, len(events), None
+
+
+def _is_outage(err: BaseException) -> bool:
+    """Whether a store error means the database cannot be reached (connection, disk, lock, pool),
+    rather than a fault of the one request."""
+    if isinstance(err, (OSError, TimeoutError)):
+        return True
+    if isinstance(err, sqlite3.OperationalError):  # also raised for SQL errors, which are no outage
+        text = str(err).lower()
+        return any(w in text for w in ("locked", "disk", "i/o", "unable to open", "readonly", "full", "busy"))
+    try:
+        import psycopg
+        from psycopg_pool import PoolTimeout
+    except ImportError:  # pragma: no cover - psycopg is a dependency
+        return False
+    return isinstance(err, (psycopg.OperationalError, psycopg.InterfaceError, PoolTimeout))
+
+
+def _reason(err: BaseException) -> str:
+    text = str(err) if isinstance(err, ChessLawsError) else f"{type(err).__name__}: {err}"
+    return text[:300]
+
+
+@dataclass(eq=False)
+class SetAside:
+    """A stored game whose log cannot be replayed: kept out of play, served as an error naming the
+    reason, until the arbiter annuls it."""
+
+    record: GameRecord
+    reason: str
+    prefix: Game | None
+    good: int  # events of the log that replay
+
+    def seat_of(self, token: str | None) -> Seat | None:
+        if not token:
+            return None
+        h = hash_token(token)
+        for seat in ("arbiter", "white", "black"):
+            stored = self.record.token_hashes.get(seat)
+            if stored and hmac.compare_digest(stored, h):
+                return seat
+        return None
 
 
 def public_event(event: Mapping[str, Any], *, arbiter: bool) -> dict[str, Any]:
@@ -86,6 +161,7 @@ class Subscriber:
     """A WebSocket viewer: states are queued for its sender task."""
 
     lang: str
+    seat: str = "spectator"
     queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(maxsize=64))
 
 
@@ -100,6 +176,8 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: set[Subscriber] = field(default_factory=set)
     timer: asyncio.TimerHandle | None = None
+    incorrect_claims: dict[str, int] = field(default_factory=lambda: {"white": 0, "black": 0})
+    retire: asyncio.TimerHandle | None = None
 
     @property
     def seq(self) -> int:
@@ -120,9 +198,19 @@ class LiveGame:
 class Hub:
     """Every live game, the store and the server's clock."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, limits: Limits | None = None) -> None:
         self.store = store
+        self.limits = limits or Limits()
+        self.rate = RateLimiter(self.limits)
         self.games: dict[str, LiveGame] = {}
+        self.set_aside: dict[str, SetAside] = {}
+        # Outage bookkeeping: the last instant the store answered, and since when it has not.
+        self.last_ok = 0.0
+        self.down_since: float | None = None
+        self._monitor: asyncio.Task[None] | None = None
+        self.retire_after = RETIRE_AFTER
+        self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
+        self._listener: Any = None
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chesslaws-store")
         # The server's clock: wall time anchored once, then advanced by the monotonic clock.
         self._wall0 = time.time()
@@ -142,8 +230,11 @@ class Hub:
         return self._wall0 + (time.monotonic() - self._mono0)
 
     def t_of(self, live: LiveGame) -> float:
-        """Seconds since the game's scheduled start, never before its last event."""
-        t = round(self.now() - live.created_at, 3)
+        """Seconds since the game's scheduled start, never before its last event. While the store is
+        unreachable, time stands still at the outage's start: no flag falls for a player who cannot
+        move (the time is given back in the log when the store returns)."""
+        now = self.now() if self.down_since is None else min(self.now(), self.down_since)
+        t = round(now - live.created_at, 3)
         last = live.game.events[-1].t_ms / 1000
         return max(t, last) if t >= 0 else t
 
@@ -166,7 +257,12 @@ class Hub:
                 try:
                     await self._db(lambda: self.store.append_many(items))
                     results: list[BaseException | None] = [None] * len(batch)
-                except Exception:
+                except Exception as err:  # noqa: BLE001
+                    if not isinstance(err, StoreError):  # the database is unreachable: all fail alike
+                        for _, fut in batch:
+                            if not fut.done():
+                                fut.set_exception(err)
+                        continue
                     # Something in the batch was refused: commit them one by one to tell which.
                     results = []
                     for item in items:
@@ -187,26 +283,278 @@ class Hub:
 
     async def _db(self, fn: Callable[[], T]) -> T:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, fn)
+        try:
+            out = await loop.run_in_executor(self._executor, fn)
+        except StoreError:
+            self.last_ok = self.now()  # the database answered (it refused)
+            raise
+        except Exception as err:
+            if not _is_outage(err):  # a fault of this request, not of the database: no outage
+                log.exception("the store failed on one request")
+                raise StoreError("the store could not write this event") from None
+            self._store_down()
+            raise
+        self.last_ok = self.now()
+        return out
+
+    # --- outages --------------------------------------------------------------------
+    def _store_down(self) -> None:
+        if self.down_since is None:
+            self.down_since = self.last_ok or self.now()  # the last instant it was known to work
+            log.error("the game store is unreachable: moves are refused (503) and the clocks held "
+                      "since %.3f", self.down_since)
+            for live in self.games.values():
+                if live.timer is not None:
+                    live.timer.cancel()
+                    live.timer = None
+                self.broadcast(live)
+
+    def _unavailable(self) -> ApiError:
+        return ApiError(503, "the game store is unreachable: nothing was recorded; the clocks are held "
+                             "until it returns (try again in a moment)", retry_after=RETRY_AFTER_OUTAGE)
+
+    async def _watch_store(self) -> None:
+        """Pings the store; notices an outage within a second even if nobody writes, and when it
+        returns, writes the interruption into every game that was running."""
+        while True:
+            await asyncio.sleep(PING_EVERY)
+            try:
+                await self._db(lambda: self.store.ping(self.now()))
+            except Exception:  # noqa: BLE001 - an outage, already noted by _db
+                continue
+            if self.down_since is not None:
+                try:
+                    await self._recover()
+                except Exception as err:  # noqa: BLE001 - still down: try again on the next ping
+                    log.warning("the game store came back but the interruptions could not be written yet: %s",
+                                _reason(err))
+
+    async def _recover(self) -> None:
+        """The store is back: the time that passed while no move could be stored is given back."""
+        assert self.down_since is not None
+        down, up = self.down_since, self.now()
+        await self._give_back(down, up, f"the server could not store moves for {up - down:.1f} s (its database "
+                                        "was unreachable)", "the server's database is back")
+        self.down_since = None
+        log.warning("the game store is back after %.1f s; the interruptions are in the logs", up - down)
+        for live in self.games.values():
+            self.schedule(live)
+            self.broadcast(live)
+
+    async def _give_back(self, down: float, up: float, why: str, back: str) -> None:
+        """Every game whose clock ran between ``down`` and ``up`` (unix seconds) while no move could be
+        stored gets the arbiter's interruption: ``stop_clocks`` at ``down`` and ``start_clocks`` at
+        ``up``, each with a ruling citing the edition's article on interruptions; no flag falls because
+        of it. Raises if the store fails meanwhile (the games done so far keep their interruption)."""
+        for live in list(self.games.values()):
+            async with live.lock:
+                game = live.game
+                t_down = max(round(down - live.created_at, 3), game.events[-1].t_ms / 1000)
+                t_up = max(round(up - live.created_at, 3), t_down)
+                if t_down < 0 or not game.state.ongoing or game.state.config.time_control.unlimited:
+                    continue
+                seen = game.at(t_down) if t_down * 1000 >= game.state.t_ms else game
+                if not seen.state.ongoing or seen.state.clock.running is None:
+                    continue
+                try:
+                    stopped = game.apply({"type": "stop_clocks", "t": t_down, "by": "arbiter",
+                                          "reason": f"{why}; the time that passed is given back"})
+                    new = stopped.apply({"type": "start_clocks", "t": t_up, "by": "arbiter", "reason": back})
+                except ChessLawsError as err:
+                    log.warning("game %s: no interruption written: %s", live.id, err)
+                    continue
+                lines = [stopped.events[-1].to_json(), new.events[-1].to_json()]
+                seq = live.seq
+                try:
+                    await self._db(lambda: self.store.append_many(
+                        [(live.id, seq, lines[0]), (live.id, seq + 1, lines[1])]))
+                except StoreError:  # another process wrote first (its own interruption): take its log
+                    await self._catch_up_locked(live)
+                    continue
+                live.game = new
+                log.info("game %s: clocks held from t=%.3f to t=%.3f (%s)", live.id, t_down, t_up, why)
 
     async def start(self) -> None:
-        """Rebuilds every stored game from its log."""
+        """Rebuilds every stored game from its log. A log that cannot be replayed does not stop the
+        server: its game is set aside (served as an error naming the reason) until the arbiter annuls it."""
         self._loop = asyncio.get_running_loop()
-        records = await self._db(lambda: list(self.store.load_all()))
+        records = await self._db(lambda: list(self.store.load_live()))  # games that are over stay in the store
         for rec in records:
+            self._load(rec)
+        # The time since the last heartbeat (a crash, a restart, an outage the last server did not live
+        # through) is time in which no player could move: it is given back.
+        beat = await self._db(self.store.last_heartbeat)
+        now = self.now()
+        if beat is not None and now - beat >= RESTART_GAP:
+            await self._give_back(beat, now, f"the server was not running for {now - beat:.1f} s", "the server is back")
+            for live in self.games.values():
+                self.schedule(live)
+        await self._db(lambda: self.store.ping(now))
+        self.last_ok = now
+        self._monitor = asyncio.ensure_future(self._watch_store())
+        if self.store.shared:  # other processes write too: hear of their changes
+            loop = self._loop
+            self._listener = self.store.listen(
+                lambda gid, what: loop.call_soon_threadsafe(self._changed, gid, what))
+
+    # --- several processes on one database -------------------------------------------------------
+    def _changed(self, game_id: str | None, what: str) -> None:
+        """Another process (or this one) committed a change: bring the copy in memory up to date."""
+        if game_id is None:  # (re)connected: whatever was missed meanwhile
+            for each in list(self.games.values()):
+                asyncio.ensure_future(self._catch_up(each))
+            return
+        live = self.games.get(game_id)
+        if live is None:
+            return  # not in memory here: loaded from the store when asked for
+        if what == "seat":
+            asyncio.ensure_future(self.refresh_seats(live))
+        elif what.isdigit() and int(what) >= live.seq:
+            asyncio.ensure_future(self._catch_up(live))
+
+    async def _catch_up(self, live: LiveGame) -> None:
+        try:
+            async with live.lock:
+                await self._catch_up_locked(live)
+        except Exception as err:  # noqa: BLE001 - an outage: caught up on the next change or write
+            log.warning("game %s: could not catch up with the store: %s", live.id, _reason(err))
+
+    async def _catch_up_locked(self, live: LiveGame) -> bool:
+        """Applies the events another process appended to this game's log; True if there were any."""
+        rows = await self._db(lambda: self.store.events_since(live.id, live.seq))
+        if not rows:
+            return False
+        game = live.game
+        for row in rows:
             try:
-                game = Game.from_events(rec.events)
-            except ChessLawsError as err:
-                print(f"chesslaws serve: game {rec.id} cannot be replayed from its log: {err}", file=sys.stderr)
-                continue
-            live = LiveGame(rec.id, rec.created_at, rec.interface, rec.names, rec.token_hashes, game)
-            self.games[rec.id] = live
-            self.schedule(live)
+                game = game.apply(row)
+            except Exception as err:  # noqa: BLE001 - another process stored it: it replays
+                log.error("game %s: an event stored by another process does not apply here: %s",
+                          live.id, _reason(err))
+                break
+        live.game = game
+        self.schedule(live)
+        self.broadcast(live)
+        self.maybe_retire(live)
+        return True
+
+    async def refresh_seats(self, live: LiveGame) -> None:
+        """Reads the seats again (another process gave one to a player)."""
+        try:
+            rec = await self._db(lambda: self.store.load(live.id))
+        except Exception:  # noqa: BLE001
+            return
+        if rec is not None:
+            live.token_hashes.update(rec.token_hashes)
+            live.names.update(rec.names)
+            self.broadcast(live)
+
+    def _load(self, rec: GameRecord) -> None:
+        game, good, why = replay_lenient(rec.events)
+        if why is not None:
+            last = rec.events[-1] if rec.events else {}
+            if game is not None and isinstance(last, dict) and last.get("type") == "annul":
+                try:  # annulled after being set aside: the replayable part, then the annulment
+                    game = game.apply(last)
+                    why = None
+                except Exception:  # noqa: BLE001
+                    pass
+            if why is not None:
+                print(f"chesslaws serve: game {rec.id} is set aside: its log cannot be replayed ({why}); "
+                      "the arbiter may annul it", file=sys.stderr)
+                self.set_aside[rec.id] = SetAside(rec, why, game, good)
+                return
+        assert game is not None
+        live = LiveGame(rec.id, rec.created_at, rec.interface, rec.names, rec.token_hashes, game)
+        self.games[rec.id] = live
+        self.schedule(live)
+        self.maybe_retire(live)
+
+    # --- games that are over leave memory ------------------------------------------------------
+    def _over(self, live: LiveGame) -> bool:
+        t = self.t_of(live)
+        game = live.game.at(t) if t * 1000 >= live.game.state.t_ms else live.game
+        return game.state.status in ("finished", "annulled")
+
+    def maybe_retire(self, live: LiveGame) -> None:
+        """Once a game is over (and nobody watches it), it leaves memory after ``retire_after`` seconds,
+        its final state written to the store so that reading it needs no replay."""
+        if live.retire is not None:
+            live.retire.cancel()
+            live.retire = None
+        if self._loop is None or live.subscribers or not self._over(live):
+            return
+        live.retire = self._loop.call_later(self.retire_after, lambda: asyncio.ensure_future(self._retire(live)))
+
+    async def _retire(self, live: LiveGame) -> None:
+        live.retire = None
+        async with live.lock:
+            if live.subscribers or not self._over(live) or self.games.get(live.id) is not live:
+                return
+            final = {"view": self.view(live), "summary": self.summary(live)}
+            try:
+                await self._db(lambda: self.store.set_final(live.id, final["summary"]["status"], final))
+            except Exception as err:  # noqa: BLE001 - stays in memory; tried again on its next change
+                log.warning("game %s: could not be retired: %s", live.id, _reason(err))
+                return
+            if live.timer is not None:
+                live.timer.cancel()
+            del self.games[live.id]
+
+    async def fetch(self, game_id: str, *, write: bool = False) -> LiveGame:
+        """The game in memory, loaded from its log on demand if it was retired. With ``write``, the
+        store marks it live again first (an event may follow)."""
+        live = self.games.get(game_id)
+        if live is None and game_id not in self.set_aside:
+            pending = self._loading.get(game_id)
+            if pending is None:
+                pending = self._loading[game_id] = asyncio.get_running_loop().create_future()
+                try:
+                    rec = await self._db(lambda: self.store.load(game_id))
+                    if rec is not None and game_id not in self.games:
+                        self._load(rec)
+                    pending.set_result(self.games.get(game_id))
+                except Exception:  # noqa: BLE001
+                    api = ApiError(503, "the game could not be loaded: the database is unreachable",
+                                   retry_after=RETRY_AFTER_OUTAGE)
+                    pending.set_exception(api)
+                    pending.exception()  # retrieved: waiters get it through shield
+                    raise api from None
+                finally:
+                    del self._loading[game_id]
+            live = await asyncio.shield(pending)
+        if live is None:
+            return self.get(game_id)  # 404, or the reason it is set aside
+        if write and live.retire is None and self._over(live):
+            try:
+                await self._db(lambda: self.store.set_final(game_id, "live", None))
+            except Exception:  # noqa: BLE001
+                raise self._unavailable() from None
+        return live
+
+    async def final_view(self, game_id: str) -> dict[str, Any] | None:
+        """The stored final state of a retired game (no replay), or None."""
+        if game_id in self.games or game_id in self.set_aside:
+            return None
+        try:
+            got = await self._db(lambda: self.store.final(game_id))
+        except Exception:  # noqa: BLE001
+            raise self._unavailable() from None
+        return None if got is None else dict(got[1]["view"])
 
     async def stop(self) -> None:
+        if self._monitor is not None:
+            self._monitor.cancel()
+        if self._listener is not None:
+            await asyncio.to_thread(self._listener.close)
         for live in self.games.values():
             if live.timer is not None:
                 live.timer.cancel()
+        if self.down_since is None:
+            try:  # the last heartbeat: a restart soon after loses nobody any time, a late one gives it back
+                await self._db(lambda: self.store.ping(self.now()))
+            except Exception:  # noqa: BLE001 - the store is going away: the next start sees the older beat
+                pass
         await self._db(self.store.close)
         self._executor.shutdown(wait=True)
 
@@ -214,18 +562,60 @@ class Hub:
     def get(self, game_id: str) -> LiveGame:
         live = self.games.get(game_id)
         if live is None:
+            aside = self.set_aside.get(game_id)
+            if aside is not None:
+                raise ApiError(409, f"game {game_id!r} is set aside: its log cannot be replayed "
+                                    f"({aside.reason}); the arbiter may annul it")
             raise ApiError(404, f"no game {game_id!r}")
         return live
+
+    async def annul_set_aside(self, game_id: str, token: str | None, body: Any) -> dict[str, Any]:
+        """The arbiter annuls a game that was set aside: the annulment is appended to its log, and the
+        game (its replayable part, annulled) is served again."""
+        aside = self.set_aside.get(game_id)
+        if aside is None:
+            raise ApiError(404, f"no game {game_id!r}")
+        if aside.seat_of(token) != "arbiter":
+            raise ApiError(403, "only the arbiter may annul a game that was set aside")
+        if not isinstance(body, dict) or body.get("type") != "annul":
+            raise ApiError(409, f"game {game_id!r} is set aside ({aside.reason}): the only event it takes "
+                                "is the arbiter's 'annul'")
+        if aside.prefix is None:
+            raise ApiError(409, f"game {game_id!r} cannot be annulled: even its start cannot be read "
+                                f"({aside.reason})")
+        reason = body.get("reason") if isinstance(body.get("reason"), str) else None
+        t = max(aside.prefix.events[-1].t_ms / 1000, 0)
+        line = {"type": "annul", "t": t, "by": "arbiter",
+                "reason": reason or f"its log could not be replayed ({aside.reason})"}
+        game = aside.prefix.apply(line)
+        seq = len(aside.record.events)
+        if self.down_since is not None:
+            raise self._unavailable()
+        try:
+            await self._db(lambda: self.store.append(game_id, seq, game.events[-1].to_json()))
+        except StoreError:
+            raise ApiError(409, "the annulment could not be stored: the log has moved on") from None
+        except Exception:  # noqa: BLE001
+            raise self._unavailable() from None
+        rec = aside.record
+        del self.set_aside[game_id]
+        live = LiveGame(rec.id, rec.created_at, rec.interface, rec.names, rec.token_hashes, game)
+        self.games[game_id] = live
+        log.warning("game %s: set aside, annulled by the arbiter", game_id)
+        return {"seq": seq, "event": game.events[-1].to_json()}
 
     async def create(self, start: dict[str, Any], names: dict[str, str | None], interface: str,
                      start_in: float = 0.0) -> tuple[LiveGame, dict[str, str]]:
         start = {"type": "start", "t": 0, **start}
         try:
             game = Game.from_start(start)
-        except InvalidInput as err:
-            raise ApiError(422, str(err)) from None
         except ChessLawsError as err:
             raise ApiError(422, str(err)) from None
+        tc = game.state.config.time_control
+        if tc.periods and tc.periods[0].ms + tc.periods[0].increment_ms < 1000:
+            raise ApiError(422, f"time_control: {tc} gives less than one second for the game")
+        if self.down_since is not None:
+            raise self._unavailable()
         tokens: dict[str, str] = {"arbiter": secrets.token_urlsafe(24)}
         for seat in ("white", "black"):
             if names.get(seat):
@@ -241,8 +631,9 @@ class Hub:
         try:
             await self._db(lambda: self.store.create_game(rec))
         except Exception as err:  # the database is down or refuses: no game
-            log.error("store failure: %r", err)
-            raise ApiError(503, f"the game could not be stored: {err}") from None
+            log.error("store failure: %s", _reason(err))
+            raise ApiError(503, "the game could not be stored: the database is unreachable; try again",
+                           retry_after=RETRY_AFTER_OUTAGE) from None
         live = LiveGame(gid, created_at, interface, dict(names), hashes, game)
         self.games[gid] = live
         self.schedule(live)
@@ -260,9 +651,10 @@ class Hub:
                 await self._db(lambda: self.store.take_seat(live.id, seat, h, name))  # type: ignore[arg-type]
             except SeatTaken as err:
                 raise ApiError(409, str(err)) from None
-            except Exception as err:
-                log.error("store failure: %r", err)
-                raise ApiError(503, f"the seat could not be stored: {err}") from None
+            except Exception as err:  # noqa: BLE001
+                log.error("store failure: %s", _reason(err))
+                raise ApiError(503, "the seat could not be stored: the database is unreachable; try again",
+                               retry_after=RETRY_AFTER_OUTAGE) from None
             live.token_hashes[seat] = h
             live.names[seat] = name
         self.broadcast(live)
@@ -285,6 +677,13 @@ class Hub:
             raise ApiError(409, "the game has already started ('start' is only the log's first line)")
         if "t" in body:
             raise ApiError(422, "do not send 't': the server's clock stamps every event")
+        if seat in ("white", "black") and kind == "stop_clocks":
+            self._may_summon(live, seat)
+        if live.seq >= self.limits.max_events_per_game:
+            raise ApiError(409, f"this game's log is full ({self.limits.max_events_per_game} events): "
+                                "the arbiter must decide the game")
+        if self.down_since is not None:
+            raise self._unavailable()
         claimed_by = body.get("by")
         if seat in ("white", "black"):
             if schema.by == "arbiter":
@@ -318,6 +717,11 @@ class Hub:
     async def _submit_locked(self, live: LiveGame, kind: str, by: str, body: dict[str, Any],
                              seat: Seat) -> dict[str, Any]:
         async with live.lock:
+            if self.store.shared:  # another process may have written meanwhile: judge on the whole log
+                try:
+                    await self._catch_up_locked(live)
+                except Exception:  # noqa: BLE001
+                    raise self._unavailable() from None
             t = self.t_of(live)
             if t < 0:
                 raise ApiError(409, f"the game has not started yet: it starts in {-t:.0f} s")
@@ -335,23 +739,79 @@ class Hub:
                 raise ApiError(422, str(err)) from None
             except ChessLawsError as err:
                 raise ApiError(422, str(err)) from None
-            except Exception as err:
-                # The arbiter should have answered with a ChessLawsError: report it, keep the game as it was.
-                log.exception("arbiter failure on %s", event)
-                raise ApiError(422, f"the arbiter cannot process this event ({type(err).__name__}: {err})") from None
+            except Exception:
+                # The arbiter should have answered with a ChessLawsError: a real fault, logged with its
+                # traceback; the client learns only that nothing was recorded.
+                log.exception("arbiter failure in game %s on %s", live.id, event)
+                raise ApiError(422, "the arbiter could not process this event; nothing was recorded "
+                                    "(the fault is logged for the server's operator)") from None
             line = new.events[-1].to_json()
             seq = live.seq
             try:
                 await self._commit(live.id, seq, line)
             except StoreError as err:
-                raise ApiError(409, f"the event could not be stored: {err}") from None
+                if self.store.shared:  # another process appended event `seq` first: fenced off
+                    try:
+                        await self._catch_up_locked(live)
+                    except Exception:  # noqa: BLE001
+                        pass
+                    raise ApiError(409, "another event was recorded first (the game moved on): "
+                                        "look at the new state and try again") from None
+                log.error("game %s: event %d refused by the store: %s", live.id, seq, _reason(err))
+                raise ApiError(409, f"the event could not be stored as event {seq} of the log (another server "
+                                    "process writing to this database, or a fault logged for the operator)") from None
             except Exception as err:  # the database is down: the game is untouched
-                log.error("store failure: %r", err)
-                raise ApiError(503, f"the game log could not be written: {err}") from None
+                log.error("store failure: %s", _reason(err))
+                self._store_down()
+                raise self._unavailable() from None
             live.game = new
             self.schedule(live)
         self.broadcast(live)
+        self.maybe_retire(live)
+        if kind in _CLAIMS and by in ("white", "black"):
+            self._count_claim(live, by, new)
+        if seat in ("white", "black") and kind == "stop_clocks":
+            self.alert(live, {"what": "summons", "by": seat, "t": t,
+                              "text": f"{seat.capitalize()} stopped the clocks to summon the arbiter "
+                                      f"(Article {new.state.config.edition.article('summon_arbiter')})."})
         return {"seq": seq, "event": public_event(line, arbiter=seat == "arbiter")}
+
+    def _may_summon(self, live: LiveGame, seat: str) -> None:
+        """A player stops the clocks only to summon an arbiter who is present (1997 6.12(b),
+        2023 6.12.2): refused where there is none, so that nobody can freeze an online game."""
+        cfg = live.game.state.config
+        art = cfg.edition.article("summon_arbiter")
+        if not cfg.arbiter_present:
+            raise ApiError(409, f"no arbiter is present in this game: a player stops the clocks only to "
+                                f"summon the arbiter (Article {art})")
+        if not any(sub.seat == "arbiter" for sub in live.subscribers):
+            raise ApiError(409, f"no arbiter is watching this game now: a player stops the clocks only to "
+                                f"summon the arbiter (Article {art}); the arbiter's console must be open")
+
+    def _count_claim(self, live: LiveGame, side: str, game: Game) -> None:
+        """Counts a claim that left the game going as incorrect; the arbiter is told when one side's
+        incorrect claims reach the limit, as the annoyance the Laws forbid (2023 11.5)."""
+        st = game.state
+        if not st.ongoing or st.claims:
+            return  # the claim ended the game, or awaits the arbiter's decision
+        live.incorrect_claims[side] = n = live.incorrect_claims.get(side, 0) + 1
+        every = self.limits.incorrect_claims_alert
+        if every and n % every == 0:
+            art = st.config.edition.article("annoyance")
+            self.alert(live, {"what": "annoyance", "by": side, "count": n,
+                              "text": f"{side.capitalize()} has made {n} claims that did not end the game: "
+                                      f"unreasonable claims may annoy the opponent (Article {art})."})
+
+    def alert(self, live: LiveGame, alert: dict[str, Any]) -> None:
+        """Tells the arbiter's open consoles at once (a message of kind "alert")."""
+        msg = json.dumps({"kind": "alert", **alert}, ensure_ascii=False)
+        log.info("game %s: alert %s", live.id, alert.get("what"))
+        for sub in list(live.subscribers):
+            if sub.seat == "arbiter":
+                try:
+                    sub.queue.put_nowait(msg)
+                except asyncio.QueueFull:
+                    pass
 
     @staticmethod
     def _check_legal(seen: Game, event: dict[str, Any]) -> None:
@@ -414,6 +874,7 @@ class Hub:
             "check": st.position.is_check(),
             "absent": sorted(st.absent),
             "lang": lang,
+            "store_down": self.down_since is not None,
         })
         return out
 
@@ -472,19 +933,54 @@ class Hub:
         if live.timer is not None:
             live.timer.cancel()
             live.timer = None
-        ms = self.next_wakeup_ms(live)
         loop = self._loop
-        if ms is None or loop is None:
-            return
-        delay = max(0.0, live.created_at + ms / 1000 - self.now()) + 0.002
-        live.timer = loop.call_later(delay, self._wake, live)
+        if loop is None or self.down_since is not None:
+            return  # no flag falls while moves cannot be stored
+        try:
+            ms = self.next_wakeup_ms(live)
+            if ms is None:
+                return
+            # A far wake-up is re-scheduled on waking: call_later never sees an absurd delay.
+            delay = min(max(0.0, live.created_at + ms / 1000 - self.now()) + 0.002, 86_400.0)
+            live.timer = loop.call_later(delay, self._wake, live)
+        except (OverflowError, ValueError, ArithmeticError) as err:
+            log.error("game %s: its next flag fall cannot be scheduled: %s", live.id, _reason(err))
 
     def _wake(self, live: LiveGame) -> None:
         live.timer = None
-        self.broadcast(live)  # the state game.at(now): what happened by itself is in it
+        if self.down_since is not None:
+            return
+        self.broadcast(live)
+        self.maybe_retire(live)  # the state game.at(now): what happened by itself is in it
         self.schedule(live)
 
     # --- listing --------------------------------------------------------------------------
+    async def page(self, limit: int, before: str | None = None) -> list[dict[str, Any]]:
+        """A page of the lobby, newest first, from the store's index: at most ``limit`` games created
+        before the game ``before`` (the last id of the previous page). Games in memory are shown as they
+        are now; retired ones by their stored summary."""
+        try:
+            rows = await self._db(lambda: self.store.page(limit, before))
+        except Exception:  # noqa: BLE001
+            raise self._unavailable() from None
+        if rows is None:
+            raise ApiError(404, f"before: no game {before!r}")
+        out = []
+        for gid, status, final in rows:
+            live = self.games.get(gid)
+            if live is None and final is None and gid not in self.set_aside:
+                try:  # a live game another process created: loaded here too
+                    live = await self.fetch(gid)
+                except ApiError:
+                    pass
+            if live is not None:
+                out.append(self.summary(live))
+            elif final is not None:
+                out.append(final["summary"])
+            elif gid in self.set_aside:
+                out.append({"id": gid, "status": "set_aside", "reason": self.set_aside[gid].reason})
+        return out
+
     def summary(self, live: LiveGame) -> dict[str, Any]:
         t = self.t_of(live)
         game = live.game
@@ -509,4 +1005,4 @@ class Hub:
         }
 
 
-__all__ = ["ApiError", "Hub", "LiveGame", "MAX_BODY", "Subscriber", "public_event"]
+__all__ = ["ApiError", "Hub", "LiveGame", "MAX_BODY", "SetAside", "Subscriber", "public_event", "replay_lenient"]

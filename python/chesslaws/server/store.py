@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
 import threading
 from abc import ABC, abstractmethod
@@ -64,6 +65,20 @@ class Store(ABC):
     """The interface of the game log storage."""
 
     url: str
+    #: Whether other server processes may write to this store at the same time (PostgreSQL): then
+    #: every change is announced (:meth:`listen`) and a process catches up before it writes.
+    shared: bool = False
+
+    def events_since(self, game_id: str, seq: int) -> list[dict[str, Any]]:
+        """The events of a game's log from number ``seq`` on (what another process appended)."""
+        return [json.loads(r[0]) for r in self._q(
+            "SELECT body FROM events WHERE game_id = {p} AND seq >= {p} ORDER BY seq", (game_id, seq))]
+
+    def listen(self, callback: Any) -> Any:
+        """Calls ``callback(game_id, what)`` (from another thread) for every change another process
+        commits (``what``: the new event's number, or "seat"); returns an object with ``close()``.
+        Only shared stores announce changes."""
+        raise NotImplementedError
 
     @abstractmethod
     def create_game(self, record: GameRecord) -> None:
@@ -96,9 +111,76 @@ class Store(ABC):
             if rec is not None:
                 yield rec
 
+    # --- games that are over: kept as their final state, out of memory ------------------------
+    @abstractmethod
+    def _q(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """Runs one statement (``{p}`` stands for the parameter mark) in its own committed
+        transaction; returns the rows it gives, if any."""
+
+    def live_ids(self) -> list[str]:
+        """The games that are not over (loaded at startup), oldest first."""
+        return [r[0] for r in self._q("SELECT id FROM games WHERE status = 'live' ORDER BY created_at, id")]
+
+    def load_live(self) -> Iterator[GameRecord]:
+        for gid in self.live_ids():
+            rec = self.load(gid)
+            if rec is not None:
+                yield rec
+
+    def set_final(self, game_id: str, status: str, final: dict[str, Any] | None) -> None:
+        """Marks a game over (``status``: its state's status) with its final state, so that reading it
+        needs no replay; or live again (``status`` "live", ``final`` None)."""
+        self._q("UPDATE games SET status = {p}, final = {p} WHERE id = {p}",
+                (status, None if final is None else _dump(final), game_id))
+
+    def final(self, game_id: str) -> tuple[str, dict[str, Any]] | None:
+        """The status and final state of a game that is over, or None (unknown, or not over)."""
+        rows = self._q("SELECT status, final FROM games WHERE id = {p}", (game_id,))
+        if not rows or rows[0][1] is None:
+            return None
+        return str(rows[0][0]), json.loads(rows[0][1])
+
+    def page(self, limit: int, before: str | None = None) -> list[tuple[str, str, dict[str, Any] | None]] | None:
+        """A page of games, newest first (id, status, final state or None), before the game ``before``
+        (None if there is no such game)."""
+        cols = "SELECT id, status, final FROM games"
+        if before is None:
+            rows = self._q(cols + " ORDER BY created_at DESC, id DESC LIMIT {p}", (limit,))
+        else:
+            anchor = self._q("SELECT created_at FROM games WHERE id = {p}", (before,))
+            if not anchor:
+                return None
+            c = anchor[0][0]
+            rows = self._q(cols + " WHERE created_at < {p} OR (created_at = {p} AND id < {p}) "
+                           "ORDER BY created_at DESC, id DESC LIMIT {p}", (c, c, before, limit))
+        return [(r[0], r[1], None if r[2] is None else json.loads(r[2])) for r in rows]
+
+    def _migrate(self, columns: set[str]) -> None:
+        """Brings an older database up to date (the columns of games that are over, and indexes)."""
+        if "status" not in columns:
+            self._q("ALTER TABLE games ADD COLUMN status TEXT NOT NULL DEFAULT 'live'")
+        if "final" not in columns:
+            self._q("ALTER TABLE games ADD COLUMN final TEXT")
+        self._q("CREATE INDEX IF NOT EXISTS games_by_time ON games (created_at, id)")
+        self._q("CREATE INDEX IF NOT EXISTS games_by_status ON games (status, created_at)")
+
+    @abstractmethod
+    def ping(self, t: float | None = None) -> None:
+        """Raises if the database cannot be reached now (the server watches for outages with it).
+        With ``t`` (unix seconds), also records it as the server's heartbeat: the last instant the
+        server was running with a working store."""
+
+    @abstractmethod
+    def last_heartbeat(self) -> float | None:
+        """The last heartbeat recorded, or None."""
+
     @abstractmethod
     def close(self) -> None:
         """Closes the connection."""
+
+
+class StoreLocked(Exception):
+    """Another ``chesslaws serve`` has this SQLite file open."""
 
 
 _SQLITE_SCHEMA = """
@@ -118,7 +200,13 @@ CREATE TABLE IF NOT EXISTS events (
     body TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS heartbeat (
+    id INTEGER PRIMARY KEY,
+    t DOUBLE PRECISION NOT NULL
+);
 """
+
+_HEARTBEAT = "INSERT INTO heartbeat VALUES (1, {p}) ON CONFLICT (id) DO UPDATE SET t = excluded.t"
 
 
 def _record(row: tuple[Any, ...], events: list[str]) -> GameRecord:
@@ -143,11 +231,21 @@ class SQLiteStore(Store):
     def __init__(self, path: str) -> None:
         self.url = path
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self._lockfile = _lock_file(path)
+        try:
+            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        except BaseException:
+            self._lockfile.close()
+            raise
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(_SQLITE_SCHEMA)
+        self._migrate({r[1] for r in self._db.execute("PRAGMA table_info(games)")})
+
+    def _q(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return [tuple(r) for r in self._db.execute(sql.format(p="?"), params).fetchall()]
 
     def create_game(self, record: GameRecord) -> None:
         with self._lock:
@@ -155,7 +253,8 @@ class SQLiteStore(Store):
             db.execute("BEGIN IMMEDIATE")
             try:
                 db.execute(
-                    "INSERT INTO games VALUES (?,?,?,?,?,?,?,?)",
+                    "INSERT INTO games (id, created_at, interface, white_name, black_name, white_token, black_token, arbiter_token) "
+                    "VALUES (?,?,?,?,?,?,?,?)",
                     (record.id, record.created_at, record.interface, record.names.get("white"),
                      record.names.get("black"), record.token_hashes.get("white"),
                      record.token_hashes.get("black"), record.token_hashes.get("arbiter")),
@@ -215,47 +314,85 @@ class SQLiteStore(Store):
         with self._lock:
             return [r[0] for r in self._db.execute("SELECT id FROM games ORDER BY created_at, id")]
 
+    def ping(self, t: float | None = None) -> None:
+        with self._lock:
+            if t is None:
+                self._db.execute("SELECT 1").fetchone()
+            else:
+                self._db.execute(_HEARTBEAT.format(p="?"), (t,))
+
+    def last_heartbeat(self) -> float | None:
+        with self._lock:
+            row = self._db.execute("SELECT t FROM heartbeat WHERE id = 1").fetchone()
+        return float(row[0]) if row else None
+
     def close(self) -> None:
         with self._lock:
             self._db.close()
+            self._lockfile.close()  # closing the file releases the lock
 
 
 class PostgresStore(Store):
-    """PostgreSQL through psycopg 3: each write is its own committed transaction."""
+    """PostgreSQL through psycopg 3 and its connection pool: each write is its own committed
+    transaction. A connection broken by a database restart is discarded and a new one made (the
+    pool reconnects in the background with exponential backoff); while none can be made, every call
+    fails within ``timeout`` seconds instead of hanging."""
 
-    def __init__(self, url: str) -> None:
+    shared = True
+
+    def __init__(self, url: str, timeout: float = 3.0) -> None:
         import psycopg
+        from psycopg_pool import ConnectionPool
 
         self.url = url
         self._lock = threading.Lock()
-        self._db = psycopg.connect(url, autocommit=False)
-        with self._db.cursor() as cur:
-            cur.execute("SELECT pg_advisory_xact_lock(4242424242)")  # two servers creating tables at once
-            for stmt in _SQLITE_SCHEMA.split(";"):
-                if stmt.strip():
-                    cur.execute(stmt)
-        self._db.commit()
+        # Fail at once (with the server's reason) if the database is not there at startup.
+        psycopg.connect(url, connect_timeout=10).close()
+        self._pool = ConnectionPool(url, min_size=1, max_size=2, timeout=timeout, open=True,
+                                    kwargs={"autocommit": False, "connect_timeout": 3},
+                                    check=ConnectionPool.check_connection,
+                                    name="chesslaws")
+        self._tx(self._create_schema)
+        self._migrate({r[0] for r in self._q(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = 'games' "
+            "AND table_schema = current_schema()")})
+
+    def _q(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        def run(cur: Any) -> list[tuple[Any, ...]]:
+            cur.execute(sql.format(p="%s"), params)
+            return [tuple(r) for r in cur.fetchall()] if cur.description else []
+
+        out: list[tuple[Any, ...]] = self._tx(run)
+        return out
+
+    @staticmethod
+    def _create_schema(cur: Any) -> None:
+        cur.execute("SELECT pg_advisory_xact_lock(4242424242)")  # two servers creating tables at once
+        for stmt in _SQLITE_SCHEMA.split(";"):
+            if stmt.strip():
+                cur.execute(stmt)
 
     def _tx(self, fn: Any) -> Any:
         import psycopg
 
-        with self._lock:
+        with self._lock, self._pool.connection() as db:
             try:
-                with self._db.cursor() as cur:
+                with db.cursor() as cur:
                     out = fn(cur)
-                self._db.commit()
+                db.commit()
                 return out
             except psycopg.errors.UniqueViolation as err:
-                self._db.rollback()
+                db.rollback()
                 raise StoreError(str(err)) from None
-            except BaseException:
-                self._db.rollback()
-                raise
+            except psycopg.errors.ForeignKeyViolation as err:
+                db.rollback()
+                raise StoreError(str(err)) from None
 
     def create_game(self, record: GameRecord) -> None:
         def run(cur: Any) -> None:
             cur.execute(
-                "INSERT INTO games VALUES (%s,%s,%s,%s,%s,%s,%s,%s)",
+                "INSERT INTO games (id, created_at, interface, white_name, black_name, white_token, black_token, arbiter_token) "
+                "VALUES (%s,%s,%s,%s,%s,%s,%s,%s)",
                 (record.id, record.created_at, record.interface, record.names.get("white"),
                  record.names.get("black"), record.token_hashes.get("white"),
                  record.token_hashes.get("black"), record.token_hashes.get("arbiter")),
@@ -266,11 +403,18 @@ class PostgresStore(Store):
         self._tx(run)
 
     def append(self, game_id: str, seq: int, event: dict[str, Any]) -> None:
-        self._tx(lambda cur: cur.execute("INSERT INTO events VALUES (%s,%s,%s)", (game_id, seq, _dump(event))))
+        self.append_many([(game_id, seq, event)])
 
     def append_many(self, items: list[tuple[str, int, dict[str, Any]]]) -> None:
-        self._tx(lambda cur: cur.executemany("INSERT INTO events VALUES (%s,%s,%s)",
-                                             [(g, n, _dump(e)) for g, n, e in items]))
+        def run(cur: Any) -> None:
+            cur.executemany("INSERT INTO events VALUES (%s,%s,%s)", [(g, n, _dump(e)) for g, n, e in items])
+            last: dict[str, int] = {}
+            for g, n, _ in items:
+                last[g] = max(n, last.get(g, -1))
+            # Delivered to every listening process when (and only if) the transaction commits.
+            cur.executemany("SELECT pg_notify('chesslaws', %s)", [(f"{g} {n}",) for g, n in last.items()])
+
+        self._tx(run)
 
     def take_seat(self, game_id: str, seat: Seat, token_hash: str, name: str) -> None:
         col = {"white": ("white_token", "white_name"), "black": ("black_token", "black_name")}.get(seat)
@@ -282,6 +426,7 @@ class PostgresStore(Store):
                 f"UPDATE games SET {col[0]}=%s, {col[1]}=%s WHERE id=%s AND {col[0]} IS NULL",
                 (token_hash, name, game_id),
             )
+            cur.execute("SELECT pg_notify('chesslaws', %s)", (f"{game_id} seat",))
             return int(cur.rowcount)
 
         if self._tx(run) != 1:
@@ -309,9 +454,79 @@ class PostgresStore(Store):
         out: list[str] = self._tx(run)
         return out
 
+    def listen(self, callback: Any) -> Any:
+        return _Listener(self.url, callback)
+
+    def ping(self, t: float | None = None) -> None:
+        if t is None:
+            self._tx(lambda cur: cur.execute("SELECT 1"))
+        else:
+            self._tx(lambda cur: cur.execute(_HEARTBEAT.format(p="%s"), (t,)))
+
+    def last_heartbeat(self) -> float | None:
+        def run(cur: Any) -> float | None:
+            cur.execute("SELECT t FROM heartbeat WHERE id = 1")
+            row = cur.fetchone()
+            return float(row[0]) if row else None
+
+        out: float | None = self._tx(run)
+        return out
+
     def close(self) -> None:
         with self._lock:
-            self._db.close()
+            self._pool.close()
+
+
+class _Listener:
+    """LISTEN chesslaws on a connection of its own, in a thread; reconnects after an outage."""
+
+    def __init__(self, url: str, callback: Any) -> None:
+        self.url = url
+        self.callback = callback
+        self._stop = threading.Event()
+        self._conn: Any = None
+        self.ready = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="chesslaws-listen", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        import psycopg
+
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(self.url, autocommit=True, connect_timeout=3) as conn:
+                    self._conn = conn
+                    conn.execute("LISTEN chesslaws")
+                    self.ready.set()
+                    self.callback(None, "listening")  # anything missed while not listening: catch up
+                    while not self._stop.is_set():
+                        for note in conn.notifies(timeout=0.5):
+                            game_id, _, what = note.payload.partition(" ")
+                            self.callback(game_id, what)
+            except Exception:  # noqa: BLE001 - the database went away: listen again when it is back
+                self._conn = None
+                self._stop.wait(0.5)
+
+    def close(self) -> None:
+        self._stop.set()
+        self.thread.join(5)
+
+
+def _lock_file(path: str) -> Any:
+    """Takes the lock that keeps a second server off this SQLite file (``PATH.lock`` beside it,
+    held while the store is open; the operating system releases it if the process dies)."""
+    import fcntl
+
+    if path == ":memory:" or path.startswith("file:"):
+        return open(os.devnull, "rb")  # nothing to share
+    handle = open(path + ".lock", "a+b")  # noqa: SIM115 - held until close()
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise StoreLocked(f"{path} is in use by another chesslaws serve: one SQLite file serves one "
+                          "server process (use PostgreSQL for several)") from None
+    return handle
 
 
 def open_store(url: str) -> Store:
@@ -324,4 +539,4 @@ def open_store(url: str) -> Store:
 
 
 __all__ = ["GameRecord", "PostgresStore", "SQLiteStore", "SEATS", "Seat", "SeatTaken", "Store", "StoreError",
-           "hash_token", "open_store"]
+           "StoreLocked", "hash_token", "open_store"]

@@ -1,0 +1,116 @@
+"""Issue 15: several ``chesslaws serve`` processes on one PostgreSQL database.
+
+Any process serves any game: each catches up with the log before it writes, writes are fenced by the
+event's number (the log's primary key), and every change is announced with LISTEN/NOTIFY so that each
+process's WebSockets see the moves made through the others. A process that dies takes nothing with
+it; a paused one judges nothing on an old copy when it wakes up."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import threading
+import time
+from typing import Any, Callable
+
+import httpx
+import pytest
+import websockets.sync.client as wsc
+
+from test_api import auth
+
+
+def _post(base: str, gid: str, token: str, event: dict[str, Any]) -> httpx.Response:
+    return httpx.post(f"{base}/api/games/{gid}/events", json=event, headers=auth(token), timeout=10)
+
+
+@pytest.fixture
+def three(pg_url: str, server_factory: Callable[..., Any]) -> list[Any]:
+    return [server_factory(pg_url, extra=("--no-rate-limits",)) for _ in range(3)]
+
+
+def test_any_process_serves_any_game_and_every_socket_sees_every_move(three: list[Any]) -> None:
+    a, b, c = three
+    g = httpx.post(f"{a.url}/api/games", json={"white": "W", "black": "B", "time_control": "600+5"}).json()
+    gid, tok = g["id"], g["tokens"]
+    ws_url = a.url.replace("http://", "ws://") + f"/api/games/{gid}/ws?token={tok['white']}"
+    with wsc.connect(ws_url) as ws:
+        assert json.loads(ws.recv(5))["kind"] == "hello"
+        assert _post(b.url, gid, tok["white"], {"type": "move", "move": "e4"}).status_code == 200
+        assert _post(c.url, gid, tok["black"], {"type": "move", "move": "c5"}).status_code == 200
+        seen: list[str] = []
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and seen != ["e4", "c5"]:
+            msg = json.loads(ws.recv(10))
+            if msg["kind"] == "state":
+                seen = [m["san"] for m in msg["state"]["moves"]]
+        assert seen == ["e4", "c5"], "process A's socket did not see the moves made through B and C"
+    for server in three:
+        st = httpx.get(f"{server.url}/api/games/{gid}").json()
+        assert [m["san"] for m in st["moves"]] == ["e4", "c5"]
+    # A game created through C is in A's lobby.
+    g2 = httpx.post(f"{c.url}/api/games", json={"white": "X", "black": "Y"}).json()
+    assert g2["id"] in [x["id"] for x in httpx.get(f"{a.url}/api/games").json()]
+    # A seat taken through B opens the game through A at once.
+    g3 = httpx.post(f"{a.url}/api/games", json={"white": "X"}).json()
+    joined = httpx.post(f"{b.url}/api/games/{g3['id']}/join", json={"seat": "black", "name": "Z"}).json()
+    r = httpx.get(f"{a.url}/api/games/{g3['id']}/seat", headers=auth(joined["token"]))
+    assert _post(a.url, g3["id"], g3["tokens"]["white"], {"type": "move", "move": "d4"}).status_code == 200
+    assert _post(a.url, g3["id"], joined["token"], {"type": "move", "move": "d5"}).status_code == 200, r.text
+
+
+def test_two_processes_never_both_accept_the_same_turn(three: list[Any]) -> None:
+    a, b, _ = three
+    g = httpx.post(f"{a.url}/api/games", json={"white": "W", "black": "B", "time_control": "600"}).json()
+    gid, tok = g["id"], g["tokens"]
+    httpx.get(f"{b.url}/api/games/{gid}")  # both have it in memory
+    for white, black in (("e4", "e5"), ("Nf3", "Nc6"), ("Bb5", "a6"), ("Ba4", "Nf6")):
+        results: list[int] = []
+        threads = [threading.Thread(target=lambda base=base, move=move: results.append(
+            _post(base, gid, tok["white"], {"type": "move", "move": move}).status_code))
+            for base, move in ((a.url, white), (b.url, white))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(results)[0] == 200 and sorted(results)[1] in (409, 422), results
+        assert _post(b.url, gid, tok["black"], {"type": "move", "move": black}).status_code == 200
+    lines = httpx.get(f"{a.url}/api/games/{gid}/log").text.splitlines()
+    assert [json.loads(x).get("move") for x in lines[1:]] == ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6"]
+
+
+def test_a_killed_process_takes_nothing_with_it_and_a_paused_one_catches_up(three: list[Any]) -> None:
+    a, b, c = three
+    g = httpx.post(f"{a.url}/api/games", json={"white": "W", "black": "B", "time_control": "600"}).json()
+    gid, tok = g["id"], g["tokens"]
+    assert _post(a.url, gid, tok["white"], {"type": "move", "move": "e4"}).status_code == 200
+    assert httpx.get(f"{b.url}/api/games/{gid}").json()["ply"] == 1
+    a.kill()
+    assert _post(b.url, gid, tok["black"], {"type": "move", "move": "e5"}).status_code == 200
+    # C is paused while B takes two moves, then woken: it judges the next move on the whole log.
+    assert c.proc is not None
+    httpx.get(f"{c.url}/api/games/{gid}")
+    os.kill(c.proc.pid, signal.SIGSTOP)
+    try:
+        assert _post(b.url, gid, tok["white"], {"type": "move", "move": "Nf3"}).status_code == 200
+        assert _post(b.url, gid, tok["black"], {"type": "move", "move": "Nc6"}).status_code == 200
+    finally:
+        os.kill(c.proc.pid, signal.SIGCONT)
+    r = _post(c.url, gid, tok["black"], {"type": "move", "move": "Nf6"})  # not Black's turn on the whole log
+    assert r.status_code in (409, 422)
+    r = _post(c.url, gid, tok["white"], {"type": "move", "move": "Bb5"})
+    assert r.status_code == 200 and r.json()["seq"] == 5
+    assert [m["san"] for m in r.json()["state"]["moves"]] == ["e4", "e5", "Nf3", "Nc6", "Bb5"]
+
+
+def test_a_flag_falls_for_every_process_and_writes_nothing(three: list[Any]) -> None:
+    a, b, _ = three
+    g = httpx.post(f"{a.url}/api/games", json={"white": "W", "black": "B", "time_control": "2"}).json()
+    gid = g["id"]
+    httpx.get(f"{b.url}/api/games/{gid}")
+    time.sleep(2.5)
+    for server in (a, b):
+        st = httpx.get(f"{server.url}/api/games/{gid}").json()
+        assert st["termination"] == "time_forfeit" and st["result"] == "0-1"
+    assert len(httpx.get(f"{a.url}/api/games/{gid}/log").text.splitlines()) == 1

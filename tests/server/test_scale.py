@@ -1,0 +1,116 @@
+"""Issue 15, first part: memory follows live games, not history.
+
+A game that is over leaves memory (its final state written to the store), is read without a replay,
+and comes back on demand; a restart loads only the games that are not over; the lobby is served from
+the store's index, page by page."""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+import pytest
+
+from test_api import SCHOLAR, auth, create, log_lines, post
+
+
+def _mate(client: Any) -> dict[str, Any]:
+    g = create(client, time_control="600")
+    for i, san in enumerate(SCHOLAR):
+        side = "white" if i % 2 == 0 else "black"
+        assert post(client, g["id"], g["tokens"][side], {"type": "move", "move": san}).status_code == 200
+    return g
+
+
+def _wait_retired(client: Any, gid: str) -> None:
+    hub = client.app.state.hub
+    deadline = time.monotonic() + 5
+    while gid in hub.games and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert gid not in hub.games, "the finished game stayed in memory"
+
+
+def test_a_finished_game_leaves_memory_and_is_read_without_a_replay(client: Any,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    hub = client.app.state.hub
+    hub.retire_after = 0.05
+    live = create(client, time_control="600")
+    g = _mate(client)
+    before = client.get(f"/api/games/{g['id']}").json()
+    _wait_retired(client, g["id"])
+    assert live["id"] in hub.games
+    # Reading the state of a retired game replays nothing.
+    import chesslaws.server.hub as hubmod
+
+    def no_replay(*args: Any) -> Any:
+        raise AssertionError("a retired game was replayed to be read")
+
+    monkeypatch.setattr(hubmod, "replay_lenient", no_replay)
+    st = client.get(f"/api/games/{g['id']}").json()
+    assert st["status"] == "finished" and st["result"] == "1-0" and st["moves"] == before["moves"]
+    assert st["fen"] == before["fen"]
+    fr = client.get(f"/api/games/{g['id']}?lang=de").json()
+    assert fr["moves"][-1]["san_local"] == "Dxf7#"
+    lobby = {x["id"]: x for x in client.get("/api/games").json()}
+    assert lobby[g["id"]]["status"] == "finished" and lobby[live["id"]]["status"] == "ongoing"
+    monkeypatch.undo()
+    # The log and the PGN load it on demand.
+    assert [ln.get("move") for ln in log_lines(client, g["id"])][1:] == SCHOLAR
+    assert "Qxf7#" in client.get(f"/api/games/{g['id']}/pgn").text
+    # An event loads it too; the arbiter is still answered as the Laws say (the game is over).
+    r = post(client, g["id"], g["tokens"]["black"], {"type": "resign"})
+    assert r.status_code == 409
+    _wait_retired(client, g["id"])
+    r = post(client, g["id"], g["tokens"]["arbiter"], {"type": "annul", "reason": "a test"})
+    assert r.status_code == 200 and r.json()["state"]["status"] == "annulled"
+    _wait_retired(client, g["id"])
+    assert client.get(f"/api/games/{g['id']}").json()["status"] == "annulled"
+
+
+def test_a_restart_loads_only_the_games_that_are_not_over(make_client: Callable[[], Any],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    first = make_client()
+    first.app.state.hub.retire_after = 0.01
+    over = [_mate(first)["id"] for _ in range(4)]
+    ongoing = [create(first, time_control="600")["id"] for _ in range(2)]
+    for gid in over:
+        _wait_retired(first, gid)
+    first.__exit__(None, None, None)
+
+    from chesslaws.server.store import PostgresStore, SQLiteStore
+
+    loaded: list[str] = []
+    for cls in (SQLiteStore, PostgresStore):
+        original = cls.load
+
+        def counting(self: Any, game_id: str, original: Any = original) -> Any:
+            loaded.append(game_id)
+            return original(self, game_id)
+
+        monkeypatch.setattr(cls, "load", counting)
+    second = make_client()
+    assert sorted(second.app.state.hub.games) == sorted(ongoing)
+    assert sorted(loaded) == sorted(ongoing)  # the games that are over were not even read
+    pages = second.get("/api/games?limit=4").json(), None
+    ids = [x["id"] for x in pages[0]]
+    ids += [x["id"] for x in second.get(f"/api/games?limit=4&before={ids[-1]}").json()]
+    assert ids == (over + ongoing)[::-1]
+
+
+def test_a_viewer_keeps_a_finished_game_in_memory_until_it_leaves(client: Any) -> None:
+    hub = client.app.state.hub
+    hub.retire_after = 0.05
+    g = create(client, time_control="600")
+    with client.websocket_connect(f"/api/games/{g['id']}/ws") as ws:
+        ws.receive_json()
+        for i, san in enumerate(SCHOLAR):
+            side = "white" if i % 2 == 0 else "black"
+            post(client, g["id"], g["tokens"][side], {"type": "move", "move": san})
+        time.sleep(0.3)
+        assert g["id"] in hub.games
+    _wait_retired(client, g["id"])
+    with client.websocket_connect(f"/api/games/{g['id']}/ws?token={g['tokens']['white']}") as ws:
+        assert ws.receive_json()["kind"] == "hello"
+        assert ws.receive_json()["state"]["result"] == "1-0"
+    r = client.get(f"/api/games/{g['id']}/seat", headers=auth(g["tokens"]["black"]))
+    assert r.json()["seat"] == "black"
