@@ -109,9 +109,11 @@ def cmd_losses(args: argparse.Namespace) -> None:
             forfeits += 1
             if r.flag_timing is not None:
                 told, took, late = r.flag_timing
-                # The harness caused it if the engine kept within the time it was told (took <= told) and
-                # only the harness's delay before "go" (late) put it past its flag.
-                caused = took <= told
+                # The harness caused it if its delay before "go" (late) mattered: the engine answered within
+                # the time it was told but too late for the clock (took <= told), or it gave no answer by its
+                # flag after a delay of more than 1 ms (it might have made it without the delay).
+                timed_out = abs(took + late - told) < 1.5
+                caused = late > 1.0 if timed_out else took <= told
                 harness += caused
                 print(f"  round {r.round}: told {told:.0f} ms, bestmove/flag {took:.1f} ms after go, go sent "
                       f"{late:.3f} ms after its clock started: "
