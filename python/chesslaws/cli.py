@@ -226,6 +226,9 @@ def serve(host: str, port: int, db: str, no_rate_limits: bool, engines: tuple[st
     One SQLite file serves one server process (a second one exits with
     status 2); run several processes on PostgreSQL.
 
+    With --engine, the lobby offers "Play against the computer": the engine
+    takes a seat and plays by the same clock and arbiter as a person.
+
     \b
     Example:
       chesslaws serve --port 8000 --db ./chesslaws.sqlite3
