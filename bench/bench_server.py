@@ -105,23 +105,25 @@ async def play(seats: dict[str, Seat], stop_at: float, latencies: list[float], e
     return n
 
 
-async def run(games: int, seconds: float, base: str, pid: int, think: float = 0.0) -> dict[str, Any]:
+async def run(games: int, seconds: float, base: str, pid: int, think: float = 0.0,
+              bare: bool = False) -> dict[str, Any]:
     ws_base = base.replace("http://", "ws://")
     rss0 = rss_kib(pid)
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        created = []
-        for i in range(games):
-            r = await http.post("/api/games", json={"white": f"W{i}", "black": f"B{i}", "edition": "1997",
-                                                   "time_control": "40/5400+30:1800+30"})
-            r.raise_for_status()
-            created.append(r.json())
+    created = []
+    if not bare:
+        async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+            for i in range(games):
+                r = await http.post("/api/games", json={"white": f"W{i}", "black": f"B{i}", "edition": "1997",
+                                                       "time_control": "40/5400+30:1800+30"})
+                r.raise_for_status()
+                created.append(r.json())
     conns: list[dict[str, Seat]] = []
-    for g in created:
+    for i in range(games):
         seats = {}
         for side in ("white", "black"):
-            ws = await websockets.connect(f"{ws_base}/api/games/{g['id']}/ws?token={g['tokens'][side]}",
-                                          max_size=2**20)
-            seats[side] = Seat(ws)
+            url = (f"{ws_base}/ws" if bare else
+                   f"{ws_base}/api/games/{created[i]['id']}/ws?token={created[i]['tokens'][side]}")
+            seats[side] = Seat(await websockets.connect(url, max_size=2**20))
         conns.append(seats)
     await asyncio.sleep(0.5)
     latencies: list[float] = []
@@ -150,21 +152,11 @@ async def run(games: int, seconds: float, base: str, pid: int, think: float = 0.
     }
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", type=int, default=200, help="concurrent games (1..2000)")
-    ap.add_argument("--seconds", type=float, default=20.0, help="length of the timed phase (at most 120)")
-    ap.add_argument("--think", type=float, default=0.0,
-                    help="seconds each player waits before each move (0: as fast as the server answers)")
-    ap.add_argument("--db", default=None, help="SQLite path or postgresql:// URL (default: a temporary SQLite file)")
-    args = ap.parse_args()
-    games = max(1, min(args.games, 2000))
-    seconds = max(1.0, min(args.seconds, 120.0))
-    tmp = tempfile.mkdtemp(prefix="chesslaws-bench-")
-    db = args.db or os.path.join(tmp, "bench.sqlite3")
+def measure(cmd: list[str], games: int, seconds: float, think: float, *, bare: bool) -> dict[str, Any]:
+    """Starts the server ``cmd`` on a free loopback port ("{port}" in cmd, or --port added) and runs."""
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "chesslaws.cli", "serve", "--no-rate-limits", "--host", HOST, "--port", str(port),
-                             "--db", db], stdout=subprocess.DEVNULL)
+    cmd = [c.replace("{port}", str(port)) for c in cmd] if "{port}" in cmd else [*cmd, "--port", str(port)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -173,15 +165,41 @@ def main() -> None:
                     break
             except OSError:
                 if time.monotonic() > deadline or proc.poll() is not None:
-                    raise SystemExit("the server did not start")
+                    raise SystemExit("the server did not start") from None
                 time.sleep(0.05)
-        result = asyncio.run(run(games, seconds, f"http://{HOST}:{port}", proc.pid, max(0.0, min(args.think, 60.0))))
+        return asyncio.run(run(games, seconds, f"http://{HOST}:{port}", proc.pid, think, bare))
     finally:
         proc.terminate()
         try:
             proc.wait(10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=200, help="concurrent games (1..2000)")
+    ap.add_argument("--seconds", type=float, default=20.0, help="length of the timed phase (at most 120)")
+    ap.add_argument("--think", type=float, default=0.0,
+                    help="seconds each player waits before each move (0: as fast as the server answers)")
+    ap.add_argument("--db", default=None, help="SQLite path or postgresql:// URL (default: a temporary SQLite file)")
+    ap.add_argument("--bare", action="store_true",
+                    help="also measure the physical limit in the same run (bench/bare_server.py: the same "
+                         "framework and SQLite store, one row appended a message) and print the share of it")
+    args = ap.parse_args()
+    games = max(1, min(args.games, 2000))
+    seconds = max(1.0, min(args.seconds, 120.0))
+    tmp = tempfile.mkdtemp(prefix="chesslaws-bench-")
+    db = args.db or os.path.join(tmp, "bench.sqlite3")
+    think = max(0.0, min(args.think, 60.0))
+    result = measure([sys.executable, "-m", "chesslaws.cli", "serve", "--no-rate-limits", "--host", HOST,
+                      "--db", db], games, seconds, think, bare=False)
+    if args.bare:  # the physical limit, in the same run: the same framework and store, one row a message
+        here = os.path.dirname(os.path.abspath(__file__))
+        limit = measure([sys.executable, os.path.join(here, "bare_server.py"), "{port}",
+                         os.path.join(tmp, "bare.sqlite3")], games, seconds, think, bare=True)
+        result["bare"] = limit
+        result["share_of_limit"] = round(result["moves_per_second"] / limit["moves_per_second"], 3)
     result["db"] = "postgresql" if db.startswith("postgres") else "sqlite (WAL, synchronous=FULL)"
     lat = result["latency_ms"]
     pace = f", {args.think} s per move per game" if args.think else ", closed loop (no think time)"
@@ -192,6 +210,11 @@ def main() -> None:
           f"{result['rss_after_kib']} KiB)")
     if result["errors"]:
         print(f"  errors              {result['errors']}")
+    if "bare" in result:
+        b = result["bare"]["latency_ms"]
+        print(f"  physical limit      {result['bare']['moves_per_second']} rows/s  (p50 {b['p50']}  p95 {b['p95']}  "
+              f"p99 {b['p99']} ms): chesslaws serve reaches {result['share_of_limit']}x of it")
+    print(f"  load average        {' '.join(open('/proc/loadavg').read().split()[:3])}")
     print(json.dumps(result))
 
 

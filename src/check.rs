@@ -11,11 +11,18 @@
 //!    starts on, and packs whole games into [`Batch`]es of bounded size.
 //!    A comment left open does not swallow the rest of the file: a tag line
 //!    after a blank line ends it.
-//! 3. [`check_batch`]: each game is read by `pgn_reader` with the
-//!    [`Checker`] visitor, which plays the main line on a shakmaty position
-//!    and applies the end-of-game rules of the chosen edition after every
-//!    ply. Tokens that `pgn_reader` passes over silently (text that is no
-//!    move) are found by [`first_junk`] beforehand.
+//! 3. [`check_batch`]: the tag section of each game is read by
+//!    [`parse_head`] as a careful reader would (a quote not escaped in a
+//!    value is reported and kept, tag sections with no movetext are games
+//!    without moves), then the movetext by `pgn_reader` (one reader per
+//!    batch) with the [`Checker`] visitor, which plays the main line on a
+//!    shakmaty position and applies the end-of-game rules of the chosen
+//!    edition after every ply. Tokens that `pgn_reader` passes over
+//!    silently are found by [`scan_movetext`] beforehand and read by
+//!    [`parse_alt`] (FIDE promotions `a8Q`, long algebraic `Ng1-f3`, UCI
+//!    `g1f3`) or reported as unreadable. With `--fix` the worker also writes
+//!    the game as the Laws have it ([`fixed_game`]); with `--json`, the
+//!    game's JSON ([`write_json_rest`]).
 //! 4. [`Pipeline`]: with one job everything runs on the calling thread; with
 //!    more, one reader thread splits, N workers check, and the batches come
 //!    back in input order. At most `4 × jobs` batches are in flight, so
@@ -26,11 +33,15 @@
 //! and every pawn is blocked head to head, CHA-Solver's fast sound check
 //! for both sides (through [`crate::dead::analyse`] with no search budget),
 //! at most [`MAX_FAST_CHECKS`] times per game. For the last position of a
-//! game won by resignation or on time: the strict material test and the fast
-//! check, then the full helpmate search (budget [`MATE_BUDGET`] nodes) only
-//! when the winner has nothing but minor pieces. Every shortcut can only
-//! miss a finding, never invent one: each finding rests on a proof.
+//! game won by resignation or on time (told by the `Termination` tag or the
+//! result comment, through the shared table `terminations.tsv`): for a winner
+//! with nothing but minor pieces, CHA-Solver decides (its fast check, then its
+//! full helpmate search, bounded by its own node limits); for a winner with a
+//! queen, a rook or a pawn, only CHA-Solver's fast check, and only when every
+//! pawn is blocked head to head. Every shortcut can only miss a finding, never
+//! invent one: each finding rests on a proof.
 
+use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
@@ -42,17 +53,17 @@ use std::sync::{Arc, Mutex};
 use pgn_reader::{KnownOutcome, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanError};
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, Position as _};
+use shakmaty::uci::UciMove;
+use shakmaty::{Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, Position as _, Role, Square};
 
 use crate::dead::{analyse, Verdict};
 
 /// Fast dead-position checks (CHA-Solver) per game at most.
 pub const MAX_FAST_CHECKS: u32 = 32;
-/// Node budget of the helpmate search for "could the winner have mated?".
-pub const MATE_BUDGET: u64 = 200_000;
 /// A game longer than this is cut (and reported): memory stays bounded.
 pub const MAX_GAME_BYTES: usize = 16 << 20;
 const BATCH_BYTES: usize = 512 << 10;
@@ -133,6 +144,25 @@ pub struct GameReport {
     pub result: Option<String>,
     pub plies: u32,
     pub findings: Vec<Finding>,
+    /// The result the Laws give, when the record gives another one.
+    pub fix: Option<Fix>,
+    /// The game was read to its end (no illegal or unreadable move, no
+    /// broken PGN that stopped the check).
+    pub readable: bool,
+    /// With `--fix`: the game as it should be written.
+    pub fixed_text: Option<Vec<u8>>,
+    /// In JSON mode: the game's JSON after its number (written by the
+    /// worker threads; only the number is added in file order).
+    pub json_rest: Option<String>,
+}
+
+/// What `--fix` changes in a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fix {
+    pub result: &'static str,
+    pub rule: &'static str,
+    /// The record goes on after the end at this ply: cut it there.
+    pub cut_ply: Option<u32>,
 }
 
 const DRAW: &str = "1/2-1/2";
@@ -177,37 +207,40 @@ fn is_token_end(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'{' | b'}' | b'(' | b')' | b'!' | b'?' | b'$' | b';' | b'.' | b'*')
 }
 
-/// The first token of the game's main line that is not a move, a move
-/// number, a comment, an annotation or a result: how many moves came before
-/// it, and its text. Mirrors `pgn_reader`'s movetext tokenizer.
-pub fn first_junk(text: &[u8]) -> Option<(u32, String)> {
+/// What a scan of the movetext finds beside what `pgn_reader` hands to the
+/// visitor (it mirrors `pgn_reader`'s movetext tokenizer).
+#[derive(Debug, Default, Clone)]
+pub struct Scan {
+    /// Main-line tokens that `pgn_reader` passes over without a word (FIDE
+    /// promotions `a8Q`, long algebraic `e2-e4`, or text that is no move):
+    /// how many whole SAN tokens came before each, and its text.
+    pub extras: Vec<(u32, String)>,
+    /// Byte range of the last main-line result token (`1-0`, `*`, ...).
+    pub result_at: Option<(usize, usize)>,
+    /// Byte range of the comment just before that result, if any (inside the braces).
+    pub final_comment: Option<(usize, usize)>,
+    /// With `offsets`: the byte offset after each main-line move token.
+    pub move_ends: Vec<usize>,
+}
+
+pub fn scan_movetext(text: &[u8], offsets: bool) -> Scan {
     let n = text.len();
+    let mut out = Scan::default();
     let mut i = 0;
-    // Tag section: lines starting with '[' (and escape lines).
-    loop {
-        while i < n && (text[i].is_ascii_whitespace()) {
-            i += 1;
-        }
-        if text[i..].starts_with(b"\xef\xbb\xbf") {
-            i += 3;
-            continue;
-        }
-        if i < n && (text[i] == b'[' || text[i] == b'%') {
-            while i < n && text[i] != b'\n' {
-                i += 1;
-            }
-            continue;
-        }
-        break;
-    }
     let mut depth = 0u32;
     let mut sans = 0u32;
+    let mut comment: Option<(usize, usize)> = None;
     while i < n {
         let c = text[i];
         match c {
             b'{' => match text[i + 1..].iter().position(|&b| b == b'}') {
-                Some(j) => i += j + 2,
-                None => return None,
+                Some(j) => {
+                    if depth == 0 {
+                        comment = Some((i + 1, i + 1 + j));
+                    }
+                    i += j + 2;
+                }
+                None => break,
             },
             b';' => {
                 while i < n && text[i] != b'\n' {
@@ -222,8 +255,8 @@ pub fn first_junk(text: &[u8]) -> Option<(u32, String)> {
                             i += 1;
                         }
                     }
-                    Some(b'[') | Some(b'\n') => return None,
-                    Some(b'\r') if text.get(i + 1) == Some(&b'\n') => return None,
+                    Some(b'[') | Some(b'\n') => break,
+                    Some(b'\r') if text.get(i + 1) == Some(&b'\n') => break,
                     _ => {}
                 }
             }
@@ -235,48 +268,76 @@ pub fn first_junk(text: &[u8]) -> Option<(u32, String)> {
                 depth = depth.saturating_sub(1);
                 i += 1;
             }
-            b' ' | b'\t' | b'\r' | b'.' | b'*' | b'!' | b'?' => i += 1,
+            b'*' => {
+                if depth == 0 {
+                    out.result_at = Some((i, i + 1));
+                    out.final_comment = comment;
+                }
+                i += 1;
+            }
+            b' ' | b'\t' | b'\r' | b'.' | b'!' | b'?' => i += 1,
             b'$' => {
                 i += 1;
                 while i < n && !is_token_end(text[i]) {
                     i += 1;
                 }
             }
-            b'0' => {
-                // 0-1, castling with zeros, or a lone zero (skipped).
+            _ => {
                 let rest = &text[i..];
-                if rest.starts_with(b"0-1") {
-                    i += 3;
-                } else if rest.starts_with(b"0-0") {
-                    let len = if rest.starts_with(b"0-0-0") { 5 } else { 3 };
-                    i += len;
-                    if matches!(text.get(i), Some(b'+') | Some(b'#')) {
+                let result_len = if rest.starts_with(b"1-0") || rest.starts_with(b"0-1") {
+                    if rest.starts_with(b"0-1") || !rest.starts_with(b"0-0") {
+                        3
+                    } else {
+                        0
+                    }
+                } else if rest.starts_with(b"1/2-1/2") {
+                    7
+                } else if rest.starts_with("½-½".as_bytes()) {
+                    "½-½".len()
+                } else {
+                    0
+                };
+                if result_len > 0 {
+                    if depth == 0 {
+                        out.result_at = Some((i, i + result_len));
+                        out.final_comment = comment;
+                    }
+                    i += result_len;
+                    continue;
+                }
+                if c == b'0' {
+                    if rest.starts_with(b"0-0") {
+                        let len = if rest.starts_with(b"0-0-0") { 5 } else { 3 };
+                        i += len;
+                        if matches!(text.get(i), Some(b'+') | Some(b'#')) {
+                            i += 1;
+                        }
+                        if depth == 0 {
+                            sans += 1;
+                            comment = None;
+                            if offsets {
+                                out.move_ends.push(i);
+                            }
+                        }
+                    } else {
                         i += 1;
                     }
-                    if depth == 0 {
-                        sans += 1;
-                    }
-                } else {
-                    i += 1;
+                    continue;
                 }
-            }
-            b'1'..=b'9' => {
-                let rest = &text[i..];
-                if rest.starts_with(b"1-0") {
-                    i += 3;
-                } else if rest.starts_with(b"1/2-1/2") {
-                    i += 7;
-                } else {
+                if c.is_ascii_digit() {
                     while i < n && text[i].is_ascii_digit() {
                         i += 1;
                     }
                     while i < n && (text[i] == b'.' || text[i] == b' ') {
                         i += 1;
                     }
+                    continue;
                 }
-            }
-            _ if text[i..].starts_with("½-½".as_bytes()) => i += "½-½".len(),
-            _ => {
+                if rest.starts_with(b"e.p.") {
+                    // "en passant", written after the move: pgn_reader skips it.
+                    i += 4;
+                    continue;
+                }
                 let start = i;
                 let mut end = i;
                 while end < n && !is_token_end(text[end]) {
@@ -286,20 +347,411 @@ pub fn first_junk(text: &[u8]) -> Option<(u32, String)> {
                     i += 1;
                     continue;
                 }
-                let token = &text[start..end];
-                let whole = matches!(SanPlus::from_ascii_prefix(token), Ok((_, used)) if used == token.len());
-                if whole {
-                    if depth == 0 {
+                let mut token = &text[start..end];
+                let plain = plain_san(token);
+                if !plain && is_annotation(token) {
+                    // "+=", "±", "N", "e.p": annotations, skipped by pgn_reader too.
+                    i = end;
+                    continue;
+                }
+                let whole =
+                    plain || matches!(SanPlus::from_ascii_prefix(token), Ok((_, used)) if used == token.len());
+                if depth == 0 {
+                    comment = None;
+                    if !whole {
+                        // "exd6e.p.": the "e" of "e.p." sticks to the move.
+                        if token.len() > 1 && token.ends_with(b"e") && text[end..].starts_with(b".p.") {
+                            token = &token[..token.len() - 1];
+                            end += 3;
+                        }
+                        out.extras.push((sans, String::from_utf8_lossy(token).into_owned()));
+                    } else {
                         sans += 1;
                     }
-                } else if depth == 0 {
-                    return Some((sans, String::from_utf8_lossy(token).into_owned()));
+                    if offsets {
+                        out.move_ends.push(end);
+                    }
                 }
                 i = end;
             }
         }
     }
+    out
+}
+
+/// Annotation symbols written in the movetext (Informator-style
+/// evaluations "+=", "+-", "±", "∞", novelties "N"/"TN", "ep"), which no
+/// reader takes for a move.
+fn is_annotation(token: &[u8]) -> bool {
+    if matches!(token, b"N" | b"TN" | b"D" | b"ep" | b"e.p" | b"-") {
+        return true;
+    }
+    let figurine = std::str::from_utf8(token).is_ok_and(|t| t.chars().any(|c| figurine_letter(c).is_some()));
+    !figurine && token.iter().all(|&b| matches!(b, b'+' | b'-' | b'=' | b'/' | b'~') || b >= 0x80)
+        && token != b"--"
+}
+
+/// The letter of a figurine (Unicode chess symbol, white or black).
+fn figurine_letter(c: char) -> Option<u8> {
+    match c {
+        '\u{2654}' | '\u{265A}' => Some(b'K'),
+        '\u{2655}' | '\u{265B}' => Some(b'Q'),
+        '\u{2656}' | '\u{265C}' => Some(b'R'),
+        '\u{2657}' | '\u{265D}' => Some(b'B'),
+        '\u{2658}' | '\u{265E}' => Some(b'N'),
+        '\u{2659}' | '\u{265F}' => Some(b'P'),
+        _ => None,
+    }
+}
+
+/// The everyday shapes of SAN, told without parsing: `e4`, `exd5`,
+/// `Nf3`, `Nbd7`, `R1e2`, `Qxe7`, `e8=Q`, with `+` or `#`. Only says yes
+/// for tokens `SanPlus::from_ascii_prefix` reads whole (the rest go to it).
+fn plain_san(token: &[u8]) -> bool {
+    let mut t = token;
+    if let [rest @ .., b'+' | b'#'] = t {
+        t = rest;
+    }
+    if let [rest @ .., b'=', b'Q' | b'R' | b'B' | b'N'] = t {
+        t = rest;
+    }
+    let file = |b: u8| (b'a'..=b'h').contains(&b);
+    let rank = |b: u8| (b'1'..=b'8').contains(&b);
+    match t {
+        [f, r] => file(*f) && rank(*r),
+        [f, b'x', g, r] => file(*f) && file(*g) && rank(*r),
+        [p, rest @ ..] if matches!(p, b'K' | b'Q' | b'R' | b'B' | b'N') => match rest {
+            [f, r] | [b'x', f, r] => file(*f) && rank(*r),
+            [d, f, r] | [d, b'x', f, r] => (file(*d) || rank(*d)) && file(*f) && rank(*r),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// A move in a notation `pgn_reader` does not read: FIDE promotions
+/// without `=` (`a8Q`, `bxa1Q`), FIDE long algebraic (`e2-e4`, `Ng1-f3`,
+/// `e7-e8Q`, `Ng1xf3`) and UCI coordinates (`g1f3`, `e7e8q`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Alt {
+    San(San),
+    Coords { role: Option<Role>, uci: UciMove },
+}
+
+fn promotion_role(b: u8) -> Option<Role> {
+    match b.to_ascii_uppercase() {
+        b'Q' => Some(Role::Queen),
+        b'R' => Some(Role::Rook),
+        b'B' => Some(Role::Bishop),
+        b'N' => Some(Role::Knight),
+        _ => None,
+    }
+}
+
+pub fn parse_alt(token: &[u8]) -> Option<Alt> {
+    // Figurine algebraic notation (♘f3): the figurine stands for the letter.
+    let spelled: Vec<u8>;
+    let token = match std::str::from_utf8(token) {
+        Ok(t) if t.chars().any(|c| figurine_letter(c).is_some()) => {
+            let mut out = Vec::with_capacity(t.len());
+            for c in t.chars() {
+                match figurine_letter(c) {
+                    Some(b'P') => {}
+                    Some(l) => out.push(l),
+                    None => out.extend_from_slice(c.to_string().as_bytes()),
+                }
+            }
+            if let Ok((san, used)) = SanPlus::from_ascii_prefix(&out) {
+                if used == out.len() {
+                    return Some(Alt::San(san.san));
+                }
+            }
+            spelled = out;
+            &spelled[..]
+        }
+        _ => token,
+    };
+    let mut t = token;
+    while let Some((&last, rest)) = t.split_last() {
+        if matches!(last, b'+' | b'#') {
+            t = rest;
+        } else {
+            break;
+        }
+    }
+    // Long algebraic and coordinates: [KQRBNP]? from [-x:]? to (=? promotion)?
+    let (role, rest) = match t.first().and_then(|&c| Role::from_char(c as char).filter(|_| c.is_ascii_uppercase())) {
+        Some(r) => (Some(r), &t[1..]),
+        None => (None, t),
+    };
+    if rest.len() >= 4 {
+        if let Ok(from) = Square::from_ascii(&rest[..2]) {
+            let k = if matches!(rest[2], b'-' | b'x' | b':') { 3 } else { 2 };
+            if let Some(Ok(to)) = rest.get(k..k + 2).map(Square::from_ascii) {
+                let tail = &rest[k + 2..];
+                let tail = tail.strip_prefix(b"=").unwrap_or(tail);
+                let promotion = match tail {
+                    [] => None,
+                    [p] => Some(promotion_role(*p)?),
+                    _ => return None,
+                };
+                return Some(Alt::Coords { role, uci: UciMove::Normal { from, to, promotion } });
+            }
+        }
+    }
+    // FIDE promotion without '=': a8Q, bxa1Q.
+    if let [head @ .., rank @ (b'1' | b'8'), p] = t {
+        let role = promotion_role(*p)?;
+        let mut s = head.to_vec();
+        s.push(*rank);
+        s.push(b'=');
+        s.push(role.upper_char() as u8);
+        if let Ok(san) = San::from_ascii(&s) {
+            return Some(Alt::San(san));
+        }
+    }
     None
+}
+
+impl Alt {
+    fn to_move(self, pos: &Chess) -> Result<Move, SanError> {
+        match self {
+            Alt::San(san) => resolve(pos, &san),
+            Alt::Coords { role, uci } => {
+                let m = uci.to_move(pos).map_err(|_| SanError::IllegalSan)?;
+                if role.is_some_and(|r| r != m.role()) {
+                    return Err(SanError::IllegalSan);
+                }
+                Ok(m)
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Tags, read as a careful reader would.
+
+/// The tag section of one game (the text up to its movetext).
+#[derive(Debug, Default)]
+pub struct Head {
+    /// (name, value) byte ranges in the text given to [`parse_head`]; the
+    /// value still escaped (see [`Head::decode`]).
+    pub tags: Vec<((usize, usize), (usize, usize))>,
+    /// Syntax faults, each naming its line (counted from the section's start, 1-based).
+    pub errors: Vec<String>,
+    /// Offset of the first line of the section.
+    pub start: usize,
+    /// Offset where the movetext (or the next header block) starts.
+    pub end: usize,
+    /// The section is followed, after a blank line, by another tag section:
+    /// a game without movetext.
+    pub header_only: bool,
+}
+
+fn unescape_into(raw: &[u8], out: &mut Vec<u8>) {
+    let mut k = 0;
+    while k < raw.len() {
+        if raw[k] == b'\\' && matches!(raw.get(k + 1), Some(b'"') | Some(b'\\')) {
+            out.push(raw[k + 1]);
+            k += 2;
+        } else {
+            out.push(raw[k]);
+            k += 1;
+        }
+    }
+}
+
+/// The tags of one line (`[Name "value"]`, possibly several), or why not.
+/// Returns where text that is no tag starts on the line (the movetext, in
+/// `[Result "*"] e4 *`), if any.
+fn parse_tag_line(
+    line: &[u8],
+    base: usize,
+    tags: &mut Vec<((usize, usize), (usize, usize))>,
+    errors: &mut Vec<String>,
+    line_no: usize,
+) -> Option<usize> {
+    let shown = || String::from_utf8_lossy(line.trim_ascii()).into_owned();
+    let mut i = 0;
+    let n = line.len();
+    loop {
+        while i < n && line[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i >= n {
+            return None;
+        }
+        if line[i] != b'[' {
+            return Some(i);
+        }
+        i += 1;
+        while i < n && line[i] == b' ' {
+            i += 1;
+        }
+        let name_start = i;
+        while i < n && (line[i].is_ascii_alphanumeric() || line[i] == b'_' || line[i] == b'-') {
+            i += 1;
+        }
+        let name_end = i;
+        let name = || String::from_utf8_lossy(&line[name_start..name_end]).into_owned();
+        while i < n && line[i] == b' ' {
+            i += 1;
+        }
+        if name_start == name_end || line.get(i) != Some(&b'"') {
+            errors.push(format!("line {line_no}: a tag must be [Name \"value\"]: {}", shown()));
+            return None;
+        }
+        i += 1;
+        let value_start = i;
+        let mut close = None;
+        let mut stray = false;
+        let mut k = i;
+        while k < n {
+            match line[k] {
+                b'\\' => k += 2,
+                b'"' => {
+                    let mut j = k + 1;
+                    while j < n && line[j] == b' ' {
+                        j += 1;
+                    }
+                    if line.get(j) == Some(&b']') {
+                        close = Some((k, j + 1));
+                        break;
+                    }
+                    stray = true;
+                    k += 1;
+                }
+                _ => k += 1,
+            }
+        }
+        let Some((value_end, after)) = close else {
+            errors.push(format!("line {line_no}: the tag {} is not closed with '\"]': {}", name(), shown()));
+            return None;
+        };
+        if stray {
+            errors.push(format!(
+                "line {line_no}: the value of the tag {} has a quote that is not escaped (write \\\"): {}",
+                name(),
+                shown()
+            ));
+        }
+        tags.push(((base + name_start, base + name_end), (base + value_start, base + value_end)));
+        i = after;
+    }
+}
+
+impl Head {
+    /// The tags as text (values unescaped).
+    pub fn decode(&self, text: &[u8]) -> Vec<(String, String)> {
+        self.tags.iter().map(|&(n, v)| (decode_name(text, n), decode_value(text, v))).collect()
+    }
+}
+
+fn decode_name(text: &[u8], (a, b): (usize, usize)) -> String {
+    String::from_utf8_lossy(&text[a..b]).into_owned()
+}
+
+fn decode_value(text: &[u8], (a, b): (usize, usize)) -> String {
+    let raw = &text[a..b];
+    if memchr::memchr(b'\\', raw).is_none() {
+        return String::from_utf8_lossy(raw).into_owned();
+    }
+    let mut value = Vec::with_capacity(raw.len());
+    unescape_into(raw, &mut value);
+    String::from_utf8_lossy(&value).into_owned()
+}
+
+/// Reads the tag section at the start of `text`.
+pub fn parse_head(text: &[u8], first_line: u64) -> Head {
+    let mut head = Head::default();
+    let n = text.len();
+    let mut i = 0;
+    let mut line_no = first_line as usize - 1;
+    let mut seen_tag = false;
+    let mut blank_after_tags = false;
+    let mut started = false;
+    while i < n {
+        let e = memchr::memchr(b'\n', &text[i..]).map_or(n, |j| i + j + 1);
+        let mut line = &text[i..e];
+        line_no += 1;
+        if line.starts_with(b"\xef\xbb\xbf") {
+            line = &line[3..];
+        }
+        let body = line.trim_ascii_start();
+        if body.is_empty() {
+            if seen_tag {
+                blank_after_tags = true;
+            }
+        } else if body[0] == b'%' {
+            // An escape line: ignored.
+        } else if body[0] == b'[' {
+            if blank_after_tags {
+                head.end = i;
+                head.header_only = true;
+                return head;
+            }
+            if !started {
+                head.start = i;
+                started = true;
+            }
+            seen_tag = true;
+            let base = e - body.len();
+            if let Some(k) = parse_tag_line(body, base, &mut head.tags, &mut head.errors, line_no) {
+                // Movetext on the tag's line.
+                head.end = e - body.len() + k;
+                return head;
+            }
+        } else {
+            head.end = i;
+            if !started {
+                head.start = i;
+            }
+            return head;
+        }
+        i = e;
+    }
+    head.end = n;
+    if !started {
+        head.start = n;
+    }
+    head
+}
+
+// ---------------------------------------------------------------------------
+// How the writers say the game ended: the table shared with `convert`.
+
+static TERMINATIONS_TSV: &str = include_str!("../python/chesslaws/data/terminations.tsv");
+
+fn termination_rules() -> &'static [(String, &'static str)] {
+    static RULES: std::sync::OnceLock<Vec<(String, &'static str)>> = std::sync::OnceLock::new();
+    RULES.get_or_init(|| {
+        let mut rules = Vec::new();
+        for line in TERMINATIONS_TSV.lines() {
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            let mut cols = line.split('\t');
+            let (Some(text), Some(kind)) = (cols.next(), cols.next()) else { continue };
+            if text == "text" && kind == "kind" {
+                continue;
+            }
+            let text = text.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+            if !text.is_empty() {
+                rules.push((text, &*kind.trim().to_string().leak()));
+            }
+        }
+        rules
+    })
+}
+
+/// The kind of ending a `Termination` tag (or a result comment) describes,
+/// by the first matching rule of `terminations.tsv`.
+pub fn termination_kind(text: &str) -> Option<&'static str> {
+    if text.trim().is_empty() {
+        return None;
+    }
+    let norm = text.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+    termination_rules().iter().find(|(t, _)| norm.contains(t.as_str())).map(|(_, k)| *k)
 }
 
 // ---------------------------------------------------------------------------
@@ -345,8 +797,24 @@ fn rammed(pos: &Chess) -> bool {
     w != 0 && (w << 8) == k
 }
 
+/// There are pawns, and every one stands blocked head to head by an enemy pawn.
+fn all_pawns_blocked(pos: &Chess) -> bool {
+    let b = pos.board();
+    let w = (b.pawns() & b.white()).0;
+    let k = (b.pawns() & b.black()).0;
+    w != 0 && (w << 8) == k
+}
+
 fn resolve(pos: &Chess, san: &San) -> Result<Move, SanError> {
     san.to_move(pos).or_else(|e| {
+        // UCI coordinates of a piece move ("g1f3") read as a pawn move with
+        // both disambiguations: read them as coordinates.
+        if let San::Normal { role: Role::Pawn, file: Some(f), rank: Some(r), to, promotion, .. } = *san {
+            let uci = UciMove::Normal { from: Square::from_coords(f, r), to, promotion };
+            if let Ok(m) = uci.to_move(pos) {
+                return Ok(m);
+            }
+        }
         // Tolerate a missing or extra capture sign (as chesslaws.pgn does).
         if let (SanError::IllegalSan, San::Normal { role, file, rank, capture, to, promotion }) = (&e, *san) {
             let flipped = San::Normal { role, file, rank, capture: !capture, to, promotion };
@@ -355,6 +823,23 @@ fn resolve(pos: &Chess, san: &San) -> Result<Move, SanError> {
             Err(e)
         }
     })
+}
+
+/// The spellings of standard chess in a `Variant` tag (cutechess writes
+/// "normal"; "From Position" comes with a FEN).
+fn is_standard_variant(value: &str) -> bool {
+    let v = value.split_whitespace().collect::<Vec<_>>().join(" ").to_ascii_lowercase();
+    matches!(
+        v.as_str(),
+        "" | "standard" | "chess" | "normal" | "from position" | "fromposition" | "standard chess" | "classical"
+            | "orthodox" | "international chess"
+    )
+}
+
+/// Chess960 (Fischer random chess, the 2023 Laws' Guidelines II).
+fn is_chess960(value: &str) -> bool {
+    let v: String = value.chars().filter(|c| c.is_ascii_alphanumeric()).collect::<String>().to_ascii_lowercase();
+    matches!(v.as_str(), "chess960" | "960" | "fischerandom" | "fischerrandom" | "fischerrandomchess" | "freestyle")
 }
 
 fn parse_result(text: &str) -> Option<&'static str> {
@@ -417,19 +902,33 @@ pub struct Checker {
     ply: u32,
     depth: u32,
     stopped: bool,
-    junk: Option<(u32, String)>,
+    scan: Scan,
+    next_extra: usize,
+    /// The tags were read before `pgn_reader` started (by [`parse_head`]).
+    preset: bool,
     sans_seen: u32,
+    /// Hashes of the positions since the last irreversible move, computed
+    /// only once that run is long enough for a fifth occurrence (16 plies).
     history: Vec<u64>,
+    /// The position after the last irreversible move, and the moves since.
+    run_start: Chess,
+    run_moves: Vec<Move>,
     ending: Option<Ending>,
     last_san: Option<SanPlus>,
     last_mover: Option<Color>,
     clocks: [Option<u64>; 2],
     fast_checks: u32,
     has_fen: bool,
+    /// The FEN tag, read when the movetext starts (the Variant tag may come after it).
+    fen: Option<String>,
+    /// Chess960 (2023 Laws, Guidelines II): castling by its rules.
+    chess960: bool,
     report: GameReport,
     tag_result: Option<&'static str>,
     token_result: Option<&'static str>,
     termination: String,
+    /// The comment just before the movetext's result.
+    final_comment: String,
 }
 
 impl Checker {
@@ -442,19 +941,26 @@ impl Checker {
             ply: 0,
             depth: 0,
             stopped: false,
-            junk: None,
+            scan: Scan::default(),
+            next_extra: 0,
+            preset: false,
             sans_seen: 0,
             history: Vec::new(),
+            run_start: Chess::default(),
+            run_moves: Vec::new(),
             ending: None,
             last_san: None,
             last_mover: None,
             clocks: [None, None],
             fast_checks: 0,
             has_fen: false,
+            fen: None,
+            chess960: false,
             report: GameReport::default(),
             tag_result: None,
             token_result: None,
             termination: String::new(),
+            final_comment: String::new(),
         }
     }
 
@@ -466,17 +972,22 @@ impl Checker {
         self.depth = 0;
         self.stopped = false;
         self.sans_seen = 0;
+        self.next_extra = 0;
         self.history.clear();
+        self.run_moves.clear();
         self.ending = None;
         self.last_san = None;
         self.last_mover = None;
         self.clocks = [None, None];
         self.fast_checks = 0;
         self.has_fen = false;
+        self.fen = None;
+        self.chess960 = false;
         self.report = GameReport::default();
         self.tag_result = None;
         self.token_result = None;
         self.termination.clear();
+        self.final_comment.clear();
     }
 
     /// "12... Kf8" for the move at `ply` (1-based).
@@ -571,7 +1082,17 @@ impl Checker {
                 }
             }
         }
-        if self.rules.fivefold {
+        // A position can stand for the fifth time only 16 plies or more
+        // after the last irreversible move: no hashing before that.
+        if self.rules.fivefold && self.run_moves.len() >= 16 {
+            if self.history.is_empty() {
+                let mut p = self.run_start.clone();
+                self.history.push(p.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0);
+                for &m in &self.run_moves[..self.run_moves.len() - 1] {
+                    p.play_unchecked(m);
+                    self.history.push(p.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0);
+                }
+            }
             let h: Zobrist64 = self.pos.zobrist_hash(EnPassantMode::Legal);
             let h = h.0;
             let seen = self.history.iter().filter(|&&x| x == h).count();
@@ -609,8 +1130,7 @@ impl Checker {
         self.stopped = true;
     }
 
-    fn bad_move(&mut self, san_plus: SanPlus, e: SanError) {
-        let text = san_plus.to_string();
+    fn bad_move(&mut self, text: String, null: bool, e: SanError) {
         if self.pos.legal_moves().is_empty() {
             // Mate or stalemate on the board: the record goes on after the end.
             if self.ending.is_none() {
@@ -627,7 +1147,7 @@ impl Checker {
         let who = side(self.pos.turn());
         let fen = self.fen();
         let (kind, why) = match e {
-            SanError::IllegalSan if matches!(san_plus.san, San::Null) => {
+            SanError::IllegalSan if null => {
                 ("illegal_move", format!("{label}: a null move is not a move ({who} to move in {fen})"))
             }
             SanError::IllegalSan => ("illegal_move", format!("{label} is not a legal move for {who} in {fen}")),
@@ -646,19 +1166,32 @@ impl Checker {
             let ours = self.pos.board().by_color(winner);
             return (ours.count() == 1).then(|| format!("{} has only the king left", side(winner)));
         }
-        // The full helpmate search only where mating is in doubt: a winner
-        // with a queen, a rook or a pawn is taken to be able to mate unless
-        // the fast check proves otherwise (a blocked position).
+        // CHA-Solver decides: its fast sound check first, then (only where
+        // mating is in doubt: a winner with nothing but minor pieces) its
+        // full helpmate search, whose own node limits bound the work. A
+        // winner with a queen, a rook or a pawn is taken to be able to mate
+        // unless the fast check proves otherwise (a blocked position).
         let b = self.pos.board();
         let heavy = (b.by_color(winner) & (b.queens() | b.rooks() | b.pawns())).any();
-        let budget = if heavy { 0 } else { MATE_BUDGET };
-        let a = analyse(&self.pos, winner, Some(budget));
+        if heavy && !all_pawns_blocked(&self.pos) {
+            // A queen, a rook or a pawn, and a pawn free to move (or no
+            // pawns): no fortress for CHA-Solver's fast check to prove.
+            return None;
+        }
+        let a = if heavy { analyse(&self.pos, winner, Some(0)) } else { analyse(&self.pos, winner, None) };
         (a.verdict == Verdict::Unwinnable).then(|| a.reason.trim_end_matches('.').to_string())
     }
 
     fn judge_result(&mut self) {
         let result = self.token_result.or(self.tag_result);
         self.report.result = result.map(str::to_string);
+        if let (Some(t), Some(m)) = (self.tag_result, self.token_result) {
+            if t != m {
+                let text = format!("the Result tag gives {t}, but the movetext ends with {m}");
+                let ply = self.ply;
+                self.finding("result_tag", ply, String::new(), "", text);
+            }
+        }
         if self.stopped && self.ending.as_ref().is_none_or(|e| e.continued == 0) {
             return;
         }
@@ -675,10 +1208,12 @@ impl Checker {
                     end.expected, end.continued
                 );
                 self.finding(end.kind, end.ply, end.mv.clone(), end.rule, text);
+                self.report.fix = Some(Fix { result: end.expected, rule: end.rule, cut_ply: Some(end.ply) });
             } else if let Some(r) = result {
                 if r != "*" && r != end.expected {
                     let text = format!("{article_event}: the result is {}, but the record gives {r}", end.expected);
                     self.finding(end.kind, end.ply, end.mv.clone(), end.rule, text);
+                    self.report.fix = Some(Fix { result: end.expected, rule: end.rule, cut_ply: None });
                 }
             }
             return;
@@ -689,8 +1224,17 @@ impl Checker {
             _ => return,
         };
         let loser = !winner;
-        let on_time = self.termination.to_ascii_lowercase().contains("time forfeit")
-            || self.clocks[idx(loser)] == Some(0);
+        // How the writer says the game ended: the Termination tag, else the
+        // comment before the result (cutechess, TCEC).
+        let said = termination_kind(&self.termination)
+            .filter(|k| !matches!(*k, "normal" | "unterminated"))
+            .or_else(|| termination_kind(&self.final_comment));
+        let on_time = matches!(said, Some("time_forfeit" | "abandoned")) || self.clocks[idx(loser)] == Some(0);
+        if !on_time && matches!(said, Some("adjudication" | "rules_infraction" | "timeout_vs_insufficient")) {
+            // An arbiter's or a server's decision, not a resignation: not
+            // judged by the resignation rule.
+            return;
+        }
         let ply = self.ply;
         let mv = self.last_move_text();
         let where_ = if ply == 0 { "In the starting position".to_string() } else { format!("After {}", self.label(ply, &mv)) };
@@ -702,6 +1246,7 @@ impl Checker {
                     win_for(winner)
                 );
                 self.finding("time_forfeit", ply, mv, "flag_draw", text);
+                self.report.fix = Some(Fix { result: DRAW, rule: "flag_draw", cut_ply: None });
             }
         } else if self.rules.resign_rule {
             if let Some(why) = self.cannot_mate(winner, false) {
@@ -711,7 +1256,72 @@ impl Checker {
                     side(loser)
                 );
                 self.finding("resignation", ply, mv, "resignation", text);
+                self.report.fix = Some(Fix { result: DRAW, rule: "resignation", cut_ply: None });
             }
+        }
+    }
+
+    fn apply_tag(&mut self, name: &str, value: String) {
+        match name {
+            "FEN" => self.fen = Some(value.clone()),
+            "Variant" => {
+                if is_chess960(&value) {
+                    self.chess960 = true;
+                } else if !is_standard_variant(&value) {
+                    self.finding("pgn_error", 0, String::new(), "", format!("variant {value:?} is not standard chess"));
+                    self.stopped = true;
+                }
+            }
+            "Result" => self.tag_result = parse_result(&value),
+            "Termination" => self.termination = value,
+            _ => {}
+        }
+    }
+
+    /// Plays the tokens `pgn_reader` skipped that come before the next
+    /// whole SAN token (all that remain, at the end of the game).
+    fn take_extras(&mut self) {
+        while !self.stopped {
+            let Some((before, text)) = self.scan.extras.get(self.next_extra) else { break };
+            if *before != self.sans_seen {
+                break;
+            }
+            let text = text.clone();
+            self.next_extra += 1;
+            match parse_alt(text.as_bytes()) {
+                None => self.unreadable(text),
+                Some(alt) => match alt.to_move(&self.pos) {
+                    Ok(m) => {
+                        let san = SanPlus::from_move(self.pos.clone(), m);
+                        self.play(m, san);
+                    }
+                    Err(e) => self.bad_move(text, false, e),
+                },
+            }
+        }
+    }
+
+    fn play(&mut self, m: Move, san_plus: SanPlus) {
+        if let Some(end) = self.ending.as_mut() {
+            end.continued += 1;
+        }
+        let irreversible = self.rules.fivefold && self.pos.is_irreversible(m);
+        let mover = self.pos.turn();
+        self.pos.play_unchecked(m);
+        self.ply += 1;
+        self.last_san = Some(san_plus);
+        self.last_mover = Some(mover);
+        if self.rules.fivefold {
+            if irreversible {
+                self.history.clear();
+                self.run_moves.clear();
+                self.run_start = self.pos.clone();
+            } else {
+                self.run_moves.push(m);
+            }
+        }
+        if self.ending.is_none() {
+            self.check_ply();
         }
     }
 
@@ -737,6 +1347,9 @@ impl Visitor for Checker {
     type Output = GameReport;
 
     fn begin_tags(&mut self) -> ControlFlow<GameReport, ()> {
+        if std::mem::take(&mut self.preset) {
+            return ControlFlow::Continue(());
+        }
         self.reset();
         ControlFlow::Continue(())
     }
@@ -744,11 +1357,22 @@ impl Visitor for Checker {
     fn tag(&mut self, _t: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<GameReport> {
         let name = String::from_utf8_lossy(name).trim().to_string();
         let value = value.decode_utf8_lossy().into_owned();
-        match name.as_str() {
-            "FEN" => {
-                let parsed = Fen::from_ascii(value.trim().as_bytes())
-                    .map_err(|e| e.to_string())
-                    .and_then(|f| f.into_position::<Chess>(CastlingMode::Standard).map_err(|e| e.to_string()));
+        self.apply_tag(&name, value.clone());
+        self.report.tags.push((name, value));
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, _t: ()) -> ControlFlow<GameReport, ()> {
+        if let Some(value) = self.fen.take() {
+            if !self.stopped {
+                let fen = Fen::from_ascii(value.trim().as_bytes());
+                let mode = if self.chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
+                let parsed = fen.map_err(|e| e.to_string()).and_then(|f| {
+                    f.clone()
+                        .into_position::<Chess>(mode)
+                        .or_else(|e| f.into_position::<Chess>(CastlingMode::Chess960).map_err(|_| e))
+                        .map_err(|e| e.to_string())
+                });
                 match parsed {
                     Ok(p) => {
                         self.pos = p;
@@ -760,33 +1384,18 @@ impl Visitor for Checker {
                     }
                 }
             }
-            "Variant" => {
-                let v = value.trim().to_ascii_lowercase();
-                if !(v.is_empty() || v == "standard" || v == "chess" || v == "from position") {
-                    self.finding("pgn_error", 0, String::new(), "", format!("variant {value:?} is not standard chess"));
-                    self.stopped = true;
-                }
-            }
-            "Result" => self.tag_result = parse_result(&value),
-            "Termination" => self.termination = value.clone(),
-            _ => {}
         }
-        self.report.tags.push((name, value));
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, _t: ()) -> ControlFlow<GameReport, ()> {
         self.start_turn = self.pos.turn();
         self.start_fullmoves = self.pos.fullmoves().get();
-        if !self.stopped {
-            if self.has_fen {
-                // A set-up position may itself be over.
-                if !self.end_on_board() {
-                    self.check_ply();
-                }
-            } else if self.rules.fivefold {
-                let h: Zobrist64 = self.pos.zobrist_hash(EnPassantMode::Legal);
-                self.history.push(h.0);
+        if self.rules.fivefold {
+            self.history.clear();
+            self.run_moves.clear();
+            self.run_start = self.pos.clone();
+        }
+        if !self.stopped && self.has_fen {
+            // A set-up position may itself be over.
+            if !self.end_on_board() {
+                self.check_ply();
             }
         }
         ControlFlow::Continue(())
@@ -796,35 +1405,14 @@ impl Visitor for Checker {
         if self.depth > 0 || self.stopped {
             return ControlFlow::Continue(());
         }
-        if let Some((k, text)) = &self.junk {
-            if self.sans_seen == *k {
-                let text = text.clone();
-                self.unreadable(text);
-                return ControlFlow::Continue(());
-            }
+        self.take_extras();
+        if self.stopped {
+            return ControlFlow::Continue(());
         }
         self.sans_seen += 1;
-        let m = match resolve(&self.pos, &san_plus.san) {
-            Ok(m) => m,
-            Err(e) => {
-                self.bad_move(san_plus, e);
-                return ControlFlow::Continue(());
-            }
-        };
-        if let Some(end) = self.ending.as_mut() {
-            end.continued += 1;
-        }
-        let irreversible = self.pos.is_irreversible(m);
-        let mover = self.pos.turn();
-        self.pos.play_unchecked(m);
-        self.ply += 1;
-        self.last_san = Some(san_plus);
-        self.last_mover = Some(mover);
-        if irreversible {
-            self.history.clear();
-        }
-        if self.ending.is_none() {
-            self.check_ply();
+        match resolve(&self.pos, &san_plus.san) {
+            Ok(m) => self.play(m, san_plus),
+            Err(e) => self.bad_move(san_plus.to_string(), matches!(san_plus.san, San::Null), e),
         }
         ControlFlow::Continue(())
     }
@@ -862,12 +1450,8 @@ impl Visitor for Checker {
     }
 
     fn end_game(&mut self, _m: ()) -> GameReport {
-        if !self.stopped {
-            if let Some((k, text)) = self.junk.take() {
-                if self.sans_seen == k {
-                    self.unreadable(text);
-                }
-            }
+        if !self.stopped && self.depth == 0 {
+            self.take_extras();
         }
         if !self.stopped && self.ending.is_none() {
             self.end_on_board();
@@ -882,27 +1466,195 @@ impl Visitor for Checker {
     }
 }
 
-/// Checks the games in one game's text (normally one game).
-pub fn check_text(text: &[u8], line: u64, truncated: bool, rules: Rules, out: &mut Vec<GameReport>) {
-    let mut checker = Checker::new(rules);
-    checker.junk = first_junk(text);
-    let mut reader = Reader::new(text);
+/// What a run does besides checking: its edition's articles (for the JSON
+/// and the `--fix` comments) and whether it writes fixed games.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub rules: Rules,
+    pub edition: String,
+    pub articles: std::collections::HashMap<String, String>,
+    pub fix: bool,
+    pub keep_unreadable: bool,
+    /// Every report carries its tags (else only those with findings do).
+    pub all_tags: bool,
+    /// Write each reported game's JSON in the worker threads.
+    pub json: bool,
+    pub problems_only: bool,
+}
+
+impl Config {
+    fn article(&self, rule: &str) -> Option<&str> {
+        if rule.is_empty() {
+            None
+        } else {
+            self.articles.get(rule).map(String::as_str)
+        }
+    }
+}
+
+fn count_lines(text: &[u8]) -> u64 {
+    memchr::memchr_iter(b'\n', text).count() as u64
+}
+
+fn finish_report(checker: &mut Checker, r: &mut GameReport) {
+    let _ = checker;
+    r.readable = !r.findings.iter().any(|f| {
+        matches!(f.kind, "illegal_move" | "ambiguous_move" | "unreadable_move")
+            || (f.kind == "pgn_error" && (f.text.starts_with("the FEN tag") || f.text.starts_with("variant ")))
+    });
+}
+
+/// Checks the games in one game's text (normally one game; several when
+/// tag sections follow each other with no movetext between them).
+/// A window on the batch's buffer, read by `pgn_reader`.
+pub struct Window<'a> {
+    buf: &'a [u8],
+    span: &'a Cell<(usize, usize)>,
+}
+
+impl Read for Window<'_> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let (a, b) = self.span.get();
+        let n = (b - a).min(out.len());
+        out[..n].copy_from_slice(&self.buf[a..a + n]);
+        self.span.set((a + n, b));
+        Ok(n)
+    }
+}
+
+/// One `pgn_reader::Reader` for a whole batch (a new one per game costs a
+/// zeroed 16 KiB buffer), pointed at each game's movetext in turn.
+pub struct Feed<'a> {
+    reader: Option<Reader<Window<'a>>>,
+    buf: &'a [u8],
+    span: &'a Cell<(usize, usize)>,
+}
+
+impl<'a> Feed<'a> {
+    pub fn new(buf: &'a [u8], span: &'a Cell<(usize, usize)>) -> Self {
+        Feed { reader: None, buf, span }
+    }
+
+    /// The reader, reading `part` (a part of the buffer) next.
+    fn reader_for(&mut self, part: &[u8]) -> &mut Reader<Window<'a>> {
+        let start = (part.as_ptr() as usize).wrapping_sub(self.buf.as_ptr() as usize);
+        assert!(start <= self.buf.len() && start + part.len() <= self.buf.len(), "a part of the batch");
+        self.span.set((start, start + part.len()));
+        let (buf, span) = (self.buf, self.span);
+        self.reader.get_or_insert_with(|| Reader::new(Window { buf, span }))
+    }
+
+    /// After a read error the reader may hold unread bytes: start afresh.
+    fn discard(&mut self) {
+        self.reader = None;
+    }
+}
+
+pub fn check_text(
+    checker: &mut Checker,
+    feed: &mut Feed<'_>,
+    text: &[u8],
+    line: u64,
+    truncated: bool,
+    cfg: &Config,
+    out: &mut Vec<GameReport>,
+) {
     let first = out.len();
+    let mut at = 0usize;
     loop {
-        match reader.read_game(&mut checker) {
-            Ok(Some(mut r)) => {
-                r.line = line;
-                out.push(r);
-                checker.junk = None;
-            }
-            Ok(None) => break,
-            Err(e) => {
-                let mut r = checker.abort(&e.to_string());
-                r.line = line;
-                out.push(r);
-                break;
+        let rest = &text[at..];
+        let head = parse_head(rest, line + count_lines(&text[..at]));
+        let game_line = line + count_lines(&text[..at + head.start]);
+        let movetext = &rest[head.end..];
+        checker.reset();
+        for e in &head.errors {
+            checker.finding("pgn_error", 0, String::new(), "", e.clone());
+        }
+        for &(n, v) in &head.tags {
+            let name = &rest[n.0..n.1];
+            if matches!(name, b"FEN" | b"Variant" | b"Result" | b"Termination") {
+                checker.apply_tag(std::str::from_utf8(name).unwrap_or_default(), decode_value(rest, v));
             }
         }
+        let blank = movetext.iter().all(u8::is_ascii_whitespace);
+        if head.header_only || blank {
+            if head.tags.is_empty() && head.errors.is_empty() {
+                break;
+            }
+            checker.finding(
+                "no_movetext",
+                0,
+                String::new(),
+                "",
+                "the game has tags but no movetext, not even a result (a game without moves)".into(),
+            );
+            checker.report.result = checker.tag_result.map(str::to_string);
+            let mut r = std::mem::take(&mut checker.report);
+            r.line = game_line;
+            r.tags = head.decode(rest);
+            finish_report(checker, &mut r);
+            if cfg.fix {
+                r.fixed_text = Some(fixed_game(b"", &Scan::default(), &r, cfg));
+            }
+            out.push(r);
+            if head.header_only {
+                at += head.end;
+                continue;
+            }
+            break;
+        }
+        checker.scan = scan_movetext(movetext, cfg.fix);
+        if let Some((a, b)) = checker.scan.final_comment {
+            // Only short comments can say how the game ended ("White loses on time").
+            let c = &movetext[a..b];
+            if c.len() <= 120 && !c.starts_with(b"[%") && !c.trim_ascii_start().starts_with(b"[%") {
+                checker.final_comment = String::from_utf8_lossy(c).into_owned();
+            }
+        }
+        checker.preset = true;
+        let reader = feed.reader_for(movetext);
+        let mut k = 0;
+        loop {
+            match reader.read_game(checker) {
+                Ok(Some(mut r)) => {
+                    r.line = game_line;
+                    if k == 0 && (cfg.all_tags || !r.findings.is_empty()) {
+                        r.tags = head.decode(rest);
+                    }
+                    finish_report(checker, &mut r);
+                    if cfg.fix {
+                        r.fixed_text = if k > 0 {
+                            None
+                        } else if r.readable && !truncated {
+                            Some(fixed_game(movetext, &checker.scan, &r, cfg))
+                        } else if cfg.keep_unreadable {
+                            Some(text[at + head.start..].to_vec())
+                        } else {
+                            None
+                        };
+                    }
+                    out.push(r);
+                    checker.scan = Scan::default();
+                    k += 1;
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    feed.discard();
+                    let mut r = checker.abort(&e.to_string());
+                    r.line = game_line;
+                    if k == 0 {
+                        r.tags = head.decode(rest);
+                    }
+                    r.readable = false;
+                    if cfg.fix && cfg.keep_unreadable && k == 0 {
+                        r.fixed_text = Some(text[at + head.start..].to_vec());
+                    }
+                    out.push(r);
+                    break;
+                }
+            }
+        }
+        break;
     }
     if truncated {
         if let Some(r) = out.get_mut(first) {
@@ -913,14 +1665,104 @@ pub fn check_text(text: &[u8], line: u64, truncated: bool, rules: Rules, out: &m
                 rule: "",
                 text: format!("the game is longer than {} MiB: the rest of it is skipped", MAX_GAME_BYTES >> 20),
             });
+            r.readable = false;
+            r.fixed_text = None;
         }
     }
 }
 
-pub fn check_batch(batch: &Batch, rules: Rules) -> Vec<GameReport> {
+fn push_escaped_tag(out: &mut Vec<u8>, value: &str) {
+    for b in value.bytes() {
+        if b == b'"' || b == b'\\' {
+            out.push(b'\\');
+        }
+        if b == b'\n' || b == b'\r' {
+            out.push(b' ');
+        } else {
+            out.push(b);
+        }
+    }
+}
+
+/// The game as `--fix` writes it: the tags (Result set to the result the
+/// Laws give, quotes escaped), the movetext up to its end by the Laws, a
+/// comment citing the article where the result changed, and the result.
+fn fixed_game(movetext: &[u8], scan: &Scan, r: &GameReport, cfg: &Config) -> Vec<u8> {
+    let recorded = r.result.as_deref().unwrap_or("*");
+    let result: &str = r.fix.map_or(recorded, |f| f.result);
+    let mut out = Vec::with_capacity(movetext.len() + 512);
+    let mut has_result = false;
+    for (name, value) in &r.tags {
+        out.extend_from_slice(b"[");
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(b" \"");
+        if name == "Result" {
+            has_result = true;
+            out.extend_from_slice(result.as_bytes());
+        } else {
+            push_escaped_tag(&mut out, value);
+        }
+        out.extend_from_slice(b"\"]\n");
+    }
+    if !has_result {
+        out.extend_from_slice(b"[Result \"");
+        out.extend_from_slice(result.as_bytes());
+        out.extend_from_slice(b"\"]\n");
+    }
+    out.push(b'\n');
+    let cut = match r.fix.and_then(|f| f.cut_ply) {
+        Some(0) => Some(0),
+        Some(p) => scan.move_ends.get(p as usize - 1).copied(),
+        None => None,
+    };
+    let body_end = cut.or(scan.result_at.map(|(a, _)| a)).unwrap_or(movetext.len());
+    let body = movetext[..body_end.min(movetext.len())].trim_ascii();
+    out.extend_from_slice(body);
+    if let Some(f) = r.fix {
+        let why = r
+            .findings
+            .iter()
+            .find(|x| x.rule == f.rule && !x.rule.is_empty())
+            .map(|x| x.text.replace('}', ")"))
+            .unwrap_or_default();
+        let article = cfg.article(f.rule).unwrap_or("?");
+        if !body.is_empty() {
+            out.push(b' ');
+        }
+        let cut_note = if f.cut_ply.is_some() { " The moves recorded after the end are left out." } else { "" };
+        let change =
+            if f.result != recorded { format!(" The result is {}, not {recorded}.", f.result) } else { String::new() };
+        let text = format!("{{chesslaws check, Article {article} (Laws of {}): {why}.{change}{cut_note}}}", cfg.edition);
+        out.extend_from_slice(text.as_bytes());
+    }
+    if !out.ends_with(b"\n\n") || !body.is_empty() || r.fix.is_some() {
+        out.push(b' ');
+    }
+    if out.ends_with(b"\n\n ") {
+        out.pop();
+    }
+    out.extend_from_slice(result.as_bytes());
+    out.extend_from_slice(b"\n\n");
+    out
+}
+
+pub fn check_batch(batch: &Batch, cfg: &Config) -> Vec<GameReport> {
     let mut out = Vec::with_capacity(batch.games.len());
+    let mut checker = Checker::new(cfg.rules);
+    let span = Cell::new((0, 0));
+    let mut feed = Feed::new(&batch.buf, &span);
     for g in &batch.games {
-        check_text(&batch.buf[g.start..g.end], g.line, g.truncated, rules, &mut out);
+        let from = out.len();
+        check_text(&mut checker, &mut feed, &batch.buf[g.start..g.end], g.line, g.truncated, cfg, &mut out);
+        if cfg.json {
+            for r in &mut out[from..] {
+                if !cfg.problems_only || !r.findings.is_empty() {
+                    let mut j = String::with_capacity(256 + 64 * r.tags.len());
+                    write_json_rest(&mut j, r, cfg);
+                    r.json_rest = Some(j);
+                }
+            }
+        }
     }
     out
 }
@@ -981,6 +1823,14 @@ pub struct Batch {
     pub seq: u64,
     pub buf: Vec<u8>,
     pub games: Vec<RawGame>,
+}
+
+/// Text other than tags after the last `]` of a tag line.
+fn movetext_after_tag(line: &[u8]) -> bool {
+    match memchr::memrchr(b']', line) {
+        Some(k) => line[k + 1..].iter().any(|b| !b.is_ascii_whitespace() && *b != b'['),
+        None => false,
+    }
 }
 
 fn looks_like_tag(line: &[u8]) -> bool {
@@ -1168,6 +2018,11 @@ impl Splitter {
                     }
                 }
                 self.append(&mut batch, body);
+                if movetext_after_tag(body) {
+                    // `[Result "*"] e4 *`: the movetext starts on the tag's line.
+                    self.has_movetext = true;
+                    self.scan_braces(body);
+                }
             } else {
                 self.has_movetext = true;
                 self.append(&mut batch, body);
@@ -1190,15 +2045,15 @@ impl Splitter {
 type Done = (u64, Result<Vec<GameReport>, String>);
 
 enum Pipeline {
-    Inline { splitter: Splitter, rules: Rules },
+    Inline { splitter: Splitter, cfg: Arc<Config> },
     Threads { results: Receiver<Done>, tokens: SyncSender<()>, pending: BTreeMap<u64, Result<Vec<GameReport>, String>>, next: u64 },
 }
 
 impl Pipeline {
-    fn start(input: Input, rules: Rules, jobs: usize) -> Pipeline {
+    fn start(input: Input, cfg: Arc<Config>, jobs: usize) -> Pipeline {
         let splitter = Splitter::new(input);
         if jobs <= 1 {
-            return Pipeline::Inline { splitter, rules };
+            return Pipeline::Inline { splitter, cfg };
         }
         let in_flight = 4 * jobs;
         let (token_tx, token_rx) = sync_channel::<()>(in_flight);
@@ -1211,6 +2066,7 @@ impl Pipeline {
         for _ in 0..jobs {
             let work_rx = Arc::clone(&work_rx);
             let done_tx = done_tx.clone();
+            let cfg = Arc::clone(&cfg);
             std::thread::spawn(move || loop {
                 let batch = {
                     let rx = work_rx.lock().unwrap_or_else(|e| e.into_inner());
@@ -1218,7 +2074,7 @@ impl Pipeline {
                 };
                 let Ok(batch) = batch else { break };
                 let seq = batch.seq;
-                let reports = check_batch(&batch, rules);
+                let reports = check_batch(&batch, &cfg);
                 drop(batch);
                 if done_tx.send((seq, Ok(reports))).is_err() {
                     break;
@@ -1250,8 +2106,8 @@ impl Pipeline {
 
     fn next(&mut self) -> Result<Option<Vec<GameReport>>, String> {
         match self {
-            Pipeline::Inline { splitter, rules } => match splitter.next_batch() {
-                Ok(Some(b)) => Ok(Some(check_batch(&b, *rules))),
+            Pipeline::Inline { splitter, cfg } => match splitter.next_batch() {
+                Ok(Some(b)) => Ok(Some(check_batch(&b, cfg))),
                 Ok(None) => Ok(None),
                 Err(e) => Err(e.to_string()),
             },
@@ -1277,6 +2133,99 @@ impl Pipeline {
 
 type FindingTuple = (&'static str, u32, String, &'static str, String);
 type GameTuple = (u64, u64, Vec<(String, String)>, Option<String>, u32, Vec<FindingTuple>);
+/// (games, plies, reports, JSON lines, fixed PGN, findings per kind, games
+/// with findings, what --fix did per key).
+type BatchTuple = (
+    u64,
+    u64,
+    Vec<GameTuple>,
+    Option<String>,
+    Option<Py<PyBytes>>,
+    Vec<(&'static str, u64)>,
+    u64,
+    Vec<(String, u64)>,
+);
+
+fn push_json_str(out: &mut String, s: &str) {
+    use std::fmt::Write as _;
+    out.push('"');
+    for ch in s.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// One game as a JSON line, as `chesslaws.check.GameReport.to_json` writes
+/// it (`json.dumps(..., ensure_ascii=False)`): the start, up to the number.
+pub fn write_json_start(out: &mut String, number: u64, file: Option<&str>) {
+    use std::fmt::Write as _;
+    out.push('{');
+    if let Some(f) = file {
+        out.push_str("\"file\": ");
+        push_json_str(out, f);
+        out.push_str(", ");
+    }
+    let _ = write!(out, "\"game\": {number}");
+}
+
+/// The rest of the JSON line, after the game's number.
+pub fn write_json_rest(out: &mut String, r: &GameReport, cfg: &Config) {
+    use std::fmt::Write as _;
+    let _ = write!(out, ", \"line\": {}, \"tags\": {{", r.line);
+    // A dict: the first place of a name, its last value.
+    let mut first = true;
+    for (i, (name, _)) in r.tags.iter().enumerate() {
+        if r.tags[..i].iter().any(|(n, _)| n == name) {
+            continue;
+        }
+        let value = &r.tags.iter().rev().find(|(n, _)| n == name).map_or(&r.tags[i].1, |(_, v)| v);
+        if !first {
+            out.push_str(", ");
+        }
+        first = false;
+        push_json_str(out, name);
+        out.push_str(": ");
+        push_json_str(out, value);
+    }
+    out.push_str("}, \"result\": ");
+    match &r.result {
+        Some(x) => push_json_str(out, x),
+        None => out.push_str("null"),
+    }
+    let _ = write!(out, ", \"plies\": {}, \"findings\": [", r.plies);
+    for (i, f) in r.findings.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str("{\"kind\": ");
+        push_json_str(out, f.kind);
+        let _ = write!(out, ", \"ply\": {}, \"move\": ", f.ply);
+        push_json_str(out, &f.mv);
+        out.push_str(", \"article\": ");
+        match cfg.article(f.rule) {
+            Some(a) => push_json_str(out, a),
+            None => out.push_str("null"),
+        }
+        out.push_str(", \"edition\": ");
+        push_json_str(out, &cfg.edition);
+        out.push_str(", \"text\": ");
+        push_json_str(out, &f.text);
+        out.push('}');
+    }
+    out.push_str("]}\n");
+}
 
 struct RunState {
     pipeline: Pipeline,
@@ -1285,39 +2234,70 @@ struct RunState {
 }
 
 /// A check of one PGN file (or standard input, "-"). Iterating gives one
-/// tuple per batch of games: (games, plies, reports), where a report is
-/// (number, line, tags, result, plies, findings) and a finding is
-/// (kind, ply, move, rule, text). With `problems_only`, only games with
-/// findings are reported (all are counted).
+/// tuple per batch of games: (games, plies, reports, json, fixed, kinds,
+/// games_with_findings, fix_counts), where a report is (number, line, tags,
+/// result, plies, findings) and a finding is (kind, ply, move, rule, text).
+/// With `problems_only`, only games with findings are reported (all are
+/// counted). With `json`, the reports come as JSON lines (`json`) and the
+/// list is empty. With `fix`, `fixed` is the batch's games as `--fix`
+/// writes them (UTF-8 PGN).
 #[pyclass(frozen, module = "chesslaws._core", name = "CheckRun")]
 pub struct CheckRun {
     state: Mutex<RunState>,
     count: Arc<AtomicU64>,
     total: Option<u64>,
     problems_only: bool,
+    json: bool,
+    file: Option<String>,
+    cfg: Arc<Config>,
 }
 
 #[pymethods]
 impl CheckRun {
     #[new]
-    #[pyo3(signature = (path, edition = "2023", jobs = 1, problems_only = false))]
-    fn new(py: Python<'_>, path: String, edition: &str, jobs: usize, problems_only: bool) -> PyResult<Self> {
+    #[pyo3(signature = (path, edition = "2023", jobs = 1, problems_only = false, articles = None, json = false, file = None, fix = false, keep_unreadable = false))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        path: String,
+        edition: &str,
+        jobs: usize,
+        problems_only: bool,
+        articles: Option<std::collections::HashMap<String, String>>,
+        json: bool,
+        file: Option<String>,
+        fix: bool,
+        keep_unreadable: bool,
+    ) -> PyResult<Self> {
         let rules = Rules::for_edition(edition)
             .ok_or_else(|| PyValueError::new_err(format!("unknown edition {edition:?}: choose 1989, 1997 or 2023")))?;
         if jobs == 0 {
             return Err(PyValueError::new_err("jobs must be at least 1"));
         }
+        let cfg = Arc::new(Config {
+            rules,
+            edition: edition.to_string(),
+            articles: articles.unwrap_or_default(),
+            fix,
+            keep_unreadable,
+            all_tags: fix || !problems_only,
+            json,
+            problems_only,
+        });
         let count = Arc::new(AtomicU64::new(0));
         let c2 = Arc::clone(&count);
         let (input, total) = py
             .detach(move || open_input(&path, c2).map_err(|e| format!("cannot read {path}: {e}")))
             .map_err(PyOSError::new_err)?;
-        let pipeline = Pipeline::start(input, rules, jobs);
+        let pipeline = Pipeline::start(input, Arc::clone(&cfg), jobs);
         Ok(CheckRun {
             state: Mutex::new(RunState { pipeline, games: 0, failed: false }),
             count,
             total,
             problems_only,
+            json,
+            file,
+            cfg,
         })
     }
 
@@ -1325,8 +2305,11 @@ impl CheckRun {
         slf
     }
 
-    fn __next__(&self, py: Python<'_>) -> PyResult<Option<(u64, u64, Vec<GameTuple>)>> {
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<BatchTuple>> {
         let problems_only = self.problems_only;
+        let as_json = self.json;
+        let cfg = &*self.cfg;
+        let file = self.file.as_deref();
         let out = py.detach(|| {
             let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
             if st.failed {
@@ -1343,19 +2326,74 @@ impl CheckRun {
             let n = reports.len() as u64;
             let mut plies = 0u64;
             let mut games = Vec::new();
+            let mut json = as_json.then(String::new);
+            let mut fixed = cfg.fix.then(Vec::new);
+            let mut kinds: Vec<(&'static str, u64)> = Vec::new();
+            let mut with_findings = 0u64;
+            let mut fixes: BTreeMap<String, u64> = BTreeMap::new();
             for mut r in reports {
                 st.games += 1;
                 r.number = st.games;
                 plies += u64::from(r.plies);
+                if !r.findings.is_empty() {
+                    with_findings += 1;
+                }
+                for f in &r.findings {
+                    match kinds.iter_mut().find(|(k, _)| *k == f.kind) {
+                        Some((_, c)) => *c += 1,
+                        None => kinds.push((f.kind, 1)),
+                    }
+                }
+                if let Some(buf) = fixed.as_mut() {
+                    let key = match (&r.fixed_text, r.readable) {
+                        (Some(t), readable) => {
+                            buf.extend_from_slice(t);
+                            if !readable {
+                                "kept_unreadable".to_string()
+                            } else if let Some(f) = r.fix {
+                                if f.cut_ply.is_some() {
+                                    *fixes.entry("cut".into()).or_default() += 1;
+                                }
+                                if r.result.as_deref() == Some(f.result) {
+                                    "cut_only".into()
+                                } else {
+                                    format!("result:{}", f.rule)
+                                }
+                            } else if r.findings.iter().any(|f| f.kind == "result_tag") {
+                                "result_tag".into()
+                            } else if r.findings.iter().any(|f| f.kind == "pgn_error") {
+                                "syntax".into()
+                            } else if r.findings.iter().any(|f| f.kind == "no_movetext") {
+                                "no_movetext".into()
+                            } else {
+                                "unchanged".into()
+                            }
+                        }
+                        (None, _) => "left_out".into(),
+                    };
+                    *fixes.entry(key).or_default() += 1;
+                }
                 if problems_only && r.findings.is_empty() {
+                    continue;
+                }
+                if let Some(j) = json.as_mut() {
+                    write_json_start(j, r.number, file);
+                    match &r.json_rest {
+                        Some(rest) => j.push_str(rest),
+                        None => write_json_rest(j, &r, cfg),
+                    }
                     continue;
                 }
                 let findings = r.findings.into_iter().map(|f| (f.kind, f.ply, f.mv, f.rule, f.text)).collect();
                 games.push((r.number, r.line, r.tags, r.result, r.plies, findings));
             }
-            Ok(Some((n, plies, games)))
+            Ok(Some((n, plies, games, json, fixed, kinds, with_findings, fixes.into_iter().collect::<Vec<_>>())))
         });
-        out.map_err(PyOSError::new_err)
+        let out = out.map_err(PyOSError::new_err)?;
+        Ok(out.map(|(n, plies, games, json, fixed, kinds, wf, fixes)| {
+            let fixed = fixed.map(|v| PyBytes::new(py, &v).unbind());
+            (n, plies, games, json, fixed, kinds, wf, fixes)
+        }))
     }
 
     /// Bytes read from the file so far (compressed bytes for .gz / .zst).
@@ -1373,7 +2411,6 @@ impl CheckRun {
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<CheckRun>()?;
-    m.add("CHECK_MATE_BUDGET", MATE_BUDGET)?;
     Ok(())
 }
 
@@ -1390,10 +2427,113 @@ mod tests {
     }
 
     #[test]
-    fn junk() {
-        assert_eq!(first_junk(b"[E \"x\"]\n\n1. e4 e5 2. Zz9 *\n"), Some((2, "Zz9".into())));
-        assert_eq!(first_junk(b"1. e4 (1. Zz9) e5 { Zz9 } 1-0\n"), None);
-        assert_eq!(first_junk(b"1. e4 e5 2. O-O-O 0-0 1/2-1/2\n"), None);
+    fn scanning() {
+        let sc = scan_movetext(b"1. e4 e5 2. Zz9 *\n", true);
+        assert_eq!(sc.extras, vec![(2, "Zz9".to_string())]);
+        assert_eq!(sc.result_at, Some((16, 17)));
+        assert_eq!(sc.move_ends, vec![5, 8, 15]);
+        let sc = scan_movetext(b"1. e4 (1. Zz9) e5 { Zz9 } 1-0\n", false);
+        assert!(sc.extras.is_empty());
+        assert_eq!(sc.final_comment, Some((19, 24)));
+        let sc = scan_movetext(b"1. e4 e5 2. O-O-O 0-0 1/2-1/2\n", false);
+        assert!(sc.extras.is_empty());
+        assert_eq!(sc.result_at, Some((22, 29)));
+        let sc = scan_movetext(b"1. e4 += e5 +- 2. Nf3 \xc2\xb1 N Nc6 1-0", false);
+        assert!(sc.extras.is_empty(), "{:?}", sc.extras);
+        let sc = scan_movetext(b"1. e2-e4 e7-e5 2. a8Q g1f3 3. exd6e.p. 1-0", false);
+        assert_eq!(sc.extras.iter().map(|e| e.1.as_str()).collect::<Vec<_>>(), ["e2-e4", "e7-e5", "a8Q", "exd6"]);
+    }
+
+    #[test]
+    fn plain_san_agrees_with_shakmaty() {
+        let mut tokens = Vec::new();
+        let alphabet: &[u8] = b"abh18KQNx=+#O-";
+        for len in 1..=5 {
+            let mut idx = vec![0usize; len];
+            loop {
+                tokens.push(idx.iter().map(|&i| alphabet[i]).collect::<Vec<u8>>());
+                let mut k = 0;
+                while k < len {
+                    idx[k] += 1;
+                    if idx[k] < alphabet.len() {
+                        break;
+                    }
+                    idx[k] = 0;
+                    k += 1;
+                }
+                if k == len {
+                    break;
+                }
+            }
+        }
+        tokens.extend([b"Nbd7".to_vec(), b"R1e2".to_vec(), b"exd8=Q+".to_vec(), b"Qh4#".to_vec()]);
+        for t in tokens {
+            if plain_san(&t) {
+                let whole = matches!(SanPlus::from_ascii_prefix(&t), Ok((_, used)) if used == t.len());
+                assert!(whole, "{}", String::from_utf8_lossy(&t));
+            }
+        }
+        assert!(plain_san(b"Nbd7") && plain_san(b"exd8=Q+") && plain_san(b"e4"));
+    }
+
+    #[test]
+    fn alternative_notations() {
+        let pos = Chess::default();
+        for (t, uci) in [("e2-e4", "e2e4"), ("Ng1-f3", "g1f3"), ("Ng1xf3", "g1f3"), ("g1f3", "g1f3"), ("e2e4+", "e2e4")] {
+            let m = parse_alt(t.as_bytes()).unwrap().to_move(&pos).unwrap();
+            assert_eq!(m.to_uci(CastlingMode::Standard).to_string(), uci, "{t}");
+        }
+        assert!(parse_alt(b"Bg1-f3").unwrap().to_move(&pos).is_err());
+        assert!(parse_alt(b"Zz9").is_none());
+        for (t, uci) in [("\u{2658}f3", "g1f3"), ("\u{2658}g1-f3", "g1f3"), ("e4", "e2e4")] {
+            let m = parse_alt(t.as_bytes()).map(|a| a.to_move(&pos));
+            if t == "e4" {
+                assert!(m.is_none());
+                continue;
+            }
+            assert_eq!(m.unwrap().unwrap().to_uci(CastlingMode::Standard).to_string(), uci, "{t}");
+        }
+        for t in ["+=", "+-", "\u{b1}", "\u{221e}", "N", "TN", "=", "-/+"] {
+            assert!(is_annotation(t.as_bytes()), "{t}");
+        }
+        for t in ["--", "\u{2658}f3", "Nf3", "e4"] {
+            assert!(!is_annotation(t.as_bytes()), "{t}");
+        }
+        let pos: Chess = Fen::from_ascii(b"1n5k/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap().into_position(CastlingMode::Standard).unwrap();
+        for (t, uci) in [("a8Q", "a7a8q"), ("axb8N", "a7b8n"), ("a7-a8Q", "a7a8q"), ("a7a8q", "a7a8q"), ("a7xb8=R", "a7b8r")] {
+            let m = parse_alt(t.as_bytes()).unwrap().to_move(&pos).unwrap();
+            assert_eq!(m.to_uci(CastlingMode::Standard).to_string(), uci, "{t}");
+        }
+        // The whole-SAN path for UCI coordinates of a piece move.
+        let g1f3 = San::from_ascii(b"g1f3").unwrap();
+        assert_eq!(resolve(&Chess::default(), &g1f3).unwrap().to_uci(CastlingMode::Standard).to_string(), "g1f3");
+    }
+
+    #[test]
+    fn tags_read_carefully() {
+        let text: &[u8] = b"[Event \"Tournament \"Championship\" Finals\"]\n[Site \"a \\\"b\\\"\"] [Round \"5\"]\n\n1. e4 *\n";
+        let h = parse_head(text, 10);
+        let tags = h.decode(text);
+        assert_eq!(tags[0], ("Event".to_string(), "Tournament \"Championship\" Finals".to_string()));
+        assert_eq!(tags[1], ("Site".to_string(), "a \"b\"".to_string()));
+        assert_eq!(tags[2].0, "Round");
+        assert_eq!(h.errors.len(), 1);
+        assert!(h.errors[0].starts_with("line 10:"), "{}", h.errors[0]);
+        assert!(!h.header_only);
+        let h = parse_head(b"[Event \"A\"]\n\n[Event \"B\"]\n\n1. e4 *\n", 1);
+        assert!(h.header_only);
+        assert_eq!(h.end, 13);
+    }
+
+    #[test]
+    fn terminations() {
+        assert_eq!(termination_kind("Magnus won on time"), Some("time_forfeit"));
+        assert_eq!(termination_kind("Time forfeit"), Some("time_forfeit"));
+        assert_eq!(termination_kind("Abandoned"), Some("abandoned"));
+        assert_eq!(termination_kind("stalled connection"), Some("abandoned"));
+        assert_eq!(termination_kind("Game drawn by timeout vs insufficient material"), Some("timeout_vs_insufficient"));
+        assert_eq!(termination_kind("Black  RESIGNS"), Some("resignation"));
+        assert_eq!(termination_kind(""), None);
     }
 
     fn split(text: &str) -> Vec<(u64, String)> {

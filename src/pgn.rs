@@ -42,6 +42,13 @@ const CHUNK: usize = 16 * 1024;
 const READER_TOKEN: usize = 64 * 1024;
 /// Longest comment kept (longer ones are cut): memory stays bounded.
 const MAX_COMMENT: usize = 1 << 20;
+/// The `Variant` tag values that mean standard chess (lower case): the PGN
+/// standard's, lichess's ("Standard", "From Position"), cutechess's and
+/// TCEC's ("normal"), and other common spellings.
+const STANDARD_VARIANTS: &[&str] = &[
+    "", "standard", "chess", "normal", "from position", "fromposition", "classical", "orthodox",
+    "standard chess", "traditional", "regular", "international",
+];
 /// Errors kept per game, and the longest text quoted in one.
 const MAX_ERRORS: usize = 100;
 const MAX_JUNK_TEXT: usize = 80;
@@ -107,6 +114,11 @@ pub struct LineFeed<R> {
     last_offset: u64,
     eof: bool,
     at_line_start: bool,
+    /// The names of the tags read since the last line that was not a tag.
+    tag_names: Vec<Vec<u8>>,
+    in_tags: bool,
+    /// A tag line held back while an empty movetext is handed out before it.
+    held: Option<Vec<u8>>,
 }
 
 impl<R: BufRead> LineFeed<R> {
@@ -122,6 +134,37 @@ impl<R: BufRead> LineFeed<R> {
             last_offset: 0,
             eof: false,
             at_line_start: true,
+            tag_names: Vec::new(),
+            in_tags: false,
+            held: None,
+        }
+    }
+
+    /// Does the line `data` (at a line start) repeat a tag of the tag
+    /// section it belongs to? Then the section before it was a game with
+    /// tags and no movetext, and the line starts the next game.
+    fn starts_new_game(&mut self, data: &[u8]) -> bool {
+        let text = trim_ascii_start(data);
+        if text.is_empty() {
+            return false;
+        }
+        match tag_name(text) {
+            Some(name) => {
+                let repeated = self.in_tags && self.tag_names.iter().any(|n| n == name);
+                if !self.in_tags || repeated {
+                    self.tag_names.clear();
+                }
+                self.in_tags = true;
+                self.tag_names.push(name.to_vec());
+                repeated
+            }
+            None => {
+                if text[0] != b'%' && text[0] != b';' {
+                    self.in_tags = false;
+                    self.tag_names.clear();
+                }
+                false
+            }
         }
     }
 
@@ -253,6 +296,27 @@ impl<R: BufRead> LineFeed<R> {
     }
 }
 
+fn trim_ascii_start(data: &[u8]) -> &[u8] {
+    let skip = data.iter().take_while(|b| b.is_ascii_whitespace()).count();
+    &data[skip..]
+}
+
+/// The name of a tag pair `[Name "value"]` starting `text`, if it is one.
+fn tag_name(text: &[u8]) -> Option<&[u8]> {
+    let rest = text.strip_prefix(b"[")?;
+    let rest = trim_ascii_start(rest);
+    let len = rest.iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
+    if len == 0 || !rest[0].is_ascii_alphanumeric() {
+        return None;
+    }
+    let after = trim_ascii_start(&rest[len..]);
+    if after.first() == Some(&b'"') {
+        Some(&rest[..len])
+    } else {
+        None
+    }
+}
+
 fn is_harmless(text: &[u8]) -> bool {
     if text.is_empty() || text[0] == b'%' || text[0] == b';' {
         return true;
@@ -274,7 +338,18 @@ impl<R: BufRead> Read for LineFeed<R> {
         if ahead >= 2 || self.eof {
             return Ok(0);
         }
-        match self.next_piece(buf.len())? {
+        let held_line = self.held.take();
+        let was_held = held_line.is_some();
+        let piece = match held_line {
+            Some(mut p) => {
+                if p.len() > buf.len() {
+                    self.held = Some(p.split_off(buf.len().max(1)));
+                }
+                Some(p)
+            }
+            None => self.next_piece(buf.len())?,
+        };
+        match piece {
             None => {
                 self.eof = true;
                 Ok(0)
@@ -282,8 +357,17 @@ impl<R: BufRead> Read for LineFeed<R> {
             Some(mut data) => {
                 // A byte order mark at the start of a line (a file start, or
                 // files joined with `cat`) is not text.
-                if self.at_line_start && data.starts_with(b"\xef\xbb\xbf") {
+                if self.at_line_start && !was_held && data.starts_with(b"\xef\xbb\xbf") {
                     data.drain(..3);
+                }
+                let mut synthetic = false;
+                if self.at_line_start && !was_held && data.len() <= buf.len() && self.starts_new_game(&data) {
+                    // A game with tags and no moves: an empty comment as its
+                    // movetext ends it here (the reader would otherwise take
+                    // the next game's tags as its own).
+                    self.held = Some(data);
+                    data = b"{}\n".to_vec();
+                    synthetic = true;
                 }
                 self.at_line_start = data.last() == Some(&b'\n');
                 if data.is_empty() {
@@ -292,7 +376,7 @@ impl<R: BufRead> Read for LineFeed<R> {
                 let n = data.len();
                 buf[..n].copy_from_slice(&data);
                 let line = self.next_line;
-                if data.last() == Some(&b'\n') {
+                if data.last() == Some(&b'\n') && !synthetic {
                     self.next_line += 1;
                 }
                 self.pieces.push_back(Piece { start: self.delivered, data, line });
@@ -667,7 +751,8 @@ impl Visitor for GameCollector {
             }
         } else if name == "Variant" {
             let v = value.trim().to_ascii_lowercase();
-            if !(v.is_empty() || v == "standard" || v == "chess" || v == "from position") {
+            let v = v.split_whitespace().collect::<Vec<_>>().join(" ");
+            if !STANDARD_VARIANTS.contains(&v.as_str()) {
                 self.error_at(line, String::new(), format!("variant {value:?} is not standard chess"));
                 self.stopped = true;
             }
@@ -927,6 +1012,26 @@ mod tests {
         assert_eq!(parse_clock("0:01:02.5"), Some(62_500));
         assert_eq!(parse_clock(" 1:00:00 "), Some(3_600_000));
         assert_eq!(parse_clock("x"), None);
+    }
+
+    #[test]
+    fn a_game_with_tags_and_no_moves_is_a_game() {
+        let g = read("[Event \"a\"]\n[Result \"?\"]\n \n\n[Event \"b\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n");
+        assert_eq!(g.len(), 2);
+        assert_eq!(g[0].tags, vec![("Event".into(), "a".into()), ("Result".into(), "?".into())]);
+        assert!(g[0].moves.is_empty() && g[0].errors.is_empty() && g[0].result.is_none());
+        assert_eq!(g[1].line, 5);
+        assert_eq!(g[1].moves[0].line, 8);
+        assert_eq!(g[1].result.as_deref(), Some("1-0"));
+    }
+
+    #[test]
+    fn normal_is_standard_chess() {
+        for v in ["normal", "Standard", "From Position", "standard  chess"] {
+            let g = read(&format!("[Variant \"{v}\"]\n\n1. e4 *\n"));
+            assert!(g[0].errors.is_empty(), "{v}: {:?}", g[0].errors);
+        }
+        assert!(!read("[Variant \"Chess960\"]\n\n1. e4 *\n")[0].errors.is_empty());
     }
 
     #[test]

@@ -90,3 +90,49 @@ def clean_game(rng: random.Random, index: int, *, max_plies: int = 160) -> chess
 def clean_pgn(n: int, seed: int = 9, *, max_plies: int = 160) -> str:
     rng = random.Random(seed)
     return "".join(str(clean_game(rng, i + 1, max_plies=max_plies)) + "\n\n" for i in range(n))
+
+
+ENDINGS = [
+    ("1-0", "Time forfeit"), ("0-1", "Time forfeit"), ("1-0", "{w} won on time"), ("0-1", "{b} won on time"),
+    ("1-0", "{w} won by resignation"), ("0-1", "{b} won by resignation"), ("1-0", "Normal"), ("0-1", "Normal"),
+    ("1/2-1/2", "Normal"), ("0-1", "Abandoned"),
+]
+
+
+def random_ending_game(rng: random.Random, index: int, *, max_plies: int = 300) -> str:
+    """A game of random legal moves stopped at a random ply (or where the
+    game is over), with a random decisive or drawn result and a random
+    Termination text as chess.com and lichess write them ("Time forfeit",
+    "X won on time", "X won by resignation", "Abandoned", "Normal"). Random
+    play trades much material: many games end with the would-be winner
+    holding little, the case where "could this side still mate?" must be
+    decided. The result may be wrong by the Laws (the checker's business)."""
+    board = chess.Board()
+    limit = rng.randrange(10, max_plies)
+    moves: list[chess.Move] = []
+    for _ in range(limit):
+        if board.is_game_over(claim_draw=False):
+            break
+        move = rng.choice(list(board.legal_moves))
+        moves.append(move)
+        board.push(move)
+    result, termination = rng.choice(ENDINGS)
+    outcome = board.outcome(claim_draw=False)
+    if outcome is not None and rng.random() < 0.7:
+        result, termination = outcome.result(), "Normal"
+    game = chess.pgn.Game()
+    h = game.headers
+    white, black = f"Player{rng.randrange(1000)}", f"Player{rng.randrange(1000)}"
+    h["Event"] = f"Random ending {index}"
+    h["White"], h["Black"] = white, black
+    h["Result"] = result
+    h["Termination"] = termination.format(w=white, b=black)
+    node: chess.pgn.GameNode = game
+    for m in moves:
+        node = node.add_main_variation(m)
+    return str(game) + "\n\n"
+
+
+def random_ending_pgn(n: int, seed: int = 17, *, max_plies: int = 300) -> str:
+    rng = random.Random(seed)
+    return "".join(random_ending_game(rng, i + 1, max_plies=max_plies) for i in range(n))

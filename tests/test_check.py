@@ -428,3 +428,278 @@ def test_truncated_gzip_is_an_error(tmp_path: Path, clean_text: str) -> None:
     assert summary["errors"] and "cut.pgn.gz" in summary["errors"][0]
     with pytest.raises(OSError):
         list(check_file(p, jobs=1))
+
+
+# ---------------------------------------------------------------------------
+# The shared corpus (real games): every game python-chess reads is read.
+
+_CORPUS = next((p for p in (Path(__file__).resolve().parents[1].parent / "shared" / "corpus",
+                            Path("/work/shared/corpus")) if p.is_dir()), None)
+
+
+def _corpus_files() -> list[Path]:
+    if _CORPUS is None:
+        return []
+    return sorted(_CORPUS.glob("*.pgn.zst")) + sorted((_CORPUS / "peer-tests").glob("*.pgn.zst"))
+
+
+def _decompressed(path: Path, tmp: Path) -> Path:
+    zstandard = pytest.importorskip("zstandard")
+    out = tmp / path.name.removesuffix(".zst")
+    out.write_bytes(zstandard.ZstdDecompressor().stream_reader(path.open("rb")).read())
+    return out
+
+
+
+@pytest.mark.skipif(_CORPUS is None, reason="the shared corpus (../shared/corpus or /work/shared/corpus) is missing")
+def test_every_game_python_chess_reads_is_read(tmp_path: Path) -> None:
+    """Game by game (the text from the line a report starts on to the next
+    one's), every game python-chess reads without an error (and without
+    null moves, which the Laws do not know) is read by the checker to the
+    same number of plies, with no illegal move and no broken FEN or variant.
+    (Game by game because python-chess, reading a whole file, folds the tag
+    section that follows a movetext line without a blank line into the
+    game before, then plays the next game from the standard position.)"""
+    import io as _io
+    import logging
+
+    import chess
+    import chess.pgn
+
+    logging.getLogger("chess.pgn").setLevel(logging.CRITICAL)
+    refused = {"illegal_move", "ambiguous_move"}
+    compared = 0
+    for src in _corpus_files():
+        path = _decompressed(src, tmp_path)
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
+        reports = list(check_file(path, jobs=1))
+        starts = [r.line for r in reports] + [len(lines) + 1]
+        for r, end in zip(reports, starts[1:]):
+            text = "".join(lines[r.line - 1:end - 1])
+            game = chess.pgn.read_game(_io.StringIO(text))
+            if game is None:
+                continue
+            moves = list(game.mainline_moves())
+            if game.errors or not moves or any(m == chess.Move.null() for m in moves):
+                continue
+            where = f"{src.name}, game {r.game} (line {r.line})"
+            assert not [f for f in r.findings if f.kind in refused], where
+            assert not [f for f in r.findings if f.kind == "pgn_error" and f.text.startswith(("the FEN", "variant"))], where
+            # A token python-chess skips stops our check (an unreadable
+            # move): then python-chess has read more plies than we have.
+            assert r.plies == len(moves), f"{where}: {r.plies} plies, python-chess {len(moves)}"
+            compared += 1
+    assert compared > 3000
+
+
+# ---------------------------------------------------------------------------
+# Reading every notation and every ending as its writers wrote it (issue 17).
+
+READING = """[Event "fide_promotion"]
+[FEN "4k3/P7/8/8/8/8/1p6/4K3 w - - 0 1"]
+
+1. a8Q+ Kd7 2. Qb7+ Ke6 3. Qxb2 *
+
+[Event "fide_capture_promotion"]
+[FEN "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1"]
+
+1. axb8Q+ Ke7 *
+
+[Event "long_algebraic"]
+
+1. e2-e4 e7-e5 2. Ng1-f3 Nb8-c6 3. Bf1-b5 a7-a6 4. Bb5xc6 d7xc6 5. O-O Bc8-g4 *
+
+[Event "uci"]
+
+1. e2e4 e7e5 2. g1f3 b8c6 3. f1c4 g8f6 4. e1g1 f8c5 *
+
+[Event "long_promotion"]
+[FEN "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"]
+
+1. a7-a8Q+ Ke7 *
+
+[Event "normal"]
+[Variant "normal"]
+
+1. e4 e5 *
+
+[Event "from_position"]
+[Variant "From Position"]
+[FEN "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"]
+
+1. e4 Kd7 *
+
+[Event "chess960"]
+[FEN "bnrkqnrb/pppppppp/8/8/8/8/PPPPPPPP/BNRKQNRB w KQkq - 0 1"]
+[SetUp "1"]
+[Variant "Chess960"]
+
+1. O-O-O O-O-O 2. b4 c5 3. Na3 b6 4. d3 f6 5. h3 e6 6. Nb1 a6 *
+
+[Event "figurines_and_glyphs"]
+
+1. e4 e5 2. ♘f3 += ♞c6 ± 3. ♗b5 N a6 +- 4. ♗xc6 dxc6 5. O-O ♗g4 ∞ *
+
+[Event "illegal_long"]
+
+1. e2-e5 e7-e5 *
+
+[Event "result_tag"]
+[Result "1-0"]
+
+1. e4 e5 0-1
+
+[Event "chesscom_on_time"]
+[FEN "7k/8/8/8/8/8/8/R3K3 w - - 0 1"]
+[Result "0-1"]
+[Termination "Magnus won on time"]
+
+1. Ra2 Kg8 0-1
+
+[Event "lichess_abandoned"]
+[FEN "7k/8/8/8/8/8/8/R3K3 w - - 0 1"]
+[Result "0-1"]
+[Termination "Abandoned"]
+
+1. Ra2 Kg8 0-1
+
+[Event "cutechess_comment"]
+[FEN "7k/8/8/8/8/8/8/R3K3 w - - 0 1"]
+[Result "0-1"]
+
+1. Ra2 Kg8 {White loses on time} 0-1
+
+[Event "adjudicated"]
+[FEN "7k/8/8/8/8/8/8/R3K3 w - - 0 1"]
+[Result "0-1"]
+[Termination "adjudication"]
+
+1. Ra2 Kg8 0-1
+"""
+
+
+def test_reading_notations_and_endings(tmp_path: Path) -> None:
+    p = tmp_path / "reading.pgn"
+    p.write_text(READING, encoding="utf-8")
+    r = run(p)
+    for name in ("fide_promotion", "fide_capture_promotion", "long_algebraic", "uci", "long_promotion",
+                 "normal", "from_position", "chess960", "figurines_and_glyphs"):
+        assert r[name].findings == (), (name, r[name].findings)
+    assert r["fide_promotion"].plies == 5
+    assert r["long_algebraic"].plies == 10
+    assert r["uci"].plies == 8
+    assert r["chess960"].plies == 12
+    assert r["figurines_and_glyphs"].plies == 10
+    assert kinds(r["illegal_long"]) == [("illegal_move", 1, "7.5.1")]
+    assert kinds(r["result_tag"]) == [("result_tag", 2, None)]
+    # A flag fall against a lone rook's owner who cannot lose: Article 6.9.
+    for name in ("chesscom_on_time", "lichess_abandoned", "cutechess_comment"):
+        assert kinds(r[name]) == [("time_forfeit", 2, "6.9")], name
+    # An adjudication is not judged as a resignation.
+    assert r["adjudicated"].findings == ()
+
+
+def test_tag_syntax_and_header_only_blocks(tmp_path: Path) -> None:
+    p = tmp_path / "syntax.pgn"
+    p.write_text('[Event "Tournament "Championship" Finals"]\n[White "Smith, John "The King""]\n\n1. e4 e5 *\n\n'
+                 '[Event "round 1"]\n[White "A"]\n\n[Event "round 2"]\n[White "B"]\n\n'
+                 '[Event "round 3"]\n\n1. d4 d5 1/2-1/2\n')
+    reports = list(check_file(p, jobs=1))
+    assert [(x.game, x.line, x.tags["Event"]) for x in reports] == [
+        (1, 1, 'Tournament "Championship" Finals'), (2, 6, "round 1"), (3, 9, "round 2"), (4, 12, "round 3")]
+    first = reports[0]
+    assert first.plies == 2 and first.tags["White"] == 'Smith, John "The King"'
+    assert [(f.kind, f.text[:7]) for f in first.findings] == [("pgn_error", "line 1:"), ("pgn_error", "line 2:")]
+    assert kinds(reports[1]) == [("no_movetext", 0, None)]
+    assert kinds(reports[2]) == [("no_movetext", 0, None)]
+    assert reports[3].findings == () and reports[3].tags == {"Event": "round 3"}
+
+
+# ---------------------------------------------------------------------------
+# --fix
+
+
+def test_fix_round_trip(tmp_path: Path, planted_file: Path) -> None:
+    src = tmp_path / "in.pgn"
+    src.write_text(planted_file.read_text() + READING + '[Event "quote "x" y"]\n\n1. e4 *\n\n[Event "hdr"]\n\n',
+                   encoding="utf-8")
+    out = tmp_path / "fixed.pgn"
+    res = CliRunner().invoke(main, ["check", str(src), "--fix", str(out)])
+    assert res.exit_code == 1, res.output
+    assert "results changed by the Laws of 2023" in res.output
+    assert "left out" in res.output
+    fixed = out.read_text(encoding="utf-8")
+    again = CliRunner().invoke(main, ["check", str(out)])
+    assert again.exit_code == 0, again.output
+    r = run(out)
+    # Illegal games are left out; everything else is there.
+    assert "illegal" not in r and "illegal_long" not in r
+    assert "quote \"x\" y" in r and "hdr" in r
+    # The results the Laws give, in the tag and the movetext, with the article cited.
+    assert r["mate_wrong_result"].result == "0-1" and r["mate_wrong_result"].tags["Result"] == "0-1"
+    assert r["flag_lone_king"].result == "1/2-1/2"
+    assert r["chesscom_on_time"].result == "1/2-1/2"
+    assert r["resign_lone_king"].result == "1/2-1/2"
+    assert r["dead_decisive"].result == "1/2-1/2"
+    assert r["result_tag"].result == "0-1" and r["result_tag"].tags["Result"] == "0-1"
+    # The record that went on after mate is cut there.
+    assert r["mate_continues"].plies == 4 and r["mate_continues"].result == "0-1"
+    assert "Article 5.1.1 (Laws of 2023)" in fixed and "Article 6.9 (Laws of 2023)" in fixed
+    assert "The result is 1/2-1/2, not 0-1" in fixed
+    # Games that were right are written unchanged in their moves.
+    assert r["mate_ok"].result == "0-1" and r["mate_ok"].plies == 4
+    # --unreadable keep keeps the illegal games as they were.
+    kept = tmp_path / "kept.pgn"
+    res = CliRunner().invoke(main, ["check", str(src), "--fix", str(kept), "--unreadable", "keep"])
+    assert "kept as they were" in res.output
+    r2 = run(kept)
+    assert kinds(r2["illegal"]) == kinds(run(src)["illegal"])
+
+
+def test_fix_by_edition(tmp_path: Path, planted_file: Path) -> None:
+    out = tmp_path / "fixed1989.pgn"
+    res = CliRunner().invoke(main, ["check", str(planted_file), "--edition", "1989", "--fix", str(out)])
+    assert res.exit_code == 1
+    assert CliRunner().invoke(main, ["check", str(out), "--edition", "1989"]).exit_code == 0
+    assert "(Laws of 1989)" in out.read_text()
+
+
+def test_fix_file_api_and_json_summary(tmp_path: Path, planted_file: Path) -> None:
+    from chesslaws.check import fix_file
+
+    summary, changes = fix_file(planted_file, tmp_path / "f.pgn", edition="1997")
+    assert summary.games == len(PLANTED) and changes["left_out"] == 1
+    assert changes["result:checkmate"] == 1 and changes["cut"] >= 1
+    assert list(check_file(tmp_path / "f.pgn", edition="1997")) and \
+        all(r.ok for r in check_file(tmp_path / "f.pgn", edition="1997"))
+    res = CliRunner().invoke(main, ["check", str(planted_file), "--json", "--fix", str(tmp_path / "g.pgn")])
+    last = json.loads(res.output.splitlines()[-1])
+    assert last["summary"]["fix"]["changes"] == dict(sorted(fix_file(planted_file, tmp_path / "h.pgn")[1].items()))
+
+
+def test_fix_refuses_to_overwrite_its_input(planted_file: Path) -> None:
+    res = CliRunner().invoke(main, ["check", str(planted_file), "--fix", str(planted_file)])
+    assert res.exit_code == 2 and "overwrite" in res.output
+
+
+def test_native_json_matches_reports(planted_file: Path, clean_file: Path) -> None:
+    res = CliRunner().invoke(main, ["check", str(planted_file), "--json", "--jobs", "2"])
+    rows = [json.loads(x) for x in res.output.splitlines()]
+    native = [GameReport.from_json(x) for x in rows[:-1]]
+    ours = list(check_file(planted_file, jobs=1))
+    assert [x.to_json() for x in native] == [x.to_json() for x in ours]
+    assert rows[-1]["summary"]["games"] == len(ours)
+
+
+@pytest.mark.skipif(_CORPUS is None, reason="the shared corpus (../shared/corpus or /work/shared/corpus) is missing")
+def test_fix_round_trip_on_the_shared_corpus(tmp_path: Path) -> None:
+    """Every real file (and the peer tools' test inputs) fixed under each
+    edition checks clean under that edition."""
+    files = [str(_decompressed(p, tmp_path)) for p in _corpus_files()]
+    for edition in ("1989", "2023"):
+        out = tmp_path / f"fixed-{edition}.pgn"
+        res = CliRunner().invoke(main, ["check", *files, "--edition", edition, "--fix", str(out), "--jobs", "2"])
+        assert res.exit_code in (0, 1), res.output
+        again = CliRunner().invoke(main, ["check", str(out), "--edition", edition])
+        assert again.exit_code == 0, again.output[-2000:]
+        assert sum(1 for _ in check_file(out, edition=edition, jobs=1)) > 3000

@@ -486,3 +486,28 @@ def test_garbage_gives_bounded_errors_and_the_next_game_is_read() -> None:
     assert len(games[0].errors) == 100
     assert all(len(e.move) <= 80 for g in games for e in g.errors)
     assert games[-1].tags == {"Event": "after"} and games[-1].ok
+
+
+def test_a_game_with_tags_and_no_moves_is_not_merged_into_the_next() -> None:
+    """fastchess's empty_body case: tags, a blank body, then the next game's tags."""
+    text = ('[Event "Batch 2690"]\n[White "?"]\n[Result "?"]\n \n\n'
+            '[Event "Batch 269"]\n[White "New"]\n[Result "0-1"]\n\n1. e4 e5 0-1\n')
+    first, second = read_pgn(text)
+    assert (first.tags, first.moves, first.errors, first.result) == (
+        {"Event": "Batch 2690", "White": "?", "Result": "?"}, (), (), None)
+    assert second.tags == {"Event": "Batch 269", "White": "New", "Result": "0-1"}
+    assert (second.line, second.moves[0].line, second.result) == (6, 10, "0-1")
+    # Tags written over several groups of one game stay one game.
+    (one,) = read_pgn('[Event "a"]\n\n[Site "b"]\n\n1. e4 *\n')
+    assert one.tags == {"Event": "a", "Site": "b"} and len(one.moves) == 1
+
+
+@pytest.mark.parametrize("variant", ["normal", "Standard", "From Position", "chess", "Standard chess"])
+def test_spellings_of_standard_chess(variant: str) -> None:
+    (g,) = read_pgn(f'[Variant "{variant}"]\n\n1. e4 *\n')
+    assert g.ok and len(g.moves) == 1
+
+
+def test_other_variants_are_refused() -> None:
+    (g,) = read_pgn('[Variant "Chess960"]\n\n1. e4 *\n')
+    assert not g.ok and "not standard chess" in g.errors[0].reason

@@ -82,7 +82,7 @@ def test_extended_time_control_when_pgn_cannot_say_it() -> None:
 
 def test_draw_offer_marked() -> None:
     g = Game.start(time_control="-").apply({"type": "move", "t": 1, "by": "white", "move": "e4", "offer_draw": True})
-    assert "1. e4 {(=)}" in game_to_pgn(g)
+    assert "1. e4 {[%emt 0:00:01]} {(=)}" in game_to_pgn(g)
 
 
 def test_agreement_and_resignation_become_events() -> None:

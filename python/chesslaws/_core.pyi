@@ -128,11 +128,19 @@ class PgnReader:
 # reports). A report is (number, line, tags, result, plies, findings); a
 # finding is (kind, ply, move, rule, text), `rule` a key of the edition's
 # article table ("" for a fault of the PGN text).
-CHECK_MATE_BUDGET: int
 
 class CheckRun:
     def __init__(
-        self, path: str, edition: str = "2023", jobs: int = 1, problems_only: bool = False
+        self,
+        path: str,
+        edition: str = "2023",
+        jobs: int = 1,
+        problems_only: bool = False,
+        articles: dict[str, str] | None = None,
+        json: bool = False,
+        file: str | None = None,
+        fix: bool = False,
+        keep_unreadable: bool = False,
     ) -> None: ...
     def __iter__(self) -> CheckRun: ...
     def __next__(
@@ -150,6 +158,11 @@ class CheckRun:
                 list[tuple[str, int, str, str, str]],
             ]
         ],
+        str | None,
+        bytes | None,
+        list[tuple[str, int]],
+        int,
+        list[tuple[str, int]],
     ]: ...
     @property
     def bytes_read(self) -> int: ...

@@ -24,7 +24,28 @@ Kinds of finding (``Finding.kind``) and the rule they cite:
   (Article 6.9; 1989: only against a bare king, 10.5): a draw.
 - ``resignation`` (2023, 5.1.2): a win by resignation where the winner
   could not have mated: a draw.
-- ``pgn_error``: the text is not PGN (no article).
+- ``pgn_error``: the text is not PGN, or a tag breaks its syntax (an
+  unescaped quote): no article.
+- ``result_tag``: the ``Result`` tag contradicts the result at the end of
+  the movetext (no article).
+- ``no_movetext``: a tag section with no movetext after it, not even a
+  result (broadcast exports of games not started): a game without moves.
+
+Moves are read in every notation the Laws and the PGN world use: SAN, the
+FIDE promotion ``a8Q`` / ``bxa1Q``, FIDE long algebraic (``e2-e4``,
+``Ng1-f3``, ``e7-e8Q``), UCI coordinates (``g1f3``) and figurines
+(``♘f3``); annotation glyphs in the movetext (``+=``, ``±``, ``N``) are
+annotations; a Chess960 game
+(``Variant`` tag) castles by its own rules (2023 Laws, Guidelines II), and the
+usual spellings of standard chess (``normal``, ``From Position``...) are
+standard chess. How a game ended is
+read from its ``Termination`` tag (or the comment before the result, as
+cutechess writes it) by the table ``data/terminations.tsv``: wins on time
+(chess.com "X won on time", lichess "Time forfeit", "Abandoned") are judged
+by Article 6.9.
+
+With ``fix=True`` each batch also carries the games rewritten with the
+result the Laws give (see :func:`fix_file`).
 """
 
 from __future__ import annotations
@@ -45,6 +66,8 @@ __all__ = [
     "check_file",
     "check_files",
     "default_jobs",
+    "FixCounts",
+    "fix_file",
 ]
 
 
@@ -149,6 +172,15 @@ class Summary:
     def clean(self) -> bool:
         return self.games_with_findings == 0 and not self.errors
 
+    def add_counts(self, kinds: Iterable[tuple[str, int]], with_findings: int, ed: Edition) -> None:
+        """Adds the native per-batch counts (the reports themselves never
+        reach Python in JSON mode)."""
+        self.games_with_findings += with_findings
+        for kind, n in kinds:
+            self.by_kind[kind] += n
+            if kind not in self.articles:
+                self.articles[kind] = ed.articles.get(_RULE_OF_KIND.get(kind, ""))
+
     def add_report(self, report: GameReport) -> None:
         if report.findings:
             self.games_with_findings += 1
@@ -197,6 +229,60 @@ class Summary:
         )
 
 
+#: The rule (a key of an edition's article table) each kind of finding cites.
+_RULE_OF_KIND = {
+    "illegal_move": "illegal_move",
+    "ambiguous_move": "illegal_move",
+    "unreadable_move": "illegal_move",
+    "checkmate": "checkmate",
+    "stalemate": "stalemate",
+    "dead_position": "dead_position",
+    "insufficient_material": "insufficient_material",
+    "fivefold": "fivefold",
+    "seventyfive": "seventyfive",
+    "time_forfeit": "flag_draw",
+    "resignation": "resignation",
+}
+
+
+class FixCounts(Counter[str]):
+    """What ``--fix`` did, by key: ``result:RULE`` (a result changed by the
+    Laws, RULE a key of the edition's article table), ``cut`` (moves
+    recorded after the end left out; ``cut_only`` when only that changed), ``result_tag`` (a Result tag set to
+    the movetext's result), ``syntax`` (tags rewritten: quotes escaped),
+    ``no_movetext`` (a result written for a game without moves),
+    ``unchanged``, ``left_out`` / ``kept_unreadable`` (games with illegal or
+    unreadable moves)."""
+
+    def written(self) -> int:
+        return sum(n for k, n in self.items() if k not in ("left_out", "cut"))
+
+    def lines(self, ed: Edition) -> list[str]:
+        def n_of(n: int, one: str, many: str) -> str:
+            return f"{n:,} {one if n == 1 else many}"
+
+        out = [n_of(self.written(), "game", "games") + " written"]
+        changed = sum(n for k, n in self.items() if k.startswith("result:"))
+        if changed:
+            out.append(n_of(changed, "result", "results") + f" changed by the Laws of {ed.name}:")
+            for k, n in sorted(self.items()):
+                if k.startswith("result:"):
+                    rule = k.split(":", 1)[1]
+                    out.append(f"  Article {ed.articles.get(rule, '?')} ({rule}): {n:,}")
+        notes = {
+            "cut": ("game", "games", "cut where the Laws ended it (the moves after the end left out)"),
+            "result_tag": ("Result tag", "Result tags", "set to the movetext's result"),
+            "syntax": ("game", "games", "whose tags were rewritten (quotes escaped)"),
+            "no_movetext": ("game", "games", "without moves given its result"),
+            "kept_unreadable": ("game", "games", "with illegal or unreadable moves kept as they were"),
+            "left_out": ("game", "games", "with illegal or unreadable moves left out (keep them: --unreadable keep)"),
+        }
+        for k, (one, many, text) in notes.items():
+            if self.get(k):
+                out.append(f"{n_of(self[k], one, many)} {text}")
+        return out
+
+
 def default_jobs() -> int:
     """All the cores this process may use."""
     try:
@@ -226,15 +312,35 @@ class FileCheck:
         edition: str = "2023",
         jobs: int | None = None,
         problems_only: bool = False,
+        json: bool = False,
+        file: str | None = None,
+        fix: bool = False,
+        keep_unreadable: bool = False,
     ) -> None:
         self.edition = get_edition(edition)
         self.path = os.fspath(path)
         self.jobs = default_jobs() if jobs is None else jobs
         if self.jobs < 1:
             raise ValueError("jobs must be at least 1")
-        self._run = CheckRun(self.path, self.edition.name, self.jobs, problems_only)
+        self._run = CheckRun(
+            self.path,
+            self.edition.name,
+            self.jobs,
+            problems_only,
+            dict(self.edition.articles),
+            json,
+            file,
+            fix,
+            keep_unreadable,
+        )
         self.games = 0
         self.plies = 0
+        self.counts = Summary(edition=self.edition.name, files=1)
+        self.fixes = FixCounts()
+        #: In JSON mode: the JSON lines of the last batch (one game a line).
+        self.json_text = ""
+        #: With ``fix``: the fixed PGN of the last batch.
+        self.fixed = b""
 
     @property
     def bytes_read(self) -> int:
@@ -247,9 +353,13 @@ class FileCheck:
     def batches(self) -> Iterator[list[GameReport]]:
         """Reports a batch at a time (one native call per batch)."""
         ed = self.edition
-        for games, plies, raw in self._run:
+        for games, plies, raw, json_text, fixed, kinds, with_findings, fixes in self._run:
             self.games += games
             self.plies += plies
+            self.counts.add_counts(kinds, with_findings, ed)
+            self.fixes.update(dict(fixes))
+            self.json_text = json_text or ""
+            self.fixed = fixed or b""
             yield [
                 GameReport(
                     game=number,
@@ -266,8 +376,15 @@ class FileCheck:
         for batch in self.batches():
             yield from batch
 
-    def summary(self, reports: Iterable[GameReport] = ()) -> Summary:
+    def summary(self, reports: Iterable[GameReport] | None = None) -> Summary:
+        """The file's summary: from the native counts (every game, also
+        those not reported), or from ``reports`` when given."""
         s = Summary(edition=self.edition.name, files=1, games=self.games, plies=self.plies)
+        if reports is None:
+            s.merge(self.counts)
+            s.files = 1
+            s.games, s.plies = self.games, self.plies
+            return s
         for r in reports:
             s.add_report(r)
         return s
@@ -303,6 +420,34 @@ def check_files(
         reports.extend(mine)
         total.merge(fc.summary(mine))
     return reports, total
+
+
+def fix_file(
+    path: str | os.PathLike[str],
+    out: str | os.PathLike[str],
+    *,
+    edition: str = "2023",
+    jobs: int | None = None,
+    keep_unreadable: bool = False,
+) -> tuple[Summary, FixCounts]:
+    """Writes the games of ``path`` to ``out`` as ``edition``'s Laws have
+    them (``chesslaws check --fix``): the result the Laws give in the Result
+    tag and at the end of the movetext, the moves recorded after the end
+    left out, a comment citing the article where the result changed, tags
+    repaired; games with illegal or unreadable moves left out, or kept as
+    they were with ``keep_unreadable``. Returns the check's summary and
+    what was changed.
+
+    >>> summary, changes = fix_file("games.pgn", "fixed.pgn")   # doctest: +SKIP
+    >>> changes.lines(get_edition("2023"))                       # doctest: +SKIP
+    ['3,567 games written', '2 results changed by the Laws of 2023:', ...]
+    """
+    fc = FileCheck(path, edition=edition, jobs=jobs, problems_only=True, fix=True,
+                   keep_unreadable=keep_unreadable)
+    with open(out, "wb") as f:
+        for _ in fc.batches():
+            f.write(fc.fixed)
+    return fc.summary(), fc.fixes
 
 
 def _with_file(r: GameReport, path: str) -> GameReport:

@@ -153,51 +153,120 @@ def replay(log: str, as_json: bool, as_pgn: bool, at: float | None) -> None:
         click.echo(_summary(game))
 
 
+def _pgn_source(path: str) -> str | bytes:
+    """A PGN path for the reader: plain files as they are, .gz and .zst decompressed."""
+    if path.endswith(".gz"):
+        import gzip
+
+        with gzip.open(path, "rb") as fh:
+            return fh.read()
+    if path.endswith(".zst"):
+        try:
+            import zstandard
+        except ImportError:
+            raise click.UsageError(f"{path}: reading .zst needs the zstandard package (pip install zstandard), "
+                                   "or decompress it first (zstd -d)") from None
+        with open(path, "rb") as raw:
+            return zstandard.ZstdDecompressor().stream_reader(raw).read()
+    return path
+
+
 @main.command()
 @click.argument("pgn", type=click.Path(exists=True, dir_okay=False, allow_dash=False))
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=".", show_default=True,
               help="Folder for the logs (created if missing).")
-@click.option("--edition", type=click.Choice(["1989", "1997", "2023"]), default="2023", show_default=True,
-              help="The Laws the logs are to be replayed under.")
-def convert(pgn: str, out_dir: str, edition: str) -> None:
-    """Convert the games of a PGN file into game logs (JSON Lines).
+@click.option("--edition", type=click.Choice(["1989", "1997", "2023"]), default=None,
+              help="The Laws the logs are to be replayed under (default: a PGN chesslaws wrote keeps its "
+                   "Laws tag; otherwise 2023).")
+@click.option("--report", is_flag=True,
+              help="Print, for every game, what had to be inferred or corrected, and why a record is "
+                   "inconsistent.")
+@click.option("--seconds-per-move", type=click.FloatRange(0, 86400), default=1.0, show_default=True,
+              help="Thinking time given to each move where the record has no clock times.")
+def convert(pgn: str, out_dir: str, edition: str | None, report: bool, seconds_per_move: float) -> None:
+    """Convert the games of a PGN file into game logs (JSON Lines), as the Laws would have written them.
 
     Writes one log per game, NAME-N.jsonl, N being the game's number in the
-    file. Clock comments ([%clk]) and the TimeControl tag give each move its
-    time; a result the moves do not explain becomes a resignation or a draw
-    agreement. Games with errors are reported (game, line, move, reason) and
-    skipped; the exit status is then 1.
+    file (plain, .gz or .zst). Every move is played through the arbiter:
+
+    \b
+    - times come from [%clk] (or TCEC tl=), [%emt] (or TCEC mt=, cutechess
+      "2.1s") and the TimeControl tag; a clock that no time control explains
+      (a bonus, time odds, a berserk start) is written as the arbiter's
+      set_clocks, never smoothed over;
+    - the ending is read from the moves, the Termination tag and the last
+      comment (chesslaws/data/terminations.tsv): a time forfeit becomes the
+      winner's flag claim after the flag fell, a repetition or fifty-move
+      draw the claim of the player to move, other draws an agreement, other
+      wins a resignation; after a mate, stalemate or dead position nothing
+      is written, and moves recorded after it are left out.
+
+    A record that contradicts itself or the Laws (moves after the end, a
+    result the Laws do not give) is named on standard error with the
+    reason; its log says what the Laws make of it. Games that cannot be read
+    (illegal moves, Chess960) are reported and skipped. Exit status 0 when
+    every game converted consistently, 1 otherwise.
 
     \b
     Example:
       chesslaws convert games.pgn --out logs/ --edition 1997
+      chesslaws convert lichess.pgn.zst --out logs/ --report
       chesslaws replay logs/games-1.jsonl
     """
     import json as _json
     import os
+    import time
 
     from chesslaws.pgn import PgnGame, read_pgn
-    from chesslaws.records import iter_conversions
+    from chesslaws.records import convertible, pgn_to_log
 
     os.makedirs(out_dir, exist_ok=True)
-    stem = os.path.splitext(os.path.basename(pgn))[0]
-    written = failed = 0
-    for item in iter_conversions(read_pgn(pgn), edition=edition):
-        if isinstance(item, PgnGame):
+    base = os.path.basename(pgn)
+    for ext in (".gz", ".zst"):
+        base = base[: -len(ext)] if base.endswith(ext) else base
+    stem = os.path.splitext(base)[0]
+    written = failed = inconsistent = 0
+    show_progress = sys.stderr.isatty()
+    last_progress = time.monotonic()
+    for g in read_pgn(_pgn_source(pgn)):
+        if isinstance(g, PgnGame) and not convertible(g):
             failed += 1
-            for err in item.errors:
+            for err in g.errors:
                 click.echo(f"{pgn}: {err}", err=True)
+            if report:
+                click.echo(f"game {g.number} (line {g.line}): not converted: {g.errors[0].reason}")
             continue
+        item = pgn_to_log(g, edition=edition, seconds_per_move=seconds_per_move)
         path = os.path.join(out_dir, f"{stem}-{item.number}.jsonl")
         with open(path, "w", encoding="utf-8") as fh:
             for ev in item.events:
                 fh.write(_json.dumps(ev, ensure_ascii=False) + "\n")
-        for note in item.notes:
-            click.echo(f"game {item.number}: {note}", err=True)
         written += 1
-    click.echo(f"{written} game log{'s' if written != 1 else ''} written to {out_dir}"
-               + (f"; {failed} game{'s' if failed != 1 else ''} with errors skipped" if failed else ""))
-    sys.exit(1 if failed else 0)
+        who = f"game {item.number} (line {item.line}, {item.white} v {item.black}, {item.recorded_result})"
+        if item.problems:
+            inconsistent += 1
+            for problem in item.problems:
+                click.echo(f"{pgn}: {who}: inconsistent: {problem}", err=True)
+        if report:
+            click.echo(f"{who} -> {path}")
+            for note in item.notes:
+                click.echo(f"  inferred: {note}")
+            for problem in item.problems:
+                click.echo(f"  inconsistent: {problem}")
+            if not item.notes and not item.problems:
+                click.echo("  as recorded: nothing inferred")
+        if show_progress and time.monotonic() - last_progress > 1:
+            last_progress = time.monotonic()
+            click.echo(f"\r{written + failed} games...", err=True, nl=False)
+    if show_progress and written + failed:
+        click.echo("\r", err=True, nl=False)
+    parts = [f"{written} game log{'s' if written != 1 else ''} written to {out_dir}"]
+    if inconsistent:
+        parts.append(f"{inconsistent} inconsistent record{'s' if inconsistent != 1 else ''}")
+    if failed:
+        parts.append(f"{failed} game{'s' if failed != 1 else ''} with errors skipped")
+    click.echo("; ".join(parts))
+    sys.exit(1 if failed or inconsistent else 0)
 
 
 @main.command()
@@ -209,11 +278,15 @@ def convert(pgn: str, out_dir: str, edition: str) -> None:
               help="Turn the rate limits off (trusted networks, load tests). By default: 20 games created "
                    "per minute per address, 10 events per second and 300 per minute per seat token, 400 "
                    "events per minute per game.")
+@click.option("--ws-compression", is_flag=True,
+              help="Compress WebSocket messages (permessage-deflate): less traffic on slow links, more CPU; "
+                   "off by default.")
 @click.option("--engine", "engines", multiple=True, metavar="NAME=COMMAND",
               help="A UCI engine people can play against from the lobby (repeatable).")
 @click.option("--engine-pool", type=click.IntRange(1, 64), default=2, show_default=True,
               help="Engine processes running at most, for all games against engines.")
-def serve(host: str, port: int, db: str, no_rate_limits: bool, engines: tuple[str, ...], engine_pool: int) -> None:
+def serve(host: str, port: int, db: str, no_rate_limits: bool, ws_compression: bool, engines: tuple[str, ...],
+          engine_pool: int) -> None:
     """Start the live game server: the lobby, the boards, the clocks and the arbiter.
 
     Every accepted event is committed to the database before it is
@@ -257,8 +330,8 @@ def serve(host: str, port: int, db: str, no_rate_limits: bool, engines: tuple[st
     except ChessLawsError as err:
         click.echo(f"chesslaws serve: {err}", err=True)
         sys.exit(2)
-    run(host=host, port=port, db=store, limits=UNLIMITED if no_rate_limits else Limits(), engines=specs,
-        engine_pool=engine_pool)
+    run(host=host, port=port, db=store, limits=UNLIMITED if no_rate_limits else Limits(), compress=ws_compression,
+        engines=specs, engine_pool=engine_pool)
 
 
 def _add_match() -> None:
@@ -280,11 +353,16 @@ _add_match()
 @click.option("--only-problems", is_flag=True, help="Report only the games with findings.")
 @click.option("--jobs", type=click.IntRange(1, 1024), default=None,
               help="Threads checking games (default: all cores; with --dask: per file).")
+@click.option("--fix", "fix_path", default=None, metavar="OUT.pgn", type=click.Path(dir_okay=False),
+              help="Also write every game to OUT.pgn with the result the Laws give (Result tag and "
+                   "movetext), a comment citing the article where it changed, and tags repaired.")
+@click.option("--unreadable", type=click.Choice(["drop", "keep"]), default="drop", show_default=True,
+              help="With --fix: leave out games with illegal or unreadable moves, or keep them as they were.")
 @click.option("--dask", "dask_scheduler", default=None, metavar="ADDRESS",
               help="Check the files on a Dask cluster (e.g. tcp://host:8786), one task per file; "
                    "the workers must see the same paths.")
 def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_problems: bool,
-                  jobs: int | None, dask_scheduler: str | None) -> None:
+                  jobs: int | None, fix_path: str | None, unreadable: str, dask_scheduler: str | None) -> None:
     """Check recorded games: legal moves, and the result the Laws give.
 
     Reads PGN files (plain, .gz or .zst; '-' for standard input) game by
@@ -292,21 +370,39 @@ def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_prob
     summary table (with --json: every game, or with --only-problems only
     those with findings, then the summary). Reports illegal or unreadable moves, games that
     go on or record another result after checkmate, stalemate, a dead
-    position, fivefold repetition or 75 moves (2023), and wins on time or by
-    resignation (2023) where the winner could not have mated.
+    position, fivefold repetition or 75 moves (2023), wins on time or by
+    resignation (2023) where the winner could not have mated, and PGN
+    syntax faults (a quote not escaped in a tag, a Result tag that
+    contradicts the movetext, tags with no movetext).
+
+    Moves are read in SAN, FIDE notation (a8Q, e2-e4, Ng1-f3), UCI
+    coordinates (g1f3) and figurines; Chess960 games castle by their rules;
+    how a game ended is read from its Termination tag as chess.com, lichess,
+    cutechess and TCEC write it (a win on time is judged by Article 6.9).
+
+    With --fix OUT.pgn every game is also written to OUT.pgn as the Laws
+    have it: the result they give (in the Result tag and at the end of the
+    movetext), the moves recorded after the end left out, and a comment
+    citing the article where the result changed. Games with illegal or
+    unreadable moves are left out (or kept as they were: --unreadable keep).
+    What changed is summed up at the end. A fixed file checks clean.
 
     Exit status: 0 when every game is clean, 1 when there are findings, 2 on
     bad usage or a file that cannot be read.
 
     \b
-    Example:
+    Examples:
       chesslaws check games.pgn.zst --only-problems
       zcat games.pgn.gz | chesslaws check - --json --edition 1997
+      chesslaws check twic.pgn --fix twic-fixed.pgn --edition 2023
+      chesslaws check old.pgn --edition 1989 --fix old-fixed.pgn --unreadable keep
     """
     import json
+    import os
     import time
 
-    from chesslaws.check import FileCheck, GameReport, Summary
+    from chesslaws.check import FileCheck, FixCounts, GameReport, Summary
+    from chesslaws.editions import get_edition
 
     total = Summary(edition=edition)
     out = sys.stdout
@@ -314,44 +410,70 @@ def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_prob
     many = len(files) > 1
     status = 0
     if dask_scheduler is not None:
+        if fix_path is not None:
+            click.echo("chesslaws check: --fix is not available with --dask", err=True)
+            sys.exit(2)
         _check_on_dask(files, edition, as_json, only_problems, jobs, dask_scheduler)
         return
-    for path in files:
-        try:
-            fc = FileCheck(path, edition=edition, jobs=jobs, problems_only=only_problems or not as_json)
-        except OSError as err:
-            click.echo(f"chesslaws check: {err}", err=True)
+    fixed_out = None
+    fixes = FixCounts()
+    if fix_path is not None:
+        target = os.path.realpath(fix_path)
+        if any(p != "-" and os.path.realpath(p) == target for p in files):
+            click.echo(f"chesslaws check: --fix {fix_path} would overwrite an input file", err=True)
             sys.exit(2)
-        mine = Summary(edition=edition, files=1)
-        last = 0.0
         try:
-            for batch in fc.batches():
-                for r in batch:
-                    mine.add_report(r)
-                    if r.ok and (only_problems or not as_json):
-                        continue
-                    if many:
-                        r = GameReport(r.game, r.line, r.tags, r.result, r.plies, r.findings, file=path)
-                    if as_json:
-                        out.write(json.dumps(r.to_json(), ensure_ascii=False) + "\n")
-                    else:
-                        _print_report(r, path if many else None)
-                if show_progress and time.monotonic() - last > 0.1:
-                    last = time.monotonic()
-                    _progress(path, fc.bytes_read, fc.total_bytes, fc.games)
+            fixed_out = open(fix_path, "wb")
         except OSError as err:
-            mine.errors.append(f"{path}: {err}")
-            click.echo(f"chesslaws check: {path}: {err}", err=True)
-            status = 2
-        if show_progress:
-            _progress(path, fc.bytes_read, fc.total_bytes, fc.games)
-            click.echo("", err=True)
-        mine.games, mine.plies = fc.games, fc.plies
-        total.merge(mine)
+            click.echo(f"chesslaws check: cannot write {fix_path}: {err}", err=True)
+            sys.exit(2)
+    try:
+        for path in files:
+            try:
+                fc = FileCheck(path, edition=edition, jobs=jobs, problems_only=only_problems or not as_json,
+                               json=as_json, file=path if many else None, fix=fixed_out is not None,
+                               keep_unreadable=unreadable == "keep")
+            except OSError as err:
+                click.echo(f"chesslaws check: {err}", err=True)
+                sys.exit(2)
+            last = 0.0
+            try:
+                for batch in fc.batches():
+                    if as_json:
+                        out.write(fc.json_text)
+                    for r in batch:
+                        if many:
+                            r = GameReport(r.game, r.line, r.tags, r.result, r.plies, r.findings, file=path)
+                        _print_report(r, path if many else None)
+                    if fixed_out is not None:
+                        fixed_out.write(fc.fixed)
+                    if show_progress and time.monotonic() - last > 0.1:
+                        last = time.monotonic()
+                        _progress(path, fc.bytes_read, fc.total_bytes, fc.games)
+            except OSError as err:
+                fc.counts.errors.append(f"{path}: {err}")
+                click.echo(f"chesslaws check: {path}: {err}", err=True)
+                status = 2
+            if show_progress:
+                _progress(path, fc.bytes_read, fc.total_bytes, fc.games)
+                click.echo("", err=True)
+            total.merge(fc.summary())
+            fixes.update(fc.fixes)
+    finally:
+        if fixed_out is not None:
+            fixed_out.close()
     if as_json:
-        out.write(json.dumps(total.to_json(), ensure_ascii=False) + "\n")
+        data = total.to_json()
+        if fix_path is not None:
+            data["summary"]["fix"] = {"file": fix_path, "changes": dict(sorted(fixes.items()))}
+        out.write(json.dumps(data, ensure_ascii=False) + "\n")
     else:
         _print_summary(total)
+    if fix_path is not None:
+        lines = fixes.lines(get_edition(edition))
+        click.echo(f"\n--fix {fix_path}:" if not as_json else f"--fix {fix_path}:", err=as_json)
+        for line in lines:
+            click.echo(f"  {line}", err=as_json)
     out.flush()
     if status == 0 and total.games_with_findings:
         status = 1
@@ -433,6 +555,15 @@ def _print_summary(s: "Summary") -> None:
 
 if TYPE_CHECKING:
     from chesslaws.check import GameReport, Summary
+
+
+def _register_tournament() -> None:
+    from chesslaws.tournament.cli import tournament
+
+    main.add_command(tournament)
+
+
+_register_tournament()
 
 
 if __name__ == "__main__":

@@ -17,8 +17,9 @@ comments after one move are joined with a space.
 
 :func:`write_pgn` writes one game in PGN export form: the seven-tag roster
 in order, then the other tags; movetext in English SAN wrapped at 80
-columns; ``{[%clk 1:23:45]}`` after a move with a clock time; ``{(=)}`` after
-a move with a draw offer.
+columns; ``{[%clk 1:23:45]}`` after a move with a clock time (``{[%emt
+0:00:12]}`` with the time it took, for games without a clock); ``{(=)}``
+after a move with a draw offer.
 """
 
 from __future__ import annotations
@@ -120,12 +121,14 @@ class PgnGame:
 @dataclass(frozen=True)
 class ExportMove:
     """A move to export: English SAN (or UCI), the clock after it in
-    milliseconds, a comment, and whether the player offered a draw with it."""
+    milliseconds, a comment, whether the player offered a draw with it, and
+    the time it took (written ``[%emt]``, for games without a clock)."""
 
     san: str
     clock_ms: int | None = None
     comment: str | None = None
     draw_offer: bool = False
+    elapsed_ms: int | None = None
 
 
 def read_pgn(source: str | bytes | os.PathLike[str]) -> Iterator[PgnGame]:
@@ -261,6 +264,9 @@ def write_pgn(
         need_number = False
         if mv.clock_ms is not None:
             tokens.append("{[%clk " + format_clock(mv.clock_ms) + "]}")
+            need_number = True
+        if mv.elapsed_ms is not None:
+            tokens.append("{[%emt " + format_clock(mv.elapsed_ms) + "]}")
             need_number = True
         if mv.draw_offer:
             tokens.append("{(=)}")

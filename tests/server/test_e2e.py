@@ -117,6 +117,8 @@ def test_draw_by_agreement(server: Any, browser: Any) -> None:
     click_move(black, "d7", "d5")
     my_piece(white, "c2")
     white.click("#btn-offer")
+    assert "9.1.2.1" in white.inner_text("#confirm-text")
+    white.click("#confirm-yes")
     black.wait_for_selector("#btn-accept")
     assert "offers a draw" in black.inner_text("#offer-banner")
     assert "pending" in white.inner_text("#offer-banner")
@@ -181,7 +183,7 @@ def test_arbiter_console_and_spectator(server: Any, browser: Any) -> None:
     arbiter.fill("#pen-reason", "noise")
     arbiter.click("#arb-penalty")
     watcher.wait_for_selector("#rulings li:has-text('warns Black (noise)')")
-    assert "Article 13.4 (1997)" in watcher.inner_text("#rulings")
+    assert "Article 13.4(a) (1997)" in watcher.inner_text("#rulings")
     arbiter.context.close()
     watcher.context.close()
     _ = Game  # the arbiter module the server builds on
@@ -200,6 +202,8 @@ def test_threefold_claim_with_the_intended_move_on_a_french_scoresheet(server: A
     black.wait_for_selector("#sheet td:has-text('Cf3')")
     black.check("#claim-with-move")
     black.click("#btn-threefold")
+    assert "9.5(b)" in black.inner_text("#confirm-text")
+    black.click("#confirm-yes")
     assert "on" in (black.get_attribute("#btn-threefold", "class") or "")
     drag_move(black, "f6", "g8")
     wait_end(black, "threefold_repetition")
@@ -220,7 +224,8 @@ def test_over_the_board_the_arbiter_enters_moves_and_events_for_both(server: Any
     my_piece(arbiter, "g1")
     arbiter.select_option("#act-for", "black")
     arbiter.click("#btn-resign")
-    arbiter.click("#btn-resign")  # confirm
+    assert "5.1.2" in arbiter.inner_text("#confirm-text")  # the edition's article, from the server
+    arbiter.click("#confirm-yes")
     wait_end(arbiter, "resignation")
     assert arbiter.get_attribute("#status", "data-result") == "1-0"
     log = [line for line in httpx.get(f"{server.url}/api/games/{g['id']}/log").text.splitlines()]
@@ -231,12 +236,14 @@ def test_over_the_board_the_arbiter_enters_moves_and_events_for_both(server: Any
 
 def test_adjournment_seal_resume_and_open_on_arrival(server: Any, browser: Any) -> None:
     """Issue 6 on the page: White seals, nobody sees the move, the arbiter resumes, Black arrives, the envelope opens."""
-    g = new_game(server, time_control="600", edition="1997")
+    g = new_game(server, time_control="40/7200:3600", edition="1997")  # standard play: adjournment allowed
     white = open_seat(browser, g["links"]["white"])
     black = open_seat(browser, g["links"]["black"])
     arbiter = open_seat(browser, g["links"]["arbiter"])
     white.fill("#seal-move", "Sf3")  # German letters
     white.click("#btn-seal")
+    assert "A.2" in white.inner_text("#confirm-text")
+    white.click("#confirm-yes")
     for page in (white, black, arbiter):
         page.wait_for_selector('#status[data-status="adjourned"]')
     assert "Sf3" not in black.content() and "Nf3" not in black.inner_text("#sheet")

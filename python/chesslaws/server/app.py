@@ -16,6 +16,7 @@ Routes (JSON unless said otherwise; a seat token goes in ``Authorization: Bearer
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import logging
 from contextlib import asynccontextmanager
@@ -64,10 +65,27 @@ class CreateGame(BaseModel):
         "online", description="online: players act for themselves and illegal moves are refused; "
                               "otb: over-the-board, the arbiter enters every event and illegal moves are logged")
     start_in: float = Field(0, ge=0, le=86400, description="seconds until the scheduled start (t=0)")
+    when_ready: bool = Field(False, description="online only: t=0 (the clocks start) when both seats are taken and "
+                                                "both players have opened the game (its WebSocket with their token)")
+    abort_after: float | None = Field(None, ge=5, le=3600, description=(
+        "online only: seconds after the start (for Black: after White's first move) within which the side to "
+        "move must make its first move, else the game is aborted: logged as the arbiter's 'annul' with a "
+        "reason beginning 'aborted:' (no result)"))
+    presence: bool = Field(False, description=(
+        "online only, with start_in: both players count as absent until they open the game (its WebSocket "
+        "with their token); those there before t=0 arrive at t=0, later ones when they open it, and the "
+        "edition's default time (Article 6.7; 'default_time' to set it) decides who came too late"))
+    default_time: float | None = Field(None, ge=0, le=86400, description="seconds: the default time announced "
+                                                                         "for late arrival (Article 6.7)")
     quickplay_guidelines: bool | None = None
     event: str | None = Field(None, max_length=200)
     site: str | None = Field(None, max_length=200)
     round: str | None = Field(None, max_length=50)
+
+
+class QrText(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    text: str = Field(min_length=1, max_length=1000, description="what the QR code holds, e.g. a seat link")
 
 
 class CreatedGame(BaseModel):
@@ -318,10 +336,27 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
 
+    from chesslaws.tournament.live import install as install_tournaments  # tournaments: /api/tournaments, /tournament/ID
+
+    install_tournaments(app, hub, store.url)
+
     # --- API -----------------------------------------------------------------------------
     @app.get("/api/languages", tags=["games"], summary="Languages of the scoresheet's piece letters")
     async def languages() -> list[dict[str, str]]:
         return hub.language_list()
+
+    @app.post("/api/qr", tags=["games"], summary="A QR code (SVG) of a text, e.g. a seat link for a phone",
+              response_class=Response, responses={200: {"content": {"image/svg+xml": {}}}, **ERRORS})
+    async def qr_code(body: QrText) -> Response:
+        import segno
+
+        buf = io.BytesIO()
+        try:
+            code = segno.make(body.text, error="m", micro=False)
+        except segno.DataOverflowError:
+            raise ApiError(422, "text: too long for a QR code") from None
+        code.save(buf, kind="svg", scale=6, border=2, dark="#111", light="#fff", xmldecl=False)
+        return Response(buf.getvalue(), media_type="image/svg+xml", headers={"cache-control": "no-store"})
 
     @app.get("/api/games", tags=["games"], summary="List the games, newest first, a page at a time",
              responses=ERRORS)
@@ -340,12 +375,13 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
         hub.rate.hit("create_per_address", address(request))
         start: dict[str, Any] = {"edition": body.edition, "time_control": body.time_control,
                                  "arbiter": body.arbiter, "white": body.white or "?", "black": body.black or "?"}
-        for name in ("mode", "fen", "quickplay_guidelines", "event", "site", "round"):
+        for name in ("mode", "fen", "quickplay_guidelines", "event", "site", "round", "default_time"):
             value = getattr(body, name)
             if value is not None:
                 start[name] = value
         live, tokens = await hub.create(start, {"white": body.white, "black": body.black}, body.interface,
-                                        body.start_in)
+                                        body.start_in, when_ready=body.when_ready, abort_after=body.abort_after,
+                                        presence=body.presence)
         return CreatedGame(id=live.id, tokens=tokens, links=links(live.id, tokens, str(request.base_url)),
                            state=hub.view(live))
 
@@ -450,6 +486,7 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
         live.subscribers.add(sub)
         sub.queue.put_nowait(json.dumps({"kind": "hello", "seat": seat_ or "spectator"}))
         sub.queue.put_nowait(hub.state_message(live, lang))
+        await hub.present(live, seat_)
 
         async def sender() -> None:
             while True:

@@ -28,6 +28,7 @@ from chesslaws.errors import AmbiguousMove, ChessLawsError, IllegalMove, Invalid
 from chesslaws.events import SCHEMAS, ms_to_t
 from chesslaws.game import Game
 from chesslaws.position import STARTING_FEN, Position
+from chesslaws.server.controls import controls
 from chesslaws.server.guard import Limits, RateLimiter, Refused
 from chesslaws.server.store import GameRecord, Seat, SeatTaken, Store, StoreError, hash_token
 
@@ -176,8 +177,20 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: set[Subscriber] = field(default_factory=set)
     timer: asyncio.TimerHandle | None = None
+    # The fair start of an online game (see Hub.present): t=0 waits until both players have opened it;
+    # a game whose side to move makes no first move within abort_after seconds is aborted.
+    waiting: bool = False
+    abort_after: float | None = None
+    present: set[str] = field(default_factory=set)
+    # A scheduled online start (Article 6.7): the players are absent until they open the game;
+    # those who opened it before t=0 arrive at t=0.
+    scheduled: bool = False
+    early: set[str] = field(default_factory=set)
     incorrect_claims: dict[str, int] = field(default_factory=lambda: {"white": 0, "black": 0})
     retire: asyncio.TimerHandle | None = None
+    # What the view built once and keeps: each move's entry per language, and the legal moves.
+    move_cache: dict[str, list[tuple[Any, dict[str, Any]]]] = field(default_factory=dict)
+    legal_cache: tuple[tuple[str, str], list[dict[str, str]]] | None = None
 
     @property
     def seq(self) -> int:
@@ -221,6 +234,7 @@ class Hub:
         self.write_move = _notation()
         self.languages = _languages()
         self._codes = {d["code"] for d in self.languages}
+        self._rules: dict[str, dict[str, Any]] = {}  # the online games' start rules, read at start
 
     def language_list(self) -> list[dict[str, str]]:
         return list(self.languages)
@@ -233,6 +247,8 @@ class Hub:
         """Seconds since the game's scheduled start, never before its last event. While the store is
         unreachable, time stands still at the outage's start: no flag falls for a player who cannot
         move (the time is given back in the log when the store returns)."""
+        if live.waiting:
+            return -1.0  # not started: t=0 comes when both players are there
         now = self.now() if self.down_since is None else min(self.now(), self.down_since)
         t = round(now - live.created_at, 3)
         last = live.game.events[-1].t_ms / 1000
@@ -347,6 +363,8 @@ class Hub:
         ``up``, each with a ruling citing the edition's article on interruptions; no flag falls because
         of it. Raises if the store fails meanwhile (the games done so far keep their interruption)."""
         for live in list(self.games.values()):
+            if live.waiting:
+                continue  # not started: its t=0 comes when both players are there
             async with live.lock:
                 game = live.game
                 t_down = max(round(down - live.created_at, 3), game.events[-1].t_ms / 1000)
@@ -379,6 +397,7 @@ class Hub:
         server: its game is set aside (served as an error naming the reason) until the arbiter annuls it."""
         self._loop = asyncio.get_running_loop()
         records = await self._db(lambda: list(self.store.load_live()))  # games that are over stay in the store
+        self._rules = await self._db(self.store.start_rules)
         for rec in records:
             self._load(rec)
         # The time since the last heartbeat (a crash, a restart, an outage the last server did not live
@@ -447,6 +466,10 @@ class Hub:
         if rec is not None:
             live.token_hashes.update(rec.token_hashes)
             live.names.update(rec.names)
+            if rec.created_at != live.created_at and live.waiting:  # another process started it
+                live.created_at = rec.created_at
+                live.waiting = False
+                self.schedule(live)
             self.broadcast(live)
 
     def _load(self, rec: GameRecord) -> None:
@@ -466,6 +489,10 @@ class Hub:
                 return
         assert game is not None
         live = LiveGame(rec.id, rec.created_at, rec.interface, rec.names, rec.token_hashes, game)
+        rule = self._rules.get(rec.id) or {}
+        live.waiting = bool(rule.get("waiting"))
+        live.abort_after = rule.get("abort_after")
+        live.scheduled = bool(rule.get("scheduled"))
         self.games[rec.id] = live
         self.schedule(live)
         self.maybe_retire(live)
@@ -511,6 +538,9 @@ class Hub:
                 pending = self._loading[game_id] = asyncio.get_running_loop().create_future()
                 try:
                     rec = await self._db(lambda: self.store.load(game_id))
+                    rule = await self._db(lambda: self.store.start_rule(game_id))
+                    if rule is not None:
+                        self._rules[game_id] = rule
                     if rec is not None and game_id not in self.games:
                         self._load(rec)
                     pending.set_result(self.games.get(game_id))
@@ -605,8 +635,12 @@ class Hub:
         return {"seq": seq, "event": game.events[-1].to_json()}
 
     async def create(self, start: dict[str, Any], names: dict[str, str | None], interface: str,
-                     start_in: float = 0.0) -> tuple[LiveGame, dict[str, str]]:
+                     start_in: float = 0.0, *, when_ready: bool = False,
+                     abort_after: float | None = None, presence: bool = False) -> tuple[LiveGame, dict[str, str]]:
         start = {"type": "start", "t": 0, **start}
+        presence = presence and interface == "online" and not when_ready
+        if presence:
+            start.setdefault("absent", ["white", "black"])  # present once they open the game (Hub.present)
         try:
             game = Game.from_start(start)
         except ChessLawsError as err:
@@ -635,9 +669,117 @@ class Hub:
             raise ApiError(503, "the game could not be stored: the database is unreachable; try again",
                            retry_after=RETRY_AFTER_OUTAGE) from None
         live = LiveGame(gid, created_at, interface, dict(names), hashes, game)
+        if interface == "online" and (when_ready or abort_after is not None or presence):
+            live.waiting = when_ready
+            live.abort_after = abort_after
+            live.scheduled = presence
+            try:
+                await self._db(lambda: self.store.set_start(gid, created_at, self._rule(live)))
+            except Exception as err:
+                log.error("store failure: %r", err)
+                raise ApiError(503, f"the game's start could not be stored: {err}") from None
         self.games[gid] = live
         self.schedule(live)
         return live, tokens
+
+    @staticmethod
+    def _rule(live: LiveGame) -> dict[str, Any]:
+        return {"waiting": live.waiting, "abort_after": live.abort_after, "scheduled": live.scheduled}
+
+    def waiting_for(self, live: LiveGame) -> list[str]:
+        """The seats a waiting game still waits for (not taken, or not yet opened)."""
+        if not live.waiting:
+            return []
+        return [s for s in ("white", "black") if not live.token_hashes.get(s) or s not in live.present]
+
+    async def present(self, live: LiveGame, seat: str | None) -> None:
+        """A player has opened the game (his seat's WebSocket): when both are there, t=0 is now."""
+        if seat in ("white", "black") and live.scheduled:
+            await self._arrive(live, seat)
+            return
+        if seat not in ("white", "black") or not live.waiting:
+            return
+        live.present.add(seat)
+        if self.waiting_for(live):
+            self.broadcast(live)
+            return
+        async with live.lock:
+            if not live.waiting:
+                return
+            created_at = round(self.now(), 3)
+            live.waiting = False
+            try:
+                await self._db(lambda: self.store.set_start(live.id, created_at, self._rule(live)))
+            except Exception as err:  # the start stays in memory; a restart waits for the players again
+                log.error("store failure: %r", err)
+            live.created_at = created_at
+            self.schedule(live)
+        self.broadcast(live)
+
+    async def _arrive(self, live: LiveGame, seat: str) -> None:
+        """A scheduled game: the player is at the board. Before t=0 he will arrive at t=0 exactly."""
+        if self.t_of(live) < 0:
+            live.early.add(seat)
+            return
+        async with live.lock:
+            st = live.game.state
+            if st.ongoing and seat in st.absent:
+                try:
+                    await self._apply(live, "arrive", seat, {}, seat)  # type: ignore[arg-type]
+                except ApiError as err:
+                    log.warning("arrival in %s refused: %s", live.id, err.message)
+                    return
+            else:
+                return
+        self.broadcast(live)
+
+    async def _arrive_early(self, live: LiveGame) -> None:
+        """At t=0: the players who opened the game before are at the board from the start."""
+        async with live.lock:
+            for seat in sorted(live.early):
+                st = live.game.state
+                if st.ongoing and seat in st.absent and st.t_ms == 0:
+                    try:
+                        await self._apply(live, "arrive", seat, {}, seat, at=0.0)  # type: ignore[arg-type]
+                    except ApiError as err:
+                        log.warning("arrival in %s refused: %s", live.id, err.message)
+            live.early.clear()
+        self.broadcast(live)
+
+    def abort_deadline_ms(self, live: LiveGame) -> int | None:
+        """When an online game without a first move by the side to move is aborted (ms since t=0), or None."""
+        if live.abort_after is None or live.interface != "online" or live.waiting:
+            return None
+        st = live.game.state
+        if not st.ongoing or len(st.moves) >= 2 or st.claims or st.clock.running is None:
+            return None
+        if st.absent:
+            return None  # a player not yet at the board: the default time (Article 6.7) rules, not an abort
+        since = st.moves[0].t_ms if st.moves else st.config.start_t_ms
+        # From the moment both are at the board, or the clocks were started again after an interruption.
+        restarts = [e.t_ms for e in live.game.events if e.type in ("arrive", "start_clocks")]
+        if restarts:
+            since = max(since, restarts[-1])
+        deadline = since + round(live.abort_after * 1000)
+        flag = st.clock.flag_time(st.clock.running)
+        if flag is not None and flag - 50 < deadline:
+            deadline = max(since, flag - 50)  # an abort, never a forfeit without a move
+        return deadline
+
+    async def _abort(self, live: LiveGame) -> None:
+        async with live.lock:
+            deadline = self.abort_deadline_ms(live)
+            if deadline is None or self.t_of(live) * 1000 < deadline:
+                return
+            st = live.game.state
+            who = "White" if st.turn == "white" else "Black"
+            reason = f"aborted: {who} made no first move within {live.abort_after:g} s"
+            try:
+                await self._apply(live, "annul", "arbiter", {"reason": reason}, "arbiter")
+            except ApiError as err:
+                log.warning("abort of %s refused: %s", live.id, err.message)
+                return
+        self.broadcast(live)
 
     async def join(self, live: LiveGame, seat: str, name: str) -> str:
         if seat not in ("white", "black"):
@@ -717,55 +859,7 @@ class Hub:
     async def _submit_locked(self, live: LiveGame, kind: str, by: str, body: dict[str, Any],
                              seat: Seat) -> dict[str, Any]:
         async with live.lock:
-            if self.store.shared:  # another process may have written meanwhile: judge on the whole log
-                try:
-                    await self._catch_up_locked(live)
-                except Exception:  # noqa: BLE001
-                    raise self._unavailable() from None
-            t = self.t_of(live)
-            if t < 0:
-                raise ApiError(409, f"the game has not started yet: it starts in {-t:.0f} s")
-            event: dict[str, Any] = {"type": kind, "t": t, "by": by}
-            event.update({k: v for k, v in body.items() if k not in ("type", "t", "by")})
-            game = live.game
-            seen = game.at(t) if t * 1000 >= game.state.t_ms else game
-            if live.interface != "otb":
-                self._check_legal(seen, event)
-            try:
-                new = game.apply(event)
-            except WrongState as err:
-                raise ApiError(409, str(err)) from None
-            except InvalidInput as err:
-                raise ApiError(422, str(err)) from None
-            except ChessLawsError as err:
-                raise ApiError(422, str(err)) from None
-            except Exception:
-                # The arbiter should have answered with a ChessLawsError: a real fault, logged with its
-                # traceback; the client learns only that nothing was recorded.
-                log.exception("arbiter failure in game %s on %s", live.id, event)
-                raise ApiError(422, "the arbiter could not process this event; nothing was recorded "
-                                    "(the fault is logged for the server's operator)") from None
-            line = new.events[-1].to_json()
-            seq = live.seq
-            try:
-                await self._commit(live.id, seq, line)
-            except StoreError as err:
-                if self.store.shared:  # another process appended event `seq` first: fenced off
-                    try:
-                        await self._catch_up_locked(live)
-                    except Exception:  # noqa: BLE001
-                        pass
-                    raise ApiError(409, "another event was recorded first (the game moved on): "
-                                        "look at the new state and try again") from None
-                log.error("game %s: event %d refused by the store: %s", live.id, seq, _reason(err))
-                raise ApiError(409, f"the event could not be stored as event {seq} of the log (another server "
-                                    "process writing to this database, or a fault logged for the operator)") from None
-            except Exception as err:  # the database is down: the game is untouched
-                log.error("store failure: %s", _reason(err))
-                self._store_down()
-                raise self._unavailable() from None
-            live.game = new
-            self.schedule(live)
+            ack, new, t = await self._apply(live, kind, by, body, seat)
         self.broadcast(live)
         self.maybe_retire(live)
         if kind in _CLAIMS and by in ("white", "black"):
@@ -774,7 +868,65 @@ class Hub:
             self.alert(live, {"what": "summons", "by": seat, "t": t,
                               "text": f"{seat.capitalize()} stopped the clocks to summon the arbiter "
                                       f"(Article {new.state.config.edition.article('summon_arbiter')})."})
-        return {"seq": seq, "event": public_event(line, arbiter=seat == "arbiter")}
+        return ack
+
+    async def _apply(self, live: LiveGame, kind: str, by: str, body: dict[str, Any],
+                     seat: Seat, *, at: float | None = None) -> tuple[dict[str, Any], Game, float]:
+        """Stamps, checks, commits and applies one event; the caller holds the game's lock.
+        ``at``: the server's own events only, an instant already passed (arrivals at t=0).
+        Returns the acknowledgement, the new game and the event's t."""
+        if self.store.shared:  # another process may have written meanwhile: judge on the whole log
+            try:
+                await self._catch_up_locked(live)
+            except Exception:  # noqa: BLE001
+                raise self._unavailable() from None
+        if live.waiting:
+            raise ApiError(409, "the game has not started: it starts when both players have opened it")
+        t = self.t_of(live) if at is None else at
+        if t < 0:
+            raise ApiError(409, f"the game has not started yet: it starts in {-t:.0f} s")
+        event: dict[str, Any] = {"type": kind, "t": t, "by": by}
+        event.update({k: v for k, v in body.items() if k not in ("type", "t", "by")})
+        game = live.game
+        seen = game.at(t) if t * 1000 >= game.state.t_ms else game
+        if live.interface != "otb":
+            self._check_legal(seen, event)
+        try:
+            new = game.apply(event)
+        except WrongState as err:
+            raise ApiError(409, str(err)) from None
+        except InvalidInput as err:
+            raise ApiError(422, str(err)) from None
+        except ChessLawsError as err:
+            raise ApiError(422, str(err)) from None
+        except Exception:
+            # The arbiter should have answered with a ChessLawsError: a real fault, logged with its
+            # traceback; the client learns only that nothing was recorded.
+            log.exception("arbiter failure in game %s on %s", live.id, event)
+            raise ApiError(422, "the arbiter could not process this event; nothing was recorded "
+                                "(the fault is logged for the server's operator)") from None
+        line = new.events[-1].to_json()
+        seq = live.seq
+        try:
+            await self._commit(live.id, seq, line)
+        except StoreError as err:
+            if self.store.shared:  # another process appended event `seq` first: fenced off
+                try:
+                    await self._catch_up_locked(live)
+                except Exception:  # noqa: BLE001
+                    pass
+                raise ApiError(409, "another event was recorded first (the game moved on): "
+                                    "look at the new state and try again") from None
+            log.error("game %s: event %d refused by the store: %s", live.id, seq, _reason(err))
+            raise ApiError(409, f"the event could not be stored as event {seq} of the log (another server "
+                                "process writing to this database, or a fault logged for the operator)") from None
+        except Exception as err:  # the database is down: the game is untouched
+            log.error("store failure: %s", _reason(err))
+            self._store_down()
+            raise self._unavailable() from None
+        live.game = new
+        self.schedule(live)
+        return {"seq": seq, "event": public_event(line, arbiter=seat == "arbiter")}, new, t
 
     def _may_summon(self, live: LiveGame, seat: str) -> None:
         """A player stops the clocks only to summon an arbiter who is present (1997 6.12(b),
@@ -844,16 +996,18 @@ class Hub:
         st = game.state
         cfg = st.config
         out = game.to_json()
-        moves = [
-            {"ply": m.ply, "color": m.color, "san": m.san, "uci": m.uci, "t": ms_to_t(m.t_ms),
-             "clock_ms": m.clock_ms, "draw_offer": m.draw_offer}
-            for m in st.moves
-        ]
-        if lang != "en" and self.write_move is not None and lang in self._codes:
-            self._localise(moves, cfg.fen, lang)
+        local = lang != "en" and self.write_move is not None and lang in self._codes
+        moves = self._move_list(live, st.moves, cfg.fen, lang if local else "en")
         legal: list[dict[str, str]] = []
         if st.ongoing:
-            legal = [{"uci": u, "san": s} for u, s in st.position.legal_moves_san()]
+            key = (st.position.fen(), lang if local else "en")
+            if live.legal_cache is not None and live.legal_cache[0] == key:
+                legal = live.legal_cache[1]
+            else:
+                legal = [{"uci": u, "san": s} for u, s in st.position.legal_moves_san()]
+                if local:
+                    self._localise_legal(legal, st.position, lang)
+                live.legal_cache = (key, legal)
         out.update({
             "id": live.id,
             "seq": live.seq,
@@ -874,9 +1028,58 @@ class Hub:
             "check": st.position.is_check(),
             "absent": sorted(st.absent),
             "lang": lang,
+            "waiting_for": self.waiting_for(live),
+            "abort_at": (lambda d: None if d is None else ms_to_t(d))(self.abort_deadline_ms(live)),
+            "aborted": self._aborted(game),
+            "controls": controls(st, lang),
             "store_down": self.down_since is not None,
         })
         return out
+
+    @staticmethod
+    def _aborted(game: Game) -> bool:
+        """Was the game aborted by the server (an ``annul`` whose reason begins with 'aborted:')?"""
+        last = game.events[-1]
+        return (game.state.status == "annulled" and last.type == "annul"
+                and str(last.get("reason") or "").startswith("aborted:"))
+
+    def _move_list(self, live: LiveGame, records: tuple[Any, ...], fen: str, lang: str) -> list[dict[str, Any]]:
+        """The moves as the page shows them (with each move's resulting FEN, and its letters in the
+        scoresheet's language), built once per move: the records of a game's earlier moves are the same
+        objects in every later state, so what was built for them is kept (per language) and only new
+        moves cost anything."""
+        cache = live.move_cache.setdefault(lang, [])
+        n = 0
+        while n < len(cache) and n < len(records) and cache[n][0] is records[n]:
+            n += 1
+        del cache[n:]
+        if n < len(records):
+            pos: Position | None = Position(fen) if n == 0 else (
+                Position(cache[-1][1]["fen"]) if "fen" in cache[-1][1] else None)
+            for m in records[n:]:
+                d: dict[str, Any] = {"ply": m.ply, "color": m.color, "san": m.san, "uci": m.uci,
+                                     "t": ms_to_t(m.t_ms), "clock_ms": m.clock_ms, "draw_offer": m.draw_offer}
+                if pos is not None:
+                    try:
+                        if lang != "en":
+                            assert self.write_move is not None
+                            d["san_local"] = str(self.write_move(pos, m.uci, lang))
+                        pos = pos.play(m.uci)
+                        d["fen"] = pos.fen()
+                    except Exception as err:  # noqa: BLE001 - a move the board cannot replay (stood illegally)
+                        log.warning("cannot replay %s: %r", m.uci, err)
+                        pos = None
+                cache.append((m, d))
+        return [d for _, d in cache]
+
+    def _localise_legal(self, legal: list[dict[str, str]], pos: Position, lang: str) -> None:
+        """The legal moves in the scoresheet's letters too (keyboard entry in that language)."""
+        assert self.write_move is not None
+        try:
+            for m in legal:
+                m["san_local"] = str(self.write_move(pos, m["uci"], lang))
+        except Exception as err:  # another engineer's module: never let it break a state
+            log.warning("notation failed for %s: %r", lang, err)
 
     def _localise(self, moves: list[dict[str, Any]], fen: str, lang: str) -> None:
         assert self.write_move is not None
@@ -926,6 +1129,9 @@ class Hub:
                 when.append(ft)
         if st.absent:
             when.append(cfg.start_t_ms + cfg.default_time_ms + 1)
+        abort = self.abort_deadline_ms(live)
+        if abort is not None:
+            when.append(abort)
         future = [w for w in when if w >= now_ms]
         return min(future) if future else None
 
@@ -948,6 +1154,11 @@ class Hub:
 
     def _wake(self, live: LiveGame) -> None:
         live.timer = None
+        if live.early and self.t_of(live) >= 0:
+            asyncio.ensure_future(self._arrive_early(live))
+        abort = self.abort_deadline_ms(live)
+        if abort is not None and self.t_of(live) * 1000 >= abort:
+            asyncio.ensure_future(self._abort(live))
         if self.down_since is not None:
             return
         self.broadcast(live)
@@ -1002,6 +1213,10 @@ class Hub:
             "created_at": live.created_at,
             "seats_open": [s for s in ("white", "black") if not live.token_hashes.get(s)],
             "starting_position": cfg.fen == STARTING_FEN,
+            "waiting_for": self.waiting_for(live),
+            "aborted": self._aborted(game),
+            "pending": [p["kind"] for p in st.pending()],
+            "clocks_stopped": st.ongoing and st.clock.running is None and not cfg.time_control.unlimited,
         }
 
 

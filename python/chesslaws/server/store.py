@@ -19,6 +19,11 @@ Schema (the same in both databases)::
           white_token TEXT, black_token TEXT, arbiter_token TEXT /* sha256 hex, or NULL: seat open */)
     events(game_id TEXT REFERENCES games(id), seq INTEGER, body TEXT /* the log line, JSON */,
            PRIMARY KEY (game_id, seq))
+    game_starts(game_id TEXT PRIMARY KEY REFERENCES games(id),
+                rule TEXT /* JSON: {"waiting": bool, "abort_after": seconds or null} (online fair start) */)
+
+``game_starts`` is a table of its own (created when missing, so older databases need no
+migration): a game without a row there started at ``created_at`` and is never aborted.
 """
 
 from __future__ import annotations
@@ -178,6 +183,21 @@ class Store(ABC):
     def close(self) -> None:
         """Closes the connection."""
 
+    # --- how an online game starts (table game_starts; see :meth:`set_start`) ---------------
+    def set_start(self, game_id: str, created_at: float, rule: dict[str, Any]) -> None:
+        """Records how the game starts (``rule``: ``waiting`` for both players, ``abort_after`` seconds)
+        and its instant of t=0 (``created_at``, which moves when the players are there); commits."""
+        raise StoreError(f"{type(self).__name__} cannot record a game's start rule")
+
+    def start_rules(self) -> dict[str, dict[str, Any]]:
+        """The start rule of every game that is not over, by id (games created without one are absent)."""
+        return {}
+
+    def start_rule(self, game_id: str) -> dict[str, Any] | None:
+        """One game's start rule, or None."""
+        rows = self._q("SELECT rule FROM game_starts WHERE game_id = {p}", (game_id,))
+        return json.loads(rows[0][0]) if rows else None
+
 
 class StoreLocked(Exception):
     """Another ``chesslaws serve`` has this SQLite file open."""
@@ -199,6 +219,10 @@ CREATE TABLE IF NOT EXISTS events (
     seq INTEGER NOT NULL,
     body TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS game_starts (
+    game_id TEXT PRIMARY KEY REFERENCES games(id),
+    rule TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS heartbeat (
     id INTEGER PRIMARY KEY,
@@ -313,6 +337,24 @@ class SQLiteStore(Store):
     def game_ids(self) -> list[str]:
         with self._lock:
             return [r[0] for r in self._db.execute("SELECT id FROM games ORDER BY created_at, id")]
+
+    def set_start(self, game_id: str, created_at: float, rule: dict[str, Any]) -> None:
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.execute("UPDATE games SET created_at=? WHERE id=?", (created_at, game_id))
+                db.execute("INSERT INTO game_starts VALUES (?,?) ON CONFLICT (game_id) DO UPDATE SET rule=excluded.rule",
+                           (game_id, json.dumps(rule)))
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+
+    def start_rules(self) -> dict[str, dict[str, Any]]:
+        with self._lock:
+            return {r[0]: json.loads(r[1]) for r in self._db.execute(
+                "SELECT s.game_id, s.rule FROM game_starts s JOIN games g ON g.id = s.game_id WHERE g.status = 'live'")}
 
     def ping(self, t: float | None = None) -> None:
         with self._lock:
@@ -456,6 +498,24 @@ class PostgresStore(Store):
 
     def listen(self, callback: Any) -> Any:
         return _Listener(self.url, callback)
+
+    def set_start(self, game_id: str, created_at: float, rule: dict[str, Any]) -> None:
+        def run(cur: Any) -> None:
+            cur.execute("UPDATE games SET created_at=%s WHERE id=%s", (created_at, game_id))
+            cur.execute("INSERT INTO game_starts VALUES (%s,%s) ON CONFLICT (game_id) DO UPDATE SET rule=excluded.rule",
+                        (game_id, json.dumps(rule)))
+            cur.execute("SELECT pg_notify('chesslaws', %s)", (f"{game_id} seat",))  # other processes: t=0 moved
+
+        self._tx(run)
+
+    def start_rules(self) -> dict[str, dict[str, Any]]:
+        def run(cur: Any) -> dict[str, dict[str, Any]]:
+            cur.execute("SELECT s.game_id, s.rule FROM game_starts s JOIN games g ON g.id = s.game_id "
+                        "WHERE g.status = 'live'")
+            return {r[0]: json.loads(r[1]) for r in cur.fetchall()}
+
+        out: dict[str, dict[str, Any]] = self._tx(run)
+        return out
 
     def ping(self, t: float | None = None) -> None:
         if t is None:

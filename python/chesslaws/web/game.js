@@ -26,6 +26,12 @@ let drag = null;         // {from, x, y, ghost, pointerId, wasSelected}
 let armedClaim = null;   // "threefold" | "fifty": claim with the next move
 let resignArmed = 0;
 let ws = null;
+let viewPly = null;      // null: the live position; k: the position after the k-th move (0: the start)
+let userFlip = false;    // the board turned round by the viewer
+let focusSq = null;      // the square the keyboard is on
+let soundOn = localStorage.getItem("chesslaws:sound") !== "off";
+let lastPly = null;      // to tell a new move (sound, announcement)
+let lowWarned = false;
 let lang = localStorage.getItem("chesslaws:lang") || "en";
 let squares = {};        // square name -> element
 
@@ -45,10 +51,69 @@ let squares = {};        // square name -> element
 function toast(text, ok) {
   const el = $("toast");
   el.textContent = text;
-  el.className = "toast" + (ok ? " ok" : "");
-  el.style.display = "block";
+  el.className = "toast show" + (ok ? " ok" : "");
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { el.style.display = "none"; }, ok ? 1800 : 4500);
+  toast.timer = setTimeout(() => { el.className = "toast"; }, ok ? 2500 : 5000);
+}
+
+function announce(text) {
+  const el = $("announce");
+  el.textContent = "";
+  setTimeout(() => { el.textContent = text; }, 30);
+}
+
+// A confirmation with the server's text: resolves true when confirmed.
+function confirmAsk(title, text, okLabel) {
+  const dlg = $("confirm");
+  $("confirm-title").textContent = title;
+  $("confirm-text").textContent = text;
+  $("confirm-yes").textContent = okLabel || "Confirm";
+  $("confirm-no").textContent = (S && S.controls && S.controls.cancel) || "Cancel";
+  return new Promise((resolve) => {
+    const done = () => { dlg.removeEventListener("close", done); resolve(dlg.returnValue === "ok"); };
+    dlg.returnValue = "";
+    dlg.addEventListener("close", done);
+    dlg.showModal();
+    $("confirm-yes").focus();
+  });
+}
+
+// --- sounds (generated, no files) -----------------------------------------------------------------
+let audio = null;
+function beep(freq, ms, gain) {
+  if (!soundOn) return;
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    const o = audio.createOscillator(), g = audio.createGain();
+    o.frequency.value = freq; o.type = "triangle";
+    g.gain.setValueAtTime(gain || 0.15, audio.currentTime);
+    g.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + ms / 1000);
+    o.connect(g); g.connect(audio.destination);
+    o.start(); o.stop(audio.currentTime + ms / 1000);
+    document.body.dataset.lastSound = String(freq);
+  } catch (err) { /* no audio in this browser */ }
+}
+const SOUND = {
+  move: () => beep(520, 90),
+  capture: () => { beep(330, 120, 0.2); },
+  check: () => { beep(880, 160, 0.2); },
+  low: () => { beep(990, 80); setTimeout(() => beep(990, 80), 150); },
+  end: () => { beep(440, 200); setTimeout(() => beep(660, 260), 200); },
+};
+
+// A move in words, for a screen reader.
+const PIECE_WORD = { K: "king", Q: "queen", R: "rook", B: "bishop", N: "knight" };
+function moveWords(m) {
+  const who = m.color === "white" ? "White" : "Black";
+  const san = m.san;
+  if (san.startsWith("O-O-O")) return `${who} castles queenside` + (san.includes("+") ? ", check" : "");
+  if (san.startsWith("O-O")) return `${who} castles kingside` + (san.includes("+") ? ", check" : "");
+  const piece = PIECE_WORD[san[0]] || "pawn";
+  let text = `${who}: ${piece} ${m.uci.slice(0, 2)} ${san.includes("x") ? "takes" : "to"} ${m.uci.slice(2, 4)}`;
+  const promo = /=([QRBN])/.exec(san);
+  if (promo) text += `, promotes to ${PIECE_WORD[promo[1]]}`;
+  if (san.includes("#")) text += ", checkmate"; else if (san.includes("+")) text += ", check";
+  return text;
 }
 
 async function api(method, path, body) {
@@ -78,13 +143,17 @@ async function send(event) {
 }
 
 // --- the board ------------------------------------------------------------------------------
-function flipped() { return seat === "black"; }
+function flipped() { return (seat === "black") !== userFlip; }
 
 function buildBoard() {
   const board = $("board");
   board.innerHTML = "";
   squares = {};
   for (let row = 0; row < 8; row++) {
+    const rowEl = document.createElement("div");
+    rowEl.className = "row";
+    rowEl.setAttribute("role", "row");
+    board.appendChild(rowEl);
     for (let col = 0; col < 8; col++) {
       const file = flipped() ? 7 - col : col;
       const rank = flipped() ? row + 1 : 8 - row;
@@ -92,9 +161,11 @@ function buildBoard() {
       const el = document.createElement("div");
       el.className = "sq " + ((file + rank) % 2 === 0 ? "l" : "d");  // h1 light, a1 dark (Article 2.1)
       el.dataset.sq = name;
+      el.setAttribute("role", "gridcell");
+      el.tabIndex = -1;
       if (row === 7) { const c = document.createElement("span"); c.className = "coord file"; c.textContent = FILES[file]; el.appendChild(c); }
       if (col === 0) { const c = document.createElement("span"); c.className = "coord rank"; c.textContent = rank; el.appendChild(c); }
-      board.appendChild(el);
+      rowEl.appendChild(el);
       squares[name] = el;
     }
   }
@@ -129,16 +200,27 @@ function myTurnColor() {
 }
 
 function legalFrom(sq) {
-  if (!S || !myTurnColor()) return [];
+  if (!S || !myTurnColor() || viewPly !== null) return [];
   return S.legal_moves.filter((m) => m.uci.slice(0, 2) === sq);
 }
 
+const COLOR_WORD = { w: "white", b: "black" };
+const PIECE_NAME = { k: "king", q: "queen", r: "rook", b: "bishop", n: "knight", p: "pawn" };
+
+function shownFen() {
+  if (viewPly === null) return S.fen;
+  if (viewPly === 0) return S.initial_fen;
+  return S.moves[viewPly - 1].fen || S.fen;
+}
+
 function renderBoard() {
-  const pieces = placement(S.fen);
-  const last = S.moves.length ? S.moves[S.moves.length - 1].uci : null;
+  const live = viewPly === null;
+  const pieces = placement(shownFen());
+  const lastIdx = live ? S.moves.length - 1 : viewPly - 1;
+  const last = lastIdx >= 0 ? S.moves[lastIdx].uci : null;
   const mover = myTurnColor();
   let checkSq = null;
-  if (S.check) {
+  if (S.check && live) {
     const k = S.turn === "white" ? "K" : "k";
     checkSq = Object.keys(pieces).find((s) => pieces[s] === k) || null;
   }
@@ -147,7 +229,7 @@ function renderBoard() {
     const pc = pieces[name];
     let span = el.querySelector(".pc");
     if (pc) {
-      if (!span) { span = document.createElement("span"); el.appendChild(span); }
+      if (!span) { span = document.createElement("span"); span.setAttribute("aria-hidden", "true"); el.appendChild(span); }
       const white = pc === pc.toUpperCase();
       span.textContent = GLYPH[pc.toLowerCase()];
       const mine = mover && (white ? "white" : "black") === mover;
@@ -162,6 +244,19 @@ function renderBoard() {
     el.classList.toggle("check", checkSq === name);
     el.classList.toggle("hint", targets.includes(name));
     el.classList.toggle("cap", targets.includes(name) && !!pc);
+    const what = pc ? `${pc === pc.toUpperCase() ? "white" : "black"} ${PIECE_NAME[pc.toLowerCase()]}` : "empty";
+    el.setAttribute("aria-label", `${name}, ${what}` + (selected === name ? ", picked up" : "") +
+      (targets.includes(name) ? ", a legal move" : ""));
+    el.setAttribute("aria-selected", selected === name ? "true" : "false");
+  }
+  if (!focusSq || !squares[focusSq]) focusSq = flipped() ? "h8" : "a1";
+  for (const [name, el] of Object.entries(squares)) el.tabIndex = name === focusSq ? 0 : -1;
+  $("board-wrap").classList.toggle("past", !live);
+  const v = $("viewing");
+  if (live) { v.hidden = true; } else {
+    v.hidden = false;
+    v.textContent = viewPly === 0 ? "Viewing the starting position — press End to return to the game"
+      : `Viewing the position after ${S.moves[viewPly - 1].san_local || S.moves[viewPly - 1].san} — press End to return to the game`;
   }
 }
 
@@ -196,6 +291,7 @@ function askPromotion(from, to) {
     const b = document.createElement("button");
     b.dataset.piece = p;
     b.title = { q: "queen", r: "rook", b: "bishop", n: "knight" }[p];
+    b.setAttribute("aria-label", "promote to a " + b.title);
     const span = document.createElement("span");
     span.className = "pc " + (color === "white" ? "w" : "b");
     span.style.fontSize = "56px";
@@ -206,14 +302,19 @@ function askPromotion(from, to) {
   }
   box.appendChild(inner);
   box.addEventListener("click", () => box.remove());
+  box.addEventListener("keydown", (e) => { if (e.key === "Escape") { box.remove(); if (focusSq) squares[focusSq].focus(); } });
   $("board-wrap").appendChild(box);
+  inner.querySelector("button").focus();
+  announce("Promotion: choose queen, rook, bishop or knight");
 }
 
 async function playMove(uci) {
   let event;
+  const claimed = armedClaim;
   if (armedClaim) {
     event = { type: "claim_draw", reason: armedClaim, move: uci };
     armedClaim = null;
+    $("claim-with-move").checked = false;
   } else {
     event = { type: "move", move: uci };
     if ($("offer-with-move").checked) { event.offer_draw = true; $("offer-with-move").checked = false; }
@@ -230,7 +331,7 @@ async function playMove(uci) {
     if (span) tgt.appendChild(span);
   }
   const ok = await send(event);
-  if (!ok) renderBoard();
+  if (!ok) { renderBoard(); if (claimed) armedClaim = claimed; }
   renderActions();
 }
 
@@ -321,23 +422,56 @@ function tick() {
     for (const [id, color] of [["top-player", flipped() ? "white" : "black"], ["bottom-player", flipped() ? "black" : "white"]]) {
       const el = $(id).querySelector(".clock");
       const ms = clockMs(color);
-      el.textContent = S.server_t < 0 && ms !== null ? fmtClock(ms) : fmtClock(ms);
-      const running = S.status === "ongoing" && S.clocks.running === color;
+      el.textContent = fmtClock(ms);
+      const running = S.status === "ongoing" && S.clocks.running === color && S.started;
       el.classList.toggle("running", running);
       el.classList.toggle("low", ms !== null && ms < 10000);
       el.classList.toggle("flagged", ms === 0 && ms !== null);
       el.dataset.ms = ms === null ? "" : String(Math.round(ms));
+      el.setAttribute("aria-label", `${NAME[color]}'s clock: ${clockWords(ms)}`);
+      if (running && color === seat && ms !== null && ms < 10000 && !lowWarned) { lowWarned = true; SOUND.low(); }
     }
-    if (S.server_t < 0) {
+    const first = $("status").firstChild;
+    if (S.waiting_for && S.waiting_for.length) {
+      // nothing counts down: the game starts when both players are there
+    } else if (S.server_t < 0 && first) {
       const left = -S.server_t - (performance.now() - recvAt) / 1000;
-      $("status").firstChild.textContent = left > 0 ? `The game starts in ${Math.ceil(left)} s` : "Starting…";
+      first.textContent = left > 0 ? `The game starts in ${Math.ceil(left)} s` : "Starting…";
+    } else if (S.abort_at !== null && S.abort_at !== undefined && S.status === "ongoing") {
+      const left = S.abort_at - S.server_t - (performance.now() - recvAt) / 1000;
+      const el = $("abort-note");
+      if (el) el.textContent = left > 0 ? `${NAME[S.turn]} must make a first move within ${Math.ceil(left)} s, or the game is aborted` : "Aborting…";
     }
   }
   requestAnimationFrame(tick);
 }
 
+function clockWords(ms) {
+  if (ms === null || ms === undefined) return "no clock";
+  const s = Math.floor(Math.max(0, ms) / 1000);
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+  const parts = [];
+  if (h) parts.push(`${h} hour${h === 1 ? "" : "s"}`);
+  if (m) parts.push(`${m} minute${m === 1 ? "" : "s"}`);
+  if (sec || !parts.length) parts.push(`${sec} second${sec === 1 ? "" : "s"}`);
+  return parts.join(" ");
+}
+
+function readClocks() {
+  if (!S) return;
+  const text = `White ${clockWords(clockMs("white"))}, Black ${clockWords(clockMs("black"))}` +
+    (S.clocks.running && S.status === "ongoing" ? `; ${NAME[S.clocks.running]}'s clock runs` : "");
+  announce(text);
+  toast(text, true);
+}
+
 // --- the panels ----------------------------------------------------------------------------------
 function resultLine() {
+  if (S.status === "annulled" && S.aborted) {
+    const last = S.rulings.length ? S.rulings[S.rulings.length - 1].text : "";
+    const why = /aborted: ([^.]*)/.exec(last);
+    return { head: "Game aborted", sub: (why ? why[1] + ": " : "") + "no result, nobody loses" };
+  }
   if (S.status === "annulled") return { head: "Game annulled", sub: "" };
   if (S.status === "adjourned") return { head: "Game adjourned", sub: "a sealed move waits in its envelope" };
   if (S.status !== "finished") return null;
@@ -357,47 +491,57 @@ function renderStatus() {
   const sub = document.createElement("span");
   sub.className = "sub";
   const res = resultLine();
-  if (res) {
+  const sealed = S.pending.find((p) => p.kind === "sealed_move");
+  const running = S.clocks.running;
+  if (res && S.status !== "adjourned") {
+    // The result beside the board (never over it), in the panel the player was looking at.
+    main.className = "res-big";
+    main.textContent = S.status === "annulled" ? (S.aborted ? "aborted" : "annulled")
+      : S.result.replace("1/2", "½").replace("1/2", "½").replace("-", "–");
+    // "White wins", "Draw", ... (the big line has the score)
+    const words = res.head.includes("·") ? res.head.replace(/^[^·]*· /, "") : res.head + (res.sub ? " —" : "");
+    sub.textContent = words + (res.sub ? " " + res.sub : "");
+  } else if (res) {
     main.textContent = res.head;
     sub.textContent = res.sub;
+  } else if (S.waiting_for && S.waiting_for.length) {
+    const names = S.waiting_for.map((c) => NAME[c]).join(" and ");
+    main.textContent = `Waiting for ${names}`;
+    sub.textContent = "The clocks start when both players have opened the game." +
+      (S.seats_open.length ? ` Open seat: ${S.seats_open.map((c) => NAME[c]).join(", ")}.` : "");
   } else if (S.server_t < 0) {
     main.textContent = "The game has not started yet";
   } else {
-    const you = myTurnColor() && seat !== "arbiter" ? " — your move" : "";
-    main.textContent = `${NAME[S.turn]} to move${you}`;
     const notes = [];
+    if (sealed && running && running !== S.turn) {
+      // After resumption the replier's clock runs while the sealed move (the sealer's) waits in its envelope.
+      main.textContent = `${NAME[running]}'s clock runs`;
+      notes.push(`${NAME[sealed.by]}'s sealed move is opened when ${NAME[running]} is at the board`);
+    } else {
+      const you = myTurnColor() && seat !== "arbiter" ? " — your move" : "";
+      main.textContent = `${NAME[S.turn]} to move${you}`;
+      if (sealed) notes.push(`${NAME[sealed.by]}'s sealed move waits to be opened`);
+    }
     if (S.check) notes.push("check");
-    if (S.clocks.running === null && S.time_control !== "-") notes.push("clocks stopped");
+    if (running === null && S.time_control !== "-") notes.push("clocks stopped");
+    if (S.store_down) notes.push("the server cannot store moves just now: the time is given back when it can");
     for (const p of S.pending) {
       if (p.kind === "claim") notes.push(`${NAME[p.by]}'s ${p.reason} claim awaits the arbiter`);
-      if (p.kind === "sealed_move") notes.push(`${NAME[p.by]}'s sealed move is opened when ${NAME[p.by === "white" ? "black" : "white"]} is at the board`);
     }
     for (const a of S.absent || []) notes.push(`${NAME[a]} is not at the board`);
     if (!S.flags_observed && S.time_control !== "-") notes.push("flags count only when claimed");
     sub.textContent = notes.join(" · ");
+    if (S.abort_at !== null && S.abort_at !== undefined && S.status === "ongoing") {
+      const ab = document.createElement("span");
+      ab.className = "sub warn"; ab.id = "abort-note";
+      st.appendChild(main); st.appendChild(sub); st.appendChild(ab);
+    }
   }
-  st.appendChild(main);
-  st.appendChild(sub);
+  if (!st.contains(main)) { st.appendChild(main); st.appendChild(sub); }
   st.dataset.status = S.status;
   st.dataset.result = S.result;
   st.dataset.termination = S.termination || "";
-  // The result over the board.
-  let ov = $("result-overlay");
-  if (res) {
-    if (!ov) {
-      ov = document.createElement("div");
-      ov.className = "overlay-msg";
-      ov.id = "result-overlay";
-      ov.addEventListener("click", () => ov.remove());
-      $("board-wrap").appendChild(ov);
-      ov.innerHTML = '<div class="res"></div><div class="why"></div>';
-    }
-    ov.querySelector(".res").textContent = S.status === "annulled" ? "annulled"
-      : S.status === "adjourned" ? "adjourned" : S.result.replace("1/2", "½").replace("1/2", "½");
-    ov.querySelector(".why").textContent = res.sub || res.head;
-  } else if (ov) {
-    ov.remove();
-  }
+  $("play-panel").classList.toggle("over", !!res && S.status !== "adjourned");
 }
 
 function renderPlayers() {
@@ -410,40 +554,75 @@ function renderPlayers() {
     el.querySelector(".name").textContent = S[color] === "?" ? "(open seat)" : S[color];
     const tags = [NAME[color]];
     if (seat === color) tags.push("you");
+    if ((S.waiting_for || []).includes(color)) tags.push(S.seats_open.includes(color) ? "seat open" : "not here yet");
     const score = S.score ? S.score[color] : null;
     if (score !== null && score !== undefined) tags.push(score === 0.5 ? "½" : String(score));
     el.querySelector(".tag").textContent = tags.join(" · ");
   }
 }
 
+function actorOf() {
+  const otbArbiter = seat === "arbiter" && S.interface === "otb";
+  return otbArbiter ? $("act-for").value : seat;
+}
+
 function renderActions() {
   const player = seat === "white" || seat === "black";
-  const ongoing = S.status === "ongoing" && S.started;
-  $("actions").style.display = player || (seat === "arbiter" && S.interface === "otb") ? "" : "none";
   const otbArbiter = seat === "arbiter" && S.interface === "otb";
+  const ongoing = S.status === "ongoing" && S.started;
+  const adjourned = S.status === "adjourned";
+  const C = S.controls || {};
+  // Nothing live once the game is over: the whole action panel goes.
+  $("actions").hidden = !(player || otbArbiter) || !(ongoing || adjourned);
   $("act-for-box").hidden = !otbArbiter;
-  const actor = otbArbiter ? $("act-for").value : seat;
+  const actor = actorOf();
+  const myMove = ongoing && actor === S.turn;
+  const claimPending = S.pending.some((p) => p.kind === "claim");
   const offer = S.pending.find((p) => p.kind === "draw_offer");
   const myOffer = offer && offer.by === actor;
-  $("btn-offer").disabled = !ongoing || !!myOffer;
-  $("btn-threefold").disabled = !ongoing || actor !== S.turn;
-  $("btn-fifty").disabled = !ongoing || actor !== S.turn;
-  $("btn-quickplay").disabled = !ongoing || actor !== S.turn;
-  $("btn-flag").disabled = !ongoing;
-  $("btn-resign").disabled = !ongoing && S.status !== "adjourned";
-  $("btn-seal").disabled = !ongoing || actor !== S.turn;
-  $("btn-arrive").disabled = !(S.absent || []).includes(actor);
+  $("btn-offer").disabled = !(ongoing || adjourned) || !!myOffer;
+  $("offer-with-move").disabled = !ongoing;
+  $("btn-resign").disabled = !(ongoing || adjourned);
+  // Draw claims: only the player having the move, with the choice of claiming with the next move.
+  $("claims-box").hidden = !ongoing;
+  $("btn-threefold").disabled = !myMove || claimPending;
+  const withMove = $("claim-with-move").checked;
+  const fiftyWithMove = C.fifty ? C.fifty.with_move : true;
+  $("btn-fifty").disabled = !myMove || claimPending || (withMove && !fiftyWithMove);
+  $("claim-with-move").disabled = !myMove || claimPending;
   $("btn-threefold").classList.toggle("on", armedClaim === "threefold");
   $("btn-fifty").classList.toggle("on", armedClaim === "fifty");
+  $("claims-box").classList.toggle("armed", !!armedClaim);
+  const hint = $("claim-with-move-hint");
+  if (armedClaim) {
+    hint.hidden = false;
+    hint.textContent = `Armed: your next move is written down with a ${armedClaim === "threefold" ? "threefold repetition" : "fifty-move"} claim. Click the claim again to disarm.`;
+  } else if (withMove) {
+    hint.hidden = false;
+    hint.textContent = C.with_move || "";
+  } else {
+    hint.hidden = true;
+  }
+  // Quickplay finish, flag claims, adjournment: only in games that allow them.
+  $("quickplay-box").hidden = !ongoing || !C.quickplay;
+  const myMs = player || otbArbiter ? clockMs(actor) : null;
+  $("btn-quickplay").disabled = !myMove || claimPending || !C.quickplay || myMs === null || myMs >= C.quickplay.below_ms;
+  $("flag-box").hidden = !ongoing || !C.flag;
   const opp = actor === "white" ? "black" : "white";
   const oppMs = player || otbArbiter ? clockMs(opp) : null;
   $("btn-flag").classList.toggle("primary", ongoing && oppMs === 0);
+  $("adjourn-box").hidden = !ongoing || !C.seal;
+  $("btn-seal").disabled = !myMove;
+  $("seal-move").disabled = !myMove;
+  $("summon-box").hidden = !player || !ongoing || S.arbiter !== "present" || S.clocks.running === null;
+  $("arrive-box").hidden = !(S.absent || []).includes(actor) || !(ongoing || adjourned);
+  $("move-entry").hidden = !(player || otbArbiter) || !ongoing;
   const box = $("offer");
-  const key = offer && ongoing ? `${offer.by}/${actor}` : "";
+  const key = offer && (ongoing || adjourned) ? `${offer.by}/${actor}` : "";
   if (box.dataset.key === key) { renderJoin(); return; }
   box.dataset.key = key;
   box.innerHTML = "";
-  if (offer && ongoing) {
+  if (offer && (ongoing || adjourned)) {
     const div = document.createElement("div");
     div.className = "offer-banner";
     div.id = "offer-banner";
@@ -458,10 +637,10 @@ function renderActions() {
       if (player || otbArbiter) {
         const a = document.createElement("button");
         a.className = "primary"; a.id = "btn-accept"; a.textContent = "Accept";
-        a.onclick = () => send({ type: "accept_draw" });
+        a.addEventListener("click", () => send({ type: "accept_draw" }));
         const d = document.createElement("button");
         d.id = "btn-decline"; d.textContent = "Decline";
-        d.onclick = () => send({ type: "decline_draw" });
+        d.addEventListener("click", () => send({ type: "decline_draw" }));
         div.appendChild(a); div.appendChild(d);
       }
     }
@@ -478,13 +657,14 @@ function renderJoin() {
     if (!jb.dataset.built) {
       jb.dataset.built = "1";
       jb.innerHTML = "";
-      const label = document.createElement("span");
-      label.textContent = "Play this game:";
+      const label = document.createElement("label");
+      label.textContent = "Play this game:"; label.htmlFor = "join-seat";
       const sel = document.createElement("select"); sel.id = "join-seat";
       for (const s of S.seats_open) { const o = document.createElement("option"); o.value = s; o.textContent = NAME[s]; sel.appendChild(o); }
       const name = document.createElement("input"); name.id = "join-name"; name.placeholder = "your name";
+      name.setAttribute("aria-label", "your name");
       const btn = document.createElement("button"); btn.className = "primary"; btn.id = "btn-join"; btn.textContent = "Take the seat";
-      btn.onclick = async () => {
+      btn.addEventListener("click", async () => {
         try {
           const r = await api("POST", `/api/games/${gameId}/join`, { seat: sel.value, name: name.value || "Player" });
           token = r.token;
@@ -492,7 +672,7 @@ function renderJoin() {
           await whoAmI();
           connect();
         } catch (err) { toast(err.message); }
-      };
+      });
       jb.append(label, sel, name, btn);
     }
   } else {
@@ -511,6 +691,7 @@ function renderSheet() {
   let number = parseInt(fenParts[5] || "1", 10);
   let color = fenParts[1] === "b" ? "black" : "white";
   let tr = null;
+  const shown = viewPly === null ? S.moves.length : viewPly;
   S.moves.forEach((m, i) => {
     if (color === "white" || !tr) {
       tr = document.createElement("tr");
@@ -520,22 +701,30 @@ function renderSheet() {
       table.appendChild(tr);
     }
     const td = document.createElement("td");
-    td.textContent = m.san_local || m.san;
-    td.title = `${m.uci} · t=${m.t}s` + (m.clock_ms !== null ? ` · clock ${fmtClock(m.clock_ms)}` : "");
+    const b = document.createElement("button");
+    b.className = "mv";
+    b.dataset.ply = String(i + 1);
+    b.textContent = m.san_local || m.san;
+    b.title = `${m.uci} · t=${m.t}s` + (m.clock_ms !== null ? ` · clock ${fmtClock(m.clock_ms)}` : "");
+    b.setAttribute("aria-label", `${number}${color === "white" ? "." : "..."} ${m.san_local || m.san}: show this position`);
+    b.addEventListener("click", () => setView(i + 1 === S.moves.length ? null : i + 1));
+    td.appendChild(b);
     if (m.draw_offer) { const eq = document.createElement("span"); eq.className = "eq"; eq.textContent = "(=)"; td.appendChild(eq); }
-    if (i === S.moves.length - 1) td.className = "cur";
+    if (i === shown - 1) td.className = "cur";
     tr.appendChild(td);
     if (color === "black") number++;
     color = color === "white" ? "black" : "white";
   });
+  const cur = table.querySelector("td.cur");
   const sc = $("sheet-scroll");
-  sc.scrollTop = sc.scrollHeight;
+  if (viewPly === null) sc.scrollTop = sc.scrollHeight;
+  else if (cur) cur.scrollIntoView({ block: "nearest" });
 }
 
 function renderRulings() {
   const ul = $("rulings");
   ul.innerHTML = "";
-  if (!S.rulings.length) { ul.innerHTML = '<li class="empty" style="border:0;background:none">None so far.</li>'; return; }
+  if (!S.rulings.length) { ul.innerHTML = '<li class="empty none">None so far.</li>'; return; }
   for (const r of S.rulings) {
     const li = document.createElement("li");
     const art = document.createElement("span"); art.className = "art"; art.textContent = `Article ${r.article} (${r.edition})`;
@@ -547,57 +736,130 @@ function renderRulings() {
   ul.scrollTop = ul.scrollHeight;
 }
 
+function renderConsole() {
+  if (seat !== "arbiter") return;
+  const kind = $("pen-kind").value;
+  $("pen-sec-box").hidden = !(kind === "add_time" || kind === "reduce_time");
+  $("arb-quickplay").hidden = !S.pending.some((p) => p.kind === "claim" && p.reason === "quickplay");
+  const sealed = S.pending.find((p) => p.kind === "sealed_move");
+  $("arb-adjourned").hidden = !(S.status === "adjourned" || sealed);
+  const box = $("arb-sealed");
+  if (!sealed) { box.hidden = true; box.dataset.seq = ""; return; }
+  box.hidden = false;
+  if (box.dataset.seq === String(S.seq)) return;
+  box.dataset.seq = String(S.seq);
+  // Only the arbiter's token opens the sealed move in the log.
+  fetch(`/api/games/${gameId}/log`, { headers: { Authorization: "Bearer " + token } })
+    .then((r) => r.text())
+    .then((text) => {
+      const seals = text.trim().split("\n").map((l) => JSON.parse(l)).filter((e) => e.type === "seal");
+      const last = seals[seals.length - 1];
+      box.textContent = last ? `Sealed move (only you see it): ${last.move} — ${NAME[last.by]}, move ${sealed.move_number || ""}` : "";
+    })
+    .catch(() => { box.textContent = "The sealed move could not be read."; });
+}
+
 function render() {
   $("info").textContent = `Laws of ${S.edition} · ${S.time_control === "-" ? "no clock" : S.time_control} · ${S.mode} · arbiter ${S.arbiter}` +
     (S.interface === "otb" ? " · over the board" : "");
   document.title = `${S.white} v ${S.black} · chesslaws`;
+  $("page-title").textContent = `${S.white} (White) v ${S.black} (Black)`;
   renderPlayers();
   renderBoard();
   renderStatus();
   renderActions();
   renderSheet();
   renderRulings();
+  renderConsole();
+  const n = S.moves.length;
+  $("nav-first").disabled = $("nav-prev").disabled = n === 0 || viewPly === 0;
+  $("nav-next").disabled = $("nav-last").disabled = viewPly === null;
+}
+
+function setView(ply) {
+  if (!S) return;
+  if (ply !== null && (ply < 0 || ply >= S.moves.length)) ply = ply < 0 ? 0 : null;
+  viewPly = ply;
+  selected = null;
+  render();
+  const shown = viewPly === null ? S.moves.length : viewPly;
+  if (shown > 0) announce(`Position after ${moveWords(S.moves[shown - 1])}` + (viewPly === null ? ", the current position" : ""));
+  else announce("The starting position");
+}
+function step(d) {
+  if (!S) return;
+  const cur = viewPly === null ? S.moves.length : viewPly;
+  setView(Math.max(0, cur + d));
 }
 
 function setState(state) {
   if (S && state.seq < S.seq) return;
+  const before = S;
   S = state;
-  recvAt = performance.now() - 0;
+  recvAt = performance.now();
   if (selected && !legalFrom(selected).length) selected = null;
+  if (viewPly !== null && viewPly > S.moves.length) viewPly = null;
   render();
+  const n = S.moves.length;
+  if (lastPly !== null && n > lastPly) {
+    const m = S.moves[n - 1];
+    if (m.san.includes("+") || m.san.includes("#")) SOUND.check();
+    else if (m.san.includes("x")) SOUND.capture();
+    else SOUND.move();
+    announce(moveWords(m));
+  }
+  if (before && before.status === "ongoing" && S.status !== "ongoing") {
+    SOUND.end();
+    const res = resultLine();
+    if (res) announce(res.head + (res.sub ? ", " + res.sub : ""));
+  }
+  lastPly = n;
 }
 
 // --- buttons ---------------------------------------------------------------------------------
-$("btn-offer").onclick = () => {
+function ctl(name) { return (S && S.controls && S.controls[name]) || null; }
+
+$("btn-offer").addEventListener("click", async () => {
   if ($("offer-with-move").checked && myTurnColor()) { toast("The offer goes with your next move.", true); return; }
+  const c = ctl("offer_draw");
+  if (!(await confirmAsk(c ? c.title : "Offer a draw", c ? c.confirm : "Offer a draw?", c ? c.ok : "Offer draw"))) return;
   send({ type: "offer_draw" });
-};
+});
 function claimButton(reason) {
-  return () => {
-    if ($("claim-with-move").checked) {
-      armedClaim = armedClaim === reason ? null : reason;
+  return async () => {
+    if (armedClaim === reason) { armedClaim = null; renderActions(); return; }
+    const c = ctl(reason);
+    const withMove = $("claim-with-move").checked;
+    const text = (c ? c.confirm : "") + (withMove && ctl("with_move") ? "\n\n" + S.controls.with_move : "");
+    const ok = withMove ? (ctl("ok_claim_with_move") || "Claim with my next move") : (c ? c.ok : "Claim");
+    if (!(await confirmAsk(c ? c.title : "Claim a draw", text, ok))) return;
+    if (withMove) {
+      armedClaim = reason;
       renderActions();
-      if (armedClaim) toast("Now make the move you write down: the claim goes with it.", true);
+      toast("Now make the move you write down: the claim goes with it.", true);
       return;
     }
     send({ type: "claim_draw", reason });
   };
 }
-$("btn-threefold").onclick = claimButton("threefold");
-$("btn-fifty").onclick = claimButton("fifty");
-$("btn-quickplay").onclick = () => send({ type: "claim_draw", reason: "quickplay" });
-$("btn-flag").onclick = () => send({ type: "claim_flag" });
-$("btn-resign").onclick = () => {
-  const b = $("btn-resign");
-  if (Date.now() - resignArmed < 4000) {
-    resignArmed = 0; b.classList.remove("armed"); b.textContent = "Resign";
-    send({ type: "resign" });
-    return;
-  }
-  resignArmed = Date.now();
-  b.classList.add("armed"); b.textContent = "Confirm resign";
-  setTimeout(() => { if (Date.now() - resignArmed >= 3900) { b.classList.remove("armed"); b.textContent = "Resign"; } }, 4000);
-};
+$("btn-threefold").addEventListener("click", claimButton("threefold"));
+$("btn-fifty").addEventListener("click", claimButton("fifty"));
+$("claim-with-move").addEventListener("change", () => { if (!$("claim-with-move").checked) armedClaim = null; renderActions(); });
+$("btn-quickplay").addEventListener("click", async () => {
+  const c = ctl("quickplay");
+  if (!c || !(await confirmAsk(c.title, c.confirm, c.ok))) return;
+  send({ type: "claim_draw", reason: "quickplay" });
+});
+$("btn-flag").addEventListener("click", async () => {
+  const c = ctl("flag");
+  if (!c || !(await confirmAsk(c.title, c.confirm, c.ok))) return;
+  send({ type: "claim_flag" });
+});
+$("btn-resign").addEventListener("click", async () => {
+  const c = ctl("resign");
+  if (!(await confirmAsk(c ? c.title : "Resign", c ? c.confirm : "Resign the game?", c ? c.ok : "Resign"))) return;
+  send({ type: "resign" });
+});
 
 function parseClock(text) {
   const parts = text.trim().split(":").map((x) => parseFloat(x));
@@ -606,44 +868,188 @@ function parseClock(text) {
   for (const p of parts) s = s * 60 + p;
   return Math.round(s * 1000);
 }
-$("btn-seal").onclick = () => {
+$("btn-seal").addEventListener("click", async () => {
   const move = $("seal-move").value.trim();
   if (!move) { toast("Write the move to seal first."); return; }
-  send({ type: "seal", move });
-  $("seal-move").value = "";
-};
-$("btn-arrive").onclick = () => send({ type: "arrive" });
-$("arb-resume").onclick = () => send({ type: "resume" });
-$("arb-lost").onclick = () => send({ type: "envelope_lost" });
-$("arb-stop").onclick = () => send({ type: "stop_clocks" });
-$("arb-start").onclick = () => send({ type: "start_clocks" });
-$("arb-set").onclick = () => {
+  const c = ctl("seal");
+  if (!(await confirmAsk(c ? c.title : "Seal the move", (c ? c.confirm : "") + `\n\n${move}`, c ? c.ok : "Seal"))) return;
+  if (await send({ type: "seal", move })) $("seal-move").value = "";
+});
+$("btn-arrive").addEventListener("click", () => send({ type: "arrive" }));
+$("arb-resume").addEventListener("click", () => send({ type: "resume" }));
+$("arb-lost").addEventListener("click", async () => {
+  if (await confirmAsk("Envelope lost", "Continue from the adjourned position with the clock times recorded at adjournment? The sealer makes his sealed move on the board.", "Envelope lost")) send({ type: "envelope_lost" });
+});
+$("arb-stop").addEventListener("click", () => send({ type: "stop_clocks" }));
+$("arb-start").addEventListener("click", () => send({ type: "start_clocks" }));
+$("arb-set").addEventListener("click", () => {
   const w = parseClock($("arb-w").value), b = parseClock($("arb-b").value);
   if (w === null || b === null) { toast("Write the times as m:ss (or h:mm:ss)."); return; }
   send({ type: "set_clocks", white_ms: w, black_ms: b });
-};
-$("arb-penalty").onclick = () => {
+});
+$("pen-kind").addEventListener("change", () => { if (S) renderConsole(); });
+$("arb-penalty").addEventListener("click", async () => {
   const kind = $("pen-kind").value;
-  const ev = { type: "penalty", against: $("pen-against").value, kind };
-  if (kind === "add_time" || kind === "reduce_time") ev.seconds = parseFloat($("pen-sec").value);
+  const against = $("pen-against").value;
+  const ev = { type: "penalty", against, kind };
+  if (kind === "add_time" || kind === "reduce_time") {
+    const sec = parseFloat($("pen-sec").value);
+    if (!(sec > 0)) { toast("Write the seconds (a positive number)."); return; }
+    ev.seconds = sec;
+  }
   const reason = $("pen-reason").value.trim();
   if (reason) ev.reason = reason;
+  if (kind === "loss" || kind === "expulsion") {
+    const what = kind === "loss" ? `${NAME[against]} loses the game` : `${NAME[against]} is expelled and loses the game`;
+    if (!(await confirmAsk("Penalty", `${what}${reason ? " (" + reason + ")" : ""}. This ends the game.`, "Give penalty"))) return;
+  }
   send(ev);
-};
+});
 for (const b of document.querySelectorAll(".arb-decision")) {
-  b.onclick = () => send({ type: "decision", on: "quickplay", ruling: b.dataset.ruling });
+  b.addEventListener("click", () => send({ type: "decision", on: "quickplay", ruling: b.dataset.ruling }));
 }
-$("arb-refuse").onclick = () => send({ type: "refuse_to_comply", against: $("ref-against").value });
-$("arb-annul").onclick = () => {
+$("arb-refuse").addEventListener("click", async () => {
+  const who = $("ref-against").value;
+  const text = who === "both" ? "Both players persistently refuse to comply with the Laws: both lose the game."
+    : `${NAME[who]} persistently refuses to comply with the Laws and loses the game.`;
+  if (await confirmAsk("Refusal to comply", text, "Rule")) send({ type: "refuse_to_comply", against: who });
+});
+$("arb-annul").addEventListener("click", async () => {
   const reason = $("annul-reason").value.trim();
+  if (!(await confirmAsk("Annul the game", "The game is annulled: it has no result. This cannot be undone." + (reason ? ` Reason: ${reason}.` : ""), "Annul"))) return;
   send(reason ? { type: "annul", reason } : { type: "annul" });
-};
-$("act-for").onchange = () => { $("offer").dataset.key = "?"; renderActions(); };
-$("lang").onchange = () => {
+});
+$("act-for").addEventListener("change", () => { $("offer").dataset.key = "?"; renderActions(); });
+$("lang").addEventListener("change", () => {
   lang = $("lang").value;
   localStorage.setItem("chesslaws:lang", lang);
   connect();
-};
+});
+
+// --- board tools: browsing, flip, clocks, sounds, keyboard entry -------------------------------------
+$("nav-first").addEventListener("click", () => setView(0));
+$("nav-prev").addEventListener("click", () => step(-1));
+$("nav-next").addEventListener("click", () => step(1));
+$("nav-last").addEventListener("click", () => setView(null));
+$("btn-flip").addEventListener("click", () => { userFlip = !userFlip; buildBoard(); if (S) render(); });
+$("btn-clocks").addEventListener("click", readClocks);
+$("sound-on").checked = soundOn;
+$("sound-on").addEventListener("change", () => {
+  soundOn = $("sound-on").checked;
+  localStorage.setItem("chesslaws:sound", soundOn ? "on" : "off");
+  if (soundOn) SOUND.move();
+});
+
+function normalise(text) { return text.trim().replace(/[+#!?]/g, "").replace(/0/g, "O").replace(/\s+/g, ""); }
+function findMove(text) {
+  const want = normalise(text);
+  if (!want) return null;
+  const lower = want.toLowerCase().replace(/-/g, "");
+  for (const m of S.legal_moves) {
+    if (m.uci === lower) return m;
+    if (normalise(m.san) === want || (m.san_local && normalise(m.san_local) === want)) return m;
+  }
+  // Pawn captures and promotions written loosely: "exd5", "e8Q", "e8=q".
+  for (const m of S.legal_moves) {
+    const san = normalise(m.san).replace("=", "");
+    if (san.toLowerCase() === want.replace("=", "").toLowerCase() && !/^[KQRBN]/.test(m.san)) return m;
+  }
+  return null;
+}
+$("move-entry").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const text = $("move-input").value;
+  if (!S || !myTurnColor()) { toast("It is not your move."); return; }
+  if (viewPly !== null) setView(null);
+  const m = findMove(text);
+  if (!m) { toast(`No legal move “${text.trim()}” in this position.`); return; }
+  $("move-input").value = "";
+  playMove(m.uci);
+});
+
+// The board with the keyboard: a roving focus over the squares.
+function moveFocus(df, dr) {
+  const f = FILES.indexOf(focusSq[0]), r = parseInt(focusSq[1], 10);
+  const sign = flipped() ? -1 : 1;
+  const nf = Math.min(7, Math.max(0, f + df * sign)), nr = Math.min(8, Math.max(1, r + dr * sign));
+  focusSq = FILES[nf] + nr;
+  renderBoard();
+  squares[focusSq].focus();
+}
+board.addEventListener("keydown", (e) => {
+  if (!S || !focusSq) return;
+  const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+  if (dirs[e.key]) { e.preventDefault(); e.stopPropagation(); moveFocus(...dirs[e.key]); return; }
+  if (e.key === "Enter" || e.key === " ") {
+    e.preventDefault(); e.stopPropagation();
+    if (selected && selected !== focusSq && legalFrom(selected).some((m) => m.uci.slice(2, 4) === focusSq)) {
+      tryMove(selected, focusSq);
+    } else if (legalFrom(focusSq).length) {
+      select(selected === focusSq ? null : focusSq);
+      if (selected) announce(`${focusSq} picked up; ${legalFrom(focusSq).length} legal moves`);
+    } else {
+      selected = null; renderBoard();
+    }
+    squares[focusSq].focus();
+  }
+  if (e.key === "Escape") { selected = null; renderBoard(); }
+});
+board.addEventListener("focusin", (e) => {
+  const sq = e.target && e.target.dataset ? e.target.dataset.sq : null;
+  if (sq) focusSq = sq;
+});
+document.addEventListener("keydown", (e) => {
+  if (!S || e.altKey || e.ctrlKey || e.metaKey) return;
+  const tag = (e.target && e.target.tagName) || "";
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || $("confirm").open) return;
+  if (e.key === "ArrowLeft" || e.key === ",") { e.preventDefault(); step(-1); }
+  else if (e.key === "ArrowRight" || e.key === ".") { e.preventDefault(); step(1); }
+  else if (e.key === "Home") { e.preventDefault(); setView(0); }
+  else if (e.key === "End") { e.preventDefault(); setView(null); }
+  else if (e.key === "f") { userFlip = !userFlip; buildBoard(); render(); }
+  else if (e.key === "c") readClocks();
+  else if (e.key === "p") announce(positionWords());
+});
+function positionWords() {
+  const pieces = placement(shownFen());
+  const out = [];
+  for (const color of ["w", "b"]) {
+    const list = Object.entries(pieces).filter(([, p]) => (p === p.toUpperCase()) === (color === "w"))
+      .sort((a, b) => "kqrbnp".indexOf(a[1].toLowerCase()) - "kqrbnp".indexOf(b[1].toLowerCase()))
+      .map(([sq, p]) => `${PIECE_NAME[p.toLowerCase()]} ${sq}`);
+    out.push(`${COLOR_WORD[color]}: ${list.join(", ")}`);
+  }
+  return out.join(". ");
+}
+
+// --- the arbiter's alerts (summons, repeated claims), pushed by the server -----------------------------
+function showAlert(msg) {
+  const ul = $("arb-alerts");
+  ul.hidden = false;
+  const li = document.createElement("li");
+  li.textContent = (msg.t !== undefined ? `t = ${msg.t} s · ` : "") + (msg.text || msg.what || "alert");
+  ul.prepend(li);
+  while (ul.children.length > 5) ul.lastChild.remove();
+  toast(msg.text || "The arbiter is called.", true);
+  SOUND.check();
+}
+
+$("btn-summon").addEventListener("click", async () => {
+  if (!(await confirmAsk("Call the arbiter", "Stop the clocks to call the arbiter? Do it only to ask for his help: the arbiter restarts the clocks.", "Stop clocks and call"))) return;
+  send({ type: "stop_clocks" });
+});
+
+// --- my games: the links this browser holds -----------------------------------------------------------
+function remember(seatName) {
+  let all = {};
+  try { all = JSON.parse(localStorage.getItem("chesslaws:mygames") || "{}") || {}; } catch (err) { all = {}; }
+  const g = all[gameId] || { id: gameId, created: Date.now(), links: {} };
+  g.links = g.links || {};
+  g.links[seatName] = `${location.origin}/game/${gameId}#token=${token}`;
+  g.links.spectator = `${location.origin}/game/${gameId}`;
+  all[gameId] = g;
+  localStorage.setItem("chesslaws:mygames", JSON.stringify(all));
+}
 
 // --- the connection ------------------------------------------------------------------------------
 async function whoAmI() {
@@ -651,6 +1057,7 @@ async function whoAmI() {
   if (token) {
     try {
       seat = (await api("GET", `/api/games/${gameId}/seat`)).seat;
+      if (seat !== "spectator") remember(seat);
     } catch (err) {
       toast("This link's token opens no seat: watching as a spectator.");
       token = null;
@@ -673,12 +1080,14 @@ function connect() {
   const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/games/${gameId}/ws?${params}`;
   const sock = new WebSocket(url);
   ws = sock;
-  sock.onopen = () => { $("conn").classList.add("up"); $("conn").title = "connected"; };
+  sock.onopen = () => { $("conn").classList.add("up"); $("conn").title = "connected"; $("conn").setAttribute("aria-label", "connected"); };
   sock.onmessage = (e) => {
     const msg = JSON.parse(e.data);
     if (msg.kind === "state") {
       if (S && msg.state.lang !== S.lang) S = null;
       setState(msg.state);
+    } else if (msg.kind === "alert") {
+      showAlert(msg);
     } else if (msg.kind === "error") {
       toast(msg.error);
       if (msg.status === 404) sock.onclose = null;
@@ -687,6 +1096,7 @@ function connect() {
   sock.onclose = () => {
     $("conn").classList.remove("up");
     $("conn").title = "reconnecting…";
+    $("conn").setAttribute("aria-label", "reconnecting");
     setTimeout(() => { if (ws === sock) connect(); }, 1000);
   };
 }
@@ -705,6 +1115,16 @@ async function languages() {
 (async function main() {
   $("pgn-link").href = `/api/games/${gameId}/pgn`;
   $("log-link").href = `/api/games/${gameId}/log`;
+  // The log with this seat's token (the arbiter sees the sealed move in it).
+  $("log-link").addEventListener("click", async (e) => {
+    if (!token) return;
+    e.preventDefault();
+    try {
+      const r = await fetch(`/api/games/${gameId}/log`, { headers: { Authorization: "Bearer " + token } });
+      const blob = new Blob([await r.text()], { type: "text/plain" });
+      window.open(URL.createObjectURL(blob), "_blank");
+    } catch (err) { toast("The log could not be read."); }
+  });
   await languages();
   await whoAmI();
   connect();

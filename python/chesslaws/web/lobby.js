@@ -1,25 +1,91 @@
-// chesslaws: the lobby. Create a game, hand out the seat links, list the games.
+// chesslaws: the lobby. Create a game, hand out the seat links (kept in this browser), list the games.
 "use strict";
 const $ = (id) => document.getElementById(id);
+const LABEL = { white: "White", black: "Black", arbiter: "Arbiter", spectator: "Watch" };
 
-function toast(text) {
+function toast(text, ok) {
   const el = $("toast");
   el.textContent = text;
-  el.style.display = "block";
+  el.className = "toast show" + (ok ? " ok" : "");
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { el.style.display = "none"; }, 4500);
+  toast.timer = setTimeout(() => { el.className = "toast"; }, ok ? 2500 : 5000);
 }
 
+function esc(s) { return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]); }
+
+// --- my games: every link this browser was given, in localStorage ------------------------------------
+function myGames() {
+  try { return JSON.parse(localStorage.getItem("chesslaws:mygames") || "{}") || {}; } catch (err) { return {}; }
+}
+function saveMyGames(all) { localStorage.setItem("chesslaws:mygames", JSON.stringify(all)); }
+
+async function copy(text, input) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch (err) {  // not a secure context: select and copy the old way
+    if (input) { input.focus(); input.select(); }
+    try { document.execCommand("copy"); } catch (e) { toast("Select the link and copy it."); return; }
+  }
+  toast("Link copied.", true);
+}
+
+async function showQr(link, label) {
+  try {
+    const res = await fetch("/api/qr", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ text: link }) });
+    if (!res.ok) throw new Error((await res.json()).error);
+    const svg = await res.text();
+    $("qr-img").src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(svg);
+    $("qr-title").textContent = `${label}: scan with the phone`;
+    $("qr-link").textContent = link;
+    $("qr-dialog").showModal();
+  } catch (err) { toast("No QR code: " + err.message); }
+}
+
+function linkRow(seat, link, idPrefix) {
+  const row = document.createElement("div");
+  row.className = "link";
+  const l = document.createElement("label"); l.textContent = LABEL[seat]; l.htmlFor = idPrefix + seat;
+  const inp = document.createElement("input"); inp.readOnly = true; inp.value = link; inp.id = idPrefix + seat;
+  const c = document.createElement("button"); c.type = "button"; c.textContent = "Copy"; c.className = "copy";
+  c.setAttribute("aria-label", `Copy the ${LABEL[seat]} link`);
+  c.addEventListener("click", () => copy(link, inp));
+  const q = document.createElement("button"); q.type = "button"; q.textContent = "QR"; q.className = "qr";
+  q.setAttribute("aria-label", `QR code of the ${LABEL[seat]} link`);
+  q.addEventListener("click", () => showQr(link, LABEL[seat]));
+  const open = document.createElement("a"); open.className = "btn"; open.href = link; open.target = "_blank"; open.textContent = "Open";
+  open.setAttribute("aria-label", `Open the ${LABEL[seat]} link`);
+  row.append(l, inp, c, q, open);
+  return row;
+}
+
+// --- creating a game -------------------------------------------------------------------------------------
 function markPreset() {
   for (const b of document.querySelectorAll("#presets button")) b.classList.toggle("on", b.dataset.tc === $("tc").value);
 }
 for (const b of document.querySelectorAll("#presets button")) {
-  b.onclick = () => { $("tc").value = b.dataset.tc; markPreset(); };
+  b.addEventListener("click", () => { $("tc").value = b.dataset.tc; markPreset(); });
 }
-$("tc").oninput = markPreset;
+$("tc").addEventListener("input", markPreset);
 markPreset();
 
-$("create").onsubmit = async (e) => {
+function showStartFields() {
+  const online = $("interface").value === "online";
+  $("start-field").hidden = !online;
+  $("abort-field").hidden = !online;
+  $("start-at-field").hidden = !online || $("start").value !== "scheduled";
+  $("default-field").hidden = $("start-at-field").hidden;
+}
+$("interface").addEventListener("change", showStartFields);
+$("start").addEventListener("change", () => {
+  if ($("start").value === "scheduled" && !$("start-at").value) {
+    const d = new Date(Date.now() + 10 * 60000);
+    $("start-at").value = `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
+  }
+  showStartFields();
+});
+showStartFields();
+
+$("create").addEventListener("submit", async (e) => {
   e.preventDefault();
   const body = {
     edition: $("edition").value, time_control: $("tc").value.trim() || "-",
@@ -27,50 +93,130 @@ $("create").onsubmit = async (e) => {
   };
   for (const k of ["white", "black", "fen"]) { const v = $(k).value.trim(); if (v) body[k] = v; }
   if ($("mode").value) body.mode = $("mode").value;
+  if (body.interface === "online") {
+    if ($("start").value === "ready") {
+      body.when_ready = true;
+    } else {
+      const [h, m] = ($("start-at").value || "").split(":").map((x) => parseInt(x, 10));
+      if (isNaN(h) || isNaN(m)) { toast("Choose the start time."); return; }
+      const at = new Date(); at.setHours(h, m, 0, 0);
+      if (at.getTime() <= Date.now()) at.setDate(at.getDate() + 1);
+      body.start_in = Math.round((at.getTime() - Date.now()) / 1000);
+      body.presence = true;  // absent until they open the game; Article 6.7's default time applies
+      const dt = $("default-time").value.trim();
+      if (dt !== "") body.default_time = Math.round(parseFloat(dt) * 60);
+    }
+    if ($("abort").checked) body.abort_after = 30;
+  }
   const res = await fetch("/api/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const data = await res.json();
   if (!res.ok) { toast(data.error || res.statusText); return; }
+  const all = myGames();
+  all[data.id] = { id: data.id, created: Date.now(), white: data.state.white, black: data.state.black,
+    time_control: data.state.time_control, links: data.links };
+  saveMyGames(all);
   const box = $("seatlinks");
   box.hidden = false;
-  box.innerHTML = '<div class="empty">Each link is shown once: it holds the seat\'s secret. Send each player his own.</div>';
-  const label = { white: "White", black: "Black", arbiter: "Arbiter", spectator: "Watch" };
+  box.innerHTML = "";
+  const note = document.createElement("div"); note.className = "empty";
+  note.textContent = "Each link holds its seat's secret: send each player his own. This browser keeps them under \u201cMy games\u201d.";
+  box.appendChild(note);
   for (const seat of ["white", "black", "arbiter", "spectator"]) {
-    if (!data.links[seat]) continue;
-    const row = document.createElement("div");
-    row.className = "link";
-    const l = document.createElement("label"); l.textContent = label[seat];
-    const inp = document.createElement("input"); inp.readOnly = true; inp.value = data.links[seat]; inp.id = "link-" + seat;
-    const open = document.createElement("a"); open.className = "btn"; open.href = data.links[seat]; open.target = "_blank"; open.textContent = "Open";
-    row.append(l, inp, open);
-    box.appendChild(row);
+    if (data.links[seat]) box.appendChild(linkRow(seat, data.links[seat], "link-"));
   }
   for (const s of data.state.seats_open) {
     const p = document.createElement("div"); p.className = "empty";
     p.textContent = `The ${s} seat is open: whoever opens the watch link can take it.`;
     box.appendChild(p);
   }
+  renderMyGames();
   loadGames();
-};
+});
 
-function stateLabel(g) {
-  if (g.status === "ongoing") return `<span class="pill live">live</span>`;
-  if (g.status === "annulled") return `<span class="pill">annulled</span>`;
-  return `<span class="pill">${g.result.replace("1/2-1/2", "½–½")}</span> <span class="empty">${(g.termination || "").replace(/_/g, " ")}</span>`;
+// --- my games ----------------------------------------------------------------------------------------------
+async function renderMyGames() {
+  const all = Object.values(myGames()).sort((a, b) => (b.created || 0) - (a.created || 0)).slice(0, 30);
+  $("mygames-panel").hidden = !all.length;
+  const ul = $("mygames");
+  const states = await Promise.all(all.map((g) => fetch(`/api/games/${encodeURIComponent(g.id)}`)
+    .then((r) => (r.ok ? r.json() : null)).catch(() => null)));
+  ul.innerHTML = "";
+  all.forEach((g, i) => {
+    const st = states[i];
+    const li = document.createElement("li");
+    li.className = "mygame";
+    li.dataset.id = g.id;
+    const head = document.createElement("div"); head.className = "head";
+    const title = document.createElement("a"); title.href = `/game/${encodeURIComponent(g.id)}`;
+    title.textContent = st ? `${st.white} v ${st.black}` : `${g.white || "?"} v ${g.black || "?"}`;
+    const info = document.createElement("span"); info.className = "empty";
+    const flags = [];
+    if (!st) flags.push("not on this server");
+    else {
+      flags.push(st.time_control === "-" ? "no clock" : st.time_control);
+      if (st.status === "ongoing") flags.push(st.waiting_for && st.waiting_for.length ? "waiting for players" : "live");
+      else flags.push(st.aborted ? "aborted" : st.status === "finished" ? st.result : st.status);
+    }
+    info.textContent = " " + flags.join(" · ");
+    head.append(title, info);
+    // The arbiter's games: what needs him now.
+    if (st && g.links.arbiter) {
+      const needs = [];
+      if (st.pending.some((p) => p.kind === "claim")) needs.push("claim pending");
+      if (st.pending.some((p) => p.kind === "sealed_move")) needs.push("sealed move");
+      if (st.status === "ongoing" && st.started && st.clocks.running === null && st.time_control !== "-") needs.push("clocks stopped");
+      if (st.status === "adjourned") needs.push("adjourned");
+      if (needs.length) {
+        li.classList.add("attention");
+        const pill = document.createElement("span"); pill.className = "pill alert"; pill.textContent = needs.join(" · ");
+        head.appendChild(pill);
+      }
+    }
+    const forget = document.createElement("button"); forget.type = "button"; forget.className = "forget"; forget.textContent = "Forget";
+    forget.setAttribute("aria-label", `Forget the links of ${title.textContent}`);
+    forget.addEventListener("click", () => { const a = myGames(); delete a[g.id]; saveMyGames(a); renderMyGames(); });
+    head.appendChild(forget);
+    li.appendChild(head);
+    for (const seat of ["white", "black", "arbiter", "spectator"]) {
+      if (g.links && g.links[seat]) li.appendChild(linkRow(seat, g.links[seat], `my-${g.id}-`));
+    }
+    ul.appendChild(li);
+  });
 }
 
-function esc(s) { return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]); }
+// --- the list of games: open seats and live games first -----------------------------------------------------
+function stateLabel(g) {
+  if (g.status === "ongoing" && g.waiting_for && g.waiting_for.length) return `<span class="pill live">waiting</span>`;
+  if (g.status === "ongoing") return `<span class="pill live">live</span>`;
+  if (g.status === "annulled") return `<span class="pill">${g.aborted ? "aborted" : "annulled"}</span>`;
+  if (g.status === "adjourned") return `<span class="pill">adjourned</span>`;
+  return `<span class="pill">${esc(g.result.replace("1/2-1/2", "½–½"))}</span> <span class="empty term">${esc((g.termination || "").replace(/_/g, " "))}</span>`;
+}
+
+function rank(g) {
+  if (g.status === "ongoing" && g.seats_open.length) return 0;
+  if (g.status === "ongoing") return 1;
+  if (g.status === "adjourned") return 2;
+  return 3;
+}
 
 async function loadGames() {
   let games = [];
   try { games = await (await fetch("/api/games")).json(); } catch (e) { return; }
+  if (!Array.isArray(games)) return;
   const tb = $("games").querySelector("tbody");
   if (!games.length) { tb.innerHTML = '<tr><td colspan="7" class="empty">No games yet: create one.</td></tr>'; return; }
+  games = games.map((g, i) => [g, i]).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1]).map((x) => x[0]);
   tb.innerHTML = games.slice(0, 100).map((g) => {
-    const open = g.status === "ongoing" && g.seats_open.length ? ` <span class="empty">(${g.seats_open.join(", ")} open)</span>` : "";
+    const open = g.status === "ongoing" && g.seats_open.length ? ` <span class="empty open-note">(${g.seats_open.join(", ")} open)</span>` : "";
     const name = (c) => (g.seats_open.includes(c) && g[c] === "?" ? '<span class="empty">open seat</span>' : esc(g[c]));
-    return `<tr><td>${name("white")}</td><td>${name("black")}</td><td>${g.edition}</td><td>${esc(g.time_control)}</td>` +
-      `<td>${Math.ceil(g.ply / 2)}</td><td>${stateLabel(g)}${open}</td><td><a href="/game/${encodeURIComponent(g.id)}">${g.status === "ongoing" ? "watch" : "replay"}</a></td></tr>`;
+    const act = g.status === "ongoing" ? (g.seats_open.length ? "join" : "watch") : "replay";
+    return `<tr><td class="nm">${name("white")}</td><td class="nm">${name("black")}</td><td class="wide">${esc(g.edition)}</td>` +
+      `<td class="tc" title="${esc(g.time_control)}">${esc(g.time_control)}</td>` +
+      `<td class="wide">${Math.ceil(g.ply / 2)}</td><td>${stateLabel(g)}${open}</td><td><a href="/game/${encodeURIComponent(g.id)}">${act}</a></td></tr>`;
   }).join("");
 }
+renderMyGames();
 loadGames();
 setInterval(loadGames, 5000);
+setInterval(renderMyGames, 10000);

@@ -1,0 +1,78 @@
+"""The physical limit for ``bench_server.py --bare`` (not a test, not part of the package).
+
+The same framework (FastAPI on uvicorn, WebSockets) and the same store (chesslaws' SQLite store in WAL
+mode with synchronous=FULL, written from one thread with the same group commit) as ``chesslaws serve``,
+but nothing else: every WebSocket message is appended as one row and acknowledged. No arbiter, no
+clock, no state, no broadcast. ``chesslaws serve``'s moves per second divided by this server's is the
+share of the physical limit that the Laws cost.
+
+    python bench/bare_server.py PORT DB
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import uvicorn
+from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+
+from chesslaws.server.store import GameRecord, SQLiteStore
+
+
+def create(db: str) -> FastAPI:
+    store = SQLiteStore(db)
+    executor = ThreadPoolExecutor(max_workers=1)
+    pending: list[tuple[tuple[str, int, dict[str, Any]], asyncio.Future[None]]] = []
+    flushing = False
+    counter = itertools.count()
+
+    async def flush() -> None:
+        nonlocal flushing, pending
+        loop = asyncio.get_running_loop()
+        try:
+            while pending:
+                batch, pending = pending, []
+                await loop.run_in_executor(executor, store.append_many, [item for item, _ in batch])
+                for _, fut in batch:
+                    fut.set_result(None)
+        finally:
+            flushing = False
+
+    async def commit(item: tuple[str, int, dict[str, Any]]) -> None:
+        nonlocal flushing
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        pending.append((item, fut))
+        if not flushing:
+            flushing = True
+            asyncio.ensure_future(flush())
+        await fut
+
+    app = FastAPI()
+
+    @app.websocket("/ws")
+    async def ws(sock: WebSocket) -> None:
+        await sock.accept()
+        gid = f"g{next(counter)}"
+        await asyncio.get_running_loop().run_in_executor(
+            executor, store.create_game, GameRecord(gid, 0.0, "online", {}, {}, [{"type": "start", "t": 0}]))
+        seq = 1
+        try:
+            while True:
+                msg = json.loads(await sock.receive_text())
+                await commit((gid, seq, msg["event"]))
+                await sock.send_text(json.dumps({"kind": "ack", "rid": msg["rid"], "seq": seq}))
+                seq += 1
+        except WebSocketDisconnect:
+            pass
+
+    return app
+
+
+if __name__ == "__main__":
+    uvicorn.run(create(sys.argv[2]), host="127.0.0.1", port=int(sys.argv[1]), log_level="warning",
+                ws_max_size=16 * 1024)

@@ -1,0 +1,189 @@
+"""Benchmark of Swiss pairing (issue 20). Not a test: it measures and prints.
+
+A random Swiss (a fixed seed: ratings 1200-2700, results drawn from the Elo
+expectation with 30 % draws) is paired round by round through chesslaws'
+engine interface (`chesslaws.tournament.pairing.pair_next_round`, the FIDE
+Dutch system of caissify-pairings). Per round it prints:
+
+1. the time our engine takes to pair the round (wall and CPU of this process);
+2. the time bbpPairings (FIDE-endorsed, C++) takes to pair the same round
+   from the same TRF (`bbpPairings --dutch in.trf -p out`), and the ratio;
+3. the independent checks of the round as we paired it, from our TRF-16:
+   bbpPairings' checker (`-c`: pairs that differ, colours that differ) and
+   the engine's own free pairings checker (caissify's FPC).
+
+bbpPairings is not part of chesslaws: build it yourself and give its binary
+with --bbp PATH (or CHESSLAWS_BBP). Without it only our times are printed.
+A round that takes longer than --round-limit seconds stops the run (it is
+reported as not finished): the caissify engine's maximum-weight matching is
+pure Python and grows steeply with the bracket size.
+
+    python bench/bench_pairing.py --players 500 --rounds 11 --bbp /path/to/bbpPairings.exe
+    python bench/bench_pairing.py --players 100 --rounds 9
+    python bench/bench_pairing.py --players 500 --rounds 11 --engine bbp --bbp /path/to/bbpPairings.exe --no-fpc
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from chesslaws.tournament import Regulations, Tournament, pair_next_round, write_trf
+
+
+def simulate(n: int, rounds: int, seed: int) -> Tournament:
+    rng = random.Random(seed)
+    t = Tournament(f"Random Swiss {n}p {rounds}r seed {seed}", Regulations(rounds=rounds))
+    for i in range(n):
+        t = t.add_player(f"Player {i + 1:04}", rng.randint(1200, 2700))
+    return t.order_by_rating()
+
+
+def play_round(t: Tournament, rng: random.Random) -> Tournament:
+    r = len(t.rounds)
+    for b in t.rounds[-1].boards:
+        w, bl = t.player(b.white), t.player(b.black)
+        expected = 1 / (1 + 10 ** ((bl.rating - w.rating) / 400))
+        x = rng.random()
+        t = t.set_result(r, b.table, "1/2-1/2" if x < 0.3 else "1-0" if x < 0.3 + 0.7 * expected else "0-1")
+    return t
+
+
+ENGINE: Any = None  # None: caissify-pairings; else a BbpDutch (set by --engine bbp)
+
+
+def _pair_worker(t: Tournament, out: Any) -> None:
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    paired = pair_next_round(t, ENGINE)
+    out.put((paired, time.perf_counter() - wall0, time.process_time() - cpu0))
+
+
+def pair_with_limit(t: Tournament, limit: float) -> tuple[Tournament | None, float, float]:
+    """Pairs in a child process so that a round over the limit can be stopped."""
+    q: Any = mp.get_context("fork").Queue()
+    p = mp.get_context("fork").Process(target=_pair_worker, args=(t, q))
+    p.start()
+    try:
+        paired, wall, cpu = q.get(timeout=limit)
+    except Exception:
+        p.kill()
+        p.join()
+        return None, limit, float("nan")
+    p.join()
+    return paired, wall, cpu
+
+
+def bbp_pair_time(bbp: str, t: Tournament, tmp: Path) -> float:
+    src, dst = tmp / "state.trf", tmp / "next.txt"
+    src.write_text(write_trf(t))
+    t0 = time.perf_counter()
+    out = subprocess.run([bbp, "--dutch", str(src), "-p", str(dst)], capture_output=True, text=True)
+    dt = time.perf_counter() - t0
+    if out.returncode != 0:
+        raise RuntimeError(f"bbpPairings failed: {out.stderr.strip()[:300]}")
+    return dt
+
+
+def bbp_check(bbp: str, t: Tournament, tmp: Path) -> dict[int, tuple[int, int]]:
+    """Per round where bbpPairings' checker differs: (pairs that differ, boards with colours only reversed)."""
+    path = tmp / "event.trf"
+    path.write_text(write_trf(t))
+    out = subprocess.run([bbp, "--dutch", str(path), "-c"], capture_output=True, text=True).stdout
+    result: dict[int, tuple[set[frozenset[str]], set[frozenset[str]], int]] = {}
+    rnd = 0
+    for line in out.splitlines():
+        m = re.search(r"Round #(\d+)", line)
+        if m:
+            rnd = int(m.group(1))
+            continue
+        cells = re.findall(r"(\d+)\s*-\s*(\d+|PAB|BYE)?", line)
+        if len(cells) == 2 and line.strip()[:1].isdigit():
+            checker, ours, reversed_ = result.setdefault(rnd, (set(), set(), 0))
+            a, b = frozenset(x for x in cells[0] if x), frozenset(x for x in cells[1] if x)
+            checker.add(a)
+            ours.add(b)
+            result[rnd] = (checker, ours, reversed_ + (a == b))
+    return {r: (len(c ^ o) // 2, rev) for r, (c, o, rev) in result.items()}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--players", type=int, default=500)
+    ap.add_argument("--rounds", type=int, default=11)
+    ap.add_argument("--seed", type=int, default=20)
+    ap.add_argument("--bbp", default=os.environ.get("CHESSLAWS_BBP") or shutil.which("bbpPairings.exe"))
+    ap.add_argument("--round-limit", type=float, default=240.0, help="Seconds allowed to pair one round.")
+    ap.add_argument("--no-fpc", action="store_true",
+                    help="Skip the engine's own checker (it re-pairs every round with caissify: too slow at 500 players).")
+    ap.add_argument("--engine", choices=["caissify", "bbp"], default="caissify",
+                    help="The engine behind chesslaws' interface (bbp: the --bbp binary, through our TRF).")
+    args = ap.parse_args()
+    global ENGINE
+    if args.engine == "bbp":
+        from chesslaws.tournament.pairing import BbpDutch
+
+        if not args.bbp:
+            ap.error("--engine bbp needs --bbp PATH")
+        ENGINE = BbpDutch(args.bbp)
+
+    with open("/proc/loadavg") as f:
+        load = f.read().split()[:3]
+    print(f"# {args.players} players, {args.rounds} rounds, seed {args.seed}; load average {' '.join(load)}")
+    engine = "caissify-pairings (Dutch)" if args.engine == "caissify" else "bbpPairings through chesslaws' TRF"
+    print(f"# engine: {engine}, peer: bbpPairings ({args.bbp or 'not given: --bbp PATH'})")
+    rng = random.Random(args.seed + 1)
+    t = simulate(args.players, args.rounds, args.seed)
+    ours_wall: list[float] = []
+    ratios: list[float] = []
+    unfinished = None
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        print(f"{'round':>5} {'ours s':>9} {'ours CPU':>9} {'bbp s':>8} {'ratio':>8}")
+        for r in range(1, args.rounds + 1):
+            peer = bbp_pair_time(args.bbp, t, tmp) if args.bbp else float("nan")
+            paired, wall, cpu = pair_with_limit(t, args.round_limit)
+            if paired is None:
+                unfinished = r
+                print(f"{r:>5} {'> ' + format(args.round_limit, 'g'):>9} {'':>9} {peer:>8.3f}   not finished")
+                break
+            t = play_round(paired, rng)
+            ours_wall.append(wall)
+            ratio = wall / peer if args.bbp else float("nan")
+            ratios.append(ratio)
+            print(f"{r:>5} {wall:>9.3f} {cpu:>9.3f} {peer:>8.3f} {ratio:>8.2f}x", flush=True)
+        paired_rounds = len(t.rounds)
+        print(f"# paired {paired_rounds} of {args.rounds} rounds"
+              + (f" (round {unfinished} exceeded {args.round_limit:g} s)" if unfinished else ""))
+        if ours_wall:
+            print(f"# median time per round: ours {statistics.median(ours_wall):.3f} s"
+                  + (f", {statistics.median(ratios):.1f}x bbpPairings'" if args.bbp else ""))
+        if paired_rounds and not args.no_fpc:
+            from caissify_pairings.fpc import check_trf
+
+            report = check_trf(write_trf(t))
+            s = report["summary"]
+            print(f"# engine's own checker (caissify FPC): {s['rounds_matched']}/{s['rounds_checked']} rounds agree")
+        if paired_rounds:
+            if args.bbp:
+                diffs = bbp_check(args.bbp, t, tmp)
+                pairs = sum(p for p, _ in diffs.values())
+                colours = sum(c for _, c in diffs.values())
+                print(f"# bbpPairings' checker: {paired_rounds - len(diffs)}/{paired_rounds} rounds identical; "
+                      f"{pairs} pairing(s) differ, {colours} board(s) with colours reversed "
+                      f"in {len(diffs)} round(s)")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,401 @@
+"""``chesslaws tournament``: create an event, register players, pair rounds, enter results, show standings, export."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any, NoReturn
+
+import click
+
+from chesslaws.tournament.model import TIEBREAKS, Regulations, Scoring, Tournament, TournamentError
+
+DB_HELP = "SQLite file, or a postgresql:// URL (the same database as `chesslaws serve`)."
+
+
+def _die(message: str, code: int = 1) -> NoReturn:
+    click.echo(f"chesslaws tournament: {message}", err=True)
+    sys.exit(code)
+
+
+def _store(db: str) -> Any:
+    from chesslaws.tournament.store import TournamentStore
+
+    try:
+        return TournamentStore(db)
+    except Exception as err:  # the database cannot be opened
+        _die(f"cannot open the database {db}: {err}", 2)
+
+
+def _load(db: str, key: str) -> tuple[Any, Tournament]:
+    store = _store(db)
+    try:
+        return store, store.load(key)
+    except TournamentError as err:
+        _die(str(err))
+
+
+def _tiebreaks(text: str | None, system: str) -> tuple[str, ...]:
+    from chesslaws.tournament.model import DEFAULT_ROUND_ROBIN_TIEBREAKS, DEFAULT_SWISS_TIEBREAKS
+
+    if not text:
+        return DEFAULT_SWISS_TIEBREAKS if system == "swiss" else DEFAULT_ROUND_ROBIN_TIEBREAKS
+    codes = tuple(c.strip().upper() for c in text.split(",") if c.strip())
+    for c in codes:
+        if c not in TIEBREAKS:
+            raise click.BadParameter(f"unknown tie-break {c!r}; known: {', '.join(TIEBREAKS)}",
+                                     param_hint="--tiebreaks")
+    return codes
+
+
+def _fmt(x: float) -> str:
+    return f"{x:g}"
+
+
+def _print_round(t: Tournament, number: int) -> None:
+    rnd = t.round(number)
+    click.echo(f"Round {number}")
+    for b in rnd.boards:
+        w, bl = t.player(b.white), t.player(b.black)
+        res = b.result or ""
+        click.echo(f"  {b.table:>3}  {w.start_number:>3} {w.name:<28} - {bl.start_number:>3} {bl.name:<28} {res}")
+    names = {"pab": "pairing-allocated bye", "full": "full-point bye", "half": "half-point bye",
+             "zero": "zero-point bye", "absent": "absent", "free": "free round"}
+    for y in rnd.byes:
+        click.echo(f"       {y.player:>3} {t.player(y.player).name:<28}   {names[y.kind]}")
+
+
+@click.group(name="tournament")
+def tournament() -> None:
+    """Run a tournament: players, pairings (FIDE Berger tables, Dutch system), results, standings, TRF.
+
+    Tournaments live in the database of `chesslaws serve` (--db, default
+    ./chesslaws.sqlite3); name one by its id or its name.
+
+    \b
+    A Swiss in six commands:
+      chesslaws tournament create "Club Open" --rounds 5 --time-control 5400+30
+      chesslaws tournament add "Club Open" "Carlsen, Magnus" --rating 2830 --title GM --federation NOR
+      chesslaws tournament pair "Club Open"
+      chesslaws tournament result "Club Open" 1 1 1-0
+      chesslaws tournament standings "Club Open"
+      chesslaws tournament export "Club Open" -o club.trf
+    \b
+    For scripts:
+      chesslaws tournament berger 8              # the FIDE Berger table for 8 players
+      chesslaws tournament standings event.trf --json
+    """
+
+
+@tournament.command()
+@click.argument("players", type=int)
+@click.option("--double", is_flag=True, help="A double round robin (second cycle with colours reversed).")
+def berger(players: int, double: bool) -> None:
+    """Print the FIDE Berger table (C.05) for PLAYERS players: one line per round, `white-black` start numbers.
+
+    With an odd number of players the pairing with the highest table
+    number is left out: that player has the free round.
+
+    \b
+    Example:
+      $ chesslaws tournament berger 4
+      1-4 2-3
+      4-3 1-2
+      2-4 3-1
+    """
+    from chesslaws.tournament.pairing import berger_table
+
+    try:
+        table = berger_table(players, double=double)
+    except TournamentError as err:
+        _die(str(err), 2)
+    for rnd in table:
+        click.echo(" ".join(f"{w}-{b}" for w, b in rnd))
+
+
+@tournament.command()
+@click.argument("name")
+@click.option("--system", type=click.Choice(["swiss", "round-robin", "double-round-robin"]), default="swiss",
+              show_default=True, help="Swiss (FIDE Dutch system) or round robin (FIDE Berger tables).")
+@click.option("--rounds", type=click.IntRange(1, 99), default=9, show_default=True,
+              help="Rounds of a Swiss (a round robin has as many as its players need).")
+@click.option("--edition", type=click.Choice(["1989", "1997", "2023"]), default="2023", show_default=True,
+              help="The Laws that rule every game of the event.")
+@click.option("--time-control", default="5400+30", show_default=True,
+              help="Time control of every game, e.g. 40/5400+30:1800+30, 900+10.")
+@click.option("--default-time", type=float, default=None, metavar="SECONDS",
+              help="Default time (late arrival forfeits after it); default: the edition's.")
+@click.option("--scoring", default="1-0.5-0", show_default=True, help="Points for WIN-DRAW-LOSS, e.g. 3-1-0.")
+@click.option("--quickplay", is_flag=True, help="The quickplay-finish Guidelines (III) are announced.")
+@click.option("--tiebreaks", default=None, metavar="LIST",
+              help=f"Tie-break order, comma separated (C.07 names: {', '.join(TIEBREAKS)}); "
+                   "default BH-C1,BH,SB,DE,WIN,BPG for a Swiss, DE,SB,WIN,BPG for a round robin.")
+@click.option("--site", default="", help="City or venue.")
+@click.option("--date", default="", help="Start date, YYYY/MM/DD.")
+@click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL", help=DB_HELP)
+def create(name: str, system: str, rounds: int, edition: str, time_control: str, default_time: float | None,
+           scoring: str, quickplay: bool, tiebreaks: str | None, site: str, date: str, db: str) -> None:
+    """Create a tournament NAME with its regulations; prints its id."""
+    try:
+        reg = Regulations(system=system, rounds=rounds, edition=edition, time_control=time_control,  # type: ignore[arg-type]
+                          default_time=default_time, scoring=Scoring.parse(scoring), quickplay=quickplay,
+                          tiebreaks=_tiebreaks(tiebreaks, system))
+    except TournamentError as err:
+        _die(str(err), 2)
+    t = _store(db).save(Tournament(name, reg, site=site, date=date))
+    click.echo(t.id)
+
+
+@tournament.command(name="list")
+@click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL", help=DB_HELP)
+def list_command(db: str) -> None:
+    """List the tournaments in the database (id, name)."""
+    for tid, name, _ in _store(db).tournaments():
+        click.echo(f"{tid}  {name}")
+
+
+@tournament.command()
+@click.argument("tournament_key", metavar="TOURNAMENT")
+@click.argument("names", nargs=-1, required=True)
+@click.option("--rating", type=click.IntRange(0, 3500), default=0, help="Rating (0: unrated).")
+@click.option("--title", default="", help="GM, IM, WGM, FM...")
+@click.option("--federation", default="", help="Three-letter federation code.")
+@click.option("--fide-id", default="", help="FIDE ID.")
+@click.option("--from-trf", "from_trf", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Register the players of a TRF file (names, ratings, titles, federations, IDs).")
+@click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL", help=DB_HELP)
+def add(tournament_key: str, names: tuple[str, ...], rating: int, title: str, federation: str, fide_id: str,
+        from_trf: str | None, db: str) -> None:
+    """Register players in TOURNAMENT (before round 1). Several NAMES take the same options.
+
+    \b
+    Examples:
+      chesslaws tournament add Open "Carlsen, Magnus" --rating 2830 --title GM --federation NOR
+      chesslaws tournament add Open Ann Bob Cleo Dan
+    """
+    store, t = _load(db, tournament_key)
+    try:
+        for n in names:
+            t = t.add_player(n, rating, title, federation, fide_id)
+    except (TournamentError, Exception) as err:
+        _die(str(err))
+    store.save(t)
+    click.echo(f"{len(t.players)} players")
+
+
+@tournament.command()
+@click.argument("tournament_key", metavar="TOURNAMENT")
+@click.option("--engine", type=click.Choice(["caissify", "bbp"]), default="caissify", show_default=True,
+              help="Swiss engine: caissify-pairings (built in), or a bbpPairings binary you installed (--bbp).")
+@click.option("--bbp", "bbp_path", envvar="CHESSLAWS_BBP", default=None, metavar="PATH",
+              help="The bbpPairings executable for --engine bbp (or CHESSLAWS_BBP).")
+@click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL", help=DB_HELP)
+def pair(tournament_key: str, engine: str, bbp_path: str | None, db: str) -> None:
+    """Pair the next round of TOURNAMENT and print it.
+
+    Before round 1 of a Swiss the players are numbered by rating (C.04.2).
+    A Swiss is paired by the FIDE Dutch system; caissify-pairings needs
+    seconds per round at 100 players and does not finish large opens
+    (hundreds of players): use --engine bbp there.
+
+    \b
+    Examples:
+      chesslaws tournament pair Open
+      chesslaws tournament pair Open --engine bbp --bbp /opt/bbp/bbpPairings.exe
+    """
+    from chesslaws.tournament.pairing import BbpDutch, SwissEngine, pair_next_round
+
+    store, t = _load(db, tournament_key)
+    chosen: SwissEngine | None = None
+    if engine == "bbp":
+        if not bbp_path:
+            _die("--engine bbp needs the bbpPairings executable: --bbp PATH (or CHESSLAWS_BBP)", 2)
+        chosen = BbpDutch(bbp_path)
+    try:
+        if not t.rounds and t.regulations.system == "swiss":
+            t = t.order_by_rating()
+        t = pair_next_round(t, chosen)
+    except Exception as err:
+        _die(str(err))
+    store.save(t)
+    _print_round(t, len(t.rounds))
+
+
+@tournament.command()
+@click.argument("tournament_key", metavar="TOURNAMENT")
+@click.argument("round_number", type=int, metavar="ROUND")
+@click.argument("table", type=int)
+@click.argument("result", required=False)
+@click.option("--game", "game_log", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Take the result from the game's log (JSON Lines): a late arrival is recorded as a forfeit.")
+@click.option("--at", "at", type=float, default=None, metavar="T",
+              help="With --game: the game as it stands T seconds after its start (a flag fall or a late "
+                   "arrival that no event records).")
+@click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL", help=DB_HELP)
+def result(tournament_key: str, round_number: int, table: int, result: str | None, game_log: str | None,
+           at: float | None, db: str) -> None:
+    """Enter the RESULT of a TABLE of ROUND: 1-0, 0-1, 1/2-1/2, 0-0, +- / -+ (forfeit), -- (both forfeit).
+
+    \b
+    Examples:
+      chesslaws tournament result Open 3 1 1/2-1/2
+      chesslaws tournament result Open 3 2 --game board2.jsonl
+      chesslaws tournament result Open 3 4 --game board4.jsonl --at 3600   # Black never came
+    """
+    from chesslaws.game import Game
+
+    store, t = _load(db, tournament_key)
+    try:
+        if game_log:
+            game = Game.replay(game_log)
+            if at is not None:
+                game = game.at(at)
+            if game.state.result == "*":
+                raise TournamentError(f"{game_log}: the game has not ended (give --at T when the clock decides it: "
+                                      "a flag fall, a player who never arrived)")
+            t = t.result_from_game(round_number, table, game)
+            store.save_game_log(t.id, round_number, table, game.log_lines())
+        elif result:
+            t = t.set_result(round_number, table, result.replace("½", "1/2"))
+        else:
+            raise TournamentError("give a RESULT or --game LOG")
+    except Exception as err:
+        _die(str(err))
+    store.save(t)
+    b = next(b for b in t.round(round_number).boards if b.table == table)
+    click.echo(f"round {round_number} table {table}: {t.player(b.white).name} - {t.player(b.black).name} {b.result}")
+
+
+@tournament.command()
+@click.argument("tournament_key", metavar="TOURNAMENT")
+@click.argument("round_number", type=int, metavar="ROUND")
+@click.argument("player", type=int)
+@click.argument("kind", type=click.Choice(["full", "half", "zero"]))
+@click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL", help=DB_HELP)
+def bye(tournament_key: str, round_number: int, player: int, kind: str, db: str) -> None:
+    """Grant PLAYER (start number) a requested bye in ROUND, before it is paired: full, half or zero point."""
+    store, t = _load(db, tournament_key)
+    try:
+        t = t.request_bye(round_number, player, kind)  # type: ignore[arg-type]
+    except Exception as err:
+        _die(str(err))
+    store.save(t)
+    click.echo(f"round {round_number}: {t.player(player).name} has a {kind}-point bye")
+
+
+@tournament.command()
+@click.argument("tournament_key", metavar="TOURNAMENT")
+@click.argument("player", type=int)
+@click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL", help=DB_HELP)
+def withdraw(tournament_key: str, player: int, db: str) -> None:
+    """Withdraw PLAYER (start number): not paired from the next round on."""
+    store, t = _load(db, tournament_key)
+    try:
+        t = t.withdraw(player)
+    except Exception as err:
+        _die(str(err))
+    store.save(t)
+    click.echo(f"{t.player(player).name} withdraws from round {t.next_round}")
+
+
+def _tournament_from(source: str, db: str) -> Tournament:
+    if source.lower().endswith((".trf", ".txt")) or os.path.isfile(source):
+        from chesslaws.tournament.trf import read_trf
+
+        try:
+            with open(source, encoding="utf-8", errors="replace") as f:
+                return read_trf(f.read())
+        except OSError as err:
+            _die(f"cannot read {source}: {err}", 2)
+        except TournamentError as err:
+            _die(f"{source}: {err}")
+    return _load(db, source)[1]
+
+
+@tournament.command(name="standings")
+@click.argument("source", metavar="TOURNAMENT|FILE.trf")
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON object per line and player: rank, start_number, points, tiebreaks (name -> value).")
+@click.option("--tiebreaks", default=None, metavar="LIST", help="Override the tie-break order (comma separated).")
+@click.option("--crosstable", is_flag=True, help="Also print the crosstable, round by round.")
+@click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL", help=DB_HELP)
+def standings_command(source: str, as_json: bool, tiebreaks: str | None, crosstable: bool, db: str) -> None:
+    """Print the standings of a tournament in the database, or of a TRF-16 file.
+
+    \b
+    Examples:
+      chesslaws tournament standings Open
+      chesslaws tournament standings event.trf --json
+      chesslaws tournament standings event.trf --tiebreaks BH-C1,BH,SB,ARO,TPR
+    """
+    from chesslaws.tournament.tiebreaks import crosstable as make_crosstable
+    from chesslaws.tournament.tiebreaks import standings
+
+    t = _tournament_from(source, db)
+    codes = _tiebreaks(tiebreaks, t.regulations.system) if tiebreaks else t.regulations.tiebreaks
+    rows = standings(t, codes)
+    if as_json:
+        for s in rows:
+            click.echo(json.dumps({"rank": s.rank, "start_number": s.start_number, "name": s.name,
+                                   "points": s.points, "tiebreaks": dict(s.tiebreaks)}))
+        return
+    title = f"{t.name or 'Tournament'}: after round {len(t.rounds)} of {t.total_rounds}"
+    click.echo(title)
+    click.echo(f"{'Rk':>3} {'SNo':>4} {'Name':<30} {'Rtg':>4} {'Pts':>5} " + " ".join(f"{c:>6}" for c in codes))
+    for s in rows:
+        click.echo(f"{s.rank:>3} {s.start_number:>4} {s.name[:30]:<30} {s.rating or '':>4} {_fmt(s.points):>5} "
+                   + " ".join(f"{_fmt(v):>6}" for _, v in s.tiebreaks))
+    if crosstable:
+        click.echo("")
+        for row in make_crosstable(t):
+            click.echo(f"{row[0]:>4} {row[1][:24]:<24} {row[2]:>4} " + " ".join(f"{c:>6}" for c in row[3:-1])
+                       + f" {row[-1]:>5}")
+
+
+@tournament.command()
+@click.argument("tournament_key", metavar="TOURNAMENT")
+@click.option("--round", "round_number", type=int, default=None, help="Only this round (PGN).")
+@click.option("--pgn", "as_pgn", is_flag=True, help="PGN of the games whose logs are stored, instead of TRF.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default="-", show_default=True,
+              help="File to write ('-': standard output).")
+@click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL", help=DB_HELP)
+def export(tournament_key: str, round_number: int | None, as_pgn: bool, output: str, db: str) -> None:
+    """Export TOURNAMENT as TRF-16 (default) or its games as PGN.
+
+    \b
+    Examples:
+      chesslaws tournament export Open -o open.trf
+      chesslaws tournament export Open --pgn --round 3 -o round3.pgn
+    """
+    store, t = _load(db, tournament_key)
+    if as_pgn:
+        from chesslaws.tournament.pgn import event_pgn
+
+        text = event_pgn(t, store.game_logs(t.id, round_number))
+    else:
+        from chesslaws.tournament.trf import write_trf
+
+        text = write_trf(t)
+    with click.open_file(output, "w") as f:
+        f.write(text)
+
+
+@tournament.command()
+@click.argument("tournament_key", metavar="TOURNAMENT")
+@click.argument("round_number", type=int, metavar="ROUND", required=False)
+@click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL", help=DB_HELP)
+def show(tournament_key: str, round_number: int | None, db: str) -> None:
+    """Print the regulations and the pairings of ROUND (default: every round)."""
+    _, t = _load(db, tournament_key)
+    reg = t.regulations
+    click.echo(f"{t.name} ({t.id}): {reg.system}, {t.total_rounds} rounds, {len(t.players)} players")
+    click.echo(f"  Laws {reg.edition}, time control {reg.time_control}, default time "
+               f"{'edition default' if reg.default_time is None else f'{reg.default_time:g} s'}, scoring {reg.scoring}"
+               f"{', quickplay Guidelines announced' if reg.quickplay else ''}")
+    click.echo(f"  tie-breaks: {', '.join(reg.tiebreaks)}")
+    for rnd in t.rounds:
+        if round_number is None or rnd.number == round_number:
+            _print_round(t, rnd.number)
+
+

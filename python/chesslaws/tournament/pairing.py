@@ -1,0 +1,245 @@
+"""Pairings: the FIDE Berger tables (C.05) and the Dutch system (C.04.3) through a pairing engine.
+
+The engine is kept behind :class:`SwissEngine` (one call: pair one round
+from each player's history); :class:`CaissifyDutch` adapts the
+``caissify-pairings`` package to it (the default), :class:`BbpDutch` runs
+a bbpPairings binary (FIDE-endorsed, C++) that the user installed and names
+by its path, on the event's TRF. No pairing rule is written here:
+this module only derives each player's pairing history (score, colours of
+played games, floats, byes, previous opponents) from the tournament's
+record and turns the engine's answer into a :class:`Round`.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import tempfile
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from chesslaws.tournament.model import Board, Bye, Round, Tournament, TournamentError
+from chesslaws.tournament.records import Entry, game_score, player_entries
+
+Pair = tuple[int, int]
+
+
+# --- round robin -----------------------------------------------------------------
+
+
+def berger_round(n: int, round_number: int) -> list[Pair]:
+    """The FIDE Berger table (C.05 Annex 1) for ``n`` (even) positions, one round, in the published order."""
+    from caissify_pairings.engines.round_robin import berger_round as engine_round
+
+    return list(engine_round(n, round_number))
+
+
+def berger_table(players: int, *, double: bool = False) -> list[list[Pair]]:
+    """The rounds of a round robin for ``players`` players, each a list of (white, black) start numbers.
+
+    With an odd number of players the highest number of the table (``players + 1``)
+    is the free round: that pairing is left out. For a double round robin the
+    second cycle repeats the first with colours reversed, and the last two
+    rounds of the first cycle are exchanged, as C.05 recommends, so that no
+    player gets the same colour three times running at the turn.
+    """
+    if players < 2:
+        raise TournamentError(f"a round robin needs at least 2 players (got {players})")
+    n = players + players % 2
+    first = [[(w, b) for w, b in berger_round(n, r) if w <= players and b <= players] for r in range(1, n)]
+    if not double:
+        return first
+    second = [[(b, w) for w, b in rnd] for rnd in first]
+    if len(first) >= 2:
+        first = first[:-2] + [first[-1], first[-2]]
+    return first + second
+
+
+def pair_round_robin(t: Tournament) -> Round:
+    number = t.next_round
+    n = len(t.players)
+    table = berger_table(n, double=t.regulations.system == "double-round-robin")
+    if number > len(table):
+        raise TournamentError(f"the round robin has {len(table)} rounds")
+    pairs = table[number - 1]
+    boards = tuple(Board(i, w, b) for i, (w, b) in enumerate(pairs, 1))
+    seated = {x for p in pairs for x in p}
+    byes = tuple(Bye(sn, "free") for sn in range(1, n + 1) if sn not in seated)
+    return Round(number, boards, byes)
+
+
+# --- Swiss ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SwissPlayer:
+    """What a Swiss engine is told about one player to pair."""
+
+    start_number: int
+    name: str
+    rating: int
+    score: float  # game points (1, 1/2, 0), byes and forfeits included
+    colours: tuple[str, ...]  # "white"/"black" of the games played over the board, in order
+    floats: tuple[str, ...]  # "up"/"down"/"none" per round so far
+    had_bye_or_forfeit_win: int  # unplayed rounds that gave a win's points (no second PAB, C.04.1)
+    forfeit_wins: int
+
+
+@dataclass(frozen=True, slots=True)
+class SwissRequest:
+    round_number: int
+    total_rounds: int
+    players: tuple[SwissPlayer, ...]
+    played_pairs: frozenset[Pair]  # games played over the board (a forfeit may be paired again)
+    trf: str = ""  # the event as TRF-16, with the requested byes and absences of the round to pair
+
+
+class SwissEngine(Protocol):
+    name: str
+
+    def pair(self, request: SwissRequest) -> list[tuple[int, int | None]]:
+        """(white, black) start numbers per board, in table order; (player, None) is the pairing-allocated bye."""
+
+
+class CaissifyDutch:
+    """The FIDE Dutch system (C.04.3) of the ``caissify-pairings`` package (Apache-2.0)."""
+
+    name = "caissify-pairings dutch"
+
+    def pair(self, request: SwissRequest) -> list[tuple[int, int | None]]:
+        from caissify_pairings import MissingFloatHistoryWarning
+        from caissify_pairings.engines.dutch import DutchEngine
+
+        players = [{
+            "id": p.start_number, "name": p.name, "score": p.score, "rating": p.rating,
+            "starting_number": p.start_number, "color_hist": list(p.colours), "float_history": list(p.floats),
+            "bye_count": p.had_bye_or_forfeit_win - p.forfeit_wins, "forfeit_win_count": p.forfeit_wins,
+        } for p in request.players]
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", MissingFloatHistoryWarning)
+            engine = DutchEngine(players=players, previous_pairings=set(request.played_pairs),
+                                 round_number=request.round_number, total_rounds=request.total_rounds)
+            out: list[dict[str, Any]] = engine.generate_pairings()
+        out.sort(key=lambda d: d.get("table", 0))
+        return [(int(d["white_id"]), None if d.get("black_id") is None or d.get("bye") else int(d["black_id"]))
+                for d in out]
+
+
+class BbpDutch:
+    """The FIDE Dutch system of a bbpPairings binary (``bbpPairings --dutch FILE -p OUT``), given by its path."""
+
+    name = "bbpPairings dutch"
+
+    def __init__(self, executable: str) -> None:
+        self.executable = executable
+
+    def pair(self, request: SwissRequest) -> list[tuple[int, int | None]]:
+        if not request.trf:
+            raise TournamentError("bbpPairings pairs from the event's TRF: the request carries none")
+        with tempfile.TemporaryDirectory(prefix="chesslaws-bbp-") as d:
+            src, dst = Path(d) / "event.trf", Path(d) / "pairs.txt"
+            src.write_text(request.trf, encoding="utf-8")
+            try:
+                run = subprocess.run([self.executable, "--dutch", str(src), "-p", str(dst)], capture_output=True,
+                                     text=True, timeout=600)
+            except OSError as err:
+                raise TournamentError(f"cannot run bbpPairings ({self.executable}): {err}") from None
+            if run.returncode != 0 or not dst.exists():
+                raise TournamentError(f"bbpPairings could not pair round {request.round_number}: "
+                                      f"{(run.stderr or run.stdout).strip()[:400]}")
+            lines = dst.read_text().split()
+        count, numbers = int(lines[0]), [int(x) for x in lines[1:]]
+        pairs: list[tuple[int, int | None]] = [(numbers[2 * i], numbers[2 * i + 1] or None) for i in range(count)]
+        return [p for p in pairs if p[1] is not None] + [p for p in pairs if p[1] is None]
+
+
+def _request_trf(t: Tournament) -> str:
+    """The event's TRF, with the next round's requested byes (F, H, Z) and absences (-) already written in."""
+    from chesslaws.tournament.trf import write_trf
+
+    number = t.next_round
+    column = 92 + 10 * (number - 1)
+    lines: list[str] = []
+    for line in write_trf(t).splitlines():
+        if line.startswith("001"):
+            sn = int(line[4:8])
+            kind = t.requested_bye(number, sn)
+            code = "-" if not t.player(sn).active_in(number) else {"full": "F", "half": "H", "zero": "Z"}.get(
+                kind or "")
+            if code:
+                line = line.ljust(column - 1) + f"0000 - {code}"
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def _floats(sn: int, entries: dict[int, tuple[Entry, ...]], upto: int) -> tuple[str, ...]:
+    """Floats per round (C.04.3): paired with a higher (up) or lower (down) score; an unplayed round with points is a downfloat."""
+    out: list[str] = []
+    for e in entries[sn]:
+        if e.round > upto:
+            break
+        if not e.played:
+            out.append("down" if e.game_points > 0 and e.kind != "free" else "none")
+            continue
+        assert e.opponent is not None
+        mine = game_score(entries[sn], e.round - 1)
+        theirs = game_score(entries[e.opponent], e.round - 1)
+        out.append("down" if mine > theirs else "up" if mine < theirs else "none")
+    return tuple(out)
+
+
+def swiss_request(t: Tournament, *, with_trf: bool = False) -> SwissRequest:
+    """The engine's input for the next round: the active players without a requested bye."""
+    number = t.next_round
+    entries = player_entries(t)
+    players: list[SwissPlayer] = []
+    played: set[Pair] = set()
+    for p in t.players:
+        es = entries[p.start_number]
+        for e in es:
+            if e.played and e.opponent is not None:
+                played.add((min(p.start_number, e.opponent), max(p.start_number, e.opponent)))
+        if not p.active_in(number) or t.requested_bye(number, p.start_number) is not None:
+            continue
+        colours = tuple("white" if e.color == "w" else "black" for e in es if e.played)
+        win_unplayed = sum(1 for e in es if e.kind in ("pab", "full", "forfeit_win"))
+        players.append(SwissPlayer(p.start_number, p.name, p.rating, game_score(es), colours,
+                                   _floats(p.start_number, entries, number - 1), win_unplayed,
+                                   sum(1 for e in es if e.kind == "forfeit_win")))
+    return SwissRequest(number, t.total_rounds, tuple(players), frozenset(played),
+                        _request_trf(t) if with_trf else "")
+
+
+def pair_swiss(t: Tournament, engine: SwissEngine | None = None) -> Round:
+    request = swiss_request(t, with_trf=isinstance(engine, BbpDutch))
+    if len(request.players) < 2:
+        raise TournamentError(f"round {request.round_number}: fewer than two players to pair")
+    pairs = (engine or CaissifyDutch()).pair(request)
+    boards: list[Board] = []
+    byes: list[Bye] = []
+    for w, b in pairs:
+        if b is None:
+            byes.append(Bye(w, "pab"))
+        else:
+            boards.append(Board(len(boards) + 1, w, b))
+    for rnd, sn, kind in t.requested_byes:
+        if rnd == request.round_number and t.player(sn).active_in(rnd):
+            byes.append(Bye(sn, kind))
+    seated = [x for b in boards for x in (b.white, b.black)] + [y.player for y in byes]
+    if len(seated) != len(set(seated)):
+        raise TournamentError(f"round {request.round_number}: the engine seated a player twice")
+    return Round(request.round_number, tuple(boards), tuple(byes))
+
+
+def pair_next_round(t: Tournament, engine: SwissEngine | None = None) -> Tournament:
+    """The tournament with its next round paired (Berger tables or the Dutch system, by the regulations)."""
+    if t.rounds and not t.rounds[-1].complete:
+        t.with_round(Round(t.next_round, ()))  # raises with the missing tables
+    if t.next_round > t.total_rounds:
+        raise TournamentError(f"all {t.total_rounds} rounds are paired")
+    if t.regulations.system == "swiss":
+        rnd = pair_swiss(t, engine)
+    else:
+        rnd = pair_round_robin(t)
+    return t.with_round(rnd)

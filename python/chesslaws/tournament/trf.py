@@ -1,0 +1,251 @@
+"""FIDE's Tournament Report File, TRF-16 (Handbook C.04 Annex 2): read and write.
+
+The writer fills the fixed columns of the ``001`` player lines (start
+number, sex, title, name, rating, federation, FIDE ID, birth date, points,
+rank, then one ``oooo c r`` block per round from column 92) and the header
+lines ``012`` (name), ``022`` (city), ``042`` (date), ``062``/``072``
+(players, rated players), ``092`` (type), ``122`` (time control), with the
+extensions that pairing programs read: ``XXR`` (number of rounds), ``XXC``
+(the initial colour: White for start number 1, as our pairings give it) and, for
+a scoring other than 1-1/2-0, ``BBW``/``BBD``/``BBL``/``BBU``.
+
+Round codes: ``1 = 0`` played (``W D L`` read as the same), ``+ -`` forfeit,
+``U`` pairing-allocated bye, ``F H Z`` requested full, half, zero bye; an
+opponent ``0000`` with result ``-`` is a round sat out (after a
+withdrawal), and ``Z`` in a round robin the free round.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from chesslaws.tournament.model import (
+    Board, BoardResult, Bye, ByeKind, Player, Regulations, Round, Scoring, Tournament, TournamentError,
+)
+from chesslaws.tournament.records import player_entries
+from chesslaws.tournament.tiebreaks import standings
+
+_TYPE = {"swiss": "Individual: Swiss-System", "round-robin": "Individual: round robin",
+         "double-round-robin": "Individual: double round robin"}
+
+
+class TrfError(TournamentError):
+    """A TRF file that cannot be read: names the line and the field."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+
+
+def _code(kind: str) -> tuple[str, str]:
+    """(colour column, result column) of an unpaired round."""
+    return {"pab": ("-", "U"), "full": ("-", "F"), "half": ("-", "H"), "zero": ("-", "Z"), "absent": ("-", "-"),
+            "free": ("-", "Z")}[kind]
+
+
+_RESULT_CODE = {"win": "1", "draw": "=", "loss": "0", "forfeit_win": "+", "forfeit_loss": "-", "pending": " "}
+
+
+def write_trf(t: Tournament) -> str:
+    """The tournament as a TRF-16 file (ranks and points as the standings give them)."""
+    reg = t.regulations
+    lines = [f"012 {t.name}"]
+    if t.site:
+        lines.append(f"022 {t.site}")
+    if t.date:
+        lines.append(f"042 {t.date}")
+    lines.append(f"062 {len(t.players)}")
+    lines.append(f"072 {sum(1 for p in t.players if p.rating > 0)}")
+    lines.append(f"092 {_TYPE[reg.system]}")
+    lines.append(f"122 {reg.time_control}")
+    lines.append(f"XXR {t.total_rounds}")
+    if reg.system == "swiss":
+        lines.append("XXC white1")  # round 1: the first pairing number had White (C.04.3 initial colour)
+    if not reg.scoring.standard:
+        s = reg.scoring
+        lines += [f"BBW {s.win:4.1f}", f"BBD {s.draw:4.1f}", f"BBL {s.loss:4.1f}", f"BBU {s.pab_points:4.1f}"]
+    ranks = {s.start_number: s.rank for s in standings(t)}
+    entries = player_entries(t)
+    for p in t.players:
+        es = entries[p.start_number]
+        pts = sum(e.points for e in es if e.kind != "pending")
+        head = (f"001 {p.start_number:>4} {p.sex[:1]:1}{p.title[:3]:>3} {p.name[:33]:<33} {p.rating or 0:>4} "
+                f"{p.federation[:3]:<3} {p.fide_id[:11]:>11} {p.birth[:10]:<10} {pts:>4.1f} {ranks[p.start_number]:>4}")
+        if p.rating == 0:
+            head = head[:48] + "    " + head[52:]
+        blocks = []
+        for e in es:
+            if e.opponent is None:
+                colour, res = _code(e.kind)
+                blocks.append(f"0000 {colour} {res}")
+            else:
+                blocks.append(f"{e.opponent:>4} {e.color} {_RESULT_CODE[e.kind]}")
+        line = head + "".join("  " + b for b in blocks)
+        lines.append(line.rstrip() if not es or es[-1].kind != "pending" else line)
+    return "\n".join(lines) + "\n"
+
+
+def _field(line: str, a: int, b: int) -> str:
+    """Columns a..b (1-based, inclusive)."""
+    return line[a - 1:b].strip()
+
+
+def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament:
+    """A tournament from a TRF-16 file; ``regulations`` supply what TRF does not carry (edition, tie-breaks...)."""
+    name, site, date = "", "", ""
+    system = "swiss"
+    rounds_declared: int | None = None
+    time_control: str | None = None
+    bb: dict[str, float] = {}
+    raw_players: list[tuple[int, Player, list[tuple[int, str, str, str]]]] = []
+    for no, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1):
+        line = raw.replace("\t", " ")
+        if not line.strip():
+            continue
+        code = line[:3]
+        rest = line[4:].strip()
+        if code == "012":
+            name = rest
+        elif code == "022":
+            site = rest
+        elif code == "042":
+            date = rest
+        elif code == "092":
+            low = rest.lower()
+            system = ("double-round-robin" if "double" in low and "round" in low else
+                      "round-robin" if "round" in low and "robin" in low else "swiss")
+        elif code == "122":
+            time_control = rest or None
+        elif code == "XXR":
+            try:
+                rounds_declared = int(rest.split()[0])
+            except (ValueError, IndexError):
+                raise TrfError(no, f"XXR: {rest!r} is not a number of rounds") from None
+        elif code in ("BBW", "BBD", "BBL", "BBU"):
+            try:
+                bb[code] = float(rest)
+            except ValueError:
+                raise TrfError(no, f"{code}: {rest!r} is not a number of points") from None
+        elif code == "001":
+            raw_players.append(_read_player(no, line))
+    if not raw_players:
+        raise TrfError(1, "no player line (001)")
+    numbers = sorted(sn for sn, _, _ in raw_players)
+    if numbers != list(range(1, len(numbers) + 1)):
+        raise TrfError(1, f"start numbers must run 1..{len(numbers)} (got {numbers[:5]}...)")
+    raw_players.sort(key=lambda x: x[0])
+    scoring = Scoring(bb.get("BBW", 1.0), bb.get("BBD", 0.5), bb.get("BBL", 0.0),
+                      bb["BBU"] if "BBU" in bb and bb["BBU"] != bb.get("BBW", 1.0) else None)
+    base = regulations or Regulations(system=system)  # type: ignore[arg-type]
+    n_rounds = max((len(r) for _, _, r in raw_players), default=0)
+    reg = replace(base, system=system, scoring=scoring if bb else base.scoring,  # type: ignore[arg-type]
+                  rounds=(rounds_declared or n_rounds or base.rounds) if system == "swiss" else base.rounds,
+                  time_control=time_control if time_control and _tc_ok(time_control) else base.time_control)
+    t = Tournament(name=name, regulations=reg, players=tuple(p for _, p, _ in raw_players), site=site, date=date)
+    rounds: list[Round] = []
+    for r in range(1, n_rounds + 1):
+        rounds.append(_read_round(r, raw_players, system))
+    return replace(t, rounds=tuple(rounds))
+
+
+def _tc_ok(text: str) -> bool:
+    from chesslaws.timecontrol import TimeControl, TimeControlError
+
+    try:
+        TimeControl.parse(text)
+    except TimeControlError:
+        return False
+    return True
+
+
+def _read_player(no: int, line: str) -> tuple[int, Player, list[tuple[int, str, str, str]]]:
+    try:
+        sn = int(_field(line, 5, 8))
+    except ValueError:
+        raise TrfError(no, f"start number (columns 5-8) {_field(line, 5, 8)!r} is not a number") from None
+    rating_text = _field(line, 49, 52)
+    try:
+        rating = int(rating_text) if rating_text else 0
+    except ValueError:
+        raise TrfError(no, f"rating (columns 49-52) {rating_text!r} is not a number") from None
+    player = Player(sn, _field(line, 15, 47), rating, _field(line, 11, 13), _field(line, 54, 56),
+                    _field(line, 58, 68), _field(line, 10, 10), _field(line, 70, 79))
+    if not player.name:
+        raise TrfError(no, "name (columns 15-47) is empty")
+    results: list[tuple[int, str, str, str]] = []
+    col = 92
+    r = 1
+    while len(line) >= col:
+        block = line[col - 1:col + 7].ljust(8)
+        opp_text, colour, res = block[0:4].strip(), block[5], block[7]
+        if not opp_text and colour == " " and res == " ":
+            results.append((r, "", " ", " "))
+        else:
+            results.append((r, opp_text, colour, res))
+        col += 10
+        r += 1
+    while results and results[-1][1:] == ("", " ", " "):
+        results.pop()
+    for r, opp_text, colour, res in results:
+        if opp_text and not opp_text.isdigit():
+            raise TrfError(no, f"round {r} (column {92 + 10 * (r - 1)}): opponent {opp_text!r} is not a number")
+        if colour not in "wb- ":
+            raise TrfError(no, f"round {r}: colour {colour!r} is not w, b or -")
+        if res not in "10=+-WDLUFHZ ":
+            raise TrfError(no, f"round {r}: result {res!r} is not one of 1 0 = + - W D L U F H Z")
+    return sn, player, results
+
+
+_BYE_CODE: dict[str, ByeKind] = {"U": "pab", "F": "full", "H": "half", "Z": "zero", "-": "absent", "+": "pab",
+                                 "1": "full", "=": "half", "0": "zero", " ": "absent"}
+
+
+def _read_round(r: int, players: list[tuple[int, Player, list[tuple[int, str, str, str]]]], system: str) -> Round:
+    seen: set[int] = set()
+    boards: list[tuple[int, int, str, str]] = []
+    byes: list[Bye] = []
+    by_sn = {sn: res for sn, _, res in players}
+    for sn, _, results in players:
+        if r > len(results):
+            byes.append(Bye(sn, "absent"))
+            continue
+        _, opp_text, colour, res = results[r - 1]
+        opp = int(opp_text) if opp_text else 0
+        if opp == 0:
+            kind = _BYE_CODE[res]
+            if kind == "zero" and system != "swiss":
+                kind = "free"
+            byes.append(Bye(sn, kind))
+            continue
+        if sn in seen:
+            continue
+        if opp not in by_sn or r > len(by_sn[opp]):
+            raise TrfError(0, f"round {r}: player {sn} meets {opp}, who has no round {r}")
+        _, back_text, back_colour, back_res = by_sn[opp][r - 1]
+        if not back_text or int(back_text) != sn:
+            raise TrfError(0, f"round {r}: player {sn} meets {opp}, but {opp} meets {back_text or 'nobody'}")
+        white, black = (sn, opp) if colour == "w" else (opp, sn)
+        wres, bres = (res, back_res) if colour == "w" else (back_res, res)
+        boards.append((white, black, wres, bres))
+        seen.update((sn, opp))
+    out: list[Board] = []
+    for i, (white, black, wres, bres) in enumerate(sorted(boards, key=lambda b: min(b[0], b[1])), 1):
+        out.append(Board(i, white, black, _board_result(r, white, wres, bres)))
+    return Round(r, tuple(out), tuple(byes))
+
+
+def _board_result(r: int, white: int, wres: str, bres: str) -> BoardResult | None:
+    w = {"W": "1", "D": "=", "L": "0"}.get(wres, wres)
+    b = {"W": "1", "D": "=", "L": "0"}.get(bres, bres)
+    table: dict[tuple[str, str], BoardResult | None] = {
+        ("1", "0"): "1-0", ("0", "1"): "0-1", ("=", "="): "1/2-1/2", ("0", "0"): "0-0",
+        ("+", "-"): "+-", ("-", "+"): "-+", ("-", "-"): "--", (" ", " "): None,
+    }
+    if (w, b) not in table:
+        raise TrfError(0, f"round {r}: player {white} (White) scored {wres!r} but the opponent {bres!r}")
+    return table[(w, b)]
+
+
+def tournament_summary(t: Tournament) -> dict[str, Any]:
+    return {"name": t.name, "players": len(t.players), "rounds": len(t.rounds), "system": t.regulations.system}

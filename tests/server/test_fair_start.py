@@ -1,0 +1,160 @@
+"""The fair start of online games (issue 14, point 1) and the controls block of the state (point 2), over the API."""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+import pytest
+
+
+def create(client: Any, **body: Any) -> dict[str, Any]:
+    body.setdefault("white", "Anna")
+    body.setdefault("black", "Boris")
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def move(client: Any, g: dict[str, Any], side: str, text: str) -> Any:
+    return client.post(f"/api/games/{g['id']}/events", json={"type": "move", "move": text},
+                       headers={"Authorization": f"Bearer {g['tokens'][side]}"})
+
+
+def test_clocks_start_when_both_players_have_opened_the_game(make_client: Callable[[], Any]) -> None:
+    client = make_client()
+    g = create(client, time_control="60", when_ready=True)
+    assert g["state"]["waiting_for"] == ["white", "black"] and not g["state"]["started"]
+    r = move(client, g, "white", "e4")
+    assert r.status_code == 409 and "both players" in r.json()["error"]
+    time.sleep(0.3)
+    with client.websocket_connect(f"/api/games/{g['id']}/ws?token={g['tokens']['white']}") as ws_w:
+        ws_w.receive_json()  # hello
+        ws_w.receive_json()  # state
+        state = client.get(f"/api/games/{g['id']}").json()
+        assert state["waiting_for"] == ["black"] and state["clocks"]["white_ms"] == 60_000
+        with client.websocket_connect(f"/api/games/{g['id']}/ws?token={g['tokens']['black']}"):
+            time.sleep(0.3)
+            state = client.get(f"/api/games/{g['id']}").json()
+            assert state["waiting_for"] == [] and state["started"]
+            assert 59_000 < state["clocks"]["white_ms"] <= 60_000  # it runs from now, not from the creation
+            assert move(client, g, "white", "e4").status_code == 200
+    # A server restart keeps the start: t=0 was stored.
+    client.__exit__(None, None, None)
+    again = make_client()
+    assert again.get(f"/api/games/{g['id']}").json()["moves"][0]["san"] == "e4"
+
+
+def test_a_waiting_game_still_waits_after_a_restart(make_client: Callable[[], Any]) -> None:
+    first = make_client()
+    g = create(first, time_control="60", when_ready=True, black=None)
+    first.__exit__(None, None, None)
+    state = make_client().get(f"/api/games/{g['id']}").json()
+    assert state["waiting_for"] == ["white", "black"] and state["clocks"]["white_ms"] == 60_000
+
+
+def test_no_first_move_aborts_the_game_without_a_result(make_client: Callable[[], Any]) -> None:
+    client = make_client()
+    g = create(client, time_control="600", abort_after=5)
+    assert g["state"]["abort_at"] == 5
+    deadline = time.monotonic() + 9
+    state = g["state"]
+    while time.monotonic() < deadline and state["status"] == "ongoing":
+        time.sleep(0.25)
+        state = client.get(f"/api/games/{g['id']}").json()
+    assert state["status"] == "annulled" and state["result"] == "*" and state["aborted"]
+    log = client.get(f"/api/games/{g['id']}/log").text
+    last = log.strip().splitlines()[-1]
+    assert '"annul"' in last and '"aborted: White made no first move within 5 s"' in last
+    assert move(client, g, "white", "e4").status_code == 409
+
+
+def test_a_first_move_in_time_prevents_the_abort(make_client: Callable[[], Any]) -> None:
+    client = make_client()
+    g = create(client, time_control="600", abort_after=5)
+    assert move(client, g, "white", "e4").status_code == 200
+    state = client.get(f"/api/games/{g['id']}").json()
+    assert state["abort_at"] is not None and state["abort_at"] > 5  # now Black's first move is awaited
+    assert move(client, g, "black", "e5").status_code == 200
+    assert client.get(f"/api/games/{g['id']}").json()["abort_at"] is None
+
+
+def test_over_the_board_games_keep_the_laws_start(make_client: Callable[[], Any]) -> None:
+    g = create(make_client(), time_control="60", interface="otb", when_ready=True, abort_after=5)
+    assert g["state"]["waiting_for"] == [] and g["state"]["abort_at"] is None and g["state"]["started"]
+
+
+@pytest.mark.parametrize(("edition", "tc", "expect"), [
+    ("2023", "5400", "your opponent receives 2 minutes on the clock (Article 9.5.3)"),
+    ("2023", "600", "your opponent receives 1 minute on the clock (Article 9.5.3)"),
+    ("1997", "5400", "at most 3 minutes, is deducted from your clock and your opponent receives 3 minutes (Article 9.5(b))"),
+    ("1989", "5400", "5 minutes are added to the time you have used"),
+])
+def test_the_claim_texts_come_from_the_edition(client: Any, edition: str, tc: str, expect: str) -> None:
+    c = create(client, edition=edition, time_control=tc)["state"]["controls"]
+    assert expect in c["threefold"]["confirm"] and expect in c["fifty"]["confirm"]
+
+
+def test_controls_only_where_the_game_allows_them(client: Any) -> None:
+    blitz = create(client, edition="2023", time_control="180+2")["state"]["controls"]
+    assert blitz["flag"] is None and blitz["seal"] is None and blitz["quickplay"] is None
+    no_arbiter = create(client, edition="2023", time_control="180", arbiter="absent")["state"]["controls"]
+    assert no_arbiter["flag"] is not None and "6.9" in no_arbiter["flag"]["confirm"]
+    classical = create(client, edition="1997", time_control="40/7200:3600")["state"]["controls"]
+    assert classical["seal"] is not None and classical["quickplay"] is not None
+    assert classical["quickplay"]["article"] == "10.2"
+    g = create(client, edition="2023", time_control="5400", quickplay_guidelines=True)
+    de = client.get(f"/api/games/{g['id']}?lang=de").json()["controls"]
+    assert de["lang"] == "de" and "erhält Ihr Gegner 2 Minuten" in de["threefold"]["confirm"]
+    assert de["quickplay"]["article"] == "III.5"
+
+
+def test_a_scheduled_start_counts_who_is_there_and_applies_the_default_time(make_client: Callable[[], Any]) -> None:
+    """Article 6.7: White opens the game before the scheduled start and arrives at t=0; Black never comes and
+    loses when the announced default time (3 s here) has passed."""
+    client = make_client()
+    g = create(client, time_control="600", edition="2023", start_in=1.5, presence=True, default_time=3)
+    assert g["state"]["absent"] == ["black", "white"]
+    with client.websocket_connect(f"/api/games/{g['id']}/ws?token={g['tokens']['white']}") as ws:
+        ws.receive_json()
+        ws.receive_json()
+        deadline = time.monotonic() + 10
+        state = g["state"]
+        while time.monotonic() < deadline and state["status"] == "ongoing":
+            time.sleep(0.25)
+            state = client.get(f"/api/games/{g['id']}").json()
+    log = [line for line in client.get(f"/api/games/{g['id']}/log").text.splitlines() if line]
+    assert '"arrive"' in log[1] and '"t":0' in log[1].replace(" ", "") and '"by":"white"' in log[1].replace(" ", "")
+    assert (state["result"], state["termination"]) == ("1-0", "late_arrival")
+    assert "6.7.1" in state["rulings"][-1]["article"]
+
+
+def test_a_player_who_comes_after_the_start_arrives_then(make_client: Callable[[], Any]) -> None:
+    client = make_client()
+    g = create(client, time_control="600", edition="1997", start_in=0.5, presence=True)  # 1997: one hour
+    time.sleep(1.0)
+    with client.websocket_connect(f"/api/games/{g['id']}/ws?token={g['tokens']['black']}") as ws:
+        ws.receive_json()
+        ws.receive_json()
+        time.sleep(0.4)
+        state = client.get(f"/api/games/{g['id']}").json()
+    assert state["absent"] == ["white"] and state["status"] == "ongoing"
+    log = client.get(f"/api/games/{g['id']}/log").text.splitlines()
+    assert '"arrive"' in log[-1] and '"black"' in log[-1]
+
+
+def test_qr_code_of_a_link_and_a_clear_error_for_too_much_text(client: Any) -> None:
+    r = client.post("/api/qr", json={"text": "http://127.0.0.1:8000/game/abc#token=xyz"})
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml") and b"<svg" in r.content
+    r = client.post("/api/qr", json={"text": "\u20ac" * 1000})
+    assert r.status_code == 422 and "too long" in r.json()["error"]
+
+
+def test_an_interruption_restarts_the_time_for_the_first_move(client: Any) -> None:
+    g = create(client, time_control="600", abort_after=5)
+    for kind in ("stop_clocks", "start_clocks"):
+        r = client.post(f"/api/games/{g['id']}/events", json={"type": kind},
+                        headers={"Authorization": f"Bearer {g['tokens']['arbiter']}"})
+        assert r.status_code == 200, r.text
+    state = client.get(f"/api/games/{g['id']}").json()
+    assert state["abort_at"] == pytest.approx(state["server_t"] + 5, abs=0.5)

@@ -1,0 +1,15 @@
+"""The tournament tests: helpers beside them (tgames), and the server tests' PostgreSQL fixtures."""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+_spec = importlib.util.spec_from_file_location("_server_conftest", Path(__file__).parent.parent / "server" / "conftest.py")
+assert _spec is not None and _spec.loader is not None
+_server = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_server)
+pg_server = _server.pg_server
+pg_url = _server.pg_url
+live_server = _server.live_server

@@ -1,0 +1,131 @@
+"""Storage (SQLite and PostgreSQL) and the `chesslaws tournament` command, used as an arbiter would."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from chesslaws.cli import main
+from chesslaws.tournament import Regulations, Scoring, Tournament, pair_next_round, read_trf
+from chesslaws.tournament.store import TournamentStore
+from tgames import play
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return str(tmp_path / "chesslaws.sqlite3")
+    return str(request.getfixturevalue("pg_url"))
+
+
+def test_store_round_trip(db: str) -> None:
+    reg = Regulations(rounds=3, edition="1997", time_control="40/7200:1800", default_time=3600,
+                      scoring=Scoring.parse("3-1-0"), quickplay=True, tiebreaks=("BH", "SB", "TPR"))
+    t = Tournament("Stored", reg, site="Graz", date="2026/11/30")
+    for i, name in enumerate(["Ann", "Bob", "Cleo", "Dan", "Eve"]):
+        t = t.add_player(name, 2000 - 10 * i, title="FM" if i == 0 else "", federation="AUT", fide_id=str(1000 + i))
+    t = t.request_bye(2, 3, "half")
+    t = pair_next_round(t)
+    with TournamentStore(db) as store:
+        t = store.save(t)
+        assert t.id
+        t = t.set_result(1, 1, "1-0")
+        store.save(t)
+        store.save_game_log(t.id, 1, 1, ['{"type": "start", "t": 0}'])
+    with TournamentStore(db) as store:  # a new connection: what was committed
+        back = store.load(t.id)
+        assert back == t
+        assert store.load("Stored") == t
+        assert [tid for tid, _, _ in store.tournaments()] == [t.id]
+        assert store.game_logs(t.id) == [(1, 1, '{"type": "start", "t": 0}\n')]
+        with pytest.raises(Exception, match="no tournament 'nope'"):
+            store.load("nope")
+
+
+def run(args: list[str], db: str) -> str:
+    out = CliRunner().invoke(main, ["tournament", *args, "--db", db])
+    assert out.exit_code == 0, out.output
+    return out.output
+
+
+def test_cli_runs_a_round_robin_from_game_logs(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.sqlite3")
+    tid = run(["create", "Quad", "--system", "round-robin", "--time-control", "900+10"], db).strip()
+    run(["add", "Quad", "Ann", "--rating", "2100", "--title", "FM"], db)
+    run(["add", "Quad", "Bob", "Cleo", "Dan", "--rating", "1900"], db)
+    rng = random.Random(3)
+    reg = Regulations(system="round-robin", time_control="900+10")
+    store = TournamentStore(db)
+    for r in range(1, 4):
+        shown = run(["pair", tid], db)
+        assert shown.startswith(f"Round {r}")
+        t = store.load(tid)
+        for b in t.round(r).boards:
+            outcome = ["white", "black", "draw", "black-late"][(r + b.table) % 4]
+            game = play(reg, t.player(b.white).name, t.player(b.black).name, r, outcome, rng=rng)
+            log = tmp_path / f"r{r}b{b.table}.jsonl"
+            log.write_text("\n".join(game.log_lines()) + "\n")
+            late = ["--at", "1"] if outcome.endswith("late") else []
+            said = run(["result", tid, str(r), str(b.table), "--game", str(log), *late], db)
+            assert said.startswith(f"round {r} table {b.table}:")
+    t = store.load(tid)
+    assert t.finished
+    forfeits = [b for rnd in t.rounds for b in rnd.boards if b.result == "+-"]
+    assert forfeits and all(b.termination == "late_arrival" for b in forfeits)
+    lines = run(["standings", tid, "--json"], db).splitlines()
+    rows = [json.loads(line) for line in lines]
+    assert [r["rank"] for r in rows] == sorted(r["rank"] for r in rows)
+    assert sum(r["points"] for r in rows) == 6  # six games, a point each
+    assert set(rows[0]["tiebreaks"]) == {"DE", "SB", "WIN", "BPG"}
+    trf = tmp_path / "quad.trf"
+    run(["export", tid, "-o", str(trf)], db)
+    back = read_trf(trf.read_text())
+    assert back.regulations.system == "round-robin" and len(back.rounds) == 3
+    from_file = [json.loads(line) for line in run(["standings", str(trf), "--json"], db).splitlines()]
+    assert [(r["start_number"], r["points"]) for r in from_file] == [(r["start_number"], r["points"]) for r in rows]
+    pgn = tmp_path / "quad.pgn"
+    run(["export", tid, "--pgn", "-o", str(pgn)], db)
+    text = pgn.read_text()
+    played = [(r.number, b.table) for r in t.rounds for b in r.boards if b.result not in ("+-", "-+", "--")]
+    assert text.count("[Event \"Quad\"]") == len(played) == 6 - len(forfeits)  # forfeits are no games
+    assert all(f"[Round \"{r}.{b}\"]" in text for r, b in played)
+    assert "[WhiteTitle \"FM\"]" in text or "[BlackTitle \"FM\"]" in text
+    one_round = tmp_path / "r2.pgn"
+    run(["export", tid, "--pgn", "--round", "2", "-o", str(one_round)], db)
+    assert one_round.read_text().count("[Event ") == sum(1 for r, _ in played if r == 2)
+    table = run(["standings", tid, "--crosstable"], db)
+    assert "Quad: after round 3 of 3" in table
+
+
+def test_cli_errors_name_what_is_wrong(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.sqlite3")
+    run(["create", "Open", "--rounds", "2"], db)
+    run(["add", "Open", "A", "B", "C"], db)
+    bad = CliRunner().invoke(main, ["tournament", "result", "Open", "1", "1", "1-0", "--db", db])
+    assert bad.exit_code == 1 and "round 1: not paired yet" in bad.output
+    run(["pair", "Open"], db)
+    bad = CliRunner().invoke(main, ["tournament", "result", "Open", "1", "7", "1-0", "--db", db])
+    assert "no table 7" in bad.output
+    bad = CliRunner().invoke(main, ["tournament", "pair", "Open", "--db", db])
+    assert "round 1 is not finished: no result on table(s) 1" in bad.output
+    bad = CliRunner().invoke(main, ["tournament", "pair", "Open", "--engine", "bbp", "--db", db], env={"CHESSLAWS_BBP": ""})
+    assert bad.exit_code == 2 and "--bbp PATH" in bad.output
+    bad = CliRunner().invoke(main, ["tournament", "create", "X", "--tiebreaks", "BH,FOO", "--db", db])
+    assert bad.exit_code == 2 and "FOO" in bad.output
+    bad = CliRunner().invoke(main, ["tournament", "create", "X", "--scoring", "1-2-0", "--db", db])
+    assert "scoring" in bad.output
+    t = TournamentStore(db).load("Open")
+    wrong = play(Regulations(edition="1997", time_control="5400+30"), "A", "B", 1, "white")
+    log = tmp_path / "wrong.jsonl"
+    log.write_text("\n".join(wrong.log_lines()) + "\n")
+    board = t.round(1).boards[0].table
+    bad = CliRunner().invoke(main, ["tournament", "result", "Open", "1", str(board), "--game", str(log), "--db", db])
+    assert bad.exit_code == 1 and "played under the 1997 Laws; the event's regulations say 2023" in bad.output
+    trf = tmp_path / "bad.trf"
+    trf.write_text("012 Bad\n001    1      Ann                               20x0\n")
+    bad = CliRunner().invoke(main, ["tournament", "standings", str(trf), "--db", db])
+    assert bad.exit_code == 1 and "line 2: rating (columns 49-52)" in bad.output

@@ -1,0 +1,222 @@
+"""Tie-breaks (FIDE C.07, 2023) on worked examples computed by hand (the working is in the comments)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from chesslaws.tournament import Board, Bye, Player, Regulations, Round, Scoring, Tournament, standings
+from chesslaws.tournament.tiebreaks import rating_difference, tiebreak_values
+from chesslaws.tournament.trf import write_trf
+
+ALL = ("BH", "BH-C1", "BH-M1", "SB", "SB-C1", "WIN", "WON", "BPG", "BWG", "PS", "ARO", "TPR")
+
+
+def players(*ratings: int) -> tuple[Player, ...]:
+    return tuple(Player(i, f"P{i}", r) for i, r in enumerate(ratings, 1))
+
+
+def example_a(scoring: Scoring | None = None) -> Tournament:
+    """A four-player round robin, every game played.
+
+    R1: 1-4 1-0, 2-3 1/2   R2: 4-3 0-1, 1-2 1/2   R3: 2-4 1-0, 3-1 0-1
+    Scores: P1 2.5, P2 2, P3 1.5, P4 0.
+    """
+    rounds = (
+        Round(1, (Board(1, 1, 4, "1-0"), Board(2, 2, 3, "1/2-1/2"))),
+        Round(2, (Board(1, 4, 3, "0-1"), Board(2, 1, 2, "1/2-1/2"))),
+        Round(3, (Board(1, 2, 4, "1-0"), Board(2, 3, 1, "0-1"))),
+    )
+    reg = Regulations(system="round-robin", scoring=scoring or Scoring())
+    return Tournament("A", reg, players(2000, 1900, 1800, 1700), rounds)
+
+
+def test_example_a_every_game_played() -> None:
+    v = tiebreak_values(example_a(), ALL)
+    # Buchholz: sum of the opponents' scores. P1 meets 4, 2, 3: 0 + 2 + 1.5.
+    assert [v[i]["BH"] for i in (1, 2, 3, 4)] == [3.5, 4.0, 4.5, 6.0]
+    # Cut 1 drops the lowest (P4's 0 for P1-P3; P3's 1.5 for P4); median 1 also drops the highest.
+    assert [v[i]["BH-C1"] for i in (1, 2, 3, 4)] == [3.5, 4.0, 4.5, 4.5]
+    assert v[1]["BH-M1"] == 1.5
+    # Sonneborn-Berger: P1 beat P4 (0) and P3 (1.5), drew P2 (2 x 1/2) = 2.5; P2: 1.5/2 + 2.5/2 + 0 = 2.
+    assert [v[i]["SB"] for i in (1, 2, 3, 4)] == [2.5, 2.0, 1.0, 0.0]
+    assert [v[i]["WIN"] for i in (1, 2, 3, 4)] == [2, 1, 1, 0]
+    assert [v[i]["BPG"] for i in (1, 2, 3, 4)] == [1, 1, 2, 2]
+    assert [v[i]["BWG"] for i in (1, 2, 3, 4)] == [1, 0, 1, 0]
+    # Progressive: P1 1 + 1.5 + 2.5; P2 0.5 + 1 + 2.
+    assert [v[i]["PS"] for i in (1, 2, 3, 4)] == [5.0, 3.5, 3.5, 0.0]
+    # ARO: (1700 + 1900 + 1800) / 3 = 1800; P2 5500 / 3 = 1833.3; P3 5600 / 3 = 1866.7 rounds up.
+    assert [v[i]["ARO"] for i in (1, 2, 3, 4)] == [1800, 1833, 1867, 1900]
+    # TPR = ARO + dp(p): P1 p = 0.83 -> 273; P2 0.67 -> 125; P3 0.50 -> 0; P4 0 -> -800.
+    assert [v[i]["TPR"] for i in (1, 2, 3, 4)] == [2073, 1958, 1867, 1100]
+
+
+def test_rating_difference_table() -> None:
+    assert rating_difference(1.0) == 800 and rating_difference(0.0) == -800
+    assert rating_difference(0.5) == 0 and rating_difference(0.75) == 193 and rating_difference(0.25) == -193
+    assert rating_difference(2 / 3) == 125
+
+
+def test_football_scoring() -> None:
+    # 3-1-0: P1 3 + 1 + 3 = 7, P2 1 + 1 + 3 = 5, P3 1 + 3 + 0 = 4, P4 0.
+    t = example_a(Scoring.parse("3-1-0"))
+    rows = standings(t, ("BH",))
+    assert [(s.start_number, s.points) for s in rows] == [(1, 7), (2, 5), (3, 4), (4, 0)]
+    assert dict(rows[0].tiebreaks)["BH"] == 0 + 5 + 4
+
+
+def example_b() -> Tournament:
+    """Six players, three rounds, with every kind of unplayed round.
+
+    R1: 1-4 1-0; 2-5 +- (5 never arrives: a forfeit); 3 half-point bye (requested); 6 pairing-allocated bye
+    R2: 6-1 0-1; 4-2 1/2; 3-5 1-0
+    R3: 1-3 1/2; 2-6 1-0; 4 half-point bye (requested); 5 withdrawn
+    Scores: P1 2.5, P2 2.5, P3 2, P4 1, P5 0, P6 1.
+    """
+    rounds = (
+        Round(1, (Board(1, 1, 4, "1-0"), Board(2, 2, 5, "+-")), (Bye(3, "half"), Bye(6, "pab"))),
+        Round(2, (Board(1, 6, 1, "0-1"), Board(2, 4, 2, "1/2-1/2"), Board(3, 3, 5, "1-0"))),
+        Round(3, (Board(1, 1, 3, "1/2-1/2"), Board(2, 2, 6, "1-0")), (Bye(4, "half"),)),
+    )
+    ps = list(players(2200, 2100, 2000, 1900, 1800, 1700))
+    return Tournament("B", Regulations(rounds=3), tuple(ps), rounds)
+
+
+def test_example_b_unplayed_rounds() -> None:
+    v = tiebreak_values(example_b(), ALL)
+    # Opponents' scores as adjusted by 16.3: P5's last round (sat out after withdrawing) counts as a draw: 0.5;
+    # P3's half-point bye is followed by played games, so it counts as given; P4's bye is the last round: a draw.
+    # Own unplayed rounds: a dummy opponent with the player's own score (16.4).
+    # P1: 1 (P4) + 1 (P6) + 2 (P3) = 4.   P2: 2.5 (dummy, forfeit win) + 1 (P4) + 1 (P6) = 4.5.
+    # P3: 2 (dummy, half bye) + 0.5 (P5) + 2.5 (P1) = 5.   P4: 2.5 + 2.5 + 1 (dummy) = 6.
+    # P5: 0 (dummy, forfeit loss) + 2 (P3) + 0 (dummy, absent) = 2.   P6: 1 (dummy, PAB) + 2.5 + 2.5 = 6.
+    assert [v[i]["BH"] for i in range(1, 7)] == [4, 4.5, 5, 6, 2, 6]
+    # Cut 1 takes the voluntary unplayed rounds first (16.5): P3 loses its bye's 2, not P5's 0.5.
+    assert [v[i]["BH-C1"] for i in range(1, 7)] == [3, 3.5, 3, 5, 2, 5]
+    # SB: P2 2.5 x 1 (forfeit win against the dummy) + 1 x 1/2 + 1 x 1 = 4; P3 2 x 1/2 + 0.5 x 1 + 2.5 x 1/2.
+    assert [v[i]["SB"] for i in range(1, 7)] == [3, 4, 2.75, 1.75, 0, 1]
+    # Wins with or without playing (a forfeit win and a PAB count) and wins over the board.
+    assert [v[i]["WIN"] for i in range(1, 7)] == [2, 2, 1, 0, 0, 1]
+    assert [v[i]["WON"] for i in range(1, 7)] == [2, 1, 1, 0, 0, 0]
+    # Only games played count for ARO: P2 met P4 and P6 over the board: (1900 + 1700) / 2.
+    assert v[2]["ARO"] == 1800
+
+
+def test_example_b_ranking() -> None:
+    rows = standings(example_b(), ("BH-C1", "BH", "SB"))
+    # P1 and P2 tie on 2.5: BH-C1 3 against 3.5 puts P2 first; P4 and P6 tie on 1, BH-C1 and BH too; SB 1.75 > 1.
+    assert [s.start_number for s in rows] == [2, 1, 3, 4, 6, 5]
+    assert [s.rank for s in rows] == [1, 2, 3, 4, 5, 6]
+
+
+def test_direct_encounter() -> None:
+    # R1: 1-4 0-1, 2-3 1-0   R2: 4-3 1/2, 1-2 1-0   R3: 2-4 1/2, 3-1 0-1: P1 and P4 both 2, and P4 beat P1.
+    rounds = (
+        Round(1, (Board(1, 1, 4, "0-1"), Board(2, 2, 3, "1-0"))),
+        Round(2, (Board(1, 4, 3, "1/2-1/2"), Board(2, 1, 2, "1-0"))),
+        Round(3, (Board(1, 2, 4, "1/2-1/2"), Board(2, 3, 1, "0-1"))),
+    )
+    t = Tournament("DE", Regulations(system="round-robin"), players(2000, 1900, 1800, 1700), rounds)
+    rows = standings(t, ("DE", "SB"))
+    assert [s.start_number for s in rows[:2]] == [4, 1]
+    assert dict(rows[0].tiebreaks)["DE"] == 1 and dict(rows[1].tiebreaks)["DE"] == 0
+    # Without DE, SB decides the other way: P1 beat P2 (1.5) and P3 (0.5) = 2; P4 1 x 2 + 1/2 x 0.5 + 1/2 x 1.5 = 3.
+    rows = standings(t, ("SB",))
+    assert [s.start_number for s in rows[:2]] == [4, 1]
+    assert dict(rows[0].tiebreaks)["SB"] == 3 and dict(rows[1].tiebreaks)["SB"] == 2
+
+
+def test_direct_encounter_when_not_all_met() -> None:
+    # R1: 1-2 1-0, 3-4 1-0, 5-6 1/2   R2: 1-3 1-0, 2-5 1-0, 4-6 1/2   R3: 1-4 0-1, 2-6 1-0, 3-5 1-0
+    # P1, P2, P3 tie on 2 points. P1 beat both others (2); P2 and P3 never met: each scored 0 in the group and
+    # could reach at most 1 by winning the missing game, less than P1's 2: P1 is ranked before them; between
+    # P2 and P3 direct encounter cannot decide (they did not meet), so they stay tied.
+    rounds = (
+        Round(1, (Board(1, 1, 2, "1-0"), Board(2, 3, 4, "1-0"), Board(3, 5, 6, "1/2-1/2"))),
+        Round(2, (Board(1, 1, 3, "1-0"), Board(2, 2, 5, "1-0"), Board(3, 4, 6, "1/2-1/2"))),
+        Round(3, (Board(1, 1, 4, "0-1"), Board(2, 2, 6, "1-0"), Board(3, 3, 5, "1-0"))),
+    )
+    t = Tournament("DE2", Regulations(rounds=3), players(2000, 1950, 1900, 1850, 1800, 1750), rounds)
+    rows = standings(t, ("DE",))
+    assert [s.points for s in rows[:4]] == [2, 2, 2, 1.5]
+    assert [(s.start_number, s.rank, dict(s.tiebreaks)["DE"]) for s in rows[:4]] == \
+        [(1, 1, 2), (2, 2, 0), (3, 2, 0), (4, 4, 0)]
+
+
+def test_unknown_tiebreak_is_refused() -> None:
+    with pytest.raises(ValueError, match="XYZ"):
+        standings(example_a(), ("XYZ",))
+
+
+# --- against FIDE TEC's tie-break checker -------------------------------------------------------------
+
+TBS = os.environ.get("CHESSLAWS_TIEBREAK_SERVER")  # a checkout of OttoMilvang/TieBreakServer (tiebreakchecker.py)
+# Our names -> the checker's, under the rules in force before the 2026 amendment (V1: the 2023 text, as of 2024).
+TBS_NAMES = {"BH": "BH/V1", "BH-C1": "BH/C1/V1", "BH-C2": "BH/C2/V1", "BH-M1": "BH/M1/V1", "SB": "SB/V1",
+             "SB-C1": "SB/C1/V1", "WIN": "WIN", "WON": "WON", "BPG": "BPG", "BWG": "BWG", "PS": "PS", "ARO": "ARO",
+             "TPR": "TPR"}
+
+
+def tbs_values(t: Tournament, tmp: Path) -> dict[int, dict[str, float]]:
+    path = tmp / "event.trf"
+    path.write_text(write_trf(t))
+    out = subprocess.run([sys.executable, "tiebreakchecker.py", "-i", str(path), "-f", "TRF", "-dT", "-t", "PTS",
+                          *TBS_NAMES.values()], capture_output=True, text=True, cwd=TBS, timeout=120)
+    lines = out.stdout.splitlines()
+    assert lines and lines[0].startswith("StartNo"), out.stdout + out.stderr
+    head = lines[0].split("\t")
+    back = {v: k for k, v in TBS_NAMES.items()}
+    values: dict[int, dict[str, float]] = {}
+    for line in lines[1:]:
+        cells = dict(zip(head, line.split("\t")))
+        values[int(cells["StartNo"])] = {back[k]: float(v) for k, v in cells.items() if k in back}
+    return values
+
+
+@pytest.mark.skipif(not TBS, reason="set CHESSLAWS_TIEBREAK_SERVER to a checkout of FIDE TEC's TieBreakServer")
+@pytest.mark.parametrize("make", [example_a, example_b], ids=["a", "b"])
+def test_worked_examples_agree_with_the_fide_tec_checker(make: Any, tmp_path: Path) -> None:
+    t = make()
+    assert tbs_values(t, tmp_path) == tiebreak_values(t, tuple(TBS_NAMES))
+
+
+@pytest.mark.skipif(not TBS, reason="set CHESSLAWS_TIEBREAK_SERVER to a checkout of FIDE TEC's TieBreakServer")
+@pytest.mark.parametrize("system", ["swiss", "round-robin", "double-round-robin"])
+def test_direct_encounter_ranks_as_the_fide_tec_checker(system: str, tmp_path: Path) -> None:
+    import random
+
+    from chesslaws.tournament import pair_next_round
+
+    for seed in range(6):
+        rng = random.Random(seed)
+        t = Tournament("DE", Regulations(system=system, rounds=4))  # type: ignore[arg-type]
+        for i in range(10 if system == "swiss" else 6 if system == "round-robin" else 5):
+            t = t.add_player(f"P{i + 1}", rng.randint(1500, 2200))
+        for r in range(1, t.total_rounds + 1):
+            t = pair_next_round(t)
+            for b in t.rounds[-1].boards:
+                x = rng.random()
+                t = t.set_result(r, b.table, "1/2-1/2" if x < 0.4 else "1-0" if x < 0.7 else "0-1")
+        path = tmp_path / "de.trf"
+        path.write_text(write_trf(t))
+        out = subprocess.run([sys.executable, "tiebreakchecker.py", "-i", str(path), "-f", "TRF", "-dT", "-t", "PTS",
+                              "DE"], capture_output=True, text=True, cwd=TBS, timeout=120).stdout.splitlines()
+        theirs = {int(line.split("\t")[0]): int(line.split("\t")[1]) for line in out[1:]}
+        assert theirs == {s.start_number: s.rank for s in standings(t, ("DE",))}, (system, seed)
+
+
+@pytest.mark.skipif(not TBS, reason="set CHESSLAWS_TIEBREAK_SERVER to a checkout of FIDE TEC's TieBreakServer")
+def test_a_simulated_swiss_agrees_with_the_fide_tec_checker(tmp_path: Path) -> None:
+    from test_swiss_play import run_event
+
+    t, _ = run_event(44, 7, seed=3)  # requested byes, forfeits by late arrival, a withdrawal, PABs
+    theirs = tbs_values(t, tmp_path)
+    ours = tiebreak_values(t, tuple(TBS_NAMES))
+    diffs = [(sn, k, theirs[sn][k], ours[sn][k]) for sn in ours for k in TBS_NAMES
+             if abs(theirs[sn][k] - ours[sn][k]) > 1e-9]
+    assert diffs == []
