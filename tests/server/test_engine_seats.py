@@ -174,3 +174,16 @@ def test_stockfish_at_a_node_limit_answers_the_person(tmp_path: Path) -> None:
             assert s["moves"][1]["color"] == "black" and s["black"] == "sf (500 nodes)"
             assert s["clocks"]["black_ms"] > 100_000  # it was told its clock and a node limit: it did not dawdle
     run(go())
+
+
+def test_engine_takes_its_seat_again_after_a_restart(tmp_path: Path) -> None:
+    async def go() -> None:
+        async for srv in serve(tmp_path, [fake("fake", "legal")]):
+            g = await srv.play(engine="fake", color="white", time_control="600", strength={"kind": "skill", "value": 3})
+            assert (await srv.move(g["id"], g["token"], "e4")).status_code == 200
+            await srv.wait(g["id"], lambda s: s["ply"] >= 2)
+        async for srv in serve(tmp_path, [fake("fake", "legal")]):  # the same database, a new server
+            assert (await srv.move(g["id"], g["token"], "d4")).status_code == 200
+            s = await srv.wait(g["id"], lambda s: s["ply"] >= 4)
+            assert s["black"] == "fake (skill 3)" and s["moves"][3]["color"] == "black"
+    run(go())

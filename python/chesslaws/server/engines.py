@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import re
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -45,6 +46,9 @@ log = logging.getLogger("chesslaws.server.engines")
 
 StrengthKind = Literal["elo", "skill", "nodes", "movetime", "full"]
 
+#: The ``event`` of every game against an engine: how a restarted server finds them again.
+EVENT = "Play against the computer"
+
 
 @dataclass(frozen=True, slots=True)
 class Strength:
@@ -56,6 +60,18 @@ class Strength:
     def label(self) -> str:
         return {"elo": f"Elo {self.value}", "skill": f"skill {self.value}", "nodes": f"{self.value} nodes",
                 "movetime": f"{self.value} ms a move", "full": "full strength"}[self.kind]
+
+    @classmethod
+    def from_label(cls, text: str) -> Strength | None:
+        """The strength a :meth:`label` names, or None."""
+        if text == "full strength":
+            return cls("full", 0)
+        for kind, pattern in (("elo", r"Elo (\d+)"), ("skill", r"skill (\d+)"), ("nodes", r"(\d+) nodes"),
+                              ("movetime", r"(\d+) ms a move")):
+            m = re.fullmatch(pattern, text)
+            if m:
+                return cls(kind, int(m.group(1)))  # type: ignore[arg-type]
+        return None
 
     def options(self, declared: dict[str, dict[str, str]]) -> dict[str, object]:
         """The UCI options that set this strength on an engine declaring ``declared``."""
@@ -226,6 +242,27 @@ class EnginePlayers:
             except EngineError as err:
                 log.error("engine %s cannot be used: %s", spec.name, err)
                 print(f"chesslaws serve: engine {spec.name!r} cannot be used: {err}", flush=True)
+        self._resume()
+
+    def _resume(self) -> None:
+        """After a restart: the engine takes its seat again in the games against it still in play
+        (found by the event name and the seat's name, "NAME (strength)", that :meth:`new_game` wrote)."""
+        for live in list(self.hub.games.values()):
+            st = live.game.state
+            if not st.ongoing or st.config.tags.get("event") != EVENT:
+                continue
+            for color in ("white", "black"):
+                name = live.names.get(color) or ""
+                for info in self.info.values():
+                    strength = Strength.from_label(name[len(info.spec.name) + 2:-1]) \
+                        if name.startswith(info.spec.name + " (") and name.endswith(")") else None
+                    if strength is None:
+                        continue
+                    seat = _Seat(live, "white" if color == "white" else "black", info, strength)
+                    self.seats.append(seat)
+                    live.subscribers.add(seat.sub)
+                    seat.task = asyncio.create_task(self._play(seat), name=f"engine-{live.id}")
+                    log.info("engine %s resumes its seat in game %s", info.spec.name, live.id)
 
     async def stop(self) -> None:
         for seat in self.seats:
@@ -255,7 +292,7 @@ class EnginePlayers:
         engine_name = f"{info.spec.name} ({strength.label()})"
         start: dict[str, Any] = {"edition": str(body.get("edition", "2023")),
                                  "time_control": str(body.get("time_control", "300+3")), "arbiter": "present",
-                                 color: person, engine_color: engine_name, "event": "Play against the computer"}
+                                 color: person, engine_color: engine_name, "event": EVENT}
         names: dict[str, str | None] = {color: person, engine_color: engine_name}
         live, tokens = await self.hub.create(start, names, "online")
         seat = _Seat(live, engine_color, info, strength)
