@@ -249,3 +249,18 @@ def test_sprt_stops_the_match_early() -> None:
     assert report.sprt_decision == "H1" and report.stopped_early
     assert report.tally.wins == report.tally.games < 200
     assert seen == list(range(1, report.tally.games + 1))
+
+
+@pytest.mark.parametrize("tc", ["3/2:2d1", "2b1", "40/5+1:3"])
+def test_periods_and_delays_are_the_laws_clock(tc: str) -> None:
+    r = duel(fake("legal"), fake("slow", "20"), tc=tc, adjudication=Adjudication(max_moves=5))
+    s = r.game.state
+    assert (s.termination, s.result) == ("arbiter_decision", "1/2-1/2")
+    assert str(s.config.time_control) == tc
+    assert all(m.clock_ms is not None and m.clock_ms > 0 for m in s.moves)
+    if tc == "3/2:2d1":  # after its third move each side gets the second period's 2 s (carry-over)
+        third = [m for m in s.moves if m.color == "black"][2]
+        assert third.clock_ms is not None and third.clock_ms > 2_000
+    if tc == "2b1":  # Bronstein: a 20 ms move costs nothing, so the clock stays at 2 s
+        assert all(m.clock_ms == 2_000 for m in s.moves if m.color == "black")
+    assert replayed(r).to_json()["clocks"] == r.game.to_json()["clocks"]
