@@ -281,7 +281,12 @@ def convert(pgn: str, out_dir: str, edition: str | None, report: bool, seconds_p
 @click.option("--ws-compression", is_flag=True,
               help="Compress WebSocket messages (permessage-deflate): less traffic on slow links, more CPU; "
                    "off by default.")
-def serve(host: str, port: int, db: str, no_rate_limits: bool, ws_compression: bool) -> None:
+@click.option("--engine", "engines", multiple=True, metavar="NAME=COMMAND",
+              help="A UCI engine people can play against from the lobby (repeatable).")
+@click.option("--engine-pool", type=click.IntRange(1, 64), default=2, show_default=True,
+              help="Engine processes running at most, for all games against engines.")
+def serve(host: str, port: int, db: str, no_rate_limits: bool, ws_compression: bool, engines: tuple[str, ...],
+          engine_pool: int) -> None:
     """Start the live game server: the lobby, the boards, the clocks and the arbiter.
 
     Every accepted event is committed to the database before it is
@@ -294,10 +299,14 @@ def serve(host: str, port: int, db: str, no_rate_limits: bool, ws_compression: b
     One SQLite file serves one server process (a second one exits with
     status 2); run several processes on PostgreSQL.
 
+    With --engine, the lobby offers "Play against the computer": the engine
+    takes a seat and plays by the same clock and arbiter as a person.
+
     \b
     Example:
       chesslaws serve --port 8000 --db ./chesslaws.sqlite3
       chesslaws serve --db postgresql://user@localhost/chesslaws
+      chesslaws serve --engine stockfish=/usr/games/stockfish --engine-pool 2
     """
     try:
         from chesslaws.server import open_store, run
@@ -314,7 +323,24 @@ def serve(host: str, port: int, db: str, no_rate_limits: bool, ws_compression: b
     sys.stdout.flush()
     from chesslaws.server.guard import UNLIMITED, Limits
 
-    run(host=host, port=port, db=store, limits=UNLIMITED if no_rate_limits else Limits(), compress=ws_compression)
+    try:
+        from chesslaws.server.engines import parse_engines
+
+        specs = parse_engines(engines)
+    except ChessLawsError as err:
+        click.echo(f"chesslaws serve: {err}", err=True)
+        sys.exit(2)
+    run(host=host, port=port, db=store, limits=UNLIMITED if no_rate_limits else Limits(), compress=ws_compression,
+        engines=specs, engine_pool=engine_pool)
+
+
+def _add_match() -> None:
+    from chesslaws.match import match_command  # issue 19: engine matches under the Laws
+
+    main.add_command(match_command)
+
+
+_add_match()
 
 
 @main.command(name="check")

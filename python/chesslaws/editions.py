@@ -113,6 +113,7 @@ _ARTICLES_1989 = {
     "conduct_annoy": "15.1(d)",
     "conduct_information": "15.1(a)",
     "reinstate": "8.2",
+    "adjudication": "16.4",  # the arbiter acts in the best interest of the competition
     "scoring": "17",
     "wrong_initial_position": "8.5",
     "board_placed_wrongly": "8.7",
@@ -182,6 +183,7 @@ _ARTICLES_1997 = {
     "conduct_annoy": "12.5",
     "conduct_information": "12.2",
     "reinstate": "7.4",
+    "adjudication": "13.2",  # the arbiter acts in the best interest of the competition
     "scoring": "11.1",
     "adjournment": "A.1",
     "envelope": "A.2",
@@ -257,6 +259,7 @@ _ARTICLES_2023 = {
     "reinstate": "7.4.1",
     "announcement": "D.2.9",
     "boards_differ": "D.2.10",
+    "adjudication": "12.2.2",  # the arbiter acts in the best interest of the competition
     "scoring": "10.1",
     "wrong_initial_position": "7.2.1",
     "setup_claim": "A.4.1",

@@ -162,7 +162,7 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
             by="arbiter",
             required={"on": str, "ruling": str},
             optional={"reason": str},
-            choices={"ruling": ("draw", "postpone", "reject", "grant")},
+            choices={"ruling": ("draw", "postpone", "reject", "grant", "white_wins", "black_wins")},
         ),
         "refuse_to_comply": Schema(
             by="arbiter", required={"against": str}, choices={"against": ("white", "black", "both")}

@@ -1501,9 +1501,14 @@ def _on_decision(b: _Builder, ev: Event) -> None:
     t = ev.t_ms
     on = str(ev.get("on"))
     ruling = str(ev.get("ruling"))
+    if on == "adjudication":
+        _on_adjudication(b, ev, ruling)
+        return
     if on == "increment":
         _decide_increment(b, ev, ruling)
         return
+    if ruling in ("white_wins", "black_wins"):
+        raise GameError(ev, f"the ruling {ruling!r} is only for an adjudication (on: \"adjudication\")")
     if ruling == "grant":
         raise GameError(ev, "'grant' answers a request for an increment (on: \"increment\")")
     if on != "quickplay":
@@ -1545,6 +1550,24 @@ def _on_decision(b: _Builder, ev: Event) -> None:
             f" {NAME[opp]} receives 2 minutes." if s.edition.name == "2023" else "")
     b.set(claims=rest, clock=clock.resume(t))
     b.rule(t, "quickplay", text)
+
+
+def _on_adjudication(b: _Builder, ev: Event, ruling: str) -> None:
+    """The arbiter ends a game by the competition's adjudication rules (engine
+    matches: a score threshold, a move limit), acting in the best interest of
+    the competition; ``reason`` says which rule."""
+    s = b.s
+    if not s.ongoing:
+        raise GameError(ev, "the game is over")
+    why = f" ({ev.get('reason')})" if ev.get("reason") else ""
+    if ruling == "draw":
+        b.end(ev.t_ms, draw("arbiter_decision"), "adjudication", f"The arbiter adjudicates the game drawn{why}.")
+    elif ruling in ("white_wins", "black_wins"):
+        winner: Color = "white" if ruling == "white_wins" else "black"
+        b.end(ev.t_ms, win_for(winner, "arbiter_decision"), "adjudication",
+              f"The arbiter adjudicates the game won by {NAME[winner]}{why}.")
+    else:
+        raise GameError(ev, f"an adjudication is \"draw\", \"white_wins\" or \"black_wins\", not {ruling!r}")
 
 
 def _decide_increment(b: _Builder, ev: Event, ruling: str) -> None:

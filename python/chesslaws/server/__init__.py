@@ -5,14 +5,19 @@
 
 from __future__ import annotations
 
+from typing import Sequence
+
+from chesslaws.engines import EngineSpec
 from chesslaws.server.app import create_app
 from chesslaws.server.guard import Limits
 from chesslaws.server.store import PostgresStore, SQLiteStore, Store, open_store
 
 
 def run(host: str = "127.0.0.1", port: int = 8000, db: str | Store = "./chesslaws.sqlite3", *,
-        log_level: str = "warning", limits: Limits | None = None, compress: bool = False) -> None:
-    """Serves the app until interrupted (``db``: an open store, a SQLite path or a postgresql:// URL)."""
+        log_level: str = "warning", limits: Limits | None = None, compress: bool = False,
+        engines: Sequence[EngineSpec] = (), engine_pool: int = 2) -> None:
+    """Serves the app until interrupted (``db``: an open store, a SQLite path or a postgresql:// URL;
+    ``engines``: engines one can play against, at most ``engine_pool`` processes)."""
     import logging
 
     import uvicorn
@@ -24,7 +29,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | Store = "./chesslaw
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
     logger.propagate = False
-    app = create_app(db, limits)
+    app = create_app(db, limits, engines=engines, engine_pool=engine_pool)
     # No per-message deflate: a state is a few KiB, and compressing every frame for every viewer cost
     # a quarter of the server's CPU under load (bench/bench_server.py); it pays only on slow links.
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=16 * 1024, lifespan="on",

@@ -22,7 +22,7 @@ import logging
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Any, AsyncIterator, Literal
+from typing import Any, AsyncIterator, Literal, Sequence
 
 from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -35,6 +35,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from chesslaws.events import RANGES, SCHEMAS
 from chesslaws.server.export import export_pgn
+from chesslaws.engines import EngineSpec
+from chesslaws.server.engines import EnginePlayers
+from chesslaws.server.engines import install as install_engines
 from chesslaws.server.guard import SECURITY_HEADERS, Limits, Refused, strict_json
 from chesslaws.server.hub import MAX_BODY, ApiError, Hub, LiveGame, Subscriber, public_event
 from chesslaws.server.store import Store, open_store
@@ -248,16 +251,21 @@ class BodyLimit:
 # --- the app -------------------------------------------------------------------------------------
 
 
-def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = None) -> FastAPI:
+def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = None, *,
+               engines: Sequence[EngineSpec] = (), engine_pool: int = 2) -> FastAPI:
     """The server's ASGI app over a store (a Store, a SQLite path or a postgresql:// URL), with the
-    rate limits ``limits`` (:class:`guard.Limits`; the defaults suit a club server)."""
+    rate limits ``limits`` (:class:`guard.Limits`; the defaults suit a club server); ``engines`` can be
+    played against (:mod:`chesslaws.server.engines`)."""
     store = db if isinstance(db, Store) else open_store(db)
     hub = Hub(store, limits)
+    players = EnginePlayers(hub, engines, engine_pool)  # issue 19: engines as players
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
+        await players.start()
         yield
+        await players.stop()
         await hub.stop()
 
     app = FastAPI(
@@ -269,6 +277,8 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
         redoc_url=None,
     )
     app.state.hub = hub
+    app.state.engines = players
+    install_engines(app, hub, players)
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     bearer = HTTPBearer(auto_error=False, description="the secret token of a seat (white, black or arbiter)")
 

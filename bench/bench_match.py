@@ -1,0 +1,223 @@
+"""Engine matches: the harness's cost per move, its time losses, its game rate against python-chess.
+
+    python bench/bench_match.py overhead [--games N] [--tc 10+0.1]
+    python bench/bench_match.py losses   [--games 200] [--tc 10+0.1] [--concurrency 2]
+    python bench/bench_match.py rate     [--games N] [--tc 1+0.01]
+
+Stockfish (``--engine``, default /usr/games/stockfish, Threads 1, Hash 16)
+plays itself in every part.
+
+- ``overhead``: for every move, the time from reading an engine's
+  ``bestmove`` to sending the next ``go`` (``Game.apply`` of the move, the
+  claims and adjudication checks, the clock the next engine is told, the
+  position command), and the part of the engine's clock the harness
+  consumes (the same interval, plus the rounding of the move's instant up
+  to the log's millisecond). p50/p99/max; goal: p99 under 1 ms.
+- ``losses``: a match through :func:`chesslaws.match.run_match` (as
+  ``chesslaws match`` runs it) with ``--concurrency`` games at once; counts
+  the games lost on time and the lowest clock any engine had left after a
+  move. Goal: 0 time losses at 10+0.1, 2 games at once, 200 games.
+- ``rate``: games per minute at 1+0.01, one game at a time, alternating a
+  chesslaws game and a game of a minimal python-chess match loop
+  (``chess.engine.SimpleEngine.play`` with the clocks kept by
+  ``time.monotonic``, ending on ``board.is_game_over()``, a threefold
+  repetition or fifty moves as soon as they occur -- the claims the harness
+  makes -- or a flag). Goal: chesslaws at least 1.0x python-chess.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
+
+from chesslaws.engines import EngineSpec, UciEngine  # noqa: E402
+from chesslaws.match import Adjudication, MatchConfig, play_game, run_match  # noqa: E402
+from chesslaws.timecontrol import TimeControl  # noqa: E402
+
+OPTIONS = {"Threads": "1", "Hash": "16"}
+
+
+def pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+def load() -> str:
+    return open("/proc/loadavg").read().split(" ")[:3].__str__()
+
+
+def engines(cmd: str) -> tuple[UciEngine, UciEngine]:
+    a, b = UciEngine([cmd], name="sf-a"), UciEngine([cmd], name="sf-b")
+    a.configure(OPTIONS)
+    b.configure(OPTIONS)
+    return a, b
+
+
+def cmd_overhead(args: argparse.Namespace) -> None:
+    a, b = engines(args.engine)
+    tc = TimeControl.parse(args.tc)
+    over: list[float] = []
+    cpu: list[float] = []
+    moves = 0
+    try:
+        for i in range(args.games):
+            w, k = (a, b) if i % 2 == 0 else (b, a)
+            r = play_game({"white": w, "black": k}, time_control=tc, round_no=i + 1)
+            over.extend(x / 1e6 for x in r.overhead_ns[1:])  # the first go follows new_game, not a bestmove
+            cpu.extend(x / 1e6 for x in r.overhead_cpu_ns[1:])
+            moves += len(r.game.state.moves)
+    finally:
+        a.close()
+        b.close()
+    # What the harness takes from the clock: the interval, plus the move's instant rounded up to 1 ms.
+    charged = [x + 1.0 for x in over]
+    print(f"harness overhead per move, {len(over)} moves in {args.games} games at {args.tc} (load {load()}):")
+    print(f"  bestmove -> next go:   p50 {statistics.median(over):.3f} ms  p99 {pct(over, 99):.3f} ms  "
+          f"max {max(over):.3f} ms")
+    print(f"  of which CPU time:     p50 {statistics.median(cpu):.3f} ms  p99 {pct(cpu, 99):.3f} ms  "
+          f"max {max(cpu):.3f} ms (the rest is waiting for a core on a busy machine)")
+    print(f"  charged to the clock:  p50 <= {statistics.median(charged):.3f} ms  p99 <= {pct(charged, 99):.3f} ms "
+          "(the interval plus at most 1 ms of rounding up to the log's millisecond)")
+    print(f"  goal p99 < 1 ms (bestmove -> go): {'met' if pct(over, 99) < 1.0 else 'NOT met'}")
+
+
+def cmd_losses(args: argparse.Namespace) -> None:
+    spec = EngineSpec("stockfish", (args.engine,), OPTIONS)
+    cfg = MatchConfig((EngineSpec("sf-a", spec.command, OPTIONS), EngineSpec("sf-b", spec.command, OPTIONS)),
+                      TimeControl.parse(args.tc), games=args.games, concurrency=args.concurrency,
+                      adjudication=Adjudication())
+    t0 = time.monotonic()
+    lowest = [10**12]
+    done = [0]
+
+    def progress(r: object, tally: object) -> None:
+        done[0] += 1
+        if done[0] % 10 == 0:
+            print(f"  {done[0]}/{args.games} games, {time.monotonic() - t0:.0f} s, load {load()}", file=sys.stderr)
+
+    report = run_match(cfg, on_result=progress)  # type: ignore[arg-type]
+    forfeits = 0
+    harness = 0
+    for r in report.results:
+        if r.game.state.termination in ("time_forfeit", "both_flags_fallen"):
+            forfeits += 1
+            if r.flag_timing is not None:
+                told, took, late = r.flag_timing
+                # The harness caused it if its delay before "go" (late) mattered: the engine answered within
+                # the time it was told but too late for the clock (took <= told), or it gave no answer by its
+                # flag after a delay of more than 1 ms (it might have made it without the delay).
+                timed_out = abs(took + late - told) < 1.5
+                caused = late > 1.0 if timed_out else took <= told
+                harness += caused
+                print(f"  round {r.round}: told {told:.0f} ms, bestmove/flag {took:.1f} ms after go, go sent "
+                      f"{late:.3f} ms after its clock started: "
+                      f"{'caused by the harness' if caused else 'the engine overran the time it was told'}")
+        for m in r.game.state.moves:
+            if m.clock_ms is not None:
+                lowest[0] = min(lowest[0], m.clock_ms)
+    print(f"time losses at {args.tc}, {args.concurrency} games at once, {len(report.results)} games "
+          f"in {report.seconds:.0f} s (load {load()}):")
+    print(f"  games lost on time: {forfeits} (caused by the harness: {harness})   "
+          f"lowest clock after a move: {lowest[0]} ms")
+    print(f"  terminations: {dict(sorted(report.tally.terminations.items()))}")
+    print(f"  goal 0 time losses caused by the harness: {'met' if harness == 0 else 'NOT met'}")
+
+
+def python_chess_game(white: object, black: object, tc_ms: int, inc_ms: int) -> tuple[str, int, bool]:
+    """A minimal python-chess match loop: clocks by time.monotonic, a flag ends the game."""
+    import chess
+    import chess.engine
+
+    board = chess.Board()
+    clocks = {chess.WHITE: tc_ms / 1000, chess.BLACK: tc_ms / 1000}
+    players = {chess.WHITE: white, chess.BLACK: black}
+    inc = inc_ms / 1000
+    # The same ends as the chesslaws harness: the automatic ones, and a threefold repetition or fifty
+    # moves claimed as soon as they have occurred (claim_draw=True would also end a game on a
+    # repetition a move could make, earlier than any claim made here).
+    while not (board.is_game_over() or board.is_repetition(3) or board.halfmove_clock >= 100):
+        side = board.turn
+        limit = chess.engine.Limit(white_clock=clocks[chess.WHITE], black_clock=clocks[chess.BLACK],
+                                   white_inc=inc, black_inc=inc)
+        t0 = time.monotonic()
+        result = players[side].play(board, limit)  # type: ignore[attr-defined]
+        used = time.monotonic() - t0
+        clocks[side] -= used
+        if clocks[side] <= 0:
+            return ("0-1" if side == chess.WHITE else "1-0"), len(board.move_stack), True
+        clocks[side] += inc
+        board.push(result.move)
+    return (board.result() if board.is_game_over() else "1/2-1/2"), len(board.move_stack), False
+
+
+def cmd_rate(args: argparse.Namespace) -> None:
+    import chess.engine
+
+    tc = TimeControl.parse(args.tc)
+    period = tc.periods[0]
+    a, b = engines(args.engine)
+    pa = chess.engine.SimpleEngine.popen_uci(args.engine)
+    pb = chess.engine.SimpleEngine.popen_uci(args.engine)
+    for e in (pa, pb):
+        e.configure({"Threads": 1, "Hash": 16})
+    ours: list[float] = []
+    theirs: list[float] = []
+    our_plies = their_plies = 0
+    our_flags = their_flags = 0
+    try:
+        for i in range(args.games):
+            w, k = (a, b) if i % 2 == 0 else (b, a)
+            t0 = time.monotonic()
+            r = play_game({"white": w, "black": k}, time_control=tc, round_no=i + 1)
+            ours.append(time.monotonic() - t0)
+            our_plies += len(r.game.state.moves)
+            our_flags += r.game.state.termination == "time_forfeit"
+            pw, pk = (pa, pb) if i % 2 == 0 else (pb, pa)
+            pa.protocol.send_line("ucinewgame")  # type: ignore[attr-defined]
+            pb.protocol.send_line("ucinewgame")  # type: ignore[attr-defined]
+            t0 = time.monotonic()
+            _, plies, flagged = python_chess_game(pw, pk, period.ms, period.increment_ms)
+            their_flags += flagged
+            theirs.append(time.monotonic() - t0)
+            their_plies += plies
+    finally:
+        a.close()
+        b.close()
+        pa.quit()
+        pb.quit()
+    gpm_ours = 60 * len(ours) / sum(ours)
+    gpm_theirs = 60 * len(theirs) / sum(theirs)
+    print(f"games per minute at {args.tc}, one game at a time, {args.games} games each, alternating "
+          f"(load {load()}):")
+    print(f"  chesslaws match:        {gpm_ours:.1f} games/min  (median game {statistics.median(ours):.2f} s, "
+          f"{our_plies / len(ours):.0f} plies/game, {our_flags} time losses)")
+    print(f"  python-chess loop:      {gpm_theirs:.1f} games/min  (median game {statistics.median(theirs):.2f} s, "
+          f"{their_plies / len(theirs):.0f} plies/game, {their_flags} time losses)")
+    ratio = gpm_ours / gpm_theirs
+    per_ply = (sum(theirs) / their_plies) / (sum(ours) / our_plies)
+    print(f"  ratio {ratio:.2f}x by games/min, {per_ply:.2f}x by plies/s; goal >= 1.0x: "
+          f"{'met' if ratio >= 1.0 else 'NOT met'}")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("what", choices=["overhead", "losses", "rate"])
+    p.add_argument("--games", type=int, default=None)
+    p.add_argument("--tc", default=None)
+    p.add_argument("--concurrency", type=int, default=2)
+    p.add_argument("--engine", default=os.environ.get("STOCKFISH", "/usr/games/stockfish"))
+    args = p.parse_args()
+    defaults = {"overhead": (10, "10+0.1"), "losses": (200, "10+0.1"), "rate": (30, "1+0.01")}[args.what]
+    args.games = args.games or defaults[0]
+    args.tc = args.tc or defaults[1]
+    {"overhead": cmd_overhead, "losses": cmd_losses, "rate": cmd_rate}[args.what](args)
+
+
+if __name__ == "__main__":
+    main()

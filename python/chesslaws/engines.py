@@ -1,0 +1,446 @@
+"""UCI engines as players: a small, strict driver for one engine process.
+
+:class:`UciEngine` starts an engine, does the ``uci`` / ``isready``
+handshake, sets options, sends ``position ... moves ...`` and ``go`` with the
+clock the Laws give the player (:func:`go_for`), and reads ``bestmove``
+exactly as the engine wrote it -- an illegal or unreadable move is the
+arbiter's business (:mod:`chesslaws.game`), not the driver's. Every wait has
+a deadline: an engine that dies raises :class:`EngineCrashed`, one that does
+not answer in time gives ``None`` (a hang: for the Laws, a player who does
+not move). :meth:`UciEngine.close` always leaves no process behind (the
+engine runs in its own process group, killed if it does not ``quit``).
+
+Why not ``chess.engine``: python-chess rejects an illegal ``bestmove`` with
+an exception (the Laws want the move itself, to reinstate the position and
+apply the penalty), runs every call through an asyncio loop in another
+thread, and keeps a board of its own; here the game already has one. The
+protocol used is the small part a player needs; ``bench/bench_match.py``
+measures the difference.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import shlex
+import signal
+import subprocess
+import time
+import weakref
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+from chesslaws.clock import Clock
+from chesslaws.errors import ChessLawsError, InvalidInput
+from chesslaws.timecontrol import Color, TimeControl
+
+__all__ = [
+    "BestMove",
+    "EngineCrashed",
+    "EngineError",
+    "EngineSpec",
+    "EngineTimeout",
+    "Go",
+    "UciEngine",
+    "go_for",
+]
+
+
+class EngineError(ChessLawsError):
+    """An engine that cannot be used: it does not start, does not speak UCI,
+    rejects an option..."""
+
+
+class EngineCrashed(EngineError):
+    """The engine process ended (or closed its output) while it was needed."""
+
+
+class EngineTimeout(EngineError):
+    """The engine did not answer within the time allowed (``uciok``, ``readyok``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class EngineSpec:
+    """An engine to start: a name, the command line, UCI options to set."""
+
+    name: str
+    command: tuple[str, ...]
+    options: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def parse(cls, text: str, options: Mapping[str, str] | None = None) -> EngineSpec:
+        """``NAME=COMMAND`` or ``COMMAND`` (the name is then the program's file name).
+
+        The command is split as a shell would (``"sf=/usr/games/stockfish"``,
+        ``"python3 my_engine.py --fast"``).
+        """
+        name, sep, command = text.partition("=")
+        if not sep or " " in name.strip() or "/" in name:
+            name, command = "", text
+        try:
+            argv = tuple(shlex.split(command))
+        except ValueError as err:
+            raise InvalidInput(f"engine {text!r}: cannot split the command line ({err})") from None
+        if not argv:
+            raise InvalidInput(f"engine {text!r}: no command given (write NAME=COMMAND or COMMAND)")
+        return cls(name.strip() or os.path.basename(argv[0]), argv, dict(options or {}))
+
+
+@dataclass(frozen=True, slots=True)
+class Go:
+    """The limits of one ``go`` command (milliseconds; ``None`` is not sent)."""
+
+    wtime: int | None = None
+    btime: int | None = None
+    winc: int | None = None
+    binc: int | None = None
+    movestogo: int | None = None
+    nodes: int | None = None
+    movetime: int | None = None
+    depth: int | None = None
+    searchmoves: tuple[str, ...] = ()
+
+    def command(self) -> str:
+        parts = ["go"]
+        for name in ("wtime", "btime", "winc", "binc", "movestogo", "nodes", "movetime", "depth"):
+            value = getattr(self, name)
+            if value is not None:
+                parts.append(f"{name} {max(0, int(value))}")
+        if len(parts) == 1:
+            parts.append("infinite")
+        if self.searchmoves:
+            parts.append("searchmoves " + " ".join(self.searchmoves))
+        return " ".join(parts)
+
+
+def go_for(clock: Clock, t_ms: int) -> Go:
+    """What the engine is told at ``t_ms`` about the clock the Laws give it.
+
+    ``wtime``/``btime`` are the times left; with a simple delay the side to
+    move may also use the delay that runs before its main time, so its
+    delay is added to its time and sent as its increment (a simple delay
+    of *d* is, for planning, an increment of *d* paid before the move); a
+    Bronstein delay gives back at most *d*, sent as the increment.
+    ``movestogo`` counts the moves left in the side's current period when
+    the period has a move count. Without a clock: no limits (the caller
+    decides, e.g. ``nodes`` or ``movetime``).
+    """
+    control = clock.control
+    if control.unlimited:
+        return Go()
+    values: dict[str, int | None] = {}
+    running = clock.running
+    for side, key in (("white", "w"), ("black", "b")):
+        color: Color = "white" if side == "white" else "black"
+        moves = clock.moves(color)
+        period = control.periods[control.period_index(moves)]
+        left = clock.remaining(t_ms, color) or 0
+        inc = period.increment_ms
+        if running == color:
+            flag = clock.flag_time(color)  # the delay still to run, then the time left
+            if flag is not None:
+                left = max(0, flag - t_ms)
+        if period.delay == "simple":
+            inc += period.delay_ms
+        elif period.delay == "bronstein":
+            inc += period.delay_ms
+        values[f"{key}time"] = left
+        values[f"{key}inc"] = inc
+        if running == color and period.moves is not None:
+            values["movestogo"] = _moves_to_go(control, moves)
+    return Go(
+        wtime=values["wtime"], btime=values["btime"], winc=values["winc"] or None, binc=values["binc"] or None,
+        movestogo=values.get("movestogo"),
+    )
+
+
+def _moves_to_go(control: TimeControl, moves_made: int) -> int | None:
+    """Moves left in the period of the next move (``None`` in sudden death)."""
+    n = moves_made
+    last = len(control.periods) - 1
+    for i, p in enumerate(control.periods):
+        if p.moves is None:
+            return None
+        if i == last:
+            return p.moves - n % p.moves
+        if n < p.moves:
+            return p.moves - n
+        n -= p.moves
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class BestMove:
+    """The engine's answer to ``go``, as written, with when it arrived.
+
+    ``move`` is the first word after ``bestmove`` ("" when there is none);
+    ``received_ns`` is :func:`time.monotonic_ns` when the line was read;
+    ``score_cp`` / ``score_mate`` come from the last ``info ... score`` line
+    of the search (from the engine's side), when it sent one.
+    """
+
+    move: str
+    line: str
+    sent_ns: int
+    received_ns: int
+    score_cp: int | None = None
+    score_mate: int | None = None
+
+    @property
+    def elapsed_ms(self) -> float:
+        return (self.received_ns - self.sent_ns) / 1e6
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is not None:
+        return
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        try:
+            proc.kill()
+        except ProcessLookupError:
+            pass
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:  # pragma: no cover - a process that survives SIGKILL
+        pass
+
+
+class UciEngine:
+    """One UCI engine process.
+
+    >>> with UciEngine(["/usr/games/stockfish"]) as sf:      # doctest: +SKIP
+    ...     sf.configure({"Skill Level": 3})
+    ...     sf.go(None, ["e2e4"], Go(movetime=50))
+    ...     print(sf.wait_bestmove(time.monotonic_ns() + 10**9).move)
+
+    Not thread-safe: one thread talks to one engine at a time.
+    """
+
+    def __init__(self, command: Sequence[str] | str, *, name: str | None = None, cwd: str | None = None,
+                 start_timeout: float = 10.0) -> None:
+        argv = shlex.split(command) if isinstance(command, str) else list(command)
+        if not argv:
+            raise EngineError("no engine command given")
+        self.argv = argv
+        self.id_name: str | None = None
+        self.options: dict[str, dict[str, str]] = {}  # name as the engine spells it -> its declaration
+        self._buf = b""
+        self._lines: list[str] = []
+        self._searching = False
+        try:
+            self._proc = subprocess.Popen(
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=cwd,
+                bufsize=0, start_new_session=True,
+            )
+        except OSError as err:
+            raise EngineError(f"cannot start engine {' '.join(argv)!r}: {err.strerror or err}") from None
+        self._finalizer = weakref.finalize(self, _kill_group, self._proc)
+        self._fd = self._proc.stdout.fileno()  # type: ignore[union-attr]
+        self.name = name or os.path.basename(argv[0])
+        try:
+            self._handshake(start_timeout)
+        except BaseException:
+            self.close()
+            raise
+
+    # ----------------------------------------------------------------- state
+    @property
+    def pid(self) -> int:
+        return self._proc.pid
+
+    @property
+    def alive(self) -> bool:
+        return self._proc.poll() is None
+
+    def __enter__(self) -> UciEngine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"UciEngine({self.name!r}, pid={self._proc.pid}, alive={self.alive})"
+
+    # ------------------------------------------------------------------ I/O
+    def send(self, line: str) -> None:
+        """Writes one command line; a dead engine raises :class:`EngineCrashed`."""
+        try:
+            self._proc.stdin.write((line + "\n").encode())  # type: ignore[union-attr]
+        except (BrokenPipeError, OSError, ValueError):
+            raise EngineCrashed(f"engine {self.name!r} has stopped (exit status {self._proc.poll()})") from None
+
+    def _readline(self, deadline_ns: int | None) -> str | None:
+        """The next line, or ``None`` if ``deadline_ns`` passes first."""
+        while True:
+            if self._lines:
+                return self._lines.pop(0)
+            if deadline_ns is not None:
+                wait = (deadline_ns - time.monotonic_ns()) / 1e9
+                if wait <= 0:
+                    return None
+            else:
+                wait = None
+            ready, _, _ = select.select([self._fd], [], [], wait)
+            if not ready:
+                return None
+            try:
+                chunk = os.read(self._fd, 65536)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                try:  # output closed: it is ending (or has ended); give it a moment to exit
+                    self._proc.wait(timeout=0.5)
+                except subprocess.TimeoutExpired:
+                    pass
+                raise EngineCrashed(f"engine {self.name!r} closed its output (exit status {self._proc.poll()})")
+            data = self._buf + chunk
+            *lines, self._buf = data.split(b"\n")
+            self._lines.extend(raw.decode("utf-8", "replace").strip() for raw in lines)
+
+    def _expect(self, word: str, timeout: float) -> list[str]:
+        deadline = time.monotonic_ns() + int(timeout * 1e9)
+        seen: list[str] = []
+        while True:
+            line = self._readline(deadline)
+            if line is None:
+                raise EngineTimeout(f"engine {self.name!r} did not answer {word!r} within {timeout:g} s")
+            if line.split(" ", 1)[0] == word:
+                return seen
+            seen.append(line)
+
+    def _handshake(self, timeout: float) -> None:
+        self.send("uci")
+        for line in self._expect("uciok", timeout):
+            words = line.split()
+            if words[:2] == ["id", "name"]:
+                self.id_name = line.split(None, 2)[2] if len(words) > 2 else None
+            elif words[:2] == ["option", "name"]:
+                decl = _read_option(line)
+                if decl is not None:
+                    self.options[decl["name"]] = decl
+
+    def isready(self, timeout: float = 10.0) -> None:
+        """``isready``/``readyok``: :class:`EngineTimeout` if it does not answer."""
+        self.send("isready")
+        self._expect("readyok", timeout)
+
+    def configure(self, options: Mapping[str, object], timeout: float = 10.0) -> None:
+        """Sets UCI options; a name the engine did not declare is an error naming it."""
+        lower = {k.lower(): k for k in self.options}
+        for key, value in options.items():
+            real = lower.get(key.lower())
+            if real is None:
+                known = ", ".join(sorted(self.options)) or "none"
+                raise EngineError(f"engine {self.name!r} has no option {key!r} (it declares: {known})")
+            if isinstance(value, bool):
+                value = "true" if value else "false"
+            if self.options[real].get("type") == "button":
+                self.send(f"setoption name {real}")
+            else:
+                self.send(f"setoption name {real} value {value}")
+        if options:
+            self.isready(timeout)
+
+    def new_game(self, timeout: float = 10.0) -> None:
+        self.send("ucinewgame")
+        self.isready(timeout)
+
+    def go(self, fen: str | None, moves: Sequence[str], limits: Go) -> int:
+        """Sends the position and ``go``; returns the instant (monotonic ns) ``go`` was sent."""
+        pos = "position startpos" if fen is None else f"position fen {fen}"
+        if moves:
+            pos += " moves " + " ".join(moves)
+        data = (pos + "\n" + limits.command() + "\n").encode()
+        try:
+            self._proc.stdin.write(data)  # type: ignore[union-attr]
+        except (BrokenPipeError, OSError, ValueError):
+            raise EngineCrashed(f"engine {self.name!r} has stopped (exit status {self._proc.poll()})") from None
+        self._searching = True
+        self._go_ns = time.monotonic_ns()
+        return self._go_ns
+
+    def wait_bestmove(self, deadline_ns: int | None) -> BestMove | None:
+        """Reads until ``bestmove``; ``None`` if ``deadline_ns`` passes first
+        (the search goes on: :meth:`stop` it or :meth:`close` the engine).
+
+        Lines other than ``info`` and ``bestmove`` are ignored, as UCI asks.
+        """
+        cp: int | None = None
+        mate: int | None = None
+        while True:
+            line = self._readline(deadline_ns)
+            if line is None:
+                return None
+            if line.startswith("bestmove"):
+                received = time.monotonic_ns()
+                self._searching = False
+                words = line.split()
+                move = words[1] if len(words) > 1 else ""
+                return BestMove(move, line, self._go_ns, received, cp, mate)
+            if line.startswith("info") and " score " in line and " lowerbound" not in line \
+                    and " upperbound" not in line:
+                words = line.split()
+                try:
+                    i = words.index("score")
+                    kind, value = words[i + 1], int(words[i + 2])
+                except (ValueError, IndexError):
+                    continue
+                if kind == "cp":
+                    cp, mate = value, None
+                elif kind == "mate":
+                    cp, mate = None, value
+
+    def stop(self, timeout: float = 1.0) -> BestMove | None:
+        """Stops a search and waits up to ``timeout`` for its ``bestmove``."""
+        if not self._searching:
+            return None
+        self.send("stop")
+        return self.wait_bestmove(time.monotonic_ns() + int(timeout * 1e9))
+
+    def close(self, timeout: float = 1.0) -> None:
+        """``quit``, then kill the process group if it is still there: nothing is left behind."""
+        proc = self._proc
+        if proc.poll() is None:
+            try:
+                proc.stdin.write(b"quit\n")  # type: ignore[union-attr]
+                proc.stdin.flush()  # type: ignore[union-attr]
+            except (BrokenPipeError, OSError, ValueError):
+                pass
+            try:
+                proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                pass
+        _kill_group(proc)  # the group too: helpers an engine may have started
+        for stream in (proc.stdin, proc.stdout):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+        self._finalizer.detach()
+
+
+def _read_option(line: str) -> dict[str, str] | None:
+    """``option name Skill Level type spin default 20 min 0 max 20`` -> fields."""
+    words = line.split()
+    keys = {"type", "default", "min", "max", "var"}
+    try:
+        t = words.index("type")
+    except ValueError:
+        return None
+    out: dict[str, str] = {"name": " ".join(words[2:t])}
+    current: str | None = None
+    for w in words[t:]:
+        if w in keys:
+            current = w
+            if w in out and w == "var":
+                out["var"] += "|"
+            elif w not in out:
+                out[w] = ""
+            continue
+        if current is not None:
+            sep = " " if out[current] and not out[current].endswith("|") else ""
+            out[current] += sep + w
+    return out

@@ -1,0 +1,71 @@
+// chesslaws: "Play against the computer" in the lobby, shown when the server has engines
+// (chesslaws serve --engine NAME=COMMAND). The engine takes a seat and plays by the same clock and arbiter.
+"use strict";
+(() => {
+  const box = document.getElementById("vs-engine");
+  if (!box) return;
+  const el = (tag, attrs = {}, text = "") => {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (text) e.textContent = text;
+    return e;
+  };
+  const field = (label, id, input, full) => {
+    const f = el("div", { class: "field" + (full ? " full" : "") });
+    f.append(el("label", { for: id }, label), input);
+    return f;
+  };
+  async function init() {
+    let engines = [];
+    try { engines = await (await fetch("/api/engines")).json(); } catch (e) { return; }
+    if (!Array.isArray(engines) || !engines.length) return;
+    box.hidden = false;
+    box.append(el("h2", {}, "Play against the computer"));
+    const form = el("form", { class: "create", id: "vs-form" });
+    const engine = el("select", { id: "vs-engine-name" });
+    for (const e of engines) engine.append(el("option", { value: e.name }, e.id ? `${e.name} (${e.id})` : e.name));
+    const kind = el("select", { id: "vs-strength-kind" });
+    const value = el("input", { id: "vs-strength", type: "number" });
+    const color = el("select", { id: "vs-color" });
+    for (const [v, t] of [["white", "White"], ["black", "Black"], ["random", "random"]]) color.append(el("option", { value: v }, t));
+    const name = el("input", { id: "vs-name", value: "You", maxlength: "100" });
+    const tc = el("input", { id: "vs-tc", value: "300+3", title: "[MOVES/]SECONDS[+INC][dDELAY|bDELAY], periods joined by ':'" });
+    const edition = el("select", { id: "vs-edition" });
+    for (const v of ["2023", "1997", "1989"]) edition.append(el("option", { value: v }, v));
+    const go = el("button", { class: "primary", id: "vs-play", type: "submit" }, "Play");
+    const fill = () => {
+      const e = engines.find((x) => x.name === engine.value) || engines[0];
+      const keep = kind.value;
+      kind.textContent = "";
+      for (const s of e.strengths) kind.append(el("option", { value: s.kind }, s.label));
+      if (e.strengths.some((s) => s.kind === keep)) kind.value = keep;
+      const s = e.strengths.find((x) => x.kind === kind.value) || e.strengths[0];
+      value.min = s.min; value.max = s.max; value.value = s.default;
+      value.disabled = s.kind === "full";
+      value.title = s.kind === "full" ? "" : `${s.min} to ${s.max}`;
+    };
+    engine.onchange = fill;
+    kind.onchange = () => { const k = kind.value; fill(); kind.value = k; const e = engines.find((x) => x.name === engine.value) || engines[0]; const s = e.strengths.find((x) => x.kind === k); value.min = s.min; value.max = s.max; value.value = s.default; value.disabled = k === "full"; };
+    fill();
+    form.append(field("Engine", "vs-engine-name", engine), field("Your colour", "vs-color", color),
+      field("Strength", "vs-strength-kind", kind), field("Setting", "vs-strength", value),
+      field("Time control", "vs-tc", tc), field("Laws of", "vs-edition", edition),
+      field("Your name", "vs-name", name), field("", "vs-play", go, true));
+    box.append(form);
+    form.onsubmit = async (ev) => {
+      ev.preventDefault();
+      const strength = { kind: kind.value };
+      if (kind.value !== "full") strength.value = parseInt(value.value, 10);
+      const body = { engine: engine.value, color: color.value, name: name.value.trim() || "You", strength,
+        time_control: tc.value.trim() || "300+3", edition: edition.value };
+      go.disabled = true;
+      try {
+        const res = await fetch("/api/engines/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+        const data = await res.json();
+        if (!res.ok) { (window.toast || alert)(data.error || res.statusText); return; }
+        window.location.href = data.link;
+      } finally { go.disabled = false; }
+    };
+  }
+  init();
+})();
