@@ -307,6 +307,8 @@ SAMPLE_INCONSISTENT = {
     ("convert_chesscom.pgn", 11): "the game ended after 93. a7+",
     # A dead position after 54... Nxg2; 55. Kxg2 is recorded after it.
     ("convert_twic.pgn", 11): "the game ended after 54... Nxg2",
+    # Agreed drawn before both players had moved: void under 2023 5.2.3 (the record says 1/2-1/2).
+    ("convert_twic.pgn", 10): "needs both players to have made at least one move",
 }
 
 
@@ -354,6 +356,8 @@ def test_round_trip_of_the_samples(name: str) -> None:
         if not convertible(g):
             continue
         conv = pgn_to_log(g)
+        if any("needs both players to have made at least one move" in p for p in conv.problems):
+            continue  # a void agreement: the PGN written says "*", as the Laws do, not the record's draw
         (again,) = list(read_pgn(game_to_pgn(Game.from_events(conv.events))))
         assert pgn_to_log(again).events == conv.events, g.number
 
@@ -509,6 +513,9 @@ def test_the_peer_test_files() -> None:
                 counts["unreadable"] += 1
                 continue
             conv = pgn_to_log(g)
+            if conv.problems and "needs both players to have made at least one move" in conv.problems[0]:
+                counts["void agreement"] += 1  # agreed before both had moved: void under 2023 5.2.3
+                continue
             if conv.problems:
                 assert path.name == "pgnextract_test-fixresulttags-in.pgn.zst", (path.name, g.number, conv.problems)
                 assert "the moves ended the game" in conv.problems[0]
@@ -516,7 +523,7 @@ def test_the_peer_test_files() -> None:
                 continue
             assert not check_replay(conv), (path.name, g.number, check_replay(conv))
             counts["consistent"] += 1
-    assert counts["consistent"] >= 340 and counts["inconsistent"] == 5
+    assert counts["consistent"] + counts["void agreement"] >= 340 and counts["inconsistent"] == 5, counts
 
 
 def test_an_engine_time_over_the_clock_is_the_last_instant() -> None:

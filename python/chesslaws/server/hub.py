@@ -16,6 +16,7 @@ import hmac
 import importlib
 import json
 import logging
+import re
 import secrets
 import sqlite3
 import sys
@@ -78,6 +79,16 @@ def replay_lenient(events: list[dict[str, Any]]) -> tuple[Game | None, int, str 
         except Exception as err:  # noqa: BLE001
             return game, i, f"event {i}: {_reason(err)}"
     return game, len(events), None
+
+
+_GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def _check_id(game_id: str, what: str = "") -> None:
+    """Game ids are short URL-safe tokens: anything else names no game (and never reaches the store)."""
+    if not _GAME_ID.fullmatch(game_id):
+        shown = game_id[:40].encode("unicode_escape").decode("ascii")
+        raise ApiError(404, f"{what}no game {shown!r}")
 
 
 def _is_outage(err: BaseException) -> bool:
@@ -531,6 +542,7 @@ class Hub:
     async def fetch(self, game_id: str, *, write: bool = False) -> LiveGame:
         """The game in memory, loaded from its log on demand if it was retired. With ``write``, the
         store marks it live again first (an event may follow)."""
+        _check_id(game_id)
         live = self.games.get(game_id)
         if live is None and game_id not in self.set_aside:
             pending = self._loading.get(game_id)
@@ -564,6 +576,7 @@ class Hub:
 
     async def final_view(self, game_id: str) -> dict[str, Any] | None:
         """The stored final state of a retired game (no replay), or None."""
+        _check_id(game_id)
         if game_id in self.games or game_id in self.set_aside:
             return None
         try:
@@ -1170,6 +1183,8 @@ class Hub:
         """A page of the lobby, newest first, from the store's index: at most ``limit`` games created
         before the game ``before`` (the last id of the previous page). Games in memory are shown as they
         are now; retired ones by their stored summary."""
+        if before is not None:
+            _check_id(before, "before: ")
         try:
             rows = await self._db(lambda: self.store.page(limit, before))
         except Exception:  # noqa: BLE001
