@@ -16,7 +16,26 @@ if TYPE_CHECKING:
     from chesslaws.timecontrol import Color
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _LazyGroup(click.Group):
+    """Commands whose modules load only when they are run (or listed in --help): ``chesslaws check``
+    starts without importing the arbiter, the engine matches or the tournaments."""
+
+    LAZY = {"match": "chesslaws.match:match_command", "tournament": "chesslaws.tournament.cli:tournament"}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *self.LAZY])
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.LAZY:
+            import importlib
+
+            module, _, name = self.LAZY[cmd_name].partition(":")
+            command: click.Command = getattr(importlib.import_module(module), name)
+            return command
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="chesslaws")
 def main() -> None:
     """chesslaws: the Laws of Chess, executable.
@@ -334,13 +353,6 @@ def serve(host: str, port: int, db: str, no_rate_limits: bool, ws_compression: b
         engines=specs, engine_pool=engine_pool)
 
 
-def _add_match() -> None:
-    from chesslaws.match import match_command  # issue 19: engine matches under the Laws
-
-    main.add_command(match_command)
-
-
-_add_match()
 
 
 @main.command(name="check")
@@ -557,13 +569,6 @@ if TYPE_CHECKING:
     from chesslaws.check import GameReport, Summary
 
 
-def _register_tournament() -> None:
-    from chesslaws.tournament.cli import tournament
-
-    main.add_command(tournament)
-
-
-_register_tournament()
 
 
 if __name__ == "__main__":
