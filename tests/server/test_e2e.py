@@ -204,7 +204,8 @@ def test_threefold_claim_with_the_intended_move_on_a_french_scoresheet(server: A
     black.click("#btn-threefold")
     assert "9.5(b)" in black.inner_text("#confirm-text")
     black.click("#confirm-yes")
-    assert "on" in (black.get_attribute("#btn-threefold", "class") or "")
+    # the dialog's close event arrives after the click returns: wait for the armed state, do not race it
+    black.wait_for_selector("#btn-threefold.on", timeout=5000)
     drag_move(black, "f6", "g8")
     wait_end(black, "threefold_repetition")
     assert black.get_attribute("#status", "data-result") == "1/2-1/2"
