@@ -45,8 +45,9 @@ from chesslaws.errors import ChessLawsError
 from chesslaws.events import Event, parse_event
 from chesslaws.game.conduct import CONDUCT_RULES as CONDUCT_RULES, PENALTY_RULES as PENALTY_RULES
 from chesslaws.game.flags import observe
-from chesslaws.game.handlers import Handler as Handler, HANDLERS as HANDLERS, initial_state, transition
+from chesslaws.game.handlers import HANDLERS as HANDLERS, Handler as Handler, initial_state, transition
 from chesslaws.game.state import (
+    NAME as NAME,
     Config,
     DrawOffer,
     Envelope as Envelope,
@@ -54,7 +55,6 @@ from chesslaws.game.state import (
     GameState,
     LogError,
     MoveRecord,
-    NAME as NAME,
     Outcome,
     PendingClaim as PendingClaim,
     Result as Result,

@@ -22,9 +22,9 @@ from chesslaws.game.completion import _cannot_win
 from chesslaws.game.played import _after_move
 from chesslaws.game.state import (
     NAME,
-    _Builder,
     Envelope,
     GameError,
+    _Builder,
     _require_player_present,
     draw,
     fmt_duration,

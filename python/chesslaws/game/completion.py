@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from chesslaws.editions import Edition
 from chesslaws.events import Event
-from chesslaws.game.state import NAME, _Builder, _bare_king, draw, other, win_for
+from chesslaws.game.state import NAME, _bare_king, _Builder, draw, other, win_for
 from chesslaws.mating import can_mate, is_dead
 from chesslaws.position import Position
 from chesslaws.timecontrol import Color

@@ -23,7 +23,7 @@ from typing import Mapping
 
 from chesslaws.clock import Clock
 from chesslaws.events import Event, EventError
-from chesslaws.game.state import NAME, _Builder, GameError, Outcome, _num, fmt_duration, other, win_for
+from chesslaws.game.state import NAME, GameError, Outcome, _Builder, _num, fmt_duration, other, win_for
 from chesslaws.timecontrol import Color
 
 

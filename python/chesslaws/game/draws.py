@@ -26,12 +26,12 @@ from chesslaws.game.completion import _cannot_win
 from chesslaws.game.played import _play, _record
 from chesslaws.game.state import (
     NAME,
-    _Builder,
     DrawOffer,
     GameError,
     GameState,
     PendingClaim,
     Termination,
+    _Builder,
     _ordinal,
     _times,
     draw,

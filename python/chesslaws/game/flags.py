@@ -25,7 +25,7 @@ from dataclasses import replace
 from chesslaws.events import Event, EventError, ms_to_t
 from chesslaws.game.completion import _cannot_win, _mating_potential
 from chesslaws.game.draws import _in_quickplay_finish
-from chesslaws.game.state import NAME, _Builder, GameError, GameState, Outcome, draw, fmt_duration, other, win_for
+from chesslaws.game.state import NAME, GameError, GameState, Outcome, _Builder, draw, fmt_duration, other, win_for
 from chesslaws.position import Position
 from chesslaws.timecontrol import Color
 

@@ -44,7 +44,7 @@ from chesslaws.game.draws import _on_accept, _on_claim_draw, _on_decision, _on_d
 from chesslaws.game.flags import _on_claim_flag, _on_set_clocks, _on_start_clocks, _on_stop_clocks, observe
 from chesslaws.game.irregularities import _on_annul, _on_claim_setup, _on_claim_win, _on_press_clock, _on_reinstate
 from chesslaws.game.moving import _on_adjust, _on_claim_touch_move, _on_move, _on_touch
-from chesslaws.game.state import _Builder, GameError, GameState, _config_from_start, other
+from chesslaws.game.state import GameError, GameState, _Builder, _config_from_start, other
 from chesslaws.position import Position
 
 

@@ -26,7 +26,7 @@ from chesslaws.events import Event, EventError
 from chesslaws.game.completion import _mating_potential
 from chesslaws.game.draws import _add_offer, _in_quickplay_finish
 from chesslaws.game.played import _after_move
-from chesslaws.game.state import NAME, _Builder, GameError, GameState, _ordinal, draw, fmt_duration, other, win_for
+from chesslaws.game.state import NAME, GameError, GameState, _Builder, _ordinal, draw, fmt_duration, other, win_for
 from chesslaws.mating import can_mate
 from chesslaws.position import Position
 from chesslaws.timecontrol import Color

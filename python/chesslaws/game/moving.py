@@ -25,7 +25,7 @@ from chesslaws.errors import AmbiguousMove, IllegalMove, UnreadableMove
 from chesslaws.events import Event, EventError
 from chesslaws.game.irregularities import _on_illegal_move, _reinstate, _two_hands
 from chesslaws.game.played import _after_move
-from chesslaws.game.state import NAME, _Builder, GameError, _require_player_present, other
+from chesslaws.game.state import NAME, GameError, _Builder, _require_player_present, other
 from chesslaws.position import Position
 from chesslaws.timecontrol import Color
 

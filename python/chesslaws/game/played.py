@@ -25,7 +25,7 @@ from __future__ import annotations
 from chesslaws.clock import Clock
 from chesslaws.events import Event
 from chesslaws.game.completion import _end_checks_after_move
-from chesslaws.game.state import _Builder, DrawOffer, MoveRecord
+from chesslaws.game.state import DrawOffer, MoveRecord, _Builder
 from chesslaws.position import Position
 from chesslaws.timecontrol import Color
 
