@@ -4,14 +4,15 @@ the envelope lost.
 
 Articles, by edition:
 
-- 1989: 8.4, 10.16 (the sealed move invalid), 13.1-13.3 (sealing), 14.1-14.7
-  (resumption; 14.2 opened with the replier present; 14.4 the sealer absent;
-  14.5 the envelope lost).
-- 1997: Appendix A: A.1-A.3 (sealing), A.5 (resumption), A.7 (opened with
-  the replier present), A.8 (the sealed move invalid), A.9 (at the
-  resumption), A.11 (the envelope lost), A.12-A.13.
-- 2023: Guidelines I: I.1.1-I.1.3 (sealing), I.1.4-I.1.6 (resumption),
-  I.1.7-I.1.9 (opening the envelope), I.1.11-I.1.13 (the envelope lost).
+- 1989: 8.4, 10.16 (the sealed move invalid), 13.1, 13.2, 13.3 (sealing), 14.1,
+  14.2, 14.3, 14.4, 14.5, 14.6, 14.7 (resumption; 14.2 opened with the replier
+  present; 14.4 the sealer absent; 14.5 the envelope lost).
+- 1997: Appendix A: A.1, A.2, A.3 (sealing), A.5 (resumption), A.7 (opened with
+  the replier present), A.8 (the sealed move invalid), A.9 (at the resumption),
+  A.11 (the envelope lost), A.12, A.13.
+- 2023: Guidelines I: I.1.1, I.1.2, I.1.3 (sealing), I.1.4, I.1.5, I.1.6
+  (resumption), I.1.7, I.1.8, I.1.9 (opening the envelope), I.1.11, I.1.12,
+  I.1.13 (the envelope lost).
 """
 
 from __future__ import annotations

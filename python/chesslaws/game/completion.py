@@ -3,15 +3,15 @@ and whether a player can still win (mate, mating material).
 
 Articles, by edition:
 
-- 1989: 10.1 (checkmate), 10.2 (resignation), 10.3 (stalemate), 10.4 (the
-  drawn endings: :func:`_article_10_4`), 10.5 (a bare king cannot win:
+- 1989: 10.1 (checkmate), 10.2 (resignation), 10.3 (stalemate), 10.4 (the drawn
+  endings: :func:`_article_10_4`), 10.5 (a bare king cannot win:
   :func:`_cannot_win`).
-- 1997: 1.2-1.3, 5.1 (checkmate; resignation), 5.2 (stalemate), 9.6 (dead
+- 1997: 1.2, 1.3, 5.1 (checkmate; resignation), 5.2 (stalemate), 9.6 (dead
   position), 6.9 (the opponent cannot mate: :func:`_cannot_win`), C.4 (mating
   potential in blitz: :func:`_mating_potential`).
-- 2023: 1.1-1.5, 5.1.1 (checkmate), 5.1.2 (resignation; a draw when the
-  opponent cannot mate), 5.2.1 (stalemate), 5.2.2 (dead position), 6.9 (the
-  opponent cannot mate), 9.6.1-9.6.2 (fivefold repetition, 75 moves).
+- 2023: 1.1, 1.2, 1.3, 1.4, 1.5, 5.1.1 (checkmate), 5.1.2 (resignation; a draw
+  when the opponent cannot mate), 5.2.1 (stalemate), 5.2.2 (dead position), 6.9
+  (the opponent cannot mate), 9.6.1, 9.6.2 (fivefold repetition, 75 moves).
 """
 
 from __future__ import annotations

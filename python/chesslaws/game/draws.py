@@ -3,18 +3,21 @@ rule, the quickplay finish, and the arbiter's decisions on them.
 
 Articles, by edition:
 
-- 1989: 10.6 (agreement), 10.7-10.9 (offers), 10.10 (threefold repetition),
-  10.11 (the right to claim; lost by moving), 10.12 (fifty moves; the
-  announced limit), 10.13 (correct and incorrect claims), 12.7.
-- 1997: 5.3-5.5 (agreement), 9.1 (offers), 9.2 (threefold repetition), 9.3
-  (fifty moves), 9.4 (the right to claim lost by a move), 9.5 (the claim
-  and its penalty), 10.1-10.2 (the quickplay finish claim: draw, postpone,
+- 1989: 10.6 (agreement), 10.7, 10.8, 10.9 (offers), 10.10 (threefold
+  repetition), 10.11 (the right to claim; lost by moving), 10.12 (fifty moves;
+  the announced limit), 10.13 (correct and incorrect claims), 12.7.
+- 1997: 5.3, 5.4, 5.5 (agreement), 9.1 (offers), 9.2 (threefold repetition),
+  9.3 (fifty moves), 9.4 (the right to claim lost by a move), 9.5 (the claim
+  and its penalty), 10.1, 10.2 (the quickplay finish claim: draw, postpone,
   reject), C.5 (not in blitz), D.1 (without an arbiter present).
-- 2023: 5.2.3 (agreement: both players have moved), 9.1.1-9.1.2.3 (offers; a
-  claim counts as an offer), 9.2-9.3 (repetition, fifty moves), 9.4 (the
-  right to claim lost by a move or a touch), 9.5 (the claim and its
-  penalty), Guidelines III.1-III.6 (the quickplay finish; III.4 the request
-  for an increment), 12.2.2 (adjudication in the competition's interest).
+- 2023: 5.2.3 (agreement: both players have moved), 9.1.1, 9.1.2.1, 9.1.2.2
+  (offers), 9.1.2.3 (a claim counts as an offer), 9.2, 9.3 (repetition, fifty
+  moves), 9.4 (the right to claim lost by a move or a touch), 9.5 (the claim
+  and its penalty), Guidelines III.1, III.2, III.5, III.6 (the quickplay
+  finish claim: draw, postpone, reject; not with increment, not in blitz),
+  III.4 (the request for an increment; III.3, both flags, is in
+  :mod:`chesslaws.game.flags`), 12.2.2 (adjudication in the competition's
+  interest).
 """
 
 from __future__ import annotations

@@ -4,17 +4,17 @@ interruptions and the arbiter's setting of the clocks.
 
 Articles, by edition:
 
-- 1989: 10.14 (the flag), 10.15 (more than an hour late), 10.17 (both
-  late), 12.2 (the flag observed), 12.4 (setting the clocks), 12.5-12.6
+- 1989: 10.14 (the flag), 10.15 (more than an hour late), 10.17 (both late),
+  12.2 (the flag observed), 12.4 (setting the clocks), 12.5, 12.6
   (interruptions), 12.8 (both flags), 14.6.
-- 1997: 6.6 (the default time), 6.8 (the flag), 6.9-6.10 (the flag against
-  an opponent who cannot mate), 6.11 (both flags), 6.12 (interruptions), 6.13
-  (setting the clocks), 10.4 (both flags in the quickplay finish), 13.5,
-  A.10 (late for the resumption), B.6-B.8 (rapid play), C.4 (blitz: mating
+- 1997: 6.6 (the default time), 6.8 (the flag), 6.9, 6.10 (the flag against an
+  opponent who cannot mate), 6.11 (both flags), 6.12 (interruptions), 6.13
+  (setting the clocks), 10.4 (both flags in the quickplay finish), 13.5, A.10
+  (late for the resumption), B.6, B.7, B.8 (rapid play), C.4 (blitz: mating
   potential).
-- 2023: 6.7 (the default time), 6.8 (the flag), 6.9 (the opponent cannot
-  mate), 6.10 (setting the clocks), 6.11 (both flags), 6.12 (interruptions),
-  12.10-12.12, I.1.10 (late for the resumption), III.3 (both flags in the
+- 2023: 6.7 (the default time), 6.8 (the flag), 6.9 (the opponent cannot mate),
+  6.10 (setting the clocks), 6.11 (both flags), 6.12 (interruptions), 12.10,
+  12.11, 12.12, I.1.10 (late for the resumption), III.3 (both flags in the
   quickplay finish).
 """
 

@@ -4,18 +4,19 @@ move made with two hands, the claim of an illegal move that stands.
 
 Articles, by edition:
 
-- 1989: 1 (the board's placement), 8.1-8.2 (illegal moves; reinstating the
-  position), 8.5-8.7 (wrong initial position, colours reversed, board placed
-  wrongly), 10.9 (an offer made with an illegal move), 12.5-12.6.
+- 1989: 1 (the board's placement), 8.1, 8.2 (illegal moves; reinstating the
+  position), 8.5, 8.6, 8.7 (wrong initial position, colours reversed, board
+  placed wrongly), 10.9 (an offer made with an illegal move), 12.5, 12.6.
 - 1997: 2.1, 4.1 (one hand), 6.13 (the clock pressed without a move), 7.1
   (wrong initial position; board), 7.4 (illegal moves; reinstatement), 9.1,
-  10.3 (illegal moves in the quickplay finish), B.4-B.5 (rapid play), C.3
+  10.3 (illegal moves in the quickplay finish), B.4, B.5 (rapid play), C.3
   (blitz: the illegal move stands until claimed), C.4 (mating potential).
-- 2023: 2.1-2.4, 4.1, 7.1-7.3 (the set-up), 7.4.1 (reinstatement), 7.5.1
-  (illegal moves), 7.5.2 (a promotion where the pawn is not replaced), 7.5.3
-  (the clock pressed without a move), 7.5.4 (two hands), 7.5.5 (the penalty;
-  the second illegal move loses), 7.6-7.8, 9.1.2.1, A.4 (rapid without full
-  supervision), B.1-B.3, D.2.10 (the two boards differ).
+- 2023: 2.1, 2.2, 2.3, 2.4, 4.1, 7.1, 7.2, 7.3 (the set-up), 7.4.1
+  (reinstatement), 7.5.1 (illegal moves), 7.5.2 (a promotion where the pawn is
+  not replaced), 7.5.3 (the clock pressed without a move), 7.5.4 (two hands),
+  7.5.5 (the penalty; the second illegal move loses), 7.6, 7.7, 7.8, 9.1.2.1,
+  A.4 (rapid without full supervision), B.1, B.2, B.3, D.2.10 (the two boards
+  differ).
 """
 
 from __future__ import annotations

@@ -6,11 +6,12 @@ Articles, by edition:
 
 - 1989: 3 (the right to move), 7 (touch-move, castling included).
 - 1997: 1.1, 4.2 (adjusting), 4.3 (touched pieces), 4.4 (castling: king and
-  rook touched), 4.5 (no touched piece can move), 4.6-4.7 (the right to
-  claim a breach).
-- 2023: 1.1-1.5, 4.2 (adjusting), 4.3 (touched pieces), 4.4.1-4.4.3
-  (castling), 4.5, 4.8 (the claim of a breach), 9.1.2.3 (a touch rejects a
-  pending offer), D.2.1-D.2.10 (announced moves; the two boards).
+  rook touched), 4.5 (no touched piece can move), 4.6, 4.7 (the right to claim
+  a breach).
+- 2023: 1.1, 1.2, 1.3, 1.4, 1.5, 4.2 (adjusting), 4.3 (touched pieces), 4.4.1,
+  4.4.2, 4.4.3 (castling), 4.5, 4.8 (the claim of a breach), 9.1.2.1 (a touch
+  rejects a pending offer), D.2.1, D.2.2, D.2.3, D.2.4, D.2.5, D.2.6, D.2.7,
+  D.2.8, D.2.9, D.2.10 (announced moves; the two boards).
 
 Irregular moves go on to :mod:`chesslaws.game.irregularities`; what follows a
 move on the board, to :mod:`chesslaws.game.played`.

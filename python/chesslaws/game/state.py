@@ -6,14 +6,14 @@ Articles, by edition (each ruling's article comes from the rule keys of
 :mod:`chesslaws.editions`):
 
 - 1989: 10.5 (a bare king cannot win, whatever ended the game:
-  :meth:`_Builder.end`, :func:`_bare_king`), 13.2-13.3 (what the sealed
-  move's envelope shows: :class:`Envelope`), 17 (scoring: :class:`Outcome`).
-- 1997: 11.1 (scoring), A.2-A.3 (the envelope), B.6-B.7 (flags seen only on
-  a claim in rapid play: :attr:`Config.flags_observed`).
-- 2023: 9.1.2.2 (the offer noted on the scoresheet: :class:`MoveRecord`),
-  10.1-10.2 (points), 11.3.2 (the regulations' lighter device penalty:
-  :attr:`Config.device_penalty_lighter`), 12.9.4-12.9.6 (points a penalty
-  sets: :attr:`Outcome.points`), A.3-A.5 and B.3 (full or partial
+  :meth:`_Builder.end`, :func:`_bare_king`), 13.2, 13.3 (what the sealed move's
+  envelope shows: :class:`Envelope`), 17 (scoring: :class:`Outcome`).
+- 1997: 11.1 (scoring), A.2, A.3 (the envelope), B.6, B.7 (flags seen only on a
+  claim in rapid play: :attr:`Config.flags_observed`).
+- 2023: 9.1.2.2 (the offer noted on the scoresheet: :class:`MoveRecord`), 10.1,
+  10.2 (points), 11.3.2 (the regulations' lighter device penalty:
+  :attr:`Config.device_penalty_lighter`), 12.9.4, 12.9.5, 12.9.6 (points a
+  penalty sets: :attr:`Outcome.points`), A.3, A.4, A.5 and B.3 (full or partial
   supervision: :attr:`Config.supervised`, :func:`_config_from_start`), D.1
   (visually disabled players: :attr:`Config.visually_disabled`).
 """
