@@ -35,7 +35,8 @@ from typing import Any, Callable, Iterable, Literal, Mapping, Sequence, TextIO
 
 from chesslaws.engines import BestMove, EngineCrashed, EngineError, EngineSpec, Go, UciEngine, go_for
 from chesslaws.errors import ChessLawsError, InvalidFen, InvalidInput
-from chesslaws.game import Game, GameError, _allowed_by_touch
+from chesslaws.game import Game, GameError
+from chesslaws.game.moving import _allowed_by_touch
 from chesslaws.position import Position
 from chesslaws.records import game_to_pgn
 from chesslaws.timecontrol import Color, TimeControl

@@ -1,0 +1,146 @@
+"""The completion of the game: the automatic ends after a move, resignation,
+and whether a player can still win (mate, mating material).
+
+Articles, by edition:
+
+- 1989: 10.1 (checkmate), 10.2 (resignation), 10.3 (stalemate), 10.4 (the drawn
+  endings: :func:`_article_10_4`), 10.5 (a bare king cannot win:
+  :func:`_cannot_win`).
+- 1997: 1.2, 1.3, 5.1 (checkmate; resignation), 5.2 (stalemate), 9.6 (dead
+  position), 6.9 (the opponent cannot mate: :func:`_cannot_win`), C.4 (mating
+  potential in blitz: :func:`_mating_potential`).
+- 2023: 1.1, 1.2, 1.3, 1.4, 1.5, 5.1.1 (checkmate), 5.1.2 (resignation; a draw
+  when the opponent cannot mate), 5.2.1 (stalemate), 5.2.2 (dead position), 6.9
+  (the opponent cannot mate), 9.6.1, 9.6.2 (fivefold repetition, 75 moves).
+"""
+
+from __future__ import annotations
+
+from chesslaws.editions import Edition
+from chesslaws.events import Event
+from chesslaws.game.state import NAME, _bare_king, _Builder, draw, other, win_for
+from chesslaws.mating import can_mate, is_dead
+from chesslaws.position import Position
+from chesslaws.timecontrol import Color
+
+
+def _cannot_win(edition: Edition, position: Position, winner: Color) -> tuple[bool, str, str]:
+    """Would ``winner`` be denied the win because he cannot mate, by this
+    edition's rule (1989 10.5: a bare king; 1997 and 2023 6.9: no series of
+    legal moves mates)? Returns (denied, the words after his name for a
+    drawn ruling, the proof to quote when he wins)."""
+    if edition.flag_draw == "bare_king":
+        return _bare_king(position, winner), " has only the king left", ""
+    verdict = can_mate(position, winner)
+    return (verdict.can_mate is False,
+            f"{verdict.clause} cannot checkmate by any series of legal moves{verdict.proof}", verdict.proof)
+
+
+def _end_checks_after_move(b: _Builder, t_ms: int, mover: Color, san: str) -> bool:
+    """Automatic ends after a move; True when the game ended."""
+    s = b.s
+    ed = s.edition
+    pos: Position = b.get("position")
+    keys: tuple[str, ...] = b.get("keys")
+    if pos.is_checkmate():
+        b.end(t_ms, win_for(mover, "checkmate"), "checkmate", f"{NAME[mover]} checkmates with {san}; the game ends.")
+        return True
+    if pos.is_stalemate():
+        b.end(
+            t_ms,
+            draw("stalemate"),
+            "stalemate",
+            f"{NAME[other(mover)]} has no legal move and is not in check: stalemate, the game is drawn.",
+        )
+        return True
+    if ed.insufficient_material_list:
+        ending = _article_10_4(pos)
+        if ending is not None:
+            b.end(t_ms, draw("insufficient_material"), "insufficient_material", f"{ending}: the game is drawn.")
+            return True
+    if ed.dead_position:
+        dead = is_dead(pos)
+        if dead.dead:
+            b.end(
+                t_ms,
+                draw("dead_position"),
+                "dead_position",
+                f"After {san} no series of legal moves can lead to checkmate ({dead.reason}): the game is drawn.",
+            )
+            return True
+    if ed.fivefold_repetition and keys.count(keys[-1]) >= 5:
+        b.end(
+            t_ms,
+            draw("fivefold_repetition"),
+            "fivefold",
+            f"After {san} the same position has appeared for the fifth time: the game is drawn.",
+        )
+        return True
+    if ed.seventyfive_moves and pos.halfmove_clock >= 150:
+        b.end(
+            t_ms,
+            draw("seventyfive_moves"),
+            "seventyfive",
+            f"After {san} each player has made 75 moves without a pawn move or a capture: the game is drawn.",
+        )
+        return True
+    return False
+
+
+def _article_10_4(pos: Position) -> str | None:
+    material = pos.material()
+    others = {k: v for k, v in material.items() if k not in ("K", "k")}
+    if not others:
+        return "King against king (Article 10.4(a))"
+    if sum(others.values()) == 1 and set(others) <= {"B", "b", "N", "n"}:
+        piece = "bishop" if set(others) <= {"B", "b"} else "knight"
+        return f"King against king and {piece} (Article 10.4(b))"
+    if others == {"B": 1, "b": 1}:
+        w = pos.bishop_square_colors("white")
+        k = pos.bishop_square_colors("black")
+        if w == k:
+            return f"King and bishop against king and bishop, both bishops on {w[0]} squares (Article 10.4(c))"
+    return None
+
+
+def _mating_potential(position: Position, color: Color) -> tuple[bool, str]:
+    """1997 Appendix C.4: forces that could produce, possibly by helpmate, a
+    position where the opponent having the move cannot avoid mate in one.
+
+    Read here as material: a queen, rook or pawn suffices; so do two minor
+    pieces other than two knights alone (bishop and knight, two bishops on
+    both colours); a lone minor piece or two knights suffice only when the
+    opponent has material of his own to block his king.
+    """
+    material = position.material()
+    upper = color == "white"
+    own = {k.upper(): v for k, v in material.items() if k.isupper() == upper and k.upper() != "K"}
+    theirs = sum(v for k, v in material.items() if k.isupper() != upper and k.upper() != "K")
+    if any(own.get(p, 0) for p in "QRP"):
+        return True, "has a queen, rook or pawn"
+    minors = own.get("B", 0) + own.get("N", 0)
+    if own.get("B", 0) and own.get("N", 0):
+        return True, "has bishop and knight"
+    if own.get("B", 0) >= 2 and len(set(position.bishop_square_colors(color))) == 2:
+        return True, "has bishops on both colours"
+    if minors == 0:
+        return False, "has a lone king"
+    if theirs:
+        return True, "has a minor piece and the opponent has material that can block"
+    if own.get("N", 0) == 2 and minors == 2:
+        return False, "has only two knights against a lone king"
+    return False, "has only one minor piece against a lone king"
+
+
+def _on_resign(b: _Builder, ev: Event) -> None:
+    s = b.s
+    by: Color = ev.by  # type: ignore[assignment]
+    opp = other(by)
+    if s.edition.resign_draw_when_opponent_cannot_mate:
+        verdict = can_mate(s.position, opp)
+        if verdict.can_mate is False:
+            b.end(ev.t_ms, draw("resignation"), "resignation",
+                  f"{NAME[by]} resigns, but {NAME[opp]}{verdict.clause} cannot checkmate by any series of "
+                  f"legal moves{verdict.proof}: the game is drawn.")
+            return
+    b.end(ev.t_ms, win_for(opp, "resignation"), "resignation", f"{NAME[by]} resigns: {NAME[opp]} wins.")

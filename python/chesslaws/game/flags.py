@@ -1,0 +1,165 @@
+"""The clock and flags: what happens by itself as time passes (a flag fall an
+arbiter present sees, the default time), claims of a flag, both flags,
+interruptions and the arbiter's setting of the clocks.
+
+Articles, by edition:
+
+- 1989: 10.14 (the flag), 10.15 (more than an hour late), 10.17 (both late),
+  12.2 (the flag observed), 12.4 (setting the clocks), 12.5, 12.6
+  (interruptions), 12.8 (both flags), 14.6.
+- 1997: 6.6 (the default time), 6.8 (the flag), 6.9, 6.10 (the flag against an
+  opponent who cannot mate), 6.11 (both flags), 6.12 (interruptions), 6.13
+  (setting the clocks), 10.4 (both flags in the quickplay finish), 13.5, A.10
+  (late for the resumption), B.6, B.7, B.8 (rapid play), C.4 (blitz: mating
+  potential).
+- 2023: 6.7 (the default time), 6.8 (the flag), 6.9 (the opponent cannot mate),
+  6.10 (setting the clocks), 6.11 (both flags), 6.12 (interruptions), 12.10,
+  12.11, 12.12, I.1.10 (late for the resumption), III.3 (both flags in the
+  quickplay finish).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from chesslaws.events import Event, EventError, ms_to_t
+from chesslaws.game.completion import _cannot_win, _mating_potential
+from chesslaws.game.draws import _in_quickplay_finish
+from chesslaws.game.state import NAME, GameError, GameState, Outcome, _Builder, draw, fmt_duration, other, win_for
+from chesslaws.position import Position
+from chesslaws.timecontrol import Color
+
+
+def _flag_outcome(b: _Builder, flagged: Color, t_ms: int) -> None:
+    """The game after ``flagged``'s flag fell at ``t_ms`` (Articles 6.9 / 10.14)."""
+    s = b.s
+    ed = s.edition
+    opp = other(flagged)
+    position: Position = b.get("position")
+    if ed.name == "1997" and s.config.mode == "blitz":
+        ok, why = _mating_potential(position, opp)
+        if not ok:
+            b.end(t_ms, draw("time_forfeit"), "mating_potential",
+                  f"{NAME[flagged]}'s flag fell, but {NAME[opp]} {why}, without mating potential: the game is drawn.")
+            return
+    denied, why, proof = _cannot_win(ed, position, opp)
+    if denied:
+        b.end(t_ms, draw("time_forfeit"), "flag_draw",
+              f"{NAME[flagged]}'s flag fell, but {NAME[opp]}{why}: the game is drawn.")
+        return
+    b.end(
+        t_ms,
+        win_for(opp, "time_forfeit"),
+        "flag",
+        f"{NAME[flagged]}'s flag fell before the prescribed moves were completed: {NAME[opp]} wins{proof}.",
+    )
+
+
+def observe(state: GameState, t_ms: int) -> GameState:
+    """The state at ``t_ms``: clocks run on; what an arbiter present sees happens.
+
+    Two things happen by themselves: a flag fall that an arbiter present
+    observes at its exact instant, and the loss of a player still absent when
+    the default time has passed. Whichever comes first decides.
+    """
+    if t_ms < state.t_ms:
+        raise GameError(None, f"t={ms_to_t(t_ms)} is earlier than the last event (t={ms_to_t(state.t_ms)})")
+    if not state.ongoing:
+        return replace(state, t_ms=t_ms)
+    cfg = state.config
+    flag_at: int | None = None
+    flagged: Color | None = None
+    if cfg.flags_observed and state.clock.running is not None:
+        flagged = state.clock.running
+        flag_at = state.clock.flag_time(flagged)
+        if flag_at is not None and flag_at > t_ms:
+            flag_at = None
+    late = sorted(a for a in state.absent if a in ("white", "black"))
+    deadline = state.session_start_ms + cfg.default_time_ms
+    late_due = bool(late) and t_ms > deadline
+    if flag_at is not None and flagged is not None and (not late_due or flag_at <= deadline):
+        b = _Builder(state)
+        _flag_outcome(b, flagged, flag_at)
+        return replace(b.build(), t_ms=t_ms)
+    if late_due:
+        b = _Builder(state)
+        _late_arrival(b, late, deadline)
+        return replace(b.build(), t_ms=t_ms)
+    return replace(state, t_ms=t_ms)
+
+
+def _late_arrival(b: _Builder, late: list[str], deadline: int) -> None:
+    """A player absent when the default time has passed loses (1989 10.15, 1997 6.6, 2023 6.7.1)."""
+    s = b.s
+    limit = fmt_duration(s.config.default_time_ms)
+    since = "the start of the session" if s.session_start_ms != s.config.start_t_ms else "the scheduled start"
+    if len(late) == 2:
+        b.end(deadline, Outcome("0-0", "late_arrival"), "late_arrival",
+              f"Neither player arrived within the default time ({limit} after {since}): both lose.")
+        return
+    absent: Color = "white" if late[0] == "white" else "black"
+    b.end(deadline, win_for(other(absent), "late_arrival"), "late_arrival",
+          f"{NAME[absent]} did not arrive within the default time ({limit} after {since}): "
+          f"{NAME[other(absent)]} wins.")
+
+
+def _on_claim_flag(b: _Builder, ev: Event) -> None:
+    s = b.s
+    by: Color = ev.by  # type: ignore[assignment]
+    t = ev.t_ms
+    opp = other(by)
+    fallen = s.clock.fallen(t)
+    ed = s.edition
+    if opp not in fallen:
+        b.rule(t, "flag_observed", f"{NAME[by]} claims that {NAME[opp]}'s flag has fallen, but it has not: the game continues.")
+        return
+    if by in fallen:
+        rapid = s.config.mode in ("rapid", "blitz") and ed.flags_only_on_claim_in_rapid
+        if rapid:
+            b.end(t, draw("both_flags_fallen"), "both_flags_rapid", "Both flags have fallen: the game is drawn.")
+            return
+        quick = _in_quickplay_finish(s, by) and _in_quickplay_finish(s, opp)
+        draw_key, continue_key = "both_flags_quickplay", "both_flags"
+        if ed.name == "2023" and any(p.increment_ms for p in s.clock.control.periods):
+            # Guidelines III are for games without increment; Article 6.11 rules the rest.
+            draw_key, continue_key = "both_flags_last_period", "both_flags_earlier_period"
+        if ed.both_flags_quickplay == "draw" and quick:
+            b.end(t, draw("both_flags_fallen"), draw_key,
+                  "Both flags have fallen and it cannot be established which fell first, in the period in which "
+                  "all remaining moves must be made: the game is drawn.")
+        else:
+            b.rule(t, continue_key,
+                   "Both flags have fallen and it cannot be established which fell first: the game continues.")
+        return
+    _flag_outcome(b, opp, t)
+
+
+def _on_stop_clocks(b: _Builder, ev: Event) -> None:
+    s = b.s
+    if s.clock.running is None:
+        raise GameError(ev, "the clocks are already stopped")
+    b.set(clock=s.clock.stop(ev.t_ms))
+    if ev.by == "arbiter":
+        why = ev.get("reason")
+        b.rule(ev.t_ms, "interruption", f"The arbiter stops the clocks: {why}." if why else "The arbiter stops the clocks.")
+
+
+def _on_start_clocks(b: _Builder, ev: Event) -> None:
+    s = b.s
+    if s.clock.running is not None:
+        raise GameError(ev, "the clocks are already running")
+    if s.claims:
+        raise GameError(ev, "a claim awaits the arbiter's decision")
+    b.set(clock=s.clock.resume(ev.t_ms))
+    why = ev.get("reason")
+    b.rule(ev.t_ms, "interruption",
+           f"The arbiter restarts the clocks: {why}." if why else "The arbiter restarts the clocks.")
+
+
+def _on_set_clocks(b: _Builder, ev: Event) -> None:
+    s = b.s
+    w, k = int(ev.get("white_ms")), int(ev.get("black_ms"))
+    if w < 0 or k < 0:
+        raise EventError("'white_ms' and 'black_ms' must not be negative", field="white_ms" if w < 0 else "black_ms")
+    b.set(clock=s.clock.set_times(ev.t_ms, w, k))
+    b.rule(ev.t_ms, "set_clocks", f"The arbiter sets the clocks: White {fmt_duration(w)}, Black {fmt_duration(k)}.")

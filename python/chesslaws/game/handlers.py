@@ -1,0 +1,134 @@
+"""The one entry point of the arbiter: the handler table, which maps each event
+type of the log to the function of the Laws' part that rules on it, and the
+transition that applies it.
+
+=====================  ============================================
+event types            module
+=====================  ============================================
+move, touch, adjust,   :mod:`chesslaws.game.moving` (Article 4)
+claim_touch_move
+resign                 :mod:`chesslaws.game.completion` (Article 5)
+offer_draw,            :mod:`chesslaws.game.draws` (Article 9,
+accept_draw,           1997 Article 10, 2023 Guidelines III)
+decline_draw,
+claim_draw, decision,
+request_increment
+claim_flag,            :mod:`chesslaws.game.flags` (Article 6)
+stop_clocks,
+start_clocks,
+set_clocks
+press_clock,           :mod:`chesslaws.game.irregularities`
+claim_win, reinstate,  (Article 7)
+claim_setup, annul
+penalty, conduct,      :mod:`chesslaws.game.conduct` (Articles 11-12)
+refuse_to_comply
+seal, resume, arrive,  :mod:`chesslaws.game.adjournment` (1989 13-14,
+envelope_lost          1997 Appendix A, 2023 Guidelines I)
+=====================  ============================================
+
+Articles, by edition: 1989 2 and 12.3, 1997 6.5 and A.4 / A.6, 2023 6.5, 6.6
+and I.1.4, I.1.5, I.1.6 (the start of the game and of a session: :func:`initial_state`,
+a game set up in a finished position being over at once).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Mapping
+
+from chesslaws.clock import Clock
+from chesslaws.events import Event, EventError, ms_to_t
+from chesslaws.game.adjournment import _on_arrive, _on_envelope_lost, _on_resume, _on_seal
+from chesslaws.game.completion import _end_checks_after_move, _on_resign
+from chesslaws.game.conduct import _on_conduct, _on_penalty, _on_refuse
+from chesslaws.game.draws import _on_accept, _on_claim_draw, _on_decision, _on_decline, _on_offer, _on_request_increment
+from chesslaws.game.flags import _on_claim_flag, _on_set_clocks, _on_start_clocks, _on_stop_clocks, observe
+from chesslaws.game.irregularities import _on_annul, _on_claim_setup, _on_claim_win, _on_press_clock, _on_reinstate
+from chesslaws.game.moving import _on_adjust, _on_claim_touch_move, _on_move, _on_touch
+from chesslaws.game.state import GameError, GameState, _Builder, _config_from_start, other
+from chesslaws.position import Position
+
+
+def initial_state(ev: Event) -> GameState:
+    if ev.type != "start":
+        raise EventError(f"a log begins with a 'start' event, not {ev.type!r}", field="type")
+    config = _config_from_start(ev)
+    position = Position(config.fen)
+    clock = Clock.new(config.time_control).start(ev.t_ms, position.turn)
+    state = GameState(
+        config=config,
+        position=position,
+        keys=(position.repetition_key(),),
+        moves=(),
+        clock=clock,
+        t_ms=ev.t_ms,
+        absent=config.absent,
+        session_start_ms=ev.t_ms,
+    )
+    # A game set up in a finished position is over at once (5.1, 5.2, 9.6; 1989 10.4).
+    b = _Builder(state)
+    if _end_checks_after_move(b, ev.t_ms, other(position.turn), "the set-up"):
+        return b.build()
+    return state
+
+
+Handler = Callable[[_Builder, Event], None]
+
+
+HANDLERS: Mapping[str, Handler] = {
+    "move": _on_move,
+    "offer_draw": _on_offer,
+    "accept_draw": _on_accept,
+    "decline_draw": _on_decline,
+    "claim_draw": _on_claim_draw,
+    "claim_flag": _on_claim_flag,
+    "resign": _on_resign,
+    "arrive": _on_arrive,
+    "stop_clocks": _on_stop_clocks,
+    "start_clocks": _on_start_clocks,
+    "set_clocks": _on_set_clocks,
+    "penalty": _on_penalty,
+    "conduct": _on_conduct,
+    "reinstate": _on_reinstate,
+    "press_clock": _on_press_clock,
+    "request_increment": _on_request_increment,
+    "decision": _on_decision,
+    "refuse_to_comply": _on_refuse,
+    "annul": _on_annul,
+    "claim_win": _on_claim_win,
+    "touch": _on_touch,
+    "adjust": _on_adjust,
+    "claim_touch_move": _on_claim_touch_move,
+    "seal": _on_seal,
+    "resume": _on_resume,
+    "envelope_lost": _on_envelope_lost,
+    "claim_setup": _on_claim_setup,
+}
+
+
+#: Events allowed when the game is not in play, by status.
+_ALLOWED_WHEN = {
+    "finished": {"decision", "annul", "penalty", "conduct"},
+    "adjourned": {"offer_draw", "accept_draw", "decline_draw", "resign", "resume", "annul"},
+    "annulled": set(),
+}
+
+
+def transition(state: GameState, ev: Event) -> GameState:
+    """The state after ``ev``; raises :class:`GameError` if it is not allowed now."""
+    if ev.type == "start":
+        raise GameError(ev, "the game has already started ('start' is only the first line)")
+    if ev.t_ms < state.t_ms:
+        raise GameError(ev, f"t goes back in time (the previous event was at t={ms_to_t(state.t_ms)})")
+    seen = observe(state, ev.t_ms)
+    if seen.status != "ongoing" and ev.type not in _ALLOWED_WHEN[seen.status]:
+        if seen.status == "annulled":
+            raise GameError(ev, "the game has been annulled")
+        if seen.status == "adjourned":
+            raise GameError(ev, "the game is adjourned: only a draw agreement, a resignation or the arbiter's "
+                            "resumption can come before the envelope is opened")
+        last = seen.rulings[-1].text if seen.rulings else ""
+        when = f" at t={ms_to_t(seen.rulings[-1].t_ms)}" if seen.rulings else ""
+        raise GameError(ev, f"the game is over{when}: {last}".rstrip(": "))
+    b = _Builder(seen)
+    HANDLERS[ev.type](b, ev)
+    return b.build()

@@ -1,0 +1,244 @@
+"""The act of moving and touch-move: touching and adjusting pieces, what a
+touched piece obliges, the move event itself, and the claim of a touch-move
+breach; moves announced to a visually disabled player.
+
+Articles, by edition:
+
+- 1989: 3 (the right to move), 7 (touch-move, castling included).
+- 1997: 1.1, 4.2 (adjusting), 4.3 (touched pieces), 4.4 (castling: king and
+  rook touched), 4.5 (no touched piece can move), 4.6, 4.7 (the right to claim
+  a breach).
+- 2023: 1.1, 1.2, 1.3, 1.4, 1.5, 4.2 (adjusting), 4.3 (touched pieces), 4.4.1,
+  4.4.2, 4.4.3 (castling), 4.5, 4.8 (the claim of a breach), 9.1.2.1 (a touch
+  rejects a pending offer), D.2.1, D.2.2, D.2.3, D.2.4, D.2.5, D.2.6, D.2.7,
+  D.2.8, D.2.9, D.2.10 (announced moves; the two boards).
+
+Irregular moves go on to :mod:`chesslaws.game.irregularities`; what follows a
+move on the board, to :mod:`chesslaws.game.played`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chesslaws.editions import Edition
+from chesslaws.errors import AmbiguousMove, IllegalMove, UnreadableMove
+from chesslaws.events import Event, EventError
+from chesslaws.game.irregularities import _on_illegal_move, _reinstate, _two_hands
+from chesslaws.game.played import _after_move
+from chesslaws.game.state import NAME, GameError, _Builder, _require_player_present, other
+from chesslaws.position import Position
+from chesslaws.timecontrol import Color
+
+
+def _captured_square(pos: Position, m: str) -> str | None:
+    """The square of the piece that the legal move ``m`` (UCI) captures: its
+    destination, or for an en passant capture the square of the pawn taken
+    (which the capturing pawn does not land on)."""
+    to = m[2:4]
+    if pos.piece_at(to) is not None:
+        return to
+    mover = pos.piece_at(m[:2])
+    if mover is not None and mover.upper() == "P" and m[0] != m[2]:
+        return m[2] + m[1]
+    return None
+
+
+def _allowed_by_touch(
+    pos: Position, mover: Color, touched: tuple[str, ...], edition: Edition
+) -> tuple[set[str] | None, str]:
+    """Articles 4.3-4.5 (1989 Article 7): the moves a player who touched ``touched`` may make.
+
+    Returns (None, "") when any legal move is allowed, else the allowed UCI
+    moves and a description of the obligation. A touched opponent's piece is
+    "captured" by a move that takes it, en passant included (the capturing
+    pawn then lands beside it). Castling is a king move; a rook touched before
+    the king forbids castling with it (1997 4.4(a), 2023 4.4.2); the king and
+    then a rook oblige castling with that rook where it is legal (2023 4.4.1),
+    or else another king move (2023 4.4.3, 1997 4.4(b)), and the player is
+    free when the king cannot move.
+    """
+    if not touched:  # nothing touched: no obligation (the common case, on every move)
+        return None, ""
+    legal = pos.legal_moves()
+    upper = mover == "white"
+    king_sq = next((sq for sq, p in pos.pieces() if p == ("K" if upper else "k")), None)
+    rook_first: set[str] = set()  # rooks touched before the king: no castling on that side
+    rook_after: list[str] = []  # rooks touched after the king (castling intended)
+    seen_king = False
+    own_touched: list[str] = []
+    opp_touched: list[str] = []
+    for sq in touched:
+        piece = pos.piece_at(sq)
+        if piece is None:
+            continue
+        own = piece.isupper() == upper
+        (own_touched if own else opp_touched).append(sq)
+        if own and piece.upper() == "K":
+            seen_king = True
+        if own and piece.upper() == "R":
+            if seen_king:
+                rook_after.append(sq)
+            else:
+                rook_first.add(sq)
+
+    def is_castle(m: str) -> bool:
+        if king_sq is None or m[:2] != king_sq:
+            return False
+        target = pos.piece_at(m[2:4])
+        return abs(ord(m[2]) - ord(king_sq[0])) == 2 or (target is not None and target == ("R" if upper else "r"))
+
+    def castles_with(m: str, rook: str) -> bool:
+        return (king_sq is not None and is_castle(m) and rook[1] == king_sq[1]
+                and ((m[2] > king_sq[0]) == (rook[0] > king_sq[0]) or m[2:4] == rook))
+
+    def captures_of(sq: str, by: str | None = None) -> set[str]:
+        return {m for m in legal if (by is None or m[:2] == by) and _captured_square(pos, m) == sq}
+
+    # 4.3(b) (2023 4.3.3): one of each colour: capture the opponent's piece with one's own.
+    if own_touched and opp_touched:
+        mine, theirs = own_touched[0], opp_touched[0]
+        caps = captures_of(theirs, mine)
+        if caps:
+            return caps, f"capture the touched piece on {theirs} with the piece on {mine}"
+    for sq in touched:
+        piece = pos.piece_at(sq)
+        if piece is None:
+            continue
+        if piece.isupper() == upper:
+            moves = {m for m in legal if m[:2] == sq}
+            if piece.upper() == "K":
+                moves = {m for m in moves if not any(castles_with(m, r) for r in rook_first)}
+                if rook_after:
+                    rook = rook_after[0]
+                    castle = {m for m in moves if castles_with(m, rook)}
+                    if castle and edition.castle_when_king_then_rook:
+                        return castle, f"castle with the rook on {rook} (king and then rook touched)"
+                    if not moves:
+                        return None, ""  # the king cannot move: any legal move (4.4(b), 2023 4.4.3)
+            if moves:
+                return moves, f"move the touched piece on {sq}"
+        else:
+            caps = captures_of(sq)
+            if caps:
+                return caps, f"capture the touched piece on {sq}"
+    return None, ""  # 4.5: none of the touched pieces can be moved or captured
+
+
+def _on_move(b: _Builder, ev: Event) -> None:
+    s = b.s
+    mover: Color = ev.by  # type: ignore[assignment]
+    _require_player_present(b, ev)
+    if s.claims:
+        raise GameError(ev, "the clocks are stopped while a claim awaits the arbiter's decision")
+    if s.envelope is not None:
+        raise GameError(ev, f"{NAME[s.envelope.sealer]}'s sealed move is played when the envelope is opened "
+                        f"({NAME[other(s.envelope.sealer)]} must be present)")
+    if s.clock.running is None:
+        raise GameError(ev, "the clocks are stopped (interruption); the arbiter must restart them")
+    if mover != s.turn:
+        raise GameError(ev, f"it is {NAME[s.turn]}'s move, not {NAME[mover]}'s")
+    text = str(ev.get("move"))
+    offer = bool(ev.get("offer_draw", False))
+    if "announced" in ev.fields:
+        text = _announced_move(b, ev, mover, text, str(ev.get("announced")))
+    try:
+        san, uci, nxt = s.position.play_annotated(text)
+    except IllegalMove:
+        _on_illegal_move(b, ev, mover, text, offer)
+        return
+    except (UnreadableMove, AmbiguousMove) as err:
+        raise EventError(f"field 'move': {err}", field="move") from None
+    allowed, duty = _allowed_by_touch(s.position, mover, s.touched, s.edition)
+    violation = allowed is not None and uci not in allowed
+    _after_move(b, ev.t_ms, mover, san, uci, nxt, offer_draw=offer)
+    if violation and b.get("status") == "ongoing":
+        b.set(touch_violation=s)
+    if ev.get("two_hands") and b.get("status") == "ongoing":
+        _two_hands(b, ev.t_ms, mover, san)
+
+
+def _announced_move(b: _Builder, ev: Event, mover: Color, executed: str, announced: str) -> str:
+    """2023 Appendix D: in a game with a visually disabled player every move is
+    announced and repeated (D.2.1). An announcement that differs from the move
+    executed and is not corrected before the clock is pressed (D.2.9) leaves
+    the two boards different; the game scores, which both follow the
+    announcement, decide (D.2.10): the announced move is the move made, and the
+    board is adjusted to it. Returns the move to play."""
+    s = b.s
+    if not s.config.visually_disabled:
+        raise EventError("field 'announced' belongs to games with a visually disabled player "
+                         "(start field 'visually_disabled', 2023 Appendix D)", field="announced")
+    pos = s.position
+    try:
+        said = pos.parse_move(announced)
+    except (IllegalMove, UnreadableMove, AmbiguousMove):
+        b.rule(ev.t_ms, "announcement", f"{NAME[mover]} announced {announced!r}, which is no legal move here, and "
+               f"did not correct it before pressing the clock: the move executed on the board, {executed}, stands.")
+        return executed
+    try:
+        done = pos.parse_move(executed)
+    except (IllegalMove, UnreadableMove, AmbiguousMove):
+        done = None
+    if done == said:
+        return executed
+    b.rule(ev.t_ms, "boards_differ", f"{NAME[mover]} executed {executed} but announced {pos.san(said)} and did not "
+           "correct the slip before pressing the clock: the two boards differ. The game scores follow the "
+           f"announcement, so {pos.san(said)} is the move made and the board is adjusted to it.")
+    return said
+
+
+def _square_field(ev: Event) -> str:
+    sq = str(ev.get("square")).strip().lower()
+    if len(sq) != 2 or sq[0] not in "abcdefgh" or sq[1] not in "12345678":
+        raise EventError(f"field 'square' must be a square such as e2, not {ev.get('square')!r}", field="square")
+    return sq
+
+
+def _on_touch(b: _Builder, ev: Event) -> None:
+    s = b.s
+    by: Color = ev.by  # type: ignore[assignment]
+    sq = _square_field(ev)
+    if s.clock.running is None or s.status != "ongoing":
+        raise GameError(ev, "the clocks are stopped")
+    if by != s.turn:
+        raise GameError(ev, f"only the player having the move ({NAME[s.turn]}) is bound by touching pieces")
+    if s.position.piece_at(sq) is None:
+        raise GameError(ev, f"there is no piece on {sq}")
+    changes: dict[str, Any] = {"touched": s.touched + (sq,) if sq not in s.touched else s.touched}
+    # Touching a piece ends the right to claim the opponent's touch-move breach (4.6) ...
+    changes["touch_violation"] = None
+    # ... and, under 2023 9.1.2.3, rejects a pending draw offer.
+    if s.edition.draw_offer_rejected_by_touch:
+        own = [o for o in (s.offer, s.counter) if o is not None and o.by == by]
+        changes["offer"] = own[0] if own else None
+        changes["counter"] = None
+    b.set(**changes)
+
+
+def _on_adjust(b: _Builder, ev: Event) -> None:
+    s = b.s
+    sq = _square_field(ev)
+    if ev.by != s.turn:
+        raise GameError(ev, f"only the player having the move ({NAME[s.turn]}) may adjust pieces (Article 4.2)")
+    if s.position.piece_at(sq) is None:
+        raise GameError(ev, f"there is no piece on {sq} to adjust")
+
+
+def _on_claim_touch_move(b: _Builder, ev: Event) -> None:
+    s = b.s
+    by: Color = ev.by  # type: ignore[assignment]
+    t = ev.t_ms
+    before = s.touch_violation
+    offender = other(by)
+    if before is None or s.turn != by:
+        b.rule(t, "touch_move",
+               f"{NAME[by]}'s touch-move claim is rejected: {NAME[offender]}'s last move kept Article 4 "
+               "(or the right to claim was lost by touching a piece or moving).")
+        return
+    _, duty = _allowed_by_touch(before.position, offender, before.touched, s.edition)
+    last = s.moves[-1].san
+    _reinstate(b, before, t, offender, before.touched)
+    b.rule(t, "castling_touch" if duty.startswith("castle") else "touch_move",
+           f"{NAME[by]}'s claim is upheld: {NAME[offender]} touched a piece and played {last}; the move is "
+           f"taken back and {NAME[offender]} must {duty}.")

@@ -1,0 +1,80 @@
+"""A move made on the board: what follows it on the board, the clock and the
+scoresheet -- the offers it answers, the clock press, the automatic ends it
+brings (:mod:`chesslaws.game.completion`) and its record.
+
+Every way a move reaches the board goes through :func:`_after_move`: a legal
+move (:mod:`chesslaws.game.moving`), an illegal move that stands or a
+promotion corrected by the arbiter (:mod:`chesslaws.game.irregularities`),
+the move written with a correct draw claim (:mod:`chesslaws.game.draws`) and
+the sealed move played when the envelope is opened
+(:mod:`chesslaws.game.adjournment`).
+
+Articles, by edition:
+
+- 1989: 6 (the completed move), 10.7 and 10.9 (a move rejects the opponent's
+  draw offer; the offer made with a move).
+- 1997: 6.7 (having made his move, the player presses the clock), 8.1 (the
+  record of the move), 9.1 (a move rejects the opponent's offer; the offer
+  made with a move).
+- 2023: Article 6.2 (the clock pressed after the move), Article 8 (the
+  record), 9.1.2 (the offer made with a move, and its record).
+"""
+
+from __future__ import annotations
+
+from chesslaws.clock import Clock
+from chesslaws.events import Event
+from chesslaws.game.completion import _end_checks_after_move
+from chesslaws.game.state import DrawOffer, MoveRecord, _Builder
+from chesslaws.position import Position
+from chesslaws.timecontrol import Color
+
+
+def _record(
+    b: _Builder, t: int, mover: Color, san: str, uci: str, clock: Clock, *, offer: bool, ended: bool, illegal: bool
+) -> None:
+    record = MoveRecord(
+        ply=len(b.get("moves")) + 1,
+        color=mover,
+        san=san,
+        uci=uci,
+        t_ms=t,
+        clock_ms=clock.remaining(t, mover),
+        draw_offer=offer and not ended,
+        illegal=illegal,
+    )
+    b.set(moves=b.get("moves") + (record,))
+
+
+def _play(b: _Builder, ev: Event, mover: Color, text: str, *, offer_draw: bool = False) -> None:
+    """Plays a legal move written ``text`` for ``mover`` at the event's time."""
+    t = ev.t_ms
+    pos: Position = b.get("position")
+    san, uci, nxt = pos.play_annotated(text)
+    _after_move(b, t, mover, san, uci, nxt, offer_draw=offer_draw)
+
+
+def _after_move(
+    b: _Builder, t: int, mover: Color, san: str, uci: str, nxt: Position, *, offer_draw: bool = False,
+    illegal: bool = False, press: bool = True,
+) -> None:
+    """The board shows ``nxt`` after ``mover``'s move: offers, clock, automatic ends."""
+    keys: tuple[str, ...] = b.get("keys") + (nxt.repetition_key(),)
+    clock: Clock = b.get("clock")
+    # A move rejects the opponent's offers (9.1; 1989 10.7); the mover's own stand.
+    own = [o for o in (b.get("offer"), b.get("counter")) if o is not None and o.by == mover]
+    offer: DrawOffer | None = own[0] if own else None
+    b.set(position=nxt, keys=keys, offer=offer, counter=None, touched=(), touch_violation=None,
+          illegal_pending=None)
+    # An illegal move that stands ends nothing by itself: the claim decides (C.3).
+    ended = not illegal and _end_checks_after_move(b, t, mover, san)
+    if not ended:
+        if press:
+            clock = clock.press(t, mover)
+        if offer_draw:
+            new_offer = DrawOffer(mover, t, len(b.get("moves")) + 1)
+            b.set(offer=new_offer, offers=b.get("offers") + (new_offer,))
+        b.set(clock=clock)
+    else:
+        clock = b.get("clock")
+    _record(b, t, mover, san, uci, clock, offer=offer_draw, ended=ended, illegal=illegal)

@@ -1,0 +1,448 @@
+"""The arbiter's values and the shared machinery: the state of a game, the
+``start`` event's configuration, the builder of one transition, and the
+helpers every part of the Laws uses.
+
+Articles, by edition (each ruling's article comes from the rule keys of
+:mod:`chesslaws.editions`):
+
+- 1989: 10.5 (a bare king cannot win, whatever ended the game:
+  :meth:`_Builder.end`, :func:`_bare_king`), 13.2, 13.3 (what the sealed move's
+  envelope shows: :class:`Envelope`), 17 (scoring: :class:`Outcome`).
+- 1997: 11.1 (scoring), A.2, A.3 (the envelope), B.6, B.7 (flags seen only on a
+  claim in rapid play: :attr:`Config.flags_observed`).
+- 2023: 9.1.2.2 (the offer noted on the scoresheet: :class:`MoveRecord`), 10.1,
+  10.2 (points), 11.3.2 (the regulations' lighter device penalty:
+  :attr:`Config.device_penalty_lighter`), 12.9.4, 12.9.5, 12.9.6 (points a
+  penalty sets: :attr:`Outcome.points`), A.3, A.4, A.5 and B.3 (full or partial
+  supervision: :attr:`Config.supervised`, :func:`_config_from_start`), D.1
+  (visually disabled players: :attr:`Config.visually_disabled`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, Mapping
+
+from chesslaws.clock import Clock
+from chesslaws.editions import Edition, Mode, get_edition
+from chesslaws.errors import InvalidFen, InvalidInput, WrongState
+from chesslaws.events import Event, EventError, ms_to_t
+from chesslaws.position import STARTING_FEN, Position
+from chesslaws.timecontrol import Color, TimeControl, TimeControlError, classify
+
+
+Status = Literal["ongoing", "finished", "adjourned", "annulled"]
+
+
+Result = Literal["1-0", "0-1", "1/2-1/2", "0-0", "*"]
+
+
+Termination = Literal[
+    "checkmate",
+    "resignation",
+    "stalemate",
+    "agreement",
+    "threefold_repetition",
+    "fifty_moves",
+    "fivefold_repetition",
+    "seventyfive_moves",
+    "dead_position",
+    "insufficient_material",
+    "time_forfeit",
+    "both_flags_fallen",
+    "illegal_moves",
+    "late_arrival",
+    "sealed_move_invalid",
+    "arbiter_decision",
+    "refusal_to_comply",
+    "annulled",
+]
+
+
+NAME: Mapping[str, str] = {"white": "White", "black": "Black"}
+
+
+def other(color: Color) -> Color:
+    return "black" if color == "white" else "white"
+
+
+def fmt_duration(ms: int) -> str:
+    """``3:00`` for 180000 ms, ``1:02:03`` for hours, ``0:00.5`` for fractions."""
+    sign = "-" if ms < 0 else ""
+    ms = abs(ms)
+    s, frac = divmod(ms, 1000)
+    h, rest = divmod(s, 3600)
+    m, sec = divmod(rest, 60)
+    text = f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
+    if frac:
+        text += f".{frac:03d}".rstrip("0")
+    return sign + text
+
+
+class GameError(WrongState):
+    """An event that is well formed but not allowed now; names the event."""
+
+    def __init__(self, event: Event | None, reason: str) -> None:
+        where = f"{event.type} at t={ms_to_t(event.t_ms)}" if event is not None else "event"
+        super().__init__(f"{where}: {reason}")
+        self.event = event
+        self.reason = reason
+
+
+class LogError(InvalidInput):
+    """A log that cannot be replayed; ``line`` is the 1-based line number."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+        self.reason = message
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    """A decision the Laws forced, citing the edition's article."""
+
+    t_ms: int
+    edition: str
+    article: str
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"t": ms_to_t(self.t_ms), "edition": self.edition, "article": self.article, "text": self.text}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: the result and the reason."""
+
+    result: Result
+    termination: Termination
+    points: tuple[float, float] | None = None  # (White, Black) when a penalty changed them (2023 12.9.4-12.9.6)
+
+    @property
+    def winner(self) -> Color | None:
+        return {"1-0": "white", "0-1": "black"}.get(self.result)  # type: ignore[return-value]
+
+    @property
+    def score(self) -> dict[str, int | float]:
+        """Points per Article 11.1 (1997): 1, 1/2, 0; both lose: 0 each; or
+        the points an arbiter's penalty set (2023 12.9.4-12.9.6)."""
+        if self.points is not None:
+            return {"white": _num(self.points[0]), "black": _num(self.points[1])}
+        scores: dict[str, dict[str, int | float]] = {
+            "1-0": {"white": 1, "black": 0},
+            "0-1": {"white": 0, "black": 1},
+            "1/2-1/2": {"white": 0.5, "black": 0.5},
+            "0-0": {"white": 0, "black": 0},
+        }
+        return scores[self.result]
+
+
+def _num(x: float) -> int | float:
+    return int(x) if float(x).is_integer() else x
+
+
+def win_for(color: Color, termination: Termination) -> Outcome:
+    return Outcome("1-0" if color == "white" else "0-1", termination)
+
+
+def draw(termination: Termination) -> Outcome:
+    return Outcome("1/2-1/2", termination)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """One move on the scoresheet."""
+
+    ply: int
+    color: Color
+    san: str
+    uci: str
+    t_ms: int
+    clock_ms: int | None  # the mover's remaining time after the move
+    draw_offer: bool = False
+    illegal: bool = False  # an illegal move that stood (1997 C.3, or not claimed without an arbiter)
+
+
+@dataclass(frozen=True, slots=True)
+class DrawOffer:
+    by: Color
+    t_ms: int
+    ply: int  # moves on the board when it was made
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    """A sealed move (1989 13.2, 1997 A.2, 2023 I.1.2). ``move`` stays secret
+    until the envelope is opened: :meth:`public` is all anyone else sees."""
+
+    sealer: Color
+    move: str  # as written, in any notation or language
+    language: str | None
+    fen_before: str
+    move_number: int
+    white_used_ms: int | None
+    black_used_ms: int | None
+    draw_offer: Color | None
+    t_ms: int
+    resumption: str | None
+    white: str
+    black: str
+    clock_before: Clock  # the clocks as at adjournment, for a lost envelope (A.11)
+    reply: bool = False  # a reply sealed because the sealer was absent (A.9(c))
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "kind": "sealed_move",
+            "by": self.sealer,
+            "move_number": self.move_number,
+            "reply": self.reply,
+            "position_before": self.fen_before,
+            "white_used_ms": self.white_used_ms,
+            "black_used_ms": self.black_used_ms,
+            "draw_offer": self.draw_offer,
+            "sealed_at": ms_to_t(self.t_ms),
+            "resumption": self.resumption,
+            "white": self.white,
+            "black": self.black,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """What the ``start`` event fixed."""
+
+    edition: Edition
+    time_control: TimeControl
+    mode: Mode
+    arbiter_present: bool
+    white: str
+    black: str
+    fen: str
+    default_time_ms: int
+    fifty_move_limit: int
+    start_t_ms: int
+    absent: frozenset[str]
+    tags: Mapping[str, str]
+    quickplay_guidelines: bool
+    supervised: bool = True  # 2023 A.3 / B.3.1 (False: A.4 / B.3.2, an arbiter for several games)
+    device_penalty_lighter: bool = False  # 2023 11.3.2.2: the regulations specify a less severe penalty
+    visually_disabled: frozenset[str] = frozenset()  # 2023 Appendix D (1997: not in the Laws)
+
+    @property
+    def flags_observed(self) -> bool:
+        """Does the system (as arbiter) see flag falls without a claim?"""
+        if not self.arbiter_present:
+            return False
+        return not (self.edition.flags_only_on_claim_in_rapid and self.mode in ("rapid", "blitz"))
+
+
+@dataclass(frozen=True, slots=True)
+class PendingClaim:
+    kind: str
+    reason: str
+    by: Color
+    t_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """Everything the log says, at instant ``t_ms``."""
+
+    config: Config
+    position: Position
+    keys: tuple[str, ...]  # repetition keys of every position so far, the start included
+    moves: tuple[MoveRecord, ...]
+    clock: Clock
+    t_ms: int
+    status: Status = "ongoing"
+    outcome: Outcome | None = None
+    offer: DrawOffer | None = None  # the pending draw offer
+    counter: DrawOffer | None = None  # the other side's offer made while ``offer`` was pending
+    offers: tuple[DrawOffer, ...] = ()
+    rulings: tuple[Ruling, ...] = ()
+    claims: tuple[PendingClaim, ...] = ()
+    absent: frozenset[str] = frozenset()
+    illegal_moves: Mapping[str, int] = field(default_factory=lambda: {"white": 0, "black": 0})
+    postponed: bool = False  # a quickplay claim was postponed: a draw stays possible
+    session_start_ms: int = 0  # start of the current session (resumption), for late arrival
+    touched: tuple[str, ...] = ()  # squares touched by the player having the move, in order (Article 4)
+    touch_violation: GameState | None = None  # the state before a move that broke touch-move
+    illegal_pending: GameState | None = None  # the state before an illegal move that may still be claimed
+    envelope: Envelope | None = None  # a sealed move not yet opened
+
+    @property
+    def edition(self) -> Edition:
+        return self.config.edition
+
+    @property
+    def turn(self) -> Color:
+        return self.position.turn
+
+    @property
+    def ongoing(self) -> bool:
+        return self.status == "ongoing"
+
+    @property
+    def result(self) -> Result:
+        return self.outcome.result if self.outcome else "*"
+
+    @property
+    def termination(self) -> Termination | None:
+        return self.outcome.termination if self.outcome else None
+
+    def remaining_ms(self, color: Color) -> int | None:
+        return self.clock.remaining(self.t_ms, color)
+
+    def repetitions(self) -> int:
+        """How often the current position has appeared (this time included)."""
+        return self.keys.count(self.keys[-1])
+
+    @property
+    def sans(self) -> list[str]:
+        return [m.san for m in self.moves]
+
+    def pending(self) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        live = self.status in ("ongoing", "adjourned")
+        for o in (self.offer, self.counter):
+            if o is not None and live:
+                out.append({"kind": "draw_offer", "by": o.by})
+        if self.envelope is not None and live:
+            out.append(self.envelope.public())
+        if self.illegal_pending is not None and self.ongoing:
+            out.append({"kind": "illegal_move_claimable", "by": self.turn})
+        if self.touch_violation is not None and self.ongoing:
+            out.append({"kind": "touch_move_claimable", "by": self.turn})
+        for c in self.claims:
+            out.append({"kind": c.kind, "reason": c.reason, "by": c.by})
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        """The state exactly as ``chesslaws replay LOG --json`` prints it."""
+        return {
+            "status": self.status,
+            "result": self.result,
+            "termination": self.termination,
+            "score": self.outcome.score if self.outcome else None,
+            "fen": self.position.fen(),
+            "ply": len(self.moves),
+            "turn": self.turn,
+            "clocks": {
+                "white_ms": self.remaining_ms("white"),
+                "black_ms": self.remaining_ms("black"),
+                "running": self.clock.running if self.status == "ongoing" else None,
+            },
+            "pending": self.pending(),
+            "rulings": [r.to_json() for r in self.rulings],
+        }
+
+
+def _config_from_start(ev: Event) -> Config:
+    edition = get_edition(str(ev.get("edition", "2023")))
+    try:
+        tc = TimeControl.parse(str(ev.get("time_control", "-")))
+    except TimeControlError as err:
+        raise EventError(f"field 'time_control': {err}", field="time_control") from None
+    mode: Mode = ev.get("mode") or ("standard" if tc.unlimited else classify(tc, edition.name))
+    fen = str(ev.get("fen", STARTING_FEN))
+    try:
+        Position(fen)
+    except InvalidFen as err:
+        raise EventError(f"field 'fen': {err}", field="fen") from None
+    default_time = ev.get("default_time")
+    default_ms = edition.default_time_ms if default_time is None else round(float(default_time) * 1000)
+    limit = int(ev.get("fifty_move_limit", 50))
+    if limit != 50 and not edition.fifty_move_limit_announceable:
+        raise EventError(
+            f"field 'fifty_move_limit': only the 1989 Laws (Article 10.12) let organisers announce a "
+            f"limit other than 50; the {edition.name} Laws fix it at 50",
+            field="fifty_move_limit",
+        )
+    if limit < 50:
+        raise EventError("field 'fifty_move_limit' may only increase the fifty moves (10.12)", field="fifty_move_limit")
+    absent = ev.get("absent", [])
+    if any(a not in ("white", "black") for a in absent):
+        raise EventError("field 'absent' lists players: \"white\" and/or \"black\"", field="absent")
+    tags = {k: str(ev.get(k)) for k in ("event", "site", "date", "round") if ev.get(k) is not None}
+    visually_disabled = ev.get("visually_disabled", [])
+    if any(c not in ("white", "black") for c in visually_disabled):
+        raise EventError("field 'visually_disabled' lists players: \"white\" and/or \"black\"", field="visually_disabled")
+    if visually_disabled and edition.name != "2023":
+        raise EventError(f"field 'visually_disabled': Appendix D is the 2023 Laws'; the {edition.name} Laws have "
+                         "no rules for visually disabled players", field="visually_disabled")
+    return Config(
+        edition=edition,
+        time_control=tc,
+        mode=mode,
+        arbiter_present=ev.get("arbiter", "present") == "present",
+        white=str(ev.get("white", "?")),
+        black=str(ev.get("black", "?")),
+        fen=fen,
+        default_time_ms=default_ms,
+        fifty_move_limit=limit,
+        start_t_ms=ev.t_ms,
+        absent=frozenset(absent),
+        tags=tags,
+        quickplay_guidelines=bool(ev.get("quickplay_guidelines", False)),
+        supervised=ev.get("supervision", "full") == "full",
+        device_penalty_lighter=ev.get("device_penalty", "loss") == "lighter",
+        visually_disabled=frozenset(visually_disabled),
+    )
+
+
+class _Builder:
+    """Accumulates one transition; the state is rebuilt once at the end."""
+
+    def __init__(self, state: GameState) -> None:
+        self.s = state
+        self.changes: dict[str, Any] = {}
+        self.new_rulings: list[Ruling] = []
+
+    def get(self, name: str) -> Any:
+        return self.changes.get(name, getattr(self.s, name))
+
+    def set(self, **kw: Any) -> None:
+        self.changes.update(kw)
+
+    def rule(self, t_ms: int, rule: str, text: str) -> None:
+        ed = self.s.config.edition
+        self.new_rulings.append(Ruling(t_ms, ed.name, ed.article(rule), text))
+
+    def end(self, t_ms: int, outcome: Outcome, rule: str, text: str) -> None:
+        self.rule(t_ms, rule, text)
+        winner = outcome.winner
+        if winner is not None and self.s.config.edition.bare_king_cannot_win and _bare_king(self.get("position"), winner):
+            # 1989 10.5: "A player having a bare king cannot win the game" -- whatever the way
+            # the game was won (a resignation, a penalty, a refusal, a late arrival).
+            outcome = Outcome("1/2-1/2", outcome.termination)
+            self.rule(t_ms, "bare_king", f"But {NAME[winner]} has only the king left, and a player having a bare "
+                      "king cannot win the game: the game is drawn.")
+        clock: Clock = self.get("clock")
+        if clock.running is not None:
+            clock = clock.stop(t_ms)
+        self.set(status="finished", outcome=outcome, clock=clock, offer=None, counter=None, claims=())
+
+    def build(self) -> GameState:
+        if self.new_rulings:
+            self.changes["rulings"] = self.s.rulings + tuple(self.new_rulings)
+        return replace(self.s, **self.changes)
+
+
+def _bare_king(position: Position, color: Color) -> bool:
+    """``color`` has only the king left (1989 Article 10.5)."""
+    upper = color == "white"
+    return all(k.upper() == "K" for k in position.material() if k.isupper() == upper)
+
+
+def _require_player_present(b: _Builder, ev: Event) -> None:
+    if ev.by in b.s.absent:
+        raise GameError(ev, f"{NAME[ev.by or 'white']} has not arrived at the board yet (no 'arrive' event)")
+
+
+def _ordinal(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(n, f"{n}th")
+
+
+def _times(n: int) -> str:
+    return {0: "never", 1: "once", 2: "twice"}.get(n, f"{n} times")
