@@ -106,7 +106,7 @@ async def play(seats: dict[str, Seat], stop_at: float, latencies: list[float], e
 
 
 async def run(games: int, seconds: float, base: str, pid: int, think: float = 0.0,
-              bare: bool = False) -> dict[str, Any]:
+              bare: bool = False, full_moves: bool = False) -> dict[str, Any]:
     ws_base = base.replace("http://", "ws://")
     rss0 = rss_kib(pid)
     created = []
@@ -122,7 +122,8 @@ async def run(games: int, seconds: float, base: str, pid: int, think: float = 0.
         seats = {}
         for side in ("white", "black"):
             url = (f"{ws_base}/ws" if bare else
-                   f"{ws_base}/api/games/{created[i]['id']}/ws?token={created[i]['tokens'][side]}")
+                   f"{ws_base}/api/games/{created[i]['id']}/ws?token={created[i]['tokens'][side]}"
+                   f"{'' if full_moves else '&moves=new'}")
             seats[side] = Seat(await websockets.connect(url, max_size=2**20))
         conns.append(seats)
     await asyncio.sleep(0.5)
@@ -152,7 +153,8 @@ async def run(games: int, seconds: float, base: str, pid: int, think: float = 0.
     }
 
 
-def measure(cmd: list[str], games: int, seconds: float, think: float, *, bare: bool) -> dict[str, Any]:
+def measure(cmd: list[str], games: int, seconds: float, think: float, *, bare: bool,
+            full_moves: bool = False) -> dict[str, Any]:
     """Starts the server ``cmd`` on a free loopback port ("{port}" in cmd, or --port added) and runs."""
     port = free_port()
     cmd = [c.replace("{port}", str(port)) for c in cmd] if "{port}" in cmd else [*cmd, "--port", str(port)]
@@ -167,7 +169,7 @@ def measure(cmd: list[str], games: int, seconds: float, think: float, *, bare: b
                 if time.monotonic() > deadline or proc.poll() is not None:
                     raise SystemExit("the server did not start") from None
                 time.sleep(0.05)
-        return asyncio.run(run(games, seconds, f"http://{HOST}:{port}", proc.pid, think, bare))
+        return asyncio.run(run(games, seconds, f"http://{HOST}:{port}", proc.pid, think, bare, full_moves))
     finally:
         proc.terminate()
         try:
@@ -186,6 +188,9 @@ def main() -> None:
     ap.add_argument("--bare", action="store_true",
                     help="also measure the physical limit in the same run (bench/bare_server.py: the same "
                          "framework and SQLite store, one row appended a message) and print the share of it")
+    ap.add_argument("--full-moves", action="store_true",
+                    help="players ask for every move in every state (as clients before moves=new did); "
+                         "by default they ask for the new moves only, as the game page does")
     args = ap.parse_args()
     games = max(1, min(args.games, 2000))
     seconds = max(1.0, min(args.seconds, 120.0))
@@ -193,7 +198,7 @@ def main() -> None:
     db = args.db or os.path.join(tmp, "bench.sqlite3")
     think = max(0.0, min(args.think, 60.0))
     result = measure([sys.executable, "-m", "chesslaws.cli", "serve", "--no-rate-limits", "--host", HOST,
-                      "--db", db], games, seconds, think, bare=False)
+                      "--db", db], games, seconds, think, bare=False, full_moves=args.full_moves)
     if args.bare:  # the physical limit, in the same run: the same framework and store, one row a message
         here = os.path.dirname(os.path.abspath(__file__))
         limit = measure([sys.executable, os.path.join(here, "bare_server.py"), "{port}",

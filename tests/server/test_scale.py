@@ -6,6 +6,7 @@ the store's index, page by page."""
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any, Callable
 
@@ -114,3 +115,70 @@ def test_a_viewer_keeps_a_finished_game_in_memory_until_it_leaves(client: Any) -
         assert ws.receive_json()["state"]["result"] == "1-0"
     r = client.get(f"/api/games/{g['id']}/seat", headers=auth(g["tokens"]["black"]))
     assert r.json()["seat"] == "black"
+
+
+# --- the smaller broadcast: moves by difference (issue 15, part 3) ----------------------------------
+
+def _states(ws: Any, n: int) -> list[dict[str, Any]]:
+    out = []
+    while len(out) < n:
+        msg = ws.receive_json()
+        if msg["kind"] == "state":
+            out.append(msg["state"])
+    return out
+
+
+def test_a_viewer_that_asks_for_new_moves_gets_only_those_and_rebuilds_the_whole_list(client: Any) -> None:
+    g = create(client, time_control="5400", edition="2023")
+    gid, tok = g["id"], g["tokens"]
+    with client.websocket_connect(f"/api/games/{gid}/ws?moves=new") as delta, \
+            client.websocket_connect(f"/api/games/{gid}/ws") as whole:
+        assert delta.receive_json()["kind"] == "hello"
+        first = _states(delta, 1)[0]
+        assert first["moves_from"] == 0 and first["moves"] == []
+        moves: list[dict[str, Any]] = []
+        plies = ["e4", "e5", "Nf3", "Nc6", "Bb5"]
+        for i, san in enumerate(plies):
+            assert post(client, gid, tok["white" if i % 2 == 0 else "black"],
+                        {"type": "move", "move": san}).status_code == 200
+            st = _states(delta, 1)[0]
+            assert st["moves_from"] == i, "a viewer that has i moves gets the list from move i"
+            assert [m["san"] for m in st["moves"]] == [san]  # the new move alone, not the whole game
+            moves = moves[:st["moves_from"]] + st["moves"]
+        full = client.get(f"/api/games/{gid}").json()
+        assert moves == full["moves"]
+        # The arbiter goes back to the position after two moves (2023 7.4.1): the list shrinks.
+        r = post(client, gid, tok["arbiter"], {"type": "reinstate", "ply": 2})
+        assert r.status_code == 200, r.text
+        st = _states(delta, 1)[0]
+        assert st["moves_from"] == 2 and st["moves"] == []
+        assert post(client, gid, tok["white"], {"type": "move", "move": "d4"}).status_code == 200
+        st = _states(delta, 1)[0]
+        assert st["moves_from"] == 2 and [m["san"] for m in st["moves"]] == ["d4"]
+        # A viewer that did not ask gets every move in every state, as before.
+        last = _states(whole, len(plies) + 3)[-1]
+        assert "moves_from" not in last and [m["san"] for m in last["moves"]] == ["e4", "e5", "d4"]
+
+
+def test_a_viewer_that_missed_states_gets_the_whole_list_again(client: Any) -> None:
+    """A viewer that does not read loses queued states; the one it gets next carries every move."""
+    hub = client.app.state.hub
+    g = create(client, time_control="5400", edition="2023")
+    gid, tok = g["id"], g["tokens"]
+    with client.websocket_connect(f"/api/games/{gid}/ws?moves=new") as ws:
+        ws.receive_json()
+        _states(ws, 1)
+        live = hub.games[gid]
+        (sub,) = [s for s in live.subscribers if s.delta]
+        for i, san in enumerate(["e4", "e5"]):
+            assert post(client, gid, tok["white" if i % 2 == 0 else "black"],
+                        {"type": "move", "move": san}).status_code == 200
+        _states(ws, 2)
+        real = sub.queue
+        sub.queue = type(real)(maxsize=1)  # a full queue, as a viewer that stopped reading has
+        sub.queue.put_nowait("stale")
+        assert post(client, gid, tok["white"], {"type": "move", "move": "Nf3"}).status_code == 200
+        msg = sub.queue.get_nowait()
+        sub.queue = real
+        state = json.loads(msg)["state"]
+        assert state["moves_from"] == 0 and [m["san"] for m in state["moves"]] == ["e4", "e5", "Nf3"]

@@ -10,7 +10,10 @@ Routes (JSON unless said otherwise; a seat token goes in ``Authorization: Bearer
 - ``POST /api/games/{id}/events`` an event; the server stamps ``t`` and, for players, ``by``.
 - ``GET /api/games/{id}/log`` the log (JSON lines); sealed moves hidden from all but the arbiter.
 - ``GET /api/games/{id}/pgn`` the game in PGN.
-- ``WS /api/games/{id}/ws?token=&lang=`` states as they change; events may be sent on it too.
+- ``WS /api/games/{id}/ws?token=&lang=&moves=`` states as they change; events may be sent on it too.
+  With ``moves=new`` a state's ``moves`` holds only the moves after the first ``moves_from`` of the
+  list this socket has (the first state has ``moves_from`` 0: the whole list); without it, every
+  state carries every move.
 """
 
 from __future__ import annotations
@@ -482,10 +485,10 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
             await ws.close(code=4401)
             return
         lang = (ws.query_params.get("lang") or "en")[:10]
-        sub = Subscriber(lang, seat_ or "spectator")
+        sub = Subscriber(lang, seat_ or "spectator", delta=ws.query_params.get("moves") == "new")
         live.subscribers.add(sub)
         sub.queue.put_nowait(json.dumps({"kind": "hello", "seat": seat_ or "spectator"}))
-        sub.queue.put_nowait(hub.state_message(live, lang))
+        hub.send_state(live, sub)
         await hub.present(live, seat_)
 
         async def sender() -> None:

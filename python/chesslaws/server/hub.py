@@ -64,6 +64,21 @@ RETIRE_AFTER = 60.0
 _CLAIMS = ("claim_draw", "claim_flag", "claim_win", "claim_touch_move", "claim_setup")
 
 
+def _common_prefix(sent: tuple[Any, ...] | None, now: tuple[Any, ...]) -> int:
+    """How many of the moves ``now`` a viewer that was sent ``sent`` already has. Move records are
+    shared between successive states (a later state's tuple begins with the same objects), so the
+    last shared object settles it; a takeback or correction shortens the prefix."""
+    if sent is None:
+        return 0
+    n = min(len(sent), len(now))
+    if n == 0 or sent[n - 1] is now[n - 1]:
+        return n
+    k = 0
+    while k < n and sent[k] is now[k]:
+        k += 1
+    return k
+
+
 def replay_lenient(events: list[dict[str, Any]]) -> tuple[Game | None, int, str | None]:
     """Replays a stored log as far as it goes: the game of the longest replayable prefix, the number
     of events in it, and why the next one could not be applied (None when the whole log replays)."""
@@ -175,6 +190,10 @@ class Subscriber:
     lang: str
     seat: str = "spectator"
     queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(maxsize=64))
+    # Moves by difference (the page asks with ?moves=new): a state then carries only the moves this
+    # viewer does not have yet, after the first ``moves_from`` of those it was sent (``sent``).
+    delta: bool = False
+    sent: tuple[Any, ...] | None = None
 
 
 @dataclass(eq=False)
@@ -202,6 +221,7 @@ class LiveGame:
     # What the view built once and keeps: each move's entry per language, and the legal moves.
     move_cache: dict[str, list[tuple[Any, dict[str, Any]]]] = field(default_factory=dict)
     legal_cache: tuple[tuple[str, str], list[dict[str, str]]] | None = None
+    view_records: tuple[Any, ...] = ()  # the move records of the latest view (see Hub.broadcast)
 
     @property
     def seq(self) -> int:
@@ -1011,6 +1031,7 @@ class Hub:
         out = game.to_json()
         local = lang != "en" and self.write_move is not None and lang in self._codes
         moves = self._move_list(live, st.moves, cfg.fen, lang if local else "en")
+        live.view_records = st.moves
         legal: list[dict[str, str]] = []
         if st.ongoing:
             key = (st.position.fen(), lang if local else "en")
@@ -1109,20 +1130,40 @@ class Hub:
     def state_message(self, live: LiveGame, lang: str) -> str:
         return json.dumps({"kind": "state", "state": self.view(live, lang)}, ensure_ascii=False)
 
-    def broadcast(self, live: LiveGame) -> None:
-        cache: dict[str, str] = {}
-        for sub in list(live.subscribers):
-            msg = cache.get(sub.lang)
+    def send_state(self, live: LiveGame, sub: Subscriber) -> None:
+        """Queues the whole state for one viewer (on connecting, or after it missed messages)."""
+        sub.sent = None
+        self.broadcast(live, only=sub)
+
+    def broadcast(self, live: LiveGame, only: Subscriber | None = None) -> None:
+        """Queues the state for every viewer (or ``only`` one). The view is built once per language and
+        serialised once per (language, moves the viewer already has): a viewer that asked for moves by
+        difference gets the moves it lacks, so that a broadcast costs the same at move 200 as at move 2."""
+        views: dict[str, dict[str, Any]] = {}
+        cache: dict[tuple[str, int], str] = {}
+        records: tuple[Any, ...] | None = None
+        for sub in ([only] if only is not None else list(live.subscribers)):
+            view = views.get(sub.lang)
+            if view is None:
+                view = views[sub.lang] = self.view(live, sub.lang)
+                if records is None:
+                    records = live.view_records
+            assert records is not None
+            base = _common_prefix(sub.sent, records) if sub.delta else -1
+            msg = cache.get((sub.lang, base))
             if msg is None:
-                msg = cache[sub.lang] = self.state_message(live, sub.lang)
+                out = view if base < 0 else {**view, "moves": view["moves"][base:], "moves_from": base}
+                msg = cache[(sub.lang, base)] = json.dumps({"kind": "state", "state": out}, ensure_ascii=False)
             try:
                 sub.queue.put_nowait(msg)
+                sub.sent = records
             except asyncio.QueueFull:  # a viewer that does not read: only the latest state matters
-                try:
+                while not sub.queue.empty():
                     sub.queue.get_nowait()
-                except asyncio.QueueEmpty:
-                    pass
+                if base > 0:  # what it missed included moves: the whole list again
+                    msg = json.dumps({"kind": "state", "state": {**view, "moves_from": 0}}, ensure_ascii=False)
                 sub.queue.put_nowait(msg)
+                sub.sent = records
 
     # --- flag falls without events ----------------------------------------------------------
     def next_wakeup_ms(self, live: LiveGame) -> int | None:

@@ -1075,7 +1075,8 @@ async function whoAmI() {
 
 function connect() {
   if (ws) { ws.onclose = null; ws.close(); }
-  const params = new URLSearchParams({ lang });
+  // moves=new: each state carries only the moves this socket lacks (after the first moves_from).
+  const params = new URLSearchParams({ lang, moves: "new" });
   if (token) params.set("token", token);
   const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/games/${gameId}/ws?${params}`;
   const sock = new WebSocket(url);
@@ -1085,6 +1086,12 @@ function connect() {
     const msg = JSON.parse(e.data);
     if (msg.kind === "state") {
       if (S && msg.state.lang !== S.lang) S = null;
+      const from = msg.state.moves_from;
+      if (from > 0) {
+        // Only the new moves: the first `from` are those this socket was sent before.
+        if (!S || S.moves.length < from) { sock.close(); return; }  // cannot happen; a reconnection sends all
+        msg.state.moves = S.moves.slice(0, from).concat(msg.state.moves);
+      }
       setState(msg.state);
     } else if (msg.kind === "alert") {
       showAlert(msg);
