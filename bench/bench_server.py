@@ -54,6 +54,13 @@ def rss_kib(pid: int) -> int:
     raise RuntimeError("no VmRSS")
 
 
+def cpu_s(pid: int) -> float:
+    """The process's CPU time so far (user + system), in seconds."""
+    with open(f"/proc/{pid}/stat") as fh:
+        fields = fh.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def pct(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
@@ -71,6 +78,10 @@ class Seat:
     async def read(self) -> None:
         try:
             async for raw in self.ws:
+                # The load generator reads acknowledgements only: parsing every state would spend the CPU
+                # the server needs on this 2-core machine (a browser parses them on its own machine).
+                if not raw.startswith(('{"kind": "ack"', '{"kind": "error"')):
+                    continue
                 msg = json.loads(raw)
                 if msg.get("kind") in ("ack", "error"):
                     fut = self.waiting.pop(msg.get("rid"), None)
@@ -130,8 +141,10 @@ async def run(games: int, seconds: float, base: str, pid: int, think: float = 0.
     latencies: list[float] = []
     errors: list[str] = []
     t0 = time.monotonic()
+    c0 = cpu_s(pid)
     counts = await asyncio.gather(*(play(s, t0 + seconds, latencies, errors, think) for s in conns))
     elapsed = time.monotonic() - t0
+    cpu = cpu_s(pid) - c0
     rss1 = rss_kib(pid)
     for seats in conns:
         for seat in seats.values():
@@ -144,6 +157,8 @@ async def run(games: int, seconds: float, base: str, pid: int, think: float = 0.
         "seconds": round(elapsed, 2),
         "moves": total,
         "moves_per_second": round(total / elapsed, 1),
+        # The server's own CPU time per acknowledged message: what a busy machine changes least.
+        "server_cpu_us_per_move": round(cpu / max(1, total) * 1e6, 1),
         "latency_ms": {"p50": round(pct(latencies, 50), 2), "p95": round(pct(latencies, 95), 2),
                        "p99": round(pct(latencies, 99), 2), "mean": round(statistics.fmean(latencies), 2)},
         "rss_before_kib": rss0,
@@ -205,11 +220,13 @@ def main() -> None:
                          os.path.join(tmp, "bare.sqlite3")], games, seconds, think, bare=True)
         result["bare"] = limit
         result["share_of_limit"] = round(result["moves_per_second"] / limit["moves_per_second"], 3)
+        result["cpu_share_of_limit"] = round(limit["server_cpu_us_per_move"] / result["server_cpu_us_per_move"], 3)
     result["db"] = "postgresql" if db.startswith("postgres") else "sqlite (WAL, synchronous=FULL)"
     lat = result["latency_ms"]
     pace = f", {args.think} s per move per game" if args.think else ", closed loop (no think time)"
     print(f"chesslaws serve: {games} games over WebSockets, {result['seconds']} s{pace}, {result['db']}")
     print(f"  moves acknowledged  {result['moves']}  ({result['moves_per_second']} moves/s)")
+    print(f"  server CPU per move {result['server_cpu_us_per_move']} us")
     print(f"  round trip (ms)     p50 {lat['p50']}  p95 {lat['p95']}  p99 {lat['p99']}  mean {lat['mean']}")
     print(f"  memory per game     {result['kib_per_game']} KiB  (RSS {result['rss_before_kib']} -> "
           f"{result['rss_after_kib']} KiB)")
@@ -219,6 +236,8 @@ def main() -> None:
         b = result["bare"]["latency_ms"]
         print(f"  physical limit      {result['bare']['moves_per_second']} rows/s  (p50 {b['p50']}  p95 {b['p95']}  "
               f"p99 {b['p99']} ms): chesslaws serve reaches {result['share_of_limit']}x of it")
+        print(f"  limit CPU per row   {result['bare']['server_cpu_us_per_move']} us: by CPU per message chesslaws "
+              f"serve reaches {result['cpu_share_of_limit']}x of it (what a busy machine changes least)")
     print(f"  load average        {' '.join(open('/proc/loadavg').read().split()[:3])}")
     print(json.dumps(result))
 

@@ -220,6 +220,7 @@ class LiveGame:
     retire: asyncio.TimerHandle | None = None
     # What the view built once and keeps: each move's entry per language, and the legal moves.
     move_cache: dict[str, list[tuple[Any, dict[str, Any]]]] = field(default_factory=dict)
+    move_dicts: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # the entries alone, in order
     legal_cache: tuple[tuple[str, str], list[dict[str, str]]] | None = None
     view_records: tuple[Any, ...] = ()  # the move records of the latest view (see Hub.broadcast)
 
@@ -1083,9 +1084,13 @@ class Hub:
         objects in every later state, so what was built for them is kept (per language) and only new
         moves cost anything."""
         cache = live.move_cache.setdefault(lang, [])
-        n = 0
-        while n < len(cache) and n < len(records) and cache[n][0] is records[n]:
-            n += 1
+        n = min(len(cache), len(records))
+        if n and cache[n - 1][0] is not records[n - 1]:  # a takeback or correction: find where they part
+            k = 0
+            while k < n and cache[k][0] is records[k]:
+                k += 1
+            n = k
+        # (records share their earlier objects with the previous state's: the last shared one settles it)
         del cache[n:]
         if n < len(records):
             pos: Position | None = Position(fen) if n == 0 else (
@@ -1104,7 +1109,12 @@ class Hub:
                         log.warning("cannot replay %s: %r", m.uci, err)
                         pos = None
                 cache.append((m, d))
-        return [d for _, d in cache]
+        dicts = live.move_dicts.get(lang)
+        if dicts is None or len(dicts) > len(cache) or (cache and dicts and dicts[-1] is not cache[len(dicts) - 1][1]):
+            dicts = live.move_dicts[lang] = [d for _, d in cache]
+        else:
+            dicts.extend(d for _, d in cache[len(dicts):])
+        return list(dicts)
 
     def _localise_legal(self, legal: list[dict[str, str]], pos: Position, lang: str) -> None:
         """The legal moves in the scoresheet's letters too (keyboard entry in that language)."""
