@@ -43,8 +43,9 @@ Conventions
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from chesslaws._values import replace
 from chesslaws.errors import WrongState
 from chesslaws.timecontrol import Color, TimeControl
 

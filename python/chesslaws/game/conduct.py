@@ -19,7 +19,7 @@ Articles, by edition:
 
 from __future__ import annotations
 
-from dataclasses import replace
+from chesslaws._values import replace
 from typing import Mapping
 
 from chesslaws.clock import Clock

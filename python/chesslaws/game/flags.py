@@ -20,7 +20,7 @@ Articles, by edition:
 
 from __future__ import annotations
 
-from dataclasses import replace
+from chesslaws._values import replace
 
 from chesslaws.events import Event, EventError, ms_to_t
 from chesslaws.game.completion import _cannot_win, _mating_potential

@@ -20,9 +20,10 @@ Articles, by edition (each ruling's article comes from the rule keys of
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping
 
+from chesslaws._values import replace
 from chesslaws.clock import Clock
 from chesslaws.editions import Edition, Mode, get_edition
 from chesslaws.errors import InvalidFen, InvalidInput, WrongState
