@@ -40,6 +40,31 @@ HOST = "127.0.0.1"  # loopback only
 DANCE = ["g1f3", "g8f6", "f3g1", "f6g8"]
 
 
+def random_games(n: int, plies: int, seed: int = 15) -> list[list[str]]:
+    """``n`` random legal games of up to ``plies`` moves each (UCI), none ending by itself: every
+    position is a new one for the arbiter (captures, promotions, checks), as in real play, rather than
+    the four positions of the knights' dance. Built with python-chess before the timed phase."""
+    import chess  # the peer, here only to make the moves
+
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        board, line = chess.Board(), []
+        while len(line) < plies:
+            moves = list(board.legal_moves)
+            rng.shuffle(moves)
+            for m in moves:
+                board.push(m)
+                if not board.is_game_over():
+                    line.append(m.uci())
+                    break
+                board.pop()
+            else:
+                break
+        out.append(line)
+    return out
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind((HOST, 0))
@@ -98,7 +123,7 @@ class Seat:
 
 
 async def play(seats: dict[str, Seat], stop_at: float, latencies: list[float], errors: list[str],
-               think: float) -> int:
+               think: float, line: list[str] | None) -> int:
     n = 0
     if think:
         await asyncio.sleep(random.uniform(0, think))  # spread the games' moves
@@ -106,8 +131,11 @@ async def play(seats: dict[str, Seat], stop_at: float, latencies: list[float], e
         if think:
             await asyncio.sleep(think)
         side = "white" if n % 2 == 0 else "black"
+        if line is not None and n >= len(line):
+            break  # this game's moves are all played
+        move = DANCE[n % 4] if line is None else line[n]
         t0 = time.perf_counter()
-        reply = await seats[side].send(n, {"type": "move", "move": DANCE[n % 4]})
+        reply = await seats[side].send(n, {"type": "move", "move": move})
         latencies.append((time.perf_counter() - t0) * 1000)
         if reply["kind"] != "ack":
             errors.append(reply.get("error", "?"))
@@ -117,7 +145,8 @@ async def play(seats: dict[str, Seat], stop_at: float, latencies: list[float], e
 
 
 async def run(games: int, seconds: float, base: str, pid: int, think: float = 0.0,
-              bare: bool = False, full_moves: bool = False) -> dict[str, Any]:
+              bare: bool = False, full_moves: bool = False,
+              lines: list[list[str]] | None = None) -> dict[str, Any]:
     ws_base = base.replace("http://", "ws://")
     rss0 = rss_kib(pid)
     created = []
@@ -142,7 +171,8 @@ async def run(games: int, seconds: float, base: str, pid: int, think: float = 0.
     errors: list[str] = []
     t0 = time.monotonic()
     c0 = cpu_s(pid)
-    counts = await asyncio.gather(*(play(s, t0 + seconds, latencies, errors, think) for s in conns))
+    counts = await asyncio.gather(*(play(s, t0 + seconds, latencies, errors, think,
+                                         None if lines is None else lines[i]) for i, s in enumerate(conns)))
     elapsed = time.monotonic() - t0
     cpu = cpu_s(pid) - c0
     rss1 = rss_kib(pid)
@@ -169,7 +199,7 @@ async def run(games: int, seconds: float, base: str, pid: int, think: float = 0.
 
 
 def measure(cmd: list[str], games: int, seconds: float, think: float, *, bare: bool,
-            full_moves: bool = False) -> dict[str, Any]:
+            full_moves: bool = False, lines: list[list[str]] | None = None) -> dict[str, Any]:
     """Starts the server ``cmd`` on a free loopback port ("{port}" in cmd, or --port added) and runs."""
     port = free_port()
     cmd = [c.replace("{port}", str(port)) for c in cmd] if "{port}" in cmd else [*cmd, "--port", str(port)]
@@ -184,7 +214,7 @@ def measure(cmd: list[str], games: int, seconds: float, think: float, *, bare: b
                 if time.monotonic() > deadline or proc.poll() is not None:
                     raise SystemExit("the server did not start") from None
                 time.sleep(0.05)
-        return asyncio.run(run(games, seconds, f"http://{HOST}:{port}", proc.pid, think, bare, full_moves))
+        return asyncio.run(run(games, seconds, f"http://{HOST}:{port}", proc.pid, think, bare, full_moves, lines))
     finally:
         proc.terminate()
         try:
@@ -206,24 +236,30 @@ def main() -> None:
     ap.add_argument("--full-moves", action="store_true",
                     help="players ask for every move in every state (as clients before moves=new did); "
                          "by default they ask for the new moves only, as the game page does")
+    ap.add_argument("--moves", choices=("random", "dance"), default="random",
+                    help="random: each game plays its own random legal game (every position new, as in real "
+                         "play; the default); dance: the knights go back and forth (four positions)")
     args = ap.parse_args()
     games = max(1, min(args.games, 2000))
     seconds = max(1.0, min(args.seconds, 120.0))
     tmp = tempfile.mkdtemp(prefix="chesslaws-bench-")
     db = args.db or os.path.join(tmp, "bench.sqlite3")
     think = max(0.0, min(args.think, 60.0))
+    lines = random_games(games, 600) if args.moves == "random" else None
     result = measure([sys.executable, "-m", "chesslaws.cli", "serve", "--no-rate-limits", "--host", HOST,
-                      "--db", db], games, seconds, think, bare=False, full_moves=args.full_moves)
+                      "--db", db], games, seconds, think, bare=False, full_moves=args.full_moves,
+                     lines=lines)
     if args.bare:  # the physical limit, in the same run: the same framework and store, one row a message
         here = os.path.dirname(os.path.abspath(__file__))
         limit = measure([sys.executable, os.path.join(here, "bare_server.py"), "{port}",
-                         os.path.join(tmp, "bare.sqlite3")], games, seconds, think, bare=True)
+                         os.path.join(tmp, "bare.sqlite3")], games, seconds, think, bare=True, lines=lines)
         result["bare"] = limit
         result["share_of_limit"] = round(result["moves_per_second"] / limit["moves_per_second"], 3)
         result["cpu_share_of_limit"] = round(limit["server_cpu_us_per_move"] / result["server_cpu_us_per_move"], 3)
     result["db"] = "postgresql" if db.startswith("postgres") else "sqlite (WAL, synchronous=FULL)"
     lat = result["latency_ms"]
     pace = f", {args.think} s per move per game" if args.think else ", closed loop (no think time)"
+    pace += ", random games" if lines is not None else ", knights' dance"
     print(f"chesslaws serve: {games} games over WebSockets, {result['seconds']} s{pace}, {result['db']}")
     print(f"  moves acknowledged  {result['moves']}  ({result['moves_per_second']} moves/s)")
     print(f"  server CPU per move {result['server_cpu_us_per_move']} us")
