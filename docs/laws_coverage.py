@@ -269,7 +269,7 @@ ROWS: list[Row] = [
     r("2023", "6.8", "the flag falls when the arbiter observes it or on a claim", ("game.flags:observe", "game.flags:_on_claim_flag"), FLG + "test_2023_rapid_flags_are_called_by_the_arbiter"),
     r("2023", "6.9", "the flag loses unless no series of legal moves mates", ("game.flags:_flag_outcome",), FLG + "test_flag_against_a_lone_king_is_a_draw"),
     r("2023", "6.10", "the clock's indications; a defective clock", ("game.flags:_on_set_clocks",), IRR + "test_stop_set_and_start_clocks"),
-    r("2023", "6.11", "both flags fallen", ("game.flags:_on_claim_flag",), (FLG + "test_both_flags_2023_earlier_period_continues", "arbiter/test_claims_written_move.py::test_2023_both_flags_with_increment_in_the_last_period_is_a_draw_by_6_11")),
+    r("2023", "6.11", "both flags fallen", ("game.flags:_on_claim_flag",), (FLG + "test_both_flags_2023_earlier_period_continues", "arbiter/test_claims_written_move.py::test_2023_both_flags_with_increment_in_the_last_period_is_a_draw_by_analogy_with_iii_3_1")),
     r("2023", "6.12", "interruptions; summoning the arbiter", ("game.flags:_on_stop_clocks", "game.flags:_on_start_clocks"), IRR + "test_stop_set_and_start_clocks"),
     r("2023", "6.13-6.14", "conflicts, screens and demonstration boards", (), (), VENUE),
     r("2023", "7.1", "the clock times after an irregularity", ("game.irregularities:_reinstate",), ILL + "test_2023_first_illegal_move_gives_two_minutes"),

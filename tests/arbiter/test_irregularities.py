@@ -256,7 +256,7 @@ def test_penalty_needs_the_arbiter() -> None:
         g.apply({"type": "penalty", "t": 1, "by": "white", "against": "black", "kind": "loss"})
 
 
-@pytest.mark.parametrize(("edition", "article"), [("1989", "10.17"), ("1997", "12.8"), ("2023", "11.7")])
+@pytest.mark.parametrize(("edition", "article"), [("1989", "10.17"), ("1997", "12.8"), ("2023", "11.8")])
 def test_both_refuse_to_comply_both_lose(edition: str, article: str) -> None:
     g = game(start(edition=edition, time_control="-"), ev("refuse_to_comply", 5, "arbiter", against="both"))
     assert summary(g) == ("finished", "0-0", "refusal_to_comply")

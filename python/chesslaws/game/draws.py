@@ -299,7 +299,7 @@ def _on_quickplay_claim(b: _Builder, ev: Event) -> None:
 def _on_request_increment(b: _Builder, ev: Event) -> None:
     """2023 Guidelines III.4: with under two minutes, the player having the move
     asks for an extra five seconds a move for both players. The request is an
-    offer of a draw; the clocks stop while the arbiter is summoned (6.12.2)."""
+    offer of a draw; the clocks stop while the arbiter is summoned (6.11.2)."""
     s = b.s
     by: Color = ev.by  # type: ignore[assignment]
     t = ev.t_ms

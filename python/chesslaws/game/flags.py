@@ -12,10 +12,12 @@ Articles, by edition:
   (setting the clocks), 10.4 (both flags in the quickplay finish), 13.5, A.10
   (late for the resumption), B.6, B.7, B.8 (rapid play), C.4 (blitz: mating
   potential).
-- 2023: 6.7 (the default time), 6.8 (the flag), 6.9 (the opponent cannot mate),
-  6.10 (setting the clocks), 6.11 (both flags), 6.12 (interruptions), 12.10,
-  12.11, 12.12, I.1.10 (late for the resumption), III.3 (both flags in the
-  quickplay finish).
+- 2023: 6.6 (White's clock started), 6.7.1, 6.7.2 (the default time), 6.8 (the
+  flag), 6.9 (the opponent cannot mate), 6.10.1, 6.10.2 (setting the clocks),
+  6.11.1, 6.11.2, 6.11.3 (interruptions; pausing the clock to summon the
+  arbiter), 12.5 (additional time for a disturbance), I.10 (late for the
+  resumption), III.3.1.1, III.3.1.2 (both flags; the Laws have no other rule on
+  them, so a game with increment is ruled by analogy with III.3.1).
 """
 
 from __future__ import annotations
@@ -121,7 +123,8 @@ def _on_claim_flag(b: _Builder, ev: Event) -> None:
         quick = _in_quickplay_finish(s, by) and _in_quickplay_finish(s, opp)
         draw_key, continue_key = "both_flags_quickplay", "both_flags"
         if ed.name == "2023" and any(p.increment_ms for p in s.clock.control.periods):
-            # Guidelines III are for games without increment; Article 6.11 rules the rest.
+            # Guidelines III are for games without increment (III.2.2) and the Laws have no other
+            # rule on both flags: the arbiter rules by analogy with III.3.1 (the Preface).
             draw_key, continue_key = "both_flags_last_period", "both_flags_earlier_period"
         if ed.both_flags_quickplay == "draw" and quick:
             b.end(t, draw("both_flags_fallen"), draw_key,

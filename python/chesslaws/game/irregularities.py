@@ -11,12 +11,15 @@ Articles, by edition:
   (wrong initial position; board), 7.4 (illegal moves; reinstatement), 9.1,
   10.3 (illegal moves in the quickplay finish), B.4, B.5 (rapid play), C.3
   (blitz: the illegal move stands until claimed), C.4 (mating potential).
-- 2023: 2.1, 2.2, 2.3, 2.4, 4.1, 7.1, 7.2, 7.3 (the set-up), 7.4.1
-  (reinstatement), 7.5.1 (illegal moves), 7.5.2 (a promotion where the pawn is
-  not replaced), 7.5.3 (the clock pressed without a move), 7.5.4 (two hands),
-  7.5.5 (the penalty; the second illegal move loses), 7.6, 7.7, 7.8, 9.1.2.1,
-  A.4 (rapid without full supervision), B.1, B.2, B.3, D.2.10 (the two boards
-  differ).
+- 2023: 2.1, 2.2, 2.3, 2.4, 4.1, 7.1, 7.2.1, 7.2.2, 7.3 (the set-up: wrong
+  initial position, the board placed wrongly, colours reversed), 7.4.1 (displaced
+  pieces), 7.5.1 (illegal moves), 7.5.2 (a promotion where the pawn is not
+  replaced), 7.5.3 (the clock pressed without a move), 7.5.4 (two hands), 7.5.5
+  (the penalty; the second illegal move loses), 7.6 (the position before the
+  irregularity reinstated), 9.1.2.1, A.3 (one minute in rapid and blitz), A.4
+  (rapid with full supervision), A.5.1.1, A.5.1.2, A.5.2 (rapid otherwise: no
+  set-up claim after ten moves; the illegal move claimed), A.6, B.2, B.3, B.4,
+  D.2.9 (the two boards differ).
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ def _illegal_moves_observed(s: GameState) -> bool:
     if s.edition.rapid_rulings_on_request and mode == "rapid":
         return False  # 1997 B.5: the arbiter rules under Article 10 (10.3) only when asked
     if s.edition.name == "2023" and mode in ("rapid", "blitz") and not s.config.supervised:
-        return False  # 2023 A.4.2 / B.3.2: the opponent claims before his next move
+        return False  # 2023 A.5.2 / B.3: the opponent claims before his next move
     return True
 
 
@@ -313,8 +316,8 @@ def _offer_survives(b: _Builder, by: Color, t: int) -> None:
 def _on_reinstate(b: _Builder, ev: Event) -> None:
     """The arbiter goes back to the position after ``ply`` moves: the last
     identifiable position before an irregularity (1989 8.1-8.2, 1997 7.4,
-    2023 7.4.1), or where the two game scores of a game with a visually
-    disabled player agree (2023 D.2.10); the clocks as he sets them."""
+    2023 7.6), or where the two game scores of a game with a visually
+    disabled player agree (2023 D.2.9); the clocks as he sets them."""
     s = b.s
     t = ev.t_ms
     n = int(ev.get("ply"))
