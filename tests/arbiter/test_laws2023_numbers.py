@@ -103,7 +103,9 @@ SAYS = {
     "envelope": "indicated upon the envelope", "resumption": "Before the game is to be resumed",
     "envelope_opened": "envelope shall be opened", "sealer_absent": "player who sealed the move is not present",
     "envelope_lost": "envelope containing the sealed move is missing", "sealed_move_invalid": "sealed move",
-    "adjourned_draw_or_resign": "prior to the resumption",
+    "adjourned_draw_or_resign": "prior to the resumption", "colours_reversed": "colours reversed",
+    "quickplay_draw": "shall declare the game drawn", "quickplay_postpone": "postpones",
+    "quickplay_reject": "rejected the claim",
 }
 
 

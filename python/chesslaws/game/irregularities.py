@@ -356,6 +356,31 @@ def _on_reinstate(b: _Builder, ev: Event) -> None:
            f"{'s are' if len(s.moves) - n > 1 else ' is'} taken back{times}; {NAME[pos.turn]} has the move.")
 
 
+def _colours_reversed(b: _Builder, t: int, made: int) -> None:
+    """The game began with colours reversed. 2023 7.3: while fewer than ten moves have been made
+    by both players it is discontinued and a new game played with the correct colours; after
+    that it continues. 1997 7.2: it continues unless the arbiter rules otherwise; 1989 8.6: it
+    continues once a quarter of both players' time for the first control has elapsed, and
+    earlier the arbiter may arrange a new game. Where the arbiter chooses, he annuls with
+    ``annul``."""
+    s = b.s
+    name = s.edition.name
+    if name == "2023" and made < 10:
+        b.rule(t, "colours_reversed", "The game began with colours reversed and fewer than ten moves have been made "
+               "by both players: it is discontinued and a new game is played with the correct colours.")
+        clock = s.clock.stop(t) if s.clock.running is not None else s.clock
+        b.set(status="annulled", outcome=None, clock=clock, offer=None, claims=())
+        return
+    if name == "2023":
+        why = f"each player has made {made} moves (ten or more)"
+    elif name == "1997":
+        why = "unless the arbiter rules otherwise (he would annul the game)"
+    else:
+        why = ("if more than a quarter of both players' time for the first time control has elapsed; earlier the "
+               "arbiter may arrange a new game with the correct colours (he would annul this one)")
+    b.rule(t, "colours_reversed", f"The game began with colours reversed: it continues, {why}.")
+
+
 def _on_annul(b: _Builder, ev: Event) -> None:
     why = ev.get("reason") or "the arbiter's decision"
     b.rule(ev.t_ms, "rules_of_play", f"The game is annulled: {why}.")
@@ -364,13 +389,17 @@ def _on_annul(b: _Builder, ev: Event) -> None:
 
 
 def _on_claim_setup(b: _Builder, ev: Event) -> None:
-    """Claims about the set-up: wrong initial position, board, clock setting (1997 7.1, B.4)."""
+    """Claims about the set-up: wrong initial position, board, clock setting, colours reversed
+    (1989 8.5-8.7; 1997 7.1, 7.2, B.4; 2023 7.2.1, 7.2.2, 7.3, A.5.1)."""
     s = b.s
     t = ev.t_ms
     what = str(ev.get("what"))
     fast = s.config.mode in ("rapid", "blitz")
     limit = 3 if s.edition.name == "1997" else 10 if s.edition.name == "2023" and not s.config.supervised else 0
     made = min(sum(1 for m in s.moves if m.color == c) for c in ("white", "black"))
+    if what == "colours":
+        _colours_reversed(b, t, made)
+        return
     if fast and limit and made >= limit:
         b.rule(t, "setup_claim", f"{NAME[ev.by or 'white']}'s claim about the {what.replace('_', ' ')} is too late: "
                f"once each player has made {'three' if limit == 3 else 'ten'} moves no such claim can be made.")
