@@ -265,7 +265,7 @@ def test_2023_guidelines_iii_claim_without_increment_awaits_the_arbiter() -> Non
     assert {"kind": "claim", "reason": "quickplay", "by": "white"} in g.state.pending()
 
 
-# --- "only on request": 1997 B.5 with 10.3; 2023 A.4.2 ------------------------------------
+# --- "only on request": 1997 B.5 with 10.3; 2023 A.5.2 ------------------------------------
 
 
 @pytest.mark.parametrize(("edition", "fields", "on_request"), [
