@@ -58,6 +58,7 @@ class Edition:
     agreement_needs_both_moved: bool = False  # 2023 5.2.3
     unreplaced_promotion_is_queen: bool = False  # 2023 7.5.2 (earlier: an illegal move, reinstated)
     rapid_rulings_on_request: bool = False  # 1997 B.5: Articles 5 and 10 only when a player asks
+    sealed_conclusion_stands: bool = False  # 2023 I.10: a late player loses, but a game the sealed move ended stays so
 
     def article(self, rule: str) -> str:
         """The article of this edition for ``rule`` (a key of :attr:`articles`)."""
@@ -278,6 +279,7 @@ _ARTICLES_2023 = {
     "sealer_absent": "I.9.3",
     "envelope_lost": "I.12.1",
     "sealed_move_invalid": "I.8",
+    "late_resumption": "I.10",
     "adjourned_draw_or_resign": "I.6",
 }
 
@@ -352,6 +354,7 @@ EDITIONS: Mapping[str, Edition] = MappingProxyType(
             claim_is_draw_offer=True,
             agreement_needs_both_moved=True,
             unreplaced_promotion_is_queen=True,
+            sealed_conclusion_stands=True,
         ),
     }
 )

@@ -112,3 +112,44 @@ def test_2023_the_arbiter_pauses_sets_and_restarts_the_clocks() -> None:
              ev("start_clocks", 400, "arbiter"))
     assert [r.article for r in g.state.rulings] == ["6.11.1", "6.10.2", "6.11.1"]
     assert g.at(410).state.remaining_ms("white") == 4990_000
+
+
+# --- Guidelines I.10: late for the resumption, but the sealed move ended the game ------------
+
+
+STALEMATE = "7k/5K2/8/8/8/8/8/6Q1 w - - 0 1"  # 1.Qg6 stalemates Black
+
+
+def _resumed_without_black(edition: str, fen: str, sealed: str) -> list[dict[str, object]]:
+    """White seals ``sealed``; at the resumption (t=10000) White is there, Black never comes."""
+    return [start(edition=edition, time_control="40/7200:3600", fen=fen), ev("seal", 50, "white", move=sealed),
+            ev("resume", 10_000, "arbiter"), ev("arrive", 10_000, "white")]
+
+
+def test_2023_late_replier_whose_opponent_sealed_stalemate_draws() -> None:
+    """Black arrives after the default time (zero, 6.7.1), which loses (I.10) -- but White's sealed
+    1.Qg6 stalemated Black: "that conclusion shall still apply". The arbiter opens the envelope."""
+    g = game(*_resumed_without_black("2023", STALEMATE, "Qg6")).at(10_001)
+    assert summary(g) == ("finished", "1/2-1/2", "stalemate")
+    assert [r.article for r in g.state.rulings[-2:]] == ["I.10", "5.2.1"]
+    assert g.state.sans == ["Qg6"]
+
+
+def test_2023_late_replier_mated_by_the_sealed_move_is_mated() -> None:
+    g = game(start(edition="2023", time_control="40/7200:3600"), moves(["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6"]),
+             ev("seal", 100, "white", move="Qxf7"), ev("resume", 10_000, "arbiter"), ev("arrive", 10_000, "white"))
+    g = g.at(10_001)
+    assert summary(g) == ("finished", "1-0", "checkmate") and last_ruling(g).article == "5.1.1"
+
+
+def test_2023_late_replier_loses_when_the_sealed_move_ends_nothing() -> None:
+    """The sealed move 1.Qg2 ends nothing: Black, late, loses under I.10; the envelope stays shut."""
+    g = game(*_resumed_without_black("2023", STALEMATE, "Qg2")).at(10_001)
+    assert summary(g) == ("finished", "1-0", "late_arrival") and last_ruling(g).article == "I.10"
+    assert g.state.sans == []
+
+
+def test_1997_late_replier_loses_even_against_a_sealed_stalemate() -> None:
+    """1997 A.10 excepts only the late sealer: Black, more than an hour late, loses."""
+    g = game(*_resumed_without_black("1997", STALEMATE, "Qg6")).at(10_000 + 3601)
+    assert summary(g) == ("finished", "1-0", "late_arrival")

@@ -25,8 +25,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from chesslaws.events import Event, EventError, ms_to_t
+from chesslaws.errors import AmbiguousMove, IllegalMove, UnreadableMove
+from chesslaws.game.adjournment import _read_written_move
 from chesslaws.game.completion import _cannot_win, _mating_potential
 from chesslaws.game.draws import _in_quickplay_finish
+from chesslaws.game.played import _after_move
 from chesslaws.game.state import NAME, GameError, GameState, Outcome, _Builder, draw, fmt_duration, other, win_for
 from chesslaws.position import Position
 from chesslaws.timecontrol import Color
@@ -91,18 +94,52 @@ def observe(state: GameState, t_ms: int) -> GameState:
 
 
 def _late_arrival(b: _Builder, late: list[str], deadline: int) -> None:
-    """A player absent when the default time has passed loses (1989 10.15, 1997 6.6, 2023 6.7.1)."""
+    """A player absent when the default time has passed loses (1989 10.15, 1997 6.6, 2023 6.7.1;
+    at a resumption 2023 I.10, unless the sealed move ended the game)."""
     s = b.s
+    if _sealed_move_concluded(b, deadline):
+        return
     limit = fmt_duration(s.config.default_time_ms)
-    since = "the start of the session" if s.session_start_ms != s.config.start_t_ms else "the scheduled start"
+    resumed = s.session_start_ms != s.config.start_t_ms
+    since = "the start of the session" if resumed else "the scheduled start"
+    key = "late_resumption" if resumed and "late_resumption" in s.edition.articles else "late_arrival"
     if len(late) == 2:
-        b.end(deadline, Outcome("0-0", "late_arrival"), "late_arrival",
+        b.end(deadline, Outcome("0-0", "late_arrival"), key,
               f"Neither player arrived within the default time ({limit} after {since}): both lose.")
         return
     absent: Color = "white" if late[0] == "white" else "black"
-    b.end(deadline, win_for(other(absent), "late_arrival"), "late_arrival",
+    b.end(deadline, win_for(other(absent), "late_arrival"), key,
           f"{NAME[absent]} did not arrive within the default time ({limit} after {since}): "
           f"{NAME[other(absent)]} wins.")
+
+
+def _sealed_move_concluded(b: _Builder, t: int) -> bool:
+    """2023 I.10: a player who arrives after the default time for the resumption loses, "however,
+    if the sealed move resulted in the conclusion of the game, that conclusion shall still apply".
+    The arbiter opens the envelope: a legal sealed move that ends the game (mate, stalemate, a
+    dead position, ...) decides it, whoever is late. True when it did. (1989 10.15 and 1997 A.10
+    except only the late sealer; there the envelope is opened when the replier arrives.)"""
+    s = b.s
+    env = s.envelope
+    if env is None or not s.edition.sealed_conclusion_stands:
+        return False
+    try:
+        uci = _read_written_move(s.position, env.move, env.language)
+    except (AmbiguousMove, UnreadableMove, IllegalMove):
+        return False
+    san, uci, nxt = s.position.play_annotated(uci)
+    trial = _Builder(s)
+    trial.set(envelope=None)
+    _after_move(trial, t, env.sealer, san, uci, nxt, press=False)
+    if trial.get("status") != "finished":
+        return False
+    late = " and ".join(NAME[c] for c in ("white", "black") if c in s.absent)
+    b.set(envelope=None)
+    b.rule(t, "late_resumption", f"{late} did not arrive within the default time for the resumption, but the "
+           f"sealed move {env.move_number}{'.' if env.sealer == 'white' else '...'} {san} ended the game: the "
+           "arbiter opens the envelope and that conclusion applies.")
+    _after_move(b, t, env.sealer, san, uci, nxt, press=False)
+    return True
 
 
 def _on_claim_flag(b: _Builder, ev: Event) -> None:
