@@ -228,7 +228,7 @@ class Clock:
 
     def take_back(self, t_ms: int, side: Color, white_moves: int, black_moves: int) -> Clock:
         """Moves are taken back at ``t_ms`` (the arbiter goes back to an earlier
-        position: 1997 7.4, 2023 7.4.1, D.2.10): the completed moves become
+        position: 1997 7.4, 2023 7.6, D.2.9): the completed moves become
         ``white_moves`` and ``black_moves`` (at most those made), and ``side``'s
         clock runs from ``t_ms``, a fresh turn.  The times are kept; the arbiter
         sets them with :meth:`set_times` where he judges it right.

@@ -131,7 +131,7 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
         "claim_setup": Schema(
             by="player",
             required={"what": str},
-            choices={"what": ("initial_position", "board", "clocks")},
+            choices={"what": ("initial_position", "board", "clocks", "colours")},
         ),
         "resume": Schema(by="arbiter", optional={"white_ms": int, "black_ms": int}),
         "stop_clocks": Schema(by="any", optional={"reason": str}),
@@ -161,7 +161,7 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
         "decision": Schema(
             by="arbiter",
             required={"on": str, "ruling": str},
-            optional={"reason": str},
+            optional={"reason": str, "extra_time": bool},
             choices={"ruling": ("draw", "postpone", "reject", "grant", "white_wins", "black_wins")},
         ),
         "refuse_to_comply": Schema(

@@ -27,7 +27,7 @@ def claim(t: float, by: str, reason: str = "threefold", move: str | None = None)
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_threefold_has_just_appeared(edition: str) -> None:
-    """1989 10.10(b), 1997 9.2(b), 2023 9.2.1.2: the initial position, White to move,
+    """1989 10.10(b), 1997 9.2(b), 2023 9.2.2: the initial position, White to move,
     appears for the third time after two knight shuffles; White claims."""
     g = game(start(edition=edition, time_control="5400"), moves(SHUFFLE * 2, step=10), claim(85, "white"))
     assert summary(g) == ("finished", "1/2-1/2", "threefold_repetition")
@@ -40,7 +40,7 @@ def test_threefold_has_just_appeared(edition: str) -> None:
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_threefold_is_about_to_appear_with_the_move_written(edition: str) -> None:
-    """1989 10.10(a), 1997 9.2(a), 2023 9.2.1.1: Black writes ...Ng8, which would make
+    """1989 10.10(a), 1997 9.2(a), 2023 9.2.1: Black writes ...Ng8, which would make
     the initial position appear a third time, and claims. The move is on the record."""
     g = game(start(edition=edition, time_control="5400"), moves((SHUFFLE * 2)[:-1], step=10),
              claim(75, "black", move="Ng8"))

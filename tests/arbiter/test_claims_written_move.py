@@ -22,10 +22,11 @@ def test_1989_fifty_claim_correct_on_moves_made_does_not_play_the_written_move()
     assert g.state.sans == []
 
 
-def test_2023_both_flags_with_increment_in_the_last_period_is_a_draw_by_6_11() -> None:
-    """2023 6.11.2 (Guidelines III are for games without increment)."""
+def test_2023_both_flags_with_increment_in_the_last_period_is_a_draw_by_analogy_with_iii_3_1() -> None:
+    """2023: Guidelines III are for games without increment (III.2.2) and the Laws have no
+    other rule on both flags; the arbiter rules by analogy with III.3.1.2 (the Preface)."""
     g = game(start(edition="2023", time_control="60+1", arbiter="absent"), ev("move", 30, "white", move="e4"),
              ev("move", 120, "black", move="e5"), ev("claim_flag", 200, "white"))
     # Black: 60 s + nothing (flag fell at t=90, no increment after); White: 31 s left at 120, fell at 151.
     assert summary(g) == ("finished", "1/2-1/2", "both_flags_fallen")
-    assert last_ruling(g).article == "6.11.2"
+    assert last_ruling(g).article == "III.3.1.2"

@@ -265,7 +265,7 @@ def test_2023_guidelines_iii_claim_without_increment_awaits_the_arbiter() -> Non
     assert {"kind": "claim", "reason": "quickplay", "by": "white"} in g.state.pending()
 
 
-# --- "only on request": 1997 B.5 with 10.3; 2023 A.4.2 ------------------------------------
+# --- "only on request": 1997 B.5 with 10.3; 2023 A.5.2 ------------------------------------
 
 
 @pytest.mark.parametrize(("edition", "fields", "on_request"), [
@@ -277,8 +277,8 @@ def test_2023_guidelines_iii_claim_without_increment_awaits_the_arbiter() -> Non
 def test_illegal_move_in_rapid_is_corrected_only_on_request(edition: str, fields: dict[str, str],
                                                             on_request: bool) -> None:
     """1997 B.5: in rapidplay the arbiter rules under Articles 5 and 10 (10.3: illegal moves)
-    only when a player asks; 2023 A.4.2 (an arbiter for several games): the opponent claims
-    before his own next move. Otherwise (1997 standard play, 2023 A.3 supervision) the
+    only when a player asks; 2023 A.5.2 (an arbiter for several games): the opponent claims
+    before his own next move. Otherwise (1997 standard play, 2023 A.4 supervision) the
     arbiter corrects the illegal move at once."""
     g = game(start(edition=edition, **fields), moves(["e4", "e5"]), ev("move", 30, "white", move="e1e3"))
     if not on_request:
@@ -297,15 +297,15 @@ def test_illegal_move_in_rapid_is_corrected_only_on_request(edition: str, fields
 
 
 def test_2023_partial_supervision_set_up_claims_close_after_ten_moves() -> None:
-    """2023 A.4.1: once each player has made ten moves, no claim about the set-up of the board."""
+    """2023 A.5.1.2: once each player has made ten moves, no claim about the set-up of the board."""
     ten = ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "d3", "d6", "O-O", "Nf6",
            "c3", "O-O", "h3", "h6", "Re1", "Re8", "Nbd2", "Be6", "Bb3", "a6"]
     early = game(start(edition="2023", time_control="1800", supervision="partial"), moves(ten[:-1]),
                  ev("claim_setup", 195, "black", what="board"))
-    assert last_ruling(early).article == "7.3"
+    assert last_ruling(early).article == "7.2.2"
     g = game(start(edition="2023", time_control="1800", supervision="partial"), moves(ten),
              ev("claim_setup", 205, "white", what="board"))
-    assert last_ruling(g).article == "A.4.1" and "too late" in last_ruling(g).text
+    assert last_ruling(g).article == "A.5.1.2" and "too late" in last_ruling(g).text
 
 
 # --- 2023 7.5.2: a promotion where the pawn is not replaced ----------------------------------
@@ -429,11 +429,11 @@ def test_2023_quickplay_claim_without_an_arbiter_concludes_the_game() -> None:
     assert g.apply(ev("decision", 100, "arbiter", on="quickplay", ruling="draw")).state.termination == "arbiter_decision"
 
 
-# --- the set-up of the game: 1989 8.5/8.7, 1997 7.1, 2023 7.2-7.3 ---------------------------
+# --- the set-up of the game: 1989 8.5/8.7, 1997 7.1, 2023 7.2.1-7.2.2 ------------------------
 
 
 @pytest.mark.parametrize(("edition", "initial", "board"), [
-    ("1989", "8.5", "8.7"), ("1997", "7.1(a)", "7.1(b)"), ("2023", "7.2.1", "7.3")])
+    ("1989", "8.5", "8.7"), ("1997", "7.1(a)", "7.1(b)"), ("2023", "7.2.1", "7.2.2")])
 def test_wrong_set_up_found_during_the_game(edition: str, initial: str, board: str) -> None:
     """After 1.e4 e5 White finds the initial position was wrong: the game is annulled and a
     new one played. Had only the board been turned wrongly, the position is carried to a

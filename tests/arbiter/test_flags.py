@@ -207,18 +207,18 @@ def test_both_flags_1997_blitz_is_a_draw() -> None:
 
 
 def test_both_flags_2023_last_period_without_increment_is_a_draw() -> None:
-    """2023 Guidelines III.3.1: drawn when it happens in the period where all remaining moves
+    """2023 Guidelines III.3.1.2: drawn when it happens in the period where all remaining moves
     must be completed."""
     g = both_fallen("2023", "60")
     assert summary(g) == ("finished", "1/2-1/2", "both_flags_fallen")
-    assert last_ruling(g).article == "III.3.1"
+    assert last_ruling(g).article == "III.3.1.2"
 
 
 def test_both_flags_2023_earlier_period_continues() -> None:
-    """2023 III.3.1: "the game shall continue if it occurs in any period of the game except the last"."""
+    """2023 III.3.1.1: "the game shall continue if it occurs in any period of the game except the last"."""
     g = both_fallen("2023", "40/60:60", mode="standard")
     assert g.state.status == "ongoing"
-    assert last_ruling(g).article == "III.3.1"
+    assert last_ruling(g).article == "III.3.1.1"
 
 
 @pytest.mark.parametrize("edition", EDITIONS)

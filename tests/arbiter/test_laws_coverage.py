@@ -4,7 +4,8 @@ Every code reference must name a real function, class or attribute of the
 chesslaws package; every test reference a real test; every row has code and
 tests, or says why software has nothing to do; every numbered paragraph of
 the 1989 and 1997 texts in shared/laws has a row (skipped in a clone without
-shared/); and the page in docs/ is the one the table renders.
+shared/), and so has every paragraph of the 2023 text (its numbers are in
+tests/data/laws2023-articles.tsv); and the page in docs/ is the one the table renders.
 """
 
 from __future__ import annotations
@@ -126,3 +127,28 @@ def test_every_paragraph_of_the_1997_text_has_a_row() -> None:
     assert len(numbers) > 100
     missing = sorted(numbers - covered("1997"))
     assert not missing, missing
+
+
+def _laws2023() -> list[str]:
+    """The paragraphs of the 2023 text, from tests/data/laws2023-articles.tsv (read from the text)."""
+    lines = (ROOT / "tests" / "data" / "laws2023-articles.tsv").read_text(encoding="utf-8").splitlines()
+    return [line.split("\t")[0] for line in lines if line and not line.startswith("#")]
+
+
+def test_every_paragraph_of_the_2023_text_has_a_row() -> None:
+    """A paragraph is covered by its own row or by a row of the paragraph that holds it (9.2 covers
+    9.2.1); a paragraph that only holds others (9.1, A.5) is covered through them."""
+    numbers = _laws2023()
+    have = covered("2023")
+    missing = [n for n in numbers
+               if not any(n == a or n.startswith(a + ".") for a in have)
+               and not any(m.startswith(n + ".") for m in numbers)]
+    assert not missing, missing
+
+
+def test_every_2023_row_names_paragraphs_of_the_2023_text() -> None:
+    numbers = _laws2023()
+    wrong = [f"{row.article}: {a}" for row in COV.ROWS + COV.GAPS if row.edition == "2023" for a in expand(row.article)
+             if a not in numbers and not any(m.startswith(a + ".") for m in numbers)
+             and not re.fullmatch(r"\d+", a)]
+    assert not wrong, wrong

@@ -433,7 +433,7 @@ def test_a_store_failure_is_answered_503_and_leaves_the_game_untouched(
     lines = log_lines(client, gid, tok["arbiter"])
     assert [ln["type"] for ln in lines[1:]] == ["stop_clocks", "start_clocks"]
     assert "database was unreachable" in lines[1]["reason"]
-    assert any(r["article"] == "6.12.1" and "given back" in r["text"] for r in st["rulings"])
+    assert any(r["article"] == "6.11.1" and "given back" in r["text"] for r in st["rulings"])
     assert st["clocks"]["white_ms"] >= held - 300
     assert post(client, gid, tok["white"], {"type": "move", "move": "e4"}).json()["seq"] == 3
 

@@ -243,7 +243,7 @@ def test_adjournment_seal_resume_and_open_on_arrival(server: Any, browser: Any) 
     arbiter = open_seat(browser, g["links"]["arbiter"])
     white.fill("#seal-move", "Sf3")  # German letters
     white.click("#btn-seal")
-    assert "A.2" in white.inner_text("#confirm-text")
+    assert "A.1" in white.inner_text("#confirm-text")  # 1997 A.1: the player having the move seals it
     white.click("#confirm-yes")
     for page in (white, black, arbiter):
         page.wait_for_selector('#status[data-status="adjourned"]')

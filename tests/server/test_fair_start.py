@@ -107,6 +107,8 @@ def test_controls_only_where_the_game_allows_them(client: Any) -> None:
     de = client.get(f"/api/games/{g['id']}?lang=de").json()["controls"]
     assert de["lang"] == "de" and "erhält Ihr Gegner 2 Minuten" in de["threefold"]["confirm"]
     assert de["quickplay"]["article"] == "III.5"
+    # Sealing is the player having the move writing it down: 1997 A.1, 2023 Guidelines I.1.1.
+    assert classical["seal"]["article"] == "A.1" and de["seal"]["article"] == "I.1.1"
 
 
 def test_a_scheduled_start_counts_who_is_there_and_applies_the_default_time(make_client: Callable[[], Any]) -> None:

@@ -10,9 +10,11 @@ Articles, by edition:
 - 1997: Appendix A: A.1, A.2, A.3 (sealing), A.5 (resumption), A.7 (opened with
   the replier present), A.8 (the sealed move invalid), A.9 (at the resumption),
   A.11 (the envelope lost), A.12, A.13.
-- 2023: Guidelines I: I.1.1, I.1.2, I.1.3 (sealing), I.1.4, I.1.5, I.1.6
-  (resumption), I.1.7, I.1.8, I.1.9 (opening the envelope), I.1.11, I.1.12,
-  I.1.13 (the envelope lost).
+- 2023: Guidelines I: I.1.1, I.1.2 (sealing), I.2, I.3 (the envelope), I.4 (an
+  offer after the seal), I.5, I.6 (resumption; agreed or resigned before it),
+  I.7 (opened with the replier present), I.8 (the sealed move invalid), I.9.1,
+  I.9.2, I.9.3 (at the resumption; the sealer absent), I.12.1, I.12.2 (the
+  envelope lost), I.13, I.14.
 """
 
 from __future__ import annotations

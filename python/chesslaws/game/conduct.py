@@ -10,9 +10,9 @@ Articles, by edition:
 - 1997: 12.2 (notes, sources of information, mobile phones), 12.4 (leaving the
   playing venue), 12.5 (annoying the opponent), 12.6, 12.7, 12.8 (refusal to
   comply), 13.4 (the penalties).
-- 2023: 11.2.3 (leaving the playing area), 11.3.1 (sources of information),
-  11.3.2.1, 11.3.2.2, 11.3.2.3 (electronic devices; the lighter penalty;
-  inspection), 11.5 (annoying the opponent), 11.6, 11.7, 11.8 (refusal to
+- 2023: 11.2.3.2 (leaving the playing area), 11.3.1 (sources of information),
+  11.3.2, 11.3.2.1, 11.3.2.2 (electronic devices; the lighter penalty), 11.3.3
+  (inspection), 11.5 (annoying the opponent), 11.6, 11.7, 11.8 (refusal to
   comply), 12.9.1, 12.9.2, 12.9.3, 12.9.4, 12.9.5, 12.9.6, 12.9.7, 12.9.8,
   12.9.9 (the penalties).
 """

@@ -299,7 +299,7 @@ def _on_quickplay_claim(b: _Builder, ev: Event) -> None:
 def _on_request_increment(b: _Builder, ev: Event) -> None:
     """2023 Guidelines III.4: with under two minutes, the player having the move
     asks for an extra five seconds a move for both players. The request is an
-    offer of a draw; the clocks stop while the arbiter is summoned (6.12.2)."""
+    offer of a draw; the clocks stop while the arbiter is summoned (6.11.2)."""
     s = b.s
     by: Color = ev.by  # type: ignore[assignment]
     t = ev.t_ms
@@ -343,7 +343,8 @@ def _on_decision(b: _Builder, ev: Event) -> None:
         # Having postponed, the arbiter may still declare a draw, even after a flag (1997 10.2(b)).
         if ruling == "draw" and s.postponed and (s.ongoing or s.termination == "time_forfeit"):
             b.set(status="ongoing", outcome=None)
-            b.end(t, draw("arbiter_decision"), "quickplay",
+            b.end(t, draw("arbiter_decision"), "quickplay_postpone" if "quickplay_postpone" in s.edition.articles
+                  else "quickplay",
                   "Having postponed the decision on the quickplay claim, the arbiter declares the game drawn"
                   + (" (the flag fall does not stand against it)." if not s.ongoing else "."))
             return
@@ -352,29 +353,42 @@ def _on_decision(b: _Builder, ev: Event) -> None:
         raise GameError(ev, "the game is over")
     rest = tuple(c for c in s.claims if c is not claim)
     opp = other(claim.by)
+    ed = s.edition
+    extra = ev.get("extra_time")
+    if extra is not None and ruling != "postpone":
+        raise EventError("field 'extra_time' belongs to a postponement (the opponent may be awarded two extra "
+                         "minutes: 1997 10.2(b), 2023 III.5.2); a rejection gives them under 2023 III.5.3 "
+                         "and not under 1997", field="extra_time")
+    key = {"draw": "quickplay_draw", "postpone": "quickplay_postpone", "reject": "quickplay_reject"}[ruling]
+    key = key if key in ed.articles else "quickplay"
     if ruling == "draw":
         b.set(claims=rest)
-        b.end(t, draw("arbiter_decision"), "quickplay",
+        b.end(t, draw("arbiter_decision"), key,
               f"The arbiter upholds {NAME[claim.by]}'s quickplay claim: the game is drawn.")
         return
     clock = s.clock
     if ruling == "postpone" and not s.config.arbiter_present:
-        article = "D.1" if s.edition.name == "1997" else "III.6"
+        article = "D.1" if ed.name == "1997" else "III.6"
         raise GameError(ev, f"without an arbiter present the claim concluded the game ({article}): the arbiter's "
                         "decision is final, a draw or a rejection, not a postponement")
     if ruling == "postpone":
-        clock = clock.add_time(t, opp, 120_000)
-        text = (f"The arbiter postpones the decision on {NAME[claim.by]}'s quickplay claim; {NAME[opp]} receives "
-                "2 minutes and the game continues in the arbiter's presence (a draw may still be declared, "
-                "even after a flag has fallen).")
+        later = ("the game continues in the arbiter's presence (a draw may still be declared, even after a flag "
+                 "has fallen).")
+        if extra is False:
+            text = (f"The arbiter postpones the decision on {NAME[claim.by]}'s quickplay claim without awarding "
+                    f"{NAME[opp]} extra time; {later}")
+        else:
+            clock = clock.add_time(t, opp, 120_000)
+            text = (f"The arbiter postpones the decision on {NAME[claim.by]}'s quickplay claim; {NAME[opp]} "
+                    f"receives 2 minutes and {later}")
         b.set(postponed=True)
     else:
-        if s.edition.name == "2023":
+        if ed.name == "2023":
             clock = clock.add_time(t, opp, 120_000)
         text = f"The arbiter rejects {NAME[claim.by]}'s quickplay claim; the game continues." + (
-            f" {NAME[opp]} receives 2 minutes." if s.edition.name == "2023" else "")
+            f" {NAME[opp]} receives 2 minutes." if ed.name == "2023" else "")
     b.set(claims=rest, clock=clock.resume(t))
-    b.rule(t, "quickplay", text)
+    b.rule(t, key, text)
 
 
 def _on_adjudication(b: _Builder, ev: Event, ruling: str) -> None:

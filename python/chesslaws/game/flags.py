@@ -12,10 +12,12 @@ Articles, by edition:
   (setting the clocks), 10.4 (both flags in the quickplay finish), 13.5, A.10
   (late for the resumption), B.6, B.7, B.8 (rapid play), C.4 (blitz: mating
   potential).
-- 2023: 6.7 (the default time), 6.8 (the flag), 6.9 (the opponent cannot mate),
-  6.10 (setting the clocks), 6.11 (both flags), 6.12 (interruptions), 12.10,
-  12.11, 12.12, I.1.10 (late for the resumption), III.3 (both flags in the
-  quickplay finish).
+- 2023: 6.6 (White's clock started), 6.7.1, 6.7.2 (the default time), 6.8 (the
+  flag), 6.9 (the opponent cannot mate), 6.10.1, 6.10.2 (setting the clocks),
+  6.11.1, 6.11.2, 6.11.3 (interruptions; pausing the clock to summon the
+  arbiter), 12.5 (additional time for a disturbance), I.10 (late for the
+  resumption), III.3.1.1, III.3.1.2 (both flags; the Laws have no other rule on
+  them, so a game with increment is ruled by analogy with III.3.1).
 """
 
 from __future__ import annotations
@@ -23,8 +25,11 @@ from __future__ import annotations
 from chesslaws._values import replace
 
 from chesslaws.events import Event, EventError, ms_to_t
+from chesslaws.errors import AmbiguousMove, IllegalMove, UnreadableMove
+from chesslaws.game.adjournment import _read_written_move
 from chesslaws.game.completion import _cannot_win, _mating_potential
 from chesslaws.game.draws import _in_quickplay_finish
+from chesslaws.game.played import _after_move
 from chesslaws.game.state import NAME, GameError, GameState, Outcome, _Builder, draw, fmt_duration, other, win_for
 from chesslaws.position import Position
 from chesslaws.timecontrol import Color
@@ -89,18 +94,52 @@ def observe(state: GameState, t_ms: int) -> GameState:
 
 
 def _late_arrival(b: _Builder, late: list[str], deadline: int) -> None:
-    """A player absent when the default time has passed loses (1989 10.15, 1997 6.6, 2023 6.7.1)."""
+    """A player absent when the default time has passed loses (1989 10.15, 1997 6.6, 2023 6.7.1;
+    at a resumption 2023 I.10, unless the sealed move ended the game)."""
     s = b.s
+    if _sealed_move_concluded(b, deadline):
+        return
     limit = fmt_duration(s.config.default_time_ms)
-    since = "the start of the session" if s.session_start_ms != s.config.start_t_ms else "the scheduled start"
+    resumed = s.session_start_ms != s.config.start_t_ms
+    since = "the start of the session" if resumed else "the scheduled start"
+    key = "late_resumption" if resumed and "late_resumption" in s.edition.articles else "late_arrival"
     if len(late) == 2:
-        b.end(deadline, Outcome("0-0", "late_arrival"), "late_arrival",
+        b.end(deadline, Outcome("0-0", "late_arrival"), key,
               f"Neither player arrived within the default time ({limit} after {since}): both lose.")
         return
     absent: Color = "white" if late[0] == "white" else "black"
-    b.end(deadline, win_for(other(absent), "late_arrival"), "late_arrival",
+    b.end(deadline, win_for(other(absent), "late_arrival"), key,
           f"{NAME[absent]} did not arrive within the default time ({limit} after {since}): "
           f"{NAME[other(absent)]} wins.")
+
+
+def _sealed_move_concluded(b: _Builder, t: int) -> bool:
+    """2023 I.10: a player who arrives after the default time for the resumption loses, "however,
+    if the sealed move resulted in the conclusion of the game, that conclusion shall still apply".
+    The arbiter opens the envelope: a legal sealed move that ends the game (mate, stalemate, a
+    dead position, ...) decides it, whoever is late. True when it did. (1989 10.15 and 1997 A.10
+    except only the late sealer; there the envelope is opened when the replier arrives.)"""
+    s = b.s
+    env = s.envelope
+    if env is None or not s.edition.sealed_conclusion_stands:
+        return False
+    try:
+        uci = _read_written_move(s.position, env.move, env.language)
+    except (AmbiguousMove, UnreadableMove, IllegalMove):
+        return False
+    san, uci, nxt = s.position.play_annotated(uci)
+    trial = _Builder(s)
+    trial.set(envelope=None)
+    _after_move(trial, t, env.sealer, san, uci, nxt, press=False)
+    if trial.get("status") != "finished":
+        return False
+    late = " and ".join(NAME[c] for c in ("white", "black") if c in s.absent)
+    b.set(envelope=None)
+    b.rule(t, "late_resumption", f"{late} did not arrive within the default time for the resumption, but the "
+           f"sealed move {env.move_number}{'.' if env.sealer == 'white' else '...'} {san} ended the game: the "
+           "arbiter opens the envelope and that conclusion applies.")
+    _after_move(b, t, env.sealer, san, uci, nxt, press=False)
+    return True
 
 
 def _on_claim_flag(b: _Builder, ev: Event) -> None:
@@ -121,7 +160,8 @@ def _on_claim_flag(b: _Builder, ev: Event) -> None:
         quick = _in_quickplay_finish(s, by) and _in_quickplay_finish(s, opp)
         draw_key, continue_key = "both_flags_quickplay", "both_flags"
         if ed.name == "2023" and any(p.increment_ms for p in s.clock.control.periods):
-            # Guidelines III are for games without increment; Article 6.11 rules the rest.
+            # Guidelines III are for games without increment (III.2.2) and the Laws have no other
+            # rule on both flags: the arbiter rules by analogy with III.3.1 (the Preface).
             draw_key, continue_key = "both_flags_last_period", "both_flags_earlier_period"
         if ed.both_flags_quickplay == "draw" and quick:
             b.end(t, draw("both_flags_fallen"), draw_key,

@@ -26,8 +26,8 @@ seal, resume, arrive,  :mod:`chesslaws.game.adjournment` (1989 13-14,
 envelope_lost          1997 Appendix A, 2023 Guidelines I)
 =====================  ============================================
 
-Articles, by edition: 1989 2 and 12.3, 1997 6.5 and A.4 / A.6, 2023 6.5, 6.6
-and I.1.4, I.1.5, I.1.6 (the start of the game and of a session: :func:`initial_state`,
+Articles, by edition: 1989 2 and 12.3, 1997 6.5 and A.4 / A.6, 2023 6.6
+and I.4, I.5, I.6 (the start of the game and of a session: :func:`initial_state`,
 a game set up in a finished position being over at once).
 """
 

@@ -11,12 +11,15 @@ Articles, by edition:
   (wrong initial position; board), 7.4 (illegal moves; reinstatement), 9.1,
   10.3 (illegal moves in the quickplay finish), B.4, B.5 (rapid play), C.3
   (blitz: the illegal move stands until claimed), C.4 (mating potential).
-- 2023: 2.1, 2.2, 2.3, 2.4, 4.1, 7.1, 7.2, 7.3 (the set-up), 7.4.1
-  (reinstatement), 7.5.1 (illegal moves), 7.5.2 (a promotion where the pawn is
-  not replaced), 7.5.3 (the clock pressed without a move), 7.5.4 (two hands),
-  7.5.5 (the penalty; the second illegal move loses), 7.6, 7.7, 7.8, 9.1.2.1,
-  A.4 (rapid without full supervision), B.1, B.2, B.3, D.2.10 (the two boards
-  differ).
+- 2023: 2.1, 2.2, 2.3, 2.4, 4.1, 7.1, 7.2.1, 7.2.2, 7.3 (the set-up: wrong
+  initial position, the board placed wrongly, colours reversed), 7.4.1 (displaced
+  pieces), 7.5.1 (illegal moves), 7.5.2 (a promotion where the pawn is not
+  replaced), 7.5.3 (the clock pressed without a move), 7.5.4 (two hands), 7.5.5
+  (the penalty; the second illegal move loses), 7.6 (the position before the
+  irregularity reinstated), 9.1.2.1, A.3 (one minute in rapid and blitz), A.4
+  (rapid with full supervision), A.5.1.1, A.5.1.2, A.5.2 (rapid otherwise: no
+  set-up claim after ten moves; the illegal move claimed), A.6, B.2, B.3, B.4,
+  D.2.9 (the two boards differ).
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ def _illegal_moves_observed(s: GameState) -> bool:
     if s.edition.rapid_rulings_on_request and mode == "rapid":
         return False  # 1997 B.5: the arbiter rules under Article 10 (10.3) only when asked
     if s.edition.name == "2023" and mode in ("rapid", "blitz") and not s.config.supervised:
-        return False  # 2023 A.4.2 / B.3.2: the opponent claims before his next move
+        return False  # 2023 A.5.2 / B.3: the opponent claims before his next move
     return True
 
 
@@ -313,8 +316,8 @@ def _offer_survives(b: _Builder, by: Color, t: int) -> None:
 def _on_reinstate(b: _Builder, ev: Event) -> None:
     """The arbiter goes back to the position after ``ply`` moves: the last
     identifiable position before an irregularity (1989 8.1-8.2, 1997 7.4,
-    2023 7.4.1), or where the two game scores of a game with a visually
-    disabled player agree (2023 D.2.10); the clocks as he sets them."""
+    2023 7.6), or where the two game scores of a game with a visually
+    disabled player agree (2023 D.2.9); the clocks as he sets them."""
     s = b.s
     t = ev.t_ms
     n = int(ev.get("ply"))
@@ -353,6 +356,31 @@ def _on_reinstate(b: _Builder, ev: Event) -> None:
            f"{'s are' if len(s.moves) - n > 1 else ' is'} taken back{times}; {NAME[pos.turn]} has the move.")
 
 
+def _colours_reversed(b: _Builder, t: int, made: int) -> None:
+    """The game began with colours reversed. 2023 7.3: while fewer than ten moves have been made
+    by both players it is discontinued and a new game played with the correct colours; after
+    that it continues. 1997 7.2: it continues unless the arbiter rules otherwise; 1989 8.6: it
+    continues once a quarter of both players' time for the first control has elapsed, and
+    earlier the arbiter may arrange a new game. Where the arbiter chooses, he annuls with
+    ``annul``."""
+    s = b.s
+    name = s.edition.name
+    if name == "2023" and made < 10:
+        b.rule(t, "colours_reversed", "The game began with colours reversed and fewer than ten moves have been made "
+               "by both players: it is discontinued and a new game is played with the correct colours.")
+        clock = s.clock.stop(t) if s.clock.running is not None else s.clock
+        b.set(status="annulled", outcome=None, clock=clock, offer=None, claims=())
+        return
+    if name == "2023":
+        why = f"each player has made {made} moves (ten or more)"
+    elif name == "1997":
+        why = "unless the arbiter rules otherwise (he would annul the game)"
+    else:
+        why = ("if more than a quarter of both players' time for the first time control has elapsed; earlier the "
+               "arbiter may arrange a new game with the correct colours (he would annul this one)")
+    b.rule(t, "colours_reversed", f"The game began with colours reversed: it continues, {why}.")
+
+
 def _on_annul(b: _Builder, ev: Event) -> None:
     why = ev.get("reason") or "the arbiter's decision"
     b.rule(ev.t_ms, "rules_of_play", f"The game is annulled: {why}.")
@@ -361,13 +389,17 @@ def _on_annul(b: _Builder, ev: Event) -> None:
 
 
 def _on_claim_setup(b: _Builder, ev: Event) -> None:
-    """Claims about the set-up: wrong initial position, board, clock setting (1997 7.1, B.4)."""
+    """Claims about the set-up: wrong initial position, board, clock setting, colours reversed
+    (1989 8.5-8.7; 1997 7.1, 7.2, B.4; 2023 7.2.1, 7.2.2, 7.3, A.5.1)."""
     s = b.s
     t = ev.t_ms
     what = str(ev.get("what"))
     fast = s.config.mode in ("rapid", "blitz")
     limit = 3 if s.edition.name == "1997" else 10 if s.edition.name == "2023" and not s.config.supervised else 0
     made = min(sum(1 for m in s.moves if m.color == c) for c in ("white", "black"))
+    if what == "colours":
+        _colours_reversed(b, t, made)
+        return
     if fast and limit and made >= limit:
         b.rule(t, "setup_claim", f"{NAME[ev.by or 'white']}'s claim about the {what.replace('_', ' ')} is too late: "
                f"once each player has made {'three' if limit == 3 else 'ten'} moves no such claim can be made.")

@@ -10,8 +10,8 @@ Articles, by edition:
   a breach).
 - 2023: 1.1, 1.2, 1.3, 1.4, 1.5, 4.2 (adjusting), 4.3 (touched pieces), 4.4.1,
   4.4.2, 4.4.3 (castling), 4.5, 4.8 (the claim of a breach), 9.1.2.1 (a touch
-  rejects a pending offer), D.2.1, D.2.2, D.2.3, D.2.4, D.2.5, D.2.6, D.2.7,
-  D.2.8, D.2.9, D.2.10 (announced moves; the two boards).
+  rejects a pending offer), D.2.1, D.2.2, D.2.3, D.2.4, D.2.5, D.2.6, D.2.7
+  (announced moves), D.2.8 (a slip of the tongue), D.2.9 (the two boards).
 
 Irregular moves go on to :mod:`chesslaws.game.irregularities`; what follows a
 move on the board, to :mod:`chesslaws.game.played`.
@@ -161,9 +161,9 @@ def _on_move(b: _Builder, ev: Event) -> None:
 def _announced_move(b: _Builder, ev: Event, mover: Color, executed: str, announced: str) -> str:
     """2023 Appendix D: in a game with a visually disabled player every move is
     announced and repeated (D.2.1). An announcement that differs from the move
-    executed and is not corrected before the clock is pressed (D.2.9) leaves
+    executed and is not corrected before the clock is pressed (D.2.8) leaves
     the two boards different; the game scores, which both follow the
-    announcement, decide (D.2.10): the announced move is the move made, and the
+    announcement, decide (D.2.9): the announced move is the move made, and the
     board is adjusted to it. Returns the move to play."""
     s = b.s
     if not s.config.visually_disabled:
@@ -206,9 +206,9 @@ def _on_touch(b: _Builder, ev: Event) -> None:
     if s.position.piece_at(sq) is None:
         raise GameError(ev, f"there is no piece on {sq}")
     changes: dict[str, Any] = {"touched": s.touched + (sq,) if sq not in s.touched else s.touched}
-    # Touching a piece ends the right to claim the opponent's touch-move breach (4.6) ...
+    # Touching a piece ends the right to claim the opponent's touch-move breach (1997 4.6, 2023 4.8) ...
     changes["touch_violation"] = None
-    # ... and, under 2023 9.1.2.3, rejects a pending draw offer.
+    # ... and, under 2023 9.1.2.1, rejects a pending draw offer.
     if s.edition.draw_offer_rejected_by_touch:
         own = [o for o in (s.offer, s.counter) if o is not None and o.by == by]
         changes["offer"] = own[0] if own else None

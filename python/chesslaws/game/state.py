@@ -13,7 +13,7 @@ Articles, by edition (each ruling's article comes from the rule keys of
 - 2023: 9.1.2.2 (the offer noted on the scoresheet: :class:`MoveRecord`), 10.1,
   10.2 (points), 11.3.2 (the regulations' lighter device penalty:
   :attr:`Config.device_penalty_lighter`), 12.9.4, 12.9.5, 12.9.6 (points a
-  penalty sets: :attr:`Outcome.points`), A.3, A.4, A.5 and B.3 (full or partial
+  penalty sets: :attr:`Outcome.points`), A.4, A.5, A.6 and B.2, B.3, B.4 (full or partial
   supervision: :attr:`Config.supervised`, :func:`_config_from_start`), D.1
   (visually disabled players: :attr:`Config.visually_disabled`).
 """
@@ -174,7 +174,7 @@ class DrawOffer:
 
 @dataclass(frozen=True, slots=True)
 class Envelope:
-    """A sealed move (1989 13.2, 1997 A.2, 2023 I.1.2). ``move`` stays secret
+    """A sealed move (1989 13.2, 1997 A.2, 2023 I.2). ``move`` stays secret
     until the envelope is opened: :meth:`public` is all anyone else sees."""
 
     sealer: Color
@@ -226,7 +226,7 @@ class Config:
     absent: frozenset[str]
     tags: Mapping[str, str]
     quickplay_guidelines: bool
-    supervised: bool = True  # 2023 A.3 / B.3.1 (False: A.4 / B.3.2, an arbiter for several games)
+    supervised: bool = True  # 2023 A.4 / B.2 (False: A.5 / B.3, an arbiter for several games)
     device_penalty_lighter: bool = False  # 2023 11.3.2.2: the regulations specify a less severe penalty
     visually_disabled: frozenset[str] = frozenset()  # 2023 Appendix D (1997: not in the Laws)
 

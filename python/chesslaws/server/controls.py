@@ -16,7 +16,7 @@ that is there also has a dialog ``title`` and an ``ok`` button label)::
      "fifty":      {"confirm": "...", "article": "9.3", "incorrect_article": "9.5.3", "with_move": true},
      "quickplay":  {"confirm": "...", "article": "III.5", "below_ms": 120000} | None,
      "flag":       {"confirm": "...", "article": "6.9"} | None,
-     "seal":       {"confirm": "...", "article": "I.1.2"} | None,
+     "seal":       {"confirm": "...", "article": "I.1.1"} | None,
      "with_move":  "..."}   # what "with my next move" means, when a claim may go with a move
 """
 
@@ -219,7 +219,7 @@ def controls(state: GameState, lang: str = "en") -> dict[str, Any]:
     else:
         out["flag"] = None
     if adjournment_allowed(state):
-        art = ed.article("envelope")
+        art = ed.article("adjournment")
         out["seal"] = {"confirm": t["seal"].format(art=art), "article": art}
     else:
         out["seal"] = None

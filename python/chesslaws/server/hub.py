@@ -964,7 +964,7 @@ class Hub:
 
     def _may_summon(self, live: LiveGame, seat: str) -> None:
         """A player stops the clocks only to summon an arbiter who is present (1997 6.12(b),
-        2023 6.12.2): refused where there is none, so that nobody can freeze an online game."""
+        2023 6.11.2): refused where there is none, so that nobody can freeze an online game."""
         cfg = live.game.state.config
         art = cfg.edition.article("summon_arbiter")
         if not cfg.arbiter_present:
