@@ -452,3 +452,40 @@ def test_pages_work_under_the_servers_content_security_policy(server: Any, brows
             page.wait_for_function("document.getElementById('qr-img').naturalWidth > 100")
     ctx.close()
     assert errors == []
+
+
+# --- the page's events go over its socket (issue 15: one channel, only new moves) -------------------------------
+
+
+def test_moves_and_refusals_go_over_the_socket_and_states_carry_only_new_moves(server: Any, browser: Any) -> None:
+    g = new_game(server, time_control="900+10")
+    post(server, g, "white", {"type": "move", "move": "e4"})
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    sent: list[str] = []
+    received: list[str] = []
+    posts: list[str] = []
+    page.on("websocket", lambda ws: (ws.on("framesent", lambda f: sent.append(str(f))),
+                                     ws.on("framereceived", lambda f: received.append(str(f)))))
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    page.goto(g["links"]["black"])
+    page.wait_for_selector("#conn.up")
+    page.wait_for_selector("#sheet button.mv[data-ply='1']")
+    page.fill("#move-input", "e5")
+    page.press("#move-input", "Enter")
+    page.wait_for_selector("#sheet button.mv[data-ply='2']")
+    # An event the server refuses (not Black's turn): the answer on the socket is shown.
+    assert page.evaluate("send({type: 'resign', by: 'white'})") is False
+    page.wait_for_selector("#toast:has-text(\"white\")")
+    assert not [u for u in posts if u.endswith("/events") or "/events?" in u], "the page posted instead"
+    events = [json.loads(f)["event"] for f in sent if '"rid"' in f]
+    assert [e["type"] for e in events] == ["move", "resign"] and events[0]["move"] in ("e5", "e7e5")
+    states = [json.loads(f)["state"] for f in received if f.startswith('{"kind": "state"')]
+    assert states[0]["moves_from"] == 0 and len(states[0]["moves"]) == 1
+    later = [s for s in states[1:] if s["moves"]]
+    assert later and all(s["moves_from"] >= 1 and len(s["moves"]) == 1 for s in later)
+    post(server, g, "white", {"type": "move", "move": "Nf3"})
+    page.wait_for_selector("#sheet button.mv[data-ply='3']")
+    texts = page.locator("#sheet button.mv").all_inner_texts()
+    assert [t.strip() for t in texts] == ["e4", "e5", "Nf3"]
+    ctx.close()

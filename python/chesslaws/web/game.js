@@ -132,6 +132,15 @@ async function send(event) {
   if (seat === "arbiter" && S && S.interface === "otb" && PLAYER_EVENTS.has(event.type) && !event.by) {
     event.by = $("act-for").value;
   }
+  // Over the open socket when there is one: the new state arrives on it just before the acknowledgement,
+  // with only the new moves. Without a socket, over HTTP, whose answer carries the whole state.
+  if (ws && ws.readyState === WebSocket.OPEN) {
+    const reply = await sendOnSocket(ws, event);
+    if (reply && reply.kind === "ack") return true;
+    if (reply) { toast(reply.error || "refused"); return false; }
+    toast("No answer from the server: the board shows what it recorded once it is reachable again.");
+    return false;
+  }
   try {
     const ack = await api("POST", `/api/games/${gameId}/events?lang=${encodeURIComponent(lang)}`, event);
     if (ack && ack.state && ack.state.lang === lang && (!S || ack.state.seq >= S.seq)) setState(ack.state);
@@ -140,6 +149,29 @@ async function send(event) {
     toast(err.message);
     return false;
   }
+}
+
+// Events sent on the socket wait for the answer bearing their rid (an "ack" or an "error").
+let nextRid = 0;
+const awaiting = new Map();
+function sendOnSocket(sock, event) {
+  return new Promise((resolve) => {
+    const rid = ++nextRid;
+    const timer = setTimeout(() => { if (awaiting.delete(rid)) resolve(null); }, 15000);
+    awaiting.set(rid, (msg) => { clearTimeout(timer); resolve(msg); });
+    try { sock.send(JSON.stringify({ rid, event })); } catch (err) { awaiting.delete(rid); clearTimeout(timer); resolve(null); }
+  });
+}
+function answered(msg) {
+  const done = msg.rid !== undefined && msg.rid !== null ? awaiting.get(msg.rid) : undefined;
+  if (!done) return false;
+  awaiting.delete(msg.rid);
+  done(msg);
+  return true;
+}
+function dropAwaiting() {  // the socket closed: what was sent on it has no answer coming
+  for (const done of awaiting.values()) done(null);
+  awaiting.clear();
 }
 
 // --- the board ------------------------------------------------------------------------------
@@ -1074,7 +1106,7 @@ async function whoAmI() {
 }
 
 function connect() {
-  if (ws) { ws.onclose = null; ws.close(); }
+  if (ws) { ws.onclose = null; ws.close(); dropAwaiting(); }
   // moves=new: each state carries only the moves this socket lacks (after the first moves_from).
   const params = new URLSearchParams({ lang, moves: "new" });
   if (token) params.set("token", token);
@@ -1093,14 +1125,18 @@ function connect() {
         msg.state.moves = S.moves.slice(0, from).concat(msg.state.moves);
       }
       setState(msg.state);
+    } else if (msg.kind === "ack") {
+      answered(msg);
     } else if (msg.kind === "alert") {
       showAlert(msg);
     } else if (msg.kind === "error") {
+      if (answered(msg)) return;
       toast(msg.error);
       if (msg.status === 404) sock.onclose = null;
     }
   };
   sock.onclose = () => {
+    dropAwaiting();
     $("conn").classList.remove("up");
     $("conn").title = "reconnecting…";
     $("conn").setAttribute("aria-label", "reconnecting");
