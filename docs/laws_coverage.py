@@ -319,6 +319,7 @@ ROWS: list[Row] = [
     r("2023", "A.4", "the Competitive Rules where one arbiter supervises at most three games", ("game.state:Config.supervised",), FID + "test_illegal_move_in_rapid_is_corrected_only_on_request"),
     r("2023", "A.5", "otherwise: set-up claims within ten moves, illegal moves claimed, flags", ("game.irregularities:_illegal_moves_observed", "game.irregularities:_on_claim_setup"),
       (FID + "test_illegal_move_in_rapid_is_corrected_only_on_request", FID + "test_2023_partial_supervision_set_up_claims_close_after_ten_moves")),
+    r("2023", "A.5.4", "both kings in check or a pawn on the last rank: a draw if still illegal after the next move", ("game.completion:_illegal_position_stays",), ("arbiter/test_laws2023_rulings.py::test_2023_a_pawn_left_on_the_last_rank_is_a_draw_once_the_next_move_is_made", "arbiter/test_laws2023_rulings.py::test_2023_the_illegal_position_gone_after_the_next_move_means_play_on")),
     r("2023", "A.6", "the regulations choose A.4 or A.5", ("game.state:_config_from_start",), FID + "test_illegal_move_in_rapid_is_corrected_only_on_request"),
     r("2023", "B.1-B.4", "blitz: ten minutes or less; B.2 supervised, else B.3 (A.2, A.3, A.5)", ("timecontrol:classify", "game.irregularities:_illegal_consequence"), (TC + "test_classify", ILL + "test_2023_first_illegal_move_in_rapid_and_blitz_gives_one_minute")),
     r("2023", "C.1-C.13", "algebraic notation", ("notation:read_move", "records:game_to_pgn"), (NOT + "test_known_spellings", REC + "test_export_then_import_gives_the_same_game")),

@@ -99,6 +99,7 @@ SAYS = {
     "reinstate": "displaced", "announcement": "slip of the tongue", "boards_differ": "two boards",
     "adjudication": "best interest of the competition", "scoring": "scores one point",
     "wrong_initial_position": "initial position", "setup_claim": "No claim can be made regarding incorrect set-up",
+    "illegal_position": "both kings are in",
     "board_placed_wrongly": "chessboard has been placed", "adjournment": "'seal'",
     "envelope": "indicated upon the envelope", "resumption": "Before the game is to be resumed",
     "envelope_opened": "envelope shall be opened", "sealer_absent": "player who sealed the move is not present",

@@ -153,3 +153,57 @@ def test_1997_late_replier_loses_even_against_a_sealed_stalemate() -> None:
     """1997 A.10 excepts only the late sealer: Black, more than an hour late, loses."""
     g = game(*_resumed_without_black("1997", STALEMATE, "Qg6")).at(10_000 + 3601)
     assert summary(g) == ("finished", "1-0", "late_arrival")
+
+
+# --- A.5.4: an illegal position still on the board after the next move --------------------------------------
+
+
+PROMOTE = "1r5k/P7/8/8/8/8/2R5/K7 w - - 0 1"  # White's a-pawn one step from the last rank
+BOTH_CHECK = "4r2k/8/8/8/8/8/8/3RK3 w - - 0 1"  # White in check from the e8 rook
+
+
+@pytest.mark.parametrize("control", ["900+10", "180+2"])
+def test_2023_a_pawn_left_on_the_last_rank_is_a_draw_once_the_next_move_is_made(control: str) -> None:
+    """Rapid (and blitz, through B.3) with an arbiter for several games: White pushes a7-a8 and
+    presses the clock without replacing the pawn. The illegal move stands (A.5.2: Black may claim
+    before moving), Black does not claim and plays Kg7. The arbiter, who saw a pawn on a8, waited
+    for that move: the illegal position is still on the board, and the game is drawn (A.5.4)."""
+    g = game(start(edition="2023", time_control=control, supervision="partial", fen=PROMOTE),
+             ev("move", 5, "white", move="a7a8"))
+    assert g.state.status == "ongoing", "the arbiter waits until the next move is completed"
+    g = g.apply(ev("move", 9, "black", move="Kg7"))
+    assert (g.state.status, g.state.result, g.state.termination) == ("finished", "1/2-1/2", "illegal_moves")
+    r = last_ruling(g)
+    assert r.article == "A.5.4" and "a8" in r.text and "drawn" in r.text
+
+
+def test_2023_the_illegal_position_gone_after_the_next_move_means_play_on() -> None:
+    """White answers a check with Rd8+, leaving his own king in check: both kings in check. The
+    move stands; Black steps out with Kg7, and the position is legal again (White, to move, is in
+    check): no draw under A.5.4, play goes on."""
+    g = game(start(edition="2023", time_control="900+10", supervision="partial", fen=BOTH_CHECK),
+             ev("move", 5, "white", move="d1d8"))
+    assert g.state.status == "ongoing"
+    g = g.apply(ev("move", 9, "black", move="Kg7"))
+    assert g.state.status == "ongoing" and g.state.turn == "white"
+    assert all(r.article != "A.5.4" for r in g.state.rulings)
+
+
+def test_2023_black_may_still_claim_instead_of_moving() -> None:
+    """A.5.4 does not take Black's claim away: claimed before his move, the pawn's move is corrected
+    under 7.5 and the game goes on."""
+    g = game(start(edition="2023", time_control="900+10", supervision="partial", fen=PROMOTE),
+             ev("move", 5, "white", move="a7a8"), ev("claim_win", 8, "black", reason="illegal_move"))
+    assert g.state.status == "ongoing"
+    assert all(r.article != "A.5.4" for r in g.state.rulings)
+
+
+@pytest.mark.parametrize("fields", [{"supervision": "full"}, {"arbiter": "absent"}, {"time_control": "5400"}])
+def test_a_5_4_only_where_appendix_a_5_applies_and_an_arbiter_observes(fields: dict[str, str]) -> None:
+    """Full supervision (A.4: the arbiter corrects at once), no arbiter to observe, or a standard game:
+    A.5.4 does not apply."""
+    base = {"edition": "2023", "time_control": "900+10", "supervision": "partial", "fen": PROMOTE, **fields}
+    g = game(start(**base), ev("move", 5, "white", move="a7a8"))
+    if g.state.status == "ongoing" and g.state.turn == "black":
+        g = g.apply(ev("move", 9, "black", move="Kg7"))
+    assert all(r.article != "A.5.4" for r in g.state.rulings)

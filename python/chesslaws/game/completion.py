@@ -11,7 +11,9 @@ Articles, by edition:
   potential in blitz: :func:`_mating_potential`).
 - 2023: 1.1, 1.2, 1.3, 1.4, 1.5, 5.1.1 (checkmate), 5.1.2 (resignation; a draw
   when the opponent cannot mate), 5.2.1 (stalemate), 5.2.2 (dead position), 6.9
-  (the opponent cannot mate), 9.6.1, 9.6.2 (fivefold repetition, 75 moves).
+  (the opponent cannot mate), 9.6.1, 9.6.2 (fivefold repetition, 75 moves), A.5.4
+  (an illegal position still on the board after the next move:
+  :func:`_illegal_position_stays`).
 """
 
 from __future__ import annotations
@@ -34,6 +36,41 @@ def _cannot_win(edition: Edition, position: Position, winner: Color) -> tuple[bo
     verdict = can_mate(position, winner)
     return (verdict.can_mate is False,
             f"{verdict.clause} cannot checkmate by any series of legal moves{verdict.proof}", verdict.proof)
+
+
+def _far_rank_pawn(pos: Position) -> str | None:
+    """The square of a pawn on the rank furthest from its starting position, if any."""
+    for sq, p in pos.pieces():
+        if (p == "P" and sq[1] == "8") or (p == "p" and sq[1] == "1"):
+            return sq
+    return None
+
+
+def _illegal_position_stays(b: _Builder, t_ms: int, seen: Position, now: Position, san: str) -> bool:
+    """2023 A.5.4 (rapid, and blitz by B.3, where an arbiter watches several games): the arbiter who
+    observes both kings in check, or a pawn on the rank furthest from its starting position, waits
+    until the next move is completed; if an illegal position is still on the board, the game is
+    drawn. ``seen`` is the position an illegal move that stood left, ``now`` the one after the next
+    move. True when the game ended."""
+    s = b.s
+    cfg = s.config
+    if ("illegal_position" not in s.edition.articles or cfg.mode not in ("rapid", "blitz") or cfg.supervised
+            or not cfg.arbiter_present):
+        return False
+    pawn = _far_rank_pawn(seen)
+    both_in_check = seen.is_check() and seen.is_irregular()  # the side that moved left its king in check too
+    if pawn is None and not both_in_check:
+        return False
+    if not now.is_irregular():
+        return False
+    still = _far_rank_pawn(now)
+    what = (f"a pawn still stands on {still}, the rank furthest from its starting position" if still
+            else "the position on the board is still illegal")
+    seen_what = f"a pawn on {pawn}" if pawn else "both kings in check"
+    b.end(t_ms, draw("illegal_moves"), "illegal_position",
+          f"The arbiter observed {seen_what} and waited until the next move was completed: after {san} "
+          f"{what}, so the game is drawn.")
+    return True
 
 
 def _end_checks_after_move(b: _Builder, t_ms: int, mover: Color, san: str) -> bool:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from chesslaws.clock import Clock
 from chesslaws.events import Event
-from chesslaws.game.completion import _end_checks_after_move
+from chesslaws.game.completion import _end_checks_after_move, _illegal_position_stays
 from chesslaws.game.state import DrawOffer, MoveRecord, _Builder
 from chesslaws.position import Position
 from chesslaws.timecontrol import Color
@@ -68,6 +68,8 @@ def _after_move(
           illegal_pending=None)
     # An illegal move that stands ends nothing by itself: the claim decides (C.3).
     ended = not illegal and _end_checks_after_move(b, t, mover, san)
+    if not ended and b.s.illegal_pending is not None:  # the move after one that stood (2023 A.5.4)
+        ended = _illegal_position_stays(b, t, b.s.position, nxt, san)
     if not ended:
         if press:
             clock = clock.press(t, mover)
