@@ -44,7 +44,7 @@ use pyo3::types::PyString;
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus, Suffix};
 use shakmaty::uci::UciMove;
-use shakmaty::{Bitboard, Chess, Color, EnPassantMode, Position as _};
+use shakmaty::{Bitboard, Chess, Color, EnPassantMode, Move, Position as _, Role};
 
 use crate::position::Position;
 
@@ -764,6 +764,76 @@ fn is_dead(py: Python<'_>, position: &Position, budget: Option<i64>) -> PyResult
     Ok(py.detach(move || dead(&pos, budget)))
 }
 
+/// The same position for every rule that can matter to a mate: the pieces, the side to move, the
+/// castling rights, and no en passant capture in either.
+fn same_position(a: &Chess, b: &Chess) -> bool {
+    a.board() == b.board()
+        && a.turn() == b.turn()
+        && a.castles().castling_rights() == b.castles().castling_rights()
+        && a.ep_square(EnPassantMode::Legal).is_none()
+        && b.ep_square(EnPassantMode::Legal).is_none()
+}
+
+/// A quiet move: neither a pawn's move nor a capture nor castling, so that the same piece can go
+/// back the way it came.
+fn quiet(m: &Move) -> Option<(Role, shakmaty::Square, shakmaty::Square)> {
+    match *m {
+        Move::Normal { role, from, capture: None, to, promotion: None } if role != Role::Pawn => Some((role, from, to)),
+        _ => None,
+    }
+}
+
+/// Can `before` be reached again from `after`, the position after `mv` in `before`, by legal moves?
+/// Tries: the other side makes a quiet move, the mover takes his move back, the other side takes
+/// back his, and the position is `before` again (castling rights and all). Then, if some series of
+/// legal moves led from `before` to a checkmate, one leads from `after` too: `after` is not dead
+/// when `before` was not. Only the first `tries` quiet replies are tried; false says "not shown".
+pub fn returns_to(before: &Chess, after: &Chess, mv: &Move, tries: usize) -> bool {
+    let Some((role, from, to)) = quiet(mv) else { return false };
+    if before.ep_square(EnPassantMode::Legal).is_some() {
+        return false; // the en passant right would be gone for good
+    }
+    let mut check = before.clone();
+    check.play_unchecked(*mv);
+    if !same_position(&check, after) {
+        return false; // `after` is not `before` + `mv`
+    }
+    let back = Move::Normal { role, from: to, capture: None, to: from, promotion: None };
+    let mut tried = 0;
+    for reply in after.legal_moves() {
+        let Some((r2, f2, t2)) = quiet(&reply) else { continue };
+        tried += 1;
+        if tried > tries {
+            break;
+        }
+        let mut p = after.clone();
+        p.play_unchecked(reply);
+        if !p.is_legal(back) {
+            continue;
+        }
+        p.play_unchecked(back);
+        let undo = Move::Normal { role: r2, from: t2, capture: None, to: f2, promotion: None };
+        if !p.is_legal(undo) {
+            continue;
+        }
+        p.play_unchecked(undo);
+        if same_position(&p, before) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Python: can `before` be reached again from `after` (= `before` + `uci`) by legal moves? See
+/// [`returns_to`]; a move that is not legal in `before` gives false.
+#[pyfunction(name = "returns_to")]
+#[pyo3(signature = (before, after, uci, tries = 16))]
+fn returns_to_py(before: &Position, after: &Position, uci: &str, tries: usize) -> bool {
+    let Ok(parsed) = UciMove::from_ascii(uci.trim().as_bytes()) else { return false };
+    let Ok(mv) = parsed.to_move(&before.pos) else { return false };
+    returns_to(&before.pos, &after.pos, &mv, tries)
+}
+
 /// `is_dead` for many positions in one call, on several threads.
 #[pyfunction]
 #[pyo3(signature = (positions, budget = None, threads = None))]
@@ -814,6 +884,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dead_analysis, m)?)?;
     m.add_function(wrap_pyfunction!(is_dead, m)?)?;
     m.add_function(wrap_pyfunction!(is_dead_many, m)?)?;
+    m.add_function(wrap_pyfunction!(returns_to_py, m)?)?;
     m.add("CHASOLVER_NODE_BOUND", CHASOLVER_NODE_BOUND)?;
     Ok(())
 }

@@ -55,6 +55,7 @@ __all__ = [
     "dead_analysis",
     "is_dead",
     "is_dead_many",
+    "returns_to",
 ]
 
 Color = Literal["white", "black"]
@@ -144,6 +145,17 @@ def is_dead(position: Position, *, budget: int | None = None) -> bool | None:
     Stops as soon as one side is shown able to mate.
     """
     return _core.is_dead(position, _check_budget(budget))
+
+
+def returns_to(before: Position, after: Position, uci: str, *, tries: int = 16) -> bool:
+    """Can ``before`` arise again from ``after`` (``before`` after the move ``uci``) by legal moves?
+
+    True when the move is quiet (no pawn, no capture, no castling, no en passant right lost) and
+    one of the first ``tries`` quiet replies, the move taken back and the reply taken back give
+    ``before`` again, castling rights included. Then ``after`` is not dead if ``before`` was not: any
+    series of moves from ``before`` to a checkmate can follow. False means only "not shown".
+    """
+    return _core.returns_to(before, after, uci, tries)
 
 
 def can_mate_many(

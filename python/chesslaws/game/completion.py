@@ -21,7 +21,8 @@ from __future__ import annotations
 from chesslaws.editions import Edition
 from chesslaws.events import Event
 from chesslaws.game.state import NAME, _bare_king, _Builder, draw, other, win_for
-from chesslaws.mating import can_mate, is_dead
+from chesslaws.dead import returns_to
+from chesslaws.mating import DeadVerdict, can_mate, is_dead
 from chesslaws.position import Position
 from chesslaws.timecontrol import Color
 
@@ -73,8 +74,8 @@ def _illegal_position_stays(b: _Builder, t_ms: int, seen: Position, now: Positio
     return True
 
 
-def _end_checks_after_move(b: _Builder, t_ms: int, mover: Color, san: str) -> bool:
-    """Automatic ends after a move; True when the game ended."""
+def _end_checks_after_move(b: _Builder, t_ms: int, mover: Color, san: str, uci: str | None = None) -> bool:
+    """Automatic ends after a move (``uci``: the move, when one was made); True when the game ended."""
     s = b.s
     ed = s.edition
     pos: Position = b.get("position")
@@ -96,7 +97,14 @@ def _end_checks_after_move(b: _Builder, t_ms: int, mover: Color, san: str) -> bo
             b.end(t_ms, draw("insufficient_material"), "insufficient_material", f"{ending}: the game is drawn.")
             return True
     if ed.dead_position:
-        dead = is_dead(pos)
+        # The search is needed only where it can matter: a position that the last check found alive,
+        # left by a quiet move that can be undone, is alive too (dead.returns_to).
+        before = b.s.position
+        if not (uci is not None and b.s.alive is before and returns_to(before, pos, uci)):
+            dead = is_dead(pos)
+        else:
+            dead = DeadVerdict(False, "")
+        b.set(alive=None if dead.dead else pos)
         if dead.dead:
             b.end(
                 t_ms,

@@ -67,7 +67,7 @@ def _after_move(
     b.set(position=nxt, keys=keys, offer=offer, counter=None, touched=(), touch_violation=None,
           illegal_pending=None)
     # An illegal move that stands ends nothing by itself: the claim decides (C.3).
-    ended = not illegal and _end_checks_after_move(b, t, mover, san)
+    ended = not illegal and _end_checks_after_move(b, t, mover, san, uci)
     if not ended and b.s.illegal_pending is not None:  # the move after one that stood (2023 A.5.4)
         ended = _illegal_position_stays(b, t, b.s.position, nxt, san)
     if not ended:

@@ -271,6 +271,9 @@ class GameState:
     touch_violation: GameState | None = None  # the state before a move that broke touch-move
     illegal_pending: GameState | None = None  # the state before an illegal move that may still be claimed
     envelope: Envelope | None = None  # a sealed move not yet opened
+    # The position (this very object) that the dead-position check last found alive: from the next
+    # one, if the mover's quiet move can be undone, the check needs no search (completion.py).
+    alive: Position | None = None
 
     @property
     def edition(self) -> Edition:
