@@ -182,3 +182,27 @@ def test_a_viewer_that_missed_states_gets_the_whole_list_again(client: Any) -> N
         sub.queue = real
         state = json.loads(msg)["state"]
         assert state["moves_from"] == 0 and [m["san"] for m in state["moves"]] == ["e4", "e5", "Nf3"]
+
+
+def test_the_controls_are_sent_again_only_when_they_change(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Half of a state is the controls block (the confirmations' texts); a socket with moves=new gets it
+    in the first state and again only when it changes."""
+    import chesslaws.server.hub as hub_module
+
+    g = create(client, time_control="5400", edition="2023")
+    gid, tok = g["id"], g["tokens"]
+    with client.websocket_connect(f"/api/games/{gid}/ws?moves=new") as ws:
+        ws.receive_json()
+        first = _states(ws, 1)[0]
+        assert first["controls"]["resign"]["article"] == "5.1.2"
+        assert post(client, gid, tok["white"], {"type": "move", "move": "e4"}).status_code == 200
+        assert "controls" not in _states(ws, 1)[0]
+        real = hub_module.controls
+        monkeypatch.setattr(hub_module, "controls", lambda st, lang="en": {**real(st, lang), "changed": True})
+        assert post(client, gid, tok["black"], {"type": "move", "move": "e5"}).status_code == 200
+        assert _states(ws, 1)[0]["controls"]["changed"] is True
+        assert post(client, gid, tok["white"], {"type": "move", "move": "Nf3"}).status_code == 200
+        assert "controls" not in _states(ws, 1)[0]
+    with client.websocket_connect(f"/api/games/{gid}/ws") as whole:  # without moves=new: always there
+        whole.receive_json()
+        assert "controls" in _states(whole, 1)[0]

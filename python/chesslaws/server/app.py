@@ -12,8 +12,8 @@ Routes (JSON unless said otherwise; a seat token goes in ``Authorization: Bearer
 - ``GET /api/games/{id}/pgn`` the game in PGN.
 - ``WS /api/games/{id}/ws?token=&lang=&moves=`` states as they change; events may be sent on it too.
   With ``moves=new`` a state's ``moves`` holds only the moves after the first ``moves_from`` of the
-  list this socket has (the first state has ``moves_from`` 0: the whole list); without it, every
-  state carries every move.
+  list this socket has (the first state has ``moves_from`` 0: the whole list), and ``controls`` is
+  left out while it is the one last sent; without it, every state is whole.
 """
 
 from __future__ import annotations

@@ -194,6 +194,7 @@ class Subscriber:
     # viewer does not have yet, after the first ``moves_from`` of those it was sent (``sent``).
     delta: bool = False
     sent: tuple[Any, ...] | None = None
+    sent_controls: dict[str, Any] | None = None  # the controls block last sent (left out while unchanged)
 
 
 @dataclass(eq=False)
@@ -1143,6 +1144,7 @@ class Hub:
     def send_state(self, live: LiveGame, sub: Subscriber) -> None:
         """Queues the whole state for one viewer (on connecting, or after it missed messages)."""
         sub.sent = None
+        sub.sent_controls = None
         self.broadcast(live, only=sub)
 
     def broadcast(self, live: LiveGame, only: Subscriber | None = None) -> None:
@@ -1160,20 +1162,25 @@ class Hub:
                     records = live.view_records
             assert records is not None
             base = _common_prefix(sub.sent, records) if sub.delta else -1
-            msg = cache.get((sub.lang, base))
+            same = sub.delta and sub.sent is not None and sub.sent_controls == view["controls"]
+            msg = cache.get((sub.lang, base, same))
             if msg is None:
-                out = view if base < 0 else {**view, "moves": view["moves"][base:], "moves_from": base}
-                msg = cache[(sub.lang, base)] = json.dumps({"kind": "state", "state": out}, ensure_ascii=False)
+                out = view
+                if base >= 0:  # only the moves it lacks, and the controls only when they changed
+                    out = {**view, "moves": view["moves"][base:], "moves_from": base}
+                    if same:
+                        del out["controls"]
+                msg = cache[(sub.lang, base, same)] = json.dumps({"kind": "state", "state": out}, ensure_ascii=False)
             try:
                 sub.queue.put_nowait(msg)
-                sub.sent = records
             except asyncio.QueueFull:  # a viewer that does not read: only the latest state matters
                 while not sub.queue.empty():
                     sub.queue.get_nowait()
-                if base > 0:  # what it missed included moves: the whole list again
+                if base > 0 or same:  # what it missed may have changed anything: the whole state again
                     msg = json.dumps({"kind": "state", "state": {**view, "moves_from": 0}}, ensure_ascii=False)
                 sub.queue.put_nowait(msg)
-                sub.sent = records
+            sub.sent = records
+            sub.sent_controls = view["controls"]
 
     # --- flag falls without events ----------------------------------------------------------
     def next_wakeup_ms(self, live: LiveGame) -> int | None:

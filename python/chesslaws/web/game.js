@@ -1124,6 +1124,10 @@ function connect() {
         if (!S || S.moves.length < from) { sock.close(); return; }  // cannot happen; a reconnection sends all
         msg.state.moves = S.moves.slice(0, from).concat(msg.state.moves);
       }
+      if (!("controls" in msg.state)) {  // unchanged since the last state on this socket
+        if (!S) { sock.close(); return; }
+        msg.state.controls = S.controls;
+      }
       setState(msg.state);
     } else if (msg.kind === "ack") {
       answered(msg);
