@@ -1152,7 +1152,7 @@ class Hub:
         serialised once per (language, moves the viewer already has): a viewer that asked for moves by
         difference gets the moves it lacks, so that a broadcast costs the same at move 200 as at move 2."""
         views: dict[str, dict[str, Any]] = {}
-        cache: dict[tuple[str, int], str] = {}
+        cache: dict[tuple[str, int, bool], str] = {}
         records: tuple[Any, ...] | None = None
         for sub in ([only] if only is not None else list(live.subscribers)):
             view = views.get(sub.lang)
@@ -1162,7 +1162,7 @@ class Hub:
                     records = live.view_records
             assert records is not None
             base = _common_prefix(sub.sent, records) if sub.delta else -1
-            same = sub.delta and sub.sent is not None and sub.sent_controls == view["controls"]
+            same = bool(sub.delta and sub.sent is not None and sub.sent_controls == view["controls"])
             msg = cache.get((sub.lang, base, same))
             if msg is None:
                 out = view
