@@ -160,3 +160,27 @@ def test_an_interruption_restarts_the_time_for_the_first_move(client: Any) -> No
         assert r.status_code == 200, r.text
     state = client.get(f"/api/games/{g['id']}").json()
     assert state["abort_at"] == pytest.approx(state["server_t"] + 5, abs=0.5)
+
+
+@pytest.mark.parametrize("start", [{"when_ready": True}, {"start_in": 600}])
+def test_the_arbiter_annuls_a_game_that_has_not_begun(make_client: Callable[[], Any], start: dict[str, Any]) -> None:
+    """A game waiting for its players (or for its scheduled start) can be called off by the arbiter:
+    the annulment is recorded at t=0, no player may move, and it stays so after a restart."""
+    client = make_client()
+    g = create(client, time_control="600", **start)
+    r = client.post(f"/api/games/{g['id']}/events", json={"type": "annul", "reason": "pairing error"},
+                    headers={"Authorization": f"Bearer {g['tokens']['arbiter']}"})
+    assert r.status_code == 200, r.text
+    state = client.get(f"/api/games/{g['id']}").json()
+    assert state["status"] == "annulled" and state["waiting_for"] == []
+    assert move(client, g, "white", "e4").status_code == 409
+    log = client.get(f"/api/games/{g['id']}/log").text.splitlines()
+    assert '"annul"' in log[-1] and '"t": 0' in log[-1]
+    # A player cannot call the game off.
+    h = create(client, time_control="600", **start)
+    r = client.post(f"/api/games/{h['id']}/events", json={"type": "annul"},
+                    headers={"Authorization": f"Bearer {h['tokens']['white']}"})
+    assert r.status_code == 403
+    client.__exit__(None, None, None)
+    again = make_client().get(f"/api/games/{g['id']}").json()
+    assert again["status"] == "annulled" and again["waiting_for"] == []

@@ -915,10 +915,13 @@ class Hub:
                 await self._catch_up_locked(live)
             except Exception:  # noqa: BLE001
                 raise self._unavailable() from None
-        if live.waiting:
-            raise ApiError(409, "the game has not started: it starts when both players have opened it")
         t = self.t_of(live) if at is None else at
-        if t < 0:
+        before_start = live.waiting or t < 0
+        if before_start and kind == "annul" and by == "arbiter":
+            t = 0.0  # the arbiter calls off a game that has not begun: recorded at its start, t=0
+        elif live.waiting:
+            raise ApiError(409, "the game has not started: it starts when both players have opened it")
+        elif t < 0:
             raise ApiError(409, f"the game has not started yet: it starts in {-t:.0f} s")
         event: dict[str, Any] = {"type": kind, "t": t, "by": by}
         event.update({k: v for k, v in body.items() if k not in ("type", "t", "by")})
@@ -960,6 +963,12 @@ class Hub:
             self._store_down()
             raise self._unavailable() from None
         live.game = new
+        if before_start and live.waiting:  # annulled before both players came: it waits for nobody now
+            live.waiting = False
+            try:
+                await self._db(lambda: self.store.set_start(live.id, live.created_at, self._rule(live)))
+            except Exception as err:  # noqa: BLE001 - the annulment is in the log; a restart shows it
+                log.error("store failure: %r", err)
         self.schedule(live)
         return {"seq": seq, "event": public_event(line, arbiter=seat == "arbiter")}, new, t
 
