@@ -19,23 +19,19 @@ _COPIERS: dict[type, Callable[[Any, dict[str, Any]], Any] | None] = {}
 def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any] | None:
     fields = dataclasses.fields(cls)
     if (hasattr(cls, "__post_init__") or not getattr(cls, "__slots__", None)
-            or any(not f.init for f in fields)):
+            or any(not f.init or not f.name.isidentifier() for f in fields)):
         return None
     names = tuple(f.name for f in fields)
-    known = frozenset(names)
-    setattr_ = object.__setattr__
-    new = object.__new__
-
-    def copy(obj: Any, changes: dict[str, Any]) -> Any:
-        unknown = changes.keys() - known
-        if unknown:
-            raise TypeError(f"{cls.__name__} has no field {sorted(unknown)[0]!r}")
-        out: Any = new(cls)
-        for name in names:
-            setattr_(out, name, changes[name] if name in changes else getattr(obj, name))
-        return out
-
-    return copy
+    # One straight-line function per class (as dataclasses builds __init__): no loop, no getattr.
+    lines = ["def copy(obj, changes):",
+             "    if not changes.keys() <= known:",
+             "        raise TypeError(f'{cls.__name__} has no field {sorted(changes.keys() - known)[0]!r}')",
+             "    out = new(cls)"]
+    lines += [f"    sa(out, {n!r}, changes[{n!r}] if {n!r} in changes else obj.{n})" for n in names]
+    lines.append("    return out")
+    scope: dict[str, Any] = {"cls": cls, "known": frozenset(names), "new": object.__new__, "sa": object.__setattr__}
+    exec("\n".join(lines), scope)  # noqa: S102 - the source is built from the class's own field names
+    return scope["copy"]  # type: ignore[no-any-return]
 
 
 def replace(obj: T, /, **changes: Any) -> T:
