@@ -482,10 +482,14 @@ def test_moves_and_refusals_go_over_the_socket_and_states_carry_only_new_moves(s
     assert [e["type"] for e in events] == ["move", "resign"] and events[0]["move"] in ("e5", "e7e5")
     states = [json.loads(f)["state"] for f in received if f.startswith('{"kind": "state"')]
     assert states[0]["moves_from"] == 0 and len(states[0]["moves"]) == 1
-    later = [s for s in states[1:] if s["moves"]]
-    assert later and all(s["moves_from"] >= 1 and len(s["moves"]) == 1 for s in later)
+    acks = [json.loads(f) for f in received if f.startswith('{"kind": "ack"')]
+    # The page's own move is acknowledged with its new state in the same frame: the new move alone.
+    assert len(acks) == 1 and acks[0]["state"]["moves_from"] == 1
+    assert [m["san"] for m in acks[0]["state"]["moves"]] == ["e5"]
     post(server, g, "white", {"type": "move", "move": "Nf3"})
     page.wait_for_selector("#sheet button.mv[data-ply='3']")
+    last = [json.loads(f)["state"] for f in received if f.startswith('{"kind": "state"')][-1]
+    assert last["moves_from"] == 2 and [m["san"] for m in last["moves"]] == ["Nf3"]
     texts = page.locator("#sheet button.mv").all_inner_texts()
     assert [t.strip() for t in texts] == ["e4", "e5", "Nf3"]
     ctx.close()

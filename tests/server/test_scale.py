@@ -206,3 +206,28 @@ def test_the_controls_are_sent_again_only_when_they_change(client: Any, monkeypa
     with client.websocket_connect(f"/api/games/{gid}/ws") as whole:  # without moves=new: always there
         whole.receive_json()
         assert "controls" in _states(whole, 1)[0]
+
+
+def test_an_event_sent_on_a_new_moves_socket_is_acknowledged_with_the_state_in_one_frame(client: Any) -> None:
+    g = create(client, time_control="5400", edition="2023")
+    gid, tok = g["id"], g["tokens"]
+    with client.websocket_connect(f"/api/games/{gid}/ws?token={tok['white']}&moves=new") as white, \
+            client.websocket_connect(f"/api/games/{gid}/ws?token={tok['black']}&moves=new") as black:
+        for ws in (white, black):
+            assert ws.receive_json()["kind"] == "hello"
+            _states(ws, 1)
+        white.send_json({"rid": 7, "event": {"type": "move", "move": "e4"}})
+        msg = white.receive_json()
+        assert (msg["kind"], msg["rid"], msg["seq"]) == ("ack", 7, 1)
+        assert msg["state"]["moves_from"] == 0 and [m["san"] for m in msg["state"]["moves"]] == ["e4"]
+        assert msg["state"]["turn"] == "black" and "controls" not in msg["state"]
+        other = _states(black, 1)[0]  # the opponent gets the state alone
+        assert other["moves_from"] == 0 and [m["san"] for m in other["moves"]] == ["e4"]
+        black.send_json({"rid": "x", "event": {"type": "move", "move": "e4"}})  # illegal: an error, no state
+        err = black.receive_json()
+        assert (err["kind"], err["rid"], err["status"]) == ("error", "x", 422) and "state" not in err
+        black.send_json({"rid": 8, "event": {"type": "move", "move": "e5"}})
+        msg = black.receive_json()
+        assert msg["kind"] == "ack" and msg["state"]["moves_from"] == 1
+        assert [m["san"] for m in msg["state"]["moves"]] == ["e5"]
+        assert _states(white, 1)[0]["moves_from"] == 1

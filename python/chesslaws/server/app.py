@@ -13,7 +13,9 @@ Routes (JSON unless said otherwise; a seat token goes in ``Authorization: Bearer
 - ``WS /api/games/{id}/ws?token=&lang=&moves=`` states as they change; events may be sent on it too.
   With ``moves=new`` a state's ``moves`` holds only the moves after the first ``moves_from`` of the
   list this socket has (the first state has ``moves_from`` 0: the whole list), and ``controls`` is
-  left out while it is the one last sent; without it, every state is whole.
+  left out while it is the one last sent; the acknowledgement of an event sent on such a socket
+  carries the socket's new state (``"state"``) in place of a separate state message. Without it,
+  every state is whole.
 """
 
 from __future__ import annotations
@@ -525,7 +527,9 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
                     if tok:
                         hub.rate.hit("events_per_token", tok)
                     hub.rate.hit("events_per_game", game_id)
-                    ack = await hub.submit(live, msg["event"], seat_)
+                    ack = await hub.submit(live, msg["event"], seat_, via=sub, rid=rid)
+                    if ack.get("queued"):  # already in this socket's queue, with its new state
+                        continue
                     reply = {"kind": "ack", "rid": rid, "seq": ack["seq"], "event": ack["event"]}
                 except Refused as err:
                     log.info("refused on the socket of game %s: %d %s", game_id, err.status, err.message)

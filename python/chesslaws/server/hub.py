@@ -64,6 +64,16 @@ RETIRE_AFTER = 60.0
 _CLAIMS = ("claim_draw", "claim_flag", "claim_win", "claim_touch_move", "claim_setup")
 
 
+_STATE_HEAD = '{"kind": "state", "state": '
+
+
+def _with_state(ack: dict[str, Any], state_message: str) -> str:
+    """The acknowledgement ``ack`` with the state of ``state_message`` (a serialised
+    ``{"kind": "state", "state": {...}}``) as its ``"state"``, without encoding the state again."""
+    assert state_message.startswith(_STATE_HEAD)
+    return json.dumps(ack, ensure_ascii=False)[:-1] + ', "state": ' + state_message[len(_STATE_HEAD):]
+
+
 def _common_prefix(sent: tuple[Any, ...] | None, now: tuple[Any, ...]) -> int:
     """How many of the moves ``now`` a viewer that was sent ``sent`` already has. Move records are
     shared between successive states (a later state's tuple begins with the same objects), so the
@@ -838,8 +848,11 @@ class Hub:
         return token
 
     # --- events ----------------------------------------------------------------------
-    async def submit(self, live: LiveGame, body: Any, seat: Seat | None) -> dict[str, Any]:
-        """Stamps, checks, commits, applies and broadcasts one event; returns the acknowledgement."""
+    async def submit(self, live: LiveGame, body: Any, seat: Seat | None, *,
+                     via: Subscriber | None = None, rid: Any = None) -> dict[str, Any]:
+        """Stamps, checks, commits, applies and broadcasts one event; returns the acknowledgement.
+        ``via``: the socket (asking for new moves) that sent it, under ``rid``: its acknowledgement
+        carries its new state and goes into its queue with the broadcast (``"queued"`` in the result)."""
         if seat is None:
             raise ApiError(401, "a seat token is needed to act in a game (spectators only watch)")
         if not isinstance(body, dict):
@@ -888,14 +901,19 @@ class Hub:
                 by = "arbiter"
         # The locked part runs as a task of its own: if the client goes away, the event is still either
         # committed and applied, or neither (the memory never drifts from the log).
-        task = asyncio.ensure_future(self._submit_locked(live, kind, by, body, seat))
+        task = asyncio.ensure_future(self._submit_locked(live, kind, by, body, seat, via, rid))
         return await asyncio.shield(task)
 
     async def _submit_locked(self, live: LiveGame, kind: str, by: str, body: dict[str, Any],
-                             seat: Seat) -> dict[str, Any]:
+                             seat: Seat, via: Subscriber | None = None, rid: Any = None) -> dict[str, Any]:
         async with live.lock:
             ack, new, t = await self._apply(live, kind, by, body, seat)
-        self.broadcast(live)
+        if via is not None and via.delta and via in live.subscribers:
+            # One frame for the sender instead of two: its acknowledgement carries its state.
+            self.broadcast(live, ack=(via, {"kind": "ack", "rid": rid, "seq": ack["seq"], "event": ack["event"]}))
+            ack["queued"] = True
+        else:
+            self.broadcast(live)
         self.maybe_retire(live)
         if kind in _CLAIMS and by in ("white", "black"):
             self._count_claim(live, by, new)
@@ -1156,10 +1174,13 @@ class Hub:
         sub.sent_controls = None
         self.broadcast(live, only=sub)
 
-    def broadcast(self, live: LiveGame, only: Subscriber | None = None) -> None:
+    def broadcast(self, live: LiveGame, only: Subscriber | None = None,
+                  ack: tuple[Subscriber, dict[str, Any]] | None = None) -> None:
         """Queues the state for every viewer (or ``only`` one). The view is built once per language and
         serialised once per (language, moves the viewer already has): a viewer that asked for moves by
-        difference gets the moves it lacks, so that a broadcast costs the same at move 200 as at move 2."""
+        difference gets the moves it lacks, so that a broadcast costs the same at move 200 as at move 2.
+        ``ack``: (the sender's socket, its acknowledgement): that socket gets the acknowledgement with
+        its state in it (``"state"``), in place of the state alone."""
         views: dict[str, dict[str, Any]] = {}
         cache: dict[tuple[str, int, bool], str] = {}
         records: tuple[Any, ...] | None = None
@@ -1180,6 +1201,8 @@ class Hub:
                     if same:
                         del out["controls"]
                 msg = cache[(sub.lang, base, same)] = json.dumps({"kind": "state", "state": out}, ensure_ascii=False)
+            if ack is not None and sub is ack[0]:
+                msg = _with_state(ack[1], msg)
             try:
                 sub.queue.put_nowait(msg)
             except asyncio.QueueFull:  # a viewer that does not read: only the latest state matters
@@ -1187,6 +1210,8 @@ class Hub:
                     sub.queue.get_nowait()
                 if base > 0 or same:  # what it missed may have changed anything: the whole state again
                     msg = json.dumps({"kind": "state", "state": {**view, "moves_from": 0}}, ensure_ascii=False)
+                    if ack is not None and sub is ack[0]:
+                        msg = _with_state(ack[1], msg)
                 sub.queue.put_nowait(msg)
             sub.sent = records
             sub.sent_controls = view["controls"]

@@ -1105,6 +1105,22 @@ async function whoAmI() {
   if (S) render();
 }
 
+// A state from the socket: with moves=new it holds only the moves after the first moves_from of
+// those this socket was sent, and no controls while they are unchanged.
+function takeState(state, sock) {
+  if (S && state.lang !== S.lang) S = null;
+  const from = state.moves_from;
+  if (from > 0) {
+    if (!S || S.moves.length < from) { sock.close(); return; }  // cannot happen; a reconnection sends all
+    state.moves = S.moves.slice(0, from).concat(state.moves);
+  }
+  if (!("controls" in state)) {
+    if (!S) { sock.close(); return; }
+    state.controls = S.controls;
+  }
+  setState(state);
+}
+
 function connect() {
   if (ws) { ws.onclose = null; ws.close(); dropAwaiting(); }
   // moves=new: each state carries only the moves this socket lacks (after the first moves_from).
@@ -1117,19 +1133,9 @@ function connect() {
   sock.onmessage = (e) => {
     const msg = JSON.parse(e.data);
     if (msg.kind === "state") {
-      if (S && msg.state.lang !== S.lang) S = null;
-      const from = msg.state.moves_from;
-      if (from > 0) {
-        // Only the new moves: the first `from` are those this socket was sent before.
-        if (!S || S.moves.length < from) { sock.close(); return; }  // cannot happen; a reconnection sends all
-        msg.state.moves = S.moves.slice(0, from).concat(msg.state.moves);
-      }
-      if (!("controls" in msg.state)) {  // unchanged since the last state on this socket
-        if (!S) { sock.close(); return; }
-        msg.state.controls = S.controls;
-      }
-      setState(msg.state);
+      takeState(msg.state, sock);
     } else if (msg.kind === "ack") {
+      if (msg.state) takeState(msg.state, sock);  // the acknowledgement of our event, with the new state
       answered(msg);
     } else if (msg.kind === "alert") {
       showAlert(msg);
