@@ -101,7 +101,9 @@ def test_cli_runs_a_round_robin_from_game_logs(tmp_path: Path) -> None:
     assert "Quad: after round 3 of 3" in table
 
 
-def test_cli_errors_name_what_is_wrong(tmp_path: Path) -> None:
+def test_cli_errors_name_what_is_wrong(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import chesslaws.tournament.pairing as pairing
+
     db = str(tmp_path / "t.sqlite3")
     run(["create", "Open", "--rounds", "2"], db)
     run(["add", "Open", "A", "B", "C"], db)
@@ -112,8 +114,12 @@ def test_cli_errors_name_what_is_wrong(tmp_path: Path) -> None:
     assert "no table 7" in bad.output
     bad = CliRunner().invoke(main, ["tournament", "pair", "Open", "--db", db])
     assert "round 1 is not finished: no result on table(s) 1" in bad.output
-    bad = CliRunner().invoke(main, ["tournament", "pair", "Open", "--engine", "bbp", "--db", db], env={"CHESSLAWS_BBP": ""})
-    assert bad.exit_code == 2 and "--bbp PATH" in bad.output
+    monkeypatch.setattr(pairing, "_CHECKOUT_BBP", tmp_path / "no-build" / "bbpPairings.exe")
+    bad = CliRunner().invoke(main, ["tournament", "pair", "Open", "--engine", "bbp", "--db", db],
+                             env={"CHESSLAWS_BBP": "", "PATH": str(tmp_path)})
+    assert bad.exit_code == 2 and "--bbp PATH" in bad.output and "make -C third_party/bbpPairings" in bad.output
+    bad = CliRunner().invoke(main, ["tournament", "pair", "Open", "--bbp", str(tmp_path / "nothing"), "--db", db])
+    assert bad.exit_code == 2 and "--bbp" in bad.output and "no executable file" in bad.output
     bad = CliRunner().invoke(main, ["tournament", "create", "X", "--tiebreaks", "BH,FOO", "--db", db])
     assert bad.exit_code == 2 and "FOO" in bad.output
     bad = CliRunner().invoke(main, ["tournament", "create", "X", "--scoring", "1-2-0", "--db", db])

@@ -1,10 +1,16 @@
 """Pairings: the FIDE Berger tables (C.05) and the Dutch system (C.04.3) through a pairing engine.
 
 The engine is kept behind :class:`SwissEngine` (one call: pair one round
-from each player's history); :class:`CaissifyDutch` adapts the
-``caissify-pairings`` package to it (the default), :class:`BbpDutch` runs
-a bbpPairings binary (FIDE-endorsed, C++) that the user installed and names
-by its path, on the event's TRF. No pairing rule is written here:
+from each player's history). :class:`BbpDutch` runs bbpPairings (FIDE-endorsed,
+C++, Apache-2.0; vendored unmodified in ``third_party/bbpPairings``, built by
+``make -C third_party/bbpPairings``) on the event's TRF; :class:`CaissifyDutch`
+adapts the pure-Python ``caissify-pairings`` package. :func:`default_engine`
+takes bbpPairings whenever one is found (``CHESSLAWS_BBP``, the ``PATH``, the
+checkout's build) and caissify-pairings otherwise: caissify needs seconds per
+round at 100 players and does not finish a round of a 500-player open (one
+from-scratch maximum-weight matching of the whole field per pair it fixes),
+and it allocates colours by pairing number where C.04.3 ranks by score first
+(see :data:`LARGE_FOR_CAISSIFY`). No pairing rule is written here:
 this module only derives each player's pairing history (score, colours of
 played games, floats, byes, previous opponents) from the tournament's
 record and turns the engine's answer into a :class:`Round`.
@@ -12,6 +18,8 @@ record and turns the engine's answer into a :class:`Round`.
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import tempfile
 import warnings
@@ -154,6 +162,32 @@ class BbpDutch:
         return [p for p in pairs if p[1] is not None] + [p for p in pairs if p[1] is None]
 
 
+LARGE_FOR_CAISSIFY = 150
+"""Above this many players caissify-pairings takes minutes per round (500: a round does not finish in 300 s)."""
+
+_CHECKOUT_BBP = Path(__file__).resolve().parents[3] / "third_party" / "bbpPairings" / "bbpPairings.exe"
+
+
+def find_bbp() -> str | None:
+    """The bbpPairings executable to use, if any: ``CHESSLAWS_BBP``, else on the ``PATH``, else the checkout's build."""
+    named = os.environ.get("CHESSLAWS_BBP")
+    if named:
+        return named
+    for name in ("bbpPairings", "bbpPairings.exe"):
+        found = shutil.which(name)
+        if found:
+            return found
+    if _CHECKOUT_BBP.is_file() and os.access(_CHECKOUT_BBP, os.X_OK):
+        return str(_CHECKOUT_BBP)
+    return None
+
+
+def default_engine() -> SwissEngine:
+    """bbpPairings when one is found (:func:`find_bbp`), else caissify-pairings."""
+    bbp = find_bbp()
+    return BbpDutch(bbp) if bbp else CaissifyDutch()
+
+
 def _request_trf(t: Tournament) -> str:
     """The event's TRF, with the next round's requested byes (F, H, Z) and absences (-) already written in."""
     from chesslaws.tournament.trf import write_trf
@@ -212,10 +246,12 @@ def swiss_request(t: Tournament, *, with_trf: bool = False) -> SwissRequest:
 
 
 def pair_swiss(t: Tournament, engine: SwissEngine | None = None) -> Round:
+    """The next round by the Dutch system of ``engine`` (by default :func:`default_engine`)."""
+    engine = engine or default_engine()
     request = swiss_request(t, with_trf=isinstance(engine, BbpDutch))
     if len(request.players) < 2:
         raise TournamentError(f"round {request.round_number}: fewer than two players to pair")
-    pairs = (engine or CaissifyDutch()).pair(request)
+    pairs = engine.pair(request)
     boards: list[Board] = []
     byes: list[Bye] = []
     for w, b in pairs:
@@ -233,7 +269,9 @@ def pair_swiss(t: Tournament, engine: SwissEngine | None = None) -> Round:
 
 
 def pair_next_round(t: Tournament, engine: SwissEngine | None = None) -> Tournament:
-    """The tournament with its next round paired (Berger tables or the Dutch system, by the regulations)."""
+    """The tournament with its next round paired (Berger tables or the Dutch system, by the regulations).
+
+    A Swiss is paired by ``engine``, by default :func:`default_engine` (bbpPairings when found)."""
     if t.rounds and not t.rounds[-1].complete:
         t.with_round(Round(t.next_round, ()))  # raises with the missing tables
     if t.next_round > t.total_rounds:
