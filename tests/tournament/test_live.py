@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
 from typing import Any, Iterator
 from urllib.parse import urlparse
@@ -109,3 +110,128 @@ def test_round_robin_to_final_standings(live_server: Any, browser: Any, tmp_path
             shutil.copy(f, Path(shots) / f.name)
     # Every board got its result from its game.
     assert all(b["result"] for r in state["rounds"] for b in r["boards"])
+
+
+def test_round_console_shows_the_whole_round_live(live_server: Any, browser: Any, tmp_path: Path) -> None:
+    """The tournament arbiter's round console: every board as its game stands, updated live (moves, clocks,
+    a draw offer, clocks stopped by the arbiter, a result), what waits for the arbiter, each game's arbiter
+    console one click away, and the next round paired from the page."""
+    server = live_server
+    names = ["Anna", "Boris", "Chen", "Dana", "Emil", "Fay", "Gus", "Hana"]
+    r = httpx.post(f"{server.url}/api/tournaments", json={
+        "name": "Console Open", "system": "swiss", "rounds": 3, "time_control": "900+10", "edition": "2023",
+        "players": [{"name": n, "rating": 2200 - 50 * i} for i, n in enumerate(names)]})
+    assert r.status_code == 201, r.text
+    created = r.json()
+    tid, token = created["id"], created["arbiter_token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    assert created["console"].endswith(f"/tournament/{tid}/arbiter#token={token}")
+    api = f"{server.url}/api/tournaments/{tid}/console"
+    assert httpx.get(api).status_code == 403
+    assert httpx.get(api, headers={"Authorization": "Bearer wrong"}).status_code == 403
+
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(f"{server.url}/tournament/{tid}/arbiter")  # no token: the page asks for it
+    page.wait_for_selector("#c-login:not([hidden])")
+    page.fill("#c-token", token)
+    page.click("#c-login button")
+    page.wait_for_selector("text=Round 1 is not paired yet.")
+    assert page.locator("#c-pair").inner_text() == "Pair round 1"
+
+    paired = httpx.post(f"{server.url}/api/tournaments/{tid}/rounds", headers=auth)
+    assert paired.status_code == 201, paired.text
+    assert paired.json()["console"] == created["console"]
+    boards = paired.json()["boards"]
+    assert len(boards) == 4
+    page.wait_for_selector("#c-boards tbody tr[data-table='4']")
+    assert page.locator("#c-pair").is_hidden()  # round 1 is in play
+
+    b1, b2, b3, b4 = boards
+    w1, k1 = token_of(b1["white"]["link"]), token_of(b1["black"]["link"])
+    for i, san in enumerate(["e4", "e5", "Nf3"]):
+        post(server, b1["game_id"], w1 if i % 2 == 0 else k1, {"type": "move", "move": san})
+    post(server, b2["game_id"], token_of(b2["white"]["link"]), {"type": "move", "move": "d4"})
+    post(server, b2["game_id"], token_of(b2["black"]["link"]), {"type": "move", "move": "d5"})
+    post(server, b2["game_id"], token_of(b2["white"]["link"]), {"type": "offer_draw"})
+    # The console gives the tournament arbiter each game's own arbiter token: stop board 3's clocks with it.
+    state = httpx.get(api, headers=auth).json()
+    links = {b["table"]: b["arbiter"] for b in state["boards"]}
+    assert httpx.get(f"{server.url}/api/games/{b3['game_id']}/seat",
+                     headers={"Authorization": f"Bearer {token_of(links[3])}"}).json()["seat"] == "arbiter"
+    post(server, b3["game_id"], token_of(b3["white"]["link"]), {"type": "move", "move": "c4"})
+    post(server, b3["game_id"], token_of(links[3]), {"type": "stop_clocks"})
+    play(server, b4, "mate")
+
+    row = lambda n: page.locator(f"#c-boards tbody tr[data-table='{n}']")  # noqa: E731
+    page.wait_for_selector("#c-boards tbody tr[data-table='1'] td.moves:has-text('1. e4 e5 2. Nf3')")
+    assert "black to move" in row(1).inner_text()
+    assert row(1).locator(".ck.black.running").count() == 1  # Black's clock runs
+    page.wait_for_selector("#c-boards tbody tr[data-table='2'] .badge:has-text('draw offer by white')")
+    page.wait_for_selector("#c-boards tbody tr[data-table='3'].decide .badge:has-text('clocks stopped')")
+    page.wait_for_selector("#c-boards tbody tr[data-table='4'] td.res:has-text('1 – 0')")
+    assert page.locator("#c-decide li").count() == 1
+    assert "Board 3" in page.locator("#c-decide li").inner_text() and "clocks stopped" in page.locator("#c-decide li").inner_text()
+    assert page.locator("[data-count='finished'] b").inner_text() == "1"
+    assert page.locator("[data-count='to decide']").get_attribute("class") == "count hot"
+    assert row(2).locator(".decide").count() == 0 and "decide" not in (row(2).get_attribute("class") or "")
+    # Black's clock on board 1 ticks between two refreshes of the console.
+    first = row(1).locator(".ck.black").inner_text()
+    page.wait_for_timeout(2300)
+    assert row(1).locator(".ck.black").inner_text() != first
+    page.screenshot(path=str(tmp_path / "round-console-1280.png"), full_page=True)
+    small = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    small.goto(created["console"])
+    small.wait_for_selector("#c-boards tbody tr[data-table='3'].decide")
+    small.screenshot(path=str(tmp_path / "round-console-390.png"), full_page=True)
+    shots = os.environ.get("CHESSLAWS_SCREENSHOTS")
+    if shots:
+        for f in tmp_path.glob("round-console-*.png"):
+            shutil.copy(f, Path(shots) / f.name)
+
+    # One click opens board 3's own arbiter console (the game page with the arbiter's token).
+    with page.context.expect_page() as opened:
+        row(3).locator("a.arbiter-link").click()
+    game_page = opened.value
+    game_page.wait_for_selector("#seat:text-is('arbiter')")
+    assert game_page.url.split("#")[0].endswith(f"/game/{b3['game_id']}")
+
+    # The arbiter restarts the clocks, the round ends; from the console the next round is paired.
+    post(server, b3["game_id"], token_of(links[3]), {"type": "start_clocks"})
+    page.wait_for_selector("#c-attention", state="hidden")
+    post(server, b1["game_id"], k1, {"type": "resign"})
+    post(server, b2["game_id"], token_of(b2["black"]["link"]), {"type": "accept_draw"})
+    post(server, b3["game_id"], token_of(b3["black"]["link"]), {"type": "resign"})
+    page.wait_for_selector("[data-count='finished'] b:text-is('4')")
+    page.wait_for_selector("#c-pair:not([hidden]):text-is('Pair round 2')")
+    page.click("#c-pair")
+    page.wait_for_selector("#c-round:text-is('Round 2')")
+    page.wait_for_selector("#c-boards tbody tr[data-table='4']")
+    assert page.locator("#c-prev").is_enabled() and page.locator("#c-next").is_disabled()
+    page.click("#c-prev")
+    page.wait_for_selector("#c-round:text-is('Round 1')")
+    assert row(4).locator("td.res").inner_text() == "1 – 0"
+
+
+def test_a_result_flows_back_after_its_game_left_memory(live_server: Any) -> None:
+    """A finished game that nobody watched leaves the server's memory after a while; its result still
+    reaches the tournament (the game is loaded back from its log)."""
+    server = live_server
+    r = httpx.post(f"{server.url}/api/tournaments", json={
+        "name": "Pair", "system": "round-robin", "time_control": "900+10",
+        "players": [{"name": "Ida"}, {"name": "Jon"}]})
+    tid, token = r.json()["id"], r.json()["arbiter_token"]
+    board, = httpx.post(f"{server.url}/api/tournaments/{tid}/rounds",
+                        headers={"Authorization": f"Bearer {token}"}).json()["boards"]
+    hub = server.server.config.app.state.hub
+    hub.retire_after = 0.05
+    try:
+        play(server, board, "mate")
+        for _ in range(100):
+            if board["game_id"] not in hub.games:
+                break
+            time.sleep(0.05)
+        assert board["game_id"] not in hub.games  # retired
+        state = httpx.get(f"{server.url}/api/tournaments/{tid}").json()
+        assert state["rounds"][0]["boards"][0]["result"] == "1-0"
+    finally:
+        hub.retire_after = 60.0
