@@ -235,3 +235,33 @@ def test_a_result_flows_back_after_its_game_left_memory(live_server: Any) -> Non
         assert state["rounds"][0]["boards"][0]["result"] == "1-0"
     finally:
         hub.retire_after = 60.0
+
+
+def test_a_tournament_made_with_the_cli_is_run_live_from_its_round_console(live_server: Any, tmp_path: Path) -> None:
+    """`chesslaws tournament arbiter` gives a CLI-made event its live arbiter token and the console link."""
+    from click.testing import CliRunner
+
+    from chesslaws.cli import main
+
+    db = str(tmp_path / "club.sqlite3")
+
+    def cli(*args: str) -> str:
+        out = CliRunner().invoke(main, ["tournament", *args, "--db", db])
+        assert out.exit_code == 0, out.output
+        return out.output
+
+    cli("create", "Club", "--system", "round-robin", "--time-control", "900+10")
+    cli("add", "Club", "Ann", "Bob", "Cleo", "Dan")
+    with type(live_server)(db) as server:  # a server of its own over the CLI's database
+        out = cli("arbiter", "Club", "--url", server.url + "/")
+        link = next(line.split(": ", 1)[1].strip() for line in out.splitlines() if line.startswith("round console"))
+        assert link.startswith(f"{server.url}/tournament/") and "/arbiter#token=" in link
+        tid = link.split("/tournament/")[1].split("/")[0]
+        auth = {"Authorization": f"Bearer {token_of(link)}"}
+        assert httpx.get(f"{server.url}/api/tournaments/{tid}/console", headers=auth).json()["can_pair"]
+        assert httpx.post(f"{server.url}/api/tournaments/{tid}/rounds", headers=auth).status_code == 201
+        console = httpx.get(f"{server.url}/api/tournaments/{tid}/console", headers=auth).json()
+        assert console["round"] == 1 and len(console["boards"]) == 2 and all(b["arbiter"] for b in console["boards"])
+        # A new token replaces the old one.
+        cli("arbiter", "Club", "--url", server.url)
+        assert httpx.get(f"{server.url}/api/tournaments/{tid}/console", headers=auth).status_code == 403

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from click.testing import CliRunner
 
 from chesslaws.cli import main
 from chesslaws.tournament import Regulations, Scoring, Tournament, pair_next_round, read_trf
+from chesslaws.tournament.pairing import find_bbp
 from chesslaws.tournament.store import TournamentStore
 from tgames import play
 
@@ -135,3 +137,38 @@ def test_cli_errors_name_what_is_wrong(tmp_path: Path, monkeypatch: pytest.Monke
     trf.write_text("012 Bad\n001    1      Ann                               20x0\n")
     bad = CliRunner().invoke(main, ["tournament", "standings", str(trf), "--db", db])
     assert bad.exit_code == 1 and "line 2: rating (columns 49-52)" in bad.output
+
+
+@pytest.mark.skipif(find_bbp() is None, reason="bbpPairings is not built (make -C third_party/bbpPairings)")
+def test_import_a_trf_from_another_program_and_pair_on(tmp_path: Path) -> None:
+    """An event that bbpPairings' random generator played for 5 rounds (its own TRF: CR line ends, byes,
+    forfeits) is imported, and its round 6 is paired here exactly as bbpPairings pairs that file itself."""
+    bbp = str(find_bbp())
+    gen = tmp_path / "gen.trf"
+    made = subprocess.run([bbp, "--dutch", "-g", "-o", str(gen), "-s", "7"], capture_output=True, timeout=120)
+    assert made.returncode == 0, made.stderr
+    text = gen.read_text().replace("\r\n", "\n").replace("\r", "\n")
+    planned = tmp_path / "planned.trf"
+    planned.write_text(text.rstrip("\n") + "\nXXR 7\n")
+    direct = tmp_path / "direct.txt"
+    assert subprocess.run([bbp, "--dutch", str(planned), "-p", str(direct)], timeout=120).returncode == 0
+    numbers = [int(x) for x in direct.read_text().split()]
+    expected = sorted((numbers[1 + 2 * i], numbers[2 + 2 * i]) for i in range(numbers[0]))
+
+    db = str(tmp_path / "t.sqlite3")
+    bad = CliRunner().invoke(main, ["tournament", "import", str(gen), "--rounds", "3", "--db", db])
+    assert bad.exit_code == 1 and "more than the 3 planned" in bad.output
+    out = run(["import", str(gen), "--rounds", "7", "--name", "Imported"], db)
+    t = TournamentStore(db).load("Imported")
+    assert f"{len(t.players)} players, 5 of 7 rounds played" in out and len(t.rounds) == 5
+    run(["pair", "Imported"], db)
+    rnd = TournamentStore(db).load("Imported").round(6)
+    ours = sorted([(b.white, b.black) for b in rnd.boards] + [(y.player, 0) for y in rnd.byes if y.kind == "pab"])
+    assert ours == expected
+
+
+def test_import_names_the_bad_line(tmp_path: Path) -> None:
+    bad_file = tmp_path / "bad.trf"
+    bad_file.write_text("012 Bad\n001    1      Ann                               21x0\n")
+    bad = CliRunner().invoke(main, ["tournament", "import", str(bad_file), "--db", str(tmp_path / "t.sqlite3")])
+    assert bad.exit_code == 1 and "line 2" in bad.output and "rating" in bad.output, bad.output

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from dataclasses import replace
 from typing import Any, NoReturn
 
 import click
@@ -81,6 +82,11 @@ def tournament() -> None:
       chesslaws tournament result "Club Open" 1 1 1-0
       chesslaws tournament standings "Club Open"
       chesslaws tournament export "Club Open" -o club.trf
+    \b
+    Live, on `chesslaws serve` (same --db): the round console pairs and follows every board
+      chesslaws tournament arbiter "Club Open" --url http://127.0.0.1:8000
+    An event begun elsewhere (Swiss-Manager, Vega, JaVaFo...):
+      chesslaws tournament import open.trf --rounds 9
     \b
     For scripts:
       chesslaws tournament berger 8              # the FIDE Berger table for 8 players
@@ -333,6 +339,93 @@ def _tournament_from(source: str, db: str) -> Tournament:
         except TournamentError as err:
             _die(f"{source}: {err}")
     return _load(db, source)[1]
+
+
+@tournament.command(name="arbiter")
+@click.argument("tournament_key", metavar="TOURNAMENT")
+@click.option("--url", default="http://127.0.0.1:8000", show_default=True,
+              help="Where `chesslaws serve` answers (with the same --db).")
+@click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL", help=DB_HELP)
+def arbiter(tournament_key: str, url: str, db: str) -> None:
+    """Give TOURNAMENT a new live arbiter token and print the round console's link.
+
+    With it the arbiter runs the event on `chesslaws serve` (same --db):
+    the round console pairs each round into live games, shows every board
+    (moves, clocks, claims, stopped clocks, results) and opens each game's
+    arbiter console. The token replaces any earlier one: games created
+    with the earlier token keep their own arbiter links (printed then), the
+    console offers them only to the token that created them.
+
+    \b
+    Examples:
+      chesslaws tournament arbiter "Club Open" --url http://192.168.1.20:8000
+      chesslaws serve --db ./chesslaws.sqlite3 --host 0.0.0.0
+    """
+    import hashlib
+    import secrets
+
+    store, t = _load(db, tournament_key)
+    token = secrets.token_urlsafe(24)
+    store.set_arbiter_token_hash(t.id, hashlib.sha256(token.encode("utf-8")).hexdigest())
+    base = url.rstrip("/")
+    click.echo(f"round console: {base}/tournament/{t.id}/arbiter#token={token}")
+    click.echo(f"standings:     {base}/tournament/{t.id}")
+    click.echo("Keep the console link secret: it carries the arbiter's token (shown only now).", err=True)
+
+
+@tournament.command(name="import")
+@click.argument("trf_file", metavar="FILE.trf", type=click.Path(exists=True, dir_okay=False))
+@click.option("--name", default=None, help="Name in the database (default: the file's 012 line).")
+@click.option("--rounds", type=click.IntRange(1, 99), default=None,
+              help="Rounds of the Swiss, when the file has no XXR line or a different plan.")
+@click.option("--edition", type=click.Choice(["1989", "1997", "2023"]), default="2023", show_default=True,
+              help="The Laws that rule the games still to play.")
+@click.option("--time-control", default=None, help="Time control of the games still to play (default: the "
+                                                   "file's 122 line, else 5400+30).")
+@click.option("--tiebreaks", default=None, metavar="LIST", help="Tie-break order, comma separated.")
+@click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL", help=DB_HELP)
+def import_trf(trf_file: str, name: str | None, rounds: int | None, edition: str, time_control: str | None,
+               tiebreaks: str | None, db: str) -> None:
+    """Import an event from a TRF-16 file (Swiss-Manager, Vega, JaVaFo, bbpPairings...) to go on with it here.
+
+    Players, rounds played, byes, forfeits and results are taken from the file;
+    `pair` then pairs the next round. What TRF does not carry (the edition of
+    the Laws, the tie-break order) comes from the options.
+
+    \b
+    Examples:
+      chesslaws tournament import open.trf
+      chesslaws tournament import open.trf --rounds 9 --time-control 5400+30 --name "Open 2026"
+      chesslaws tournament pair "Open 2026"
+    """
+    from chesslaws.tournament.trf import read_trf
+
+    try:
+        with open(trf_file, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError as err:
+        _die(f"cannot read {trf_file}: {err}", 2)
+    try:
+        t = read_trf(text)
+        codes = _tiebreaks(tiebreaks, t.regulations.system)
+        reg = Regulations(system=t.regulations.system, rounds=rounds or t.regulations.rounds, edition=edition,
+                          time_control=time_control or t.regulations.time_control, scoring=t.regulations.scoring,
+                          tiebreaks=codes)
+        t = read_trf(text, regulations=reg)
+        if rounds:
+            t = replace(t, regulations=replace(t.regulations, rounds=rounds))
+        if len(t.rounds) > t.total_rounds:
+            raise TournamentError(f"the file has {len(t.rounds)} rounds played, more than the {t.total_rounds} "
+                                  "planned: give --rounds")
+        if name or not t.name:
+            t = replace(t, name=name or os.path.splitext(os.path.basename(trf_file))[0])
+    except TournamentError as err:
+        _die(f"{trf_file}: {err}")
+    store = _store(db)
+    t = store.save(t)
+    state = (f"{len(t.rounds)} of {t.total_rounds} rounds played" if t.regulations.system == "swiss" else
+             f"{len(t.rounds)} rounds played")
+    click.echo(f"{t.id}  {t.name}: {len(t.players)} players, {state}")
 
 
 @tournament.command(name="standings")
