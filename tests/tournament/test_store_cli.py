@@ -172,3 +172,31 @@ def test_import_names_the_bad_line(tmp_path: Path) -> None:
     bad_file.write_text("012 Bad\n001    1      Ann                               21x0\n")
     bad = CliRunner().invoke(main, ["tournament", "import", str(bad_file), "--db", str(tmp_path / "t.sqlite3")])
     assert bad.exit_code == 1 and "line 2" in bad.output and "rating" in bad.output, bad.output
+
+
+def test_results_entered_by_hand_export_as_pgn_and_standings_say_which_round(tmp_path: Path) -> None:
+    """Results typed in by the arbiter (no game log) still make a PGN game each (tags and result, no moves;
+    a forfeit is no game), and the standings are titled by the rounds finished, not merely paired."""
+    import chess.pgn
+
+    db = str(tmp_path / "t.sqlite3")
+    run(["create", "Club", "--rounds", "3"], db)
+    run(["add", "Club", "Ann", "Bob", "Cleo", "Dan", "--rating", "1800"], db)
+    run(["pair", "Club"], db)
+    for table, res in ((1, "1/2-1/2"), (2, "+-")):
+        run(["result", "Club", "1", str(table), res], db)
+    run(["pair", "Club"], db)
+    assert run(["standings", "Club"], db).splitlines()[0] == "Club: after round 1 of 3 (round 2 in play)"
+    out = CliRunner().invoke(main, ["tournament", "export", "Club", "--pgn", "--round", "1", "--db", db])
+    assert out.exit_code == 0 and "1 game(s) without a stored log" in out.output
+    pgn = tmp_path / "r1.pgn"
+    run(["export", "Club", "--pgn", "--round", "1", "-o", str(pgn)], db)
+    with pgn.open() as f:
+        game = chess.pgn.read_game(f)
+        assert game is not None and chess.pgn.read_game(f) is None  # the forfeit on table 2 is no game
+    t = TournamentStore(db).load("Club")
+    board = t.round(1).boards[0]
+    assert game.headers["Round"] == "1.1" and game.headers["Result"] == "1/2-1/2"
+    assert game.headers["White"] == t.player(board.white).name and not list(game.mainline_moves())
+    empty = CliRunner().invoke(main, ["tournament", "export", "Club", "--pgn", "--round", "2", "--db", db])
+    assert empty.exit_code == 1 and "round 2 has no result yet" in empty.output

@@ -455,7 +455,9 @@ def standings_command(source: str, as_json: bool, tiebreaks: str | None, crossta
             click.echo(json.dumps({"rank": s.rank, "start_number": s.start_number, "name": s.name,
                                    "points": s.points, "tiebreaks": dict(s.tiebreaks)}))
         return
-    title = f"{t.name or 'Tournament'}: after round {len(t.rounds)} of {t.total_rounds}"
+    done = sum(1 for r in t.rounds if r.complete)
+    title = f"{t.name or 'Tournament'}: after round {done} of {t.total_rounds}" + "".join(
+        f" (round {r.number} in play)" for r in t.rounds if not r.complete)
     click.echo(title)
     click.echo(f"{'Rk':>3} {'SNo':>4} {'Name':<30} {'Rtg':>4} {'Pts':>5} " + " ".join(f"{c:>6}" for c in codes))
     for s in rows:
@@ -487,7 +489,17 @@ def export(tournament_key: str, round_number: int | None, as_pgn: bool, output: 
     if as_pgn:
         from chesslaws.tournament.pgn import event_pgn
 
-        text = event_pgn(t, store.game_logs(t.id, round_number))
+        logs = store.game_logs(t.id, round_number)
+        text = event_pgn(t, logs, round_number=round_number)
+        logged = {(rnd, table) for rnd, table, _ in logs}
+        unlogged = sum(1 for r in t.rounds if round_number in (None, r.number) for b in r.boards
+                       if b.result in ("1-0", "0-1", "1/2-1/2", "0-0") and (r.number, b.table) not in logged)
+        if not text:
+            _die("no game to export: " + (f"round {round_number} has" if round_number else "the event has")
+                 + " no result yet (a forfeit is no game)")
+        if unlogged > 0:
+            click.echo(f"chesslaws tournament: {unlogged} game(s) without a stored log (results entered by "
+                       "hand): tags and result only", err=True)
     else:
         from chesslaws.tournament.trf import write_trf
 
