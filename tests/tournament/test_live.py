@@ -207,6 +207,29 @@ def test_round_console_shows_the_whole_round_live(live_server: Any, browser: Any
     page.wait_for_selector("#c-round:text-is('Round 2')")
     page.wait_for_selector("#c-boards tbody tr[data-table='4']")
     assert page.locator("#c-prev").is_enabled() and page.locator("#c-next").is_disabled()
+
+    # Round 2: the arbiter annuls board 1's game in its own console; the round console then waits for the
+    # board's result and takes it (a game in play or over gives its own result: the API refuses there).
+    second = httpx.get(api, headers=auth).json()
+    assert second["round"] == 2
+    g1 = second["boards"][0]
+    post(server, g1["game_id"], token_of(g1["arbiter"]), {"type": "annul", "reason": "wrong players seated"})
+    page.wait_for_selector("#c-boards tbody tr[data-table='1'].decide .badge:has-text('annulled')")
+    assert "annulled" in page.locator("#c-decide li").inner_text()
+    page.screenshot(path=str(tmp_path / "round-console-annulled-1280.png"), full_page=True)
+    if shots:
+        shutil.copy(tmp_path / "round-console-annulled-1280.png", Path(shots) / "round-console-annulled-1280.png")
+    refused = httpx.post(f"{server.url}/api/tournaments/{tid}/rounds/2/boards/2/result", json={"result": "1-0"},
+                         headers=auth)
+    assert refused.status_code == 409 and "in play" in refused.json()["error"]
+    assert httpx.post(f"{server.url}/api/tournaments/{tid}/rounds/2/boards/1/result",
+                      json={"result": "1-0"}).status_code == 403
+    page.once("dialog", lambda dialog: dialog.accept())
+    row(1).locator("button[data-result='1/2-1/2']").click()
+    page.wait_for_selector("#c-boards tbody tr[data-table='1'] td.res:has-text('½ – ½')")
+    assert row(1).locator("button[data-result]").count() == 0
+    entered = httpx.get(f"{server.url}/api/tournaments/{tid}").json()["rounds"][1]["boards"][0]
+    assert entered["result"] == "1/2-1/2"
     page.click("#c-prev")
     page.wait_for_selector("#c-round:text-is('Round 1')")
     assert row(4).locator("td.res").inner_text() == "1 – 0"

@@ -15,6 +15,9 @@
   clocks, pending claims and offers, stopped clocks, flags down, absent
   players, what waits for the arbiter's decision, results) with the link to
   each game's own arbiter console;
+- ``POST /api/tournaments/{id}/rounds/{n}/boards/{table}/result`` (Bearer): the
+  arbiter enters the result of a board whose game was annulled or is not on
+  the server (a game that is in play or over gives its own);
 - ``GET /tournament/{id}``: the standings page; ``GET /tournament/{id}/arbiter``:
   the round's arbiter console page (the arbiter's token in the URL fragment).
 
@@ -52,6 +55,11 @@ class NewPlayer(BaseModel):
     title: str = Field("", max_length=3)
     federation: str = Field("", max_length=3)
     fide_id: str = Field("", max_length=11)
+
+
+class EnteredResult(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    result: Literal["1-0", "0-1", "1/2-1/2", "0-0", "+-", "-+", "--"]
 
 
 class NewTournament(BaseModel):
@@ -132,7 +140,7 @@ def game_console(hub: Any, live: Any) -> dict[str, Any]:
     if st.status == "adjourned":
         decide.append("adjourned: the sealed move waits")
     if st.status == "annulled":
-        decide.append("annulled: the board's result is the arbiter's to enter")
+        decide.append("annulled: enter the board's result in the Result column")
     return {
         "status": st.status, "result": st.result, "termination": st.termination,
         "started": t >= 0, "ply": len(st.moves), "turn": st.turn, "last_moves": _san_list(st.moves, 4),
@@ -289,6 +297,28 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
     async def get_tournament(tid: str) -> dict[str, Any]:
         async with lock:
             return view(await sync(load(tid)))
+
+    @app.post("/api/tournaments/{tid}/rounds/{number}/boards/{table}/result", tags=["tournaments"],
+              summary="The arbiter enters a board's result (a game annulled, or not played on the server)")
+    async def enter_result(tid: str, number: int, table: int, body: EnteredResult,
+                           cred: HTTPAuthorizationCredentials | None = Depends(bearer)) -> dict[str, Any]:
+        arbiter_of(tid, cred)
+        async with lock:
+            t = await sync(load(tid))
+            try:
+                board = next((b for b in t.round(number).boards if b.table == table), None)
+            except TournamentError as err:
+                raise ApiError(404, str(err)) from None
+            if board is None:
+                raise ApiError(404, f"round {number}: no table {table}")
+            if board.game_id is not None:
+                live = await game_of(board.game_id)
+                if live is not None and live.game.state.status != "annulled":
+                    state = "in play" if live.game.state.result == "*" else "over"
+                    raise ApiError(409, f"round {number} table {table}: its game is {state} on this server: "
+                                        "its result comes from the game (decide there, in its arbiter console)")
+            t = store.save(t.set_result(number, table, body.result))
+        return {"round": number, "table": table, "result": body.result}
 
     @app.post("/api/tournaments/{tid}/rounds", status_code=201, tags=["tournaments"],
               summary="Pair the next round and create its games")

@@ -13,6 +13,8 @@
   let data = null;
   let fetchedAt = 0;
   let busy = false;
+  let holding = false; // the pointer is on a result form: the next refreshes wait, so no click is lost
+  const ENTER = [["1-0", "1–0"], ["1/2-1/2", "½–½"], ["0-1", "0–1"], ["+-", "+ −"], ["-+", "− +"], ["--", "− −"]];
 
   function el(tag, attrs, text) {
     const e = document.createElement(tag);
@@ -100,7 +102,7 @@
 
     const decide = [];
     const rows = d.boards.map((b) => {
-      const needs = b.game && b.game.to_decide.length && !b.result ? b.game.to_decide : [];
+      const needs = b.result ? [] : b.game ? b.game.to_decide : [b.game_id ? "its game cannot be reached: enter the result" : "no game on the server: enter the result"];
       const tr = el("tr", { "data-table": b.table, class: needs.length ? "decide" : "" });
       const moves = el("td", { class: "moves" });
       if (b.game) {
@@ -111,6 +113,8 @@
       state.append(...states(b));
       const shown = b.result || (b.game && b.game.result !== "*" ? b.game.result : null);
       const res = el("td", { class: shown ? "res" : "res none" }, shown ? RESULTS[shown] || shown : "…");
+      const enterable = !b.result && (!b.game || b.game.status === "annulled");
+      if (enterable) res.append(resultForm(d.round, b));
       const links = el("td", { class: "open" });
       if (b.arbiter) links.append(el("a", { href: b.arbiter, target: "_blank", rel: "noopener", class: "arbiter-link" }, "arbiter console"));
       if (b.spectator) links.append(el("a", { href: b.spectator, target: "_blank", rel: "noopener" }, "watch"));
@@ -134,6 +138,27 @@
     }));
   }
 
+  function resultForm(round, b) {
+    const form = el("span", { class: "enter", role: "group", "aria-label": `enter the result of board ${b.table}` });
+    form.addEventListener("pointerenter", () => { holding = true; });
+    form.addEventListener("pointerleave", () => { holding = false; });
+    for (const [value, label] of ENTER) {
+      const btn = el("button", { type: "button", "data-result": value, title: `enter ${value}` }, label);
+      btn.addEventListener("click", async () => {
+        if (!confirm(`Board ${b.table} (${b.white.name} – ${b.black.name}): enter the result ${value}?`)) return;
+        const r = await fetch(`/api/tournaments/${encodeURIComponent(id)}/rounds/${round}/boards/${b.table}/result`, {
+          method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+          body: JSON.stringify({ result: value }) });
+        const body = await r.json();
+        showError(r.ok ? "" : body.error || `error ${r.status}`);
+        holding = false;
+        refresh();
+      });
+      form.append(btn);
+    }
+    return form;
+  }
+
   function tick() {
     if (!data) return;
     const gone = performance.now() - fetchedAt;
@@ -144,7 +169,7 @@
   }
 
   async function refresh() {
-    if (!token || busy) return;
+    if (!token || busy || holding) return;
     busy = true;
     try {
       const q = chosen ? `?round=${chosen}` : "";
