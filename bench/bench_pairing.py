@@ -10,9 +10,10 @@ Per round it prints:
 1. the time our engine takes to pair the round (wall and CPU of this process);
 2. the time bbpPairings (FIDE-endorsed, C++) takes to pair the same round
    from the same TRF (`bbpPairings --dutch in.trf -p out`), and the ratio;
-3. the independent checks of the round as we paired it, from our TRF-16:
-   bbpPairings' checker (`-c`: pairs that differ, colours that differ) and
-   the engine's own free pairings checker (caissify's FPC).
+3. the independent checks of every round as we paired it, from our TRF-16:
+   FIDE TEC's pairing checker (the `gacrux` package, `pairingchecker -c`),
+   bbpPairings' checker (`-c`: pairs that differ, colours that differ) and,
+   up to 150 players, caissify's free pairings checker (FPC).
 
 bbpPairings is vendored in third_party/bbpPairings: `make -C
 third_party/bbpPairings` builds it and the bench finds it (or give any build
@@ -119,6 +120,30 @@ def bbp_check(bbp: str, t: Tournament, tmp: Path) -> dict[int, tuple[int, int]]:
     return {r: (len(c ^ o) // 2, rev) for r, (c, o, rev) in result.items()}
 
 
+def tec_check(t: Tournament, tmp: Path) -> tuple[bool, dict[int, int], float] | None:
+    """FIDE TEC's pairing checker (gacrux) on our TRF: (all rounds as it pairs them, boards it pairs
+    otherwise per round, seconds); None when gacrux is not installed."""
+    try:
+        import gacrux  # noqa: F401
+    except ImportError:
+        return None
+    path = tmp / "tec.trf"
+    path.write_text(write_trf(t))
+    t0 = time.perf_counter()
+    out = subprocess.run([sys.executable, "-m", "gacrux.pairingchecker", "-i", str(path), "-c", "-dT"],
+                         capture_output=True, text=True).stdout
+    secs = time.perf_counter() - t0
+    differ: dict[int, int] = {}
+    rnd = 0
+    for line in out.splitlines():
+        m = re.search(r"Round #(\d+)", line)
+        if m:
+            rnd = int(m.group(1))
+        elif re.match(r"\s+\d+\s+-\s+\d+\s+\d+\s+-\s+\d+", line):
+            differ[rnd] = differ.get(rnd, 0) + 1
+    return "Check: True" in out, differ, secs
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--players", type=int, default=500)
@@ -184,6 +209,11 @@ def main() -> None:
             s = report["summary"]
             print(f"# engine's own checker (caissify FPC): {s['rounds_matched']}/{s['rounds_checked']} rounds agree")
         if paired_rounds:
+            tec = tec_check(t, tmp)
+            if tec is not None:
+                ok, differ, secs = tec
+                print(f"# FIDE TEC's pairing checker (gacrux): {paired_rounds - len(differ)}/{paired_rounds} rounds "
+                      f"identical; {sum(differ.values())} board(s) paired otherwise; Check: {ok} ({secs:.0f} s)")
             if args.bbp:
                 diffs = bbp_check(args.bbp, t, tmp)
                 pairs = sum(p for p, _ in diffs.values())

@@ -146,6 +146,39 @@ def bbp_differences(stdout: str) -> list[tuple[int, set[frozenset[str]], set[fro
     return out
 
 
+def tec_check(t: Tournament, tmp_path: Path) -> tuple[bool, dict[int, set[str]]]:
+    """FIDE TEC's pairing checker (gacrux, independent of bbpPairings and caissify) on our TRF of the event:
+    whether every round is the pairing it would make, and per round the boards it would pair otherwise."""
+    import sys
+
+    path = tmp_path / "event.trf"
+    path.write_text(write_trf(t))
+    out = subprocess.run([sys.executable, "-m", "gacrux.pairingchecker", "-i", str(path), "-c", "-dT"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert f"Round #{len(t.rounds)} " in out.stdout, out.stdout[-500:]
+    differ: dict[int, set[str]] = {}
+    rnd = 0
+    for line in out.stdout.splitlines():
+        m = re.search(r"Round #(\d+)", line)
+        if m:
+            rnd = int(m.group(1))
+        elif re.match(r"\s+\d+\s+-\s+\d+\s+\d+\s+-\s+\d+", line):
+            a, b, c, d = (int(x) for x in re.findall(r"\d+", line)[:4])
+            differ.setdefault(rnd, set()).add(f"{a}-{b}")
+    return "Check: True" in out.stdout, differ
+
+
+def test_fide_tec_checker_finds_nothing_to_change(event: tuple[Tournament, list[str]], tmp_path: Path) -> None:
+    """FIDE TEC's own pairing checker re-pairs all 9 rounds of the 100-player Swiss (default engine)
+    from our TRF and finds every board, colours included, as it would pair them."""
+    if BBP is None:
+        pytest.skip("the default engine is caissify-pairings here (bbpPairings not built): its colours differ")
+    t, _ = event
+    ok, differ = tec_check(t, tmp_path)
+    assert ok and differ == {}, differ
+
+
 def bbp_check(t: Tournament, tmp_path: Path) -> str:
     """bbpPairings' checker (-c) on our TRF of the event: it re-pairs every round and prints where it differs."""
     path = tmp_path / "event.trf"
@@ -174,6 +207,35 @@ def test_caissify_meets_bbp_on_who_meets_whom(tmp_path: Path) -> None:
     t, _ = run_event(44, 7, seed=5, engine=CaissifyDutch())
     for rnd, checker, ours in bbp_differences(bbp_check(t, tmp_path)):
         assert checker == ours, f"round {rnd}: bbpPairings pairs {checker - ours}, we pair {ours - checker}"
+
+
+def test_two_independent_checkers_find_the_same_colour_errors_in_caissify(tmp_path: Path) -> None:
+    """caissify-pairings (100 players, 9 rounds: 5 boards in 3 rounds with colours reversed, see
+    bench/README.md): FIDE TEC's checker and bbpPairings' checker name the same boards, and only colours."""
+    t = Tournament("Caissify 100", Regulations(rounds=9, time_control="5400+30"))
+    rng = random.Random(20)
+    for i in range(100):
+        t = t.add_player(f"Player {i + 1:04}", rng.randint(1200, 2700))
+    t = t.order_by_rating()
+    results = random.Random(21)
+    for _ in range(9):
+        t = pair_next_round(t, CaissifyDutch())
+        for b in t.rounds[-1].boards:
+            expected = 1 / (1 + 10 ** ((t.player(b.black).rating - t.player(b.white).rating) / 400))
+            x = results.random()
+            t = t.set_result(len(t.rounds), b.table, "1/2-1/2" if x < 0.3 else "1-0" if x < 0.3 + 0.7 * expected else "0-1")
+    ok, tec = tec_check(t, tmp_path)
+    assert not ok and sum(len(v) for v in tec.values()) == 5 and len(tec) == 3, tec
+    for rnd, boards in tec.items():
+        ours = {(b.white, b.black) for b in t.round(rnd).boards}
+        for pair in boards:  # the checker's board is ours with the colours reversed
+            white, black = (int(x) for x in pair.split("-"))
+            assert (black, white) in ours
+    if BBP is not None:
+        bbp = {rnd: {f"{min(map(int, p))}-{max(map(int, p))}" for p in checker}
+               for rnd, checker, _ in bbp_differences(bbp_check(t, tmp_path))}
+        assert bbp == {rnd: {f"{min(map(int, p.split('-')))}-{max(map(int, p.split('-')))}" for p in v}
+                       for rnd, v in tec.items()}
 
 
 def test_the_default_engine_is_bbp_when_one_is_found(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
