@@ -112,6 +112,15 @@ def test_round_robin_to_final_standings(live_server: Any, browser: Any, tmp_path
     assert all(b["result"] for r in state["rounds"] for b in r["boards"])
 
 
+def axe_violations(page: Any) -> list[dict[str, Any]]:
+    """axe-core (shipped by axe-playwright-python) run in the page: its serious and critical violations."""
+    axe_py = pytest.importorskip("axe_playwright_python")
+    page.evaluate((Path(axe_py.__file__).parent / "axe.min.js").read_text(encoding="utf-8"))
+    result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    return [{"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"]][:5]}
+            for v in result["violations"] if v["impact"] in ("serious", "critical")]
+
+
 def test_round_console_shows_the_whole_round_live(live_server: Any, browser: Any, tmp_path: Path) -> None:
     """The tournament arbiter's round console: every board as its game stands, updated live (moves, clocks,
     a draw offer, clocks stopped by the arbiter, a result), what waits for the arbiter, each game's arbiter
@@ -179,6 +188,7 @@ def test_round_console_shows_the_whole_round_live(live_server: Any, browser: Any
     page.wait_for_timeout(2300)
     assert row(1).locator(".ck.black").inner_text() != first
     page.screenshot(path=str(tmp_path / "round-console-1280.png"), full_page=True)
+    assert axe_violations(page) == []
     small = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     small.goto(created["console"])
     small.wait_for_selector("#c-boards tbody tr[data-table='3'].decide")
