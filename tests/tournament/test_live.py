@@ -257,15 +257,26 @@ def test_a_result_flows_back_after_its_game_left_memory(live_server: Any) -> Non
                         headers={"Authorization": f"Bearer {token}"}).json()["boards"]
     hub = server.server.config.app.state.hub
     hub.retire_after = 0.05
-    try:
-        play(server, board, "mate")
+
+    def wait_retired() -> None:
         for _ in range(100):
             if board["game_id"] not in hub.games:
                 break
             time.sleep(0.05)
         assert board["game_id"] not in hub.games  # retired
+
+    try:
+        play(server, board, "mate")
+        wait_retired()
         state = httpx.get(f"{server.url}/api/tournaments/{tid}").json()
         assert state["rounds"][0]["boards"][0]["result"] == "1-0"
+        # The round console shows it from its stored final state, without loading it back into memory.
+        wait_retired()  # the look above loaded it back to take its result: it leaves again
+        console = httpx.get(f"{server.url}/api/tournaments/{tid}/console",
+                            headers={"Authorization": f"Bearer {token}"}).json()
+        game = console["boards"][0]["game"]
+        assert game["ply"] == 7 and game["last_moves"].endswith("4. Qxf7#") and game["termination"] == "checkmate"
+        assert board["game_id"] not in hub.games
     finally:
         hub.retire_after = 60.0
 

@@ -100,19 +100,32 @@ def unseal(sealed: str, arbiter_token: str, game_id: str) -> str:
     return bytes(a ^ b for a, b in zip(raw, _stream(arbiter_token, game_id, len(raw)))).decode("utf-8")
 
 
-def _san_list(moves: Any, last: int) -> str:
-    """The last ``last`` moves as a scoresheet reads them: ``23. Nf3 Nc6 24. e4``."""
+def _san_list(moves: list[tuple[int, str, str]], last: int) -> str:
+    """The last ``last`` moves (ply, colour, SAN) as a scoresheet reads them: ``23. Nf3 Nc6 24. e4``."""
     parts: list[str] = []
-    shown = moves[-last:] if last else moves
-    for i, m in enumerate(shown):
-        number = (m.ply + 1) // 2  # ply 1 is White's first move
-        if m.color == "white":
-            parts.append(f"{number}. {m.san}")
+    for i, (ply, color, san) in enumerate(moves[-last:]):
+        number = (ply + 1) // 2  # ply 1 is White's first move
+        if color == "white":
+            parts.append(f"{number}. {san}")
         elif i == 0:
-            parts.append(f"{number}… {m.san}")
+            parts.append(f"{number}… {san}")
         else:
-            parts.append(m.san)
+            parts.append(san)
     return " ".join(parts)
+
+
+def retired_console(view: dict[str, Any]) -> dict[str, Any]:
+    """A game that is over and out of memory, from its stored final view (no replay)."""
+    moves = [(int(m["ply"]), str(m["color"]), str(m["san"])) for m in view.get("moves", [])]
+    clocks = view.get("clocks") or {}
+    return {
+        "status": view.get("status"), "result": view.get("result"), "termination": view.get("termination"),
+        "started": True, "ply": view.get("ply", len(moves)), "turn": view.get("turn"),
+        "last_moves": _san_list(moves, 4),
+        "clocks": {"white_ms": clocks.get("white_ms"), "black_ms": clocks.get("black_ms"), "running": None,
+                   "timed": view.get("time_control", "-") != "-"},
+        "clocks_stopped": False, "flags": [], "pending": [], "absent": [], "waiting_for": [], "to_decide": [],
+    }
 
 
 def game_console(hub: Any, live: Any) -> dict[str, Any]:
@@ -143,7 +156,8 @@ def game_console(hub: Any, live: Any) -> dict[str, Any]:
         decide.append("annulled: enter the board's result in the Result column")
     return {
         "status": st.status, "result": st.result, "termination": st.termination,
-        "started": t >= 0, "ply": len(st.moves), "turn": st.turn, "last_moves": _san_list(st.moves, 4),
+        "started": t >= 0, "ply": len(st.moves), "turn": st.turn,
+        "last_moves": _san_list([(m.ply, m.color, m.san) for m in st.moves[-4:]], 4),
         "clocks": {"white_ms": clocks["white"], "black_ms": clocks["black"],
                    "running": st.clock.running if ongoing else None, "timed": timed},
         "clocks_stopped": stopped, "flags": flags,
@@ -251,9 +265,16 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
                 sealed = keys.get(b.game_id)
                 if sealed:
                     row["arbiter"] = f"{base}game/{b.game_id}#token={unseal(sealed, cred.credentials, b.game_id)}"
-                live = await game_of(b.game_id)
-                if live is not None:
-                    row["game"] = game_console(hub, live)
+                live = hub.games.get(b.game_id)
+                if live is None and b.result is not None:  # over and out of memory: its stored final view
+                    try:
+                        final = await hub.final_view(b.game_id)
+                    except ApiError:
+                        final = None
+                    row["game"] = retired_console(final) if final else None
+                else:
+                    live = live or await game_of(b.game_id)
+                    row["game"] = game_console(hub, live) if live is not None else None
             g = row["game"]
             count["boards"] += 1
             if b.result is not None:
