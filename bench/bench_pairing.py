@@ -15,14 +15,13 @@ Per round it prints:
    bbpPairings' checker (`-c`: pairs that differ, colours that differ) and,
    up to 150 players, caissify's free pairings checker (FPC).
 
-bbpPairings is vendored in third_party/bbpPairings: `make -C
-third_party/bbpPairings` builds it and the bench finds it (or give any build
-with --bbp PATH / CHESSLAWS_BBP). Without it only our times are printed.
+bbpPairings is not shipped with chesslaws: build it from github.com/BieremaBoyzProgramming/bbpPairings
+(make, about 20 s) and give it with --bbp PATH or CHESSLAWS_BBP. Without it only our times are printed.
 A round that takes longer than --round-limit seconds stops the run (it is
 reported as not finished): caissify-pairings runs one pure-Python maximum-
 weight matching of the whole field per pair it fixes.
 
-    make -C third_party/bbpPairings
+    export CHESSLAWS_BBP=/path/to/bbpPairings.exe
     python bench/bench_pairing.py --players 500 --rounds 11
     python bench/bench_pairing.py --players 100 --rounds 9 --engine caissify
 """
@@ -150,7 +149,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=11)
     ap.add_argument("--seed", type=int, default=20)
     ap.add_argument("--bbp", default=find_bbp(), help="bbpPairings' executable (default: found as chesslaws "
-                    "finds it: CHESSLAWS_BBP, the PATH, third_party/bbpPairings/bbpPairings.exe).")
+                    "finds it: CHESSLAWS_BBP, the PATH).")
     ap.add_argument("--round-limit", type=float, default=240.0, help="Seconds allowed to pair one round.")
     ap.add_argument("--no-fpc", action="store_true",
                     help="Skip caissify's free pairings checker (it re-pairs every round with caissify; "
@@ -164,7 +163,7 @@ def main() -> None:
         args.engine = "bbp" if args.bbp else "caissify"
     if args.engine == "bbp":
         if not args.bbp:
-            ap.error("--engine bbp needs --bbp PATH (or make -C third_party/bbpPairings)")
+            ap.error("--engine bbp needs --bbp PATH (or CHESSLAWS_BBP; build it from github.com/BieremaBoyzProgramming/bbpPairings)")
         ENGINE = BbpDutch(args.bbp)
     else:
         ENGINE = CaissifyDutch()

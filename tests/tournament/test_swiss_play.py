@@ -25,8 +25,8 @@ from tgames import play
 
 from chesslaws.tournament.pairing import BbpDutch, CaissifyDutch, default_engine, find_bbp
 
-BBP = find_bbp()  # CHESSLAWS_BBP, the PATH, or the checkout's build (make -C third_party/bbpPairings); CI builds it
-NO_BBP = "bbpPairings is not built (make -C third_party/bbpPairings, or set CHESSLAWS_BBP to its binary)"
+BBP = find_bbp()  # CHESSLAWS_BBP or the PATH
+NO_BBP = "bbpPairings is not installed (set CHESSLAWS_BBP to its binary)"
 
 
 def run_event(n: int, rounds: int, seed: int, engine: Any = None) -> tuple[Tournament, list[str]]:
@@ -269,19 +269,15 @@ def test_two_independent_checkers_find_the_same_colour_errors_in_caissify(tmp_pa
 
 
 def test_the_default_engine_is_bbp_when_one_is_found(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    import chesslaws.tournament.pairing as pairing
-
     monkeypatch.setenv("PATH", str(tmp_path))
-    monkeypatch.setattr(pairing, "_CHECKOUT_BBP", tmp_path / "absent" / "bbpPairings.exe")
     monkeypatch.delenv("CHESSLAWS_BBP", raising=False)
     assert find_bbp() is None and isinstance(default_engine(), CaissifyDutch)
     exe = tmp_path / "bbpPairings"
     exe.write_text("#!/bin/sh\n")
     exe.chmod(0o755)
     assert find_bbp() == str(exe)
-    monkeypatch.setattr(pairing, "_CHECKOUT_BBP", exe)
     monkeypatch.setenv("PATH", str(tmp_path / "absent"))
-    assert find_bbp() == str(exe)
+    assert find_bbp() is None
     monkeypatch.setenv("CHESSLAWS_BBP", "/opt/bbp/bbpPairings.exe")
     engine = default_engine()
     assert isinstance(engine, BbpDutch) and engine.executable == "/opt/bbp/bbpPairings.exe"

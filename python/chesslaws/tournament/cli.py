@@ -193,8 +193,8 @@ def add(tournament_key: str, names: tuple[str, ...], rating: int, title: str, fe
 @tournament.command()
 @click.argument("tournament_key", metavar="TOURNAMENT")
 @click.option("--engine", type=click.Choice(["auto", "bbp", "caissify"]), default="auto", show_default=True,
-              help="Swiss engine: auto takes bbpPairings when one is found (--bbp, CHESSLAWS_BBP, the PATH, "
-                   "a checkout's third_party build), else caissify-pairings (pure Python, slow past 150 players).")
+              help="Swiss engine: auto takes bbpPairings when one is found (--bbp, CHESSLAWS_BBP, the PATH), "
+                   "else caissify-pairings (pure Python, slow past 150 players).")
 @click.option("--bbp", "bbp_path", envvar="CHESSLAWS_BBP", default=None, metavar="PATH",
               help="The bbpPairings executable (or CHESSLAWS_BBP).")
 @click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL", help=DB_HELP)
@@ -203,9 +203,9 @@ def pair(tournament_key: str, engine: str, bbp_path: str | None, db: str) -> Non
 
     Before round 1 of a Swiss the players are numbered by rating (C.04.2).
     A Swiss is paired by the FIDE Dutch system (C.04.3), by default with
-    bbpPairings (FIDE-endorsed; a chesslaws checkout carries its source:
-    `make -C third_party/bbpPairings` builds it in about 20 s and pair
-    then finds it). Without it caissify-pairings pairs: seconds per round
+    bbpPairings (FIDE-endorsed, not shipped with chesslaws: build it
+    from github.com/BieremaBoyzProgramming/bbpPairings with make, about 20 s, and give it with --bbp or
+    CHESSLAWS_BBP, or put it on the PATH). Without it caissify-pairings pairs: seconds per round
     at 100 players, and it does not finish a round of a large open.
     The engine that paired is named on the first line.
 
@@ -220,14 +220,14 @@ def pair(tournament_key: str, engine: str, bbp_path: str | None, db: str) -> Non
     )
 
     if bbp_path and not (os.path.isfile(bbp_path) and os.access(bbp_path, os.X_OK)):
-        _die(f"--bbp {bbp_path}: no executable file there (build one: make -C third_party/bbpPairings)", 2)
+        _die(f"--bbp {bbp_path}: no executable file there (build one from github.com/BieremaBoyzProgramming/bbpPairings)", 2)
     store, t = _load(db, tournament_key)
     chosen: SwissEngine | None = None
     found = bbp_path or find_bbp()
     if engine == "bbp":
         if not found:
             _die("--engine bbp needs the bbpPairings executable: --bbp PATH (or CHESSLAWS_BBP), "
-                 "or build the checkout's copy: make -C third_party/bbpPairings", 2)
+                 "built from github.com/BieremaBoyzProgramming/bbpPairings", 2)
         chosen = BbpDutch(found)
     elif engine == "caissify":
         chosen = CaissifyDutch()
@@ -238,8 +238,8 @@ def pair(tournament_key: str, engine: str, bbp_path: str | None, db: str) -> Non
         click.echo(f"Dutch system by {chosen.name}{where}", err=True)
         if isinstance(chosen, CaissifyDutch) and len(t.players) > LARGE_FOR_CAISSIFY:
             click.echo(f"chesslaws tournament: warning: {len(t.players)} players: caissify-pairings may take many "
-                       "minutes for this round; bbpPairings pairs it in seconds (--bbp PATH, or "
-                       "make -C third_party/bbpPairings in a checkout)", err=True)
+                       "minutes for this round; bbpPairings pairs it in seconds (--bbp PATH; "
+                       "build it from github.com/BieremaBoyzProgramming/bbpPairings)", err=True)
     try:
         if not t.rounds and t.regulations.system == "swiss":
             t = t.order_by_rating()

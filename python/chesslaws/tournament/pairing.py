@@ -2,11 +2,9 @@
 
 The engine is kept behind :class:`SwissEngine` (one call: pair one round
 from each player's history). :class:`BbpDutch` runs bbpPairings (FIDE-endorsed,
-C++, Apache-2.0; vendored unmodified in ``third_party/bbpPairings``, built by
-``make -C third_party/bbpPairings``) on the event's TRF; :class:`CaissifyDutch`
+C++, Apache-2.0, not shipped with chesslaws: built from github.com/BieremaBoyzProgramming/bbpPairings) on the event's TRF; :class:`CaissifyDutch`
 adapts the pure-Python ``caissify-pairings`` package. :func:`default_engine`
-takes bbpPairings whenever one is found (``CHESSLAWS_BBP``, the ``PATH``, the
-checkout's build) and caissify-pairings otherwise: caissify needs seconds per
+takes bbpPairings whenever one is found (``CHESSLAWS_BBP`` or the ``PATH``) and caissify-pairings otherwise: caissify needs seconds per
 round at 100 players and does not finish a round of a 500-player open (one
 from-scratch maximum-weight matching of the whole field per pair it fixes;
 see :data:`LARGE_FOR_CAISSIFY`), and it takes the colour rules' "higher
@@ -235,11 +233,8 @@ class BbpDutch:
 LARGE_FOR_CAISSIFY = 150
 """Above this many players caissify-pairings takes minutes per round (500: a round does not finish in 300 s)."""
 
-_CHECKOUT_BBP = Path(__file__).resolve().parents[3] / "third_party" / "bbpPairings" / "bbpPairings.exe"
-
-
 def find_bbp() -> str | None:
-    """The bbpPairings executable to use, if any: ``CHESSLAWS_BBP``, else on the ``PATH``, else the checkout's build."""
+    """The bbpPairings executable to use, if any: ``CHESSLAWS_BBP``, else one on the ``PATH``."""
     named = os.environ.get("CHESSLAWS_BBP")
     if named:
         return named
@@ -247,8 +242,6 @@ def find_bbp() -> str | None:
         found = shutil.which(name)
         if found:
             return found
-    if _CHECKOUT_BBP.is_file() and os.access(_CHECKOUT_BBP, os.X_OK):
-        return str(_CHECKOUT_BBP)
     return None
 
 
