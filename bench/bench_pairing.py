@@ -3,34 +3,35 @@
 A random Swiss (a fixed seed: ratings 1200-2700, results drawn from the Elo
 expectation with 30 % draws) is paired round by round through chesslaws'
 engine interface (`chesslaws.tournament.pairing.pair_next_round`, the FIDE
-Dutch system of caissify-pairings). Per round it prints:
+Dutch system of the default engine: bbpPairings when it is built, as
+`chesslaws tournament pair` does; --engine caissify for caissify-pairings).
+Per round it prints:
 
 1. the time our engine takes to pair the round (wall and CPU of this process);
 2. the time bbpPairings (FIDE-endorsed, C++) takes to pair the same round
    from the same TRF (`bbpPairings --dutch in.trf -p out`), and the ratio;
-3. the independent checks of the round as we paired it, from our TRF-16:
-   bbpPairings' checker (`-c`: pairs that differ, colours that differ) and
-   the engine's own free pairings checker (caissify's FPC).
+3. the independent checks of every round as we paired it, from our TRF-16:
+   FIDE TEC's pairing checker (the `gacrux` package, `pairingchecker -c`),
+   bbpPairings' checker (`-c`: pairs that differ, colours that differ) and,
+   up to 150 players, caissify's free pairings checker (FPC).
 
-bbpPairings is not part of chesslaws: build it yourself and give its binary
-with --bbp PATH (or CHESSLAWS_BBP). Without it only our times are printed.
+bbpPairings is not shipped with chesslaws: build it from github.com/BieremaBoyzProgramming/bbpPairings
+(make, about 20 s) and give it with --bbp PATH or CHESSLAWS_BBP. Without it only our times are printed.
 A round that takes longer than --round-limit seconds stops the run (it is
-reported as not finished): the caissify engine's maximum-weight matching is
-pure Python and grows steeply with the bracket size.
+reported as not finished): caissify-pairings runs one pure-Python maximum-
+weight matching of the whole field per pair it fixes.
 
-    python bench/bench_pairing.py --players 500 --rounds 11 --bbp /path/to/bbpPairings.exe
-    python bench/bench_pairing.py --players 100 --rounds 9
-    python bench/bench_pairing.py --players 500 --rounds 11 --engine bbp --bbp /path/to/bbpPairings.exe --no-fpc
+    export CHESSLAWS_BBP=/path/to/bbpPairings.exe
+    python bench/bench_pairing.py --players 500 --rounds 11
+    python bench/bench_pairing.py --players 100 --rounds 9 --engine caissify
 """
 
 from __future__ import annotations
 
 import argparse
 import multiprocessing as mp
-import os
 import random
 import re
-import shutil
 import statistics
 import subprocess
 import sys
@@ -40,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from chesslaws.tournament import Regulations, Tournament, pair_next_round, write_trf
+from chesslaws.tournament.pairing import LARGE_FOR_CAISSIFY, BbpDutch, CaissifyDutch, find_bbp
 
 
 def simulate(n: int, rounds: int, seed: int) -> Tournament:
@@ -60,7 +62,7 @@ def play_round(t: Tournament, rng: random.Random) -> Tournament:
     return t
 
 
-ENGINE: Any = None  # None: caissify-pairings; else a BbpDutch (set by --engine bbp)
+ENGINE: Any = None  # the engine behind the interface (set from --engine)
 
 
 def _pair_worker(t: Tournament, out: Any) -> None:
@@ -117,25 +119,56 @@ def bbp_check(bbp: str, t: Tournament, tmp: Path) -> dict[int, tuple[int, int]]:
     return {r: (len(c ^ o) // 2, rev) for r, (c, o, rev) in result.items()}
 
 
+def tec_check(t: Tournament, tmp: Path) -> tuple[bool, dict[int, int], float] | None:
+    """FIDE TEC's pairing checker (gacrux) on our TRF: (all rounds as it pairs them, boards it pairs
+    otherwise per round, seconds); None when gacrux is not installed."""
+    try:
+        import gacrux  # noqa: F401
+    except ImportError:
+        return None
+    path = tmp / "tec.trf"
+    path.write_text(write_trf(t))
+    t0 = time.perf_counter()
+    out = subprocess.run([sys.executable, "-m", "gacrux.pairingchecker", "-i", str(path), "-c", "-dT"],
+                         capture_output=True, text=True).stdout
+    secs = time.perf_counter() - t0
+    differ: dict[int, int] = {}
+    rnd = 0
+    for line in out.splitlines():
+        m = re.search(r"Round #(\d+)", line)
+        if m:
+            rnd = int(m.group(1))
+        elif re.match(r"\s+\d+\s+-\s+\d+\s+\d+\s+-\s+\d+", line):
+            differ[rnd] = differ.get(rnd, 0) + 1
+    return "Check: True" in out, differ, secs
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--players", type=int, default=500)
     ap.add_argument("--rounds", type=int, default=11)
     ap.add_argument("--seed", type=int, default=20)
-    ap.add_argument("--bbp", default=os.environ.get("CHESSLAWS_BBP") or shutil.which("bbpPairings.exe"))
+    ap.add_argument("--bbp", default=find_bbp(), help="bbpPairings' executable (default: found as chesslaws "
+                    "finds it: CHESSLAWS_BBP, the PATH).")
     ap.add_argument("--round-limit", type=float, default=240.0, help="Seconds allowed to pair one round.")
     ap.add_argument("--no-fpc", action="store_true",
-                    help="Skip the engine's own checker (it re-pairs every round with caissify: too slow at 500 players).")
-    ap.add_argument("--engine", choices=["caissify", "bbp"], default="caissify",
-                    help="The engine behind chesslaws' interface (bbp: the --bbp binary, through our TRF).")
+                    help="Skip caissify's free pairings checker (it re-pairs every round with caissify; "
+                         f"skipped on its own past {LARGE_FOR_CAISSIFY} players, where it does not finish).")
+    ap.add_argument("--engine", choices=["auto", "caissify", "bbp"], default="auto",
+                    help="The engine behind chesslaws' interface (auto: bbpPairings when found, as chesslaws "
+                         "pairs by default; bbp: the --bbp binary, through our TRF).")
     args = ap.parse_args()
     global ENGINE
+    if args.engine == "auto":
+        args.engine = "bbp" if args.bbp else "caissify"
     if args.engine == "bbp":
-        from chesslaws.tournament.pairing import BbpDutch
-
         if not args.bbp:
-            ap.error("--engine bbp needs --bbp PATH")
+            ap.error("--engine bbp needs --bbp PATH (or CHESSLAWS_BBP; build it from github.com/BieremaBoyzProgramming/bbpPairings)")
         ENGINE = BbpDutch(args.bbp)
+    else:
+        ENGINE = CaissifyDutch()
+    if args.players > LARGE_FOR_CAISSIFY:
+        args.no_fpc = True
 
     with open("/proc/loadavg") as f:
         load = f.read().split()[:3]
@@ -175,6 +208,11 @@ def main() -> None:
             s = report["summary"]
             print(f"# engine's own checker (caissify FPC): {s['rounds_matched']}/{s['rounds_checked']} rounds agree")
         if paired_rounds:
+            tec = tec_check(t, tmp)
+            if tec is not None:
+                ok, differ, secs = tec
+                print(f"# FIDE TEC's pairing checker (gacrux): {paired_rounds - len(differ)}/{paired_rounds} rounds "
+                      f"identical; {sum(differ.values())} board(s) paired otherwise; Check: {ok} ({secs:.0f} s)")
             if args.bbp:
                 diffs = bbp_check(args.bbp, t, tmp)
                 pairs = sum(p for p, _ in diffs.values())

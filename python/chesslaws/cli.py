@@ -321,6 +321,11 @@ def serve(host: str, port: int, db: str, no_rate_limits: bool, ws_compression: b
     With --engine, the lobby offers "Play against the computer": the engine
     takes a seat and plays by the same clock and arbiter as a person.
 
+    The tournaments of the same database (`chesslaws tournament`) run live
+    here: `chesslaws tournament arbiter NAME --url http://HOST:PORT` prints
+    the round console's link, from which the arbiter pairs each round into
+    games and follows every board.
+
     \b
     Example:
       chesslaws serve --port 8000 --db ./chesslaws.sqlite3

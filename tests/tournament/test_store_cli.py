@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from click.testing import CliRunner
 
 from chesslaws.cli import main
 from chesslaws.tournament import Regulations, Scoring, Tournament, pair_next_round, read_trf
+from chesslaws.tournament.pairing import find_bbp
 from chesslaws.tournament.store import TournamentStore
 from tgames import play
 
@@ -101,7 +103,8 @@ def test_cli_runs_a_round_robin_from_game_logs(tmp_path: Path) -> None:
     assert "Quad: after round 3 of 3" in table
 
 
-def test_cli_errors_name_what_is_wrong(tmp_path: Path) -> None:
+def test_cli_errors_name_what_is_wrong(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+
     db = str(tmp_path / "t.sqlite3")
     run(["create", "Open", "--rounds", "2"], db)
     run(["add", "Open", "A", "B", "C"], db)
@@ -112,8 +115,11 @@ def test_cli_errors_name_what_is_wrong(tmp_path: Path) -> None:
     assert "no table 7" in bad.output
     bad = CliRunner().invoke(main, ["tournament", "pair", "Open", "--db", db])
     assert "round 1 is not finished: no result on table(s) 1" in bad.output
-    bad = CliRunner().invoke(main, ["tournament", "pair", "Open", "--engine", "bbp", "--db", db], env={"CHESSLAWS_BBP": ""})
-    assert bad.exit_code == 2 and "--bbp PATH" in bad.output
+    bad = CliRunner().invoke(main, ["tournament", "pair", "Open", "--engine", "bbp", "--db", db],
+                             env={"CHESSLAWS_BBP": "", "PATH": str(tmp_path)})
+    assert bad.exit_code == 2 and "--bbp PATH" in bad.output and "bbpPairings" in bad.output
+    bad = CliRunner().invoke(main, ["tournament", "pair", "Open", "--bbp", str(tmp_path / "nothing"), "--db", db])
+    assert bad.exit_code == 2 and "--bbp" in bad.output and "no executable file" in bad.output
     bad = CliRunner().invoke(main, ["tournament", "create", "X", "--tiebreaks", "BH,FOO", "--db", db])
     assert bad.exit_code == 2 and "FOO" in bad.output
     bad = CliRunner().invoke(main, ["tournament", "create", "X", "--scoring", "1-2-0", "--db", db])
@@ -129,3 +135,66 @@ def test_cli_errors_name_what_is_wrong(tmp_path: Path) -> None:
     trf.write_text("012 Bad\n001    1      Ann                               20x0\n")
     bad = CliRunner().invoke(main, ["tournament", "standings", str(trf), "--db", db])
     assert bad.exit_code == 1 and "line 2: rating (columns 49-52)" in bad.output
+
+
+@pytest.mark.skipif(find_bbp() is None, reason="bbpPairings is not installed (set CHESSLAWS_BBP to its binary)")
+def test_import_a_trf_from_another_program_and_pair_on(tmp_path: Path) -> None:
+    """An event that bbpPairings' random generator played for 5 rounds (its own TRF: CR line ends, byes,
+    forfeits) is imported, and its round 6 is paired here exactly as bbpPairings pairs that file itself."""
+    bbp = str(find_bbp())
+    gen = tmp_path / "gen.trf"
+    made = subprocess.run([bbp, "--dutch", "-g", "-o", str(gen), "-s", "7"], capture_output=True, timeout=120)
+    assert made.returncode == 0, made.stderr
+    text = gen.read_text().replace("\r\n", "\n").replace("\r", "\n")
+    planned = tmp_path / "planned.trf"
+    planned.write_text(text.rstrip("\n") + "\nXXR 7\n")
+    direct = tmp_path / "direct.txt"
+    assert subprocess.run([bbp, "--dutch", str(planned), "-p", str(direct)], timeout=120).returncode == 0
+    numbers = [int(x) for x in direct.read_text().split()]
+    expected = sorted((numbers[1 + 2 * i], numbers[2 + 2 * i]) for i in range(numbers[0]))
+
+    db = str(tmp_path / "t.sqlite3")
+    bad = CliRunner().invoke(main, ["tournament", "import", str(gen), "--rounds", "3", "--db", db])
+    assert bad.exit_code == 1 and "more than the 3 planned" in bad.output
+    out = run(["import", str(gen), "--rounds", "7", "--name", "Imported"], db)
+    t = TournamentStore(db).load("Imported")
+    assert f"{len(t.players)} players, 5 of 7 rounds played" in out and len(t.rounds) == 5
+    run(["pair", "Imported"], db)
+    rnd = TournamentStore(db).load("Imported").round(6)
+    ours = sorted([(b.white, b.black) for b in rnd.boards] + [(y.player, 0) for y in rnd.byes if y.kind == "pab"])
+    assert ours == expected
+
+
+def test_import_names_the_bad_line(tmp_path: Path) -> None:
+    bad_file = tmp_path / "bad.trf"
+    bad_file.write_text("012 Bad\n001    1      Ann                               21x0\n")
+    bad = CliRunner().invoke(main, ["tournament", "import", str(bad_file), "--db", str(tmp_path / "t.sqlite3")])
+    assert bad.exit_code == 1 and "line 2" in bad.output and "rating" in bad.output, bad.output
+
+
+def test_results_entered_by_hand_export_as_pgn_and_standings_say_which_round(tmp_path: Path) -> None:
+    """Results typed in by the arbiter (no game log) still make a PGN game each (tags and result, no moves;
+    a forfeit is no game), and the standings are titled by the rounds finished, not merely paired."""
+    import chess.pgn
+
+    db = str(tmp_path / "t.sqlite3")
+    run(["create", "Club", "--rounds", "3"], db)
+    run(["add", "Club", "Ann", "Bob", "Cleo", "Dan", "--rating", "1800"], db)
+    run(["pair", "Club"], db)
+    for table, res in ((1, "1/2-1/2"), (2, "+-")):
+        run(["result", "Club", "1", str(table), res], db)
+    run(["pair", "Club"], db)
+    assert run(["standings", "Club"], db).splitlines()[0] == "Club: after round 1 of 3 (round 2 in play)"
+    out = CliRunner().invoke(main, ["tournament", "export", "Club", "--pgn", "--round", "1", "--db", db])
+    assert out.exit_code == 0 and "1 game(s) without a stored log" in out.output
+    pgn = tmp_path / "r1.pgn"
+    run(["export", "Club", "--pgn", "--round", "1", "-o", str(pgn)], db)
+    with pgn.open() as f:
+        game = chess.pgn.read_game(f)
+        assert game is not None and chess.pgn.read_game(f) is None  # the forfeit on table 2 is no game
+    t = TournamentStore(db).load("Club")
+    board = t.round(1).boards[0]
+    assert game.headers["Round"] == "1.1" and game.headers["Result"] == "1/2-1/2"
+    assert game.headers["White"] == t.player(board.white).name and not list(game.mainline_moves())
+    empty = CliRunner().invoke(main, ["tournament", "export", "Club", "--pgn", "--round", "2", "--db", db])
+    assert empty.exit_code == 1 and "round 2 has no result yet" in empty.output

@@ -156,6 +156,17 @@ def test_unknown_tiebreak_is_refused() -> None:
 # --- against FIDE TEC's tie-break checker -------------------------------------------------------------
 
 TBS = os.environ.get("CHESSLAWS_TIEBREAK_SERVER")  # a checkout of OttoMilvang/TieBreakServer (tiebreakchecker.py)
+try:  # else the same checker as published on PyPI (gacrux, a test extra)
+    import gacrux.tiebreakchecker  # noqa: F401
+
+    GACRUX = True
+except ImportError:
+    GACRUX = False
+# The checker's command and working directory.
+TBS_RUN: tuple[list[str], str | None] | None = (
+    ([sys.executable, "tiebreakchecker.py"], TBS) if TBS else
+    ([sys.executable, "-m", "gacrux.tiebreakchecker"], None) if GACRUX else None)
+NO_TBS = "FIDE TEC's tie-break checker is not installed (pip install gacrux, or CHESSLAWS_TIEBREAK_SERVER=checkout)"
 # Our names -> the checker's, under the rules in force before the 2026 amendment (V1: the 2023 text, as of 2024).
 TBS_NAMES = {"BH": "BH/V1", "BH-C1": "BH/C1/V1", "BH-C2": "BH/C2/V1", "BH-M1": "BH/M1/V1", "SB": "SB/V1",
              "SB-C1": "SB/C1/V1", "WIN": "WIN", "WON": "WON", "BPG": "BPG", "BWG": "BWG", "PS": "PS", "ARO": "ARO",
@@ -165,8 +176,10 @@ TBS_NAMES = {"BH": "BH/V1", "BH-C1": "BH/C1/V1", "BH-C2": "BH/C2/V1", "BH-M1": "
 def tbs_values(t: Tournament, tmp: Path) -> dict[int, dict[str, float]]:
     path = tmp / "event.trf"
     path.write_text(write_trf(t))
-    out = subprocess.run([sys.executable, "tiebreakchecker.py", "-i", str(path), "-f", "TRF", "-dT", "-t", "PTS",
-                          *TBS_NAMES.values()], capture_output=True, text=True, cwd=TBS, timeout=120)
+    assert TBS_RUN is not None
+    cmd, cwd = TBS_RUN
+    out = subprocess.run([*cmd, "-i", str(path), "-f", "TRF", "-dT", "-t", "PTS",
+                          *TBS_NAMES.values()], capture_output=True, text=True, cwd=cwd, timeout=120)
     lines = out.stdout.splitlines()
     assert lines and lines[0].startswith("StartNo"), out.stdout + out.stderr
     head = lines[0].split("\t")
@@ -178,14 +191,14 @@ def tbs_values(t: Tournament, tmp: Path) -> dict[int, dict[str, float]]:
     return values
 
 
-@pytest.mark.skipif(not TBS, reason="set CHESSLAWS_TIEBREAK_SERVER to a checkout of FIDE TEC's TieBreakServer")
+@pytest.mark.skipif(TBS_RUN is None, reason=NO_TBS)
 @pytest.mark.parametrize("make", [example_a, example_b], ids=["a", "b"])
 def test_worked_examples_agree_with_the_fide_tec_checker(make: Any, tmp_path: Path) -> None:
     t = make()
     assert tbs_values(t, tmp_path) == tiebreak_values(t, tuple(TBS_NAMES))
 
 
-@pytest.mark.skipif(not TBS, reason="set CHESSLAWS_TIEBREAK_SERVER to a checkout of FIDE TEC's TieBreakServer")
+@pytest.mark.skipif(TBS_RUN is None, reason=NO_TBS)
 @pytest.mark.parametrize("system", ["swiss", "round-robin", "double-round-robin"])
 def test_direct_encounter_ranks_as_the_fide_tec_checker(system: str, tmp_path: Path) -> None:
     import random
@@ -204,13 +217,14 @@ def test_direct_encounter_ranks_as_the_fide_tec_checker(system: str, tmp_path: P
                 t = t.set_result(r, b.table, "1/2-1/2" if x < 0.4 else "1-0" if x < 0.7 else "0-1")
         path = tmp_path / "de.trf"
         path.write_text(write_trf(t))
-        out = subprocess.run([sys.executable, "tiebreakchecker.py", "-i", str(path), "-f", "TRF", "-dT", "-t", "PTS",
-                              "DE"], capture_output=True, text=True, cwd=TBS, timeout=120).stdout.splitlines()
+        assert TBS_RUN is not None
+        out = subprocess.run([*TBS_RUN[0], "-i", str(path), "-f", "TRF", "-dT", "-t", "PTS", "DE"],
+                             capture_output=True, text=True, cwd=TBS_RUN[1], timeout=120).stdout.splitlines()
         theirs = {int(line.split("\t")[0]): int(line.split("\t")[1]) for line in out[1:]}
         assert theirs == {s.start_number: s.rank for s in standings(t, ("DE",))}, (system, seed)
 
 
-@pytest.mark.skipif(not TBS, reason="set CHESSLAWS_TIEBREAK_SERVER to a checkout of FIDE TEC's TieBreakServer")
+@pytest.mark.skipif(TBS_RUN is None, reason=NO_TBS)
 def test_a_simulated_swiss_agrees_with_the_fide_tec_checker(tmp_path: Path) -> None:
     from test_swiss_play import run_event
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from dataclasses import replace
 from typing import Any, NoReturn
 
 import click
@@ -81,6 +82,11 @@ def tournament() -> None:
       chesslaws tournament result "Club Open" 1 1 1-0
       chesslaws tournament standings "Club Open"
       chesslaws tournament export "Club Open" -o club.trf
+    \b
+    Live, on `chesslaws serve` (same --db): the round console pairs and follows every board
+      chesslaws tournament arbiter "Club Open" --url http://127.0.0.1:8000
+    An event begun elsewhere (Swiss-Manager, Vega, JaVaFo...):
+      chesslaws tournament import open.trf --rounds 9
     \b
     For scripts:
       chesslaws tournament berger 8              # the FIDE Berger table for 8 players
@@ -186,32 +192,54 @@ def add(tournament_key: str, names: tuple[str, ...], rating: int, title: str, fe
 
 @tournament.command()
 @click.argument("tournament_key", metavar="TOURNAMENT")
-@click.option("--engine", type=click.Choice(["caissify", "bbp"]), default="caissify", show_default=True,
-              help="Swiss engine: caissify-pairings (built in), or a bbpPairings binary you installed (--bbp).")
+@click.option("--engine", type=click.Choice(["auto", "bbp", "caissify"]), default="auto", show_default=True,
+              help="Swiss engine: auto takes bbpPairings when one is found (--bbp, CHESSLAWS_BBP, the PATH), "
+                   "else caissify-pairings (pure Python, slow past 150 players).")
 @click.option("--bbp", "bbp_path", envvar="CHESSLAWS_BBP", default=None, metavar="PATH",
-              help="The bbpPairings executable for --engine bbp (or CHESSLAWS_BBP).")
+              help="The bbpPairings executable (or CHESSLAWS_BBP).")
 @click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL", help=DB_HELP)
 def pair(tournament_key: str, engine: str, bbp_path: str | None, db: str) -> None:
     """Pair the next round of TOURNAMENT and print it.
 
     Before round 1 of a Swiss the players are numbered by rating (C.04.2).
-    A Swiss is paired by the FIDE Dutch system; caissify-pairings needs
-    seconds per round at 100 players and does not finish large opens
-    (hundreds of players): use --engine bbp there.
+    A Swiss is paired by the FIDE Dutch system (C.04.3), by default with
+    bbpPairings (FIDE-endorsed, not shipped with chesslaws: build it
+    from github.com/BieremaBoyzProgramming/bbpPairings with make, about 20 s, and give it with --bbp or
+    CHESSLAWS_BBP, or put it on the PATH). Without it caissify-pairings pairs: seconds per round
+    at 100 players, and it does not finish a round of a large open.
+    The engine that paired is named on the first line.
 
     \b
     Examples:
       chesslaws tournament pair Open
-      chesslaws tournament pair Open --engine bbp --bbp /opt/bbp/bbpPairings.exe
+      chesslaws tournament pair Open --bbp /opt/bbp/bbpPairings.exe
+      chesslaws tournament pair Open --engine caissify
     """
-    from chesslaws.tournament.pairing import BbpDutch, SwissEngine, pair_next_round
+    from chesslaws.tournament.pairing import (
+        LARGE_FOR_CAISSIFY, BbpDutch, CaissifyDutch, SwissEngine, find_bbp, pair_next_round,
+    )
 
+    if bbp_path and not (os.path.isfile(bbp_path) and os.access(bbp_path, os.X_OK)):
+        _die(f"--bbp {bbp_path}: no executable file there (build one from github.com/BieremaBoyzProgramming/bbpPairings)", 2)
     store, t = _load(db, tournament_key)
     chosen: SwissEngine | None = None
+    found = bbp_path or find_bbp()
     if engine == "bbp":
-        if not bbp_path:
-            _die("--engine bbp needs the bbpPairings executable: --bbp PATH (or CHESSLAWS_BBP)", 2)
-        chosen = BbpDutch(bbp_path)
+        if not found:
+            _die("--engine bbp needs the bbpPairings executable: --bbp PATH (or CHESSLAWS_BBP), "
+                 "built from github.com/BieremaBoyzProgramming/bbpPairings", 2)
+        chosen = BbpDutch(found)
+    elif engine == "caissify":
+        chosen = CaissifyDutch()
+    else:
+        chosen = BbpDutch(found) if found else CaissifyDutch()
+    if t.regulations.system == "swiss":
+        where = f" ({found})" if isinstance(chosen, BbpDutch) else ""
+        click.echo(f"Dutch system by {chosen.name}{where}", err=True)
+        if isinstance(chosen, CaissifyDutch) and len(t.players) > LARGE_FOR_CAISSIFY:
+            click.echo(f"chesslaws tournament: warning: {len(t.players)} players: caissify-pairings may take many "
+                       "minutes for this round; bbpPairings pairs it in seconds (--bbp PATH; "
+                       "build it from github.com/BieremaBoyzProgramming/bbpPairings)", err=True)
     try:
         if not t.rounds and t.regulations.system == "swiss":
             t = t.order_by_rating()
@@ -313,6 +341,93 @@ def _tournament_from(source: str, db: str) -> Tournament:
     return _load(db, source)[1]
 
 
+@tournament.command(name="arbiter")
+@click.argument("tournament_key", metavar="TOURNAMENT")
+@click.option("--url", default="http://127.0.0.1:8000", show_default=True,
+              help="Where `chesslaws serve` answers (with the same --db).")
+@click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL", help=DB_HELP)
+def arbiter(tournament_key: str, url: str, db: str) -> None:
+    """Give TOURNAMENT a new live arbiter token and print the round console's link.
+
+    With it the arbiter runs the event on `chesslaws serve` (same --db):
+    the round console pairs each round into live games, shows every board
+    (moves, clocks, claims, stopped clocks, results) and opens each game's
+    arbiter console. The token replaces any earlier one: games created
+    with the earlier token keep their own arbiter links (printed then), the
+    console offers them only to the token that created them.
+
+    \b
+    Examples:
+      chesslaws tournament arbiter "Club Open" --url http://192.168.1.20:8000
+      chesslaws serve --db ./chesslaws.sqlite3 --host 0.0.0.0
+    """
+    import hashlib
+    import secrets
+
+    store, t = _load(db, tournament_key)
+    token = secrets.token_urlsafe(24)
+    store.set_arbiter_token_hash(t.id, hashlib.sha256(token.encode("utf-8")).hexdigest())
+    base = url.rstrip("/")
+    click.echo(f"round console: {base}/tournament/{t.id}/arbiter#token={token}")
+    click.echo(f"standings:     {base}/tournament/{t.id}")
+    click.echo("Keep the console link secret: it carries the arbiter's token (shown only now).", err=True)
+
+
+@tournament.command(name="import")
+@click.argument("trf_file", metavar="FILE.trf", type=click.Path(exists=True, dir_okay=False))
+@click.option("--name", default=None, help="Name in the database (default: the file's 012 line).")
+@click.option("--rounds", type=click.IntRange(1, 99), default=None,
+              help="Rounds of the Swiss, when the file has no XXR line or a different plan.")
+@click.option("--edition", type=click.Choice(["1989", "1997", "2023"]), default="2023", show_default=True,
+              help="The Laws that rule the games still to play.")
+@click.option("--time-control", default=None, help="Time control of the games still to play (default: the "
+                                                   "file's 122 line, else 5400+30).")
+@click.option("--tiebreaks", default=None, metavar="LIST", help="Tie-break order, comma separated.")
+@click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL", help=DB_HELP)
+def import_trf(trf_file: str, name: str | None, rounds: int | None, edition: str, time_control: str | None,
+               tiebreaks: str | None, db: str) -> None:
+    """Import an event from a TRF-16 file (Swiss-Manager, Vega, JaVaFo, bbpPairings...) to go on with it here.
+
+    Players, rounds played, byes, forfeits and results are taken from the file;
+    `pair` then pairs the next round. What TRF does not carry (the edition of
+    the Laws, the tie-break order) comes from the options.
+
+    \b
+    Examples:
+      chesslaws tournament import open.trf
+      chesslaws tournament import open.trf --rounds 9 --time-control 5400+30 --name "Open 2026"
+      chesslaws tournament pair "Open 2026"
+    """
+    from chesslaws.tournament.trf import read_trf
+
+    try:
+        with open(trf_file, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError as err:
+        _die(f"cannot read {trf_file}: {err}", 2)
+    try:
+        t = read_trf(text)
+        codes = _tiebreaks(tiebreaks, t.regulations.system)
+        reg = Regulations(system=t.regulations.system, rounds=rounds or t.regulations.rounds, edition=edition,
+                          time_control=time_control or t.regulations.time_control, scoring=t.regulations.scoring,
+                          tiebreaks=codes)
+        t = read_trf(text, regulations=reg)
+        if rounds:
+            t = replace(t, regulations=replace(t.regulations, rounds=rounds))
+        if len(t.rounds) > t.total_rounds:
+            raise TournamentError(f"the file has {len(t.rounds)} rounds played, more than the {t.total_rounds} "
+                                  "planned: give --rounds")
+        if name or not t.name:
+            t = replace(t, name=name or os.path.splitext(os.path.basename(trf_file))[0])
+    except TournamentError as err:
+        _die(f"{trf_file}: {err}")
+    store = _store(db)
+    t = store.save(t)
+    state = (f"{len(t.rounds)} of {t.total_rounds} rounds played" if t.regulations.system == "swiss" else
+             f"{len(t.rounds)} rounds played")
+    click.echo(f"{t.id}  {t.name}: {len(t.players)} players, {state}")
+
+
 @tournament.command(name="standings")
 @click.argument("source", metavar="TOURNAMENT|FILE.trf")
 @click.option("--json", "as_json", is_flag=True,
@@ -340,7 +455,9 @@ def standings_command(source: str, as_json: bool, tiebreaks: str | None, crossta
             click.echo(json.dumps({"rank": s.rank, "start_number": s.start_number, "name": s.name,
                                    "points": s.points, "tiebreaks": dict(s.tiebreaks)}))
         return
-    title = f"{t.name or 'Tournament'}: after round {len(t.rounds)} of {t.total_rounds}"
+    done = sum(1 for r in t.rounds if r.complete)
+    title = f"{t.name or 'Tournament'}: after round {done} of {t.total_rounds}" + "".join(
+        f" (round {r.number} in play)" for r in t.rounds if not r.complete)
     click.echo(title)
     click.echo(f"{'Rk':>3} {'SNo':>4} {'Name':<30} {'Rtg':>4} {'Pts':>5} " + " ".join(f"{c:>6}" for c in codes))
     for s in rows:
@@ -372,7 +489,17 @@ def export(tournament_key: str, round_number: int | None, as_pgn: bool, output: 
     if as_pgn:
         from chesslaws.tournament.pgn import event_pgn
 
-        text = event_pgn(t, store.game_logs(t.id, round_number))
+        logs = store.game_logs(t.id, round_number)
+        text = event_pgn(t, logs, round_number=round_number)
+        logged = {(rnd, table) for rnd, table, _ in logs}
+        unlogged = sum(1 for r in t.rounds if round_number in (None, r.number) for b in r.boards
+                       if b.result in ("1-0", "0-1", "1/2-1/2", "0-0") and (r.number, b.table) not in logged)
+        if not text:
+            _die("no game to export: " + (f"round {round_number} has" if round_number else "the event has")
+                 + " no result yet (a forfeit is no game)")
+        if unlogged > 0:
+            click.echo(f"chesslaws tournament: {unlogged} game(s) without a stored log (results entered by "
+                       "hand): tags and result only", err=True)
     else:
         from chesslaws.tournament.trf import write_trf
 

@@ -1,10 +1,16 @@
 """Pairings: the FIDE Berger tables (C.05) and the Dutch system (C.04.3) through a pairing engine.
 
 The engine is kept behind :class:`SwissEngine` (one call: pair one round
-from each player's history); :class:`CaissifyDutch` adapts the
-``caissify-pairings`` package to it (the default), :class:`BbpDutch` runs
-a bbpPairings binary (FIDE-endorsed, C++) that the user installed and names
-by its path, on the event's TRF. No pairing rule is written here:
+from each player's history). :class:`BbpDutch` runs bbpPairings (FIDE-endorsed,
+C++, Apache-2.0, not shipped with chesslaws: built from github.com/BieremaBoyzProgramming/bbpPairings) on the event's TRF; :class:`CaissifyDutch`
+adapts the pure-Python ``caissify-pairings`` package. :func:`default_engine`
+takes bbpPairings whenever one is found (``CHESSLAWS_BBP`` or the ``PATH``) and caissify-pairings otherwise: caissify needs seconds per
+round at 100 players and does not finish a round of a 500-player open (one
+from-scratch maximum-weight matching of the whole field per pair it fixes;
+see :data:`LARGE_FOR_CAISSIFY`), and it takes the colour rules' "higher
+ranked player" by pairing number where C.04.3 ranks by score first: its
+pairs are kept and their colours given by :func:`allocate_colours`, the one
+pairing rule written here. Otherwise no pairing rule is written here:
 this module only derives each player's pairing history (score, colours of
 played games, floats, byes, previous opponents) from the tournament's
 record and turns the engine's answer into a :class:`Round`.
@@ -12,6 +18,8 @@ record and turns the engine's answer into a :class:`Round`.
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import tempfile
 import warnings
@@ -103,9 +111,16 @@ class SwissEngine(Protocol):
 
 
 class CaissifyDutch:
-    """The FIDE Dutch system (C.04.3) of the ``caissify-pairings`` package (Apache-2.0)."""
+    """The FIDE Dutch system (C.04.3) of the ``caissify-pairings`` package (Apache-2.0).
+
+    caissify takes the colour rules' "higher ranked player" by pairing number alone, where C.04.3
+    (1.2) ranks by score first: its pairs keep their players, their colours are given by
+    :func:`allocate_colours` (``own_colours=False``: caissify's own colours, for comparison)."""
 
     name = "caissify-pairings dutch"
+
+    def __init__(self, *, own_colours: bool = True) -> None:
+        self.own_colours = own_colours
 
     def pair(self, request: SwissRequest) -> list[tuple[int, int | None]]:
         from caissify_pairings import MissingFloatHistoryWarning
@@ -122,8 +137,69 @@ class CaissifyDutch:
                                  round_number=request.round_number, total_rounds=request.total_rounds)
             out: list[dict[str, Any]] = engine.generate_pairings()
         out.sort(key=lambda d: d.get("table", 0))
-        return [(int(d["white_id"]), None if d.get("black_id") is None or d.get("bye") else int(d["black_id"]))
-                for d in out]
+        pairs: list[tuple[int, int | None]] = [
+            (int(d["white_id"]), None if d.get("black_id") is None or d.get("bye") else int(d["black_id"]))
+            for d in out]
+        if not self.own_colours:
+            return pairs
+        by_sn = {p.start_number: p for p in request.players}
+        return [(w, b) if b is None else allocate_colours(by_sn[w], by_sn[b]) for w, b in pairs]
+
+
+
+Preference = tuple[str | None, int]  # (colour, strength: 3 absolute, 2 strong, 1 mild, 0 none)
+
+
+def colour_preference(colours: tuple[str, ...]) -> Preference:
+    """A player's colour preference from the colours of the games played over the board (C.04.3 1.6).
+
+    Absolute: a colour difference (games with White minus games with Black) over +1 or under -1, or the
+    same colour in the last two games played; strong: a difference of +1 or -1; mild: a difference of 0,
+    for the colour other than the last one played; none before the first game played."""
+    if not colours:
+        return None, 0
+    diff = colours.count("white") - colours.count("black")
+    if diff > 1 or diff < -1:
+        return ("black" if diff > 1 else "white"), 3
+    if len(colours) >= 2 and colours[-1] == colours[-2]:
+        return ("black" if colours[-1] == "white" else "white"), 3
+    if diff:
+        return ("black" if diff > 0 else "white"), 2
+    return ("black" if colours[-1] == "white" else "white"), 1
+
+
+def allocate_colours(a: SwissPlayer, b: SwissPlayer, initial: str = "white") -> tuple[int, int]:
+    """(white, black) for the paired players a and b by the colour allocation rules of C.04.3, in order:
+    grant both preferences; grant the stronger one (of two absolute ones the wider colour difference);
+    alternate the colours to the most recent round in which they had different colours; grant the
+    preference of the higher ranked player (score first, then pairing number: 1.2); give the higher
+    ranked player the initial colour if his pairing number is odd, the other colour if it is even."""
+    (pa, sa), (pb, sb) = colour_preference(a.colours), colour_preference(b.colours)
+
+    def a_gets(colour: str) -> tuple[int, int]:
+        return (a.start_number, b.start_number) if colour == "white" else (b.start_number, a.start_number)
+
+    def other(colour: str) -> str:
+        return "black" if colour == "white" else "white"
+
+    if pa != pb:  # different preferences, or one has none
+        return a_gets(pa) if pa is not None else a_gets(other(pb))  # type: ignore[arg-type]
+    if pa is not None:  # the same preference
+        ia = abs(a.colours.count("white") - a.colours.count("black"))
+        ib = abs(b.colours.count("white") - b.colours.count("black"))
+        if sa != sb:
+            return a_gets(pa) if sa > sb else a_gets(other(pa))
+        if sa == 3 and ia != ib:
+            return a_gets(pa) if ia > ib else a_gets(other(pa))
+        for ca, cb in zip(reversed(a.colours), reversed(b.colours)):
+            if ca != cb:
+                return a_gets(cb)
+    higher, lower = (a, b) if (-a.score, a.start_number) < (-b.score, b.start_number) else (b, a)
+    if pa is not None:
+        colour = pa
+    else:
+        colour = initial if higher.start_number % 2 == 1 else other(initial)
+    return (higher.start_number, lower.start_number) if colour == "white" else (lower.start_number, higher.start_number)
 
 
 class BbpDutch:
@@ -152,6 +228,27 @@ class BbpDutch:
         count, numbers = int(lines[0]), [int(x) for x in lines[1:]]
         pairs: list[tuple[int, int | None]] = [(numbers[2 * i], numbers[2 * i + 1] or None) for i in range(count)]
         return [p for p in pairs if p[1] is not None] + [p for p in pairs if p[1] is None]
+
+
+LARGE_FOR_CAISSIFY = 150
+"""Above this many players caissify-pairings takes minutes per round (500: a round does not finish in 300 s)."""
+
+def find_bbp() -> str | None:
+    """The bbpPairings executable to use, if any: ``CHESSLAWS_BBP``, else one on the ``PATH``."""
+    named = os.environ.get("CHESSLAWS_BBP")
+    if named:
+        return named
+    for name in ("bbpPairings", "bbpPairings.exe"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def default_engine() -> SwissEngine:
+    """bbpPairings when one is found (:func:`find_bbp`), else caissify-pairings."""
+    bbp = find_bbp()
+    return BbpDutch(bbp) if bbp else CaissifyDutch()
 
 
 def _request_trf(t: Tournament) -> str:
@@ -212,10 +309,12 @@ def swiss_request(t: Tournament, *, with_trf: bool = False) -> SwissRequest:
 
 
 def pair_swiss(t: Tournament, engine: SwissEngine | None = None) -> Round:
+    """The next round by the Dutch system of ``engine`` (by default :func:`default_engine`)."""
+    engine = engine or default_engine()
     request = swiss_request(t, with_trf=isinstance(engine, BbpDutch))
     if len(request.players) < 2:
         raise TournamentError(f"round {request.round_number}: fewer than two players to pair")
-    pairs = (engine or CaissifyDutch()).pair(request)
+    pairs = engine.pair(request)
     boards: list[Board] = []
     byes: list[Bye] = []
     for w, b in pairs:
@@ -233,7 +332,9 @@ def pair_swiss(t: Tournament, engine: SwissEngine | None = None) -> Round:
 
 
 def pair_next_round(t: Tournament, engine: SwissEngine | None = None) -> Tournament:
-    """The tournament with its next round paired (Berger tables or the Dutch system, by the regulations)."""
+    """The tournament with its next round paired (Berger tables or the Dutch system, by the regulations).
+
+    A Swiss is paired by ``engine``, by default :func:`default_engine` (bbpPairings when found)."""
     if t.rounds and not t.rounds[-1].complete:
         t.with_round(Round(t.next_round, ()))  # raises with the missing tables
     if t.next_round > t.total_rounds:

@@ -5,37 +5,60 @@ from __future__ import annotations
 import json
 from typing import Iterable
 
-from chesslaws.tournament.model import Tournament, TournamentError
+from chesslaws.tournament.model import Board, Tournament, TournamentError
 
 
-def event_pgn(t: Tournament, logs: Iterable[tuple[int, int, str]]) -> str:
+def _tags(t: Tournament, round_number: int, board: Board) -> dict[str, str]:
+    white, black = t.player(board.white), t.player(board.black)
+    tags = {"Event": t.name or "?", "Site": t.site or "?", "Round": f"{round_number}.{board.table}",
+            "White": white.name, "Black": black.name}
+    if t.date:
+        tags["Date"] = t.date.replace("-", ".").replace("/", ".")
+    for colour, p in (("White", white), ("Black", black)):
+        if p.rating:
+            tags[f"{colour}Elo"] = str(p.rating)
+        if p.title:
+            tags[f"{colour}Title"] = p.title
+        if p.fide_id:
+            tags[f"{colour}FideId"] = p.fide_id
+    return tags
+
+
+def _result_only(tags: dict[str, str], result: str) -> str:
+    """A game known by its result alone (entered by the arbiter, no log): the tags and the result, no moves."""
+    roster = ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
+    tags = {**tags, "Date": tags.get("Date", "????.??.??"), "Result": result}
+    lines = [f'[{k} "{tags[k]}"]' for k in roster] + [f'[{k} "{v}"]' for k, v in tags.items() if k not in roster]
+    return "\n".join(lines) + f"\n\n{result}\n"
+
+
+def event_pgn(t: Tournament, logs: Iterable[tuple[int, int, str]], *, round_number: int | None = None,
+              results_only: bool = True) -> str:
     """The games (round, board, JSON Lines log) in PGN, tagged with the event, the round and the players.
 
-    A forfeited board (a player who never arrived) was no game: it is left out.
+    A forfeited board (a player who never arrived) was no game: it is left out. With
+    ``results_only``, a board whose result was entered without a game log (in round
+    ``round_number``, or in every round) is written too: its tags and result, no moves.
     """
     from chesslaws.game import Game
     from chesslaws.records import game_to_pgn
 
-    out: list[str] = []
-    for round_number, board_no, log in logs:
-        board = next((b for b in t.round(round_number).boards if b.table == board_no), None)
+    games: dict[tuple[int, int], str] = {}
+    for rnd, board_no, log in logs:
+        board = next((b for b in t.round(rnd).boards if b.table == board_no), None)
         if board is None:
-            raise TournamentError(f"round {round_number}: no board {board_no} for a stored game")
+            raise TournamentError(f"round {rnd}: no board {board_no} for a stored game")
         if board.result in ("+-", "-+", "--"):
             continue
         events = [json.loads(line) for line in log.splitlines() if line.strip()]
         game = Game.from_events(events)
-        white, black = t.player(board.white), t.player(board.black)
-        tags = {"Event": t.name or "?", "Site": t.site or "?", "Round": f"{round_number}.{board_no}",
-                "White": white.name, "Black": black.name}
-        if t.date:
-            tags["Date"] = t.date.replace("-", ".").replace("/", ".")
-        for colour, p in (("White", white), ("Black", black)):
-            if p.rating:
-                tags[f"{colour}Elo"] = str(p.rating)
-            if p.title:
-                tags[f"{colour}Title"] = p.title
-            if p.fide_id:
-                tags[f"{colour}FideId"] = p.fide_id
-        out.append(game_to_pgn(game, tags=tags).rstrip("\n") + "\n")
-    return "\n".join(out)
+        games[(rnd, board_no)] = game_to_pgn(game, tags=_tags(t, rnd, board)).rstrip("\n") + "\n"
+    if results_only:
+        for r in t.rounds:
+            if round_number is not None and r.number != round_number:
+                continue
+            for b in r.boards:
+                if (r.number, b.table) not in games and b.result in ("1-0", "0-1", "1/2-1/2", "0-0"):
+                    result = "*" if b.result == "0-0" else b.result
+                    games[(r.number, b.table)] = _result_only(_tags(t, r.number, b), result)
+    return "\n".join(games[k] for k in sorted(games))

@@ -7,6 +7,8 @@ Schema (the same in both databases)::
     tournament_games(tournament_id TEXT, round INTEGER, board INTEGER,
                      log TEXT /* the game's log, JSON Lines */, PRIMARY KEY (tournament_id, round, board))
     tournament_arbiters(tournament_id TEXT PRIMARY KEY, token_hash TEXT /* sha256 hex of the live arbiter's token */)
+    tournament_game_keys(game_id TEXT PRIMARY KEY, tournament_id TEXT,
+                         sealed TEXT /* the game's arbiter token sealed with the tournament arbiter's token */)
 
 Each write is one committed transaction.
 """
@@ -28,6 +30,8 @@ _DDL = (
     "CREATE TABLE IF NOT EXISTS tournament_games (tournament_id TEXT NOT NULL, round INTEGER NOT NULL, "
     "board INTEGER NOT NULL, log TEXT NOT NULL, PRIMARY KEY (tournament_id, round, board))",
     "CREATE TABLE IF NOT EXISTS tournament_arbiters (tournament_id TEXT PRIMARY KEY, token_hash TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS tournament_game_keys (game_id TEXT PRIMARY KEY, tournament_id TEXT NOT NULL, "
+    "sealed TEXT NOT NULL)",
 )
 
 
@@ -156,3 +160,17 @@ class TournamentStore:
                         (tournament_id,))
             row = cur.fetchone()
         return None if row is None else str(row[0])
+
+    # --- the games' arbiter tokens, sealed (chesslaws.tournament.live.seal) ---------------------
+    def save_game_key(self, tournament_id: str, game_id: str, sealed: str) -> None:
+        with self._tx() as cur:
+            cur.execute(self._sql("DELETE FROM tournament_game_keys WHERE game_id = ?"), (game_id,))
+            cur.execute(self._sql("INSERT INTO tournament_game_keys (game_id, tournament_id, sealed) VALUES (?, ?, ?)"),
+                        (game_id, tournament_id, sealed))
+
+    def game_keys(self, tournament_id: str) -> dict[str, str]:
+        """game id -> the sealed arbiter token, for the games of a tournament."""
+        with self._tx() as cur:
+            cur.execute(self._sql("SELECT game_id, sealed FROM tournament_game_keys WHERE tournament_id = ?"),
+                        (tournament_id,))
+            return {str(g): str(s) for g, s in cur.fetchall()}

@@ -1,0 +1,218 @@
+"use strict";
+// The round's arbiter console: every board of a round as its game stands (moves, clocks, claims, stopped
+// clocks, flags, absences, results), refreshed every 1.5 s, with the link to each game's arbiter console.
+// The tournament arbiter's token comes in the URL fragment (#token=...) and is sent as a Bearer token.
+(function () {
+  const parts = location.pathname.split("/").filter(Boolean);
+  const id = decodeURIComponent(parts[parts.length - 2] || "");
+  const RESULTS = { "1-0": "1 – 0", "0-1": "0 – 1", "1/2-1/2": "½ – ½", "0-0": "0 – 0", "+-": "+ – −", "-+": "− – +", "--": "− – −" };
+  const BYES = { pab: "pairing-allocated bye", full: "full-point bye", half: "half-point bye", zero: "zero-point bye", absent: "absent", free: "free round" };
+  const $ = (x) => document.getElementById(x);
+  let token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
+  let chosen = null; // the round the arbiter chose; null follows the latest round
+  let data = null;
+  let fetchedAt = 0;
+  let busy = false;
+  let holding = false; // the pointer is on a result form: the next refreshes wait, so no click is lost
+  const ENTER = [["1-0", "1–0"], ["1/2-1/2", "½–½"], ["0-1", "0–1"], ["+-", "+ −"], ["-+", "− +"], ["--", "− −"]];
+
+  function el(tag, attrs, text) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+  function clock(ms) {
+    if (ms === null || ms === undefined) return "–";
+    const s = Math.max(0, Math.ceil(ms / 1000));
+    const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+    return h ? `${h}:${String(m).padStart(2, "0")}:${String(sec).padStart(2, "0")}` : `${m}:${String(sec).padStart(2, "0")}`;
+  }
+  function showError(text) {
+    $("c-error").hidden = !text;
+    $("c-error").textContent = text || "";
+  }
+  function badge(text, kind) { return el("span", { class: `badge ${kind || ""}` }, text); }
+  function player(p) {
+    const td = el("td", { class: "name" });
+    td.append(el("span", { class: "sn" }, p.start_number), document.createTextNode(p.name));
+    if (p.rating) td.append(el("span", { class: "rtg" }, p.rating));
+    return td;
+  }
+  function withLabel(td, label) { td.setAttribute("data-label", label); return td; }
+
+  function states(b) {
+    const g = b.game, out = [];
+    if (b.result) out.push(badge(b.termination ? `over: ${b.termination.replace(/_/g, " ")}` : "result entered", ""));
+    if (!g) { if (!b.result) out.push(badge(b.game_id ? "game not reachable" : "no game", "warn")); return out; }
+    if (!b.result && g.status === "finished") out.push(badge(`over: ${(g.termination || "").replace(/_/g, " ")}`, ""));
+    if (g.status === "ongoing") {
+      if (!g.started) out.push(badge("not started", "info"));
+      else out.push(badge(`${g.turn} to move`, "live"));
+    }
+    for (const s of g.waiting_for || []) if (g.status === "ongoing") out.push(badge(`waiting for ${s}`, "info"));
+    for (const s of g.absent || []) if (g.status === "ongoing") out.push(badge(`${s} absent`, "info"));
+    for (const p of g.pending || []) {
+      const what = p.kind.replace(/_/g, " ");
+      out.push(badge(`${what} by ${p.by}`, p.kind === "draw_offer" ? "info" : "warn"));
+    }
+    if (g.clocks_stopped) out.push(badge("clocks stopped", "warn"));
+    for (const c of g.flags || []) out.push(badge(`${c}'s flag down`, "warn"));
+    if (g.status === "adjourned") out.push(badge("adjourned", "warn"));
+    if (g.status === "annulled") out.push(badge("annulled", "warn"));
+    return out;
+  }
+
+  function clockCell(b) {
+    const td = el("td", { class: "clocks" });
+    const g = b.game;
+    if (!g || !g.clocks.timed) { td.textContent = g ? "untimed" : ""; return td; }
+    for (const side of ["white", "black"]) {
+      const running = g.clocks.running === side && g.started;
+      const cls = ["ck", side, running ? "running" : "", (g.flags || []).includes(side) ? "flag" : "", g.clocks_stopped ? "stopped" : ""].join(" ");
+      const span = el("span", { class: cls, "data-ms": g.clocks[`${side}_ms`], "data-running": running ? "1" : "" },
+        `${side === "white" ? "W" : "B"} ${clock(g.clocks[`${side}_ms`])}`);
+      td.append(span);
+    }
+    return td;
+  }
+
+  function render(d) {
+    document.title = `chesslaws · ${d.name} · round ${d.round}`;
+    $("c-name").textContent = d.name;
+    $("c-standings").href = `/tournament/${encodeURIComponent(d.id)}`;
+    const g = d.regulations;
+    $("c-info").textContent = "round console · tournament arbiter";
+    $("c-regs").textContent = `${g.system.replace(/-/g, " ")} · Laws of ${g.edition} · time control ${g.time_control} · ` +
+      `${d.paired_rounds} of ${d.total_rounds} rounds paired` + (d.finished ? " · finished" : "");
+    $("c-bar").hidden = false;
+    $("c-round").textContent = d.round ? `Round ${d.round}` : "No round yet";
+    $("c-prev").disabled = d.round <= 1;
+    $("c-next").disabled = d.round >= d.paired_rounds;
+    $("c-pair").hidden = !d.can_pair;
+    $("c-pair").textContent = `Pair round ${d.paired_rounds + 1}`;
+    const c = d.counts;
+    const counts = [["boards", c.boards, false], ["in play", c.in_play, false], ["finished", c.finished, false],
+      ["to decide", c.to_decide, c.to_decide > 0], ["offers & claims", c.pending, false], ["clocks stopped", c.clocks_stopped, c.clocks_stopped > 0]];
+    $("c-counts").replaceChildren(...counts.map(([label, n, hot]) => {
+      const s = el("span", { class: `count${hot ? " hot" : ""}`, "data-count": label });
+      s.append(el("b", {}, n), document.createTextNode(` ${label}`));
+      return s;
+    }));
+
+    const decide = [];
+    const rows = d.boards.map((b) => {
+      const needs = b.result ? [] : b.game ? b.game.to_decide : [b.game_id ? "its game cannot be reached: enter the result" : "no game on the server: enter the result"];
+      const tr = el("tr", { "data-table": b.table, class: needs.length ? "decide" : "" });
+      const moves = el("td", { class: "moves" });
+      if (b.game) {
+        moves.append(el("span", { class: "ply" }, `${b.game.ply} ply`));
+        if (b.game.last_moves) moves.append(document.createTextNode(` · ${b.game.last_moves}`));
+      }
+      const state = el("td", { class: "state" });
+      state.append(...states(b));
+      const shown = b.result || (b.game && b.game.result !== "*" ? b.game.result : null);
+      const res = el("td", { class: shown ? "res" : "res none" }, shown ? RESULTS[shown] || shown : "…");
+      const enterable = !b.result && (!b.game || b.game.status === "annulled");
+      if (enterable) res.append(resultForm(d.round, b));
+      const links = el("td", { class: "open" });
+      if (b.arbiter) links.append(el("a", { href: b.arbiter, target: "_blank", rel: "noopener", class: "arbiter-link" }, "arbiter console"));
+      if (b.spectator) links.append(el("a", { href: b.spectator, target: "_blank", rel: "noopener" }, "watch"));
+      tr.append(withLabel(el("td", { class: "table-no" }, b.table), "Board"), withLabel(player(b.white), "White"),
+        withLabel(player(b.black), "Black"), withLabel(moves, "Moves"), withLabel(clockCell(b), "Clocks"),
+        withLabel(state, "State"), withLabel(res, "Result"), links);
+      for (const why of needs) decide.push([b, why]);
+      return tr;
+    });
+    $("c-boards").tBodies[0].replaceChildren(...rows);
+    $("c-boards-title").textContent = d.round ? `Round ${d.round}: ${d.boards.length} boards` : "Boards";
+    $("c-boards-panel").hidden = false;
+    $("c-byes").replaceChildren(...d.byes.map((y) => el("p", { class: "bye" }, `${y.name}: ${BYES[y.kind] || y.kind}`)));
+    if (!d.round) $("c-byes").replaceChildren(el("p", { class: "bye" }, "Round 1 is not paired yet."));
+    $("c-attention").hidden = decide.length === 0;
+    $("c-decide").replaceChildren(...decide.map(([b, why]) => {
+      const li = el("li", { "data-table": b.table });
+      li.append(el("b", {}, `Board ${b.table}`), document.createTextNode(` (${b.white.name} – ${b.black.name}): ${why} `));
+      if (b.arbiter) li.append(el("a", { href: b.arbiter, target: "_blank", rel: "noopener" }, "open its arbiter console"));
+      return li;
+    }));
+  }
+
+  function resultForm(round, b) {
+    const form = el("span", { class: "enter", role: "group", "aria-label": `enter the result of board ${b.table}` });
+    form.addEventListener("pointerenter", () => { holding = true; });
+    form.addEventListener("pointerleave", () => { holding = false; });
+    for (const [value, label] of ENTER) {
+      const btn = el("button", { type: "button", "data-result": value, title: `enter ${value}` }, label);
+      btn.addEventListener("click", async () => {
+        if (!confirm(`Board ${b.table} (${b.white.name} – ${b.black.name}): enter the result ${value}?`)) return;
+        const r = await fetch(`/api/tournaments/${encodeURIComponent(id)}/rounds/${round}/boards/${b.table}/result`, {
+          method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+          body: JSON.stringify({ result: value }) });
+        const body = await r.json();
+        showError(r.ok ? "" : body.error || `error ${r.status}`);
+        holding = false;
+        refresh();
+      });
+      form.append(btn);
+    }
+    return form;
+  }
+
+  function tick() {
+    if (!data) return;
+    const gone = performance.now() - fetchedAt;
+    for (const span of document.querySelectorAll(".ck[data-running='1']")) {
+      const ms = Number(span.getAttribute("data-ms")) - gone;
+      span.textContent = `${span.classList.contains("white") ? "W" : "B"} ${clock(ms)}`;
+    }
+  }
+
+  async function refresh() {
+    if (!token || busy || holding) return;
+    busy = true;
+    try {
+      const q = chosen ? `?round=${chosen}` : "";
+      const r = await fetch(`/api/tournaments/${encodeURIComponent(id)}/console${q}`, { headers: { Authorization: `Bearer ${token}` } });
+      const body = await r.json();
+      if (r.status === 403) { token = ""; $("c-login").hidden = false; showError("This token is not the tournament arbiter's."); return; }
+      if (!r.ok) { showError(body.error || `error ${r.status}`); return; }
+      showError("");
+      $("c-login").hidden = true;
+      data = body;
+      fetchedAt = performance.now();
+      render(body);
+    } catch (e) {
+      showError("The server cannot be reached; trying again…");
+    } finally {
+      busy = false;
+    }
+  }
+
+  $("c-login").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    token = $("c-token").value.trim();
+    history.replaceState(null, "", `#token=${encodeURIComponent(token)}`);
+    refresh();
+  });
+  $("c-prev").addEventListener("click", () => { if (data && data.round > 1) { chosen = data.round - 1; refresh(); } });
+  $("c-next").addEventListener("click", () => {
+    if (data && data.round < data.paired_rounds) { chosen = data.round + 1 === data.paired_rounds ? null : data.round + 1; refresh(); }
+  });
+  $("c-pair").addEventListener("click", async () => {
+    $("c-pair").disabled = true;
+    try {
+      const r = await fetch(`/api/tournaments/${encodeURIComponent(id)}/rounds`, { method: "POST", headers: { Authorization: `Bearer ${token}` } });
+      const body = await r.json();
+      if (!r.ok) showError(body.error || `error ${r.status}`);
+      chosen = null;
+      await refresh();
+    } finally {
+      $("c-pair").disabled = false;
+    }
+  });
+  if (!token) $("c-login").hidden = false;
+  refresh();
+  setInterval(refresh, 1500);
+  setInterval(tick, 250);
+})();
