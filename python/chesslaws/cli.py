@@ -8,7 +8,7 @@ import click
 
 from typing import TYPE_CHECKING
 
-from chesslaws.errors import ChessLawsError, InvalidFen
+from chesslaws.errors import ChessLawsError, InvalidFen, InvalidInput
 from chesslaws.position import STARTING_FEN, Position, perft, perft_divide
 
 if TYPE_CHECKING:
@@ -51,21 +51,44 @@ def main() -> None:
 @click.argument("depth", type=click.IntRange(0, 20))
 @click.option("--divide", is_flag=True, help="First print the count below each legal move (UCI: count).")
 @click.option("--threads", type=click.IntRange(1, 256), default=None, help="Threads to use (default: all cores).")
-def perft_command(fen: str, depth: int, divide: bool, threads: int | None) -> None:
+@click.option(
+    "--chess960",
+    is_flag=True,
+    help="Chess960 castling (2023 Guidelines II). FEN may then use X-FEN or Shredder-FEN "
+    "castling letters, or be `960:N` for starting position N (0-959, 518 = standard).",
+)
+def perft_command(fen: str, depth: int, divide: bool, threads: int | None, chess960: bool) -> None:
     """Count the leaf nodes of the legal move tree to DEPTH plies.
 
     FEN is a position in Forsyth-Edwards Notation (quote it), or `startpos`.
     The count is printed on the last line; the move generator is tested this
-    way against published counts.
+    way against published counts. With --chess960, castling moves are the
+    king taking its own rook in --divide's UCI (`e1h1`).
 
     \b
-    Example:
+    Examples:
       chesslaws perft startpos 5            -> 4865609
       chesslaws perft "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1" 3 --divide
+      chesslaws perft --chess960 "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9" 4
+                                            -> 326672 (Shredder-FEN; X-FEN `KQkq` reads the same)
+      chesslaws perft --chess960 960:0 4    -> 201143 (starting position 0, BBQNNRKR)
     """
     try:
-        position = Position(STARTING_FEN if fen == "startpos" else fen)
+        if chess960 and fen.startswith("960:"):
+            try:
+                number = int(fen[4:])
+            except ValueError:
+                raise click.BadParameter(
+                    f"{fen!r}: write a Chess960 starting position as 960:N, N from 0 to 959", param_hint="FEN"
+                ) from None
+            position = Position.chess960_start(number)
+        elif fen == "startpos":
+            position = Position(None, chess960=chess960)
+        else:
+            position = Position(fen, chess960=chess960)
     except InvalidFen as err:
+        raise click.BadParameter(str(err), param_hint="FEN") from None
+    except InvalidInput as err:
         raise click.BadParameter(str(err), param_hint="FEN") from None
     if divide:
         rows = perft_divide(position, depth, threads)
