@@ -108,7 +108,7 @@ def is_dead_many(
 # --- PGN reading (src/pgn.rs; wrapped by chesslaws.pgn) ---
 # Iterating gives one tuple per game: (number, line, tags, moves, result,
 # errors, variations_skipped, comment before the first move, FEN after the
-# last move played). A move is
+# last move played, Chess960). A move is
 # (ply, san, uci, clock_ms, comment, nags, line, draw_offer); an error is
 # (game, line, move_number, move, reason).
 import os
@@ -128,6 +128,7 @@ class PgnReader:
         int,
         str | None,
         str,
+        bool,
     ]: ...
 
 # --- Bulk checking (src/check.rs; wrapped by chesslaws.check) ---

@@ -120,7 +120,7 @@ def _summary(game: "Game") -> str:
     lines.append(f"Clocks: White {clock('white')}, Black {clock('black')}"
                  + (f" ({running}'s clock running)" if running else " (stopped)"))
     text: list[str] = []
-    first = Position(cfg.fen)
+    first = cfg.initial_position()
     number, color = first.fullmove_number, first.turn
     for rec in st.moves:
         if color == "white":
@@ -246,7 +246,9 @@ def convert(pgn: str, out_dir: str, edition: str | None, report: bool, seconds_p
     A record that contradicts itself or the Laws (moves after the end, a
     result the Laws do not give) is named on standard error with the
     reason; its log says what the Laws make of it. Games that cannot be read
-    (illegal moves, Chess960) are reported and skipped. Exit status 0 when
+    (illegal moves, another variant) are reported and skipped. Chess960 games
+    (a Variant tag such as Chess960 or cutechess's fischerandom) convert under
+    the 2023 Laws, the only edition with Chess960 (Guidelines II). Exit status 0 when
     every game converted consistently, 1 otherwise.
 
     \b
@@ -277,6 +279,14 @@ def convert(pgn: str, out_dir: str, edition: str | None, report: bool, seconds_p
                 click.echo(f"{pgn}: {err}", err=True)
             if report:
                 click.echo(f"game {g.number} (line {g.line}): not converted: {g.errors[0].reason}")
+            continue
+        if g.chess960 and edition not in (None, "2023"):
+            failed += 1
+            why = (f"a Chess960 game: Chess960 is in the 2023 Laws only (Guidelines II), not the {edition} Laws; "
+                   "convert it with --edition 2023")
+            click.echo(f"{pgn}: game {g.number} (line {g.line}): {why}", err=True)
+            if report:
+                click.echo(f"game {g.number} (line {g.line}): not converted: {why}")
             continue
         item = pgn_to_log(g, edition=edition, seconds_per_move=seconds_per_move)
         path = os.path.join(out_dir, f"{stem}-{item.number}.jsonl")
