@@ -74,7 +74,20 @@ function showStartFields() {
   $("abort-field").hidden = !online;
   $("start-at-field").hidden = !online || $("start").value !== "scheduled";
   $("default-field").hidden = $("start-at-field").hidden;
+  $("c960-field").hidden = $("variant").value !== "chess960";
 }
+$("variant").addEventListener("change", () => {
+  // Chess960 is in the 2023 Laws only (Guidelines II).
+  if ($("variant").value === "chess960") $("edition").value = "2023";
+  showStartFields();
+});
+$("edition").addEventListener("change", () => {
+  if ($("edition").value !== "2023" && $("variant").value === "chess960") {
+    $("variant").value = "standard";
+    toast("Chess960 is in the 2023 Laws only: back to standard chess.");
+  }
+  showStartFields();
+});
 $("interface").addEventListener("change", showStartFields);
 $("start").addEventListener("change", () => {
   if ($("start").value === "scheduled" && !$("start-at").value) {
@@ -93,6 +106,15 @@ $("create").addEventListener("submit", async (e) => {
   };
   for (const k of ["white", "black", "fen"]) { const v = $(k).value.trim(); if (v) body[k] = v; }
   if ($("mode").value) body.mode = $("mode").value;
+  if ($("variant").value === "chess960") {
+    body.variant = "chess960";
+    const n = $("c960").value.trim();
+    if (n !== "") {
+      const k = Number(n);
+      if (!Number.isInteger(k) || k < 0 || k > 959) { toast("A Chess960 position is numbered 0 to 959."); return; }
+      body.start_position = k;
+    }
+  }
   if (body.interface === "online") {
     if ($("start").value === "ready") {
       body.when_ready = true;
