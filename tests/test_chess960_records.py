@@ -195,3 +195,21 @@ def test_game_to_pgn_of_a_live_chess960_game() -> None:
     assert '[Variant "Chess960"]' in text
     assert '[FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]' in text
     assert "4. O-O" in text
+
+
+def test_replay_summary_names_the_start_number(tmp_path: Path) -> None:
+    log = tmp_path / "g.jsonl"
+    events = [{"type": "start", "t": 0, "edition": "2023", "time_control": "300+2", "variant": "chess960",
+               "start_position": 199, "white": "F", "black": "S"}]
+    for i, mv in enumerate(["Na3", "Ne6", "h3", "a6", "Nh2", "Nd4", "e1g1", "Nxe2#"]):
+        events.append({"type": "move", "t": 2 * i + 3, "by": "white" if i % 2 == 0 else "black", "move": mv})
+    log.write_text("".join(json.dumps(e) + "\n" for e in events))
+    res = CliRunner().invoke(main, ["replay", str(log)])
+    assert res.exit_code == 0, res.output
+    assert "Laws of 2023, Chess960 No. 199, time control 300+2" in res.output
+    assert "4. O-O Nxe2#" in res.output and "result 0-1 (checkmate)" in res.output
+    old = tmp_path / "g97.jsonl"
+    old.write_text(log.read_text().replace('"edition": "2023"', '"edition": "1997"'))
+    res = CliRunner().invoke(main, ["replay", str(old)])
+    assert res.exit_code == 2
+    assert "line 1: field 'variant': Chess960 is part of the 2023 Laws only" in res.stderr

@@ -105,7 +105,10 @@ def _summary(game: "Game") -> str:
 
     st = game.state
     cfg = st.config
-    lines = [f"{cfg.white} (White) v {cfg.black} (Black) - Laws of {cfg.edition.name}, "
+    variant = ""
+    if cfg.chess960:
+        variant = "Chess960" + (f" No. {cfg.start_number}" if cfg.start_number is not None else "") + ", "
+    lines = [f"{cfg.white} (White) v {cfg.black} (Black) - Laws of {cfg.edition.name}, {variant}"
              f"time control {cfg.time_control}, {cfg.mode}", ""]
     board = str(st.position).rstrip("\n").split("\n")
     for rank, row in zip(range(8, 0, -1), board):
