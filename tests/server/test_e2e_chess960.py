@@ -85,6 +85,8 @@ def test_lobby_creates_chess960_and_a_game_is_played_to_mate(server: Any, browse
     lobby.click("#create-btn")
     lobby.wait_for_selector("#link-white")
     white_link, black_link = lobby.input_value("#link-white"), lobby.input_value("#link-black")
+    lobby.reload()
+    lobby.wait_for_selector("td.wide .pill:has-text('960 No. 199')")  # the games list names it
     lobby_ctx.close()
     gid = white_link.split("#")[0].rstrip("/").split("/")[-1]
 
@@ -167,6 +169,8 @@ def test_a_random_chess960_position_is_drawn_by_the_server_and_logged(server: An
         assert log[0]["start_position"] == n and log[0]["variant"] == "chess960"
         numbers.add(n)
     assert len(numbers) > 1  # drawn, not fixed
+    listed = httpx.get(server.url + "/api/games").json()
+    assert listed[0]["chess960"] and listed[0]["start_position"] == n
     bad = httpx.post(server.url + "/api/games", json={"variant": "chess960", "edition": "1997"})
     assert bad.status_code == 422 and "2023 Laws only" in bad.text
     bad = httpx.post(server.url + "/api/games", json={"variant": "chess960", "start_position": 960})

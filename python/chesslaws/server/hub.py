@@ -1232,6 +1232,8 @@ class Hub:
             "created_at": live.created_at,
             "seats_open": [s for s in ("white", "black") if not live.token_hashes.get(s)],
             "starting_position": cfg.fen == STARTING_FEN,
+            "chess960": cfg.chess960,
+            "start_position": cfg.start_number,
             "waiting_for": self.waiting_for(live),
             "aborted": self._aborted(game),
             "pending": [p["kind"] for p in st.pending()],

@@ -233,7 +233,7 @@ async function loadGames() {
     const open = g.status === "ongoing" && g.seats_open.length ? ` <span class="empty open-note">(${g.seats_open.join(", ")} open)</span>` : "";
     const name = (c) => (g.seats_open.includes(c) && g[c] === "?" ? '<span class="empty">open seat</span>' : esc(g[c]));
     const act = g.status === "ongoing" ? (g.seats_open.length ? "join" : "watch") : "replay";
-    return `<tr><td class="nm">${name("white")}</td><td class="nm">${name("black")}</td><td class="wide">${esc(g.edition)}</td>` +
+    return `<tr><td class="nm">${name("white")}</td><td class="nm">${name("black")}</td><td class="wide">${esc(g.edition)}${g.chess960 ? ` <span class="pill" title="Chess960 (2023 Guidelines II)">960${g.start_position !== null && g.start_position !== undefined ? " No. " + esc(String(g.start_position)) : ""}</span>` : ""}</td>` +
       `<td class="tc" title="${esc(g.time_control)}">${esc(g.time_control)}</td>` +
       `<td class="wide">${Math.ceil(g.ply / 2)}</td><td>${stateLabel(g)}${open}</td><td><a href="/game/${encodeURIComponent(g.id)}">${act}</a></td></tr>`;
   }).join("");
