@@ -197,9 +197,19 @@ def test_random_start_positions_against_python_chess() -> None:
     for _ in range(200):
         n = rng.randrange(960)
         assert perft(Position.chess960_start(n), 3) == python_chess_perft(chess.Board.from_chess960_pos(n), 3), n
-    for _ in range(10):
+    for _ in range(3):
         n = rng.randrange(960)
         assert perft(Position.chess960_start(n), 4) == python_chess_perft(chess.Board.from_chess960_pos(n), 4), n
+
+
+def test_300_start_positions_at_depth_4_against_python_chess_counts() -> None:
+    """python-chess's depth-4 counts of 300 starting positions, computed once by
+    tests/gen_chess960_perft4.py (minutes of python-chess) and kept in tests/data."""
+    rows = [line.split() for line in (DATA.parent / "chess960_start_perft4.txt").read_text().splitlines()
+            if line and not line.startswith("#")]
+    assert len(rows) == 300
+    for number, count in rows:
+        assert perft(Position.chess960_start(int(number)), 4) == int(count), number
 
 
 def test_double_chess960_perft_against_python_chess() -> None:
