@@ -177,6 +177,7 @@ fn counter_field_ok(text: &str) -> bool {
     !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) && text.parse::<u32>().is_ok()
 }
 
+#[allow(dead_code)] // kept for the callers that read standard chess only
 pub fn parse_fen(py: Python<'_>, fen: &str) -> PyResult<Chess> {
     parse_fen_mode(py, fen, CastlingMode::Standard)
 }
@@ -284,6 +285,7 @@ fn parse_color(color: &str) -> PyResult<Color> {
     }
 }
 
+#[allow(dead_code)] // standard-chess UCI; positions use `uci_in`
 pub fn uci_of(m: Move) -> String {
     UciMove::from_move(m, CastlingMode::Standard).to_string()
 }

@@ -306,3 +306,19 @@ def test_perft_command_chess960() -> None:
     assert result.exit_code == 2 and "0 to 959" in result.stderr
     result = CliRunner().invoke(main, ["perft", fen, "1"])
     assert result.exit_code == 2 and "castling" in result.stderr
+
+
+def test_dead_position_analysis_of_a_chess960_position_with_castling_rights() -> None:
+    """The helpmate solver knows standard castling only: a Chess960 position is
+    handed over without its castling rights, and a line it finds is checked
+    move by move in the real (Chess960) position."""
+    from chesslaws.dead import can_mate, dead_analysis
+
+    start = can_mate(Position.chess960_start(0), "white")
+    assert start.verdict == "winnable" and start.line[-1].endswith("#")
+    replay = Position.chess960_start(0)
+    for san in start.line:
+        replay = replay.play(san)
+    assert replay.is_checkmate()
+    white, black = dead_analysis(Position("4k3/8/8/8/8/8/8/RK6 w Q - 0 1", chess960=True))
+    assert white.verdict == "winnable" and black.verdict == "unwinnable"
