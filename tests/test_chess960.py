@@ -159,6 +159,18 @@ def test_castling_blocked_and_through_check() -> None:
         p.play("b1a1")
 
 
+def test_no_castling_out_of_check_even_when_the_king_stays() -> None:
+    # King g1, rook h1: O-O moves only the rook; with the king in check it is still not allowed.
+    p = Position("6k1/8/8/8/8/8/8/q5KR w K - 0 1", chess960=True)
+    assert p.is_check()
+    assert "O-O" not in [san for _, san in p.legal_moves_san()]
+    with pytest.raises(IllegalMove):
+        p.play("g1h1")
+    # The rook's destination attacked does not matter (only the king's squares do).
+    q = Position("5rk1/8/8/8/8/8/8/6KR w K - 0 1", chess960=True)
+    assert q.san("g1h1") == "O-O"
+
+
 def test_castling_where_king_does_not_move() -> None:
     # King already on g1 with the rook on h1: O-O moves the rook only (Guidelines II.3).
     p = Position("6k1/8/8/8/8/8/8/6KR w K - 0 1", chess960=True)
