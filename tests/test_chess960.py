@@ -317,7 +317,7 @@ def test_perft_command_chess960() -> None:
     result = CliRunner().invoke(main, ["perft", "--chess960", "960:960", "1"])
     assert result.exit_code == 2 and "0 to 959" in result.stderr
     result = CliRunner().invoke(main, ["perft", fen, "1"])
-    assert result.exit_code == 2 and "castling" in result.stderr
+    assert result.exit_code == 2 and "castling" in result.stderr and "add --chess960" in result.stderr
 
 
 def test_dead_position_analysis_of_a_chess960_position_with_castling_rights() -> None:

@@ -87,7 +87,14 @@ def perft_command(fen: str, depth: int, divide: bool, threads: int | None, chess
         else:
             position = Position(fen, chess960=chess960)
     except InvalidFen as err:
-        raise click.BadParameter(str(err), param_hint="FEN") from None
+        hint = ""
+        if not chess960 and err.field == "castling":
+            try:
+                Position(fen, chess960=True)
+                hint = " (these castling rights are Chess960's: add --chess960)"
+            except InvalidFen:
+                pass
+        raise click.BadParameter(str(err) + hint, param_hint="FEN") from None
     except InvalidInput as err:
         raise click.BadParameter(str(err), param_hint="FEN") from None
     if divide:
