@@ -837,7 +837,7 @@ fn is_standard_variant(value: &str) -> bool {
 }
 
 /// Chess960 (Fischer random chess, the 2023 Laws' Guidelines II).
-fn is_chess960(value: &str) -> bool {
+pub(crate) fn is_chess960(value: &str) -> bool {
     let v: String = value.chars().filter(|c| c.is_ascii_alphanumeric()).collect::<String>().to_ascii_lowercase();
     matches!(v.as_str(), "chess960" | "960" | "fischerandom" | "fischerrandom" | "fischerrandomchess" | "freestyle")
 }

@@ -44,7 +44,7 @@ use pyo3::types::PyString;
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus, Suffix};
 use shakmaty::uci::UciMove;
-use shakmaty::{Bitboard, Chess, Color, EnPassantMode, Move, Position as _, Role};
+use shakmaty::{Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, Position as _, Role};
 
 use crate::position::Position;
 
@@ -275,9 +275,20 @@ fn numbered_line(pos: &Chess, sans: &[String]) -> String {
 // Crossing over to the `chess` crate.
 // ---------------------------------------------------------------------------
 
-fn to_board(pos: &Chess) -> Result<Board, String> {
-    let fen = Fen::from_position(pos, EnPassantMode::Legal).to_string();
-    Board::from_str(&fen).map_err(|e| format!("{fen}: {e}"))
+/// The position for the `chess` crate, and whether castling rights were left
+/// out: that crate knows only standard castling, so a Chess960 position
+/// (2023 Guidelines II) goes over without its castling rights. Its moves are
+/// then a subset of the real ones: a helpmate it finds is a real one, but
+/// "no helpmate" proves nothing.
+fn to_board(pos: &Chess) -> Result<(Board, bool), String> {
+    let mut fen = Fen::from_position(pos, EnPassantMode::Legal).to_string();
+    let dropped = pos.castles().mode() == CastlingMode::Chess960 && pos.castles().any();
+    if dropped {
+        let mut fields: Vec<&str> = fen.split(' ').collect();
+        fields[2] = "-";
+        fen = fields.join(" ");
+    }
+    Board::from_str(&fen).map(|b| (b, dropped)).map_err(|e| format!("{fen}: {e}"))
 }
 
 fn uci_text(m: ChessMove) -> String {
@@ -545,7 +556,7 @@ fn analyse_with(pos: &Chess, color: Color, budget: Option<u64>, with_line: bool)
         return done(Verdict::Unwinnable, vec![], material_reason(pos, color));
     }
 
-    let board = match to_board(pos) {
+    let (board, castling_dropped) = match to_board(pos) {
         Ok(b) => b,
         Err(e) => {
             return done(
@@ -556,8 +567,21 @@ fn analyse_with(pos: &Chess, color: Color, budget: Option<u64>, with_line: bool)
         }
     };
     let winner = chess_color(color);
+    let chess960_undecided = || {
+        done(
+            Verdict::Undetermined,
+            vec![],
+            format!(
+                "No checkmate by {w} was found without castling, and the helpmate solver cannot play \
+                 Chess960 castling: undetermined while castling rights remain."
+            ),
+        )
+    };
 
     if is_unwinnable_fast(&board, winner) {
+        if castling_dropped {
+            return chess960_undecided();
+        }
         return done(
             Verdict::Unwinnable,
             vec![],
@@ -596,6 +620,7 @@ fn analyse_with(pos: &Chess, color: Color, budget: Option<u64>, with_line: bool)
                 format!("The helpmate line found for {w} failed verification ({e})."),
             ),
         },
+        Ok(None) if castling_dropped => chess960_undecided(),
         Ok(None) => {
             let how = if budget.is_some_and(|n| n < CHASOLVER_NODE_BOUND) {
                 format!("every series of legal moves ends without a checkmate by {w}")

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use pyo3::prelude::*;
 use shakmaty::{Chess, Move, Position as _};
 
-use crate::position::{uci_of, Position};
+use crate::position::{uci_in, Position};
 
 fn count(pos: &Chess, depth: u32) -> u64 {
     if depth == 0 {
@@ -96,6 +96,7 @@ pub fn perft_divide(
 ) -> Vec<(String, u64)> {
     let pos = position.pos.clone();
     let threads = threads.unwrap_or_else(default_threads);
+    let root = pos.clone();
     let results = py.detach(move || divide(&pos, depth, threads));
-    results.into_iter().map(|(m, n)| (uci_of(m), n)).collect()
+    results.into_iter().map(|(m, n)| (uci_in(&root, m), n)).collect()
 }

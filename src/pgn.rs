@@ -32,7 +32,8 @@ use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanError};
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, KnownOutcome, Position as _};
 
-use crate::position::uci_of;
+use crate::check::is_chess960;
+use crate::position::{chess960_start, uci_in};
 
 /// Longest piece of input handed to the reader at once; longer lines are cut
 /// after a space.
@@ -424,6 +425,9 @@ pub struct GameRecord {
     pub variations_skipped: u32,
     /// The position after the last move played (the start position if none).
     pub position: Chess,
+    /// Chess960 (a `Variant` tag such as "Chess960" or cutechess's
+    /// "fischerandom", or a FEN whose castling rights only Chess960 allows).
+    pub chess960: bool,
 }
 
 /// Parses a `[%clk H:MM:SS(.f)]` value (also `M:SS` and `SS`) into ms.
@@ -515,6 +519,10 @@ pub struct GameCollector {
     games: u64,
     game: GameRecord,
     pos: Chess,
+    /// The FEN tag and its line, read when the movetext starts (the Variant
+    /// tag may come after it).
+    fen: Option<(u64, String)>,
+    chess960: bool,
     /// After an unplayable move, later moves are not played.
     stopped: bool,
     depth: u32,
@@ -534,6 +542,8 @@ impl GameCollector {
             games: 0,
             game: GameRecord::default(),
             pos: Chess::default(),
+            fen: None,
+            chess960: false,
             stopped: false,
             depth: 0,
             started: false,
@@ -635,6 +645,7 @@ impl GameCollector {
         self.started = false;
         self.stopped = false;
         self.game.position = std::mem::take(&mut self.pos);
+        self.game.chess960 = self.chess960;
         std::mem::take(&mut self.game)
     }
 
@@ -673,7 +684,7 @@ impl GameCollector {
         });
         match result {
             Ok(m) => {
-                let uci = uci_of(m);
+                let uci = uci_in(&self.pos, m);
                 let san = shakmaty::san::SanPlus::from_move_and_play_unchecked(&mut self.pos, m).to_string();
                 self.game.moves.push(MoveRecord {
                     ply: self.game.moves.len() as u32 + 1,
@@ -704,7 +715,7 @@ impl GameCollector {
                             .legal_moves()
                             .into_iter()
                             .filter(|m| san_plus.san.matches(*m))
-                            .map(|m| format!("{} ({})", San::from_move(&self.pos, m), uci_of(m)))
+                            .map(|m| format!("{} ({})", San::from_move(&self.pos, m), uci_in(&self.pos, m)))
                             .collect();
                         format!("ambiguous move for {side} in {fen}: it fits {}", fits.join(" and "))
                     }
@@ -725,6 +736,8 @@ impl Visitor for GameCollector {
         self.games += 1;
         self.game = GameRecord { number: self.games, ..GameRecord::default() };
         self.pos = Chess::default();
+        self.fen = None;
+        self.chess960 = false;
         self.stopped = false;
         self.started = false;
         self.depth = 0;
@@ -739,21 +752,14 @@ impl Visitor for GameCollector {
         let name = String::from_utf8_lossy(name).trim().to_string();
         let value = value.decode_utf8_lossy().into_owned();
         if name == "FEN" {
-            match Fen::from_ascii(value.trim().as_bytes())
-                .map_err(|e| e.to_string())
-                .and_then(|f| f.into_position::<Chess>(CastlingMode::Standard).map_err(|e| e.to_string()))
-            {
-                Ok(p) => self.pos = p,
-                Err(e) => {
-                    self.error_at(line, String::new(), format!("the FEN tag {value:?} is not a position: {e}"));
-                    self.stopped = true;
-                }
-            }
+            self.fen = Some((line, value.clone()));
         } else if name == "Variant" {
             let v = value.trim().to_ascii_lowercase();
             let v = v.split_whitespace().collect::<Vec<_>>().join(" ");
-            if !STANDARD_VARIANTS.contains(&v.as_str()) {
-                self.error_at(line, String::new(), format!("variant {value:?} is not standard chess"));
+            if is_chess960(&value) {
+                self.chess960 = true;
+            } else if !STANDARD_VARIANTS.contains(&v.as_str()) {
+                self.error_at(line, String::new(), format!("variant {value:?} is neither standard chess nor Chess960"));
                 self.stopped = true;
             }
         }
@@ -762,6 +768,38 @@ impl Visitor for GameCollector {
     }
 
     fn begin_movetext(&mut self, _tags: ()) -> ControlFlow<GameRecord, ()> {
+        match self.fen.take() {
+            Some((line, value)) => {
+                let mode = if self.chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
+                let parsed = Fen::from_ascii(value.trim().as_bytes()).map_err(|e| e.to_string()).and_then(|f| {
+                    match f.clone().into_position::<Chess>(mode) {
+                        Ok(p) => Ok(p),
+                        // Castling rights only Chess960 allows (Shredder-FEN
+                        // files, a king off e1): a Chess960 game without its
+                        // Variant tag.
+                        Err(e) => match f.into_position::<Chess>(CastlingMode::Chess960) {
+                            Ok(p) => {
+                                self.chess960 = true;
+                                Ok(p)
+                            }
+                            Err(_) => Err(e.to_string()),
+                        },
+                    }
+                });
+                match parsed {
+                    Ok(p) => self.pos = p,
+                    Err(e) => {
+                        self.error_at(line, String::new(), format!("the FEN tag {value:?} is not a position: {e}"));
+                        self.stopped = true;
+                    }
+                }
+            }
+            None if self.chess960 => {
+                // Chess960 without a FEN: the standard array (position 518).
+                self.pos = chess960_start(518, 518).expect("518");
+            }
+            None => {}
+        }
         ControlFlow::Continue(())
     }
 
@@ -955,6 +993,7 @@ fn game_to_py(py: Python<'_>, g: GameRecord) -> PyResult<Py<PyAny>> {
                 .to_string()
                 .into_pyobject(py)?
                 .into_any(),
+            pyo3::types::PyBool::new(py, g.chess960).to_owned().into_any(),
         ],
     )?;
     Ok(t.into_any().unbind())
@@ -1031,7 +1070,8 @@ mod tests {
             let g = read(&format!("[Variant \"{v}\"]\n\n1. e4 *\n"));
             assert!(g[0].errors.is_empty(), "{v}: {:?}", g[0].errors);
         }
-        assert!(!read("[Variant \"Chess960\"]\n\n1. e4 *\n")[0].errors.is_empty());
+        assert!(read("[Variant \"Chess960\"]\n\n1. e4 *\n")[0].errors.is_empty());
+        assert!(!read("[Variant \"Atomic\"]\n\n1. e4 *\n")[0].errors.is_empty());
     }
 
     #[test]

@@ -177,7 +177,16 @@ fn counter_field_ok(text: &str) -> bool {
     !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) && text.parse::<u32>().is_ok()
 }
 
+#[allow(dead_code)] // kept for the callers that read standard chess only
 pub fn parse_fen(py: Python<'_>, fen: &str) -> PyResult<Chess> {
+    parse_fen_mode(py, fen, CastlingMode::Standard)
+}
+
+/// Reads `fen` in the given castling mode. In `Chess960` mode the castling
+/// field may be X-FEN (`KQkq`, where a letter means the outermost rook on that
+/// side, and a rook's file letter otherwise) or Shredder-FEN (`HAha`: always
+/// the rooks' files).
+pub fn parse_fen_mode(py: Python<'_>, fen: &str, mode: CastlingMode) -> PyResult<Chess> {
     let text = fen.trim();
     if text.is_empty() {
         return Err(fen_error(py, fen, "fen", "the FEN is empty".into()));
@@ -251,7 +260,7 @@ pub fn parse_fen(py: Python<'_>, fen: &str) -> PyResult<Chess> {
         fen_error(py, fen, field, detail.into())
     })?;
     parsed
-        .into_position::<Chess>(CastlingMode::Standard)
+        .into_position::<Chess>(mode)
         .map_err(|e| {
             let kinds = e.kinds();
             let field = field_for_position_error(kinds);
@@ -276,8 +285,102 @@ fn parse_color(color: &str) -> PyResult<Color> {
     }
 }
 
+#[allow(dead_code)] // standard-chess UCI; positions use `uci_in`
 pub fn uci_of(m: Move) -> String {
     UciMove::from_move(m, CastlingMode::Standard).to_string()
+}
+
+/// UCI of `m` as written in `pos`'s castling mode: in Chess960 a castling is
+/// the king taking its own rook (`e1h1`), in standard chess the king's two
+/// squares (`e1g1`).
+pub fn uci_in(pos: &Chess, m: Move) -> String {
+    UciMove::from_move(m, pos.castles().mode()).to_string()
+}
+
+/// The castling field of a Shredder-FEN: the files of the rooks that may
+/// still castle, White's in capitals then Black's, each side from the h-file
+/// to the a-file (`HAha`), or `-`.
+fn shredder_castling(pos: &Chess) -> String {
+    let rights = pos.castles().castling_rights();
+    let mut out = String::new();
+    for color in [Color::White, Color::Black] {
+        for rook in (rights & color.backrank()).into_iter().rev() {
+            let c = rook.file().char();
+            out.push(if color == Color::White { c.to_ascii_uppercase() } else { c });
+        }
+    }
+    if out.is_empty() {
+        out.push('-');
+    }
+    out
+}
+
+/// The back rank of Chess960 starting position `number` (0-959) in the usual
+/// (Scharnagl) numbering, as piece roles from the a-file to the h-file.
+/// 518 is the standard array RNBQKBNR.
+pub fn chess960_back_rank(number: u32) -> Option<[Role; 8]> {
+    if number > 959 {
+        return None;
+    }
+    let mut rank: [Option<Role>; 8] = [None; 8];
+    let mut n = number;
+    // Bishops: light-squared on b/d/f/h, dark-squared on a/c/e/g.
+    rank[(2 * (n % 4) + 1) as usize] = Some(Role::Bishop);
+    n /= 4;
+    rank[(2 * (n % 4)) as usize] = Some(Role::Bishop);
+    n /= 4;
+    let place = |rank: &mut [Option<Role>; 8], nth_empty: u32, role: Role| {
+        let idx = rank
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.is_none())
+            .nth(nth_empty as usize)
+            .map(|(i, _)| i)
+            .expect("an empty square");
+        rank[idx] = Some(role);
+    };
+    place(&mut rank, n % 6, Role::Queen);
+    n /= 6;
+    // The two knights on the five squares left, in the order of the table
+    // of the numbering: (0,1) (0,2) (0,3) (0,4) (1,2) (1,3) (1,4) (2,3) (2,4) (3,4).
+    const KNIGHTS: [(u32, u32); 10] =
+        [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
+    let (first, second) = KNIGHTS[n as usize];
+    // Place the second knight first so that the first index still counts
+    // the same empty squares.
+    place(&mut rank, second, Role::Knight);
+    place(&mut rank, first, Role::Knight);
+    // The three squares left: rook, king, rook.
+    place(&mut rank, 0, Role::Rook);
+    place(&mut rank, 0, Role::King);
+    place(&mut rank, 0, Role::Rook);
+    let mut out = [Role::Pawn; 8];
+    for (o, r) in out.iter_mut().zip(rank) {
+        *o = r.expect("every square filled");
+    }
+    Some(out)
+}
+
+/// The number (0-959) of a Chess960 back rank, or None when `roles` is not one.
+pub fn chess960_number(roles: &[Role; 8]) -> Option<u32> {
+    (0..960).find(|&n| chess960_back_rank(n).as_ref() == Some(roles))
+}
+
+/// The Chess960 starting position with White's array `white` and Black's
+/// array `black` (the same number for ordinary Chess960; different numbers
+/// give "double Chess960"), all castling rights, White to move.
+pub fn chess960_start(white: u32, black: u32) -> Option<Chess> {
+    let w = chess960_back_rank(white)?;
+    let b = chess960_back_rank(black)?;
+    let letters = |roles: &[Role; 8], color: Color| -> String {
+        roles.iter().map(|r| r.of(color).char()).collect()
+    };
+    let fen = format!(
+        "{}/pppppppp/8/8/8/8/PPPPPPPP/{} w KQkq - 0 1",
+        letters(&b, Color::Black),
+        letters(&w, Color::White)
+    );
+    Fen::from_ascii(fen.as_bytes()).ok()?.into_position::<Chess>(CastlingMode::Chess960).ok()
 }
 
 fn fen_of(pos: &Chess) -> String {
@@ -305,7 +408,10 @@ pub fn parse_move(py: Python<'_>, pos: &Chess, text: &str) -> PyResult<Move> {
         return Err(unreadable("not a move in UCI or English SAN"));
     }
     let m = if let Ok(uci) = t.parse::<UciMove>() {
-        let m = uci.to_move(pos).map_err(|_| illegal(py, pos, text))?;
+        let m = uci
+            .to_move(pos)
+            .or_else(|e| king_destination_castle(pos, uci).ok_or(e))
+            .map_err(|_| illegal(py, pos, text))?;
         // shakmaty reads `e5f6q` as the en passant capture `e5f6`: a
         // promotion letter must belong to a promotion.
         if matches!(uci, UciMove::Normal { promotion: Some(_), .. }) && m.promotion().is_none() {
@@ -321,6 +427,33 @@ pub fn parse_move(py: Python<'_>, pos: &Chess, text: &str) -> PyResult<Move> {
         return Err(illegal(py, pos, text));
     }
     Ok(m)
+}
+
+/// In Chess960, a king move in coordinates to the square where the king ends
+/// a castling (`b1g1` for the castling with the h-rook) is that castling when
+/// it cannot be read otherwise: it is not a legal move of the king itself and
+/// exactly one legal castling puts the king there.
+fn king_destination_castle(pos: &Chess, uci: UciMove) -> Option<Move> {
+    let UciMove::Normal { from, to, promotion: None } = uci else {
+        return None;
+    };
+    if pos.castles().mode() != CastlingMode::Chess960 {
+        return None;
+    }
+    let mut found = None;
+    for m in pos.legal_moves() {
+        if let Move::Castle { king, rook } = m {
+            let side = shakmaty::CastlingSide::from_king_side(king < rook);
+            let dest = Square::from_coords(side.king_to_file(), king.rank());
+            if king == from && dest == to {
+                if found.is_some() {
+                    return None;
+                }
+                found = Some(m);
+            }
+        }
+    }
+    found
 }
 
 fn illegal(py: Python<'_>, pos: &Chess, text: &str) -> PyErr {
@@ -385,13 +518,13 @@ pub fn parse_san_move(py: Python<'_>, pos: &Chess, text: &str) -> PyResult<Move>
                 .legal_moves()
                 .into_iter()
                 .filter(|m| san.san.matches(*m))
-                .map(|m| format!("{} ({})", San::from_move(pos, m), uci_of(m)))
+                .map(|m| format!("{} ({})", San::from_move(pos, m), uci_in(pos, m)))
                 .collect();
             let ucis: Vec<String> = pos
                 .legal_moves()
                 .into_iter()
                 .filter(|m| san.san.matches(*m))
-                .map(uci_of)
+                .map(|m| uci_in(pos, m))
                 .collect();
             Err(error_with::<AmbiguousMove>(
                 py,
@@ -415,19 +548,72 @@ pub struct Position {
 
 #[pymethods]
 impl Position {
-    /// The position given by `fen`, or the standard initial position.
+    /// The position given by `fen`, or the standard initial position. With
+    /// `chess960=True` castling follows Chess960 (2023 Guidelines II) and the
+    /// FEN's castling field may be X-FEN or Shredder-FEN.
     #[new]
-    #[pyo3(signature = (fen = None))]
-    fn new(py: Python<'_>, fen: Option<&str>) -> PyResult<Self> {
+    #[pyo3(signature = (fen = None, chess960 = false))]
+    fn new(py: Python<'_>, fen: Option<&str>, chess960: bool) -> PyResult<Self> {
+        let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
         match fen {
+            None if chess960 => Ok(Position { pos: chess960_start(518, 518).expect("518") }),
             None => Ok(Position { pos: Chess::default() }),
-            Some(f) => Ok(Position { pos: parse_fen(py, f)? }),
+            Some(f) => Ok(Position { pos: parse_fen_mode(py, f, mode)? }),
         }
     }
 
     #[staticmethod]
-    fn from_fen(py: Python<'_>, fen: &str) -> PyResult<Self> {
-        Ok(Position { pos: parse_fen(py, fen)? })
+    #[pyo3(signature = (fen, chess960 = false))]
+    fn from_fen(py: Python<'_>, fen: &str, chess960: bool) -> PyResult<Self> {
+        let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
+        Ok(Position { pos: parse_fen_mode(py, fen, mode)? })
+    }
+
+    /// Chess960 starting position `number` (0-959, the usual numbering; 518
+    /// is the standard array). `black` gives Black a different array (double
+    /// Chess960); by default both sides have the same.
+    #[staticmethod]
+    #[pyo3(signature = (number, black = None))]
+    fn chess960_start(number: i64, black: Option<i64>) -> PyResult<Self> {
+        let check = |n: i64, who: &str| -> PyResult<u32> {
+            u32::try_from(n).ok().filter(|n| *n <= 959).ok_or_else(|| {
+                crate::InvalidInput::new_err(format!(
+                    "{who}: a Chess960 starting position is numbered 0 to 959, not {n}"
+                ))
+            })
+        };
+        let w = check(number, "number")?;
+        let b = match black {
+            Some(b) => check(b, "black")?,
+            None => w,
+        };
+        Ok(Position { pos: chess960_start(w, b).expect("valid numbers") })
+    }
+
+    /// The number (0-959) of a Chess960 back rank given as 8 piece letters
+    /// from the a-file (`"RNBQKBNR"` -> 518), or None when it is not one.
+    #[staticmethod]
+    fn chess960_number(back_rank: &str) -> Option<u32> {
+        let roles: Vec<Role> = back_rank
+            .chars()
+            .map(|c| Role::from_char(c.to_ascii_lowercase()))
+            .collect::<Option<Vec<Role>>>()?;
+        let arr: [Role; 8] = roles.try_into().ok()?;
+        chess960_number(&arr)
+    }
+
+    /// True when castling follows Chess960 rules here.
+    #[getter]
+    fn chess960(&self) -> bool {
+        self.pos.castles().mode() == CastlingMode::Chess960
+    }
+
+    /// FEN with Shredder-FEN castling letters (the rooks' files, `HAha`).
+    fn shredder_fen(&self) -> String {
+        let full = fen_of(&self.pos);
+        let mut parts: Vec<String> = full.split(' ').map(str::to_string).collect();
+        parts[2] = shredder_castling(&self.pos);
+        parts.join(" ")
     }
 
     /// FEN, with the en passant square only where a capture is legal.
@@ -513,7 +699,7 @@ impl Position {
             .legal_moves()
             .into_iter()
             .filter(|m| m.capture() != Some(Role::King))
-            .map(uci_of)
+            .map(|m| uci_in(&self.pos, m))
             .collect()
     }
 
@@ -522,7 +708,7 @@ impl Position {
         self.pos
             .legal_moves()
             .into_iter()
-            .map(|m| (uci_of(m), SanPlus::from_move(self.pos.clone(), m).to_string()))
+            .map(|m| (uci_in(&self.pos, m), SanPlus::from_move(self.pos.clone(), m).to_string()))
             .collect()
     }
 
@@ -533,12 +719,12 @@ impl Position {
 
     /// Reads a move (UCI or English SAN) and returns it in UCI.
     fn parse_move(&self, py: Python<'_>, text: &str) -> PyResult<String> {
-        Ok(uci_of(parse_move(py, &self.pos, text)?))
+        Ok(uci_in(&self.pos, parse_move(py, &self.pos, text)?))
     }
 
     /// Reads a move in SAN only and returns it in UCI.
     fn parse_san(&self, py: Python<'_>, san: &str) -> PyResult<String> {
-        Ok(uci_of(parse_san_move(py, &self.pos, san)?))
+        Ok(uci_in(&self.pos, parse_san_move(py, &self.pos, san)?))
     }
 
     /// The SAN (with + or #) of a move given in UCI or SAN.
@@ -565,7 +751,7 @@ impl Position {
         let m = parse_move(py, &self.pos, text)?;
         let mut next = self.pos.clone();
         let san = SanPlus::from_move_and_play_unchecked(&mut next, m).to_string();
-        Ok((san, uci_of(m), Position { pos: next }))
+        Ok((san, uci_in(&self.pos, m), Position { pos: next }))
     }
 
     /// Plays many moves; returns the final position. Stops with the error
@@ -657,6 +843,16 @@ impl Position {
             return Err(cannot("the piece on the from-square belongs to the other side"));
         }
         let capture = board.piece_at(to);
+        if piece.role == Role::King
+            && self.pos.castles().mode() == CastlingMode::Chess960
+            && capture.is_some_and(|c| c.color == piece.color && c.role == Role::Rook)
+            && self.pos.castles().castling_rights().contains(to)
+        {
+            // A Chess960 castling written as the king taking its own rook.
+            let mut next = self.pos.clone();
+            next.play_unchecked(Move::Castle { king: from, rook: to });
+            return Ok(Position { pos: next });
+        }
         if let Some(c) = capture {
             if c.color == piece.color {
                 return Err(cannot("the to-square holds a piece of the same colour"));
@@ -690,7 +886,7 @@ impl Position {
     /// matters here.
     fn is_irregular(&self) -> bool {
         let setup = self.pos.to_setup(EnPassantMode::Legal);
-        setup.position::<Chess>(CastlingMode::Standard).is_err()
+        setup.position::<Chess>(self.pos.castles().mode()).is_err()
     }
 
     fn __str__(&self) -> String {

@@ -319,10 +319,8 @@ def test_samples_convert_and_replay_to_the_record(name: str) -> None:
     assert len(games) == len(texts)
     counts: Counter[str] = Counter()
     for g, text in zip(games, texts):
-        if not convertible(g):
-            assert "Chess960" in g.errors[0].reason
-            counts["chess960"] += 1
-            continue
+        assert convertible(g), (g.number, g.errors)
+        counts["chess960"] += g.chess960
         conv = pgn_to_log(g)
         why = SAMPLE_INCONSISTENT.get((name, g.number))
         if why is not None:
@@ -366,12 +364,12 @@ def test_cli_convert_report_and_replay(tmp_path: Path) -> None:
     runner = CliRunner()
     out = tmp_path / "logs"
     res = runner.invoke(main, ["convert", str(DATA / "convert_chesscom.pgn"), "--out", str(out), "--report"])
-    assert res.exit_code == 1  # inconsistent records and a Chess960 game
-    assert "11 game logs written" in res.output and "2 inconsistent records" in res.output
-    assert "1 game with errors skipped" in res.output
+    assert res.exit_code == 1  # inconsistent records
+    assert "12 game logs written" in res.output and "2 inconsistent records" in res.output
+    assert "skipped" not in res.output  # the Chess960 game (12) is converted too
     assert "inferred: 28. Qb5# ends the game" in res.output
     assert "inconsistent: the record gives 1/2-1/2 on time; the Laws give 0-1" in res.output
-    assert "game 12 (line" in res.output and "not converted" in res.output
+    assert "game 12 (line" in res.output and "convert_chesscom-12.jsonl" in res.output
     res = runner.invoke(main, ["replay", str(out / "convert_chesscom-5.jsonl"), "--json"])
     state = json.loads(res.output)
     assert (state["result"], state["termination"]) == ("1-0", "time_forfeit")  # "MagnusCarlsen won on time"
@@ -401,10 +399,8 @@ def test_the_whole_corpus(capsys: pytest.CaptureFixture[str]) -> None:
         data = zstandard.ZstdDecompressor().stream_reader((CORPUS / name).open("rb")).read()
         counts: Counter[str] = Counter()
         for g in read_pgn(data):
-            if not convertible(g):
-                assert "Chess960" in g.errors[0].reason, (name, g.number, g.errors)
-                counts["skipped (Chess960)"] += 1
-                continue
+            assert convertible(g), (name, g.number, g.errors)
+            counts["Chess960"] += g.chess960
             conv = pgn_to_log(g)
             wrong = check_replay(conv)
             if conv.problems:
@@ -412,7 +408,7 @@ def test_the_whole_corpus(capsys: pytest.CaptureFixture[str]) -> None:
                 named.append(f"{name} game {g.number}: {conv.problems[0][:160]}")
                 continue
             assert not wrong, (name, g.number, wrong, conv.notes)
-            board = chess.Board(g.tags.get("FEN", chess.STARTING_FEN))
+            board = chess.Board(g.tags.get("FEN", chess.STARTING_FEN), chess960=g.chess960)
             for m in g.moves:
                 board.push_uci(m.uci)
             assert fen_key(board.fen(en_passant="legal")) == fen_key(conv.expected_fen or ""), (name, g.number)

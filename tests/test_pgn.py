@@ -509,5 +509,7 @@ def test_spellings_of_standard_chess(variant: str) -> None:
 
 
 def test_other_variants_are_refused() -> None:
-    (g,) = read_pgn('[Variant "Chess960"]\n\n1. e4 *\n')
-    assert not g.ok and "not standard chess" in g.errors[0].reason
+    (g,) = read_pgn('[Variant "Atomic"]\n\n1. e4 *\n')
+    assert not g.ok and "neither standard chess nor Chess960" in g.errors[0].reason
+    (g,) = read_pgn('[Variant "Chess960"]\n\n1. e4 *\n')  # Chess960 is read: tests/test_chess960_records.py
+    assert g.ok and g.chess960

@@ -8,7 +8,7 @@ import click
 
 from typing import TYPE_CHECKING
 
-from chesslaws.errors import ChessLawsError, InvalidFen
+from chesslaws.errors import ChessLawsError, InvalidFen, InvalidInput
 from chesslaws.position import STARTING_FEN, Position, perft, perft_divide
 
 if TYPE_CHECKING:
@@ -51,21 +51,51 @@ def main() -> None:
 @click.argument("depth", type=click.IntRange(0, 20))
 @click.option("--divide", is_flag=True, help="First print the count below each legal move (UCI: count).")
 @click.option("--threads", type=click.IntRange(1, 256), default=None, help="Threads to use (default: all cores).")
-def perft_command(fen: str, depth: int, divide: bool, threads: int | None) -> None:
+@click.option(
+    "--chess960",
+    is_flag=True,
+    help="Chess960 castling (2023 Guidelines II). FEN may then use X-FEN or Shredder-FEN "
+    "castling letters, or be `960:N` for starting position N (0-959, 518 = standard).",
+)
+def perft_command(fen: str, depth: int, divide: bool, threads: int | None, chess960: bool) -> None:
     """Count the leaf nodes of the legal move tree to DEPTH plies.
 
     FEN is a position in Forsyth-Edwards Notation (quote it), or `startpos`.
     The count is printed on the last line; the move generator is tested this
-    way against published counts.
+    way against published counts. With --chess960, castling moves are the
+    king taking its own rook in --divide's UCI (`e1h1`).
 
     \b
-    Example:
+    Examples:
       chesslaws perft startpos 5            -> 4865609
       chesslaws perft "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1" 3 --divide
+      chesslaws perft --chess960 "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9" 4
+                                            -> 326672 (Shredder-FEN; X-FEN `KQkq` reads the same)
+      chesslaws perft --chess960 960:0 4    -> 201143 (starting position 0, BBQNNRKR)
     """
     try:
-        position = Position(STARTING_FEN if fen == "startpos" else fen)
+        if chess960 and fen.startswith("960:"):
+            try:
+                number = int(fen[4:])
+            except ValueError:
+                raise click.BadParameter(
+                    f"{fen!r}: write a Chess960 starting position as 960:N, N from 0 to 959", param_hint="FEN"
+                ) from None
+            position = Position.chess960_start(number)
+        elif fen == "startpos":
+            position = Position(None, chess960=chess960)
+        else:
+            position = Position(fen, chess960=chess960)
     except InvalidFen as err:
+        hint = ""
+        if not chess960 and err.field == "castling":
+            try:
+                Position(fen, chess960=True)
+                hint = " (these castling rights are Chess960's: add --chess960)"
+            except InvalidFen:
+                pass
+        raise click.BadParameter(str(err) + hint, param_hint="FEN") from None
+    except InvalidInput as err:
         raise click.BadParameter(str(err), param_hint="FEN") from None
     if divide:
         rows = perft_divide(position, depth, threads)
@@ -82,7 +112,10 @@ def _summary(game: "Game") -> str:
 
     st = game.state
     cfg = st.config
-    lines = [f"{cfg.white} (White) v {cfg.black} (Black) - Laws of {cfg.edition.name}, "
+    variant = ""
+    if cfg.chess960:
+        variant = "Chess960" + (f" No. {cfg.start_number}" if cfg.start_number is not None else "") + ", "
+    lines = [f"{cfg.white} (White) v {cfg.black} (Black) - Laws of {cfg.edition.name}, {variant}"
              f"time control {cfg.time_control}, {cfg.mode}", ""]
     board = str(st.position).rstrip("\n").split("\n")
     for rank, row in zip(range(8, 0, -1), board):
@@ -97,7 +130,7 @@ def _summary(game: "Game") -> str:
     lines.append(f"Clocks: White {clock('white')}, Black {clock('black')}"
                  + (f" ({running}'s clock running)" if running else " (stopped)"))
     text: list[str] = []
-    first = Position(cfg.fen)
+    first = cfg.initial_position()
     number, color = first.fullmove_number, first.turn
     for rec in st.moves:
         if color == "white":
@@ -223,7 +256,9 @@ def convert(pgn: str, out_dir: str, edition: str | None, report: bool, seconds_p
     A record that contradicts itself or the Laws (moves after the end, a
     result the Laws do not give) is named on standard error with the
     reason; its log says what the Laws make of it. Games that cannot be read
-    (illegal moves, Chess960) are reported and skipped. Exit status 0 when
+    (illegal moves, another variant) are reported and skipped. Chess960 games
+    (a Variant tag such as Chess960 or cutechess's fischerandom) convert under
+    the 2023 Laws, the only edition with Chess960 (Guidelines II). Exit status 0 when
     every game converted consistently, 1 otherwise.
 
     \b
@@ -254,6 +289,14 @@ def convert(pgn: str, out_dir: str, edition: str | None, report: bool, seconds_p
                 click.echo(f"{pgn}: {err}", err=True)
             if report:
                 click.echo(f"game {g.number} (line {g.line}): not converted: {g.errors[0].reason}")
+            continue
+        if g.chess960 and edition not in (None, "2023"):
+            failed += 1
+            why = (f"a Chess960 game: Chess960 is in the 2023 Laws only (Guidelines II), not the {edition} Laws; "
+                   "convert it with --edition 2023")
+            click.echo(f"{pgn}: game {g.number} (line {g.line}): {why}", err=True)
+            if report:
+                click.echo(f"game {g.number} (line {g.line}): not converted: {why}")
             continue
         item = pgn_to_log(g, edition=edition, seconds_per_move=seconds_per_move)
         path = os.path.join(out_dir, f"{stem}-{item.number}.jsonl")

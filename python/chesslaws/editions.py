@@ -53,6 +53,7 @@ class Edition:
     # Rules one edition has and the others lack (False: the rule does not exist there)
     bare_king_cannot_win: bool = False  # 1989 10.5: of any win, a resignation included
     castle_when_king_then_rook: bool = False  # 2023 4.4.1 (1997 4.3(a): any king move)
+    chess960: bool = False  # 2023 Guidelines II (the earlier Laws have no Chess960)
     claim_right_lost_by_touch: bool = False  # 2023 9.4 (1989 10.11, 1997 9.4: by a move)
     claim_is_draw_offer: bool = False  # 2023 9.1.2.3
     agreement_needs_both_moved: bool = False  # 2023 5.2.3
@@ -203,6 +204,9 @@ _ARTICLES_2023 = {
     "rules_of_play": "3",
     "touch_move": "4.3",
     "castling_touch": "4.4.1",
+    "chess960_start": "II.2",
+    "chess960_castling": "II.3.2",
+    "chess960_castling_touch": "II.3.2.4",
     "two_hands": "7.5.4",
     "press_without_move": "7.5.3",
     "illegal_move": "7.5.1",
@@ -351,6 +355,7 @@ EDITIONS: Mapping[str, Edition] = MappingProxyType(
             default_time_ms=0,
             flags_only_on_claim_in_rapid=False,
             castle_when_king_then_rook=True,
+            chess960=True,
             claim_right_lost_by_touch=True,
             claim_is_draw_offer=True,
             agreement_needs_both_moved=True,

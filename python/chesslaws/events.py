@@ -36,6 +36,7 @@ RANGES: Mapping[str, tuple[float, float]] = MappingProxyType({
     "session_end": (0, MAX_T),
     "default_time": (0, MAX_T),
     "fifty_move_limit": (1, 1000),
+    "start_position": (0, 959),  # Chess960 starting positions (2023 Guidelines II.2)
 })
 
 
@@ -94,9 +95,12 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
                 "supervision": str,
                 "device_penalty": str,
                 "visually_disabled": list,
+                "variant": str,
+                "start_position": int,
             },
             choices={
                 "edition": ("1989", "1997", "2023"),
+                "variant": ("standard", "chess960"),
                 "mode": ("standard", "rapid", "blitz"),
                 "arbiter": ("present", "absent"),
                 "supervision": ("full", "partial"),

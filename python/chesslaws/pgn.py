@@ -38,6 +38,7 @@ __all__ = [
     "PgnGame",
     "PgnMove",
     "format_clock",
+    "is_chess960_variant",
     "read_pgn",
     "write_pgn",
 ]
@@ -102,6 +103,7 @@ class PgnGame:
     variations_skipped: int
     comment: str | None = None
     final_fen: str | None = None
+    chess960: bool = False
 
     @property
     def ok(self) -> bool:
@@ -146,7 +148,7 @@ def read_pgn(source: str | bytes | os.PathLike[str]) -> Iterator[PgnGame]:
 
 
 def _games(reader: PgnReader) -> Iterator[PgnGame]:
-    for number, line, tags, moves, result, errors, skipped, comment, fen in reader:
+    for number, line, tags, moves, result, errors, skipped, comment, fen, chess960 in reader:
         yield PgnGame(
             number=number,
             line=line,
@@ -160,7 +162,17 @@ def _games(reader: PgnReader) -> Iterator[PgnGame]:
             variations_skipped=skipped,
             comment=comment,
             final_fen=fen,
+            chess960=chess960,
         )
+
+
+def is_chess960_variant(value: str) -> bool:
+    """True when a ``Variant`` tag's value names Chess960 (2023 Laws,
+    Guidelines II), in any of the spellings the big exporters use:
+    ``Chess960`` (lichess, chess.com), ``chess 960``, ``960``,
+    ``fischerandom`` (cutechess, fastchess), ``Fischer Random``, ``freestyle``."""
+    v = "".join(c for c in value if c.isascii() and c.isalnum()).lower()
+    return v in {"chess960", "960", "fischerandom", "fischerrandom", "fischerrandomchess", "freestyle"}
 
 
 def format_clock(ms: int) -> str:
@@ -222,6 +234,8 @@ def write_pgn(
     The moves are played from the standard position (or the ``FEN`` tag's,
     with ``SetUp "1"`` added if missing) and written in canonical English
     SAN; an illegal move raises :class:`~chesslaws.errors.IllegalMove`.
+    With a Chess960 ``Variant`` tag (:func:`is_chess960_variant`) the moves
+    follow Chess960 castling; the ``FEN`` tag may use X-FEN or Shredder-FEN.
     ``result`` is ``1-0``, ``0-1``, ``1/2-1/2`` or ``*`` and overrides a
     ``Result`` tag. ``comment`` is written before the first move.
 
@@ -244,7 +258,8 @@ def write_pgn(
             raise ValueError(f"a PGN tag name is letters, digits and '_', not {name!r}")
         out.append(f'[{name} "{_escape_tag(value)}"]')
 
-    position = Position(tags["FEN"]) if "FEN" in tags else Position()
+    chess960 = is_chess960_variant(tags.get("Variant", ""))
+    position = Position(tags.get("FEN"), chess960=chess960)
     number, white = position.fullmove_number, position.turn == "white"
     tokens: list[str] = _comment_words(comment) if comment else []
     need_number = True

@@ -28,7 +28,7 @@ from chesslaws.errors import ChessLawsError
 from chesslaws.events import ms_to_t
 from chesslaws.game import NAME, Game, GameState, Ruling, fmt_duration
 from chesslaws.pgn import ExportMove, PgnGame, write_pgn
-from chesslaws.position import STARTING_FEN, Position
+from chesslaws.position import STARTING_FEN, Position, chess960_start_number
 from chesslaws.timecontrol import Color, TimeControl, TimeControlError
 
 #: The PGN standard's Termination values for each termination of the Laws.
@@ -81,7 +81,12 @@ def game_tags(state: GameState) -> dict[str, str]:
         tags["LawsTermination"] = state.termination
     if state.result == "0-0":
         tags["LawsResult"] = "0-0"
-    if cfg.fen != STARTING_FEN:
+    if cfg.chess960:
+        # Chess960 (2023 Guidelines II): the variant and its starting position always.
+        tags["Variant"] = "Chess960"
+        tags["SetUp"] = "1"
+        tags["FEN"] = cfg.fen
+    elif cfg.fen != STARTING_FEN:
         tags["SetUp"] = "1"
         tags["FEN"] = cfg.fen
     return tags
@@ -387,7 +392,7 @@ class _Converter:
 
     # -- helpers
     def name(self, ply0: int) -> str:
-        first = Position(self.tags["FEN"]) if "FEN" in self.tags else Position()
+        first = Position(self.tags.get("FEN"), chess960=self.pgn.chess960)
         return _move_name(ply0, first.fullmove_number, first.turn == "white", self.pgn.moves[ply0].san)
 
     def run(self) -> Conversion:
@@ -404,7 +409,17 @@ class _Converter:
         for key in ("Event", "Site", "Date", "Round"):
             if key in tags and tags[key].strip("?.- "):
                 start[key.lower()] = tags[key]
-        if "FEN" in tags:
+        if pgn.chess960:
+            # Chess960 (2023 Guidelines II): a starting array by its number, any
+            # other position as X-FEN; without a FEN tag, the standard array.
+            start["variant"] = "chess960"
+            first = Position(tags.get("FEN"), chess960=True)
+            number = chess960_start_number(first)
+            if number is not None:
+                start["start_position"] = number
+            else:
+                start["fen"] = first.fen()
+        elif "FEN" in tags:
             start["fen"] = tags["FEN"]
         events: list[dict[str, Any]] = [start]
         g = Game.from_start(start)
@@ -471,7 +486,7 @@ class _Converter:
             g = Game.from_events(events)
         expected = self.expected
         final = g.state
-        fen_after = Position(tags["FEN"]) if "FEN" in tags else Position()
+        fen_after = Position(tags.get("FEN"), chess960=pgn.chess960)
         for mv in pgn.moves[:played]:
             fen_after = fen_after.play(mv.uci)
         if self.result != "*" and final.result != self.result and not self.problems:
@@ -811,7 +826,7 @@ def convertible(game: PgnGame) -> bool:
         return True
     if not game.moves or game.final_fen is None:
         return False
-    position = Position(game.final_fen)
+    position = Position(game.final_fen, chess960=game.chess960)
     ended = position.is_checkmate() or position.is_stalemate()
     return ended and all(e.line >= game.moves[-1].line for e in game.errors)
 

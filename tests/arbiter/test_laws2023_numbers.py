@@ -100,6 +100,8 @@ SAYS = {
     "adjudication": "best interest of the competition", "scoring": "scores one point",
     "wrong_initial_position": "initial position", "setup_claim": "No claim can be made regarding incorrect set-up",
     "illegal_position": "both kings are in",
+    "chess960_start": "Starting Position Requirements", "chess960_castling": "How to castle",
+    "chess960_castling_touch": "rook-move-only castling",
     "board_placed_wrongly": "chessboard has been placed", "adjournment": "'seal'",
     "envelope": "indicated upon the envelope", "resumption": "Before the game is to be resumed",
     "envelope_opened": "envelope shall be opened", "sealer_absent": "player who sealed the move is not present",

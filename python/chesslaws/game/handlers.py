@@ -45,14 +45,13 @@ from chesslaws.game.flags import _on_claim_flag, _on_set_clocks, _on_start_clock
 from chesslaws.game.irregularities import _on_annul, _on_claim_setup, _on_claim_win, _on_press_clock, _on_reinstate
 from chesslaws.game.moving import _on_adjust, _on_claim_touch_move, _on_move, _on_touch
 from chesslaws.game.state import GameError, GameState, _Builder, _config_from_start, other
-from chesslaws.position import Position
 
 
 def initial_state(ev: Event) -> GameState:
     if ev.type != "start":
         raise EventError(f"a log begins with a 'start' event, not {ev.type!r}", field="type")
     config = _config_from_start(ev)
-    position = Position(config.fen)
+    position = config.initial_position()
     clock = Clock.new(config.time_control).start(ev.t_ms, position.turn)
     state = GameState(
         config=config,

@@ -327,7 +327,7 @@ def _on_reinstate(b: _Builder, ev: Event) -> None:
         raise EventError(f"field 'ply': keep between 0 and {len(s.moves) - 1} of the {len(s.moves)} moves made "
                          f"(not {n})", field="ply")
     kept = s.moves[:n]
-    pos = Position(s.config.fen)
+    pos = s.config.initial_position()
     for m in kept:
         pos = pos.play_illegal(m.uci) if m.illegal else pos.play(m.uci)
     w, k = ev.get("white_ms"), ev.get("black_ms")

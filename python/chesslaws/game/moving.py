@@ -10,8 +10,10 @@ Articles, by edition:
   a breach).
 - 2023: 1.1, 1.2, 1.3, 1.4, 1.5, 4.2 (adjusting), 4.3 (touched pieces), 4.4.1,
   4.4.2, 4.4.3 (castling), 4.5, 4.8 (the claim of a breach), 9.1.2.1 (a touch
-  rejects a pending offer), D.2.1, D.2.2, D.2.3, D.2.4, D.2.5, D.2.6, D.2.7
-  (announced moves), D.2.8 (a slip of the tongue), D.2.9 (the two boards).
+  rejects a pending offer), II.3.2.1, II.3.2.2, II.3.2.3, II.3.2.4 (the four
+  Chess960 castling methods under touch-move: :func:`_allowed_by_touch`), D.2.1,
+  D.2.2, D.2.3, D.2.4, D.2.5, D.2.6, D.2.7 (announced moves), D.2.8 (a slip of
+  the tongue), D.2.9 (the two boards).
 
 Irregular moves go on to :mod:`chesslaws.game.irregularities`; what follows a
 move on the board, to :mod:`chesslaws.game.played`.
@@ -57,6 +59,17 @@ def _allowed_by_touch(
     then a rook oblige castling with that rook where it is legal (2023 4.4.1),
     or else another king move (2023 4.4.3, 1997 4.4(b)), and the player is
     free when the king cannot move.
+
+    Chess960 (2023 Guidelines II.3.2) keeps these rules for its four ways of
+    castling, with one reading of our own, since the Guidelines say nothing
+    of touch-move: castling is a move of the king (Article 3.8.2), so touching
+    the king alone allows it (double-move, transposition and king-move-only
+    castling, II.3.2.1-II.3.2.3), and touching the king and then a rook
+    obliges castling with that rook where it is legal; a rook touched before
+    the king forbids castling with it (4.4.2). In rook-move-only castling
+    (II.3.2.4) the king stays where it is and the rook is the only piece
+    the player moves: touching that rook alone allows that castling as a move
+    of the touched rook.
     """
     if not touched:  # nothing touched: no obligation (the common case, on every move)
         return None, ""
@@ -107,6 +120,10 @@ def _allowed_by_touch(
             continue
         if piece.isupper() == upper:
             moves = {m for m in legal if m[:2] == sq}
+            rook_only = set()
+            if piece.upper() == "R" and pos.chess960 and sq not in rook_after:
+                rook_only = {m for m in legal if castles_with(m, sq) and _king_stays(m)}
+                moves |= rook_only
             if piece.upper() == "K":
                 moves = {m for m in moves if not any(castles_with(m, r) for r in rook_first)}
                 if rook_after:
@@ -116,6 +133,9 @@ def _allowed_by_touch(
                         return castle, f"castle with the rook on {rook} (king and then rook touched)"
                     if not moves:
                         return None, ""  # the king cannot move: any legal move (4.4(b), 2023 4.4.3)
+            if moves and rook_only:
+                return moves, (f"move the touched rook on {sq} (castling with it included: rook-move-only "
+                               "castling)")
             if moves:
                 return moves, f"move the touched piece on {sq}"
         else:
@@ -123,6 +143,15 @@ def _allowed_by_touch(
             if caps:
                 return caps, f"capture the touched piece on {sq}"
     return None, ""  # 4.5: none of the touched pieces can be moved or captured
+
+
+def _king_stays(castle: str) -> bool:
+    """A Chess960 castling (UCI: the king takes its rook) in which the king
+    stays on its square: rook-move-only castling (2023 Guidelines II.3.2.4).
+    The king ends on the g-file castling towards the h-side, on the c-file
+    towards the a-side."""
+    king_file, rook_file = castle[0], castle[2]
+    return king_file == ("g" if rook_file > king_file else "c")
 
 
 def _on_move(b: _Builder, ev: Event) -> None:
@@ -239,6 +268,9 @@ def _on_claim_touch_move(b: _Builder, ev: Event) -> None:
     _, duty = _allowed_by_touch(before.position, offender, before.touched, s.edition)
     last = s.moves[-1].san
     _reinstate(b, before, t, offender, before.touched)
-    b.rule(t, "castling_touch" if duty.startswith("castle") else "touch_move",
+    rule = "castling_touch" if duty.startswith("castle") else "touch_move"
+    if s.config.chess960 and "rook-move-only" in duty:
+        rule = "chess960_castling_touch"
+    b.rule(t, rule,
            f"{NAME[by]}'s claim is upheld: {NAME[offender]} touched a piece and played {last}; the move is "
            f"taken back and {NAME[offender]} must {duty}.")

@@ -10,7 +10,8 @@ Articles, by edition (each ruling's article comes from the rule keys of
   envelope shows: :class:`Envelope`), 17 (scoring: :class:`Outcome`).
 - 1997: 11.1 (scoring), A.2, A.3 (the envelope), B.6, B.7 (flags seen only on a
   claim in rapid play: :attr:`Config.flags_observed`).
-- 2023: 9.1.2.2 (the offer noted on the scoresheet: :class:`MoveRecord`), 10.1,
+- 2023: II.2 (the Chess960 starting position: :func:`_config_from_start`,
+  :attr:`Config.start_number`), 9.1.2.2 (the offer noted on the scoresheet: :class:`MoveRecord`), 10.1,
   10.2 (points), 11.3.2 (the regulations' lighter device penalty:
   :attr:`Config.device_penalty_lighter`), 12.9.4, 12.9.5, 12.9.6 (points a
   penalty sets: :attr:`Outcome.points`), A.4, A.5, A.6 and B.2, B.3, B.4 (full or partial
@@ -28,7 +29,7 @@ from chesslaws.clock import Clock
 from chesslaws.editions import Edition, Mode, get_edition
 from chesslaws.errors import InvalidFen, InvalidInput, WrongState
 from chesslaws.events import Event, EventError, ms_to_t
-from chesslaws.position import STARTING_FEN, Position
+from chesslaws.position import STARTING_FEN, Position, chess960_start_number
 from chesslaws.timecontrol import Color, TimeControl, TimeControlError, classify
 
 
@@ -229,6 +230,12 @@ class Config:
     supervised: bool = True  # 2023 A.4 / B.2 (False: A.5 / B.3, an arbiter for several games)
     device_penalty_lighter: bool = False  # 2023 11.3.2.2: the regulations specify a less severe penalty
     visually_disabled: frozenset[str] = frozenset()  # 2023 Appendix D (1997: not in the Laws)
+    chess960: bool = False  # 2023 Guidelines II: Chess960 castling
+    start_number: int | None = None  # the Chess960 starting position's number (0-959), when known
+
+    def initial_position(self) -> Position:
+        """The position the game starts from, in its castling mode."""
+        return Position(self.fen, chess960=self.chess960)
 
     @property
     def flags_observed(self) -> bool:
@@ -349,11 +356,7 @@ def _config_from_start(ev: Event) -> Config:
     except TimeControlError as err:
         raise EventError(f"field 'time_control': {err}", field="time_control") from None
     mode: Mode = ev.get("mode") or ("standard" if tc.unlimited else classify(tc, edition.name))
-    fen = str(ev.get("fen", STARTING_FEN))
-    try:
-        Position(fen)
-    except InvalidFen as err:
-        raise EventError(f"field 'fen': {err}", field="fen") from None
+    chess960, start_number, fen = _variant_from_start(ev, edition)
     default_time = ev.get("default_time")
     default_ms = edition.default_time_ms if default_time is None else round(float(default_time) * 1000)
     limit = int(ev.get("fifty_move_limit", 50))
@@ -392,7 +395,57 @@ def _config_from_start(ev: Event) -> Config:
         supervised=ev.get("supervision", "full") == "full",
         device_penalty_lighter=ev.get("device_penalty", "loss") == "lighter",
         visually_disabled=frozenset(visually_disabled),
+        chess960=chess960,
+        start_number=start_number,
     )
+
+
+def _variant_from_start(ev: Event, edition: Edition) -> tuple[bool, int | None, str]:
+    """The start event's ``variant``, ``start_position`` and ``fen``: whether
+    the game is Chess960, the starting position's number and its FEN.
+
+    Chess960 is in the 2023 Laws only (Guidelines II); a game under an earlier
+    edition is refused rather than played under rules that edition does not
+    have. A Chess960 game names its starting position by number
+    (``start_position``, 0-959, 518 being the standard array) or gives the
+    position as ``fen`` (X-FEN or Shredder-FEN castling letters), not both.
+    """
+    variant = ev.get("variant", "standard")
+    number = ev.get("start_position")
+    fen = ev.get("fen")
+    if variant != "chess960":
+        if number is not None:
+            raise EventError("field 'start_position' numbers a Chess960 starting position: give it with "
+                             "\"variant\": \"chess960\"", field="start_position")
+        fen = str(fen) if fen is not None else STARTING_FEN
+        try:
+            Position(fen)
+        except InvalidFen as err:
+            hint = ""
+            if err.field == "castling":
+                try:
+                    Position(fen, chess960=True)
+                    hint = " (these castling rights are Chess960's: add \"variant\": \"chess960\")"
+                except InvalidFen:
+                    pass
+            raise EventError(f"field 'fen': {err}{hint}", field="fen") from None
+        return False, None, fen
+    if not edition.chess960:
+        raise EventError(f"field 'variant': Chess960 is part of the 2023 Laws only (Guidelines II); the "
+                         f"{edition.name} Laws have no Chess960 rules. Use \"edition\": \"2023\"", field="variant")
+    if number is not None and fen is not None:
+        raise EventError("a Chess960 game gives its starting position as 'start_position' (a number) or as "
+                         "'fen', not both", field="fen")
+    if number is None and fen is None:
+        raise EventError("a Chess960 game needs its starting position: 'start_position' (0-959, 518 is the "
+                         "standard array) or 'fen'", field="start_position")
+    if number is not None:
+        return True, int(number), Position.chess960_start(int(number)).fen()
+    try:
+        position = Position(str(fen), chess960=True)
+    except InvalidFen as err:
+        raise EventError(f"field 'fen': {err}", field="fen") from None
+    return True, chess960_start_number(position), position.fen()
 
 
 class _Builder:

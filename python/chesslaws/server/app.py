@@ -24,6 +24,7 @@ import asyncio
 import io
 import json
 import logging
+import secrets
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
@@ -66,6 +67,11 @@ class CreateGame(BaseModel):
     white: str | None = Field(None, min_length=1, max_length=100)
     black: str | None = Field(None, min_length=1, max_length=100)
     fen: str | None = Field(None, max_length=200)
+    variant: Literal["standard", "chess960"] = Field(
+        "standard", description="chess960: 2023 Guidelines II (the 2023 Laws only)")
+    start_position: int | None = Field(None, ge=0, le=959, description=(
+        "Chess960 only: the starting position's number (518 is the standard array); left out (and no fen), "
+        "the server draws one at random and writes it into the log"))
     interface: Literal["online", "otb"] = Field(
         "online", description="online: players act for themselves and illegal moves are refused; "
                               "otb: over-the-board, the arbiter enters every event and illegal moves are logged")
@@ -380,10 +386,16 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
         hub.rate.hit("create_per_address", address(request))
         start: dict[str, Any] = {"edition": body.edition, "time_control": body.time_control,
                                  "arbiter": body.arbiter, "white": body.white or "?", "black": body.black or "?"}
-        for name in ("mode", "fen", "quickplay_guidelines", "event", "site", "round", "default_time"):
+        for name in ("mode", "fen", "quickplay_guidelines", "event", "site", "round", "default_time",
+                     "start_position"):
             value = getattr(body, name)
             if value is not None:
                 start[name] = value
+        if body.variant == "chess960":
+            start["variant"] = "chess960"
+            if body.start_position is None and body.fen is None:
+                # Guidelines II.1: drawn at random, here on the server, and written into the log.
+                start["start_position"] = secrets.randbelow(960)
         live, tokens = await hub.create(start, {"white": body.white, "black": body.black}, body.interface,
                                         body.start_in, when_ready=body.when_ready, abort_after=body.abort_after,
                                         presence=body.presence)
@@ -395,7 +407,7 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
         final = await hub.final_view(game_id)  # a retired game: its stored final state, no replay
         if final is not None:
             if lang != "en" and hub.write_move is not None and lang in hub._codes:
-                hub._localise(final["moves"], final["initial_fen"], lang)
+                hub._localise(final["moves"], final["initial_fen"], lang, bool(final.get("chess960")))
                 final["lang"] = lang
             return final
         return hub.view(await hub.fetch(game_id), lang)

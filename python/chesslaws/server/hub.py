@@ -1059,7 +1059,7 @@ class Hub:
         cfg = st.config
         out = game.to_json()
         local = lang != "en" and self.write_move is not None and lang in self._codes
-        moves = self._move_list(live, st.moves, cfg.fen, lang if local else "en")
+        moves = self._move_list(live, st.moves, cfg.fen, lang if local else "en", cfg.chess960)
         live.view_records = st.moves
         legal: list[dict[str, str]] = []
         if st.ongoing:
@@ -1086,6 +1086,9 @@ class Hub:
             "flags_observed": cfg.flags_observed,
             "interface": live.interface,
             "initial_fen": cfg.fen,
+            "variant": "chess960" if cfg.chess960 else "standard",
+            "chess960": cfg.chess960,
+            "start_position": cfg.start_number,
             "moves": moves,
             "legal_moves": legal,
             "check": st.position.is_check(),
@@ -1106,7 +1109,8 @@ class Hub:
         return (game.state.status == "annulled" and last.type == "annul"
                 and str(last.get("reason") or "").startswith("aborted:"))
 
-    def _move_list(self, live: LiveGame, records: tuple[Any, ...], fen: str, lang: str) -> list[dict[str, Any]]:
+    def _move_list(self, live: LiveGame, records: tuple[Any, ...], fen: str, lang: str,
+                   chess960: bool = False) -> list[dict[str, Any]]:
         """The moves as the page shows them (with each move's resulting FEN, and its letters in the
         scoresheet's language), built once per move: the records of a game's earlier moves are the same
         objects in every later state, so what was built for them is kept (per language) and only new
@@ -1121,8 +1125,8 @@ class Hub:
         # (records share their earlier objects with the previous state's: the last shared one settles it)
         del cache[n:]
         if n < len(records):
-            pos: Position | None = Position(fen) if n == 0 else (
-                Position(cache[-1][1]["fen"]) if "fen" in cache[-1][1] else None)
+            pos: Position | None = Position(fen, chess960=chess960) if n == 0 else (
+                Position(cache[-1][1]["fen"], chess960=chess960) if "fen" in cache[-1][1] else None)
             for m in records[n:]:
                 d: dict[str, Any] = {"ply": m.ply, "color": m.color, "san": m.san, "uci": m.uci,
                                      "t": ms_to_t(m.t_ms), "clock_ms": m.clock_ms, "draw_offer": m.draw_offer}
@@ -1153,9 +1157,9 @@ class Hub:
         except Exception as err:  # another engineer's module: never let it break a state
             log.warning("notation failed for %s: %r", lang, err)
 
-    def _localise(self, moves: list[dict[str, Any]], fen: str, lang: str) -> None:
+    def _localise(self, moves: list[dict[str, Any]], fen: str, lang: str, chess960: bool = False) -> None:
         assert self.write_move is not None
-        pos = Position(fen)
+        pos = Position(fen, chess960=chess960)
         try:
             for m in moves:
                 m["san_local"] = str(self.write_move(pos, m["uci"], lang))
@@ -1320,6 +1324,8 @@ class Hub:
             "created_at": live.created_at,
             "seats_open": [s for s in ("white", "black") if not live.token_hashes.get(s)],
             "starting_position": cfg.fen == STARTING_FEN,
+            "chess960": cfg.chess960,
+            "start_position": cfg.start_number,
             "waiting_for": self.waiting_for(live),
             "aborted": self._aborted(game),
             "pending": [p["kind"] for p in st.pending()],

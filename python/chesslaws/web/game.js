@@ -257,6 +257,12 @@ function renderBoard() {
     checkSq = Object.keys(pieces).find((s) => pieces[s] === k) || null;
   }
   const targets = selected ? legalFrom(selected).map((m) => m.uci.slice(2, 4)) : [];
+  if (selected) {
+    for (const m of legalFrom(selected)) {
+      const d = castleDestination(m);
+      if (d && d !== selected && !targets.includes(d)) targets.push(d);
+    }
+  }
   for (const [name, el] of Object.entries(squares)) {
     const pc = pieces[name];
     let span = el.querySelector(".pc");
@@ -304,8 +310,27 @@ function squareAt(x, y) {
 
 function select(sq) { selected = sq; renderBoard(); }
 
+// Chess960 (2023 Guidelines II): a castling is the king moved onto its own rook (the move's UCI);
+// moving the king to its castled square instead (g- or c-file) means that castling too, when no
+// other move of the king goes there.
+function castleDestination(m) {
+  if (!S || !S.chess960) return null;
+  const pieces = placement(S.fen);
+  const from = m.uci.slice(0, 2), to = m.uci.slice(2, 4);
+  const king = pieces[from], rook = pieces[to];
+  if (!king || !rook || king.toLowerCase() !== "k" || rook.toLowerCase() !== "r") return null;
+  if ((king === "K") !== (rook === "R")) return null;
+  return (to[0] > from[0] ? "g" : "c") + from[1];
+}
+
+function movesTo(from, to) {
+  const direct = legalFrom(from).filter((m) => m.uci.slice(2, 4) === to);
+  if (direct.length) return direct;
+  return legalFrom(from).filter((m) => castleDestination(m) === to && to !== from);
+}
+
 function tryMove(from, to) {
-  const cands = legalFrom(from).filter((m) => m.uci.slice(2, 4) === to);
+  const cands = movesTo(from, to);
   selected = null;
   if (!cands.length) { renderBoard(); return; }
   if (cands.length > 1) { askPromotion(from, to); renderBoard(); return; }
@@ -355,7 +380,9 @@ async function playMove(uci) {
   // Show the move at once; the server's state follows.
   const pieces = placement(S.fen);
   const from = uci.slice(0, 2);
-  if (pieces[from] && squares[uci.slice(2, 4)]) {
+  const ownTarget = pieces[uci.slice(2, 4)] && pieces[from] &&
+    (pieces[uci.slice(2, 4)] === pieces[uci.slice(2, 4)].toUpperCase()) === (pieces[from] === pieces[from].toUpperCase());
+  if (pieces[from] && squares[uci.slice(2, 4)] && !ownTarget) {  // a Chess960 castling waits for the server
     const span = squares[from].querySelector(".pc");
     const tgt = squares[uci.slice(2, 4)];
     const old = tgt.querySelector(".pc");
@@ -374,7 +401,7 @@ board.addEventListener("pointerdown", (e) => {
   if (!sq) return;
   const promo = $("promo");
   if (promo) promo.remove();
-  if (selected && selected !== sq && legalFrom(selected).some((m) => m.uci.slice(2, 4) === sq)) {
+  if (selected && selected !== sq && movesTo(selected, sq).length > 0) {
     tryMove(selected, sq);
     return;
   }
@@ -792,7 +819,9 @@ function renderConsole() {
 }
 
 function render() {
-  $("info").textContent = `Laws of ${S.edition} · ${S.time_control === "-" ? "no clock" : S.time_control} · ${S.mode} · arbiter ${S.arbiter}` +
+  $("info").textContent = `Laws of ${S.edition}` +
+    (S.chess960 ? ` · Chess960${S.start_position !== null && S.start_position !== undefined ? " No. " + S.start_position : ""}` : "") +
+    ` · ${S.time_control === "-" ? "no clock" : S.time_control} · ${S.mode} · arbiter ${S.arbiter}` +
     (S.interface === "otb" ? " · over the board" : "");
   document.title = `${S.white} v ${S.black} · chesslaws`;
   $("page-title").textContent = `${S.white} (White) v ${S.black} (Black)`;
@@ -1014,7 +1043,7 @@ board.addEventListener("keydown", (e) => {
   if (dirs[e.key]) { e.preventDefault(); e.stopPropagation(); moveFocus(...dirs[e.key]); return; }
   if (e.key === "Enter" || e.key === " ") {
     e.preventDefault(); e.stopPropagation();
-    if (selected && selected !== focusSq && legalFrom(selected).some((m) => m.uci.slice(2, 4) === focusSq)) {
+    if (selected && selected !== focusSq && movesTo(selected, focusSq).length > 0) {
       tryMove(selected, focusSq);
     } else if (legalFrom(focusSq).length) {
       select(selected === focusSq ? null : focusSq);

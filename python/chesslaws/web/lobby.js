@@ -74,7 +74,20 @@ function showStartFields() {
   $("abort-field").hidden = !online;
   $("start-at-field").hidden = !online || $("start").value !== "scheduled";
   $("default-field").hidden = $("start-at-field").hidden;
+  $("c960-field").hidden = $("variant").value !== "chess960";
 }
+$("variant").addEventListener("change", () => {
+  // Chess960 is in the 2023 Laws only (Guidelines II).
+  if ($("variant").value === "chess960") $("edition").value = "2023";
+  showStartFields();
+});
+$("edition").addEventListener("change", () => {
+  if ($("edition").value !== "2023" && $("variant").value === "chess960") {
+    $("variant").value = "standard";
+    toast("Chess960 is in the 2023 Laws only: back to standard chess.");
+  }
+  showStartFields();
+});
 $("interface").addEventListener("change", showStartFields);
 $("start").addEventListener("change", () => {
   if ($("start").value === "scheduled" && !$("start-at").value) {
@@ -93,6 +106,15 @@ $("create").addEventListener("submit", async (e) => {
   };
   for (const k of ["white", "black", "fen"]) { const v = $(k).value.trim(); if (v) body[k] = v; }
   if ($("mode").value) body.mode = $("mode").value;
+  if ($("variant").value === "chess960") {
+    body.variant = "chess960";
+    const n = $("c960").value.trim();
+    if (n !== "") {
+      const k = Number(n);
+      if (!Number.isInteger(k) || k < 0 || k > 959) { toast("A Chess960 position is numbered 0 to 959."); return; }
+      body.start_position = k;
+    }
+  }
   if (body.interface === "online") {
     if ($("start").value === "ready") {
       body.when_ready = true;
@@ -211,7 +233,7 @@ async function loadGames() {
     const open = g.status === "ongoing" && g.seats_open.length ? ` <span class="empty open-note">(${g.seats_open.join(", ")} open)</span>` : "";
     const name = (c) => (g.seats_open.includes(c) && g[c] === "?" ? '<span class="empty">open seat</span>' : esc(g[c]));
     const act = g.status === "ongoing" ? (g.seats_open.length ? "join" : "watch") : "replay";
-    return `<tr><td class="nm">${name("white")}</td><td class="nm">${name("black")}</td><td class="wide">${esc(g.edition)}</td>` +
+    return `<tr><td class="nm">${name("white")}</td><td class="nm">${name("black")}</td><td class="wide">${esc(g.edition)}${g.chess960 ? ` <span class="pill" title="Chess960 (2023 Guidelines II)">960${g.start_position !== null && g.start_position !== undefined ? " No. " + esc(String(g.start_position)) : ""}</span>` : ""}</td>` +
       `<td class="tc" title="${esc(g.time_control)}">${esc(g.time_control)}</td>` +
       `<td class="wide">${Math.ceil(g.ply / 2)}</td><td>${stateLabel(g)}${open}</td><td><a href="/game/${encodeURIComponent(g.id)}">${act}</a></td></tr>`;
   }).join("");
