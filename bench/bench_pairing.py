@@ -41,8 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from chesslaws.tournament import Regulations, Tournament, pair_next_round, write_trf
-from chesslaws.tournament.pairing import (LARGE_FOR_CAISSIFY, BbpDutch, CaissifyDutch, Py4SwissDutch, find_bbp,
-                                          py4swiss_available)
+from chesslaws.tournament.pairing import LARGE_FOR_CAISSIFY, BbpDutch, CaissifyDutch, find_bbp
 
 
 def simulate(n: int, rounds: int, seed: int) -> Tournament:
@@ -155,20 +154,17 @@ def main() -> None:
     ap.add_argument("--no-fpc", action="store_true",
                     help="Skip caissify's free pairings checker (it re-pairs every round with caissify; "
                          f"skipped on its own past {LARGE_FOR_CAISSIFY} players, where it does not finish).")
-    ap.add_argument("--engine", choices=["auto", "bbp", "py4swiss", "caissify"], default="auto",
-                    help="The engine behind chesslaws' interface (auto: as chesslaws pairs by default, bbpPairings "
-                         "when found, else py4swiss, else caissify; bbp: the --bbp binary, through our TRF; "
-                         "py4swiss: the py4swiss package, in this process, through our TRF).")
+    ap.add_argument("--engine", choices=["auto", "caissify", "bbp"], default="auto",
+                    help="The engine behind chesslaws' interface (auto: bbpPairings when found, as chesslaws "
+                         "pairs by default; bbp: the --bbp binary, through our TRF).")
     args = ap.parse_args()
     global ENGINE
     if args.engine == "auto":
-        args.engine = "bbp" if args.bbp else "py4swiss" if py4swiss_available() else "caissify"
+        args.engine = "bbp" if args.bbp else "caissify"
     if args.engine == "bbp":
         if not args.bbp:
             ap.error("--engine bbp needs --bbp PATH (or CHESSLAWS_BBP; build it from github.com/BieremaBoyzProgramming/bbpPairings)")
         ENGINE = BbpDutch(args.bbp)
-    elif args.engine == "py4swiss":
-        ENGINE = Py4SwissDutch()
     else:
         ENGINE = CaissifyDutch()
     if args.players > LARGE_FOR_CAISSIFY:
@@ -177,8 +173,7 @@ def main() -> None:
     with open("/proc/loadavg") as f:
         load = f.read().split()[:3]
     print(f"# {args.players} players, {args.rounds} rounds, seed {args.seed}; load average {' '.join(load)}")
-    engine = {"caissify": "caissify-pairings (Dutch)", "py4swiss": "py4swiss (Dutch) through chesslaws' TRF",
-              "bbp": "bbpPairings through chesslaws' TRF"}[args.engine]
+    engine = "caissify-pairings (Dutch)" if args.engine == "caissify" else "bbpPairings through chesslaws' TRF"
     print(f"# engine: {engine}, peer: bbpPairings ({args.bbp or 'not given: --bbp PATH'})")
     rng = random.Random(args.seed + 1)
     t = simulate(args.players, args.rounds, args.seed)

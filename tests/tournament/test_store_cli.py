@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from chesslaws.cli import main
 from chesslaws.tournament import Regulations, Scoring, Tournament, pair_next_round, read_trf
-from chesslaws.tournament.pairing import find_bbp, py4swiss_available
+from chesslaws.tournament.pairing import find_bbp
 from chesslaws.tournament.store import TournamentStore
 from tgames import play
 
@@ -163,13 +163,6 @@ def test_import_a_trf_from_another_program_and_pair_on(tmp_path: Path) -> None:
     rnd = TournamentStore(db).load("Imported").round(6)
     ours = sorted([(b.white, b.black) for b in rnd.boards] + [(y.player, 0) for y in rnd.byes if y.kind == "pab"])
     assert ours == expected
-    if py4swiss_available():  # the engine installed with chesslaws pairs that file as bbpPairings does
-        run(["import", str(gen), "--rounds", "7", "--name", "Again"], db)
-        out = CliRunner().invoke(main, ["tournament", "pair", "Again", "--engine", "py4swiss", "--db", db])
-        assert out.exit_code == 0 and "Dutch system by py4swiss dutch" in out.output, out.output
-        rnd = TournamentStore(db).load("Again").round(6)
-        again = sorted([(b.white, b.black) for b in rnd.boards] + [(y.player, 0) for y in rnd.byes if y.kind == "pab"])
-        assert again == expected
 
 
 def test_import_names_the_bad_line(tmp_path: Path) -> None:
@@ -205,19 +198,3 @@ def test_results_entered_by_hand_export_as_pgn_and_standings_say_which_round(tmp
     assert game.headers["White"] == t.player(board.white).name and not list(game.mainline_moves())
     empty = CliRunner().invoke(main, ["tournament", "export", "Club", "--pgn", "--round", "2", "--db", db])
     assert empty.exit_code == 1 and "round 2 has no result yet" in empty.output
-
-
-@pytest.mark.skipif(not py4swiss_available(), reason="py4swiss is not installed (pip install py4swiss)")
-def test_without_bbp_the_default_engine_is_py4swiss(tmp_path: Path) -> None:
-    db = str(tmp_path / "t.sqlite3")
-    run(["create", "Open", "--rounds", "5"], db)
-    run(["add", "Open"] + [f"P{i}" for i in range(1, 12)], db)
-    env = {"CHESSLAWS_BBP": "", "PATH": str(tmp_path)}
-    out = CliRunner().invoke(main, ["tournament", "pair", "Open", "--db", db], env=env)
-    assert out.exit_code == 0 and "Dutch system by py4swiss dutch" in out.output, out.output
-    t = TournamentStore(db).load("Open")
-    assert len(t.round(1).boards) == 5 and [y.kind for y in t.round(1).byes] == ["pab"]
-    # C.04.3 round 1: the top half meets the bottom half, the first pairing number has White.
-    assert sorted((b.white, b.black) for b in t.round(1).boards) == [(1, 6), (7, 2), (3, 8), (9, 4), (5, 10)]
-    help_text = CliRunner().invoke(main, ["tournament", "pair", "--help"]).output
-    assert "py4swiss" in help_text and "--engine py4swiss" in help_text

@@ -23,13 +23,10 @@ from chesslaws.tournament import Regulations, Tournament, pair_next_round, read_
 from chesslaws.tournament.records import player_entries
 from tgames import play
 
-from chesslaws.tournament.model import TournamentError
-from chesslaws.tournament.pairing import (BbpDutch, CaissifyDutch, Py4SwissDutch, default_engine, find_bbp,
-                                          py4swiss_available)
+from chesslaws.tournament.pairing import BbpDutch, CaissifyDutch, default_engine, find_bbp
 
 BBP = find_bbp()  # CHESSLAWS_BBP or the PATH
 NO_BBP = "bbpPairings is not installed (set CHESSLAWS_BBP to its binary)"
-NO_PY4SWISS = "py4swiss is not installed (pip install py4swiss: a dependency of chesslaws)"
 
 
 def run_event(n: int, rounds: int, seed: int, engine: Any = None) -> tuple[Tournament, list[str]]:
@@ -272,17 +269,9 @@ def test_two_independent_checkers_find_the_same_colour_errors_in_caissify(tmp_pa
 
 
 def test_the_default_engine_is_bbp_when_one_is_found(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """The order: bbpPairings when found, else py4swiss when installed, else caissify-pairings."""
-    import chesslaws.tournament.pairing as pairing
-
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.delenv("CHESSLAWS_BBP", raising=False)
-    assert find_bbp() is None
-    assert isinstance(default_engine(), Py4SwissDutch if py4swiss_available() else CaissifyDutch)
-    monkeypatch.setattr(pairing, "py4swiss_available", lambda: False)
-    assert isinstance(default_engine(), CaissifyDutch)
-    monkeypatch.setattr(pairing, "py4swiss_available", lambda: True)
-    assert isinstance(default_engine(), Py4SwissDutch)
+    assert find_bbp() is None and isinstance(default_engine(), CaissifyDutch)
     exe = tmp_path / "bbpPairings"
     exe.write_text("#!/bin/sh\n")
     exe.chmod(0o755)
@@ -316,52 +305,3 @@ def test_the_bbp_engine_behind_the_interface(tmp_path: Path) -> None:
     report = check_trf(write_trf(t))
     sat_out = {f"TRF only: Player {p.start_number} (bye)" for p in t.players if p.withdrawn_from}
     assert [d for r in report["rounds"] for d in r["discrepancies"] if d not in sat_out] == []
-
-
-@pytest.mark.skipif(not py4swiss_available(), reason=NO_PY4SWISS)
-def test_the_py4swiss_engine_behind_the_interface(tmp_path: Path) -> None:
-    """py4swiss as the engine (requested byes, a withdrawal, forfeits passed in our TRF): FIDE TEC's checker,
-    and bbpPairings' when built, re-pair all 7 rounds from our TRF and find every board, colours included."""
-    t, _ = run_event(44, 7, seed=11, engine=Py4SwissDutch())
-    assert t.finished and any(y.kind == "pab" for r in t.rounds for y in r.byes)
-    ok, differ = tec_check(t, tmp_path)
-    assert ok and differ == {}, differ
-    if BBP is not None:
-        out = bbp_check(t, tmp_path)
-        assert bbp_differences(out) == [] and "Checker pairings" not in out, out
-
-
-@pytest.mark.skipif(BBP is None or not py4swiss_available(), reason=NO_BBP + "; or " + NO_PY4SWISS)
-def test_py4swiss_pairs_every_round_as_bbp_does() -> None:
-    """Round by round on the same event, py4swiss and bbpPairings make the same boards in the same order."""
-    from chesslaws.tournament.pairing import swiss_request
-
-    # At each round both engines pair the same request (our TRF of the event so far, a requested bye in it).
-    rng = random.Random(3)
-    reg = Regulations(rounds=5)
-    u = Tournament("Both engines", reg)
-    for i in range(60):
-        u = u.add_player(f"P{i + 1:03}", rng.randint(1200, 2700))
-    u = u.order_by_rating().request_bye(2, 5, "half")
-    for r in range(1, 6):
-        request = swiss_request(u, with_trf=True)
-        ours = Py4SwissDutch().pair(request)
-        assert ours == BbpDutch(str(BBP)).pair(request), f"round {r}"
-        u = pair_next_round(u, Py4SwissDutch())
-        for b in u.rounds[-1].boards:
-            x = rng.random()
-            u = u.set_result(r, b.table, "1/2-1/2" if x < 0.3 else "1-0" if x < 0.65 else "0-1")
-
-
-@pytest.mark.skipif(not py4swiss_available(), reason=NO_PY4SWISS)
-def test_py4swiss_says_when_a_round_cannot_be_paired() -> None:
-    t = Tournament("Two", Regulations(rounds=2))
-    t = t.add_player("A", 2000).add_player("B", 1900).order_by_rating()
-    t = pair_next_round(t, Py4SwissDutch())
-    t = t.set_result(1, 1, "1-0")
-    with pytest.raises(TournamentError, match="py4swiss could not pair round 2"):
-        pair_next_round(t, Py4SwissDutch())
-    from chesslaws.tournament.pairing import SwissRequest
-
-    with pytest.raises(TournamentError, match="py4swiss pairs from the event's TRF"):
-        Py4SwissDutch().pair(SwissRequest(1, 1, (), frozenset()))

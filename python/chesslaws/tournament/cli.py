@@ -192,11 +192,9 @@ def add(tournament_key: str, names: tuple[str, ...], rating: int, title: str, fe
 
 @tournament.command()
 @click.argument("tournament_key", metavar="TOURNAMENT")
-@click.option("--engine", type=click.Choice(["auto", "bbp", "py4swiss", "caissify"]), default="auto",
-              show_default=True,
+@click.option("--engine", type=click.Choice(["auto", "bbp", "caissify"]), default="auto", show_default=True,
               help="Swiss engine: auto takes bbpPairings when one is found (--bbp, CHESSLAWS_BBP, the PATH), "
-                   "else py4swiss (installed with chesslaws), else caissify-pairings (pure Python, slow past "
-                   "150 players).")
+                   "else caissify-pairings (pure Python, slow past 150 players).")
 @click.option("--bbp", "bbp_path", envvar="CHESSLAWS_BBP", default=None, metavar="PATH",
               help="The bbpPairings executable (or CHESSLAWS_BBP).")
 @click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL", help=DB_HELP)
@@ -204,26 +202,21 @@ def pair(tournament_key: str, engine: str, bbp_path: str | None, db: str) -> Non
     """Pair the next round of TOURNAMENT and print it.
 
     Before round 1 of a Swiss the players are numbered by rating (C.04.2).
-    A Swiss is paired by the FIDE Dutch system (C.04.3, the text effective
-    until 31 January 2026), by default with bbpPairings when one is found
-    (FIDE-endorsed, not shipped with chesslaws: build it from
-    github.com/BieremaBoyzProgramming/bbpPairings with make, about 20 s, and
-    give it with --bbp or CHESSLAWS_BBP, or put it on the PATH). Without it
-    py4swiss pairs (installed with chesslaws; a 500-player round in a few
-    seconds), and without py4swiss caissify-pairings (seconds per round at
-    100 players; it does not finish a round of a large open).
+    A Swiss is paired by the FIDE Dutch system (C.04.3), by default with
+    bbpPairings (FIDE-endorsed, not shipped with chesslaws: build it
+    from github.com/BieremaBoyzProgramming/bbpPairings with make, about 20 s, and give it with --bbp or
+    CHESSLAWS_BBP, or put it on the PATH). Without it caissify-pairings pairs: seconds per round
+    at 100 players, and it does not finish a round of a large open.
     The engine that paired is named on the first line.
 
     \b
     Examples:
       chesslaws tournament pair Open
       chesslaws tournament pair Open --bbp /opt/bbp/bbpPairings.exe
-      chesslaws tournament pair Open --engine py4swiss
       chesslaws tournament pair Open --engine caissify
     """
     from chesslaws.tournament.pairing import (
-        LARGE_FOR_CAISSIFY, BbpDutch, CaissifyDutch, Py4SwissDutch, SwissEngine, find_bbp, pair_next_round,
-        py4swiss_available,
+        LARGE_FOR_CAISSIFY, BbpDutch, CaissifyDutch, SwissEngine, find_bbp, pair_next_round,
     )
 
     if bbp_path and not (os.path.isfile(bbp_path) and os.access(bbp_path, os.X_OK)):
@@ -236,22 +229,17 @@ def pair(tournament_key: str, engine: str, bbp_path: str | None, db: str) -> Non
             _die("--engine bbp needs the bbpPairings executable: --bbp PATH (or CHESSLAWS_BBP), "
                  "built from github.com/BieremaBoyzProgramming/bbpPairings", 2)
         chosen = BbpDutch(found)
-    elif engine == "py4swiss":
-        if not py4swiss_available():
-            _die("--engine py4swiss needs the py4swiss package: pip install py4swiss", 2)
-        chosen = Py4SwissDutch()
     elif engine == "caissify":
         chosen = CaissifyDutch()
     else:
-        chosen = BbpDutch(found) if found else Py4SwissDutch() if py4swiss_available() else CaissifyDutch()
+        chosen = BbpDutch(found) if found else CaissifyDutch()
     if t.regulations.system == "swiss":
         where = f" ({found})" if isinstance(chosen, BbpDutch) else ""
         click.echo(f"Dutch system by {chosen.name}{where}", err=True)
         if isinstance(chosen, CaissifyDutch) and len(t.players) > LARGE_FOR_CAISSIFY:
             click.echo(f"chesslaws tournament: warning: {len(t.players)} players: caissify-pairings may take many "
-                       "minutes for this round; py4swiss (--engine py4swiss, pip install py4swiss) or bbpPairings "
-                       "(--bbp PATH; build it from github.com/BieremaBoyzProgramming/bbpPairings) pair it "
-                       "in seconds", err=True)
+                       "minutes for this round; bbpPairings pairs it in seconds (--bbp PATH; "
+                       "build it from github.com/BieremaBoyzProgramming/bbpPairings)", err=True)
     try:
         if not t.rounds and t.regulations.system == "swiss":
             t = t.order_by_rating()

@@ -230,41 +230,6 @@ class BbpDutch:
         return [p for p in pairs if p[1] is not None] + [p for p in pairs if p[1] is None]
 
 
-class Py4SwissDutch:
-    """The FIDE Dutch system of the ``py4swiss`` package (MIT; its matching is bbpPairings' C++, Apache-2.0,
-    compiled into its wheels), run in this process on the event's TRF.
-
-    py4swiss follows C.04.3 as effective until 31 January 2026, as bbpPairings 5/6 do; it pairs a
-    500-player round in seconds where caissify-pairings does not finish (see bench/README.md)."""
-
-    name = "py4swiss dutch"
-
-    def pair(self, request: SwissRequest) -> list[tuple[int, int | None]]:
-        if not request.trf:
-            raise TournamentError("py4swiss pairs from the event's TRF: the request carries none")
-        try:
-            from py4swiss.engines import DutchEngine
-            from py4swiss.engines.common import PairingError
-            from py4swiss.trf import TrfParser
-        except ImportError:
-            raise TournamentError("py4swiss is not installed: pip install py4swiss "
-                                  "(or pair with --engine bbp / caissify)") from None
-        with tempfile.TemporaryDirectory(prefix="chesslaws-py4swiss-") as d:
-            src = Path(d) / "event.trf"
-            # A round sat out (absent, withdrawn: "0000 - -", as bbpPairings and FIDE TEC's checker read it)
-            # is a zero-point bye to py4swiss, which reads "-" only as a game forfeited to an opponent.
-            src.write_text(request.trf.replace("0000 - -", "0000 - Z"), encoding="utf-8")
-            try:
-                pairings = DutchEngine.generate_pairings(TrfParser.parse(src))
-            except PairingError as err:
-                raise TournamentError(f"py4swiss could not pair round {request.round_number}: {err}") from None
-            except Exception as err:  # its TRF parser's and consistency checks' errors
-                raise TournamentError(f"py4swiss refused the TRF of round {request.round_number}: "
-                                      f"{type(err).__name__}: {err}") from None
-        pairs: list[tuple[int, int | None]] = [(p.white, p.black or None) for p in pairings]
-        return [p for p in pairs if p[1] is not None] + [p for p in pairs if p[1] is None]
-
-
 LARGE_FOR_CAISSIFY = 150
 """Above this many players caissify-pairings takes minutes per round (500: a round does not finish in 300 s)."""
 
@@ -280,19 +245,10 @@ def find_bbp() -> str | None:
     return None
 
 
-def py4swiss_available() -> bool:
-    """Whether the ``py4swiss`` package can be imported (a dependency of chesslaws; wheels for CPython 3.11+)."""
-    import importlib.util
-
-    return importlib.util.find_spec("py4swiss") is not None
-
-
 def default_engine() -> SwissEngine:
-    """bbpPairings when one is found (:func:`find_bbp`), else py4swiss when installed, else caissify-pairings."""
+    """bbpPairings when one is found (:func:`find_bbp`), else caissify-pairings."""
     bbp = find_bbp()
-    if bbp:
-        return BbpDutch(bbp)
-    return Py4SwissDutch() if py4swiss_available() else CaissifyDutch()
+    return BbpDutch(bbp) if bbp else CaissifyDutch()
 
 
 def _request_trf(t: Tournament) -> str:
@@ -301,7 +257,6 @@ def _request_trf(t: Tournament) -> str:
 
     number = t.next_round
     column = 92 + 10 * (number - 1)
-    s = t.regulations.scoring
     lines: list[str] = []
     for line in write_trf(t).splitlines():
         if line.startswith("001"):
@@ -310,10 +265,6 @@ def _request_trf(t: Tournament) -> str:
             code = "-" if not t.player(sn).active_in(number) else {"full": "F", "half": "H", "zero": "Z"}.get(
                 kind or "")
             if code:
-                # The points (columns 81-84) are the sum of the results written: the bye's included.
-                extra = {"F": s.win, "H": s.draw}.get(code, 0.0)
-                if extra:
-                    line = line[:80] + f"{float(line[80:84]) + extra:>4.1f}" + line[84:]
                 line = line.ljust(column - 1) + f"0000 - {code}"
         lines.append(line)
     return "\n".join(lines) + "\n"
@@ -360,7 +311,7 @@ def swiss_request(t: Tournament, *, with_trf: bool = False) -> SwissRequest:
 def pair_swiss(t: Tournament, engine: SwissEngine | None = None) -> Round:
     """The next round by the Dutch system of ``engine`` (by default :func:`default_engine`)."""
     engine = engine or default_engine()
-    request = swiss_request(t, with_trf=isinstance(engine, (BbpDutch, Py4SwissDutch)))
+    request = swiss_request(t, with_trf=isinstance(engine, BbpDutch))
     if len(request.players) < 2:
         raise TournamentError(f"round {request.round_number}: fewer than two players to pair")
     pairs = engine.pair(request)
