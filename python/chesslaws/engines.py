@@ -27,6 +27,7 @@ import signal
 import subprocess
 import time
 import weakref
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
@@ -174,9 +175,13 @@ class BestMove:
     """The engine's answer to ``go``, as written, with when it arrived.
 
     ``move`` is the first word after ``bestmove`` ("" when there is none);
-    ``received_ns`` is :func:`time.monotonic_ns` when the line was read;
+    ``sent_ns`` is :func:`time.monotonic_ns` just before ``go`` was written
+    to the engine's input, ``received_ns`` when the output holding the
+    ``bestmove`` line became readable (before it was read and parsed);
     ``score_cp`` / ``score_mate`` come from the last ``info ... score`` line
-    of the search (from the engine's side), when it sent one.
+    of the search (from the engine's side), ``engine_ms`` from the last
+    ``info ... time`` (the search time by the engine's own clock), when it
+    sent them.
     """
 
     move: str
@@ -185,6 +190,7 @@ class BestMove:
     received_ns: int
     score_cp: int | None = None
     score_mate: int | None = None
+    engine_ms: int | None = None
 
     @property
     def elapsed_ms(self) -> float:
@@ -227,8 +233,12 @@ class UciEngine:
         self.id_name: str | None = None
         self.options: dict[str, dict[str, str]] = {}  # name as the engine spells it -> its declaration
         self._buf = b""
-        self._lines: list[str] = []
+        self._lines: deque[tuple[str, int]] = deque()  # lines read, each with the instant it became readable
         self._searching = False
+        self._go_ns = 0
+        #: How long the last ``go`` took to write (ns): the engine can start once the bytes are in the pipe,
+        #: within this call (a write that wakes the engine may be pre-empted by it on a busy machine).
+        self.last_write_ns = 0
         try:
             self._proc = subprocess.Popen(
                 argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=cwd,
@@ -273,9 +283,14 @@ class UciEngine:
 
     def _readline(self, deadline_ns: int | None) -> str | None:
         """The next line, or ``None`` if ``deadline_ns`` passes first."""
+        item = self._next(deadline_ns)
+        return None if item is None else item[0]
+
+    def _next(self, deadline_ns: int | None) -> tuple[str, int] | None:
+        """The next line and the instant (monotonic ns) it became readable, or ``None`` past ``deadline_ns``."""
         while True:
             if self._lines:
-                return self._lines.pop(0)
+                return self._lines.popleft()
             if deadline_ns is not None:
                 wait = (deadline_ns - time.monotonic_ns()) / 1e9
                 if wait <= 0:
@@ -285,6 +300,7 @@ class UciEngine:
             ready, _, _ = select.select([self._fd], [], [], wait)
             if not ready:
                 return None
+            ready_ns = time.monotonic_ns()
             try:
                 chunk = os.read(self._fd, 65536)
             except OSError:
@@ -297,7 +313,7 @@ class UciEngine:
                 raise EngineCrashed(f"engine {self.name!r} closed its output (exit status {self._proc.poll()})")
             data = self._buf + chunk
             *lines, self._buf = data.split(b"\n")
-            self._lines.extend(raw.decode("utf-8", "replace").strip() for raw in lines)
+            self._lines.extend((raw.decode("utf-8", "replace").strip(), ready_ns) for raw in lines)
 
     def _expect(self, word: str, timeout: float) -> list[str]:
         deadline = time.monotonic_ns() + int(timeout * 1e9)
@@ -347,19 +363,30 @@ class UciEngine:
         self.send("ucinewgame")
         self.isready(timeout)
 
+    def begin_new_game(self) -> None:
+        """``ucinewgame`` and ``isready`` without waiting: :meth:`wait_ready` then waits for ``readyok``
+        (two engines clear their hash tables at the same time)."""
+        self.send("ucinewgame\nisready")
+
+    def wait_ready(self, timeout: float = 10.0) -> None:
+        """Waits for the ``readyok`` of an ``isready`` already sent: :class:`EngineTimeout` if it does not come."""
+        self._expect("readyok", timeout)
+
     def go(self, fen: str | None, moves: Sequence[str], limits: Go) -> int:
-        """Sends the position and ``go``; returns the instant (monotonic ns) ``go`` was sent."""
+        """Sends the position and ``go``; returns the instant (monotonic ns) ``go`` was handed to the
+        engine's input (just before the write: the engine may start as soon as the bytes are in the pipe)."""
         pos = "position startpos" if fen is None else f"position fen {fen}"
         if moves:
             pos += " moves " + " ".join(moves)
         data = (pos + "\n" + limits.command() + "\n").encode()
+        self._go_ns = go_ns = time.monotonic_ns()
         try:
             self._proc.stdin.write(data)  # type: ignore[union-attr]
         except (BrokenPipeError, OSError, ValueError):
             raise EngineCrashed(f"engine {self.name!r} has stopped (exit status {self._proc.poll()})") from None
+        self.last_write_ns = time.monotonic_ns() - go_ns
         self._searching = True
-        self._go_ns = time.monotonic_ns()
-        return self._go_ns
+        return go_ns
 
     def wait_bestmove(self, deadline_ns: int | None) -> BestMove | None:
         """Reads until ``bestmove``; ``None`` if ``deadline_ns`` passes first
@@ -369,28 +396,31 @@ class UciEngine:
         """
         cp: int | None = None
         mate: int | None = None
+        spent: int | None = None
         while True:
-            line = self._readline(deadline_ns)
-            if line is None:
+            item = self._next(deadline_ns)
+            if item is None:
                 return None
+            line, ready_ns = item
             if line.startswith("bestmove"):
-                received = time.monotonic_ns()
                 self._searching = False
                 words = line.split()
                 move = words[1] if len(words) > 1 else ""
-                return BestMove(move, line, self._go_ns, received, cp, mate)
-            if line.startswith("info") and " score " in line and " lowerbound" not in line \
-                    and " upperbound" not in line:
+                return BestMove(move, line, self._go_ns, ready_ns, cp, mate, spent)
+            if line.startswith("info") and (" score " in line or " time " in line):
                 words = line.split()
                 try:
-                    i = words.index("score")
-                    kind, value = words[i + 1], int(words[i + 2])
+                    if "time" in words:
+                        spent = int(words[words.index("time") + 1])
+                    if "score" in words and "lowerbound" not in words and "upperbound" not in words:
+                        i = words.index("score")
+                        kind, value = words[i + 1], int(words[i + 2])
+                        if kind == "cp":
+                            cp, mate = value, None
+                        elif kind == "mate":
+                            cp, mate = None, value
                 except (ValueError, IndexError):
                     continue
-                if kind == "cp":
-                    cp, mate = value, None
-                elif kind == "mate":
-                    cp, mate = None, value
 
     def stop(self, timeout: float = 1.0) -> BestMove | None:
         """Stops a search and waits up to ``timeout`` for its ``bestmove``."""

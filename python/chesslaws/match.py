@@ -37,6 +37,7 @@ from chesslaws.engines import BestMove, EngineCrashed, EngineError, EngineSpec, 
 from chesslaws.errors import ChessLawsError, InvalidFen, InvalidInput
 from chesslaws.game import Game, GameError
 from chesslaws.game.moving import _allowed_by_touch
+from chesslaws.clock import Clock
 from chesslaws.position import Position
 from chesslaws.records import game_to_pgn
 from chesslaws.timecontrol import Color, TimeControl
@@ -48,6 +49,7 @@ __all__ = [
     "Opening",
     "Sprt",
     "Tally",
+    "TimeLoss",
     "play_game",
     "read_openings",
     "run_match",
@@ -160,6 +162,64 @@ def _score(bm: BestMove | None) -> int | None:
 
 
 @dataclass(frozen=True, slots=True)
+class TimeLoss:
+    """A game lost on time, with what tells the harness's share from the engine's own overrun (ms).
+
+    ``told_ms``: the time the engine was told it had left (``wtime``/``btime`` of its last ``go``);
+    ``left_ms``: the time it really had when ``go`` was written (its flag minus that instant);
+    ``go_late_ms``: from the start of its clock (the opponent's move) to ``go`` written, the harness's
+    time on its clock; ``answered_ms``: from ``go`` to its ``bestmove`` (``None``: none before its
+    flag fell); ``engine_ms``: the search time the engine itself reported (``info ... time``), also
+    from the ``bestmove`` it gave when stopped after its flag fell.
+    """
+
+    told_ms: int
+    left_ms: float
+    go_late_ms: float
+    answered_ms: float | None
+    engine_ms: int | None
+
+    @property
+    def cause(self) -> Literal["harness", "latency", "engine"]:
+        """``harness``: the engine was told more time than it had (``go`` sent late and not counted),
+        or it answered within what it was told; ``latency``: by its own clock it kept to what it was
+        told, but its answer arrived after its flag (the pipe, the scheduler: the harness's or the
+        engine's process waiting for a core); ``engine``: it used more than it was told."""
+        if self.told_ms > self.left_ms + 1.0:
+            return "harness"
+        if self.answered_ms is not None and self.answered_ms <= self.told_ms:
+            return "harness"
+        if self.engine_ms is not None and self.engine_ms <= self.told_ms:
+            return "latency"
+        return "engine"
+
+    def describe(self) -> str:
+        answer = ("no bestmove before its flag" if self.answered_ms is None
+                  else f"bestmove {self.answered_ms:.1f} ms after go")
+        own = "" if self.engine_ms is None else f" (its own clock: {self.engine_ms} ms)"
+        why = {"harness": "caused by the harness", "latency": "late in the pipe or the scheduler (counted "
+               "against the harness)", "engine": "the engine overran the time it was told"}[self.cause]
+        return (f"told {self.told_ms} ms, had {self.left_ms:.1f} ms at go (sent {self.go_late_ms:.3f} ms after "
+                f"its clock started), {answer}{own}: {why}")
+
+
+@dataclass(frozen=True, slots=True)
+class _Told:
+    """The last ``go`` sent to an engine: the time told, when it was sent, its clock's start, its flag (ns)."""
+
+    ms: int
+    go_ns: int
+    clock_ns: int
+    flag_ns: int | None
+
+    def loss(self, answer: BestMove | None, stopped: BestMove | None) -> TimeLoss:
+        left = math.inf if self.flag_ns is None else (self.flag_ns - self.go_ns) / 1e6
+        spent = answer.engine_ms if answer is not None else stopped.engine_ms if stopped is not None else None
+        return TimeLoss(self.ms, left, (self.go_ns - self.clock_ns) / 1e6,
+                        None if answer is None else (answer.received_ns - self.go_ns) / 1e6, spent)
+
+
+@dataclass(frozen=True, slots=True)
 class GameResult:
     """A finished game: the record, the outcome, what each engine did wrong."""
 
@@ -172,10 +232,8 @@ class GameResult:
     overhead_ns: tuple[int, ...]  # per move: from bestmove read to the next go sent
     overhead_cpu_ns: tuple[int, ...]  # the CPU time the harness's thread spent in those intervals
     broken: frozenset[Color]  # engines to restart (crashed or hung)
-    #: For a loss on time: (the time the engine was told it had, ms; how long after "go" its flag fell or
-    #: its bestmove came, ms; how long after its clock started "go" was sent, ms), to tell the harness's
-    #: share from the engine's own overrun.
-    flag_timing: tuple[float, float, float] | None = None
+    #: For a loss on time: what the engine was told, when, and when it answered (:class:`TimeLoss`).
+    time_loss: TimeLoss | None = None
 
     @property
     def result(self) -> str:
@@ -230,9 +288,17 @@ def play_game(
     overhead_cpu: list[int] = []
     cpu0 = time.thread_time_ns()
     last: dict[Color, list[int | None]] = {"white": [], "black": []}
-    for c in ("white", "black"):
+    ready: list[Color] = []
+    for c in ("white", "black"):  # both clear their hash tables at once
         try:
-            engines[c].new_game()
+            engines[c].begin_new_game()
+            ready.append(c)
+        except EngineError as err:
+            incidents.append(f"{names[c]} ({c}) was not ready: {err}")
+            broken.add(c)
+    for c in ready:
+        try:
+            engines[c].wait_ready()
         except EngineError as err:
             incidents.append(f"{names[c]} ({c}) was not ready: {err}")
             broken.add(c)
@@ -241,28 +307,38 @@ def play_game(
     # An engine that was not ready plays on regardless: dead, it loses at its first turn (its flag
     # falls); unresponsive, its flag falls in real time, like any player who does not move.
     sent_early = False  # the next engine's "go" was sent before the arbiter ruled on the last move
-    told: dict[Color, tuple[int, int, int]] = {}  # side -> (ms told, go sent ns, its clock started ns)
-    flag_timing: tuple[float, float, float] | None = None
+    told: dict[Color, _Told] = {}
+    time_loss: TimeLoss | None = None
+
+    def tell(color: Color, clock: Clock, since_ms: int, moves: list[str], searchmoves: Sequence[str] = ()) -> int:
+        """``go`` to ``color``, whose clock runs from ``since_ms``, with the time it has left at this
+        instant (rounded down: an engine is never told more than it has); returns the instant sent."""
+        now_ms = max(since_ms, _ms_ceil(time.monotonic_ns() - start_ns))
+        limits = go_for(clock, now_ms)
+        if searchmoves:
+            limits = _with_searchmoves(limits, searchmoves)
+        go_ns = engines[color].go(fen, moves, limits)
+        flag_ms = clock.flag_time(color)
+        told[color] = _Told((limits.wtime if color == "white" else limits.btime) or 0, go_ns,
+                            start_ns + since_ms * 1_000_000,
+                            None if flag_ms is None else start_ns + flag_ms * 1_000_000)
+        return go_ns
+
     while game.state.ongoing:
         s = game.state
         side: Color = s.turn
         eng = engines[side]
         flag = s.clock.flag_time(side)
+        deadline = None if flag is None else start_ns + flag * 1_000_000
         try:
             if not sent_early:
-                now_ms = max(s.t_ms, (time.monotonic_ns() - start_ns) // 1_000_000)
-                limits = go_for(s.clock, now_ms)
+                allowed: Sequence[str] = ()
                 if s.touched:  # after a reinstated illegal move: the touched piece must move (Article 4)
-                    allowed, _ = _allowed_by_touch(s.position, side, s.touched, s.edition)
-                    if allowed:
-                        limits = _with_searchmoves(limits, sorted(allowed))
-                go_ns = eng.go(fen, [m.uci for m in s.moves], limits)
-                told[side] = ((limits.wtime if side == "white" else limits.btime) or 0, go_ns,
-                              start_ns + s.t_ms * 1_000_000)
+                    allowed = sorted(_allowed_by_touch(s.position, side, s.touched, s.edition)[0] or ())
+                go_ns = tell(side, s.clock, s.t_ms, [m.uci for m in s.moves], allowed)
                 overhead_cpu.append(time.thread_time_ns() - cpu0)
                 overhead.append(go_ns - prev_ns)
             sent_early = False
-            deadline = None if flag is None else start_ns + flag * 1_000_000
             bm = eng.wait_bestmove(deadline)
         except EngineCrashed as err:
             incidents.append(f"{names[side]} ({side}) crashed: {err}")
@@ -270,40 +346,41 @@ def play_game(
             game = _flag_falls(game, side)
             break
         if bm is None:
-            if side in told and deadline is not None:
-                ms, sent, began = told[side]
-                flag_timing = (float(ms), (deadline - sent) / 1e6, (sent - began) / 1e6)
             incidents.append(f"{names[side]} ({side}) did not move before its flag fell")
+            late: BestMove | None = None
             try:
-                if eng.stop(stop_grace) is None:
+                late = eng.stop(stop_grace)
+                if late is None:
                     broken.add(side)
                     incidents.append(f"{names[side]} ({side}) did not answer 'stop' within {stop_grace:g} s")
             except EngineCrashed:
                 broken.add(side)
+            if side in told:
+                time_loss = told[side].loss(None, late)
             game = _flag_falls(game, side)
             break
         prev_ns = bm.received_ns
         cpu0 = time.thread_time_ns()
-        t_ms = max(s.t_ms, _ms_ceil(bm.received_ns - start_ns))
+        # The move's instant: when its bestmove became readable, rounded down to the log's millisecond
+        # (the engine wrote it no later than that; the rounding is the mover's benefit).
+        t_ms = max(s.t_ms, (bm.received_ns - start_ns) // 1_000_000)
         text = bm.move if _readable(bm.move) else "0000"
-        if text == "0000" and bm.move not in ("0000",):
-            incidents.append(f"{names[side]} ({side}) answered {bm.line!r}: no move (Article 7.5.4 in 2023)")
-        last[side].append(_score(bm))
         opp: Color = "black" if side == "white" else "white"
         if not s.touched and text != "0000" and s.position.is_legal(text):
             # The common case, a legal move: the opponent's clock is the press of this one; tell the
             # opponent at once and let the arbiter rule (end of game, claims, adjudication) while it
             # thinks. Its time runs from this move's instant either way.
             try:
-                ahead = go_for(s.clock.press(t_ms, side), t_ms)
-                go_ns = engines[opp].go(fen, [m.uci for m in s.moves] + [s.position.uci(text)], ahead)
-                told[opp] = ((ahead.wtime if opp == "white" else ahead.btime) or 0, go_ns,
-                             start_ns + t_ms * 1_000_000)
+                go_ns = tell(opp, s.clock.press(t_ms, side), t_ms,
+                             [m.uci for m in s.moves] + [s.position.uci(text)])
                 overhead_cpu.append(time.thread_time_ns() - cpu0)
                 overhead.append(go_ns - prev_ns)
                 sent_early = True
             except EngineCrashed:
                 pass  # found again when it is the opponent's turn
+        if text == "0000" and bm.move not in ("0000",):
+            incidents.append(f"{names[side]} ({side}) answered {bm.line!r}: no move (Article 7.5.4 in 2023)")
+        last[side].append(_score(bm))
         try:
             game = _apply(game, {"type": "move", "t": t_ms / 1000, "by": side, "move": text})
         except InvalidInput as err:
@@ -313,8 +390,7 @@ def play_game(
             continue
         if not game.state.ongoing and game.state.termination == "time_forfeit" and game.state.turn == side \
                 and side in told:
-            ms, sent, began = told[side]  # its bestmove came after its flag fell
-            flag_timing = (float(ms), (bm.received_ns - sent) / 1e6, (sent - began) / 1e6)
+            time_loss = told[side].loss(bm, None)  # its bestmove came after its flag fell
         if game.state.ongoing:
             game = _after_move(game, side, t_ms, adjudication, last)
         if sent_early and not (game.state.ongoing and game.state.turn == opp and not game.state.claims):
@@ -335,7 +411,7 @@ def play_game(
     if incidents:
         pgn = _with_incidents(pgn, incidents)
     return GameResult(round_no, white_side, game, pgn, dict(game.state.illegal_moves), tuple(incidents),
-                      tuple(overhead), tuple(overhead_cpu), frozenset(broken), flag_timing)
+                      tuple(overhead), tuple(overhead_cpu), frozenset(broken), time_loss)
 
 
 def _with_incidents(pgn: str, incidents: list[str]) -> str:
@@ -512,6 +588,8 @@ class Tally:
     illegal: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
     time_losses: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
     incidents: int = 0
+    #: Games lost on time by what caused them (:attr:`TimeLoss.cause`: engine, latency, harness).
+    time_loss_causes: dict[str, int] = field(default_factory=dict)
 
     @property
     def games(self) -> int:
@@ -553,6 +631,9 @@ class Tally:
             if loser is not None:
                 self.time_losses["A" if loser == a_color else "B"] += 1
         self.incidents += bool(r.incidents)
+        if r.time_loss is not None:
+            cause = r.time_loss.cause
+            self.time_loss_causes[cause] = self.time_loss_causes.get(cause, 0) + 1
 
 
 # --- the match -------------------------------------------------------------------
@@ -643,6 +724,11 @@ def run_match(cfg: MatchConfig, *, on_result: Callable[[GameResult, Tally], None
                     eng.close()
 
     threads = [threading.Thread(target=worker, name=f"match-{i}", daemon=True) for i in range(workers)]
+    # Games in threads share the interpreter lock: a game whose engine has just answered must not wait
+    # the default 5 ms for another game's thread to let go of it (its opponent's clock is running).
+    switch = sys.getswitchinterval()
+    if workers > 1:
+        sys.setswitchinterval(min(switch, 0.0005))
     t0 = time.monotonic()
     for th in threads:
         th.start()
@@ -689,6 +775,7 @@ def run_match(cfg: MatchConfig, *, on_result: Callable[[GameResult, Tally], None
         with lock:
             for eng in registry:
                 eng.close()
+        sys.setswitchinterval(switch)
     # Games still finishing when the SPRT decided are counted when they end.
     while not done.empty():
         item = done.get()
@@ -741,6 +828,11 @@ def final_table(report: MatchReport, names: Sequence[str], sprt: Sprt | None) ->
                                                                           key=lambda kv: -kv[1])))
     if t.other:
         rows.append(f"Games without a winner or a draw (both lost, annulled): {t.other}")
+    if t.time_loss_causes:
+        c = t.time_loss_causes
+        rows.append(f"Losses on time: the engine overran the time it was told {c.get('engine', 0)}, "
+                    f"its answer came late through the pipe or the scheduler {c.get('latency', 0)}, "
+                    f"caused by the harness {c.get('harness', 0)}")
     if t.incidents:
         rows.append(f"Games with an engine incident (crash, hang, no move): {t.incidents} (see the PGN comments)")
     if sprt is not None:

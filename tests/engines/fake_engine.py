@@ -15,6 +15,10 @@ MODE:
   hang-stop    answers "go" only when told to "stop"
   no-uciok     never finishes the handshake
   slow N       legal moves after N milliseconds each
+  overrun N    answers N ms after the time it was told (wtime/btime) has run out, and says so
+               ("info ... time": its own search time)
+  late-report  answers 40 ms after its time has run out but reports ("info ... time") that it
+               searched 5 ms less than it was told: its answer looks late in the pipe
 """
 
 from __future__ import annotations
@@ -91,6 +95,13 @@ def main() -> None:
                 os._exit(3)
             if mode in ("hang", "hang-stop"):
                 continue
+            if mode in ("overrun", "late-report"):
+                key = "wtime" if pos.turn == "white" else "btime"
+                told = int(words[words.index(key) + 1]) if key in words else 0
+                late = int(arg or 40) if mode == "overrun" else 40
+                time.sleep((told + late) / 1000)
+                spent = told + late if mode == "overrun" else max(0, told - 5)
+                out(f"info depth 1 time {spent} score cp 0")
             answer(pos, gos)
         elif cmd == "stop":
             if mode == "hang-stop":

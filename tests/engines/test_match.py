@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from chesslaws.engines import EngineSpec, UciEngine
+from chesslaws.engines import BestMove, EngineSpec, Go, UciEngine
 from chesslaws.game import Game
 from chesslaws.match import (
     Adjudication,
@@ -19,6 +19,7 @@ from chesslaws.match import (
     MatchConfig,
     Opening,
     Sprt,
+    TimeLoss,
     play_game,
     read_openings,
     run_match,
@@ -135,6 +136,69 @@ def test_engine_that_answers_only_stop_loses_on_time_but_is_reused() -> None:
     r = duel(fake("legal"), fake("hang-stop"), tc="1+0")
     assert (r.game.state.result, r.game.state.termination) == ("1-0", "time_forfeit")
     assert r.broken == frozenset()  # it answered 'stop': it can play the next game
+
+
+def test_an_engine_that_overruns_its_time_loses_by_its_own_fault() -> None:
+    r = duel(fake("overrun", "60"), fake("legal"), tc="1+0")
+    assert (r.game.state.result, r.game.state.termination) == ("0-1", "time_forfeit")
+    loss = r.time_loss
+    assert loss is not None and loss.answered_ms is None  # no bestmove before its flag
+    assert loss.told_ms <= 1000 and loss.told_ms <= loss.left_ms
+    assert loss.engine_ms is not None and loss.engine_ms > loss.told_ms  # read from the bestmove after "stop"
+    assert loss.cause == "engine" and "overran" in loss.describe()
+
+
+def test_an_answer_in_time_by_the_engines_clock_but_late_here_is_latency() -> None:
+    r = duel(fake("late-report"), fake("legal"), tc="1+0")
+    assert r.game.state.termination == "time_forfeit"
+    assert r.time_loss is not None and r.time_loss.cause == "latency"
+
+
+def test_time_loss_causes() -> None:
+    # Told more than it had (the harness's delay before "go" not counted), or answered within what it
+    # was told: the harness's; by its own clock within the time told: latency; else the engine's.
+    assert TimeLoss(300, 288.4, 11.6, None, 310).cause == "harness"
+    assert TimeLoss(300, 300.0, 0.01, 299.0, None).cause == "harness"
+    assert TimeLoss(300, 300.0, 0.01, None, 297).cause == "latency"
+    assert TimeLoss(300, 300.2, 0.01, 300.9, 302).cause == "engine"
+    assert TimeLoss(300, 300.2, 0.01, None, None).cause == "engine"
+
+
+class _SlowHarness(UciEngine):
+    """An engine whose harness thread waits 25 ms after each bestmove became readable (a busy machine)."""
+
+    told: list[tuple[Go, int]]
+
+    def go(self, fen: str | None, moves: list[str], limits: Go) -> int:  # type: ignore[override]
+        self.told.append((limits, len(moves)))
+        return super().go(fen, moves, limits)
+
+    def wait_bestmove(self, deadline_ns: int | None) -> BestMove | None:
+        bm = super().wait_bestmove(deadline_ns)
+        time.sleep(0.025)
+        return bm
+
+
+def test_engines_are_told_the_time_left_when_go_is_sent_not_when_their_clock_started() -> None:
+    engines = {}
+    for color in ("white", "black"):
+        e = _SlowHarness(fake("legal"), name=color)
+        e.told = []
+        engines[color] = e
+    try:
+        r = play_game(engines, time_control=TimeControl.parse("60+0"), adjudication=Adjudication(max_moves=6))
+    finally:
+        for e in engines.values():
+            e.close(timeout=0.3)
+    moves = r.game.state.moves
+    black_told = [(lim.btime, n) for lim, n in engines["black"].told]
+    assert len(black_told) >= 5
+    for btime, n in black_told[1:]:
+        # Black's clock when White moved (ply n-1) is its clock after its own last move (ply n-2);
+        # "go" came at least 25 ms later, and Black is told what is left at that instant.
+        clock_then = moves[n - 2].clock_ms
+        assert btime is not None and clock_then is not None
+        assert btime <= clock_then - 24, (btime, clock_then)
 
 
 def test_threefold_repetition_is_claimed_on_the_engines_behalf() -> None:
