@@ -662,7 +662,7 @@ class MatchReport:
 
 
 def _start(spec: EngineSpec, registry: set[UciEngine], lock: threading.Lock) -> UciEngine:
-    eng = UciEngine(spec.command, name=spec.name)
+    eng = spec.start()
     with lock:
         registry.add(eng)
     try:
@@ -926,10 +926,10 @@ def _ints(text: str | None, flag: str, names: Sequence[str]) -> list[int] | None
               help="Append every game to this PGN file, with [%clk] after every move and the rulings.")
 @click.option("--sprt", default=None, metavar="'elo0=A elo1=B alpha=X beta=Y'",
               help="Stop when the sequential probability ratio test decides H0 (Elo <= elo0) or H1 (>= elo1).")
-@click.option("--option1", multiple=True, metavar="NAME=VALUE", help="A UCI option for ENGINE1 (repeatable).")
-@click.option("--option2", multiple=True, metavar="NAME=VALUE", help="A UCI option for ENGINE2 (repeatable).")
+@click.option("--option1", multiple=True, metavar="NAME=VALUE", help="An option for ENGINE1 (UCI setoption, xboard option; repeatable).")
+@click.option("--option2", multiple=True, metavar="NAME=VALUE", help="An option for ENGINE2 (UCI setoption, xboard option; repeatable).")
 @click.option("--option", "option_both", multiple=True, metavar="NAME=VALUE",
-              help="A UCI option for both engines (repeatable).")
+              help="An option for both engines (repeatable).")
 @click.option("--resign", default=None, metavar="CP/MOVES",
               help="Adjudicate a win when the loser's score is -CP or worse for MOVES moves and the winner "
                    "agrees (e.g. 1000/3).")
@@ -946,10 +946,11 @@ def match_command(engine1: str, engine2: str, games: int, tc: str, edition: str,
                   openings: str | None, pgnout: str | None, sprt: str | None, option1: tuple[str, ...],
                   option2: tuple[str, ...], option_both: tuple[str, ...], resign: str | None,
                   draw_adj: str | None, max_moves: int | None, no_claims: bool, quiet: bool) -> None:
-    """Play a match between two UCI engines, every game ruled by the Laws.
+    """Play a match between two engines (UCI or xboard), every game ruled by the Laws.
 
-    ENGINE is NAME=COMMAND or COMMAND. Each engine is told the clock the Laws
-    give it; an illegal move is reinstated with the edition's penalty (2023:
+    ENGINE is NAME=COMMAND or COMMAND, a UCI engine; xboard:NAME=COMMAND
+    for an engine that speaks the xboard protocol. Each engine is told the
+    clock the Laws give it, at the instant its "go" is sent; an illegal move is reinstated with the edition's penalty (2023:
     the opponent gets time, the second one loses), an engine that crashes or
     hangs loses on time (a draw if the opponent cannot mate). Threefold
     repetitions and fifty moves are claimed on the engines' behalf; --resign,
@@ -964,6 +965,8 @@ def match_command(engine1: str, engine2: str, games: int, tc: str, edition: str,
       chesslaws match ./new-engine ./old-engine --tc 40/60:30+0.5 -c 2 \\
           --openings book.epd --games 1000 --sprt "elo0=0 elo1=5 alpha=0.05 beta=0.05"
       chesslaws match a=./a b=./b --tc 60d2 --edition 1997 --resign 1000/3 --draw 10/8/40
+      chesslaws match xboard:fm=/usr/games/fairymax sf=/usr/games/stockfish \\
+          --option2 "UCI_LimitStrength=true" --option2 "UCI_Elo=1500" --games 10 --tc 60+1
     """
     try:
         control = TimeControl.parse(tc)

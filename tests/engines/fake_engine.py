@@ -17,6 +17,8 @@ MODE:
   slow N       legal moves after N milliseconds each
   overrun N    answers N ms after the time it was told (wtime/btime) has run out, and says so
                ("info ... time": its own search time)
+  xboard       speaks the xboard protocol (CECP 2: features setboard, usermove, ping): plays the
+               first legal move, after "time"/"otim"/"level" it echoes them as a comment line
   late-report  answers 40 ms after its time has run out but reports ("info ... time") that it
                searched 5 ms less than it was told: its answer looks late in the pipe
 """
@@ -53,7 +55,51 @@ def illegal_move(pos: Position) -> str:
     return "a1a1"
 
 
+def xboard_main() -> None:
+    pos = Position()
+    forced = False
+    for raw in sys.stdin:
+        words = raw.split()
+        if not words:
+            continue
+        cmd = words[0]
+        if cmd == "protover":
+            out('feature myname="Fake xboard" setboard=1 usermove=1 ping=1 sigint=0 done=0')
+            out('feature option="Skill -spin 5 0 10" option="Clear Hash -button" done=1')
+        elif cmd == "ping":
+            out(f"pong {words[1]}")
+        elif cmd == "quit":
+            return
+        elif cmd == "new":
+            pos, forced = Position(), True
+        elif cmd == "force":
+            forced = True
+        elif cmd == "setboard":
+            pos = Position(" ".join(words[1:]))
+        elif cmd == "usermove":
+            pos = pos.play(words[1])
+            if not forced:
+                go_xboard(pos)
+        elif cmd in ("time", "otim", "level", "option"):
+            out(f"# {raw.strip()}")
+        elif cmd == "go":
+            forced = False
+            pos = go_xboard(pos)
+
+
+def go_xboard(pos: Position) -> Position:
+    legal = sorted(pos.legal_moves())
+    if not legal:
+        return pos
+    out(f" 1 {len(legal)} 0 1 {legal[0]}")
+    out(f"move {legal[0]}")
+    return pos.play(legal[0])
+
+
 def main() -> None:
+    if mode == "xboard":
+        xboard_main()
+        return
     if mode == "hang":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
     pos = Position()
