@@ -17,9 +17,12 @@ from chesslaws.match import (
     Adjudication,
     GameResult,
     MatchConfig,
+    MatchReport,
     Opening,
     Sprt,
+    Tally,
     TimeLoss,
+    final_table,
     play_game,
     read_openings,
     run_match,
@@ -146,6 +149,12 @@ def test_an_engine_that_overruns_its_time_loses_by_its_own_fault() -> None:
     assert loss.told_ms <= 1000 and loss.told_ms <= loss.left_ms
     assert loss.engine_ms is not None and loss.engine_ms > loss.told_ms  # read from the bestmove after "stop"
     assert loss.cause == "engine" and "overran" in loss.describe()
+    tally = Tally()
+    tally.add(r)
+    assert tally.time_loss_causes == {"engine": 1}
+    table = final_table(MatchReport(tally, [r], None, False, 1.0), ["A", "B"], None)
+    assert "Losses on time: the engine overran the time it was told 1, its answer came late through the pipe " \
+        "or the scheduler 0, caused by the harness 0" in table
 
 
 def test_an_answer_in_time_by_the_engines_clock_but_late_here_is_latency() -> None:
