@@ -144,8 +144,9 @@ def cmd_losses(args: argparse.Namespace) -> None:
     print(f"time losses at {args.tc}, {args.concurrency} games at once, {len(report.results)} games "
           f"in {report.seconds:.0f} s (load before {before}, after {load()}):")
     print(f"  games lost on time: {forfeits}: the engine overran the time it was told {causes.get('engine', 0)}, "
-          f"late through the pipe or the scheduler {causes.get('latency', 0)}, caused by the harness "
-          f"{causes.get('harness', 0)}, unclassified {causes.get('unclassified', 0)}")
+          f"its process began its search late {causes.get('start', 0)}, its answer reached the harness late "
+          f"{causes.get('latency', 0)}, caused by the harness {causes.get('harness', 0)}, unclassified "
+          f"{causes.get('unclassified', 0)}")
     print(f"  lowest clock after a move: {lowest[0]} ms")
     over = [x / 1e6 for r in report.results for x in r.overhead_ns[1:]]
     cpu = [x / 1e6 for r in report.results for x in r.overhead_cpu_ns[1:]]

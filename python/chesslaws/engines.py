@@ -196,7 +196,8 @@ class BestMove:
     ``score_cp`` / ``score_mate`` come from the last ``info ... score`` line
     of the search (from the engine's side), ``engine_ms`` from the last
     ``info ... time`` (the search time by the engine's own clock), when it
-    sent them.
+    sent them. ``origin_ns`` tells how long after ``go`` the engine began
+    to count its time (its process waiting for a core or its input).
     """
 
     move: str
@@ -206,6 +207,9 @@ class BestMove:
     score_cp: int | None = None
     score_mate: int | None = None
     engine_ms: int | None = None
+    #: When the engine's own clock started, as far as its ``info ... time`` lines tell (the earliest
+    #: instant a line became readable less the time it reports): at or after the true start.
+    origin_ns: int | None = None
 
     @property
     def elapsed_ms(self) -> float:
@@ -251,6 +255,7 @@ class UciEngine:
         self._lines: deque[tuple[str, int]] = deque()  # lines read, each with the instant it became readable
         self._searching = False
         self._go_ns = 0
+        self._origin_ns: int | None = None
         #: How long the last ``go`` took to write (ns): the engine can start once the bytes are in the pipe,
         #: within this call (a write that wakes the engine may be pre-empted by it on a busy machine).
         self.last_write_ns = 0
@@ -401,7 +406,13 @@ class UciEngine:
             raise EngineCrashed(f"engine {self.name!r} has stopped (exit status {self._proc.poll()})") from None
         self.last_write_ns = time.monotonic_ns() - go_ns
         self._searching = True
+        self._origin_ns = None
         return go_ns
+
+    def _origin(self, ready_ns: int, spent_ms: int) -> None:
+        at = ready_ns - spent_ms * 1_000_000
+        if self._origin_ns is None or at < self._origin_ns:
+            self._origin_ns = at
 
     def wait_bestmove(self, deadline_ns: int | None) -> BestMove | None:
         """Reads until ``bestmove``; ``None`` if ``deadline_ns`` passes first
@@ -421,12 +432,13 @@ class UciEngine:
                 self._searching = False
                 words = line.split()
                 move = words[1] if len(words) > 1 else ""
-                return BestMove(move, line, self._go_ns, ready_ns, cp, mate, spent)
+                return BestMove(move, line, self._go_ns, ready_ns, cp, mate, spent, self._origin_ns)
             if line.startswith("info") and (" score " in line or " time " in line):
                 words = line.split()
                 try:
                     if "time" in words:
                         spent = int(words[words.index("time") + 1])
+                        self._origin(ready_ns, spent)
                     if "score" in words and "lowerbound" not in words and "upperbound" not in words:
                         i = words.index("score")
                         kind, value = words[i + 1], int(words[i + 2])
@@ -632,6 +644,7 @@ class XboardEngine(UciEngine):
             raise EngineCrashed(f"engine {self.name!r} has stopped (exit status {self._proc.poll()})") from None
         self.last_write_ns = time.monotonic_ns() - go_ns
         self._searching = True
+        self._origin_ns = None
         self._board = (fen, list(moves))
         return go_ns
 
@@ -650,13 +663,14 @@ class XboardEngine(UciEngine):
                 move = line.split()[1].lower().replace("=", "") if len(line.split()) > 1 else ""
                 if self._board is not None:
                     self._board = (self._board[0], self._board[1] + [move])
-                return BestMove(move, line, self._go_ns, ready_ns, cp, None, spent)
+                return BestMove(move, line, self._go_ns, ready_ns, cp, None, spent, self._origin_ns)
             words = line.split()
             if len(words) >= 4 and words[0].isdigit():
                 try:
                     cp, spent = int(words[1]), int(words[2]) * 10
                 except ValueError:
                     continue
+                self._origin(ready_ns, spent)
 
     def stop(self, timeout: float = 1.0) -> BestMove | None:
         """``?`` (move now), then waits up to ``timeout`` for its move."""

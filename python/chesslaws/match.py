@@ -170,7 +170,8 @@ class TimeLoss:
     ``go_late_ms``: from the start of its clock (the opponent's move) to ``go`` written, the harness's
     time on its clock; ``answered_ms``: from ``go`` to its ``bestmove`` (``None``: none before its
     flag fell); ``engine_ms``: the search time the engine itself reported (``info ... time``), also
-    from the ``bestmove`` it gave when stopped after its flag fell.
+    from the ``bestmove`` it gave when stopped after its flag fell; ``start_ms``: how long after
+    ``go`` the engine's own clock started, as its ``info`` lines tell (an upper bound).
     """
 
     told_ms: int
@@ -178,27 +179,36 @@ class TimeLoss:
     go_late_ms: float
     answered_ms: float | None
     engine_ms: int | None
+    start_ms: float | None = None
 
     @property
-    def cause(self) -> Literal["harness", "latency", "engine"]:
+    def cause(self) -> Literal["harness", "latency", "start", "engine"]:
         """``harness``: the engine was told more time than it had (``go`` sent late and not counted),
-        or it answered within what it was told; ``latency``: by its own clock it kept to what it was
-        told, but its answer arrived after its flag (the pipe, the scheduler: the harness's or the
-        engine's process waiting for a core); ``engine``: it used more than it was told."""
+        or it answered within what it was told; ``engine``: by its own clock it used more than it was
+        told; ``start``: by its own clock it kept to it, but that clock started so late after ``go``
+        was written (its process waiting for a core) that its search ended past its flag; ``latency``:
+        it kept to its time and started in time, but its answer reached the harness after its flag
+        (the pipe, or the harness's thread waiting for a core): counted as the harness's."""
         if self.told_ms > self.left_ms + 1.0:
             return "harness"
         if self.answered_ms is not None and self.answered_ms <= self.told_ms:
             return "harness"
-        if self.engine_ms is not None and self.engine_ms <= self.told_ms:
-            return "latency"
-        return "engine"
+        if self.engine_ms is None or self.engine_ms > self.told_ms:
+            return "engine"
+        if self.start_ms is not None and self.start_ms + self.engine_ms > self.left_ms:
+            return "start"
+        return "latency"
 
     def describe(self) -> str:
         answer = ("no bestmove before its flag" if self.answered_ms is None
                   else f"bestmove {self.answered_ms:.1f} ms after go")
-        own = "" if self.engine_ms is None else f" (its own clock: {self.engine_ms} ms)"
-        why = {"harness": "caused by the harness", "latency": "late in the pipe or the scheduler (counted "
-               "against the harness)", "engine": "the engine overran the time it was told"}[self.cause]
+        own = "" if self.engine_ms is None else f" (its own clock: {self.engine_ms} ms"
+        if own:
+            own += ")" if self.start_ms is None else f", started {self.start_ms:.1f} ms after go)"
+        why = {"harness": "caused by the harness",
+               "latency": "its answer reached the harness late (counted against the harness)",
+               "start": "the engine's process began its search late (waiting for a core): not the harness",
+               "engine": "the engine overran the time it was told"}[self.cause]
         return (f"told {self.told_ms} ms, had {self.left_ms:.1f} ms at go (sent {self.go_late_ms:.3f} ms after "
                 f"its clock started), {answer}{own}: {why}")
 
@@ -214,9 +224,11 @@ class _Told:
 
     def loss(self, answer: BestMove | None, stopped: BestMove | None) -> TimeLoss:
         left = math.inf if self.flag_ns is None else (self.flag_ns - self.go_ns) / 1e6
-        spent = answer.engine_ms if answer is not None else stopped.engine_ms if stopped is not None else None
+        last = answer if answer is not None else stopped
+        spent = None if last is None else last.engine_ms
+        origin = None if last is None or last.origin_ns is None else (last.origin_ns - self.go_ns) / 1e6
         return TimeLoss(self.ms, left, (self.go_ns - self.clock_ns) / 1e6,
-                        None if answer is None else (answer.received_ns - self.go_ns) / 1e6, spent)
+                        None if answer is None else (answer.received_ns - self.go_ns) / 1e6, spent, origin)
 
 
 @dataclass(frozen=True, slots=True)
@@ -831,8 +843,8 @@ def final_table(report: MatchReport, names: Sequence[str], sprt: Sprt | None) ->
     if t.time_loss_causes:
         c = t.time_loss_causes
         rows.append(f"Losses on time: the engine overran the time it was told {c.get('engine', 0)}, "
-                    f"its answer came late through the pipe or the scheduler {c.get('latency', 0)}, "
-                    f"caused by the harness {c.get('harness', 0)}")
+                    f"its process began its search late {c.get('start', 0)}, its answer reached the harness "
+                    f"late {c.get('latency', 0)}, caused by the harness {c.get('harness', 0)}")
     if t.incidents:
         rows.append(f"Games with an engine incident (crash, hang, no move): {t.incidents} (see the PGN comments)")
     if sprt is not None:

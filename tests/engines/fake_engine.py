@@ -19,8 +19,10 @@ MODE:
                ("info ... time": its own search time)
   xboard       speaks the xboard protocol (CECP 2: features setboard, usermove, ping): plays the
                first legal move, after "time"/"otim"/"level" it echoes them as a comment line
-  late-report  answers 40 ms after its time has run out but reports ("info ... time") that it
-               searched 5 ms less than it was told: its answer looks late in the pipe
+  late-report  reports "info ... time 0" at once, answers 40 ms after its time has run out but
+               reports that it searched 5 ms less than it was told: its answer looks late in the pipe
+  late-start   waits 60 ms before it starts its clock ("info ... time 0"), then searches 10 ms
+               less than it was told by that clock: a process that got a core late
 """
 
 from __future__ import annotations
@@ -141,13 +143,22 @@ def main() -> None:
                 os._exit(3)
             if mode in ("hang", "hang-stop"):
                 continue
-            if mode in ("overrun", "late-report"):
+            if mode in ("overrun", "late-report", "late-start"):
                 key = "wtime" if pos.turn == "white" else "btime"
                 told = int(words[words.index(key) + 1]) if key in words else 0
-                late = int(arg or 40) if mode == "overrun" else 40
-                time.sleep((told + late) / 1000)
-                spent = told + late if mode == "overrun" else max(0, told - 5)
-                out(f"info depth 1 time {spent} score cp 0")
+                if mode == "overrun":
+                    time.sleep((told + int(arg or 40)) / 1000)
+                    spent = told + int(arg or 40)
+                elif mode == "late-report":
+                    out("info depth 1 time 0 score cp 0")
+                    time.sleep((told + 40) / 1000)
+                    spent = max(0, told - 5)
+                else:
+                    time.sleep(0.06)
+                    out("info depth 1 time 0 score cp 0")
+                    spent = max(0, told - 10)
+                    time.sleep(spent / 1000)
+                out(f"info depth 2 time {spent} score cp 0")
             answer(pos, gos)
         elif cmd == "stop":
             if mode == "hang-stop":

@@ -153,14 +153,25 @@ def test_an_engine_that_overruns_its_time_loses_by_its_own_fault() -> None:
     tally.add(r)
     assert tally.time_loss_causes == {"engine": 1}
     table = final_table(MatchReport(tally, [r], None, False, 1.0), ["A", "B"], None)
-    assert "Losses on time: the engine overran the time it was told 1, its answer came late through the pipe " \
-        "or the scheduler 0, caused by the harness 0" in table
+    assert "Losses on time: the engine overran the time it was told 1, its process began its search late 0, " \
+        "its answer reached the harness late 0, caused by the harness 0" in table
 
 
 def test_an_answer_in_time_by_the_engines_clock_but_late_here_is_latency() -> None:
     r = duel(fake("late-report"), fake("legal"), tc="1+0")
     assert r.game.state.termination == "time_forfeit"
-    assert r.time_loss is not None and r.time_loss.cause == "latency"
+    loss = r.time_loss
+    assert loss is not None and loss.cause == "latency", loss
+    assert loss.start_ms is not None and loss.start_ms < 30  # its clock started at once
+
+
+def test_an_engine_whose_clock_started_late_is_not_the_harness() -> None:
+    r = duel(fake("late-start"), fake("legal"), tc="1+0")
+    assert r.game.state.termination == "time_forfeit"
+    loss = r.time_loss
+    assert loss is not None and loss.cause == "start", loss
+    assert loss.start_ms is not None and loss.start_ms >= 55 and loss.engine_ms is not None
+    assert "began its search late" in loss.describe()
 
 
 def test_time_loss_causes() -> None:
@@ -169,6 +180,8 @@ def test_time_loss_causes() -> None:
     assert TimeLoss(300, 288.4, 11.6, None, 310).cause == "harness"
     assert TimeLoss(300, 300.0, 0.01, 299.0, None).cause == "harness"
     assert TimeLoss(300, 300.0, 0.01, None, 297).cause == "latency"
+    assert TimeLoss(300, 300.0, 0.01, None, 297, 0.4).cause == "latency"
+    assert TimeLoss(300, 300.0, 0.01, None, 297, 5.0).cause == "start"  # 5 + 297 > 300: it began late
     assert TimeLoss(300, 300.2, 0.01, 300.9, 302).cause == "engine"
     assert TimeLoss(300, 300.2, 0.01, None, None).cause == "engine"
 
