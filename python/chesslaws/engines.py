@@ -280,6 +280,11 @@ class UciEngine:
     def pid(self) -> int:
         return self._proc.pid
 
+    def waited_ns(self) -> int | None:
+        """How long the engine's threads have waited for a core so far (Linux's run-queue delay,
+        ``/proc/PID/task/*/schedstat``); ``None`` where the system does not tell."""
+        return _run_delay(f"/proc/{self._proc.pid}/task")
+
     @property
     def alive(self) -> bool:
         return self._proc.poll() is None
@@ -477,6 +482,26 @@ class UciEngine:
             except OSError:
                 pass
         self._finalizer.detach()
+
+
+def _run_delay(tasks: str) -> int | None:
+    total = 0
+    try:
+        for tid in os.listdir(tasks):
+            with open(f"{tasks}/{tid}/schedstat", "rb") as fh:
+                total += int(fh.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return total
+
+
+def thread_waited_ns() -> int | None:
+    """How long the calling thread has waited for a core so far (``/proc/thread-self/schedstat``)."""
+    try:
+        with open("/proc/thread-self/schedstat", "rb") as fh:
+            return int(fh.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _read_option(line: str) -> dict[str, str] | None:

@@ -33,7 +33,16 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any, Callable, Iterable, Literal, Mapping, Sequence, TextIO
 
-from chesslaws.engines import BestMove, EngineCrashed, EngineError, EngineSpec, Go, UciEngine, go_for
+from chesslaws.engines import (
+    BestMove,
+    EngineCrashed,
+    EngineError,
+    EngineSpec,
+    Go,
+    UciEngine,
+    go_for,
+    thread_waited_ns,
+)
 from chesslaws.errors import ChessLawsError, InvalidFen, InvalidInput
 from chesslaws.game import Game, GameError
 from chesslaws.game.moving import _allowed_by_touch
@@ -180,22 +189,30 @@ class TimeLoss:
     answered_ms: float | None
     engine_ms: int | None
     start_ms: float | None = None
+    #: How long, between ``go`` and the loss, the harness's thread and the engine's threads waited for a
+    #: core (Linux's run-queue delay; ``None`` where the system does not tell).
+    harness_wait_ms: float | None = None
+    engine_wait_ms: float | None = None
 
     @property
     def cause(self) -> Literal["harness", "latency", "start", "engine"]:
         """``harness``: the engine was told more time than it had (``go`` sent late and not counted),
         or it answered within what it was told; ``engine``: by its own clock it used more than it was
-        told; ``start``: by its own clock it kept to it, but that clock started so late after ``go``
-        was written (its process waiting for a core) that its search ended past its flag; ``latency``:
-        it kept to its time and started in time, but its answer reached the harness after its flag
-        (the pipe, or the harness's thread waiting for a core): counted as the harness's."""
+        told; ``start``: by its own clock it kept to it, but its process got a core too late (its
+        clock started late after ``go``, or its answer came late) while the harness's thread waited
+        less than the time the engine left unused; ``latency``: it kept to its time, and the harness's
+        thread waited for a core at least as long as the time the engine left unused (or, where the
+        system does not tell, nothing shows that the engine started late): the harness's."""
         if self.told_ms > self.left_ms + 1.0:
             return "harness"
         if self.answered_ms is not None and self.answered_ms <= self.told_ms:
             return "harness"
         if self.engine_ms is None or self.engine_ms > self.told_ms:
             return "engine"
-        if self.start_ms is not None and self.start_ms + self.engine_ms > self.left_ms:
+        unused = self.left_ms - self.engine_ms
+        if self.harness_wait_ms is not None:
+            return "latency" if self.harness_wait_ms >= unused else "start"
+        if self.start_ms is not None and self.start_ms > unused:
             return "start"
         return "latency"
 
@@ -205,12 +222,16 @@ class TimeLoss:
         own = "" if self.engine_ms is None else f" (its own clock: {self.engine_ms} ms"
         if own:
             own += ")" if self.start_ms is None else f", started {self.start_ms:.1f} ms after go)"
+        waits = ""
+        if self.harness_wait_ms is not None and self.engine_wait_ms is not None:
+            waits = (f"; waiting for a core since go: the engine {self.engine_wait_ms:.1f} ms, the harness "
+                     f"{self.harness_wait_ms:.1f} ms")
         why = {"harness": "caused by the harness",
                "latency": "its answer reached the harness late (counted against the harness)",
-               "start": "the engine's process began its search late (waiting for a core): not the harness",
+               "start": "the engine's answer came late while the harness's thread was free: not the harness",
                "engine": "the engine overran the time it was told"}[self.cause]
         return (f"told {self.told_ms} ms, had {self.left_ms:.1f} ms at go (sent {self.go_late_ms:.3f} ms after "
-                f"its clock started), {answer}{own}: {why}")
+                f"its clock started), {answer}{own}{waits}: {why}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,14 +242,21 @@ class _Told:
     go_ns: int
     clock_ns: int
     flag_ns: int | None
+    harness_wait_ns: int | None = None  # the run-queue delays so far, read just after go
+    engine_wait_ns: int | None = None
 
-    def loss(self, answer: BestMove | None, stopped: BestMove | None) -> TimeLoss:
+    def loss(self, answer: BestMove | None, stopped: BestMove | None,
+             waits: tuple[int | None, int | None] = (None, None)) -> TimeLoss:
         left = math.inf if self.flag_ns is None else (self.flag_ns - self.go_ns) / 1e6
         last = answer if answer is not None else stopped
         spent = None if last is None else last.engine_ms
         origin = None if last is None or last.origin_ns is None else (last.origin_ns - self.go_ns) / 1e6
+        h0, e0 = self.harness_wait_ns, self.engine_wait_ns
+        h1, e1 = waits
         return TimeLoss(self.ms, left, (self.go_ns - self.clock_ns) / 1e6,
-                        None if answer is None else (answer.received_ns - self.go_ns) / 1e6, spent, origin)
+                        None if answer is None else (answer.received_ns - self.go_ns) / 1e6, spent, origin,
+                        None if h0 is None or h1 is None or e0 is None or e1 is None else (h1 - h0) / 1e6,
+                        None if h0 is None or h1 is None or e0 is None or e1 is None else (e1 - e0) / 1e6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,6 +364,13 @@ def play_game(
                             None if flag_ms is None else start_ns + flag_ms * 1_000_000)
         return go_ns
 
+    def waits_from(color: Color) -> None:
+        """The run-queue delays so far of this thread and of the engine just told to go (off the hot
+        path: to tell, if it loses on time, which of them waited for a core)."""
+        if color in told:
+            told[color] = replace(told[color], harness_wait_ns=thread_waited_ns(),
+                                  engine_wait_ns=engines[color].waited_ns())
+
     while game.state.ongoing:
         s = game.state
         side: Color = s.turn
@@ -350,6 +385,7 @@ def play_game(
                 go_ns = tell(side, s.clock, s.t_ms, [m.uci for m in s.moves], allowed)
                 overhead_cpu.append(time.thread_time_ns() - cpu0)
                 overhead.append(go_ns - prev_ns)
+                waits_from(side)
             sent_early = False
             bm = eng.wait_bestmove(deadline)
         except EngineCrashed as err:
@@ -358,6 +394,7 @@ def play_game(
             game = _flag_falls(game, side)
             break
         if bm is None:
+            waited = (thread_waited_ns(), eng.waited_ns())
             incidents.append(f"{names[side]} ({side}) did not move before its flag fell")
             late: BestMove | None = None
             try:
@@ -368,7 +405,7 @@ def play_game(
             except EngineCrashed:
                 broken.add(side)
             if side in told:
-                time_loss = told[side].loss(None, late)
+                time_loss = told[side].loss(None, late, waited)
             game = _flag_falls(game, side)
             break
         prev_ns = bm.received_ns
@@ -388,6 +425,7 @@ def play_game(
                 overhead_cpu.append(time.thread_time_ns() - cpu0)
                 overhead.append(go_ns - prev_ns)
                 sent_early = True
+                waits_from(opp)
             except EngineCrashed:
                 pass  # found again when it is the opponent's turn
         if text == "0000" and bm.move not in ("0000",):
@@ -402,7 +440,8 @@ def play_game(
             continue
         if not game.state.ongoing and game.state.termination == "time_forfeit" and game.state.turn == side \
                 and side in told:
-            time_loss = told[side].loss(bm, None)  # its bestmove came after its flag fell
+            # Its bestmove came after its flag fell.
+            time_loss = told[side].loss(bm, None, (thread_waited_ns(), eng.waited_ns()))
         if game.state.ongoing:
             game = _after_move(game, side, t_ms, adjudication, last)
         if sent_early and not (game.state.ongoing and game.state.turn == opp and not game.state.claims):
