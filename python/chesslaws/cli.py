@@ -344,7 +344,8 @@ def convert(pgn: str, out_dir: str, edition: str | None, report: bool, seconds_p
               help="Compress WebSocket messages (permessage-deflate): less traffic on slow links, more CPU; "
                    "off by default.")
 @click.option("--engine", "engines", multiple=True, metavar="NAME=COMMAND",
-              help="A UCI engine people can play against from the lobby (repeatable).")
+              help="A UCI engine people can play against from the lobby (repeatable); "
+                   "xboard:NAME=COMMAND for an xboard engine.")
 @click.option("--engine-pool", type=click.IntRange(1, 64), default=2, show_default=True,
               help="Engine processes running at most, for all games against engines.")
 def serve(host: str, port: int, db: str, no_rate_limits: bool, ws_compression: bool, engines: tuple[str, ...],

@@ -33,10 +33,20 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any, Callable, Iterable, Literal, Mapping, Sequence, TextIO
 
-from chesslaws.engines import BestMove, EngineCrashed, EngineError, EngineSpec, Go, UciEngine, go_for
+from chesslaws.engines import (
+    BestMove,
+    EngineCrashed,
+    EngineError,
+    EngineSpec,
+    Go,
+    UciEngine,
+    go_for,
+    thread_waited_ns,
+)
 from chesslaws.errors import ChessLawsError, InvalidFen, InvalidInput
 from chesslaws.game import Game, GameError
 from chesslaws.game.moving import _allowed_by_touch
+from chesslaws.clock import Clock
 from chesslaws.position import Position
 from chesslaws.records import game_to_pgn
 from chesslaws.timecontrol import Color, TimeControl
@@ -48,6 +58,7 @@ __all__ = [
     "Opening",
     "Sprt",
     "Tally",
+    "TimeLoss",
     "play_game",
     "read_openings",
     "run_match",
@@ -160,6 +171,95 @@ def _score(bm: BestMove | None) -> int | None:
 
 
 @dataclass(frozen=True, slots=True)
+class TimeLoss:
+    """A game lost on time, with what tells the harness's share from the engine's own overrun (ms).
+
+    ``told_ms``: the time the engine was told it had left (``wtime``/``btime`` of its last ``go``);
+    ``left_ms``: the time it really had when ``go`` was written (its flag minus that instant);
+    ``go_late_ms``: from the start of its clock (the opponent's move) to ``go`` written, the harness's
+    time on its clock; ``answered_ms``: from ``go`` to its ``bestmove`` (``None``: none before its
+    flag fell); ``engine_ms``: the search time the engine itself reported (``info ... time``), also
+    from the ``bestmove`` it gave when stopped after its flag fell; ``start_ms``: how long after
+    ``go`` the engine's own clock started, as its ``info`` lines tell (an upper bound).
+    """
+
+    told_ms: int
+    left_ms: float
+    go_late_ms: float
+    answered_ms: float | None
+    engine_ms: int | None
+    start_ms: float | None = None
+    #: How long, between ``go`` and the loss, the harness's thread and the engine's threads waited for a
+    #: core (Linux's run-queue delay; ``None`` where the system does not tell).
+    harness_wait_ms: float | None = None
+    engine_wait_ms: float | None = None
+
+    @property
+    def cause(self) -> Literal["harness", "latency", "start", "engine"]:
+        """``harness``: the engine was told more time than it had (``go`` sent late and not counted),
+        or it answered within what it was told; ``engine``: by its own clock it used more than it was
+        told; ``start``: by its own clock it kept to it, but its process got a core too late (its
+        clock started late after ``go``, or its answer came late) while the harness's thread waited
+        less than the time the engine left unused; ``latency``: it kept to its time, and the harness's
+        thread waited for a core at least as long as the time the engine left unused (or, where the
+        system does not tell, nothing shows that the engine started late): the harness's."""
+        if self.told_ms > self.left_ms + 1.0:
+            return "harness"
+        if self.answered_ms is not None and self.answered_ms <= self.told_ms:
+            return "harness"
+        if self.engine_ms is None or self.engine_ms > self.told_ms:
+            return "engine"
+        unused = self.left_ms - self.engine_ms
+        if self.harness_wait_ms is not None:
+            return "latency" if self.harness_wait_ms >= unused else "start"
+        if self.start_ms is not None and self.start_ms > unused:
+            return "start"
+        return "latency"
+
+    def describe(self) -> str:
+        answer = ("no bestmove before its flag" if self.answered_ms is None
+                  else f"bestmove {self.answered_ms:.1f} ms after go")
+        own = "" if self.engine_ms is None else f" (its own clock: {self.engine_ms} ms"
+        if own:
+            own += ")" if self.start_ms is None else f", started {self.start_ms:.1f} ms after go)"
+        waits = ""
+        if self.harness_wait_ms is not None and self.engine_wait_ms is not None:
+            waits = (f"; waiting for a core since go: the engine {self.engine_wait_ms:.1f} ms, the harness "
+                     f"{self.harness_wait_ms:.1f} ms")
+        why = {"harness": "caused by the harness",
+               "latency": "its answer reached the harness late (counted against the harness)",
+               "start": "the engine's answer came late while the harness's thread was free: not the harness",
+               "engine": "the engine overran the time it was told"}[self.cause]
+        return (f"told {self.told_ms} ms, had {self.left_ms:.1f} ms at go (sent {self.go_late_ms:.3f} ms after "
+                f"its clock started), {answer}{own}{waits}: {why}")
+
+
+@dataclass(frozen=True, slots=True)
+class _Told:
+    """The last ``go`` sent to an engine: the time told, when it was sent, its clock's start, its flag (ns)."""
+
+    ms: int
+    go_ns: int
+    clock_ns: int
+    flag_ns: int | None
+    harness_wait_ns: int | None = None  # the run-queue delays so far, read just after go
+    engine_wait_ns: int | None = None
+
+    def loss(self, answer: BestMove | None, stopped: BestMove | None,
+             waits: tuple[int | None, int | None] = (None, None)) -> TimeLoss:
+        left = math.inf if self.flag_ns is None else (self.flag_ns - self.go_ns) / 1e6
+        last = answer if answer is not None else stopped
+        spent = None if last is None else last.engine_ms
+        origin = None if last is None or last.origin_ns is None else (last.origin_ns - self.go_ns) / 1e6
+        h0, e0 = self.harness_wait_ns, self.engine_wait_ns
+        h1, e1 = waits
+        return TimeLoss(self.ms, left, (self.go_ns - self.clock_ns) / 1e6,
+                        None if answer is None else (answer.received_ns - self.go_ns) / 1e6, spent, origin,
+                        None if h0 is None or h1 is None or e0 is None or e1 is None else (h1 - h0) / 1e6,
+                        None if h0 is None or h1 is None or e0 is None or e1 is None else (e1 - e0) / 1e6)
+
+
+@dataclass(frozen=True, slots=True)
 class GameResult:
     """A finished game: the record, the outcome, what each engine did wrong."""
 
@@ -172,10 +272,8 @@ class GameResult:
     overhead_ns: tuple[int, ...]  # per move: from bestmove read to the next go sent
     overhead_cpu_ns: tuple[int, ...]  # the CPU time the harness's thread spent in those intervals
     broken: frozenset[Color]  # engines to restart (crashed or hung)
-    #: For a loss on time: (the time the engine was told it had, ms; how long after "go" its flag fell or
-    #: its bestmove came, ms; how long after its clock started "go" was sent, ms), to tell the harness's
-    #: share from the engine's own overrun.
-    flag_timing: tuple[float, float, float] | None = None
+    #: For a loss on time: what the engine was told, when, and when it answered (:class:`TimeLoss`).
+    time_loss: TimeLoss | None = None
 
     @property
     def result(self) -> str:
@@ -230,9 +328,17 @@ def play_game(
     overhead_cpu: list[int] = []
     cpu0 = time.thread_time_ns()
     last: dict[Color, list[int | None]] = {"white": [], "black": []}
-    for c in ("white", "black"):
+    ready: list[Color] = []
+    for c in ("white", "black"):  # both clear their hash tables at once
         try:
-            engines[c].new_game()
+            engines[c].begin_new_game()
+            ready.append(c)
+        except EngineError as err:
+            incidents.append(f"{names[c]} ({c}) was not ready: {err}")
+            broken.add(c)
+    for c in ready:
+        try:
+            engines[c].wait_ready()
         except EngineError as err:
             incidents.append(f"{names[c]} ({c}) was not ready: {err}")
             broken.add(c)
@@ -241,28 +347,46 @@ def play_game(
     # An engine that was not ready plays on regardless: dead, it loses at its first turn (its flag
     # falls); unresponsive, its flag falls in real time, like any player who does not move.
     sent_early = False  # the next engine's "go" was sent before the arbiter ruled on the last move
-    told: dict[Color, tuple[int, int, int]] = {}  # side -> (ms told, go sent ns, its clock started ns)
-    flag_timing: tuple[float, float, float] | None = None
+    told: dict[Color, _Told] = {}
+    time_loss: TimeLoss | None = None
+
+    def tell(color: Color, clock: Clock, since_ms: int, moves: list[str], searchmoves: Sequence[str] = ()) -> int:
+        """``go`` to ``color``, whose clock runs from ``since_ms``, with the time it has left at this
+        instant (rounded down: an engine is never told more than it has); returns the instant sent."""
+        now_ms = max(since_ms, _ms_ceil(time.monotonic_ns() - start_ns))
+        limits = go_for(clock, now_ms)
+        if searchmoves:
+            limits = _with_searchmoves(limits, searchmoves)
+        go_ns = engines[color].go(fen, moves, limits)
+        flag_ms = clock.flag_time(color)
+        told[color] = _Told((limits.wtime if color == "white" else limits.btime) or 0, go_ns,
+                            start_ns + since_ms * 1_000_000,
+                            None if flag_ms is None else start_ns + flag_ms * 1_000_000)
+        return go_ns
+
+    def waits_from(color: Color) -> None:
+        """The run-queue delays so far of this thread and of the engine just told to go (off the hot
+        path: to tell, if it loses on time, which of them waited for a core)."""
+        if color in told:
+            told[color] = replace(told[color], harness_wait_ns=thread_waited_ns(),
+                                  engine_wait_ns=engines[color].waited_ns())
+
     while game.state.ongoing:
         s = game.state
         side: Color = s.turn
         eng = engines[side]
         flag = s.clock.flag_time(side)
+        deadline = None if flag is None else start_ns + flag * 1_000_000
         try:
             if not sent_early:
-                now_ms = max(s.t_ms, (time.monotonic_ns() - start_ns) // 1_000_000)
-                limits = go_for(s.clock, now_ms)
+                allowed: Sequence[str] = ()
                 if s.touched:  # after a reinstated illegal move: the touched piece must move (Article 4)
-                    allowed, _ = _allowed_by_touch(s.position, side, s.touched, s.edition)
-                    if allowed:
-                        limits = _with_searchmoves(limits, sorted(allowed))
-                go_ns = eng.go(fen, [m.uci for m in s.moves], limits)
-                told[side] = ((limits.wtime if side == "white" else limits.btime) or 0, go_ns,
-                              start_ns + s.t_ms * 1_000_000)
+                    allowed = sorted(_allowed_by_touch(s.position, side, s.touched, s.edition)[0] or ())
+                go_ns = tell(side, s.clock, s.t_ms, [m.uci for m in s.moves], allowed)
                 overhead_cpu.append(time.thread_time_ns() - cpu0)
                 overhead.append(go_ns - prev_ns)
+                waits_from(side)
             sent_early = False
-            deadline = None if flag is None else start_ns + flag * 1_000_000
             bm = eng.wait_bestmove(deadline)
         except EngineCrashed as err:
             incidents.append(f"{names[side]} ({side}) crashed: {err}")
@@ -270,40 +394,43 @@ def play_game(
             game = _flag_falls(game, side)
             break
         if bm is None:
-            if side in told and deadline is not None:
-                ms, sent, began = told[side]
-                flag_timing = (float(ms), (deadline - sent) / 1e6, (sent - began) / 1e6)
+            waited = (thread_waited_ns(), eng.waited_ns())
             incidents.append(f"{names[side]} ({side}) did not move before its flag fell")
+            late: BestMove | None = None
             try:
-                if eng.stop(stop_grace) is None:
+                late = eng.stop(stop_grace)
+                if late is None:
                     broken.add(side)
                     incidents.append(f"{names[side]} ({side}) did not answer 'stop' within {stop_grace:g} s")
             except EngineCrashed:
                 broken.add(side)
+            if side in told:
+                time_loss = told[side].loss(None, late, waited)
             game = _flag_falls(game, side)
             break
         prev_ns = bm.received_ns
         cpu0 = time.thread_time_ns()
-        t_ms = max(s.t_ms, _ms_ceil(bm.received_ns - start_ns))
+        # The move's instant: when its bestmove became readable, rounded down to the log's millisecond
+        # (the engine wrote it no later than that; the rounding is the mover's benefit).
+        t_ms = max(s.t_ms, (bm.received_ns - start_ns) // 1_000_000)
         text = bm.move if _readable(bm.move) else "0000"
-        if text == "0000" and bm.move not in ("0000",):
-            incidents.append(f"{names[side]} ({side}) answered {bm.line!r}: no move (Article 7.5.4 in 2023)")
-        last[side].append(_score(bm))
         opp: Color = "black" if side == "white" else "white"
         if not s.touched and text != "0000" and s.position.is_legal(text):
             # The common case, a legal move: the opponent's clock is the press of this one; tell the
             # opponent at once and let the arbiter rule (end of game, claims, adjudication) while it
             # thinks. Its time runs from this move's instant either way.
             try:
-                ahead = go_for(s.clock.press(t_ms, side), t_ms)
-                go_ns = engines[opp].go(fen, [m.uci for m in s.moves] + [s.position.uci(text)], ahead)
-                told[opp] = ((ahead.wtime if opp == "white" else ahead.btime) or 0, go_ns,
-                             start_ns + t_ms * 1_000_000)
+                go_ns = tell(opp, s.clock.press(t_ms, side), t_ms,
+                             [m.uci for m in s.moves] + [s.position.uci(text)])
                 overhead_cpu.append(time.thread_time_ns() - cpu0)
                 overhead.append(go_ns - prev_ns)
                 sent_early = True
+                waits_from(opp)
             except EngineCrashed:
                 pass  # found again when it is the opponent's turn
+        if text == "0000" and bm.move not in ("0000",):
+            incidents.append(f"{names[side]} ({side}) answered {bm.line!r}: no move (Article 7.5.4 in 2023)")
+        last[side].append(_score(bm))
         try:
             game = _apply(game, {"type": "move", "t": t_ms / 1000, "by": side, "move": text})
         except InvalidInput as err:
@@ -313,8 +440,8 @@ def play_game(
             continue
         if not game.state.ongoing and game.state.termination == "time_forfeit" and game.state.turn == side \
                 and side in told:
-            ms, sent, began = told[side]  # its bestmove came after its flag fell
-            flag_timing = (float(ms), (bm.received_ns - sent) / 1e6, (sent - began) / 1e6)
+            # Its bestmove came after its flag fell.
+            time_loss = told[side].loss(bm, None, (thread_waited_ns(), eng.waited_ns()))
         if game.state.ongoing:
             game = _after_move(game, side, t_ms, adjudication, last)
         if sent_early and not (game.state.ongoing and game.state.turn == opp and not game.state.claims):
@@ -335,7 +462,7 @@ def play_game(
     if incidents:
         pgn = _with_incidents(pgn, incidents)
     return GameResult(round_no, white_side, game, pgn, dict(game.state.illegal_moves), tuple(incidents),
-                      tuple(overhead), tuple(overhead_cpu), frozenset(broken), flag_timing)
+                      tuple(overhead), tuple(overhead_cpu), frozenset(broken), time_loss)
 
 
 def _with_incidents(pgn: str, incidents: list[str]) -> str:
@@ -512,6 +639,8 @@ class Tally:
     illegal: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
     time_losses: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
     incidents: int = 0
+    #: Games lost on time by what caused them (:attr:`TimeLoss.cause`: engine, latency, harness).
+    time_loss_causes: dict[str, int] = field(default_factory=dict)
 
     @property
     def games(self) -> int:
@@ -553,6 +682,9 @@ class Tally:
             if loser is not None:
                 self.time_losses["A" if loser == a_color else "B"] += 1
         self.incidents += bool(r.incidents)
+        if r.time_loss is not None:
+            cause = r.time_loss.cause
+            self.time_loss_causes[cause] = self.time_loss_causes.get(cause, 0) + 1
 
 
 # --- the match -------------------------------------------------------------------
@@ -581,7 +713,7 @@ class MatchReport:
 
 
 def _start(spec: EngineSpec, registry: set[UciEngine], lock: threading.Lock) -> UciEngine:
-    eng = UciEngine(spec.command, name=spec.name)
+    eng = spec.start()
     with lock:
         registry.add(eng)
     try:
@@ -643,6 +775,11 @@ def run_match(cfg: MatchConfig, *, on_result: Callable[[GameResult, Tally], None
                     eng.close()
 
     threads = [threading.Thread(target=worker, name=f"match-{i}", daemon=True) for i in range(workers)]
+    # Games in threads share the interpreter lock: a game whose engine has just answered must not wait
+    # the default 5 ms for another game's thread to let go of it (its opponent's clock is running).
+    switch = sys.getswitchinterval()
+    if workers > 1:
+        sys.setswitchinterval(min(switch, 0.0005))
     t0 = time.monotonic()
     for th in threads:
         th.start()
@@ -689,6 +826,7 @@ def run_match(cfg: MatchConfig, *, on_result: Callable[[GameResult, Tally], None
         with lock:
             for eng in registry:
                 eng.close()
+        sys.setswitchinterval(switch)
     # Games still finishing when the SPRT decided are counted when they end.
     while not done.empty():
         item = done.get()
@@ -741,6 +879,11 @@ def final_table(report: MatchReport, names: Sequence[str], sprt: Sprt | None) ->
                                                                           key=lambda kv: -kv[1])))
     if t.other:
         rows.append(f"Games without a winner or a draw (both lost, annulled): {t.other}")
+    if t.time_loss_causes:
+        c = t.time_loss_causes
+        rows.append(f"Losses on time: the engine overran the time it was told {c.get('engine', 0)}, "
+                    f"its process began its search late {c.get('start', 0)}, its answer reached the harness "
+                    f"late {c.get('latency', 0)}, caused by the harness {c.get('harness', 0)}")
     if t.incidents:
         rows.append(f"Games with an engine incident (crash, hang, no move): {t.incidents} (see the PGN comments)")
     if sprt is not None:
@@ -834,10 +977,10 @@ def _ints(text: str | None, flag: str, names: Sequence[str]) -> list[int] | None
               help="Append every game to this PGN file, with [%clk] after every move and the rulings.")
 @click.option("--sprt", default=None, metavar="'elo0=A elo1=B alpha=X beta=Y'",
               help="Stop when the sequential probability ratio test decides H0 (Elo <= elo0) or H1 (>= elo1).")
-@click.option("--option1", multiple=True, metavar="NAME=VALUE", help="A UCI option for ENGINE1 (repeatable).")
-@click.option("--option2", multiple=True, metavar="NAME=VALUE", help="A UCI option for ENGINE2 (repeatable).")
+@click.option("--option1", multiple=True, metavar="NAME=VALUE", help="An option for ENGINE1 (UCI setoption, xboard option; repeatable).")
+@click.option("--option2", multiple=True, metavar="NAME=VALUE", help="An option for ENGINE2 (UCI setoption, xboard option; repeatable).")
 @click.option("--option", "option_both", multiple=True, metavar="NAME=VALUE",
-              help="A UCI option for both engines (repeatable).")
+              help="An option for both engines (repeatable).")
 @click.option("--resign", default=None, metavar="CP/MOVES",
               help="Adjudicate a win when the loser's score is -CP or worse for MOVES moves and the winner "
                    "agrees (e.g. 1000/3).")
@@ -854,10 +997,11 @@ def match_command(engine1: str, engine2: str, games: int, tc: str, edition: str,
                   openings: str | None, pgnout: str | None, sprt: str | None, option1: tuple[str, ...],
                   option2: tuple[str, ...], option_both: tuple[str, ...], resign: str | None,
                   draw_adj: str | None, max_moves: int | None, no_claims: bool, quiet: bool) -> None:
-    """Play a match between two UCI engines, every game ruled by the Laws.
+    """Play a match between two engines (UCI or xboard), every game ruled by the Laws.
 
-    ENGINE is NAME=COMMAND or COMMAND. Each engine is told the clock the Laws
-    give it; an illegal move is reinstated with the edition's penalty (2023:
+    ENGINE is NAME=COMMAND or COMMAND, a UCI engine; xboard:NAME=COMMAND
+    for an engine that speaks the xboard protocol. Each engine is told the
+    clock the Laws give it, at the instant its "go" is sent; an illegal move is reinstated with the edition's penalty (2023:
     the opponent gets time, the second one loses), an engine that crashes or
     hangs loses on time (a draw if the opponent cannot mate). Threefold
     repetitions and fifty moves are claimed on the engines' behalf; --resign,
@@ -872,6 +1016,8 @@ def match_command(engine1: str, engine2: str, games: int, tc: str, edition: str,
       chesslaws match ./new-engine ./old-engine --tc 40/60:30+0.5 -c 2 \\
           --openings book.epd --games 1000 --sprt "elo0=0 elo1=5 alpha=0.05 beta=0.05"
       chesslaws match a=./a b=./b --tc 60d2 --edition 1997 --resign 1000/3 --draw 10/8/40
+      chesslaws match xboard:fm=/usr/games/fairymax sf=/usr/games/stockfish \\
+          --option2 "UCI_LimitStrength=true" --option2 "UCI_Elo=1500" --games 10 --tc 60+1
     """
     try:
         control = TimeControl.parse(tc)

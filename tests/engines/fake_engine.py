@@ -15,6 +15,14 @@ MODE:
   hang-stop    answers "go" only when told to "stop"
   no-uciok     never finishes the handshake
   slow N       legal moves after N milliseconds each
+  overrun N    answers N ms after the time it was told (wtime/btime) has run out, and says so
+               ("info ... time": its own search time)
+  xboard       speaks the xboard protocol (CECP 2: features setboard, usermove, ping): plays the
+               first legal move, after "time"/"otim"/"level" it echoes them as a comment line
+  late-report  reports "info ... time 0" at once, answers 40 ms after its time has run out but
+               reports that it searched 5 ms less than it was told: its answer looks late in the pipe
+  late-start   waits 60 ms before it starts its clock ("info ... time 0"), then searches 10 ms
+               less than it was told by that clock: a process that got a core late
 """
 
 from __future__ import annotations
@@ -49,7 +57,51 @@ def illegal_move(pos: Position) -> str:
     return "a1a1"
 
 
+def xboard_main() -> None:
+    pos = Position()
+    forced = False
+    for raw in sys.stdin:
+        words = raw.split()
+        if not words:
+            continue
+        cmd = words[0]
+        if cmd == "protover":
+            out('feature myname="Fake xboard" setboard=1 usermove=1 ping=1 sigint=0 done=0')
+            out('feature option="Skill -spin 5 0 10" option="Clear Hash -button" done=1')
+        elif cmd == "ping":
+            out(f"pong {words[1]}")
+        elif cmd == "quit":
+            return
+        elif cmd == "new":
+            pos, forced = Position(), True
+        elif cmd == "force":
+            forced = True
+        elif cmd == "setboard":
+            pos = Position(" ".join(words[1:]))
+        elif cmd == "usermove":
+            pos = pos.play(words[1])
+            if not forced:
+                go_xboard(pos)
+        elif cmd in ("time", "otim", "level", "option"):
+            out(f"# {raw.strip()}")
+        elif cmd == "go":
+            forced = False
+            pos = go_xboard(pos)
+
+
+def go_xboard(pos: Position) -> Position:
+    legal = sorted(pos.legal_moves())
+    if not legal:
+        return pos
+    out(f" 1 {len(legal)} 0 1 {legal[0]}")
+    out(f"move {legal[0]}")
+    return pos.play(legal[0])
+
+
 def main() -> None:
+    if mode == "xboard":
+        xboard_main()
+        return
     if mode == "hang":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
     pos = Position()
@@ -91,6 +143,22 @@ def main() -> None:
                 os._exit(3)
             if mode in ("hang", "hang-stop"):
                 continue
+            if mode in ("overrun", "late-report", "late-start"):
+                key = "wtime" if pos.turn == "white" else "btime"
+                told = int(words[words.index(key) + 1]) if key in words else 0
+                if mode == "overrun":
+                    time.sleep((told + int(arg or 40)) / 1000)
+                    spent = told + int(arg or 40)
+                elif mode == "late-report":
+                    out("info depth 1 time 0 score cp 0")
+                    time.sleep((told + 40) / 1000)
+                    spent = max(0, told - 5)
+                else:
+                    time.sleep(0.06)
+                    out("info depth 1 time 0 score cp 0")
+                    spent = max(0, told - 10)
+                    time.sleep(spent / 1000)
+                out(f"info depth 2 time {spent} score cp 0")
             answer(pos, gos)
         elif cmd == "stop":
             if mode == "hang-stop":

@@ -36,6 +36,10 @@ def test_stockfish_handshake_options_and_a_move() -> None:
         assert bm is not None and len(bm.move) in (4, 5)
         assert bm.score_cp is not None or bm.score_mate is not None
         assert bm.elapsed_ms >= 25
+        assert bm.engine_ms is not None and bm.origin_ns is not None  # its clock started after go was sent
+        # Stockfish reports whole milliseconds of a clock read in whole milliseconds, plus 1 (never 0):
+        # up to 2 ms more than the true time, so its clock seems to start up to 2 ms "before" go.
+        assert bm.sent_ns - 2_500_000 <= bm.origin_ns <= bm.received_ns
         pid = sf.pid
     assert gone(pid)
 

@@ -11,14 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from chesslaws.engines import EngineSpec, UciEngine
+from chesslaws.engines import BestMove, EngineSpec, Go, UciEngine
 from chesslaws.game import Game
 from chesslaws.match import (
     Adjudication,
     GameResult,
     MatchConfig,
+    MatchReport,
     Opening,
     Sprt,
+    Tally,
+    TimeLoss,
+    final_table,
     play_game,
     read_openings,
     run_match,
@@ -135,6 +139,98 @@ def test_engine_that_answers_only_stop_loses_on_time_but_is_reused() -> None:
     r = duel(fake("legal"), fake("hang-stop"), tc="1+0")
     assert (r.game.state.result, r.game.state.termination) == ("1-0", "time_forfeit")
     assert r.broken == frozenset()  # it answered 'stop': it can play the next game
+
+
+def test_an_engine_that_overruns_its_time_loses_by_its_own_fault() -> None:
+    r = duel(fake("overrun", "60"), fake("legal"), tc="1+0")
+    assert (r.game.state.result, r.game.state.termination) == ("0-1", "time_forfeit")
+    loss = r.time_loss
+    assert loss is not None and loss.answered_ms is None  # no bestmove before its flag
+    assert loss.told_ms <= 1000 and loss.told_ms <= loss.left_ms
+    assert loss.engine_ms is not None and loss.engine_ms > loss.told_ms  # read from the bestmove after "stop"
+    assert loss.cause == "engine" and "overran" in loss.describe()
+    tally = Tally()
+    tally.add(r)
+    assert tally.time_loss_causes == {"engine": 1}
+    table = final_table(MatchReport(tally, [r], None, False, 1.0), ["A", "B"], None)
+    assert "Losses on time: the engine overran the time it was told 1, its process began its search late 0, " \
+        "its answer reached the harness late 0, caused by the harness 0" in table
+
+
+def test_an_answer_in_time_by_the_engines_clock_but_late_here_is_not_the_harness_if_it_was_free() -> None:
+    # The engine says it searched 5 ms less than it was told, but its answer comes 40 ms after its
+    # flag; its clock started at once. The harness's thread never waited for a core meanwhile.
+    r = duel(fake("late-report"), fake("legal"), tc="1+0")
+    assert r.game.state.termination == "time_forfeit"
+    loss = r.time_loss
+    assert loss is not None and loss.start_ms is not None and loss.start_ms < 30, loss
+    if loss.harness_wait_ms is None:  # no /proc/.../schedstat: nothing shows the engine was late
+        assert loss.cause == "latency"
+    else:
+        assert loss.harness_wait_ms < 35 and loss.cause == "start", loss
+
+
+def test_an_engine_whose_clock_started_late_is_not_the_harness() -> None:
+    r = duel(fake("late-start"), fake("legal"), tc="1+0")
+    assert r.game.state.termination == "time_forfeit"
+    loss = r.time_loss
+    assert loss is not None and loss.cause == "start", loss
+    assert loss.start_ms is not None and loss.start_ms >= 55 and loss.engine_ms is not None
+    assert "not the harness" in loss.describe()
+
+
+def test_time_loss_causes() -> None:
+    # Told more than it had (the harness's delay before "go" not counted), or answered within what it
+    # was told: the harness's; by its own clock within the time told: latency; else the engine's.
+    assert TimeLoss(300, 288.4, 11.6, None, 310).cause == "harness"
+    assert TimeLoss(300, 300.0, 0.01, 299.0, None).cause == "harness"
+    assert TimeLoss(300, 300.0, 0.01, None, 297).cause == "latency"
+    assert TimeLoss(300, 300.0, 0.01, None, 297, 0.4).cause == "latency"
+    assert TimeLoss(300, 300.0, 0.01, None, 297, 5.0).cause == "start"  # 5 + 297 > 300: it began late
+    # Where the run-queue delays are known: the harness's thread waited at least the 3 ms the engine
+    # left unused (latency, the harness's), or less (the engine's answer was late on its own).
+    assert TimeLoss(300, 300.0, 0.01, None, 297, 0.4, 3.5, 0.0).cause == "latency"
+    assert TimeLoss(300, 300.0, 0.01, None, 297, 0.4, 1.0, 40.0).cause == "start"
+    assert "the engine 40.0 ms, the harness 1.0 ms" in TimeLoss(300, 300.0, 0.01, None, 297, 0.4, 1.0, 40.0).describe()
+    assert TimeLoss(300, 300.2, 0.01, 300.9, 302).cause == "engine"
+    assert TimeLoss(300, 300.2, 0.01, None, None).cause == "engine"
+
+
+class _SlowHarness(UciEngine):
+    """An engine whose harness thread waits 25 ms after each bestmove became readable (a busy machine)."""
+
+    told: list[tuple[Go, int]]
+
+    def go(self, fen: str | None, moves: list[str], limits: Go) -> int:  # type: ignore[override]
+        self.told.append((limits, len(moves)))
+        return super().go(fen, moves, limits)
+
+    def wait_bestmove(self, deadline_ns: int | None) -> BestMove | None:
+        bm = super().wait_bestmove(deadline_ns)
+        time.sleep(0.025)
+        return bm
+
+
+def test_engines_are_told_the_time_left_when_go_is_sent_not_when_their_clock_started() -> None:
+    engines = {}
+    for color in ("white", "black"):
+        e = _SlowHarness(fake("legal"), name=color)
+        e.told = []
+        engines[color] = e
+    try:
+        r = play_game(engines, time_control=TimeControl.parse("60+0"), adjudication=Adjudication(max_moves=6))
+    finally:
+        for e in engines.values():
+            e.close(timeout=0.3)
+    moves = r.game.state.moves
+    black_told = [(lim.btime, n) for lim, n in engines["black"].told]
+    assert len(black_told) >= 5
+    for btime, n in black_told[1:]:
+        # Black's clock when White moved (ply n-1) is its clock after its own last move (ply n-2);
+        # "go" came at least 25 ms later, and Black is told what is left at that instant.
+        clock_then = moves[n - 2].clock_ms
+        assert btime is not None and clock_then is not None
+        assert btime <= clock_then - 24, (btime, clock_then)
 
 
 def test_threefold_repetition_is_claimed_on_the_engines_behalf() -> None:

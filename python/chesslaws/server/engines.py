@@ -123,8 +123,13 @@ class EngineInfo:
             d = self.declared[names["skill level"]]
             out.append({"kind": "skill", "label": "Skill Level", "min": int(d.get("min", 0)),
                         "max": int(d.get("max", 20)), "default": int(d.get("min", 0))})
-        out.append({"kind": "nodes", "label": "nodes a move", "min": 1, "max": 100_000_000, "default": 1000})
-        out.append({"kind": "movetime", "label": "milliseconds a move", "min": 1, "max": 600_000, "default": 100})
+        if self.spec.protocol == "xboard":  # xboard says seconds a move ("st") and has no node limit
+            out.append({"kind": "movetime", "label": "milliseconds a move (whole seconds)", "min": 1000,
+                        "max": 600_000, "default": 1000})
+        else:
+            out.append({"kind": "nodes", "label": "nodes a move", "min": 1, "max": 100_000_000, "default": 1000})
+            out.append({"kind": "movetime", "label": "milliseconds a move", "min": 1, "max": 600_000,
+                        "default": 100})
         out.append({"kind": "full", "label": "full strength", "min": 0, "max": 0, "default": 0})
         return out
 
@@ -167,7 +172,7 @@ class EnginePool:
             with self._free:
                 self._all.discard(victim.engine)
         try:
-            eng = UciEngine(spec.command, name=spec.name)
+            eng = spec.start()
             eng.configure(spec.options)
         except BaseException:
             with self._free:
@@ -208,7 +213,7 @@ class EnginePool:
 
 def probe(spec: EngineSpec, timeout: float = 10.0) -> EngineInfo:
     """Starts the engine once to read its name and options (and to fail early if it cannot start)."""
-    with UciEngine(spec.command, name=spec.name, start_timeout=timeout) as eng:
+    with spec.start(start_timeout=timeout) as eng:
         eng.configure(spec.options)
         return EngineInfo(spec, eng.id_name, dict(eng.options))
 
