@@ -368,21 +368,22 @@ class UciEngine:
         self._expect("readyok", timeout)
 
     def configure(self, options: Mapping[str, object], timeout: float = 10.0) -> None:
-        """Sets UCI options; a name the engine did not declare is an error naming it."""
+        """Sets options the engine declared; another name is an error naming it."""
         lower = {k.lower(): k for k in self.options}
         for key, value in options.items():
             real = lower.get(key.lower())
             if real is None:
                 known = ", ".join(sorted(self.options)) or "none"
                 raise EngineError(f"engine {self.name!r} has no option {key!r} (it declares: {known})")
-            if isinstance(value, bool):
-                value = "true" if value else "false"
-            if self.options[real].get("type") == "button":
-                self.send(f"setoption name {real}")
-            else:
-                self.send(f"setoption name {real} value {value}")
+            self._set_option(real, self.options[real].get("type") == "button", value)
         if options:
             self.isready(timeout)
+
+    def _set_option(self, name: str, button: bool, value: object) -> None:
+        """One declared option, in UCI's words."""
+        if isinstance(value, bool):
+            value = "true" if value else "false"
+        self.send(f"setoption name {name}" if button else f"setoption name {name} value {value}")
 
     def new_game(self, timeout: float = 10.0) -> None:
         self.send("ucinewgame")
@@ -598,20 +599,11 @@ class XboardEngine(UciEngine):
             self.send(f"ping {self._ping}")
         self._pong(timeout)
 
-    def configure(self, options: Mapping[str, object], timeout: float = 10.0) -> None:
-        """Sets options the engine declared (``feature option=``); another name is an error naming it."""
-        lower = {k.lower(): k for k in self.options}
-        for key, value in options.items():
-            real = lower.get(key.lower())
-            if real is None:
-                known = ", ".join(sorted(self.options)) or "none"
-                raise EngineError(f"engine {self.name!r} has no option {key!r} (it declares: {known})")
-            if isinstance(value, bool):
-                value = 1 if value else 0
-            kind = self.options[real].get("type")
-            self.send(f"option {real}" if kind == "button" else f"option {real}={value}")
-        if options:
-            self.isready(timeout)
+    def _set_option(self, name: str, button: bool, value: object) -> None:
+        """One option the engine declared (``feature option=``), in xboard's words."""
+        if isinstance(value, bool):
+            value = 1 if value else 0
+        self.send(f"option {name}" if button else f"option {name}={value}")
 
     def _new(self) -> str:
         self._board = None
