@@ -105,14 +105,7 @@ def _illegal_consequence(b: _Builder, t: int, mover: Color, text: str, before: G
     clock: Clock = b.get("clock")
     if ed.name == "2023":
         if n >= 2:
-            verdict = can_mate(before.position, opp)
-            if verdict.can_mate is False:
-                b.end(t, draw("illegal_moves"), "illegal_move_penalty",
-                      f"{base}. It is {NAME[mover]}'s second illegal move, but {NAME[opp]}{verdict.clause} "
-                      f"cannot checkmate by any series of legal moves{verdict.proof}: the game is drawn.")
-            else:
-                b.end(t, win_for(opp, "illegal_moves"), "illegal_move_penalty",
-                      f"{base}. It is {NAME[mover]}'s second illegal move: {NAME[opp]} wins.")
+            _second_illegal_move(b, t, mover, before.position, f"{base}. ")
             return
         bonus = 60_000 if fast else 120_000
         b.set(clock=clock.add_time(t, opp, bonus))
@@ -132,6 +125,20 @@ def _illegal_consequence(b: _Builder, t: int, mover: Color, text: str, before: G
                f"{_ordinal(n)} illegal move, and a third loses (Article 10.3).{bound}")
         return
     b.rule(t, "illegal_move", f"{base}.{bound}")
+
+
+def _second_illegal_move(b: _Builder, t: int, mover: Color, position: Position, lead: str = "") -> None:
+    """2023 7.5.5: the second illegal move loses, unless the opponent cannot checkmate by any series of
+    legal moves from ``position``; ``lead`` goes before the ruling's words."""
+    opp = other(mover)
+    verdict = can_mate(position, opp)
+    if verdict.can_mate is False:
+        b.end(t, draw("illegal_moves"), "illegal_move_penalty",
+              f"{lead}It is {NAME[mover]}'s second illegal move, but {NAME[opp]}{verdict.clause} cannot checkmate "
+              f"by any series of legal moves{verdict.proof}: the game is drawn.")
+    else:
+        b.end(t, win_for(opp, "illegal_moves"), "illegal_move_penalty",
+              f"{lead}It is {NAME[mover]}'s second illegal move: {NAME[opp]} wins.")
 
 
 def _two_hands(b: _Builder, t: int, mover: Color, san: str) -> None:
@@ -158,14 +165,7 @@ def _penalise_as_illegal(b: _Builder, t: int, mover: Color, rule: str, base: str
     opp = other(mover)
     b.rule(t, rule, base + ".")
     if count[mover] >= 2:
-        verdict = can_mate(b.get("position"), opp)
-        if verdict.can_mate is False:
-            b.end(t, draw("illegal_moves"), "illegal_move_penalty",
-                  f"It is {NAME[mover]}'s second illegal move, but {NAME[opp]}{verdict.clause} cannot checkmate by "
-                  f"any series of legal moves{verdict.proof}: the game is drawn.")
-        else:
-            b.end(t, win_for(opp, "illegal_moves"), "illegal_move_penalty",
-                  f"It is {NAME[mover]}'s second illegal move: {NAME[opp]} wins.")
+        _second_illegal_move(b, t, mover, b.get("position"))
         return
     bonus = 60_000 if s.config.mode in ("rapid", "blitz") else 120_000
     clock: Clock = b.get("clock")
