@@ -473,10 +473,10 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
              response_class=PlainTextResponse)
     async def game_pgn(game_id: str) -> Response:
         live = await hub.fetch(game_id)
-        view = hub.view(live)
-        t = view["server_t"]
-        game = live.game.at(t) if t * 1000 >= live.game.state.t_ms else live.game
-        text = export_pgn(game, view["white"], view["black"], live.created_at)
+        game = hub.game_now(live)
+        cfg = game.state.config
+        text = export_pgn(game, live.names.get("white") or cfg.white, live.names.get("black") or cfg.black,
+                          live.created_at)
         return PlainTextResponse(text, media_type="application/x-chess-pgn",
                                  headers={"content-disposition": f'inline; filename="{game_id}.pgn"'})
 

@@ -37,7 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from chesslaws.clock import Clock
 from chesslaws.engines import EngineCrashed, EngineError, EngineSpec, Go, UciEngine, go_for
 from chesslaws.errors import InvalidInput
-from chesslaws.server.hub import ApiError, Hub, LiveGame, Subscriber
+from chesslaws.server.hub import ApiError, Hub, LiveGame, Subscriber, seen_at
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -329,10 +329,8 @@ class EnginePlayers:
         answered: tuple[int, int] = (-1, -1)  # the position (moves, events) the engine last answered
         try:
             while True:
-                st = live.game.state
                 t = self.hub.t_of(live)
-                seen = live.game.at(t) if t * 1000 >= st.t_ms else live.game
-                s = seen.state
+                s = seen_at(live.game, t).state
                 if not s.ongoing:
                     return
                 wait: float | None = None

@@ -64,6 +64,12 @@ RETIRE_AFTER = 60.0
 _CLAIMS = ("claim_draw", "claim_flag", "claim_win", "claim_touch_move", "claim_setup")
 
 
+def seen_at(game: Game, t: float) -> Game:
+    """The game as it stands at instant ``t`` (what happened by itself by then: a flag fall an arbiter
+    present observes, the default time), or as its last event left it when ``t`` is before that event."""
+    return game.at(t) if t * 1000 >= game.state.t_ms else game
+
+
 _STATE_HEAD = '{"kind": "state", "state": '
 
 
@@ -298,6 +304,10 @@ class Hub:
         return max(t, last) if t >= 0 else t
 
     # --- store access, on the store's own thread ----------------------------------
+
+    def game_now(self, live: LiveGame) -> Game:
+        """The game at the server's instant (see :func:`seen_at`)."""
+        return seen_at(live.game, self.t_of(live))
     async def _commit(self, game_id: str, seq: int, line: dict[str, Any]) -> None:
         """Appends one event; returns once it is committed. Events of several games that wait
         together are committed in one transaction (group commit: one fsync for all)."""
@@ -414,7 +424,7 @@ class Hub:
                 t_up = max(round(up - live.created_at, 3), t_down)
                 if t_down < 0 or not game.state.ongoing or game.state.config.time_control.unlimited:
                     continue
-                seen = game.at(t_down) if t_down * 1000 >= game.state.t_ms else game
+                seen = seen_at(game, t_down)
                 if not seen.state.ongoing or seen.state.clock.running is None:
                     continue
                 try:
@@ -542,9 +552,7 @@ class Hub:
 
     # --- games that are over leave memory ------------------------------------------------------
     def _over(self, live: LiveGame) -> bool:
-        t = self.t_of(live)
-        game = live.game.at(t) if t * 1000 >= live.game.state.t_ms else live.game
-        return game.state.status in ("finished", "annulled")
+        return self.game_now(live).state.status in ("finished", "annulled")
 
     def maybe_retire(self, live: LiveGame) -> None:
         """Once a game is over (and nobody watches it), it leaves memory after ``retire_after`` seconds,
@@ -944,7 +952,7 @@ class Hub:
         event: dict[str, Any] = {"type": kind, "t": t, "by": by}
         event.update({k: v for k, v in body.items() if k not in ("type", "t", "by")})
         game = live.game
-        seen = game.at(t) if t * 1000 >= game.state.t_ms else game
+        seen = seen_at(game, t)
         if live.interface != "otb":
             self._check_legal(seen, event)
         try:
@@ -1052,9 +1060,7 @@ class Hub:
     def view(self, live: LiveGame, lang: str = "en") -> dict[str, Any]:
         """The state of the spec, plus what a board needs: moves, legal moves, names, server time."""
         t = self.t_of(live)
-        game = live.game
-        if t * 1000 >= game.state.t_ms:
-            game = game.at(t)
+        game = seen_at(live.game, t)
         st = game.state
         cfg = st.config
         out = game.to_json()
@@ -1304,10 +1310,7 @@ class Hub:
         return out
 
     def summary(self, live: LiveGame) -> dict[str, Any]:
-        t = self.t_of(live)
-        game = live.game
-        if t * 1000 >= game.state.t_ms:
-            game = game.at(t)
+        game = self.game_now(live)
         st = game.state
         cfg = st.config
         return {

@@ -130,11 +130,10 @@ def retired_console(view: dict[str, Any]) -> dict[str, Any]:
 
 def game_console(hub: Any, live: Any) -> dict[str, Any]:
     """One game as the round's arbiter console shows it (the state at the server's instant)."""
+    from chesslaws.server.hub import seen_at
+
     t = hub.t_of(live)
-    game = live.game
-    if t * 1000 >= game.state.t_ms:
-        game = game.at(t)
-    st = game.state
+    st = seen_at(live.game, t).state
     cfg = st.config
     timed = not cfg.time_control.unlimited
     ongoing = st.status == "ongoing"
@@ -146,7 +145,7 @@ def game_console(hub: Any, live: Any) -> dict[str, Any]:
         if p["kind"] not in ("draw_offer", "illegal_move_claimable", "touch_move_claimable"):
             decide.append(f"{p['kind'].replace('_', ' ')} by {p.get('by')}" +
                           (f" ({p['reason']})" if p.get("reason") else ""))
-    flags = [c for c in ("white", "black") if ongoing and timed and clocks[c] is not None and clocks[c] <= 0]
+    flags = [c for c in ("white", "black") if ongoing and timed and (ms := clocks[c]) is not None and ms <= 0]
     decide += [f"{c}'s flag has fallen" for c in flags]
     if stopped:
         decide.append("clocks stopped")
