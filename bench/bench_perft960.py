@@ -25,6 +25,7 @@ from pathlib import Path
 
 import chess
 
+from bench_perft import python_chess_perft  # this folder: run as python bench/bench_perft960.py
 from chesslaws import Position, perft
 
 EPD = Path(__file__).resolve().parent.parent / "tests" / "data" / "chess960_perft.epd"
@@ -33,17 +34,6 @@ EPD = Path(__file__).resolve().parent.parent / "tests" / "data" / "chess960_perf
 def published(index: int) -> str:
     rows = [ln.split(";")[0].strip() for ln in EPD.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
     return rows[index]
-
-
-def python_chess_perft(board: chess.Board, depth: int) -> int:
-    if depth == 1:
-        return board.legal_moves.count()
-    nodes = 0
-    for move in board.legal_moves:
-        board.push(move)
-        nodes += python_chess_perft(board, depth - 1)
-        board.pop()
-    return nodes
 
 
 def main() -> int:

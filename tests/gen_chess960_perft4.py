@@ -14,26 +14,16 @@ import random
 from pathlib import Path
 
 import chess
+from test_chess960 import python_chess_perft  # this folder: run as python tests/gen_chess960_perft4.py
 
 OUT = Path(__file__).parent / "data" / "chess960_start_perft4.txt"
-
-
-def perft(board: chess.Board, depth: int) -> int:
-    if depth == 1:
-        return board.legal_moves.count()
-    n = 0
-    for move in board.legal_moves:
-        board.push(move)
-        n += perft(board, depth - 1)
-        board.pop()
-    return n
 
 
 def main() -> None:
     numbers = sorted(random.Random(4).sample(range(960), 300))
     lines = ["# python-chess " + chess.__version__ + ": perft(Board.from_chess960_pos(N), 4) for 300 N (seed 4)"]
     for n in numbers:
-        lines.append(f"{n} {perft(chess.Board.from_chess960_pos(n), 4)}")
+        lines.append(f"{n} {python_chess_perft(chess.Board.from_chess960_pos(n), 4)}")
     OUT.write_text("\n".join(lines) + "\n")
     print(f"wrote {OUT} ({len(numbers)} positions)")
 
