@@ -273,3 +273,34 @@ def live_server_db(db_url: str) -> Iterator[ThreadServer]:
     """A real server (uvicorn, in a thread) over a fresh SQLite file or PostgreSQL database."""
     with ThreadServer(db_url) as s:
         yield s
+
+
+# --- the browser tests (Debian's chromium driven by Playwright) --------------------------------------
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+needs_chromium = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed")
+
+
+@pytest.fixture(scope="module")
+def server(live_server: ThreadServer) -> ThreadServer:
+    """The browser tests' server: the module's live server."""
+    return live_server
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Headless chromium for the module's tests (sounds may play without a click)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--autoplay-policy=no-user-gesture-required"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    """Where screenshots go: $CHESSLAWS_SHOTS, to look at them, else the test's temporary folder."""
+    where = os.environ.get("CHESSLAWS_SHOTS")
+    d = Path(where) if where else tmp_path
+    d.mkdir(parents=True, exist_ok=True)
+    return d

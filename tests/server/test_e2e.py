@@ -2,32 +2,17 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest
 
 from chesslaws.game import Game
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed")
+from conftest import needs_chromium
 
-
-@pytest.fixture(scope="module")
-def server(live_server: Any) -> Any:
-    return live_server
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
+pytestmark = needs_chromium
 
 
 def new_game(server: Any, **body: Any) -> dict[str, Any]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
 import threading
 from pathlib import Path
 from typing import Any, Iterator
@@ -15,12 +14,11 @@ import pytest
 
 from chesslaws.engines import EngineSpec
 
-from conftest import free_port, wait_port
+from conftest import free_port, needs_chromium, wait_port
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 STOCKFISH = "/usr/games/stockfish"
 pytestmark = [
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed"),
+    needs_chromium,
     pytest.mark.skipif(not os.path.exists(STOCKFISH), reason="Debian's stockfish is not installed"),
 ]
 
@@ -51,15 +49,6 @@ class EngineServer:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EngineServer]:
     with EngineServer(str(tmp_path_factory.mktemp("engine") / "games.sqlite3")) as s:
         yield s
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 def test_a_whole_game_against_stockfish_in_the_browser(server: EngineServer, browser: Any, tmp_path: Path) -> None:

@@ -7,38 +7,15 @@ Screenshots at 1280 px and 390 px go to ``CHESSLAWS_SHOTS`` (a directory) when s
 from __future__ import annotations
 
 import json
-import os
-import shutil
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed")
+from conftest import needs_chromium
 
-
-@pytest.fixture(scope="module")
-def server(live_server: Any) -> Any:
-    return live_server
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--autoplay-policy=no-user-gesture-required"])
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    where = os.environ.get("CHESSLAWS_SHOTS")
-    d = Path(where) if where else tmp_path
-    d.mkdir(parents=True, exist_ok=True)
-    return d
+pytestmark = needs_chromium
 
 
 def new_game(server: Any, **body: Any) -> dict[str, Any]:

@@ -13,3 +13,9 @@ _spec.loader.exec_module(_server)
 pg_server = _server.pg_server
 pg_url = _server.pg_url
 live_server = _server.live_server
+browser = _server.browser
+# What test modules import from "conftest": the same names whichever of the two conftests Python has loaded
+# under that name (the server tests' helpers and their browser mark).
+free_port = _server.free_port
+wait_port = _server.wait_port
+needs_chromium = _server.needs_chromium
