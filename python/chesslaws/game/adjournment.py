@@ -20,7 +20,7 @@ Articles, by edition:
 from __future__ import annotations
 
 from chesslaws.errors import AmbiguousMove, IllegalMove, UnreadableMove
-from chesslaws.events import Event, EventError
+from chesslaws.events import Event
 from chesslaws.game.completion import _cannot_win
 from chesslaws.game.played import _after_move
 from chesslaws.game.state import (
@@ -28,6 +28,7 @@ from chesslaws.game.state import (
     Envelope,
     GameError,
     _Builder,
+    _clock_times,
     _require_player_present,
     draw,
     fmt_duration,
@@ -162,11 +163,9 @@ def _on_resume(b: _Builder, ev: Event) -> None:
     if s.status != "adjourned" or env is None:
         raise GameError(ev, "there is no adjourned game to resume")
     clock = s.clock
-    w, k = ev.get("white_ms"), ev.get("black_ms")
-    if (w is None) != (k is None):
-        raise EventError("give both 'white_ms' and 'black_ms', or neither", field="white_ms" if w is None else "black_ms")
-    if w is not None and k is not None:
-        clock = clock.set_times(t, int(w), int(k))
+    times = _clock_times(ev)
+    if times is not None:
+        clock = clock.set_times(t, *times)
     replier = other(env.sealer)
     clock = clock.start(t, replier)
     b.set(status="ongoing", clock=clock, absent=frozenset({"white", "black"}), session_start_ms=t)

@@ -30,7 +30,18 @@ from chesslaws.events import Event, EventError
 from chesslaws.game.completion import _mating_potential
 from chesslaws.game.draws import _add_offer, _in_quickplay_finish
 from chesslaws.game.played import _after_move
-from chesslaws.game.state import NAME, GameError, GameState, _Builder, _ordinal, draw, fmt_duration, other, win_for
+from chesslaws.game.state import (
+    NAME,
+    GameError,
+    GameState,
+    _Builder,
+    _clock_times,
+    _ordinal,
+    draw,
+    fmt_duration,
+    other,
+    win_for,
+)
 from chesslaws.mating import can_mate
 from chesslaws.position import Position
 from chesslaws.timecontrol import Color
@@ -330,9 +341,7 @@ def _on_reinstate(b: _Builder, ev: Event) -> None:
     pos = s.config.initial_position()
     for m in kept:
         pos = pos.play_illegal(m.uci) if m.illegal else pos.play(m.uci)
-    w, k = ev.get("white_ms"), ev.get("black_ms")
-    if (w is None) != (k is None):
-        raise EventError("give both 'white_ms' and 'black_ms', or neither", field="white_ms" if w is None else "black_ms")
+    times = _clock_times(ev)
     clock = s.clock
     was = clock.running or clock.paused
     white_moves = sum(1 for m in kept if m.color == "white")
@@ -342,18 +351,18 @@ def _on_reinstate(b: _Builder, ev: Event) -> None:
     clock = clock.take_back(t, pos.turn, min(white_moves, clock.moves("white")), min(black_moves, clock.moves("black")))
     if was is None:
         clock = clock.stop(t)
-    if w is not None and k is not None:
-        clock = clock.set_times(t, int(w), int(k))
+    if times is not None:
+        clock = clock.set_times(t, *times)
     b.set(position=pos, keys=s.keys[: n + 1], moves=kept, clock=clock, offer=None, counter=None, touched=(),
           touch_violation=None, illegal_pending=None)
     reason = ev.get("reason")
     rule = "boards_differ" if reason == "boards_differ" and s.config.visually_disabled else "reinstate"
     last = f"after {(n + 1) // 2}{'.' if n % 2 else '...'} {kept[-1].san}" if kept else "at the start"
-    times = (f"; the clocks are set to White {fmt_duration(int(w))}, Black {fmt_duration(int(k))}"
-             if w is not None and k is not None else "")
+    set_to = (f"; the clocks are set to White {fmt_duration(times[0])}, Black {fmt_duration(times[1])}"
+              if times is not None else "")
     why = f" ({reason.replace('_', ' ')})" if reason else ""
     b.rule(t, rule, f"The arbiter reinstates the position {last}{why}: {len(s.moves) - n} move"
-           f"{'s are' if len(s.moves) - n > 1 else ' is'} taken back{times}; {NAME[pos.turn]} has the move.")
+           f"{'s are' if len(s.moves) - n > 1 else ' is'} taken back{set_to}; {NAME[pos.turn]} has the move.")
 
 
 def _colours_reversed(b: _Builder, t: int, made: int) -> None:

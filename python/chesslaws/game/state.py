@@ -492,6 +492,14 @@ def _bare_king(position: Position, color: Color) -> bool:
     return all(k.upper() == "K" for k in position.material() if k.isupper() == upper)
 
 
+def _clock_times(ev: Event) -> tuple[int, int] | None:
+    """The clock times an event sets (``white_ms`` and ``black_ms``, both or neither), or None."""
+    w, k = ev.get("white_ms"), ev.get("black_ms")
+    if (w is None) != (k is None):
+        raise EventError("give both 'white_ms' and 'black_ms', or neither", field="white_ms" if w is None else "black_ms")
+    return None if w is None or k is None else (int(w), int(k))
+
+
 def _require_player_present(b: _Builder, ev: Event) -> None:
     if ev.by in b.s.absent:
         raise GameError(ev, f"{NAME[ev.by or 'white']} has not arrived at the board yet (no 'arrive' event)")
