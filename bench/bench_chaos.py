@@ -47,6 +47,9 @@ from bench_server import free_port, pct  # this folder: run as python bench/benc
 HOST = "127.0.0.1"  # loopback only
 DANCE = ["g1f3", "g8f6", "f3g1", "f6g8"]
 
+# The beginnings of an answer (an acknowledgement or an error), whatever the JSON's spacing.
+ANSWERS = ('{"kind":"ack"', '{"kind":"error"')
+
 
 class Postgres:
     """A throwaway cluster (as the postgres user when run as root)."""
@@ -170,7 +173,7 @@ async def play(base: str | list[str], game: dict[str, Any], stop_at: float, thin
                         raw = await asyncio.wait_for(ws.recv(), 15)
                         # Only answers are read: parsing every state would spend the CPU the servers
                         # need on this machine (a browser parses them on its own).
-                        if not raw.startswith(('{"kind": "ack"', '{"kind": "error"')):
+                        if not raw[:16].replace(" ", "").startswith(ANSWERS):
                             continue
                         msg = json.loads(raw)
                         if msg.get("rid") == rid and msg["kind"] in ("ack", "error"):

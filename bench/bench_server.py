@@ -39,6 +39,9 @@ HOST = "127.0.0.1"  # loopback only
 # 1997 Laws, classical control: no automatic end by repetition, so the knights can dance for ever.
 DANCE = ["g1f3", "g8f6", "f3g1", "f6g8"]
 
+# The beginnings of an answer (an acknowledgement or an error), whatever the JSON's spacing.
+ANSWERS = ('{"kind":"ack"', '{"kind":"error"')
+
 
 def random_games(n: int, plies: int, seed: int = 15) -> list[list[str]]:
     """``n`` random legal games of up to ``plies`` moves each (UCI), none ending by itself: every
@@ -105,7 +108,7 @@ class Seat:
             async for raw in self.ws:
                 # The load generator reads acknowledgements only: parsing every state would spend the CPU
                 # the server needs on this 2-core machine (a browser parses them on its own machine).
-                if not raw.startswith(('{"kind": "ack"', '{"kind": "error"')):
+                if not raw[:16].replace(" ", "").startswith(ANSWERS):
                     continue
                 msg = json.loads(raw)
                 if msg.get("kind") in ("ack", "error"):

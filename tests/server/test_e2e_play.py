@@ -457,15 +457,15 @@ def test_moves_and_refusals_go_over_the_socket_and_states_carry_only_new_moves(s
     assert not [u for u in posts if u.endswith("/events") or "/events?" in u], "the page posted instead"
     events = [json.loads(f)["event"] for f in sent if '"rid"' in f]
     assert [e["type"] for e in events] == ["move", "resign"] and events[0]["move"] in ("e5", "e7e5")
-    states = [json.loads(f)["state"] for f in received if f.startswith('{"kind": "state"')]
+    states = [m["state"] for m in map(json.loads, received) if m["kind"] == "state"]
     assert states[0]["moves_from"] == 0 and len(states[0]["moves"]) == 1
-    acks = [json.loads(f) for f in received if f.startswith('{"kind": "ack"')]
+    acks = [m for m in map(json.loads, received) if m["kind"] == "ack"]
     # The page's own move is acknowledged with its new state in the same frame: the new move alone.
     assert len(acks) == 1 and acks[0]["state"]["moves_from"] == 1
     assert [m["san"] for m in acks[0]["state"]["moves"]] == ["e5"]
     post(server, g, "white", {"type": "move", "move": "Nf3"})
     page.wait_for_selector("#sheet button.mv[data-ply='3']")
-    last = [json.loads(f)["state"] for f in received if f.startswith('{"kind": "state"')][-1]
+    last = [m["state"] for m in map(json.loads, received) if m["kind"] == "state"][-1]
     assert last["moves_from"] == 2 and [m["san"] for m in last["moves"]] == ["Nf3"]
     texts = page.locator("#sheet button.mv").all_inner_texts()
     assert [t.strip() for t in texts] == ["e4", "e5", "Nf3"]

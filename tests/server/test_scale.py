@@ -6,11 +6,14 @@ the store's index, page by page."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from typing import Any, Callable
 
 import pytest
+
+from chesslaws.game import Game
 
 from test_api import SCHOLAR, auth, create, log_lines, post
 
@@ -199,6 +202,11 @@ def test_the_controls_are_sent_again_only_when_they_change(client: Any, monkeypa
         assert "controls" not in _states(ws, 1)[0]
         real = hub_module.controls
         monkeypatch.setattr(hub_module, "controls", lambda st, lang="en": {**real(st, lang), "changed": True})
+        # The controls follow the game's configuration (Hub.view keeps them per configuration object):
+        # an equal configuration that is another object is read again, and here reads differently.
+        live = client.app.state.hub.games[gid]
+        st = live.game.state
+        live.game = Game(live.game.events, dataclasses.replace(st, config=dataclasses.replace(st.config)))
         assert post(client, gid, tok["black"], {"type": "move", "move": "e5"}).status_code == 200
         assert _states(ws, 1)[0]["controls"]["changed"] is True
         assert post(client, gid, tok["white"], {"type": "move", "move": "Nf3"}).status_code == 200

@@ -45,7 +45,7 @@ from chesslaws.engines import EngineSpec
 from chesslaws.server.engines import EnginePlayers
 from chesslaws.server.engines import install as install_engines
 from chesslaws.server.guard import SECURITY_HEADERS, Limits, Refused, strict_json
-from chesslaws.server.hub import MAX_BODY, ApiError, Hub, LiveGame, Subscriber, public_event
+from chesslaws.server.hub import MAX_BODY, ApiError, Hub, LiveGame, Subscriber, dumps, public_event
 from chesslaws.server.store import Store, open_store
 
 log = logging.getLogger("chesslaws.server")
@@ -501,7 +501,7 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
         lang = (ws.query_params.get("lang") or "en")[:10]
         sub = Subscriber(lang, seat_ or "spectator", delta=ws.query_params.get("moves") == "new")
         live.subscribers.add(sub)
-        sub.queue.put_nowait(json.dumps({"kind": "hello", "seat": seat_ or "spectator"}))
+        sub.queue.put_nowait(dumps({"kind": "hello", "seat": seat_ or "spectator"}))
         hub.send_state(live, sub)
         await hub.present(live, seat_)
 
@@ -554,9 +554,9 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
                     reply = {"kind": "error", "rid": rid, "status": 500,
                              "error": "the server failed on this message; the fault is logged for its operator"}
                 try:
-                    sub.queue.put_nowait(json.dumps(reply, ensure_ascii=False))
+                    sub.queue.put_nowait(dumps(reply))
                 except asyncio.QueueFull:
-                    await ws.send_text(json.dumps(reply, ensure_ascii=False))
+                    await ws.send_text(dumps(reply))
         except WebSocketDisconnect:
             pass
         except RuntimeError:  # the socket closed under us

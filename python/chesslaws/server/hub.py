@@ -25,6 +25,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, TypeVar
 
+import orjson
+
 from chesslaws.errors import AmbiguousMove, ChessLawsError, IllegalMove, InvalidInput, UnreadableMove, WrongState
 from chesslaws.events import SCHEMAS, ms_to_t
 from chesslaws.game import Game
@@ -67,17 +69,24 @@ _CLAIMS = ("claim_draw", "claim_flag", "claim_win", "claim_touch_move", "claim_s
 def seen_at(game: Game, t: float) -> Game:
     """The game as it stands at instant ``t`` (what happened by itself by then: a flag fall an arbiter
     present observes, the default time), or as its last event left it when ``t`` is before that event."""
-    return game.at(t) if t * 1000 >= game.state.t_ms else game
+    ms = round(t * 1000)
+    return game.at(t) if ms > game.state.t_ms else game
 
 
-_STATE_HEAD = '{"kind": "state", "state": '
+def dumps(message: Any) -> str:
+    """A message's JSON text, as every socket gets it: orjson (compact, UTF-8 as it is) encodes a state
+    several times faster than the standard library, and a state is encoded once per move."""
+    return orjson.dumps(message).decode()
+
+
+_STATE_HEAD = '{"kind":"state","state":'
 
 
 def _with_state(ack: dict[str, Any], state_message: str) -> str:
     """The acknowledgement ``ack`` with the state of ``state_message`` (a serialised
     ``{"kind": "state", "state": {...}}``) as its ``"state"``, without encoding the state again."""
     assert state_message.startswith(_STATE_HEAD)
-    return json.dumps(ack, ensure_ascii=False)[:-1] + ', "state": ' + state_message[len(_STATE_HEAD):]
+    return dumps(ack)[:-1] + ',"state":' + state_message[len(_STATE_HEAD):]
 
 
 def _common_prefix(sent: tuple[Any, ...] | None, now: tuple[Any, ...]) -> int:
@@ -240,6 +249,9 @@ class LiveGame:
     move_dicts: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # the entries alone, in order
     legal_cache: tuple[tuple[str, str], list[dict[str, str]]] | None = None
     view_records: tuple[Any, ...] = ()  # the move records of the latest view (see Hub.broadcast)
+    # What a view takes from the game's configuration alone (see Hub.view), per language: built again
+    # only when an event changes the configuration (the object is then another one).
+    config_cache: dict[str, tuple[Any, dict[str, Any]]] = field(default_factory=dict)
 
     @property
     def seq(self) -> int:
@@ -1026,7 +1038,7 @@ class Hub:
 
     def alert(self, live: LiveGame, alert: dict[str, Any]) -> None:
         """Tells the arbiter's open consoles at once (a message of kind "alert")."""
-        msg = json.dumps({"kind": "alert", **alert}, ensure_ascii=False)
+        msg = dumps({"kind": "alert", **alert})
         log.info("game %s: alert %s", live.id, alert.get("what"))
         for sub in list(live.subscribers):
             if sub.seat == "arbiter":
@@ -1077,6 +1089,22 @@ class Hub:
                 if local:
                     self._localise_legal(legal, st.position, lang)
                 live.legal_cache = (key, legal)
+        fixed = live.config_cache.get(lang)
+        if fixed is None or fixed[0] is not cfg:
+            fixed = live.config_cache[lang] = (cfg, {
+                "edition": cfg.edition.name,
+                "time_control": str(cfg.time_control) if not cfg.time_control.unlimited else "-",
+                "mode": cfg.mode,
+                "arbiter": "present" if cfg.arbiter_present else "absent",
+                "flags_observed": cfg.flags_observed,
+                "initial_fen": cfg.fen,
+                "variant": "chess960" if cfg.chess960 else "standard",
+                "chess960": cfg.chess960,
+                "start_position": cfg.start_number,
+                # The controls depend on the configuration and the language only (server/controls.py).
+                "controls": controls(st, lang),
+            })
+        out.update(fixed[1])
         out.update({
             "id": live.id,
             "seq": live.seq,
@@ -1085,16 +1113,7 @@ class Hub:
             "white": live.names.get("white") or cfg.white,
             "black": live.names.get("black") or cfg.black,
             "seats_open": [s for s in ("white", "black") if not live.token_hashes.get(s)],
-            "edition": cfg.edition.name,
-            "time_control": str(cfg.time_control) if not cfg.time_control.unlimited else "-",
-            "mode": cfg.mode,
-            "arbiter": "present" if cfg.arbiter_present else "absent",
-            "flags_observed": cfg.flags_observed,
             "interface": live.interface,
-            "initial_fen": cfg.fen,
-            "variant": "chess960" if cfg.chess960 else "standard",
-            "chess960": cfg.chess960,
-            "start_position": cfg.start_number,
             "moves": moves,
             "legal_moves": legal,
             "check": st.position.is_check(),
@@ -1103,7 +1122,6 @@ class Hub:
             "waiting_for": self.waiting_for(live),
             "abort_at": (lambda d: None if d is None else ms_to_t(d))(self.abort_deadline_ms(live)),
             "aborted": self._aborted(game),
-            "controls": controls(st, lang),
             "store_down": self.down_since is not None,
         })
         return out
@@ -1176,7 +1194,7 @@ class Hub:
                 m.pop("san_local", None)
 
     def state_message(self, live: LiveGame, lang: str) -> str:
-        return json.dumps({"kind": "state", "state": self.view(live, lang)}, ensure_ascii=False)
+        return dumps({"kind": "state", "state": self.view(live, lang)})
 
     def send_state(self, live: LiveGame, sub: Subscriber) -> None:
         """Queues the whole state for one viewer (on connecting, or after it missed messages)."""
@@ -1202,7 +1220,8 @@ class Hub:
                     records = live.view_records
             assert records is not None
             base = _common_prefix(sub.sent, records) if sub.delta else -1
-            same = bool(sub.delta and sub.sent is not None and sub.sent_controls == view["controls"])
+            same = bool(sub.delta and sub.sent is not None and (sub.sent_controls is view["controls"]
+                                                                 or sub.sent_controls == view["controls"]))
             msg = cache.get((sub.lang, base, same))
             if msg is None:
                 out = view
@@ -1210,7 +1229,7 @@ class Hub:
                     out = {**view, "moves": view["moves"][base:], "moves_from": base}
                     if same:
                         del out["controls"]
-                msg = cache[(sub.lang, base, same)] = json.dumps({"kind": "state", "state": out}, ensure_ascii=False)
+                msg = cache[(sub.lang, base, same)] = dumps({"kind": "state", "state": out})
             if ack is not None and sub is ack[0]:
                 msg = _with_state(ack[1], msg)
             try:
@@ -1219,7 +1238,7 @@ class Hub:
                 while not sub.queue.empty():
                     sub.queue.get_nowait()
                 if base > 0 or same:  # what it missed may have changed anything: the whole state again
-                    msg = json.dumps({"kind": "state", "state": {**view, "moves_from": 0}}, ensure_ascii=False)
+                    msg = dumps({"kind": "state", "state": {**view, "moves_from": 0}})
                     if ack is not None and sub is ack[0]:
                         msg = _with_state(ack[1], msg)
                 sub.queue.put_nowait(msg)
