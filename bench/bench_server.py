@@ -174,10 +174,12 @@ async def run(games: int, seconds: float, base: str, pid: int, think: float = 0.
     errors: list[str] = []
     t0 = time.monotonic()
     c0 = cpu_s(pid)
+    own0 = time.process_time()
     counts = await asyncio.gather(*(play(s, t0 + seconds, latencies, errors, think,
                                          None if lines is None else lines[i]) for i, s in enumerate(conns)))
     elapsed = time.monotonic() - t0
     cpu = cpu_s(pid) - c0
+    own = time.process_time() - own0
     rss1 = rss_kib(pid)
     for seats in conns:
         for seat in seats.values():
@@ -192,6 +194,11 @@ async def run(games: int, seconds: float, base: str, pid: int, think: float = 0.
         "moves_per_second": round(total / elapsed, 1),
         # The server's own CPU time per acknowledged message: what a busy machine changes least.
         "server_cpu_us_per_move": round(cpu / max(1, total) * 1e6, 1),
+        # The load generator's own CPU per message: on a 2-core machine, when it nears a whole core the
+        # rate says more about the generator than about the server (compare the CPU per move then).
+        "client_cpu_us_per_move": round(own / max(1, total) * 1e6, 1),
+        "server_cpu_share": round(cpu / elapsed, 2),
+        "client_cpu_share": round(own / elapsed, 2),
         "latency_ms": {"p50": round(pct(latencies, 50), 2), "p95": round(pct(latencies, 95), 2),
                        "p99": round(pct(latencies, 99), 2), "mean": round(statistics.fmean(latencies), 2)},
         "rss_before_kib": rss0,

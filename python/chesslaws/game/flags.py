@@ -60,6 +60,21 @@ def _flag_outcome(b: _Builder, flagged: Color, t_ms: int) -> None:
     )
 
 
+def due(state: GameState, t_ms: int) -> bool:
+    """Does something happen by itself in ``state`` by ``t_ms`` (see :func:`observe`): a flag fall an
+    arbiter present observes, or a player still absent (whose default time may have passed)? When
+    not, the state at ``t_ms`` differs from ``state`` by its instant alone."""
+    if not state.ongoing:
+        return False
+    if state.absent:
+        return True
+    running = state.clock.running
+    if not state.config.flags_observed or running is None:
+        return False
+    flag_at = state.clock.flag_time(running)
+    return flag_at is not None and flag_at <= t_ms
+
+
 def observe(state: GameState, t_ms: int) -> GameState:
     """The state at ``t_ms``: clocks run on; what an arbiter present sees happens.
 
@@ -69,7 +84,7 @@ def observe(state: GameState, t_ms: int) -> GameState:
     """
     if t_ms < state.t_ms:
         raise GameError(None, f"t={ms_to_t(t_ms)} is earlier than the last event (t={ms_to_t(state.t_ms)})")
-    if not state.ongoing:
+    if not due(state, t_ms):
         return replace(state, t_ms=t_ms)
     cfg = state.config
     flag_at: int | None = None

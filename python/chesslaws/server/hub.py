@@ -30,6 +30,7 @@ import orjson
 from chesslaws.errors import AmbiguousMove, ChessLawsError, IllegalMove, InvalidInput, UnreadableMove, WrongState
 from chesslaws.events import SCHEMAS, ms_to_t
 from chesslaws.game import Game
+from chesslaws.game.flags import due
 from chesslaws.position import STARTING_FEN, Position
 from chesslaws.server.controls import controls
 from chesslaws.server.guard import Limits, RateLimiter, Refused
@@ -964,9 +965,8 @@ class Hub:
         event: dict[str, Any] = {"type": kind, "t": t, "by": by}
         event.update({k: v for k, v in body.items() if k not in ("type", "t", "by")})
         game = live.game
-        seen = seen_at(game, t)
-        if live.interface != "otb":
-            self._check_legal(seen, event)
+        if live.interface != "otb":  # judged on the game as it stands at t (a flag may have fallen)
+            self._check_legal(seen_at(game, t) if due(game.state, round(t * 1000)) else game, event)
         try:
             new = game.apply(event)
         except WrongState as err:
