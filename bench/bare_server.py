@@ -53,20 +53,35 @@ def create(db: str) -> FastAPI:
         await fut
 
     app = FastAPI()
+    # --relay: the two sockets of a game (?game=N&side=white|black) share its log, and each row is also
+    # sent to the other socket: the least a move needs (stored, acknowledged, told to the opponent).
+    tables: dict[str, dict[str, Any]] = {}
 
     @app.websocket("/ws")
     async def ws(sock: WebSocket) -> None:
         await sock.accept()
-        gid = f"g{next(counter)}"
-        await asyncio.get_running_loop().run_in_executor(
-            executor, store.create_game, GameRecord(gid, 0.0, "online", {}, {}, [{"type": "start", "t": 0}]))
-        seq = 1
+        pair, side = sock.query_params.get("game"), sock.query_params.get("side")
+        if pair is None or side not in ("white", "black"):
+            gid = f"g{next(counter)}"
+            table: dict[str, Any] = {"seq": 1}
+        else:
+            gid = f"r{pair}"
+            table = tables.setdefault(gid, {"seq": 1})
+            table[side] = sock
+        if table["seq"] == 1 and not table.get("created"):
+            table["created"] = True
+            await asyncio.get_running_loop().run_in_executor(
+                executor, store.create_game, GameRecord(gid, 0.0, "online", {}, {}, [{"type": "start", "t": 0}]))
+        other = {"white": "black", "black": "white"}.get(side or "")
         try:
             while True:
                 msg = json.loads(await sock.receive_text())
+                seq = table["seq"]
+                table["seq"] = seq + 1
                 await commit((gid, seq, msg["event"]))
                 await sock.send_text(json.dumps({"kind": "ack", "rid": msg["rid"], "seq": seq}))
-                seq += 1
+                if other is not None and table.get(other) is not None:
+                    await table[other].send_text(json.dumps({"kind": "state", "seq": seq, "event": msg["event"]}))
         except WebSocketDisconnect:
             pass
 

@@ -148,7 +148,7 @@ async def play(seats: dict[str, Seat], stop_at: float, latencies: list[float], e
 
 
 async def run(games: int, seconds: float, base: str, pid: int, think: float = 0.0,
-              bare: bool = False, full_moves: bool = False,
+              bare: bool = False, full_moves: bool = False, relay: bool = False,
               lines: list[list[str]] | None = None) -> dict[str, Any]:
     ws_base = base.replace("http://", "ws://")
     rss0 = rss_kib(pid)
@@ -164,7 +164,7 @@ async def run(games: int, seconds: float, base: str, pid: int, think: float = 0.
     for i in range(games):
         seats = {}
         for side in ("white", "black"):
-            url = (f"{ws_base}/ws" if bare else
+            url = ((f"{ws_base}/ws?game={i}&side={side}" if relay else f"{ws_base}/ws") if bare else
                    f"{ws_base}/api/games/{created[i]['id']}/ws?token={created[i]['tokens'][side]}"
                    f"{'' if full_moves else '&moves=new'}")
             seats[side] = Seat(await websockets.connect(url, max_size=2**20))
@@ -208,7 +208,7 @@ async def run(games: int, seconds: float, base: str, pid: int, think: float = 0.
     }
 
 
-def measure(cmd: list[str], games: int, seconds: float, think: float, *, bare: bool,
+def measure(cmd: list[str], games: int, seconds: float, think: float, *, bare: bool, relay: bool = False,
             full_moves: bool = False, lines: list[list[str]] | None = None) -> dict[str, Any]:
     """Starts the server ``cmd`` on a free loopback port ("{port}" in cmd, or --port added) and runs."""
     port = free_port()
@@ -224,7 +224,8 @@ def measure(cmd: list[str], games: int, seconds: float, think: float, *, bare: b
                 if time.monotonic() > deadline or proc.poll() is not None:
                     raise SystemExit("the server did not start") from None
                 time.sleep(0.05)
-        return asyncio.run(run(games, seconds, f"http://{HOST}:{port}", proc.pid, think, bare, full_moves, lines))
+        return asyncio.run(run(games, seconds, f"http://{HOST}:{port}", proc.pid, think, bare, full_moves, relay,
+                               lines))
     finally:
         proc.terminate()
         try:
@@ -242,7 +243,8 @@ def main() -> None:
     ap.add_argument("--db", default=None, help="SQLite path or postgresql:// URL (default: a temporary SQLite file)")
     ap.add_argument("--bare", action="store_true",
                     help="also measure the physical limit in the same run (bench/bare_server.py: the same "
-                         "framework and SQLite store, one row appended a message) and print the share of it")
+                         "framework and SQLite store, one row appended a message; then the same with each row also "
+                         "sent to the opponent's socket, the least a move needs) and print the shares of both")
     ap.add_argument("--full-moves", action="store_true",
                     help="players ask for every move in every state (as clients before moves=new did); "
                          "by default they ask for the new moves only, as the game page does")
@@ -266,13 +268,21 @@ def main() -> None:
         result["bare"] = limit
         result["share_of_limit"] = round(result["moves_per_second"] / limit["moves_per_second"], 3)
         result["cpu_share_of_limit"] = round(limit["server_cpu_us_per_move"] / result["server_cpu_us_per_move"], 3)
+        # The least a move needs on the same framework and store: the row also told to the opponent.
+        relay = measure([sys.executable, os.path.join(here, "bare_server.py"), "{port}",
+                         os.path.join(tmp, "relay.sqlite3")], games, seconds, think, bare=True, relay=True,
+                        lines=lines)
+        result["relay"] = relay
+        result["share_of_relay"] = round(result["moves_per_second"] / relay["moves_per_second"], 3)
+        result["cpu_share_of_relay"] = round(relay["server_cpu_us_per_move"] / result["server_cpu_us_per_move"], 3)
     result["db"] = "postgresql" if db.startswith("postgres") else "sqlite (WAL, synchronous=FULL)"
     lat = result["latency_ms"]
     pace = f", {args.think} s per move per game" if args.think else ", closed loop (no think time)"
     pace += ", random games" if lines is not None else ", knights' dance"
     print(f"chesslaws serve: {games} games over WebSockets, {result['seconds']} s{pace}, {result['db']}")
     print(f"  moves acknowledged  {result['moves']}  ({result['moves_per_second']} moves/s)")
-    print(f"  server CPU per move {result['server_cpu_us_per_move']} us")
+    print(f"  server CPU per move {result['server_cpu_us_per_move']} us  (the server used {result['server_cpu_share']} "
+          f"of a core; the load generator {result['client_cpu_us_per_move']} us a move, {result['client_cpu_share']})")
     print(f"  round trip (ms)     p50 {lat['p50']}  p95 {lat['p95']}  p99 {lat['p99']}  mean {lat['mean']}")
     print(f"  memory per game     {result['kib_per_game']} KiB  (RSS {result['rss_before_kib']} -> "
           f"{result['rss_after_kib']} KiB)")
@@ -284,6 +294,10 @@ def main() -> None:
               f"p99 {b['p99']} ms): chesslaws serve reaches {result['share_of_limit']}x of it")
         print(f"  limit CPU per row   {result['bare']['server_cpu_us_per_move']} us: by CPU per message chesslaws "
               f"serve reaches {result['cpu_share_of_limit']}x of it (what a busy machine changes least)")
+        r = result["relay"]
+        print(f"  a move's limit      {r['moves_per_second']} rows/s, {r['server_cpu_us_per_move']} us a row (the row also "
+              f"sent to the opponent's socket): chesslaws serve reaches {result['share_of_relay']}x of it by rate, "
+              f"{result['cpu_share_of_relay']}x by CPU")
     print(f"  load average        {' '.join(open('/proc/loadavg').read().split()[:3])}")
     print(json.dumps(result))
 
