@@ -21,3 +21,17 @@ def test_a_move_after_an_observed_flag_fall_meets_the_fallen_flag_not_the_legali
     assert r.status_code == 409, r.text
     state = client.get(f"/api/games/{gid}").json()
     assert state["status"] == "finished" and state["termination"] == "time_forfeit" and state["result"] == "1-0"
+
+
+def test_messages_are_compact_json_whatever_they_hold() -> None:
+    """orjson encodes the messages; what it cannot (an integer beyond 64 bits) the standard library does,
+    in the same compact form, so that an acknowledgement can still carry its state (hub._with_state)."""
+    import json
+
+    from chesslaws.server.hub import _STATE_HEAD, _with_state, dumps
+
+    for state in ({"ply": 3, "name": "Ä"}, {"ply": 10**30}):
+        msg = dumps({"kind": "state", "state": state})
+        assert msg.startswith(_STATE_HEAD) and json.loads(msg)["state"] == state
+        both = json.loads(_with_state({"kind": "ack", "rid": 1, "seq": 2}, msg))
+        assert both == {"kind": "ack", "rid": 1, "seq": 2, "state": state}

@@ -77,7 +77,10 @@ def seen_at(game: Game, t: float) -> Game:
 def dumps(message: Any) -> str:
     """A message's JSON text, as every socket gets it: orjson (compact, UTF-8 as it is) encodes a state
     several times faster than the standard library, and a state is encoded once per move."""
-    return orjson.dumps(message).decode()
+    try:
+        return orjson.dumps(message).decode()
+    except TypeError:  # what orjson does not encode (an integer beyond 64 bits): the standard library does
+        return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
 _STATE_HEAD = '{"kind":"state","state":'

@@ -250,7 +250,10 @@ def _record(row: tuple[Any, ...], events: list[str]) -> GameRecord:
 def _dump(event: dict[str, Any]) -> str:
     """An event's row: compact JSON, UTF-8 as it is (orjson: the store's thread holds the interpreter
     lock while it encodes, so every microsecond here is one the game loop waits)."""
-    return orjson.dumps(event).decode()
+    try:
+        return orjson.dumps(event).decode()
+    except TypeError:  # what orjson does not encode (an integer beyond 64 bits): the standard library does
+        return json.dumps(event, ensure_ascii=False, separators=(",", ":"))
 
 
 class SQLiteStore(Store):
