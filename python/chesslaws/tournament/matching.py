@@ -1,0 +1,155 @@
+"""Maximum-weight matching in the Rust core, for caissify-pairings' Dutch engine.
+
+caissify-pairings (the Dutch system chesslaws pairs with when no bbpPairings
+is installed) solves one maximum-cardinality, maximum-weight matching of the
+whole field for every pair it fixes, with ``networkx.max_weight_matching``
+(pure Python) on edge weights of 300-450 bits: 97 % of its time, minutes per
+round past 150 players. :func:`max_weight_matching` is the same algorithm in
+the Rust core (``chesslaws._core.max_weight_matching``: same steps in the same
+order, so that where several matchings have the greatest weight it returns the
+one networkx returns), on fixed-width integers of 128 to 1024 bits.
+
+:func:`native_networkx` lends it to caissify while one round is paired: code
+that runs ``import networkx`` in this thread inside the block gets a module
+whose ``Graph`` and ``max_weight_matching`` are the ones below (all other
+names, and every other thread, get networkx itself).
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import types
+from collections.abc import Hashable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from chesslaws import _core
+
+WIDTHS = (16, 32, 64, 128)  # bytes per weight the core accepts (i128, 256, 512 and 1024 bits)
+HEADROOM = 24  # bits above the widest weight: vertex duals fall below zero under maxcardinality
+
+
+class Graph:
+    """The part of ``networkx.Graph`` caissify-pairings uses: nodes, weighted edges (an edge added again
+    takes the new weight, as in networkx), in the order they were added."""
+
+    __slots__ = ("_index", "nodes_in_order", "_edges")
+
+    def __init__(self) -> None:
+        self._index: dict[Hashable, int] = {}
+        self.nodes_in_order: list[Hashable] = []
+        self._edges: dict[tuple[int, int], int] = {}
+
+    def add_node(self, node: Hashable) -> None:
+        if node not in self._index:
+            self._index[node] = len(self.nodes_in_order)
+            self.nodes_in_order.append(node)
+
+    def add_edge(self, u: Hashable, v: Hashable, weight: int = 1, **_: Any) -> None:
+        index = self._index
+        if u not in index:
+            self.add_node(u)
+        if v not in index:
+            self.add_node(v)
+        i, j = index[u], index[v]
+        edges = self._edges
+        if (j, i) in edges:
+            edges[(j, i)] = weight
+        else:
+            edges[(i, j)] = weight
+
+    def number_of_nodes(self) -> int:
+        return len(self.nodes_in_order)
+
+    def number_of_edges(self) -> int:
+        return len(self._edges)
+
+    def weighted_edges(self) -> Iterator[tuple[Hashable, Hashable, int]]:
+        nodes = self.nodes_in_order
+        for (i, j), w in self._edges.items():
+            yield nodes[i], nodes[j], w
+
+
+def width_for(weights: list[int]) -> int | None:
+    """Bytes per weight for these weights (16, 32, 64 or 128), None when they need more than 1024 bits."""
+    if not weights:
+        return WIDTHS[0]
+    bits = max(max(weights).bit_length(), (-min(weights)).bit_length()) + HEADROOM
+    for width in WIDTHS:
+        if bits < 8 * width:
+            return width
+    return None
+
+
+def max_weight_matching(graph: Any, maxcardinality: bool = False, weight: str = "weight") -> set[tuple[Any, Any]]:
+    """``networkx.max_weight_matching`` for a :class:`Graph` of integer weights, in the Rust core: the set of
+    matched pairs, the same set networkx returns. Any other graph, or weights that are not integers or need
+    more than 1024 bits, go to networkx itself."""
+    import networkx
+
+    if not isinstance(graph, Graph):
+        return set(networkx.max_weight_matching(graph, maxcardinality=maxcardinality, weight=weight))
+    items = list(graph._edges.items())
+    weights = [w for _, w in items]
+    width = width_for(weights) if all(type(w) is int for w in weights) else None
+    if width is None:
+        real = networkx.Graph()
+        real.add_nodes_from(graph.nodes_in_order)
+        for u, v, w in graph.weighted_edges():
+            real.add_edge(u, v, **{weight: w})
+        return set(networkx.max_weight_matching(real, maxcardinality=maxcardinality, weight=weight))
+    us = [i for (i, _), _ in items]
+    vs = [j for (_, j), _ in items]
+    blob = b"".join([w.to_bytes(width, "little", signed=True) for w in weights])
+    mate = _core.max_weight_matching(len(graph.nodes_in_order), us, vs, blob, width, maxcardinality)
+    nodes = graph.nodes_in_order
+    return {(nodes[i], nodes[j]) for i, j in enumerate(mate) if j > i}
+
+
+_borrowers = threading.local()
+
+
+class _NetworkxLender(types.ModuleType):
+    """networkx, except that ``Graph`` and ``max_weight_matching`` are this module's in a thread inside
+    :func:`native_networkx`."""
+
+    def __init__(self, real: types.ModuleType) -> None:
+        super().__init__(real.__name__, real.__doc__)
+        object.__setattr__(self, "_real", real)
+
+    def __getattribute__(self, name: str) -> Any:
+        if name in ("Graph", "max_weight_matching") and getattr(_borrowers, "depth", 0):
+            return Graph if name == "Graph" else max_weight_matching
+        if name in ("_real", "__class__", "__dict__"):
+            return object.__getattribute__(self, name)
+        return getattr(object.__getattribute__(self, "_real"), name)
+
+
+_lock = threading.Lock()
+_users = 0
+_saved: types.ModuleType | None = None
+
+
+@contextmanager
+def native_networkx() -> Iterator[None]:
+    """Inside the block, ``import networkx`` in this thread gets the Rust matching (see the module's text)."""
+    global _users, _saved
+    import networkx  # the real one, before it is lent out
+
+    with _lock:
+        if _users == 0:
+            _saved = sys.modules.get("networkx")
+            sys.modules["networkx"] = _NetworkxLender(_saved or networkx)
+        _users += 1
+    _borrowers.depth = getattr(_borrowers, "depth", 0) + 1
+    try:
+        yield
+    finally:
+        _borrowers.depth -= 1
+        with _lock:
+            _users -= 1
+            if _users == 0:
+                if _saved is not None:
+                    sys.modules["networkx"] = _saved
+                _saved = None
