@@ -23,10 +23,12 @@ import shutil
 import subprocess
 import tempfile
 import warnings
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from chesslaws.tournament.matching import native_networkx
 from chesslaws.tournament.model import Board, Bye, Round, Tournament, TournamentError
 from chesslaws.tournament.records import Entry, game_score, player_entries
 
@@ -119,8 +121,9 @@ class CaissifyDutch:
 
     name = "caissify-pairings dutch"
 
-    def __init__(self, *, own_colours: bool = True) -> None:
+    def __init__(self, *, own_colours: bool = True, native: bool = True) -> None:
         self.own_colours = own_colours
+        self.native = native
 
     def pair(self, request: SwissRequest) -> list[tuple[int, int | None]]:
         from caissify_pairings import MissingFloatHistoryWarning
@@ -131,7 +134,7 @@ class CaissifyDutch:
             "starting_number": p.start_number, "color_hist": list(p.colours), "float_history": list(p.floats),
             "bye_count": p.had_bye_or_forfeit_win - p.forfeit_wins, "forfeit_win_count": p.forfeit_wins,
         } for p in request.players]
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), native_networkx() if self.native else nullcontext():
             warnings.simplefilter("error", MissingFloatHistoryWarning)
             engine = DutchEngine(players=players, previous_pairings=set(request.played_pairs),
                                  round_number=request.round_number, total_rounds=request.total_rounds)
