@@ -69,13 +69,17 @@ const NO_EDGE: Edge = (NONE, NONE);
 /// Labels: 0 none, 1 S (outer), 2 T (inner); 5 marks an S-blossom during scan_blossom.
 struct Matcher<W: Weight> {
     n: usize,
-    adj: Vec<Vec<u32>>,
+    adj: Vec<Vec<(u32, u32)>>, // (neighbour, edge) in the order the edges were added
+    adjw: Vec<Vec<W>>,         // twice the weight of each edge of `adj`, beside it for the scan
     eindex: Vec<u32>, // n * n: the edge between two vertices, NONE if none
     w2: Vec<W>,       // twice each edge's weight
     mate: Vec<u32>,
     label: Vec<u8>,        // vertices and blossoms (ids n..2n)
     labeledge: Vec<Edge>,  // vertices and blossoms
     bestedge: Vec<Edge>,   // vertices and blossoms
+    bestslack: Vec<W>,     // the slack of bestedge, computed under the duals of epoch `slackepoch`
+    slackepoch: Vec<u32>,
+    epoch: u32, // incremented at every dual adjustment
     inblossom: Vec<u32>,   // vertices: the top-level blossom (or itself)
     parent: Vec<u32>,      // vertices and blossoms
     base: Vec<u32>,        // vertices and blossoms
@@ -86,7 +90,7 @@ struct Matcher<W: Weight> {
     alive: Vec<bool>,
     order: Vec<u32>, // live blossoms in the order they were made
     free: Vec<u32>,
-    allowed: Vec<u32>, // n * n stamps: an edge is allowed when its stamp is the stage's
+    allowed: Vec<u32>, // per edge: allowed when its stamp is the stage's
     stage: u32,
     queue: Vec<u32>,
     slot: Vec<u32>, // scratch for add_blossom: position of a blossom in `bestedgeto`
@@ -95,7 +99,7 @@ struct Matcher<W: Weight> {
 impl<W: Weight> Matcher<W> {
     fn new(n: usize, us: &[u32], vs: &[u32], weights: &[W]) -> Self {
         let mut eindex = vec![NONE; n * n];
-        let mut adj: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let mut adj: Vec<Vec<(u32, u32)>> = vec![Vec::new(); n];
         let mut w2: Vec<W> = Vec::with_capacity(us.len());
         let mut maxweight = W::zero();
         for (k, (&u, &v)) in us.iter().zip(vs).enumerate() {
@@ -109,8 +113,8 @@ impl<W: Weight> Matcher<W> {
                 w2.push(weights[k].twice());
                 eindex[u * n + v] = id;
                 eindex[v * n + u] = id;
-                adj[u].push(v as u32);
-                adj[v].push(u as u32);
+                adj[u].push((v as u32, id));
+                adj[v].push((u as u32, id));
             } else {
                 w2[idx as usize] = weights[k].twice(); // the same edge again: its weight is replaced
             }
@@ -120,6 +124,7 @@ impl<W: Weight> Matcher<W> {
                 maxweight = x.half();
             }
         }
+        let w2len = w2.len();
         let m = 2 * n.max(1);
         let mut dual = vec![W::zero(); m];
         for d in dual.iter_mut().take(n) {
@@ -127,6 +132,7 @@ impl<W: Weight> Matcher<W> {
         }
         Matcher {
             n,
+            adjw: adj.iter().map(|l| l.iter().map(|&(_, k)| w2[k as usize]).collect()).collect(),
             adj,
             eindex,
             w2,
@@ -134,6 +140,9 @@ impl<W: Weight> Matcher<W> {
             label: vec![0; m],
             labeledge: vec![NO_EDGE; m],
             bestedge: vec![NO_EDGE; m],
+            bestslack: vec![W::zero(); m],
+            slackepoch: vec![0; m],
+            epoch: 0,
             inblossom: (0..n as u32).collect(),
             parent: vec![NONE; m],
             base: (0..m as u32).map(|i| if (i as usize) < n { i } else { NONE }).collect(),
@@ -144,7 +153,7 @@ impl<W: Weight> Matcher<W> {
             alive: vec![false; m],
             order: Vec::new(),
             free: (n as u32..m as u32).rev().collect(),
-            allowed: vec![0; n * n],
+            allowed: vec![0; w2len],
             stage: 0,
             queue: Vec::new(),
             slot: vec![NONE; m],
@@ -163,15 +172,37 @@ impl<W: Weight> Matcher<W> {
     }
 
     #[inline]
-    fn is_allowed(&self, v: u32, w: u32) -> bool {
-        self.allowed[v as usize * self.n + w as usize] == self.stage
+    fn slack_of(&self, v: u32, w: u32, k: u32) -> W {
+        self.dual[v as usize] + self.dual[w as usize] - self.w2[k as usize]
+    }
+
+    #[inline]
+    fn edge(&self, v: u32, w: u32) -> u32 {
+        self.eindex[v as usize * self.n + w as usize]
     }
 
     #[inline]
     fn allow(&mut self, v: u32, w: u32) {
-        let n = self.n;
-        self.allowed[v as usize * n + w as usize] = self.stage;
-        self.allowed[w as usize * n + v as usize] = self.stage;
+        let k = self.edge(v, w);
+        self.allowed[k as usize] = self.stage;
+    }
+
+    #[inline]
+    fn set_best(&mut self, x: u32, e: Edge, slack: W) {
+        self.bestedge[x as usize] = e;
+        self.bestslack[x as usize] = slack;
+        self.slackepoch[x as usize] = self.epoch;
+    }
+
+    /// The slack of a set bestedge under the current duals.
+    #[inline]
+    fn best_slack(&mut self, x: usize) -> W {
+        if self.slackepoch[x] != self.epoch {
+            let be = self.bestedge[x];
+            self.bestslack[x] = self.slack(be.0, be.1);
+            self.slackepoch[x] = self.epoch;
+        }
+        self.bestslack[x]
     }
 
     /// The vertices of a blossom, in the order of a stack walk of its children (last child first).
@@ -291,7 +322,7 @@ impl<W: Weight> Matcher<W> {
                     None => {
                         let mut l = Vec::new();
                         for x in self.leaves(sub) {
-                            for &y in &self.adj[x as usize] {
+                            for &(y, _) in &self.adj[x as usize] {
                                 l.push((x, y));
                             }
                         }
@@ -299,7 +330,7 @@ impl<W: Weight> Matcher<W> {
                     }
                 }
             } else {
-                self.adj[sub as usize].iter().map(|&y| (sub, y)).collect()
+                self.adj[sub as usize].iter().map(|&(y, _)| (sub, y)).collect()
             };
             for k in nblist {
                 let (mut i, mut j) = k;
@@ -335,7 +366,7 @@ impl<W: Weight> Matcher<W> {
                 bestslack = s;
             }
         }
-        self.bestedge[bu] = best;
+        self.set_best(b, best, bestslack);
         self.mybest[bu] = Some(list);
     }
 
@@ -543,7 +574,7 @@ impl<W: Weight> Matcher<W> {
                     let Some(v) = self.queue.pop() else { break };
                     let mut idx = 0;
                     while idx < self.adj[v as usize].len() {
-                        let w = self.adj[v as usize][idx];
+                        let (w, k) = self.adj[v as usize][idx];
                         idx += 1;
                         let bv = self.inblossom[v as usize];
                         let bw = self.inblossom[w as usize];
@@ -551,13 +582,15 @@ impl<W: Weight> Matcher<W> {
                             continue;
                         }
                         let mut kslack = W::zero();
-                        if !self.is_allowed(v, w) {
-                            kslack = self.slack(v, w);
+                        let mut allowed = self.allowed[k as usize] == self.stage;
+                        if !allowed {
+                            kslack = self.dual[v as usize] + self.dual[w as usize] - self.adjw[v as usize][idx - 1];
                             if kslack <= W::zero() {
-                                self.allow(v, w);
+                                self.allowed[k as usize] = self.stage;
+                                allowed = true;
                             }
                         }
-                        if self.is_allowed(v, w) {
+                        if allowed {
                             let lbw = self.label[bw as usize];
                             if lbw == 0 {
                                 self.assign_label(w, 2, v);
@@ -575,14 +608,12 @@ impl<W: Weight> Matcher<W> {
                                 self.labeledge[w as usize] = (v, w);
                             }
                         } else if self.label[bw as usize] == 1 {
-                            let be = self.bestedge[bv as usize];
-                            if be == NO_EDGE || kslack < self.slack(be.0, be.1) {
-                                self.bestedge[bv as usize] = (v, w);
+                            if self.bestedge[bv as usize] == NO_EDGE || kslack < self.best_slack(bv as usize) {
+                                self.set_best(bv, (v, w), kslack);
                             }
                         } else if self.label[w as usize] == 0 {
-                            let be = self.bestedge[w as usize];
-                            if be == NO_EDGE || kslack < self.slack(be.0, be.1) {
-                                self.bestedge[w as usize] = (v, w);
+                            if self.bestedge[w as usize] == NO_EDGE || kslack < self.best_slack(w as usize) {
+                                self.set_best(w, (v, w), kslack);
                             }
                         }
                     }
@@ -602,7 +633,7 @@ impl<W: Weight> Matcher<W> {
                 for v in 0..n {
                     let be = self.bestedge[v];
                     if self.label[self.inblossom[v] as usize] == 0 && be != NO_EDGE {
-                        let d = self.slack(be.0, be.1);
+                        let d = self.best_slack(v);
                         if deltatype == -1 || d < delta {
                             delta = d;
                             deltatype = 2;
@@ -610,12 +641,11 @@ impl<W: Weight> Matcher<W> {
                         }
                     }
                 }
-                let tops = (0..n as u32).chain(self.order.iter().copied());
-                for b in tops {
-                    let bu = b as usize;
+                for t in 0..n + self.order.len() {
+                    let bu = if t < n { t } else { self.order[t - n] as usize };
                     if self.parent[bu] == NONE && self.label[bu] == 1 && self.bestedge[bu] != NO_EDGE {
                         let be = self.bestedge[bu];
-                        let d = self.slack(be.0, be.1).half();
+                        let d = self.best_slack(bu).half();
                         if deltatype == -1 || d < delta {
                             delta = d;
                             deltatype = 3;
@@ -653,6 +683,7 @@ impl<W: Weight> Matcher<W> {
                         }
                     }
                 }
+                self.epoch += 1;
                 match deltatype {
                     1 => break,
                     2 | 3 => {
@@ -704,7 +735,7 @@ impl<W: Weight> Matcher<W> {
             c
         };
         for i in 0..n as u32 {
-            for &j in &self.adj[i as usize] {
+            for &(j, _) in &self.adj[i as usize] {
                 if j < i {
                     continue;
                 }

@@ -31,43 +31,44 @@ HEADROOM = 24  # bits above the widest weight: vertex duals fall below zero unde
 
 
 class Graph:
-    """The part of ``networkx.Graph`` caissify-pairings uses: nodes, weighted edges (an edge added again
-    takes the new weight, as in networkx), in the order they were added."""
+    """The part of ``networkx.Graph`` caissify-pairings uses: nodes, weighted edges, in the order they were
+    added (an edge added again keeps its place and takes the new weight, as in networkx)."""
 
-    __slots__ = ("_index", "nodes_in_order", "_edges")
+    __slots__ = ("_index", "nodes_in_order", "_us", "_vs", "_ws")
 
     def __init__(self) -> None:
         self._index: dict[Hashable, int] = {}
         self.nodes_in_order: list[Hashable] = []
-        self._edges: dict[tuple[int, int], int] = {}
+        self._us: list[int] = []
+        self._vs: list[int] = []
+        self._ws: list[Any] = []
 
     def add_node(self, node: Hashable) -> None:
         if node not in self._index:
             self._index[node] = len(self.nodes_in_order)
             self.nodes_in_order.append(node)
 
-    def add_edge(self, u: Hashable, v: Hashable, weight: int = 1, **_: Any) -> None:
+    def add_edge(self, u: Hashable, v: Hashable, weight: Any = 1, **_: Any) -> None:
         index = self._index
-        if u not in index:
+        i = index.get(u)
+        if i is None:
             self.add_node(u)
-        if v not in index:
+            i = index[u]
+        j = index.get(v)
+        if j is None:
             self.add_node(v)
-        i, j = index[u], index[v]
-        edges = self._edges
-        if (j, i) in edges:
-            edges[(j, i)] = weight
-        else:
-            edges[(i, j)] = weight
+            j = index[v]
+        self._us.append(i)
+        self._vs.append(j)
+        self._ws.append(weight)
 
     def number_of_nodes(self) -> int:
         return len(self.nodes_in_order)
 
-    def number_of_edges(self) -> int:
-        return len(self._edges)
-
-    def weighted_edges(self) -> Iterator[tuple[Hashable, Hashable, int]]:
+    def weighted_edges(self) -> Iterator[tuple[Hashable, Hashable, Any]]:
+        """The edges as added (an edge added twice comes twice: the second weight is the one that counts)."""
         nodes = self.nodes_in_order
-        for (i, j), w in self._edges.items():
+        for i, j, w in zip(self._us, self._vs, self._ws):
             yield nodes[i], nodes[j], w
 
 
@@ -90,18 +91,16 @@ def max_weight_matching(graph: Any, maxcardinality: bool = False, weight: str = 
 
     if not isinstance(graph, Graph):
         return set(networkx.max_weight_matching(graph, maxcardinality=maxcardinality, weight=weight))
-    items = list(graph._edges.items())
-    weights = [w for _, w in items]
-    width = width_for(weights) if all(type(w) is int for w in weights) else None
+    weights = graph._ws
+    width = width_for(weights) if set(map(type, weights)) <= {int} else None
     if width is None:
         real = networkx.Graph()
         real.add_nodes_from(graph.nodes_in_order)
         for u, v, w in graph.weighted_edges():
             real.add_edge(u, v, **{weight: w})
         return set(networkx.max_weight_matching(real, maxcardinality=maxcardinality, weight=weight))
-    us = [i for (i, _), _ in items]
-    vs = [j for (_, j), _ in items]
     blob = b"".join([w.to_bytes(width, "little", signed=True) for w in weights])
+    us, vs = graph._us, graph._vs
     mate = _core.max_weight_matching(len(graph.nodes_in_order), us, vs, blob, width, maxcardinality)
     nodes = graph.nodes_in_order
     return {(nodes[i], nodes[j]) for i, j in enumerate(mate) if j > i}
