@@ -109,6 +109,12 @@ def max_weight_matching(graph: Any, maxcardinality: bool = False, weight: str = 
 _borrowers = threading.local()
 
 
+def _depth() -> int:
+    """How many :func:`native_networkx` blocks this thread is in."""
+    depth: int = getattr(_borrowers, "depth", 0)
+    return depth
+
+
 class _NetworkxLender(types.ModuleType):
     """networkx, except that ``Graph`` and ``max_weight_matching`` are this module's in a thread inside
     :func:`native_networkx`."""
@@ -118,7 +124,7 @@ class _NetworkxLender(types.ModuleType):
         object.__setattr__(self, "_real", real)
 
     def __getattribute__(self, name: str) -> Any:
-        if name in ("Graph", "max_weight_matching") and getattr(_borrowers, "depth", 0):
+        if name in ("Graph", "max_weight_matching") and _depth() > 0:
             return Graph if name == "Graph" else max_weight_matching
         if name in ("_real", "__class__", "__dict__"):
             return object.__getattribute__(self, name)
@@ -141,7 +147,7 @@ def native_networkx() -> Iterator[None]:
             _saved = sys.modules.get("networkx")
             sys.modules["networkx"] = _NetworkxLender(_saved or networkx)
         _users += 1
-    _borrowers.depth = getattr(_borrowers, "depth", 0) + 1
+    _borrowers.depth = _depth() + 1
     try:
         yield
     finally:

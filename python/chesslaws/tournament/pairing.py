@@ -255,7 +255,10 @@ def default_engine() -> SwissEngine:
 
 
 def _request_trf(t: Tournament) -> str:
-    """The event's TRF, with the next round's requested byes (F, H, Z) and absences (-) already written in."""
+    """The event's TRF, with the next round's requested byes (F, H, Z) and absences (-) already written in,
+    and the points of a full or half bye counted in the player's total (columns 81-84), as the round's
+    code says."""
+    from chesslaws.tournament.records import points_for
     from chesslaws.tournament.trf import write_trf
 
     number = t.next_round
@@ -265,10 +268,13 @@ def _request_trf(t: Tournament) -> str:
         if line.startswith("001"):
             sn = int(line[4:8])
             kind = t.requested_bye(number, sn)
-            code = "-" if not t.player(sn).active_in(number) else {"full": "F", "half": "H", "zero": "Z"}.get(
-                kind or "")
+            active = t.player(sn).active_in(number)
+            code = "-" if not active else {"full": "F", "half": "H", "zero": "Z"}.get(kind or "")
             if code:
                 line = line.ljust(column - 1) + f"0000 - {code}"
+            if active and kind in ("full", "half", "zero"):
+                points = float(line[80:84]) + points_for(kind, t.regulations.scoring)[0]
+                line = line[:80] + f"{points:>4.1f}" + line[84:]
         lines.append(line)
     return "\n".join(lines) + "\n"
 
