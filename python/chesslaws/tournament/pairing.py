@@ -3,14 +3,16 @@
 The engine is kept behind :class:`SwissEngine` (one call: pair one round
 from each player's history). :class:`BbpDutch` runs bbpPairings (FIDE-endorsed,
 C++, Apache-2.0, not shipped with chesslaws: built from github.com/BieremaBoyzProgramming/bbpPairings) on the event's TRF; :class:`CaissifyDutch`
-adapts the pure-Python ``caissify-pairings`` package. :func:`default_engine`
-takes bbpPairings whenever one is found (``CHESSLAWS_BBP`` or the ``PATH``) and caissify-pairings otherwise: caissify needs seconds per
-round at 100 players and does not finish a round of a 500-player open (one
-from-scratch maximum-weight matching of the whole field per pair it fixes;
-see :data:`LARGE_FOR_CAISSIFY`), and it takes the colour rules' "higher
-ranked player" by pairing number where C.04.3 ranks by score first: its
-pairs are kept and their colours given by :func:`allocate_colours`, the one
-pairing rule written here. Otherwise no pairing rule is written here:
+adapts the pure-Python ``caissify-pairings`` package, whose maximum-weight
+matchings (one of the whole field per pair it fixes: 97 % of its time with
+networkx) run in chesslaws' Rust core (:mod:`chesslaws.tournament.matching`:
+the same matchings, ties included). :func:`default_engine` takes bbpPairings
+whenever one is found (``CHESSLAWS_BBP`` or the ``PATH``) and caissify-pairings
+otherwise (a 500-player round in tens of seconds where bbpPairings takes a
+few: see :data:`LARGE_FOR_CAISSIFY`). caissify takes the colour rules'
+"higher ranked player" by pairing number where C.04.3 ranks by score first:
+its pairs are kept and their colours given by :func:`allocate_colours`, the
+one pairing rule written here. Otherwise no pairing rule is written here:
 this module only derives each player's pairing history (score, colours of
 played games, floats, byes, previous opponents) from the tournament's
 record and turns the engine's answer into a :class:`Round`.
@@ -117,13 +119,17 @@ class CaissifyDutch:
 
     caissify takes the colour rules' "higher ranked player" by pairing number alone, where C.04.3
     (1.2) ranks by score first: its pairs keep their players, their colours are given by
-    :func:`allocate_colours` (``own_colours=False``: caissify's own colours, for comparison)."""
+    :func:`allocate_colours` (``own_colours=False``: caissify's own colours, for comparison).
+    Its maximum-weight matchings run in the Rust core (``native=False``: in networkx, as caissify
+    alone runs them; the same pairings, minutes per round past 150 players)."""
 
     name = "caissify-pairings dutch"
 
     def __init__(self, *, own_colours: bool = True, native: bool = True) -> None:
         self.own_colours = own_colours
         self.native = native
+        self.name = "caissify-pairings dutch" + (" (matching: chesslaws' Rust core)" if native else
+                                                 " (matching: networkx)")
 
     def pair(self, request: SwissRequest) -> list[tuple[int, int | None]]:
         from caissify_pairings import MissingFloatHistoryWarning
@@ -233,8 +239,9 @@ class BbpDutch:
         return [p for p in pairs if p[1] is not None] + [p for p in pairs if p[1] is None]
 
 
-LARGE_FOR_CAISSIFY = 150
-"""Above this many players caissify-pairings takes minutes per round (500: a round does not finish in 300 s)."""
+LARGE_FOR_CAISSIFY = 300
+"""Above this many players caissify-pairings (with the Rust matching) takes tens of seconds per round (about 30 s
+at 500 players, where bbpPairings takes 2-5 s): the CLI says so. With networkx it took minutes past 150 players."""
 
 def find_bbp() -> str | None:
     """The bbpPairings executable to use, if any: ``CHESSLAWS_BBP``, else one on the ``PATH``."""
