@@ -9,13 +9,12 @@
 //! (vertices in insertion order, neighbours in the order their edges were added, the same
 //! stack of vertices to scan, the same first-found minimum at every dual adjustment), so that a
 //! graph with several maximum matchings gets the same one networkx returns: the pairings must
-//! not depend on which of the two computed them. Weights are fixed-width integers (`bnum`) chosen
+//! not depend on which of the two computed them. Weights are fixed-width integers (64-bit limbs) chosen
 //! per call by the caller from the widest weight; the result is checked against the optimality
 //! conditions (dual feasibility, complementary slackness) before it is returned.
 
 use std::ops::{Add, Sub};
 
-use bnum::types::{I1024, I256, I512};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -43,24 +42,88 @@ impl Weight for i128 {
     }
 }
 
-macro_rules! wide_weight {
-    ($t:ty) => {
-        impl Weight for $t {
-            fn zero() -> Self {
-                <$t>::default()
-            }
-            fn from_le(bytes: &[u8]) -> Self {
-                <$t>::from_le_slice(bytes).expect("a weight as wide as its type")
-            }
-            fn half(self) -> Self {
-                self >> 1u32
+/// A signed integer of `L` 64-bit limbs (little-endian, two's complement) with just what the matching
+/// needs: addition, subtraction, comparison, halving. Sums stay far from the ends of the range: the
+/// caller picks `L` with 24 bits above the widest weight.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Wide<const L: usize>([u64; L]);
+
+impl<const L: usize> Add for Wide<L> {
+    type Output = Self;
+    #[inline(always)]
+    fn add(self, rhs: Self) -> Self {
+        let mut out = [0u64; L];
+        let mut carry = false;
+        for i in 0..L {
+            let (s1, c1) = self.0[i].overflowing_add(rhs.0[i]);
+            let (s2, c2) = s1.overflowing_add(carry as u64);
+            out[i] = s2;
+            carry = c1 | c2;
+        }
+        Wide(out)
+    }
+}
+
+impl<const L: usize> Sub for Wide<L> {
+    type Output = Self;
+    #[inline(always)]
+    fn sub(self, rhs: Self) -> Self {
+        let mut out = [0u64; L];
+        let mut borrow = false;
+        for i in 0..L {
+            let (s1, b1) = self.0[i].overflowing_sub(rhs.0[i]);
+            let (s2, b2) = s1.overflowing_sub(borrow as u64);
+            out[i] = s2;
+            borrow = b1 | b2;
+        }
+        Wide(out)
+    }
+}
+
+impl<const L: usize> Ord for Wide<L> {
+    #[inline(always)]
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        let top = (self.0[L - 1] as i64).cmp(&(other.0[L - 1] as i64));
+        if top != std::cmp::Ordering::Equal {
+            return top;
+        }
+        for i in (0..L - 1).rev() {
+            let c = self.0[i].cmp(&other.0[i]);
+            if c != std::cmp::Ordering::Equal {
+                return c;
             }
         }
-    };
+        std::cmp::Ordering::Equal
+    }
 }
-wide_weight!(I256);
-wide_weight!(I512);
-wide_weight!(I1024);
+
+impl<const L: usize> PartialOrd for Wide<L> {
+    #[inline(always)]
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<const L: usize> Weight for Wide<L> {
+    fn zero() -> Self {
+        Wide([0; L])
+    }
+    fn from_le(bytes: &[u8]) -> Self {
+        let mut out = [0u64; L];
+        for (i, chunk) in bytes.chunks_exact(8).enumerate() {
+            out[i] = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+        }
+        Wide(out)
+    }
+    fn half(self) -> Self {
+        let mut out = [0u64; L];
+        for i in 0..L - 1 {
+            out[i] = (self.0[i] >> 1) | (self.0[i + 1] << 63);
+        }
+        out[L - 1] = ((self.0[L - 1] as i64) >> 1) as u64;
+        Wide(out)
+    }
+}
 
 const NONE: u32 = u32::MAX;
 type Edge = (u32, u32);
@@ -791,7 +854,8 @@ fn run<W: Weight>(n: usize, us: &[u32], vs: &[u32], blob: &[u8], width: usize, m
 /// `max_weight_matching(n, us, vs, weights, width, maxcardinality)`: the mate of each of the vertices
 /// 0..n (-1 when unmatched) in a maximum-weight matching (with `maxcardinality`, of maximum weight among
 /// the matchings of maximum cardinality) of the graph of the edges `us[k]-vs[k]`, whose weights are
-/// `weights` (bytes: `width` bytes per edge, little-endian, two's complement; width 16, 32, 64 or 128).
+/// `weights` (bytes: `width` bytes per edge, little-endian, two's complement; width 16, 32, 40, 48, 56,
+/// 64, 96 or 128).
 #[pyfunction]
 #[pyo3(signature = (n, us, vs, weights, width, maxcardinality = false))]
 fn max_weight_matching(
@@ -817,10 +881,14 @@ fn max_weight_matching(
     let blob = weights.to_vec();
     let result = py.detach(move || match width {
         16 => run::<i128>(n, &us, &vs, &blob, width, maxcardinality),
-        32 => run::<I256>(n, &us, &vs, &blob, width, maxcardinality),
-        64 => run::<I512>(n, &us, &vs, &blob, width, maxcardinality),
-        128 => run::<I1024>(n, &us, &vs, &blob, width, maxcardinality),
-        _ => Err(format!("weight width {width} bytes: 16, 32, 64 or 128 are supported")),
+        32 => run::<Wide<4>>(n, &us, &vs, &blob, width, maxcardinality),
+        40 => run::<Wide<5>>(n, &us, &vs, &blob, width, maxcardinality),
+        48 => run::<Wide<6>>(n, &us, &vs, &blob, width, maxcardinality),
+        56 => run::<Wide<7>>(n, &us, &vs, &blob, width, maxcardinality),
+        64 => run::<Wide<8>>(n, &us, &vs, &blob, width, maxcardinality),
+        96 => run::<Wide<12>>(n, &us, &vs, &blob, width, maxcardinality),
+        128 => run::<Wide<16>>(n, &us, &vs, &blob, width, maxcardinality),
+        _ => Err(format!("weight width {width} bytes: 16, 32, 40, 48, 56, 64, 96 or 128 are supported")),
     });
     result.map_err(|e| PyValueError::new_err(format!("maximum-weight matching: {e}")))
 }

@@ -30,7 +30,7 @@ def _random_graphs(seed: int, count: int, most: int) -> Any:
     for _ in range(count):
         n = rng.randint(1, most)
         density = rng.random()
-        top = rng.choice([1, 2, 3, 10, 10**6, 2**200, 2**600])
+        top = rng.choice([1, 2, 3, 10, 10**6, 2**200, 2**290, 2**393, 2**600])
         low = -1 if top < 5 else 1
         edges = [(i, j) for i in range(n) for j in range(n) if i != j and rng.random() < density / 2]
         rng.shuffle(edges)
@@ -55,7 +55,8 @@ def test_the_same_matching_as_networkx_on_random_graphs(seed: int, count: int, m
 
 
 def test_wide_weights_pick_a_wide_type_and_beyond_1024_bits_networkx() -> None:
-    assert width_for([1, 2**100]) == 16 and width_for([2**120]) == 32 and width_for([2**400]) == 64
+    assert width_for([1, 2**100]) == 16 and width_for([2**120]) == 32 and width_for([-(2**200)]) == 32
+    assert width_for([2**393]) == 56 and width_for([2**450]) == 64 and width_for([2**600]) == 96
     assert width_for([2**900]) == 128 and width_for([2**1010]) is None
     # A weight that only a 1024-bit type (or networkx) can hold, and one beyond: the heavier edge wins.
     for big in (2**900, 2**1100):

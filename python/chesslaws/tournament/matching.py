@@ -20,14 +20,17 @@ from __future__ import annotations
 import sys
 import threading
 import types
+import warnings
 from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from chesslaws import _core
 
-WIDTHS = (16, 32, 64, 128)  # bytes per weight the core accepts (i128, 256, 512 and 1024 bits)
-HEADROOM = 24  # bits above the widest weight: vertex duals fall below zero under maxcardinality
+WIDTHS = (16, 32, 40, 48, 56, 64, 96, 128)  # bytes per weight the core accepts (128 to 1024 bits)
+HEADROOM = 24
+"""Bits above the widest weight. Under maxcardinality a vertex dual can fall below zero, by up to about
+the number of vertices times the widest weight: 24 bits cover graphs of a million vertices."""
 
 
 class Graph:
@@ -73,7 +76,7 @@ class Graph:
 
 
 def width_for(weights: list[int]) -> int | None:
-    """Bytes per weight for these weights (16, 32, 64 or 128), None when they need more than 1024 bits."""
+    """Bytes per weight for these weights (one of :data:`WIDTHS`), None when they need more than 1024 bits."""
     if not weights:
         return WIDTHS[0]
     bits = max(max(weights).bit_length(), (-min(weights)).bit_length()) + HEADROOM
@@ -81,6 +84,16 @@ def width_for(weights: list[int]) -> int | None:
         if bits < 8 * width:
             return width
     return None
+
+
+def _networkx_matching(graph: Graph, maxcardinality: bool, weight: str) -> set[tuple[Any, Any]]:
+    import networkx
+
+    real = networkx.Graph()
+    real.add_nodes_from(graph.nodes_in_order)
+    for u, v, w in graph.weighted_edges():
+        real.add_edge(u, v, **{weight: w})
+    return set(networkx.max_weight_matching(real, maxcardinality=maxcardinality, weight=weight))
 
 
 def max_weight_matching(graph: Any, maxcardinality: bool = False, weight: str = "weight") -> set[tuple[Any, Any]]:
@@ -94,14 +107,16 @@ def max_weight_matching(graph: Any, maxcardinality: bool = False, weight: str = 
     weights = graph._ws
     width = width_for(weights) if set(map(type, weights)) <= {int} else None
     if width is None:
-        real = networkx.Graph()
-        real.add_nodes_from(graph.nodes_in_order)
-        for u, v, w in graph.weighted_edges():
-            real.add_edge(u, v, **{weight: w})
-        return set(networkx.max_weight_matching(real, maxcardinality=maxcardinality, weight=weight))
+        return _networkx_matching(graph, maxcardinality, weight)
     blob = b"".join([w.to_bytes(width, "little", signed=True) for w in weights])
     us, vs = graph._us, graph._vs
-    mate = _core.max_weight_matching(len(graph.nodes_in_order), us, vs, blob, width, maxcardinality)
+    if len(graph.nodes_in_order) >= 1 << 20:
+        return _networkx_matching(graph, maxcardinality, weight)
+    try:
+        mate = _core.max_weight_matching(len(graph.nodes_in_order), us, vs, blob, width, maxcardinality)
+    except ValueError as err:  # the optimality check failed: a defect of the core, networkx decides
+        warnings.warn(f"{err}; matched by networkx instead", RuntimeWarning, stacklevel=2)
+        return _networkx_matching(graph, maxcardinality, weight)
     nodes = graph.nodes_in_order
     return {(nodes[i], nodes[j]) for i, j in enumerate(mate) if j > i}
 
