@@ -136,6 +136,7 @@ struct Matcher<W: Weight> {
     adjw: Vec<Vec<W>>,         // twice the weight of each edge of `adj`, beside it for the scan
     eindex: Vec<u32>, // n * n: the edge between two vertices, NONE if none
     w2: Vec<W>,       // twice each edge's weight
+    ends: Vec<Edge>,  // each edge's vertices
     mate: Vec<u32>,
     label: Vec<u8>,        // vertices and blossoms (ids n..2n)
     labeledge: Vec<Edge>,  // vertices and blossoms
@@ -164,6 +165,7 @@ impl<W: Weight> Matcher<W> {
         let mut eindex = vec![NONE; n * n];
         let mut adj: Vec<Vec<(u32, u32)>> = vec![Vec::new(); n];
         let mut w2: Vec<W> = Vec::with_capacity(us.len());
+        let mut ends: Vec<Edge> = Vec::with_capacity(us.len());
         let mut maxweight = W::zero();
         for (k, (&u, &v)) in us.iter().zip(vs).enumerate() {
             let (u, v) = (u as usize, v as usize);
@@ -174,6 +176,7 @@ impl<W: Weight> Matcher<W> {
             if idx == NONE {
                 let id = w2.len() as u32;
                 w2.push(weights[k].twice());
+                ends.push((u as u32, v as u32));
                 eindex[u * n + v] = id;
                 eindex[v * n + u] = id;
                 adj[u].push((v as u32, id));
@@ -199,6 +202,7 @@ impl<W: Weight> Matcher<W> {
             adj,
             eindex,
             w2,
+            ends,
             mate: vec![NONE; n],
             label: vec![0; m],
             labeledge: vec![NO_EDGE; m],
@@ -626,8 +630,19 @@ impl<W: Weight> Matcher<W> {
             }
             self.stage += 1;
             self.queue.clear();
+            // The roots: the free vertices (all of them from scratch, where their duals are all equal;
+            // after a warm start, those of the greatest dual, the others joining as it comes down to theirs).
+            let mut top: Option<W> = None;
+            for v in 0..n {
+                if self.mate[v] == NONE && top.is_none_or(|t| self.dual[v] > t) {
+                    top = Some(self.dual[v]);
+                }
+            }
             for v in 0..n as u32 {
-                if self.mate[v as usize] == NONE && self.label[self.inblossom[v as usize] as usize] == 0 {
+                if self.mate[v as usize] == NONE
+                    && self.label[self.inblossom[v as usize] as usize] == 0
+                    && Some(self.dual[v as usize]) == top
+                {
                     self.assign_label(v, 1, NONE);
                 }
             }
@@ -655,7 +670,12 @@ impl<W: Weight> Matcher<W> {
                         }
                         if allowed {
                             let lbw = self.label[bw as usize];
-                            if lbw == 0 {
+                            if lbw == 0 && self.mate[self.base[bw as usize] as usize] == NONE {
+                                // A free vertex that is no root yet (warm start): an augmenting path.
+                                self.augment_matching(v, w);
+                                augmented = true;
+                                break;
+                            } else if lbw == 0 {
                                 self.assign_label(w, 2, v);
                             } else if lbw == 1 {
                                 let base = self.scan_blossom(v, w);
@@ -724,6 +744,25 @@ impl<W: Weight> Matcher<W> {
                         deltablossom = b;
                     }
                 }
+                // Warm start: the roots' dual comes down to that of the next free vertices, which join.
+                let mut rootdual: Option<W> = None;
+                let mut waiting: Option<W> = None;
+                for v in 0..n {
+                    if self.mate[v] == NONE {
+                        if self.label[self.inblossom[v] as usize] == 1 {
+                            rootdual = Some(self.dual[v]);
+                        } else if waiting.is_none_or(|x| self.dual[v] > x) {
+                            waiting = Some(self.dual[v]);
+                        }
+                    }
+                }
+                if let (Some(r), Some(x)) = (rootdual, waiting) {
+                    let d = r - x;
+                    if deltatype == -1 || d < delta {
+                        delta = d;
+                        deltatype = 5;
+                    }
+                }
                 if deltatype == -1 {
                     deltatype = 1;
                     let md = self.min_vertex_dual();
@@ -749,6 +788,17 @@ impl<W: Weight> Matcher<W> {
                 self.epoch += 1;
                 match deltatype {
                     1 => break,
+                    5 => {
+                        let r = rootdual.expect("roots") - delta; // the roots' dual, after the adjustment
+                        for v in 0..n as u32 {
+                            if self.mate[v as usize] == NONE
+                                && self.label[self.inblossom[v as usize] as usize] == 0
+                                && self.dual[v as usize] == r
+                            {
+                                self.assign_label(v, 1, NONE);
+                            }
+                        }
+                    }
                     2 | 3 => {
                         let (v, w) = deltaedge;
                         self.allow(v, w);
@@ -841,6 +891,169 @@ impl<W: Weight> Matcher<W> {
     }
 }
 
+impl<W: Weight> Matcher<W> {
+    /// The weight of edge (i, j), twice, if there is one.
+    fn weight2(&self, i: u32, j: u32) -> Option<W> {
+        let k = self.eindex[i as usize * self.n + j as usize];
+        (k != NONE).then(|| self.w2[k as usize])
+    }
+
+    /// Slack of edge (i, j) of this graph, blossom duals included.
+    fn full_slack(&self, i: u32, j: u32) -> W {
+        let mut s = self.slack(i, j);
+        let (mut a, mut b) = (self.outermost_chain(i), self.outermost_chain(j));
+        while let (Some(x), Some(y)) = (a.pop(), b.pop()) {
+            if x != y {
+                break;
+            }
+            s = s + self.dual[x as usize].twice();
+        }
+        s
+    }
+
+    /// The blossoms containing v, innermost first.
+    fn outermost_chain(&self, v: u32) -> Vec<u32> {
+        let mut c = Vec::new();
+        let mut x = self.parent[v as usize];
+        while x != NONE {
+            c.push(x);
+            x = self.parent[x as usize];
+        }
+        c
+    }
+
+    fn unmatch(&mut self, v: u32) {
+        let m = self.mate[v as usize];
+        if m != NONE {
+            self.mate[m as usize] = NONE;
+            self.mate[v as usize] = NONE;
+        }
+    }
+
+    /// Removes top-level blossom b, its dual moved onto its vertices (the slack of the edges inside it
+    /// stays, that of the edges leaving it grows by its dual: its base's matched edge, if it leaves b and b's
+    /// dual is not zero, is unmatched).
+    fn dissolve(&mut self, b: u32) {
+        let bu = b as usize;
+        let z = self.dual[bu];
+        let leaves = self.leaves(b);
+        for &v in &leaves {
+            self.dual[v as usize] = self.dual[v as usize] + z;
+        }
+        for c in self.childs[bu].clone() {
+            self.parent[c as usize] = NONE;
+            if self.is_blossom(c) {
+                for v in self.leaves(c) {
+                    self.inblossom[v as usize] = c;
+                }
+            } else {
+                self.inblossom[c as usize] = c;
+            }
+        }
+        let base = self.base[bu];
+        if z != W::zero() && self.mate[base as usize] != NONE && !leaves.contains(&self.mate[base as usize]) {
+            self.unmatch(base);
+        }
+        self.label[bu] = 0;
+        self.parent[bu] = NONE;
+        self.base[bu] = NONE;
+        self.dual[bu] = W::zero();
+        self.childs[bu].clear();
+        self.bedges[bu].clear();
+        self.mybest[bu] = None;
+        self.alive[bu] = false;
+        if let Some(pos) = self.order.iter().position(|&x| x == b) {
+            self.order.remove(pos);
+        }
+        self.free.push(b);
+    }
+
+    /// A warm start: the matching, duals and blossoms of `prev` (the optimum of a graph on the same vertices)
+    /// carried over to this graph. The vertices of an edge whose weight changed and which is now infeasible,
+    /// a matched edge no longer tight, or an edge of a blossom no longer tight, are taken out of their
+    /// blossoms and unmatched, and their duals raised to make every edge feasible. None when too much
+    /// changed for a warm start to pay.
+    fn carry_over(&mut self, prev: Matcher<W>) -> Option<()> {
+        let n = self.n;
+        if prev.n != n {
+            return None;
+        }
+        let mut structural = std::collections::HashSet::new();
+        for &b in &prev.order {
+            for &(i, j) in &prev.bedges[b as usize] {
+                structural.insert((i.min(j), i.max(j)));
+            }
+        }
+        self.mate = prev.mate;
+        self.dual = prev.dual;
+        self.inblossom = prev.inblossom;
+        self.parent = prev.parent;
+        self.base = prev.base;
+        self.childs = prev.childs;
+        self.bedges = prev.bedges;
+        self.alive = prev.alive;
+        self.order = prev.order;
+        self.free = prev.free;
+        let mut marked = vec![false; n];
+        let mut changed = Vec::new();
+        for (k, &(i, j)) in prev.ends.iter().enumerate() {
+            if self.weight2(i, j) != Some(prev.w2[k]) {
+                changed.push((i, j));
+            }
+        }
+        for &(i, j) in &self.ends {
+            let k = prev.eindex[i as usize * n + j as usize];
+            if k == NONE {
+                changed.push((i, j));
+            }
+        }
+        // One vertex per edge that needs it is enough (taken out of its blossoms, unmatched, its dual
+        // raised): the one with more changed edges, which a finalised or re-weighted player is.
+        let mut degree = vec![0u32; n];
+        for &(i, j) in &changed {
+            degree[i as usize] += 1;
+            degree[j as usize] += 1;
+        }
+        for &(i, j) in &changed {
+            if marked[i as usize] || marked[j as usize] {
+                continue;
+            }
+            let exists = self.weight2(i, j).is_some();
+            let bad = (exists && self.full_slack(i, j) < W::zero())
+                || self.mate[i as usize] == j
+                || structural.contains(&(i.min(j), i.max(j)));
+            if bad {
+                let x = if degree[i as usize] >= degree[j as usize] { i } else { j };
+                marked[x as usize] = true;
+            }
+        }
+        let isolated: Vec<u32> = (0..n as u32).filter(|&v| marked[v as usize]).collect();
+        if isolated.len() > n / 4 + 2 {
+            return None;
+        }
+        for &x in &isolated {
+            while self.is_blossom(self.inblossom[x as usize]) {
+                let mut b = self.inblossom[x as usize];
+                while self.parent[b as usize] != NONE {
+                    b = self.parent[b as usize];
+                }
+                self.dissolve(b);
+            }
+            self.unmatch(x);
+        }
+        for &x in &isolated {
+            for idx in 0..self.adj[x as usize].len() {
+                let (y, _) = self.adj[x as usize][idx];
+                let need = self.adjw[x as usize][idx] - self.dual[y as usize];
+                if need > self.dual[x as usize] {
+                    self.dual[x as usize] = need;
+                }
+            }
+        }
+        Some(())
+    }
+}
+
 fn run<W: Weight>(n: usize, us: &[u32], vs: &[u32], blob: &[u8], width: usize, maxcard: bool) -> Result<Vec<i64>, String> {
     let weights: Vec<W> = blob.chunks_exact(width).map(W::from_le).collect();
     let mut m = Matcher::<W>::new(n, us, vs, &weights);
@@ -849,6 +1062,151 @@ fn run<W: Weight>(n: usize, us: &[u32], vs: &[u32], blob: &[u8], width: usize, m
         m.verify(maxcard)?;
     }
     Ok(m.mate.iter().map(|&x| if x == NONE { -1 } else { x as i64 }).collect())
+}
+
+/// The last optimum of a session, by weight width.
+enum Kept {
+    None,
+    I128(Matcher<i128>),
+    W4(Matcher<Wide<4>>),
+    W5(Matcher<Wide<5>>),
+    W6(Matcher<Wide<6>>),
+    W7(Matcher<Wide<7>>),
+    W8(Matcher<Wide<8>>),
+    W12(Matcher<Wide<12>>),
+    W16(Matcher<Wide<16>>),
+}
+
+/// Solves one graph, from `prev` (warm) when there is one: (mates, warm start used, fell back to a cold start).
+fn solve_kept<W: Weight>(
+    prev: Option<Matcher<W>>,
+    n: usize,
+    us: &[u32],
+    vs: &[u32],
+    blob: &[u8],
+    width: usize,
+    maxcard: bool,
+) -> Result<(Matcher<W>, bool, bool), String> {
+    let weights: Vec<W> = blob.chunks_exact(width).map(W::from_le).collect();
+    if let Some(prev) = prev {
+        let mut m = Matcher::<W>::new(n, us, vs, &weights);
+        if m.carry_over(prev).is_some() {
+            if n > 0 && !m.w2.is_empty() {
+                m.solve(maxcard);
+            }
+            match m.verify(maxcard) {
+                Ok(()) => return Ok((m, true, false)),
+                Err(e) => {
+                    if std::env::var_os("CHESSLAWS_MATCHING_DEBUG").is_some() {
+                        eprintln!("warm start rejected: {e}");
+                    }
+                }
+            }
+            let mut cold = Matcher::<W>::new(n, us, vs, &weights);
+            if n > 0 && !cold.w2.is_empty() {
+                cold.solve(maxcard);
+                cold.verify(maxcard)?;
+            }
+            return Ok((cold, false, true));
+        }
+    }
+    let mut m = Matcher::<W>::new(n, us, vs, &weights);
+    if n > 0 && !m.w2.is_empty() {
+        m.solve(maxcard);
+        m.verify(maxcard)?;
+    }
+    Ok((m, false, false))
+}
+
+/// A sequence of maximum-cardinality matchings of graphs on the same vertices, each started from the
+/// optimum of the one before (a warm start: what changed is repaired, the rest kept), as caissify asks for
+/// one per pair it fixes. Where several matchings have the greatest weight it may return another one than
+/// networkx (which starts from scratch); every result passes the optimality check, and a warm start that
+/// would not is redone from scratch.
+#[pyclass(module = "chesslaws._core")]
+pub struct MatchingSession {
+    kept: Kept,
+    #[pyo3(get)]
+    warm: u64,
+    #[pyo3(get)]
+    cold: u64,
+    #[pyo3(get)]
+    fallbacks: u64,
+}
+
+#[pymethods]
+impl MatchingSession {
+    #[new]
+    fn py_new() -> Self {
+        MatchingSession { kept: Kept::None, warm: 0, cold: 0, fallbacks: 0 }
+    }
+
+    /// The mates of vertices 0..n (-1 when unmatched), as `max_weight_matching`.
+    #[pyo3(signature = (n, us, vs, weights, width, maxcardinality = false))]
+    fn matching(
+        &mut self,
+        py: Python<'_>,
+        n: usize,
+        us: Vec<u32>,
+        vs: Vec<u32>,
+        weights: &[u8],
+        width: usize,
+        maxcardinality: bool,
+    ) -> PyResult<Vec<i64>> {
+        check_input(n, &us, &vs, weights, width)?;
+        let blob = weights.to_vec();
+        let kept = std::mem::replace(&mut self.kept, Kept::None);
+        let out = py.detach(move || -> Result<(Kept, Vec<i64>, bool, bool), String> {
+            macro_rules! go {
+                ($variant:ident, $t:ty) => {{
+                    let prev = match kept {
+                        Kept::$variant(m) => Some(m),
+                        _ => None,
+                    };
+                    let (m, warm, fell) = solve_kept::<$t>(prev, n, &us, &vs, &blob, width, maxcardinality)?;
+                    let mates = m.mate.iter().map(|&x| if x == NONE { -1 } else { x as i64 }).collect();
+                    Ok((Kept::$variant(m), mates, warm, fell))
+                }};
+            }
+            match width {
+                16 => go!(I128, i128),
+                32 => go!(W4, Wide<4>),
+                40 => go!(W5, Wide<5>),
+                48 => go!(W6, Wide<6>),
+                56 => go!(W7, Wide<7>),
+                64 => go!(W8, Wide<8>),
+                96 => go!(W12, Wide<12>),
+                128 => go!(W16, Wide<16>),
+                _ => Err(format!("weight width {width} bytes: 16, 32, 40, 48, 56, 64, 96 or 128 are supported")),
+            }
+        });
+        let (kept, mates, warm, fell) = out.map_err(|e| PyValueError::new_err(format!("maximum-weight matching: {e}")))?;
+        self.kept = kept;
+        if warm {
+            self.warm += 1;
+        } else {
+            self.cold += 1;
+        }
+        if fell {
+            self.fallbacks += 1;
+        }
+        Ok(mates)
+    }
+}
+
+fn check_input(n: usize, us: &[u32], vs: &[u32], weights: &[u8], width: usize) -> PyResult<()> {
+    if us.len() != vs.len() || weights.len() != us.len() * width {
+        return Err(PyValueError::new_err(format!(
+            "{} first ends, {} second ends and {} bytes of weights do not describe the same edges (width {width})",
+            us.len(),
+            vs.len(),
+            weights.len()
+        )));
+    }
+    if let Some(&bad) = us.iter().chain(vs.iter()).find(|&&x| x as usize >= n) {
+        return Err(PyValueError::new_err(format!("vertex {bad} is not one of the {n} vertices")));
+    }
+    Ok(())
 }
 
 /// `max_weight_matching(n, us, vs, weights, width, maxcardinality)`: the mate of each of the vertices
@@ -867,17 +1225,7 @@ fn max_weight_matching(
     width: usize,
     maxcardinality: bool,
 ) -> PyResult<Vec<i64>> {
-    if us.len() != vs.len() || weights.len() != us.len() * width {
-        return Err(PyValueError::new_err(format!(
-            "{} first ends, {} second ends and {} bytes of weights do not describe the same edges (width {width})",
-            us.len(),
-            vs.len(),
-            weights.len()
-        )));
-    }
-    if let Some(&bad) = us.iter().chain(vs.iter()).find(|&&x| x as usize >= n) {
-        return Err(PyValueError::new_err(format!("vertex {bad} is not one of the {n} vertices")));
-    }
+    check_input(n, &us, &vs, weights, width)?;
     let blob = weights.to_vec();
     let result = py.detach(move || match width {
         16 => run::<i128>(n, &us, &vs, &blob, width, maxcardinality),
@@ -895,5 +1243,6 @@ fn max_weight_matching(
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(max_weight_matching, m)?)?;
+    m.add_class::<MatchingSession>()?;
     Ok(())
 }

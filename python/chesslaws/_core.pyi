@@ -181,3 +181,12 @@ class CheckRun:
 def max_weight_matching(
     n: int, us: list[int], vs: list[int], weights: bytes, width: int, maxcardinality: bool = False
 ) -> list[int]: ...
+
+class MatchingSession:
+    warm: int
+    cold: int
+    fallbacks: int
+    def __init__(self) -> None: ...
+    def matching(
+        self, n: int, us: list[int], vs: list[int], weights: bytes, width: int, maxcardinality: bool = False
+    ) -> list[int]: ...

@@ -23,7 +23,7 @@ import types
 import warnings
 from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 from chesslaws import _core
 
@@ -35,44 +35,69 @@ the number of vertices times the widest weight: 24 bits cover graphs of a millio
 
 class Graph:
     """The part of ``networkx.Graph`` caissify-pairings uses: nodes, weighted edges, in the order they were
-    added (an edge added again keeps its place and takes the new weight, as in networkx)."""
+    added (an edge added again keeps its place and takes the new weight, as in networkx; a node first
+    named by an edge is added then, the first end before the second)."""
 
-    __slots__ = ("_index", "nodes_in_order", "_us", "_vs", "_ws")
+    __slots__ = ("_index", "_nodes", "_added_at", "_us", "_vs", "_ws")
 
     def __init__(self) -> None:
         self._index: dict[Hashable, int] = {}
-        self.nodes_in_order: list[Hashable] = []
-        self._us: list[int] = []
-        self._vs: list[int] = []
+        self._nodes: list[Hashable] = []  # added by add_node
+        self._added_at: list[int] = []  # how many edges had been added then
+        self._us: list[Hashable] = []  # the edges' ends as given: resolved to indices when matched
+        self._vs: list[Hashable] = []
         self._ws: list[Any] = []
 
     def add_node(self, node: Hashable) -> None:
         if node not in self._index:
-            self._index[node] = len(self.nodes_in_order)
-            self.nodes_in_order.append(node)
+            self._index[node] = len(self._nodes)
+            self._nodes.append(node)
+            self._added_at.append(len(self._us))
 
     def add_edge(self, u: Hashable, v: Hashable, weight: Any = 1, **_: Any) -> None:
-        index = self._index
-        i = index.get(u)
-        if i is None:
-            self.add_node(u)
-            i = index[u]
-        j = index.get(v)
-        if j is None:
-            self.add_node(v)
-            j = index[v]
-        self._us.append(i)
-        self._vs.append(j)
+        self._us.append(u)
+        self._vs.append(v)
         self._ws.append(weight)
 
+    def resolved(self) -> tuple[list[Hashable], list[int], list[int]]:
+        """(the nodes in the order networkx would have them, each edge's ends as indices into them)."""
+        nodes, us, vs = self._nodes, self._us, self._vs
+        n = len(nodes)
+        if (set(map(type, us)) | set(map(type, vs)) <= {int} and nodes == list(range(n))
+                and (not nodes or self._added_at[-1] == 0)):
+            ints_u = cast(list[int], us)
+            ints_v = cast(list[int], vs)
+            if not ints_u or (min(min(ints_u), min(ints_v)) >= 0 and max(max(ints_u), max(ints_v)) < n):
+                return nodes, ints_u, ints_v  # nodes 0..n-1 added before the edges, in order: their own indices
+        index: dict[Hashable, int] = {}
+        order: list[Hashable] = []
+
+        def add(x: Hashable) -> None:
+            if x not in index:
+                index[x] = len(order)
+                order.append(x)
+
+        pending = 0
+        for k, (u, v) in enumerate(zip(us, vs)):
+            while pending < n and self._added_at[pending] <= k:
+                add(nodes[pending])
+                pending += 1
+            add(u)
+            add(v)
+        for x in nodes[pending:]:
+            add(x)
+        return order, [index[u] for u in us], [index[v] for v in vs]
+
     def number_of_nodes(self) -> int:
-        return len(self.nodes_in_order)
+        return len(self.resolved()[0])
 
     def weighted_edges(self) -> Iterator[tuple[Hashable, Hashable, Any]]:
         """The edges as added (an edge added twice comes twice: the second weight is the one that counts)."""
-        nodes = self.nodes_in_order
-        for i, j, w in zip(self._us, self._vs, self._ws):
-            yield nodes[i], nodes[j], w
+        yield from zip(self._us, self._vs, self._ws)
+
+    @property
+    def nodes_in_order(self) -> list[Hashable]:
+        return self.resolved()[0]
 
 
 def width_for(weights: list[int]) -> int | None:
@@ -109,15 +134,18 @@ def max_weight_matching(graph: Any, maxcardinality: bool = False, weight: str = 
     if width is None:
         return _networkx_matching(graph, maxcardinality, weight)
     blob = b"".join([w.to_bytes(width, "little", signed=True) for w in weights])
-    us, vs = graph._us, graph._vs
-    if len(graph.nodes_in_order) >= 1 << 20:
+    nodes, us, vs = graph.resolved()
+    if len(nodes) >= 1 << 20:
         return _networkx_matching(graph, maxcardinality, weight)
+    session = getattr(_borrowers, "session", None)
     try:
-        mate = _core.max_weight_matching(len(graph.nodes_in_order), us, vs, blob, width, maxcardinality)
+        if session is not None:
+            mate = session.matching(len(nodes), us, vs, blob, width, maxcardinality)
+        else:
+            mate = _core.max_weight_matching(len(nodes), us, vs, blob, width, maxcardinality)
     except ValueError as err:  # the optimality check failed: a defect of the core, networkx decides
         warnings.warn(f"{err}; matched by networkx instead", RuntimeWarning, stacklevel=2)
         return _networkx_matching(graph, maxcardinality, weight)
-    nodes = graph.nodes_in_order
     return {(nodes[i], nodes[j]) for i, j in enumerate(mate) if j > i}
 
 
@@ -152,10 +180,18 @@ _saved: types.ModuleType | None = None
 
 
 @contextmanager
-def native_networkx() -> Iterator[None]:
-    """Inside the block, ``import networkx`` in this thread gets the Rust matching (see the module's text)."""
+def native_networkx(*, warm: bool = False) -> Iterator[_core.MatchingSession | None]:
+    """Inside the block, ``import networkx`` in this thread gets the Rust matching (see the module's text).
+
+    With ``warm``, each matching starts from the optimum of the one before (a :class:`chesslaws._core.
+    MatchingSession`, yielded: it counts warm and cold starts); where several matchings have the greatest
+    weight it may then pick another one than networkx."""
     global _users, _saved
     import networkx  # the real one, before it is lent out
+
+    session = _core.MatchingSession() if warm else None
+    outer = getattr(_borrowers, "session", None)
+    _borrowers.session = session
 
     with _lock:
         if _users == 0:
@@ -164,9 +200,10 @@ def native_networkx() -> Iterator[None]:
         _users += 1
     _borrowers.depth = _depth() + 1
     try:
-        yield
+        yield session
     finally:
         _borrowers.depth -= 1
+        _borrowers.session = outer
         with _lock:
             _users -= 1
             if _users == 0:

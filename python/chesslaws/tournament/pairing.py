@@ -120,16 +120,21 @@ class CaissifyDutch:
     caissify takes the colour rules' "higher ranked player" by pairing number alone, where C.04.3
     (1.2) ranks by score first: its pairs keep their players, their colours are given by
     :func:`allocate_colours` (``own_colours=False``: caissify's own colours, for comparison).
-    Its maximum-weight matchings run in the Rust core (``native=False``: in networkx, as caissify
-    alone runs them; the same pairings, minutes per round past 150 players)."""
+    Its maximum-weight matchings run in the Rust core, each started from the optimum of the one before
+    (``warm=False``: each from scratch, step for step as networkx, the same matchings; ``native=False``:
+    in networkx, as caissify alone runs them, minutes per round past 150 players). A warm start may
+    choose another matching among equally heavy ones; the pairings are compared with networkx' by the
+    tests (every round of several events) and checked by FIDE TEC's checker in the bench."""
 
     name = "caissify-pairings dutch"
 
-    def __init__(self, *, own_colours: bool = True, native: bool = True) -> None:
+    def __init__(self, *, own_colours: bool = True, native: bool = True, warm: bool = True) -> None:
         self.own_colours = own_colours
         self.native = native
-        self.name = "caissify-pairings dutch" + (" (matching: chesslaws' Rust core)" if native else
-                                                 " (matching: networkx)")
+        self.warm = warm
+        self.name = "caissify-pairings dutch" + (" (matching: networkx)" if not native else
+                                                 " (matching: chesslaws' Rust core)" if warm else
+                                                 " (matching: chesslaws' Rust core, from scratch)")
 
     def pair(self, request: SwissRequest) -> list[tuple[int, int | None]]:
         from caissify_pairings import MissingFloatHistoryWarning
@@ -140,7 +145,7 @@ class CaissifyDutch:
             "starting_number": p.start_number, "color_hist": list(p.colours), "float_history": list(p.floats),
             "bye_count": p.had_bye_or_forfeit_win - p.forfeit_wins, "forfeit_win_count": p.forfeit_wins,
         } for p in request.players]
-        with warnings.catch_warnings(), native_networkx() if self.native else nullcontext():
+        with warnings.catch_warnings(), native_networkx(warm=self.warm) if self.native else nullcontext():
             warnings.simplefilter("error", MissingFloatHistoryWarning)
             engine = DutchEngine(players=players, previous_pairings=set(request.played_pairs),
                                  round_number=request.round_number, total_rounds=request.total_rounds)
