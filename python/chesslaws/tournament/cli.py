@@ -214,9 +214,9 @@ def pair(tournament_key: str, engine: str, bbp_path: str | None, db: str) -> Non
                 in 2-5 s.
       caissify  caissify-pairings' Dutch engine, installed with chesslaws
                 (pure Python; its maximum-weight matchings run in chesslaws'
-                Rust core, the pairings networkx would give; colours by
-                chesslaws' colour rules). Under a second per round at 100
-                players, 2-3 s at 200, about 30 s at 500.
+                Rust core, each repairing the one before; colours by
+                chesslaws' colour rules). About 0.2 s per round at 100
+                players, 1 s at 200, 3 s at 300, 8 s at 500.
 
     The default (auto) is bbp when one is found, else caissify. Both agree
     with FIDE TEC's pairing checker on the events measured (bench/README.md).
@@ -250,8 +250,8 @@ def pair(tournament_key: str, engine: str, bbp_path: str | None, db: str) -> Non
         where = f" ({found})" if isinstance(chosen, BbpDutch) else ""
         click.echo(f"Dutch system by {chosen.name}{where}", err=True)
         if isinstance(chosen, CaissifyDutch) and len(t.players) > LARGE_FOR_CAISSIFY:
-            click.echo(f"chesslaws tournament: note: {len(t.players)} players: caissify-pairings may take a minute "
-                       "for this round (about 30 s at 500 players); bbpPairings pairs it in a few seconds "
+            click.echo(f"chesslaws tournament: note: {len(t.players)} players: caissify-pairings takes several "
+                       "seconds per round here (about 8 s at 500 players); bbpPairings pairs it in 2-3 s "
                        "(--bbp PATH; build it from github.com/BieremaBoyzProgramming/bbpPairings)", err=True)
     try:
         if not t.rounds and t.regulations.system == "swiss":
