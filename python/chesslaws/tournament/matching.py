@@ -59,16 +59,21 @@ class Graph:
         self._vs.append(v)
         self._ws.append(weight)
 
-    def resolved(self) -> tuple[list[Hashable], list[int], list[int]]:
-        """(the nodes in the order networkx would have them, each edge's ends as indices into them)."""
+    def resolved(self, fast: bool = True) -> tuple[list[Hashable], list[int], list[int]]:
+        """(the nodes in the order networkx would have them, each edge's ends as indices into them).
+
+        ``fast``: nodes 0..n-1 added before the edges, in order, are their own indices: the ends are
+        given as they are when they lie in 0..n-1 (the core refuses any that is not an int)."""
         nodes, us, vs = self._nodes, self._us, self._vs
         n = len(nodes)
-        if (set(map(type, us)) | set(map(type, vs)) <= {int} and nodes == list(range(n))
-                and (not nodes or self._added_at[-1] == 0)):
+        if fast and nodes == list(range(n)) and (not nodes or self._added_at[-1] == 0):
             ints_u = cast(list[int], us)
             ints_v = cast(list[int], vs)
-            if not ints_u or (min(min(ints_u), min(ints_v)) >= 0 and max(max(ints_u), max(ints_v)) < n):
-                return nodes, ints_u, ints_v  # nodes 0..n-1 added before the edges, in order: their own indices
+            try:
+                if not ints_u or (min(min(ints_u), min(ints_v)) >= 0 and max(max(ints_u), max(ints_v)) < n):
+                    return nodes, ints_u, ints_v
+            except TypeError:  # ends that do not compare with ints
+                pass
         index: dict[Hashable, int] = {}
         order: list[Hashable] = []
 
@@ -123,26 +128,32 @@ def _networkx_matching(graph: Graph, maxcardinality: bool, weight: str) -> set[t
 
 def max_weight_matching(graph: Any, maxcardinality: bool = False, weight: str = "weight") -> set[tuple[Any, Any]]:
     """``networkx.max_weight_matching`` for a :class:`Graph` of integer weights, in the Rust core: the set of
-    matched pairs, the same set networkx returns. Any other graph, or weights that are not integers or need
-    more than 1024 bits, go to networkx itself."""
+    matched pairs, the same set networkx returns (inside ``native_networkx(warm=True)``: a matching of the
+    same weight and cardinality, warm-started, maybe another among equally heavy ones). Any other graph, or
+    weights that are not integers or need more than 1024 bits, go to networkx itself."""
     import networkx
 
     if not isinstance(graph, Graph):
         return set(networkx.max_weight_matching(graph, maxcardinality=maxcardinality, weight=weight))
     weights = graph._ws
-    width = width_for(weights) if set(map(type, weights)) <= {int} else None
-    if width is None:
+    try:  # integers only (networkx computes otherwise with floats): anything else goes to networkx
+        width = width_for(weights)
+        if width is None:
+            return _networkx_matching(graph, maxcardinality, weight)
+        blob = b"".join([w.to_bytes(width, "little", signed=True) for w in weights])
+    except (AttributeError, TypeError):
         return _networkx_matching(graph, maxcardinality, weight)
-    blob = b"".join([w.to_bytes(width, "little", signed=True) for w in weights])
     nodes, us, vs = graph.resolved()
     if len(nodes) >= 1 << 20:
         return _networkx_matching(graph, maxcardinality, weight)
     session = getattr(_borrowers, "session", None)
+    solve = session.matching if session is not None else _core.max_weight_matching
     try:
-        if session is not None:
-            mate = session.matching(len(nodes), us, vs, blob, width, maxcardinality)
-        else:
-            mate = _core.max_weight_matching(len(nodes), us, vs, blob, width, maxcardinality)
+        try:
+            mate = solve(len(nodes), us, vs, blob, width, maxcardinality)
+        except (TypeError, OverflowError):  # ends that are not ints of 0..n-1 after all: by the node order
+            nodes, us, vs = graph.resolved(fast=False)
+            mate = solve(len(nodes), us, vs, blob, width, maxcardinality)
     except ValueError as err:  # the optimality check failed: a defect of the core, networkx decides
         warnings.warn(f"{err}; matched by networkx instead", RuntimeWarning, stacklevel=2)
         return _networkx_matching(graph, maxcardinality, weight)
