@@ -1089,19 +1089,30 @@ fn solve_kept<W: Weight>(
 ) -> Result<(Matcher<W>, bool, bool), String> {
     let weights: Vec<W> = blob.chunks_exact(width).map(W::from_le).collect();
     if let Some(prev) = prev {
-        let mut m = Matcher::<W>::new(n, us, vs, &weights);
-        if m.carry_over(prev).is_some() {
+        // A warm start that panics (a state the repair did not foresee) is redone from scratch like one
+        // that fails the optimality check.
+        let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut m = Matcher::<W>::new(n, us, vs, &weights);
+            m.carry_over(prev)?;
             if n > 0 && !m.w2.is_empty() {
                 m.solve(maxcard);
             }
-            match m.verify(maxcard) {
+            Some(m)
+        }));
+        let redo = match attempt {
+            Ok(Some(m)) => match m.verify(maxcard) {
                 Ok(()) => return Ok((m, true, false)),
                 Err(e) => {
                     if std::env::var_os("CHESSLAWS_MATCHING_DEBUG").is_some() {
                         eprintln!("warm start rejected: {e}");
                     }
+                    true
                 }
-            }
+            },
+            Ok(None) => false, // too much changed: a cold start, not a failed warm one
+            Err(_) => true,
+        };
+        if redo {
             let mut cold = Matcher::<W>::new(n, us, vs, &weights);
             if n > 0 && !cold.w2.is_empty() {
                 cold.solve(maxcard);
