@@ -186,3 +186,24 @@ def test_caissify_pairs_every_round_as_with_networkx(n: int, rounds: int, seed: 
             result = "+-" if x < 0.03 else "1/2-1/2" if x < 0.33 else "1-0" if x < 0.66 else "0-1"
             t = t.set_result(r, b.table, result)
     assert t.finished
+
+
+def test_caissify_really_pairs_with_the_rust_matching(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lent networkx reaches caissify's engine (it imports networkx inside its functions): were that to
+    change, caissify would pair with networkx again, as fast as before the Rust core. Counted here."""
+    from chesslaws.tournament import matching
+
+    calls: list[int] = []
+    real = matching.max_weight_matching
+
+    def counting(graph: Any, maxcardinality: bool = False, weight: str = "weight") -> set[tuple[Any, Any]]:
+        calls.append(graph.number_of_nodes())
+        return real(graph, maxcardinality, weight)
+
+    monkeypatch.setattr(matching, "max_weight_matching", counting)
+    t = _event(24, 5, 9)
+    t = pair_next_round(t, CaissifyDutch())
+    for b in t.rounds[-1].boards:
+        t = t.set_result(1, b.table, "1-0")
+    pair_next_round(t, CaissifyDutch())
+    assert calls and all(n >= 20 for n in calls), calls
