@@ -1137,6 +1137,10 @@ fn solve_kept<W: Weight>(
 #[pyclass(module = "chesslaws._core")]
 pub struct MatchingSession {
     kept: Kept,
+    /// Weights already encoded, by the address of their int object (held, so the address stays its own):
+    /// caissify hands the same objects over from one matching to the next.
+    encoded: std::collections::HashMap<usize, (Py<PyAny>, Vec<u8>, u32), AddressHash>,
+    last_width: usize,
     #[pyo3(get)]
     warm: u64,
     #[pyo3(get)]
@@ -1149,7 +1153,69 @@ pub struct MatchingSession {
 impl MatchingSession {
     #[new]
     fn py_new() -> Self {
-        MatchingSession { kept: Kept::None, warm: 0, cold: 0, fallbacks: 0 }
+        MatchingSession {
+            kept: Kept::None,
+            encoded: std::collections::HashMap::default(),
+            last_width: 16,
+            warm: 0,
+            cold: 0,
+            fallbacks: 0,
+        }
+    }
+
+    /// The weights (a list of ints) as `matching` takes them: (bytes, width), the width the narrowest of 16,
+    /// 32, 40, 48, 56, 64, 96 or 128 bytes with 24 bits to spare; None when a weight is not an int or needs
+    /// more than 1000 bits.
+    fn encode<'py>(
+        &mut self,
+        py: Python<'py>,
+        weights: &Bound<'py, pyo3::types::PyList>,
+    ) -> PyResult<Option<(Bound<'py, pyo3::types::PyBytes>, usize)>> {
+        let signed = pyo3::types::PyDict::new(py);
+        signed.set_item("signed", true)?;
+        // One pass at the width of the last call (the usual case), a second one if the widest weight
+        // asks for another.
+        let mut width = self.last_width;
+        let mut blob = vec![0u8; width * weights.len()];
+        let mut maxbits = 0u32;
+        let mut fits = true;
+        for (k, item) in weights.iter().enumerate() {
+            let key = item.as_ptr() as usize;
+            if !self.encoded.contains_key(&key) {
+                if !item.is_instance_of::<pyo3::types::PyInt>() {
+                    return Ok(None);
+                }
+                let bits: u32 = item.call_method0("bit_length")?.extract()?;
+                if bits > 1000 {
+                    return Ok(None);
+                }
+                let len = (bits / 8 + 1) as usize;
+                let raw = item.call_method("to_bytes", (len, "little"), Some(&signed))?;
+                let bytes: Vec<u8> = raw.extract()?;
+                self.encoded.insert(key, (item.clone().unbind(), bytes, bits));
+            }
+            let (_, bytes, bits) = &self.encoded[&key];
+            maxbits = maxbits.max(*bits);
+            if fits && bytes.len() <= width {
+                put(&mut blob[k * width..(k + 1) * width], bytes);
+            } else {
+                fits = false;
+            }
+        }
+        let need = maxbits as usize + 24;
+        let Some(&wanted) = [16usize, 32, 40, 48, 56, 64, 96, 128].iter().find(|&&w| need < 8 * w) else {
+            return Ok(None);
+        };
+        if !fits || wanted != width {
+            width = wanted;
+            blob = vec![0u8; width * weights.len()];
+            for (k, item) in weights.iter().enumerate() {
+                let (_, bytes, _) = &self.encoded[&(item.as_ptr() as usize)];
+                put(&mut blob[k * width..(k + 1) * width], bytes);
+            }
+        }
+        self.last_width = width;
+        Ok(Some((pyo3::types::PyBytes::new(py, &blob), width)))
     }
 
     /// The mates of vertices 0..n (-1 when unmatched), as `max_weight_matching`.
@@ -1202,6 +1268,42 @@ impl MatchingSession {
             self.fallbacks += 1;
         }
         Ok(mates)
+    }
+}
+
+/// A little-endian two's complement integer into a wider slot, sign-extended.
+fn put(out: &mut [u8], bytes: &[u8]) {
+    out[..bytes.len()].copy_from_slice(bytes);
+    let fill = if bytes.last().is_some_and(|&b| b & 0x80 != 0) { 0xFF } else { 0 };
+    for b in &mut out[bytes.len()..] {
+        *b = fill;
+    }
+}
+
+/// Hashes an object's address (16-byte aligned) by one multiplication: the keys are addresses, not input.
+#[derive(Default, Clone, Copy)]
+pub struct AddressHash;
+
+pub struct AddressHasher(u64);
+
+impl std::hash::BuildHasher for AddressHash {
+    type Hasher = AddressHasher;
+    fn build_hasher(&self) -> AddressHasher {
+        AddressHasher(0)
+    }
+}
+
+impl std::hash::Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.0 = ((x as u64) >> 4).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     }
 }
 

@@ -207,3 +207,18 @@ def test_caissify_really_pairs_with_the_rust_matching(monkeypatch: pytest.Monkey
         t = t.set_result(1, b.table, "1-0")
     pair_next_round(t, CaissifyDutch())
     assert calls and all(n >= 20 for n in calls), calls
+
+
+def test_a_session_encodes_weights_as_to_bytes_does() -> None:
+    session = _core.MatchingSession()
+    big = 2**393 + 12345
+    weights = [0, 1, -1, 255, -256, big, -big, big, 7]
+    encoded = session.encode(weights)
+    assert encoded is not None
+    blob, width = encoded
+    assert width == width_for(weights) == 56
+    assert blob == b"".join(w.to_bytes(width, "little", signed=True) for w in weights)
+    again = session.encode([5, -2**100, 1])  # the small ones were encoded before: widths still fit
+    assert again is not None and again[1] == 16
+    assert again[0] == b"".join(w.to_bytes(16, "little", signed=True) for w in [5, -2**100, 1])
+    assert session.encode([1, 2.0]) is None and session.encode([2**1001]) is None and session.encode(["1"]) is None

@@ -136,17 +136,24 @@ def max_weight_matching(graph: Any, maxcardinality: bool = False, weight: str = 
     if not isinstance(graph, Graph):
         return set(networkx.max_weight_matching(graph, maxcardinality=maxcardinality, weight=weight))
     weights = graph._ws
-    try:  # integers only (networkx computes otherwise with floats): anything else goes to networkx
-        width = width_for(weights)
-        if width is None:
+    session: _core.MatchingSession | None = getattr(_borrowers, "session", None)
+    if session is not None:  # it encodes each int object once per session (most come back every matching)
+        encoded = session.encode(weights)
+        if encoded is None:
             return _networkx_matching(graph, maxcardinality, weight)
-        blob = b"".join([w.to_bytes(width, "little", signed=True) for w in weights])
-    except (AttributeError, TypeError):
-        return _networkx_matching(graph, maxcardinality, weight)
+        blob, width = encoded
+    else:
+        try:  # integers only (networkx computes otherwise with floats): anything else goes to networkx
+            found = width_for(weights)
+            if found is None:
+                return _networkx_matching(graph, maxcardinality, weight)
+            width = found
+            blob = b"".join([w.to_bytes(width, "little", signed=True) for w in weights])
+        except (AttributeError, TypeError):
+            return _networkx_matching(graph, maxcardinality, weight)
     nodes, us, vs = graph.resolved()
     if len(nodes) >= 1 << 20:
         return _networkx_matching(graph, maxcardinality, weight)
-    session = getattr(_borrowers, "session", None)
     solve = session.matching if session is not None else _core.max_weight_matching
     try:
         try:
