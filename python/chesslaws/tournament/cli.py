@@ -216,7 +216,7 @@ def pair(tournament_key: str, engine: str, bbp_path: str | None, db: str) -> Non
                 (pure Python; its maximum-weight matchings run in chesslaws'
                 Rust core, each repairing the one before; colours by
                 chesslaws' colour rules). About 0.2 s per round at 100
-                players, 1 s at 200, 3 s at 300, 8 s at 500.
+                players, under 1 s at 200, 2 s at 300, 6-7 s at 500.
 
     The default (auto) is bbp when one is found, else caissify. Both agree
     with FIDE TEC's pairing checker on the events measured (bench/README.md).
@@ -251,7 +251,7 @@ def pair(tournament_key: str, engine: str, bbp_path: str | None, db: str) -> Non
         click.echo(f"Dutch system by {chosen.name}{where}", err=True)
         if isinstance(chosen, CaissifyDutch) and len(t.players) > LARGE_FOR_CAISSIFY:
             click.echo(f"chesslaws tournament: note: {len(t.players)} players: caissify-pairings takes several "
-                       "seconds per round here (about 8 s at 500 players); bbpPairings pairs it in 2-3 s "
+                       "seconds per round here (about 6.5 s at 500 players); bbpPairings pairs it in 2-3 s "
                        "(--bbp PATH; build it from github.com/BieremaBoyzProgramming/bbpPairings)", err=True)
     try:
         if not t.rounds and t.regulations.system == "swiss":

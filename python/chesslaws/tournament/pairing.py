@@ -8,7 +8,7 @@ matchings (one of the whole field per pair it fixes: 97 % of its time with
 networkx) run in chesslaws' Rust core (:mod:`chesslaws.tournament.matching`:
 the same matchings, ties included). :func:`default_engine` takes bbpPairings
 whenever one is found (``CHESSLAWS_BBP`` or the ``PATH``) and caissify-pairings
-otherwise (a 500-player round in about 8 s where bbpPairings takes 2-3 s:
+otherwise (a 500-player round in about 6.5 s where bbpPairings takes 2-3 s:
 see :data:`LARGE_FOR_CAISSIFY`). caissify takes the colour rules'
 "higher ranked player" by pairing number where C.04.3 ranks by score first:
 its pairs are kept and their colours given by :func:`allocate_colours`, the
@@ -245,7 +245,7 @@ class BbpDutch:
 
 
 LARGE_FOR_CAISSIFY = 300
-"""Above this many players caissify-pairings (with the Rust matching) takes several seconds per round (about 8 s
+"""Above this many players caissify-pairings (with the Rust matching) takes several seconds per round (about 6.5 s
 at 500 players, where bbpPairings takes 2-3 s): the CLI says so. With networkx it took minutes past 150 players."""
 
 def find_bbp() -> str | None:
