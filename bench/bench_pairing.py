@@ -4,7 +4,9 @@ A random Swiss (a fixed seed: ratings 1200-2700, results drawn from the Elo
 expectation with 30 % draws) is paired round by round through chesslaws'
 engine interface (`chesslaws.tournament.pairing.pair_next_round`, the FIDE
 Dutch system of the default engine: bbpPairings when it is built, as
-`chesslaws tournament pair` does; --engine caissify for caissify-pairings).
+`chesslaws tournament pair` does; --engine caissify for caissify-pairings
+with its matchings in chesslaws' Rust core, as chesslaws pairs without
+bbpPairings; --engine caissify-networkx for caissify alone, with networkx).
 Per round it prints:
 
 1. the time our engine takes to pair the round (wall and CPU of this process);
@@ -18,12 +20,14 @@ Per round it prints:
 bbpPairings is not shipped with chesslaws: build it from github.com/BieremaBoyzProgramming/bbpPairings
 (make, about 20 s) and give it with --bbp PATH or CHESSLAWS_BBP. Without it only our times are printed.
 A round that takes longer than --round-limit seconds stops the run (it is
-reported as not finished): caissify-pairings runs one pure-Python maximum-
-weight matching of the whole field per pair it fixes.
+reported as not finished): caissify-pairings runs one maximum-weight matching
+of the whole field per pair it fixes (with networkx: minutes per round past
+150 players).
 
     export CHESSLAWS_BBP=/path/to/bbpPairings.exe
     python bench/bench_pairing.py --players 500 --rounds 11
-    python bench/bench_pairing.py --players 100 --rounds 9 --engine caissify
+    python bench/bench_pairing.py --players 500 --rounds 11 --engine caissify
+    python bench/bench_pairing.py --players 100 --rounds 9 --engine caissify-networkx
 """
 
 from __future__ import annotations
@@ -152,11 +156,13 @@ def main() -> None:
                     "finds it: CHESSLAWS_BBP, the PATH).")
     ap.add_argument("--round-limit", type=float, default=240.0, help="Seconds allowed to pair one round.")
     ap.add_argument("--no-fpc", action="store_true",
-                    help="Skip caissify's free pairings checker (it re-pairs every round with caissify; "
-                         f"skipped on its own past {LARGE_FOR_CAISSIFY} players, where it does not finish).")
-    ap.add_argument("--engine", choices=["auto", "caissify", "bbp"], default="auto",
-                    help="The engine behind chesslaws' interface (auto: bbpPairings when found, as chesslaws "
-                         "pairs by default; bbp: the --bbp binary, through our TRF).")
+                    help="Skip caissify's free pairings checker (it re-pairs every round with caissify, "
+                         f"its matchings in the Rust core; skipped on its own past {LARGE_FOR_CAISSIFY} players).")
+    ap.add_argument("--engine", choices=["auto", "caissify", "caissify-networkx", "bbp"], default="auto",
+                    help="The engine behind chesslaws' interface (auto: bbpPairings when found, else caissify, "
+                         "as chesslaws pairs by default; caissify: caissify-pairings with the Rust matching; "
+                         "caissify-networkx: caissify with networkx' matching, as caissify alone pairs; "
+                         "bbp: the --bbp binary, through our TRF).")
     args = ap.parse_args()
     global ENGINE
     if args.engine == "auto":
@@ -166,14 +172,14 @@ def main() -> None:
             ap.error("--engine bbp needs --bbp PATH (or CHESSLAWS_BBP; build it from github.com/BieremaBoyzProgramming/bbpPairings)")
         ENGINE = BbpDutch(args.bbp)
     else:
-        ENGINE = CaissifyDutch()
+        ENGINE = CaissifyDutch(native=args.engine == "caissify")
     if args.players > LARGE_FOR_CAISSIFY:
         args.no_fpc = True
 
     with open("/proc/loadavg") as f:
         load = f.read().split()[:3]
     print(f"# {args.players} players, {args.rounds} rounds, seed {args.seed}; load average {' '.join(load)}")
-    engine = "caissify-pairings (Dutch)" if args.engine == "caissify" else "bbpPairings through chesslaws' TRF"
+    engine = ENGINE.name if args.engine != "bbp" else "bbpPairings through chesslaws' TRF"
     print(f"# engine: {engine}, peer: bbpPairings ({args.bbp or 'not given: --bbp PATH'})")
     rng = random.Random(args.seed + 1)
     t = simulate(args.players, args.rounds, args.seed)
@@ -204,7 +210,10 @@ def main() -> None:
         if paired_rounds and not args.no_fpc:
             from caissify_pairings.fpc import check_trf
 
-            report = check_trf(write_trf(t))
+            from chesslaws.tournament.matching import native_networkx
+
+            with native_networkx():
+                report = check_trf(write_trf(t))
             s = report["summary"]
             print(f"# engine's own checker (caissify FPC): {s['rounds_matched']}/{s['rounds_checked']} rounds agree")
         if paired_rounds:

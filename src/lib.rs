@@ -10,6 +10,7 @@ use pyo3::prelude::*;
 
 mod check;
 mod dead;
+mod matching;
 mod perft;
 mod pgn;
 mod position;
@@ -39,5 +40,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     check::register(m)?;
     dead::register(m)?;
     pgn::register(m)?;
+    matching::register(m)?;
     Ok(())
 }

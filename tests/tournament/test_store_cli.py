@@ -198,3 +198,22 @@ def test_results_entered_by_hand_export_as_pgn_and_standings_say_which_round(tmp
     assert game.headers["White"] == t.player(board.white).name and not list(game.mainline_moves())
     empty = CliRunner().invoke(main, ["tournament", "export", "Club", "--pgn", "--round", "2", "--db", db])
     assert empty.exit_code == 1 and "round 2 has no result yet" in empty.output
+
+
+def test_cli_names_the_engine_and_notes_a_large_field(tmp_path: Path) -> None:
+    """Without bbpPairings the first line names caissify with the Rust matching; past LARGE_FOR_CAISSIFY
+    players a note says how long a round takes and where the faster engine is."""
+    from chesslaws.tournament.pairing import LARGE_FOR_CAISSIFY
+
+    db = str(tmp_path / "t.sqlite3")
+    env = {"CHESSLAWS_BBP": "", "PATH": str(tmp_path)}
+    for key, n in (("Small", 20), ("Large", LARGE_FOR_CAISSIFY + 1)):
+        run(["create", key, "--rounds", "5"], db)
+        rng = random.Random(n)
+        for i in range(n):
+            run(["add", key, f"Player {i + 1:03}", "--rating", str(rng.randint(1200, 2700))], db)
+        out = CliRunner().invoke(main, ["tournament", "pair", key, "--db", db], env=env)
+        assert out.exit_code == 0, out.output
+        assert "Dutch system by caissify-pairings dutch (matching: chesslaws' Rust core)" in out.output
+        noted = f"note: {n} players: caissify-pairings takes several seconds per round" in out.output
+        assert noted == (n > LARGE_FOR_CAISSIFY) and ("bbpPairings pairs it in 2-3 s" in out.output) == noted

@@ -3,14 +3,16 @@
 The engine is kept behind :class:`SwissEngine` (one call: pair one round
 from each player's history). :class:`BbpDutch` runs bbpPairings (FIDE-endorsed,
 C++, Apache-2.0, not shipped with chesslaws: built from github.com/BieremaBoyzProgramming/bbpPairings) on the event's TRF; :class:`CaissifyDutch`
-adapts the pure-Python ``caissify-pairings`` package. :func:`default_engine`
-takes bbpPairings whenever one is found (``CHESSLAWS_BBP`` or the ``PATH``) and caissify-pairings otherwise: caissify needs seconds per
-round at 100 players and does not finish a round of a 500-player open (one
-from-scratch maximum-weight matching of the whole field per pair it fixes;
-see :data:`LARGE_FOR_CAISSIFY`), and it takes the colour rules' "higher
-ranked player" by pairing number where C.04.3 ranks by score first: its
-pairs are kept and their colours given by :func:`allocate_colours`, the one
-pairing rule written here. Otherwise no pairing rule is written here:
+adapts the pure-Python ``caissify-pairings`` package, whose maximum-weight
+matchings (one of the whole field per pair it fixes: 97 % of its time with
+networkx) run in chesslaws' Rust core (:mod:`chesslaws.tournament.matching`:
+the same matchings, ties included). :func:`default_engine` takes bbpPairings
+whenever one is found (``CHESSLAWS_BBP`` or the ``PATH``) and caissify-pairings
+otherwise (a 500-player round in about 6.5 s where bbpPairings takes 2-3 s:
+see :data:`LARGE_FOR_CAISSIFY`). caissify takes the colour rules'
+"higher ranked player" by pairing number where C.04.3 ranks by score first:
+its pairs are kept and their colours given by :func:`allocate_colours`, the
+one pairing rule written here. Otherwise no pairing rule is written here:
 this module only derives each player's pairing history (score, colours of
 played games, floats, byes, previous opponents) from the tournament's
 record and turns the engine's answer into a :class:`Round`.
@@ -23,10 +25,12 @@ import shutil
 import subprocess
 import tempfile
 import warnings
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from chesslaws.tournament.matching import native_networkx
 from chesslaws.tournament.model import Board, Bye, Round, Tournament, TournamentError
 from chesslaws.tournament.records import Entry, game_score, player_entries
 
@@ -115,12 +119,22 @@ class CaissifyDutch:
 
     caissify takes the colour rules' "higher ranked player" by pairing number alone, where C.04.3
     (1.2) ranks by score first: its pairs keep their players, their colours are given by
-    :func:`allocate_colours` (``own_colours=False``: caissify's own colours, for comparison)."""
+    :func:`allocate_colours` (``own_colours=False``: caissify's own colours, for comparison).
+    Its maximum-weight matchings run in the Rust core, each started from the optimum of the one before
+    (``warm=False``: each from scratch, step for step as networkx, the same matchings; ``native=False``:
+    in networkx, as caissify alone runs them, minutes per round past 150 players). A warm start may
+    choose another matching among equally heavy ones; the pairings are compared with networkx' by the
+    tests (every round of several events) and checked by FIDE TEC's checker in the bench."""
 
     name = "caissify-pairings dutch"
 
-    def __init__(self, *, own_colours: bool = True) -> None:
+    def __init__(self, *, own_colours: bool = True, native: bool = True, warm: bool = True) -> None:
         self.own_colours = own_colours
+        self.native = native
+        self.warm = warm
+        self.name = "caissify-pairings dutch" + (" (matching: networkx)" if not native else
+                                                 " (matching: chesslaws' Rust core)" if warm else
+                                                 " (matching: chesslaws' Rust core, from scratch)")
 
     def pair(self, request: SwissRequest) -> list[tuple[int, int | None]]:
         from caissify_pairings import MissingFloatHistoryWarning
@@ -131,7 +145,7 @@ class CaissifyDutch:
             "starting_number": p.start_number, "color_hist": list(p.colours), "float_history": list(p.floats),
             "bye_count": p.had_bye_or_forfeit_win - p.forfeit_wins, "forfeit_win_count": p.forfeit_wins,
         } for p in request.players]
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), native_networkx(warm=self.warm) if self.native else nullcontext():
             warnings.simplefilter("error", MissingFloatHistoryWarning)
             engine = DutchEngine(players=players, previous_pairings=set(request.played_pairs),
                                  round_number=request.round_number, total_rounds=request.total_rounds)
@@ -230,8 +244,9 @@ class BbpDutch:
         return [p for p in pairs if p[1] is not None] + [p for p in pairs if p[1] is None]
 
 
-LARGE_FOR_CAISSIFY = 150
-"""Above this many players caissify-pairings takes minutes per round (500: a round does not finish in 300 s)."""
+LARGE_FOR_CAISSIFY = 300
+"""Above this many players caissify-pairings (with the Rust matching) takes several seconds per round (about 6.5 s
+at 500 players, where bbpPairings takes 2-3 s): the CLI says so. With networkx it took minutes past 150 players."""
 
 def find_bbp() -> str | None:
     """The bbpPairings executable to use, if any: ``CHESSLAWS_BBP``, else one on the ``PATH``."""
@@ -252,7 +267,10 @@ def default_engine() -> SwissEngine:
 
 
 def _request_trf(t: Tournament) -> str:
-    """The event's TRF, with the next round's requested byes (F, H, Z) and absences (-) already written in."""
+    """The event's TRF, with the next round's requested byes (F, H, Z) and absences (-) already written in,
+    and the points of a full or half bye counted in the player's total (columns 81-84), as the round's
+    code says."""
+    from chesslaws.tournament.records import points_for
     from chesslaws.tournament.trf import write_trf
 
     number = t.next_round
@@ -262,10 +280,13 @@ def _request_trf(t: Tournament) -> str:
         if line.startswith("001"):
             sn = int(line[4:8])
             kind = t.requested_bye(number, sn)
-            code = "-" if not t.player(sn).active_in(number) else {"full": "F", "half": "H", "zero": "Z"}.get(
-                kind or "")
+            active = t.player(sn).active_in(number)
+            code = "-" if not active else {"full": "F", "half": "H", "zero": "Z"}.get(kind or "")
             if code:
                 line = line.ljust(column - 1) + f"0000 - {code}"
+            if active and kind in ("full", "half", "zero"):
+                points = float(line[80:84]) + points_for(kind, t.regulations.scoring)[0]
+                line = line[:80] + f"{points:>4.1f}" + line[84:]
         lines.append(line)
     return "\n".join(lines) + "\n"
 
