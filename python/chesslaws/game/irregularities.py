@@ -294,14 +294,7 @@ def _unreplaced_promotion(b: _Builder, t: int, mover: Color, text: str, queen: s
     base = (f"{NAME[mover]} moved a pawn to the last rank ({text}) and pressed the clock without replacing it: "
             "the move is illegal")
     if count[mover] >= 2:
-        verdict = can_mate(pos, opp)
-        if verdict.can_mate is False:
-            b.end(t, draw("illegal_moves"), "illegal_move_penalty",
-                  f"{base}, {NAME[mover]}'s second, but {NAME[opp]}{verdict.clause} cannot checkmate by any series "
-                  f"of legal moves{verdict.proof}: the game is drawn.")
-        else:
-            b.end(t, win_for(opp, "illegal_moves"), "illegal_move_penalty",
-                  f"{base}, {NAME[mover]}'s second illegal move: {NAME[opp]} wins.")
+        _second_illegal_move(b, t, mover, pos, f"{base}. ")
         return
     san, uci, nxt = pos.play_annotated(queen)
     b.rule(t, "unreplaced_promotion", f"{base}; the pawn is replaced by a queen of its colour ({san}).")
