@@ -216,6 +216,15 @@ class BestMove:
         return (self.received_ns - self.sent_ns) / 1e6
 
 
+@dataclass(slots=True)
+class _Search:
+    """What a search has reported so far, while :meth:`UciEngine.wait_bestmove` reads it."""
+
+    cp: int | None = None
+    mate: int | None = None
+    spent: int | None = None
+
+
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
     if proc.poll() is not None:
         return
@@ -420,46 +429,55 @@ class UciEngine:
         if self._origin_ns is None or at < self._origin_ns:
             self._origin_ns = at
 
+    #: What makes the engine answer at once with the move it has (xboard: ``?``).
+    _STOP = "stop"
+
     def wait_bestmove(self, deadline_ns: int | None) -> BestMove | None:
-        """Reads until ``bestmove``; ``None`` if ``deadline_ns`` passes first
+        """Reads until the engine's move; ``None`` if ``deadline_ns`` passes first
         (the search goes on: :meth:`stop` it or :meth:`close` the engine).
 
-        Lines other than ``info`` and ``bestmove`` are ignored, as UCI asks.
+        What the search reports on the way (score, time) goes into the answer;
+        other lines are ignored, as UCI asks.
         """
-        cp: int | None = None
-        mate: int | None = None
-        spent: int | None = None
+        seen = _Search()
         while True:
             item = self._next(deadline_ns)
             if item is None:
                 return None
             line, ready_ns = item
-            if line.startswith("bestmove"):
+            best = self._read(line, ready_ns, seen)
+            if best is not None:
                 self._searching = False
-                words = line.split()
-                move = words[1] if len(words) > 1 else ""
-                return BestMove(move, line, self._go_ns, ready_ns, cp, mate, spent, self._origin_ns)
-            if line.startswith("info") and (" score " in line or " time " in line):
-                words = line.split()
-                try:
-                    if "time" in words:
-                        spent = int(words[words.index("time") + 1])
-                        self._origin(ready_ns, spent)
-                    if "score" in words and "lowerbound" not in words and "upperbound" not in words:
-                        i = words.index("score")
-                        kind, value = words[i + 1], int(words[i + 2])
-                        if kind == "cp":
-                            cp, mate = value, None
-                        elif kind == "mate":
-                            cp, mate = None, value
-                except (ValueError, IndexError):
-                    continue
+                return best
+
+    def _read(self, line: str, ready_ns: int, seen: _Search) -> BestMove | None:
+        """One line of UCI: the answer (``bestmove``), or an ``info`` line's score and time, noted in ``seen``."""
+        if line.startswith("bestmove"):
+            words = line.split()
+            move = words[1] if len(words) > 1 else ""
+            return BestMove(move, line, self._go_ns, ready_ns, seen.cp, seen.mate, seen.spent, self._origin_ns)
+        if line.startswith("info") and (" score " in line or " time " in line):
+            words = line.split()
+            try:
+                if "time" in words:
+                    seen.spent = int(words[words.index("time") + 1])
+                    self._origin(ready_ns, seen.spent)
+                if "score" in words and "lowerbound" not in words and "upperbound" not in words:
+                    i = words.index("score")
+                    kind, value = words[i + 1], int(words[i + 2])
+                    if kind == "cp":
+                        seen.cp, seen.mate = value, None
+                    elif kind == "mate":
+                        seen.cp, seen.mate = None, value
+            except (ValueError, IndexError):
+                pass
+        return None
 
     def stop(self, timeout: float = 1.0) -> BestMove | None:
-        """Stops a search and waits up to ``timeout`` for its ``bestmove``."""
+        """Stops a search (UCI ``stop``, xboard ``?``) and waits up to ``timeout`` for its move."""
         if not self._searching:
             return None
-        self.send("stop")
+        self.send(self._STOP)
         return self.wait_bestmove(time.monotonic_ns() + int(timeout * 1e9))
 
     def close(self, timeout: float = 1.0) -> None:
@@ -665,36 +683,24 @@ class XboardEngine(UciEngine):
         self._board = (fen, list(moves))
         return go_ns
 
-    def wait_bestmove(self, deadline_ns: int | None) -> BestMove | None:
-        """Reads until ``move X`` (thinking lines ``ply score time nodes pv`` give the score and the
-        time in centiseconds); ``None`` if ``deadline_ns`` passes first."""
-        cp: int | None = None
-        spent: int | None = None
-        while True:
-            item = self._next(deadline_ns)
-            if item is None:
-                return None
-            line, ready_ns = item
-            if line.startswith("move "):
-                self._searching = False
-                move = line.split()[1].lower().replace("=", "") if len(line.split()) > 1 else ""
-                if self._board is not None:
-                    self._board = (self._board[0], self._board[1] + [move])
-                return BestMove(move, line, self._go_ns, ready_ns, cp, None, spent, self._origin_ns)
-            words = line.split()
-            if len(words) >= 4 and words[0].isdigit():
-                try:
-                    cp, spent = int(words[1]), int(words[2]) * 10
-                except ValueError:
-                    continue
-                self._origin(ready_ns, spent)
+    _STOP = "?"  # move now
 
-    def stop(self, timeout: float = 1.0) -> BestMove | None:
-        """``?`` (move now), then waits up to ``timeout`` for its move."""
-        if not self._searching:
-            return None
-        self.send("?")
-        return self.wait_bestmove(time.monotonic_ns() + int(timeout * 1e9))
+    def _read(self, line: str, ready_ns: int, seen: _Search) -> BestMove | None:
+        """One line of xboard: the answer (``move X``), or a thinking line ``ply score time nodes pv`` (the
+        time in centiseconds), its score and time noted in ``seen``."""
+        if line.startswith("move "):
+            move = line.split()[1].lower().replace("=", "") if len(line.split()) > 1 else ""
+            if self._board is not None:
+                self._board = (self._board[0], self._board[1] + [move])
+            return BestMove(move, line, self._go_ns, ready_ns, seen.cp, None, seen.spent, self._origin_ns)
+        words = line.split()
+        if len(words) >= 4 and words[0].isdigit():
+            try:
+                seen.cp, seen.spent = int(words[1]), int(words[2]) * 10
+            except ValueError:
+                return None
+            self._origin(ready_ns, seen.spent)
+        return None
 
 
 def _xboard_option(text: str) -> dict[str, str] | None:
