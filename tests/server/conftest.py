@@ -304,3 +304,12 @@ def shots(tmp_path: Path) -> Path:
     d = Path(where) if where else tmp_path
     d.mkdir(parents=True, exist_ok=True)
     return d
+
+
+def at_390(page: Any, shots: Path, name: str) -> None:
+    """The page on a 390 px phone: no sideways scrolling, and a full-page screenshot ``NAME-390.png``.
+    The viewport stays at 390 px (the caller sets it back if it goes on)."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, f"{name} scrolls sideways at 390 px"
+    page.screenshot(path=str(shots / f"{name}-390.png"), full_page=True)

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from conftest import needs_chromium
+from conftest import at_390, needs_chromium
 
 pytestmark = needs_chromium
 
@@ -54,10 +54,7 @@ def test_lobby_creates_chess960_and_a_game_is_played_to_mate(server: Any, browse
     assert lobby.is_visible("#c960")
     lobby.fill("#c960", "199")
     lobby.screenshot(path=str(shots / "lobby-chess960-1280.png"), full_page=True)
-    lobby.set_viewport_size({"width": 390, "height": 844})
-    lobby.wait_for_timeout(200)
-    assert lobby.evaluate("document.documentElement.scrollWidth") <= 390
-    lobby.screenshot(path=str(shots / "lobby-chess960-390.png"), full_page=True)
+    at_390(lobby, shots, "lobby-chess960")
     lobby.set_viewport_size({"width": 1280, "height": 1000})
     lobby.click("#create-btn")
     lobby.wait_for_selector("#link-white")
@@ -102,10 +99,7 @@ def test_lobby_creates_chess960_and_a_game_is_played_to_mate(server: Any, browse
     pgn = httpx.get(f"{server.url}/api/games/{gid}/pgn").text
     assert '[Variant "Chess960"]' in pgn and "4. O-O " in pgn and "4... Nxe2#" in pgn
     black.screenshot(path=str(shots / "game-chess960-mate-1280.png"))
-    white.set_viewport_size({"width": 390, "height": 844})
-    white.wait_for_timeout(300)
-    assert white.evaluate("document.documentElement.scrollWidth") <= 390
-    white.screenshot(path=str(shots / "game-chess960-mate-390.png"), full_page=True)
+    at_390(white, shots, "game-chess960-mate")
     white.context.close()
     black.context.close()
 

@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from conftest import needs_chromium
+from conftest import at_390, needs_chromium
 
 pytestmark = needs_chromium
 
@@ -283,10 +283,7 @@ def test_step_through_moves_flip_and_type_moves(server: Any, browser: Any, shots
     black.uncheck("#sound-on")
     assert black.evaluate("localStorage.getItem('chesslaws:sound')") == "off"
     black.screenshot(path=str(shots / "game-black-1280.png"))
-    black.set_viewport_size({"width": 390, "height": 844})
-    black.wait_for_timeout(300)
-    assert black.evaluate("document.documentElement.scrollWidth") <= 390
-    black.screenshot(path=str(shots / "game-black-390.png"), full_page=True)
+    at_390(black, shots, "game-black")
     black.context.close()
 
 
@@ -330,10 +327,7 @@ def test_arbiter_console_is_safe_and_sees_the_sealed_move(server: Any, browser: 
     black.wait_for_selector('#status[data-status="adjourned"]')
     assert "Nc3" not in black.content() and not black.is_visible("#arb-sealed")
     arbiter.screenshot(path=str(shots / "arbiter-1280.png"), full_page=True)
-    arbiter.set_viewport_size({"width": 390, "height": 844})
-    arbiter.wait_for_timeout(300)
-    assert arbiter.evaluate("document.documentElement.scrollWidth") <= 390
-    arbiter.screenshot(path=str(shots / "arbiter-390.png"), full_page=True)
+    at_390(arbiter, shots, "arbiter")
     arbiter.set_viewport_size({"width": 1280, "height": 900})
     # After resumption the replier's clock runs: the status says so (not "White to move").
     arbiter.click("#arb-resume")

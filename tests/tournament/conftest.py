@@ -19,3 +19,4 @@ browser = _server.browser
 free_port = _server.free_port
 wait_port = _server.wait_port
 needs_chromium = _server.needs_chromium
+at_390 = _server.at_390
