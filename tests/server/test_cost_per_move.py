@@ -28,7 +28,8 @@ def test_messages_are_compact_json_whatever_they_hold() -> None:
     in the same compact form, so that an acknowledgement can still carry its state (hub._with_state)."""
     import json
 
-    from chesslaws.server.hub import _STATE_HEAD, _with_state, dumps
+    from chesslaws.server.hub import _STATE_HEAD, _with_state
+    from chesslaws.server.store import dumps
 
     for state in ({"ply": 3, "name": "Ä"}, {"ply": 10**30}):
         msg = dumps({"kind": "state", "state": state})

@@ -45,8 +45,8 @@ from chesslaws.engines import EngineSpec
 from chesslaws.server.engines import EnginePlayers
 from chesslaws.server.engines import install as install_engines
 from chesslaws.server.guard import SECURITY_HEADERS, Limits, Refused, strict_json
-from chesslaws.server.hub import MAX_BODY, ApiError, Hub, LiveGame, Subscriber, dumps, public_event
-from chesslaws.server.store import Store, open_store
+from chesslaws.server.hub import MAX_BODY, ApiError, Hub, LiveGame, Subscriber, public_event
+from chesslaws.server.store import Store, dumps, open_store
 
 log = logging.getLogger("chesslaws.server")
 

@@ -25,8 +25,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, TypeVar
 
-import orjson
-
 from chesslaws.errors import AmbiguousMove, ChessLawsError, IllegalMove, InvalidInput, UnreadableMove, WrongState
 from chesslaws.events import SCHEMAS, ms_to_t
 from chesslaws.game import Game
@@ -34,7 +32,7 @@ from chesslaws.game.flags import due
 from chesslaws.position import STARTING_FEN, Position
 from chesslaws.server.controls import controls
 from chesslaws.server.guard import Limits, RateLimiter, Refused
-from chesslaws.server.store import GameRecord, Seat, SeatTaken, Store, StoreError, hash_token
+from chesslaws.server.store import GameRecord, Seat, SeatTaken, Store, StoreError, dumps, hash_token
 
 log = logging.getLogger("chesslaws.server")
 
@@ -72,15 +70,6 @@ def seen_at(game: Game, t: float) -> Game:
     present observes, the default time), or as its last event left it when ``t`` is before that event."""
     ms = round(t * 1000)
     return game.at(t) if ms > game.state.t_ms else game
-
-
-def dumps(message: Any) -> str:
-    """A message's JSON text, as every socket gets it: orjson (compact, UTF-8 as it is) encodes a state
-    several times faster than the standard library, and a state is encoded once per move."""
-    try:
-        return orjson.dumps(message).decode()
-    except TypeError:  # what orjson does not encode (an integer beyond 64 bits): the standard library does
-        return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
 _STATE_HEAD = '{"kind":"state","state":'

@@ -138,7 +138,7 @@ class Store(ABC):
         """Marks a game over (``status``: its state's status) with its final state, so that reading it
         needs no replay; or live again (``status`` "live", ``final`` None)."""
         self._q("UPDATE games SET status = {p}, final = {p} WHERE id = {p}",
-                (status, None if final is None else _dump(final), game_id))
+                (status, None if final is None else dumps(final), game_id))
 
     def final(self, game_id: str) -> tuple[str, dict[str, Any]] | None:
         """The status and final state of a game that is over, or None (unknown, or not over)."""
@@ -247,13 +247,15 @@ def _record(row: tuple[Any, ...], events: list[str]) -> GameRecord:
     )
 
 
-def _dump(event: dict[str, Any]) -> str:
-    """An event's row: compact JSON, UTF-8 as it is (orjson: the store's thread holds the interpreter
-    lock while it encodes, so every microsecond here is one the game loop waits)."""
+def dumps(value: Any) -> str:
+    """Compact JSON, UTF-8 as it is: a stored row, and every message the server sends (hub.py).
+    orjson encodes a state several times faster than the standard library (and the store's thread holds
+    the interpreter lock while it encodes); what orjson does not encode (an integer beyond 64 bits) the
+    standard library does, in the same form."""
     try:
-        return orjson.dumps(event).decode()
-    except TypeError:  # what orjson does not encode (an integer beyond 64 bits): the standard library does
-        return json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 class SQLiteStore(Store):
@@ -291,7 +293,7 @@ class SQLiteStore(Store):
                      record.token_hashes.get("black"), record.token_hashes.get("arbiter")),
                 )
                 for seq, ev in enumerate(record.events):
-                    db.execute("INSERT INTO events VALUES (?,?,?)", (record.id, seq, _dump(ev)))
+                    db.execute("INSERT INTO events VALUES (?,?,?)", (record.id, seq, dumps(ev)))
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")
@@ -300,7 +302,7 @@ class SQLiteStore(Store):
     def append(self, game_id: str, seq: int, event: dict[str, Any]) -> None:
         with self._lock:
             try:
-                self._db.execute("INSERT INTO events VALUES (?,?,?)", (game_id, seq, _dump(event)))
+                self._db.execute("INSERT INTO events VALUES (?,?,?)", (game_id, seq, dumps(event)))
             except sqlite3.IntegrityError as err:
                 raise StoreError(str(err)) from None
 
@@ -309,7 +311,7 @@ class SQLiteStore(Store):
             db = self._db
             db.execute("BEGIN IMMEDIATE")
             try:
-                db.executemany("INSERT INTO events VALUES (?,?,?)", [(g, n, _dump(e)) for g, n, e in items])
+                db.executemany("INSERT INTO events VALUES (?,?,?)", [(g, n, dumps(e)) for g, n, e in items])
                 db.execute("COMMIT")
             except sqlite3.IntegrityError as err:
                 db.execute("ROLLBACK")
@@ -447,7 +449,7 @@ class PostgresStore(Store):
                  record.token_hashes.get("black"), record.token_hashes.get("arbiter")),
             )
             for seq, ev in enumerate(record.events):
-                cur.execute("INSERT INTO events VALUES (%s,%s,%s)", (record.id, seq, _dump(ev)))
+                cur.execute("INSERT INTO events VALUES (%s,%s,%s)", (record.id, seq, dumps(ev)))
 
         self._tx(run)
 
@@ -456,7 +458,7 @@ class PostgresStore(Store):
 
     def append_many(self, items: list[tuple[str, int, dict[str, Any]]]) -> None:
         def run(cur: Any) -> None:
-            cur.executemany("INSERT INTO events VALUES (%s,%s,%s)", [(g, n, _dump(e)) for g, n, e in items])
+            cur.executemany("INSERT INTO events VALUES (%s,%s,%s)", [(g, n, dumps(e)) for g, n, e in items])
             last: dict[str, int] = {}
             for g, n, _ in items:
                 last[g] = max(n, last.get(g, -1))
