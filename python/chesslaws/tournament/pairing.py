@@ -32,7 +32,7 @@ from typing import Any, Protocol
 
 from chesslaws.tournament.matching import native_networkx
 from chesslaws.tournament.model import Board, Bye, Round, Tournament, TournamentError
-from chesslaws.tournament.records import Entry, game_score, player_entries
+from chesslaws.tournament.records import Entry, game_score, player_entries, points_for
 
 Pair = tuple[int, int]
 
@@ -270,7 +270,6 @@ def _request_trf(t: Tournament) -> str:
     """The event's TRF, with the next round's requested byes (F, H, Z) and absences (-) already written in,
     and the points of a full or half bye counted in the player's total (columns 81-84), as the round's
     code says."""
-    from chesslaws.tournament.records import points_for
     from chesslaws.tournament.trf import write_trf
 
     number = t.next_round
