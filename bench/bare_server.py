@@ -68,7 +68,7 @@ def create(db: str) -> FastAPI:
             gid = f"r{pair}"
             table = tables.setdefault(gid, {"seq": 1})
             table[side] = sock
-        if table["seq"] == 1 and not table.get("created"):
+        if not table.get("created"):
             table["created"] = True
             await asyncio.get_running_loop().run_in_executor(
                 executor, store.create_game, GameRecord(gid, 0.0, "online", {}, {}, [{"type": "start", "t": 0}]))
