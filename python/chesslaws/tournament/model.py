@@ -54,6 +54,10 @@ TIEBREAKS: dict[str, str] = {
 }
 
 DEFAULT_SWISS_TIEBREAKS = ("BH-C1", "BH", "SB", "DE", "WIN", "BPG")
+#: Acceleration of a Swiss: none, or the Baku Acceleration Method (C.04.5.1).
+ACCELERATIONS: tuple[str, ...] = ("none", "baku")
+#: The Tie-Break Regulations (C.07): the 2023 text, or with the 2026 amendment of Article 16.4.
+TIEBREAK_RULES: tuple[str, ...] = ("2023", "2026")
 DEFAULT_ROUND_ROBIN_TIEBREAKS = ("DE", "SB", "WIN", "BPG")
 
 
@@ -124,10 +128,24 @@ class Regulations:
     scoring: Scoring = field(default_factory=Scoring)
     quickplay: bool = False  # the quickplay-finish Guidelines were announced (2023 Guidelines III)
     tiebreaks: tuple[str, ...] = DEFAULT_SWISS_TIEBREAKS
+    initial_colour: str = "white"  # the colour of pairing number 1 in round 1 (TRF ``XXC white1``/``black1``)
+    acceleration: str = "none"  # "baku": the Baku Acceleration Method (C.04.5.1), written as XXA lines
+    tiebreak_rules: str = "2023"  # C.07 as of 2023, or "2026": with the 2026 amendment of Article 16.4
+    unrated_rating: int | None = None  # the rating an unrated opponent counts with in ARO and TPR (None: left out)
 
     def __post_init__(self) -> None:
         if self.system not in SYSTEMS:
             raise _fail(f"field 'system': {self.system!r} is not one of {', '.join(SYSTEMS)}")
+        if self.initial_colour not in ("white", "black"):
+            raise _fail(f"field 'initial_colour': {self.initial_colour!r} is not white or black")
+        if self.acceleration not in ACCELERATIONS:
+            raise _fail(f"field 'acceleration': {self.acceleration!r} is not one of {', '.join(ACCELERATIONS)}")
+        if self.acceleration == "baku" and (self.system != "swiss" or not self.scoring.standard):
+            raise _fail("field 'acceleration': the Baku method (C.04.5.1) is for a Swiss scored 1-0.5-0")
+        if self.tiebreak_rules not in TIEBREAK_RULES:
+            raise _fail(f"field 'tiebreak_rules': {self.tiebreak_rules!r} is not one of {', '.join(TIEBREAK_RULES)}")
+        if self.unrated_rating is not None and not 0 < self.unrated_rating <= 3500:
+            raise _fail(f"field 'unrated_rating': {self.unrated_rating} is out of 1..3500")
         if self.edition not in ("1989", "1997", "2023"):
             raise _fail(f"field 'edition': {self.edition!r} is not 1989, 1997 or 2023")
         if self.rounds < 1:
@@ -162,7 +180,9 @@ class Regulations:
     def to_json(self) -> dict[str, Any]:
         return {"system": self.system, "rounds": self.rounds, "edition": self.edition,
                 "time_control": self.time_control, "default_time": self.default_time,
-                "scoring": str(self.scoring), "quickplay": self.quickplay, "tiebreaks": list(self.tiebreaks)}
+                "scoring": str(self.scoring), "quickplay": self.quickplay, "tiebreaks": list(self.tiebreaks),
+                "initial_colour": self.initial_colour, "acceleration": self.acceleration,
+                "tiebreak_rules": self.tiebreak_rules, "unrated_rating": self.unrated_rating}
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> Regulations:
@@ -170,7 +190,11 @@ class Regulations:
                    edition=str(obj.get("edition", "2023")), time_control=str(obj.get("time_control", "5400+30")),
                    default_time=obj.get("default_time"), scoring=Scoring.parse(str(obj.get("scoring", "1-0.5-0"))),
                    quickplay=bool(obj.get("quickplay", False)),
-                   tiebreaks=tuple(obj.get("tiebreaks", DEFAULT_SWISS_TIEBREAKS)))
+                   tiebreaks=tuple(obj.get("tiebreaks", DEFAULT_SWISS_TIEBREAKS)),
+                   initial_colour=str(obj.get("initial_colour", "white")),
+                   acceleration=str(obj.get("acceleration", "none")),
+                   tiebreak_rules=str(obj.get("tiebreak_rules", "2023")),
+                   unrated_rating=None if obj.get("unrated_rating") is None else int(obj["unrated_rating"]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,6 +304,9 @@ class Tournament:
     site: str = ""
     date: str = ""
     id: str = ""
+    # Virtual points per round given in the event's file (TRF ``XXA``: start number, points for rounds 1, 2, ...);
+    # when empty, the regulations' acceleration (if any) gives them.
+    accelerations: tuple[tuple[int, tuple[float, ...]], ...] = ()
 
     # --- reading ---------------------------------------------------------------
 
@@ -309,6 +336,24 @@ class Tournament:
             return reg.rounds
         per_cycle = n - 1 if n % 2 == 0 else n
         return per_cycle * (2 if reg.system == "double-round-robin" else 1)
+
+    def virtual_points(self, round_number: int) -> dict[int, float]:
+        """The virtual points of each accelerated player for the pairing of ``round_number``: the event's own
+        (TRF ``XXA``), else the Baku Acceleration Method's (C.04.5.1) when the regulations choose it: the first
+        2 * Q pairing numbers (Q: the number of players divided by 4, rounded up) form GA; the accelerated rounds
+        are the first half of the rounds (rounded up); GA has 1 virtual point in the first half of them (rounded
+        up), 0.5 in the rest, and nobody has any afterwards."""
+        if self.accelerations:
+            return {sn: pts[round_number - 1] for sn, pts in self.accelerations
+                    if round_number <= len(pts) and pts[round_number - 1]}
+        if self.regulations.acceleration != "baku":
+            return {}
+        accelerated = (self.total_rounds + 1) // 2
+        if round_number > accelerated:
+            return {}
+        points = 1.0 if round_number <= (accelerated + 1) // 2 else 0.5
+        ga = 2 * ((len(self.players) + 3) // 4)
+        return {sn: points for sn in range(1, min(ga, len(self.players)) + 1)}
 
     def requested_bye(self, round_number: int, start_number: int) -> ByeKind | None:
         for rnd, sn, kind in self.requested_byes:
@@ -425,7 +470,8 @@ class Tournament:
         return {"id": self.id, "name": self.name, "site": self.site, "date": self.date,
                 "regulations": self.regulations.to_json(), "players": [p.to_json() for p in self.players],
                 "rounds": [r.to_json() for r in self.rounds],
-                "requested_byes": [list(b) for b in self.requested_byes]}
+                "requested_byes": [list(b) for b in self.requested_byes],
+                "accelerations": [[sn, list(pts)] for sn, pts in self.accelerations]}
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> Tournament:
@@ -433,4 +479,6 @@ class Tournament:
                    players=tuple(Player.from_json(p) for p in obj.get("players", [])),
                    rounds=tuple(Round.from_json(r) for r in obj.get("rounds", [])),
                    requested_byes=tuple((int(r), int(s), k) for r, s, k in obj.get("requested_byes", [])),
-                   site=str(obj.get("site", "")), date=str(obj.get("date", "")), id=str(obj.get("id", "")))
+                   site=str(obj.get("site", "")), date=str(obj.get("date", "")), id=str(obj.get("id", "")),
+                   accelerations=tuple((int(sn), tuple(float(x) for x in pts))
+                                       for sn, pts in obj.get("accelerations", [])))

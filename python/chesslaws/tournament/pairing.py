@@ -96,6 +96,11 @@ class SwissPlayer:
     floats: tuple[str, ...]  # "up"/"down"/"none" per round so far
     had_bye_or_forfeit_win: int  # unplayed rounds that gave a win's points (no second PAB, C.04.1)
     forfeit_wins: int
+    virtual: float = 0.0  # virtual points of an accelerated round (C.04.5.1): the pairing score is score + virtual
+
+    @property
+    def pairing_score(self) -> float:
+        return self.score + self.virtual
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +110,7 @@ class SwissRequest:
     players: tuple[SwissPlayer, ...]
     played_pairs: frozenset[Pair]  # games played over the board (a forfeit may be paired again)
     trf: str = ""  # the event as TRF-16, with the requested byes and absences of the round to pair
+    initial_colour: str = "white"  # the colour of pairing number 1 in round 1 (TRF XXC white1/black1)
 
 
 class SwissEngine(Protocol):
@@ -140,8 +146,10 @@ class CaissifyDutch:
         from caissify_pairings import MissingFloatHistoryWarning
         from caissify_pairings.engines.dutch import DutchEngine
 
+        # caissify numbers the players by rating (then title, then starting number) before pairing them: every
+        # player is given the same rating, so that its pairing numbers are the event's own (C.04.2).
         players = [{
-            "id": p.start_number, "name": p.name, "score": p.score, "rating": p.rating,
+            "id": p.start_number, "name": p.name, "score": p.pairing_score, "rating": 0,
             "starting_number": p.start_number, "color_hist": list(p.colours), "float_history": list(p.floats),
             "bye_count": p.had_bye_or_forfeit_win - p.forfeit_wins, "forfeit_win_count": p.forfeit_wins,
         } for p in request.players]
@@ -157,7 +165,8 @@ class CaissifyDutch:
         if not self.own_colours:
             return pairs
         by_sn = {p.start_number: p for p in request.players}
-        return [(w, b) if b is None else allocate_colours(by_sn[w], by_sn[b]) for w, b in pairs]
+        return [(w, b) if b is None else allocate_colours(by_sn[w], by_sn[b], request.initial_colour)
+                for w, b in pairs]
 
 
 
@@ -208,7 +217,8 @@ def allocate_colours(a: SwissPlayer, b: SwissPlayer, initial: str = "white") -> 
         for ca, cb in zip(reversed(a.colours), reversed(b.colours)):
             if ca != cb:
                 return a_gets(cb)
-    higher, lower = (a, b) if (-a.score, a.start_number) < (-b.score, b.start_number) else (b, a)
+    higher, lower = ((a, b) if (-a.pairing_score, a.start_number) < (-b.pairing_score, b.start_number)
+                     else (b, a))
     if pa is not None:
         colour = pa
     else:
@@ -310,6 +320,7 @@ def swiss_request(t: Tournament, *, with_trf: bool = False) -> SwissRequest:
     """The engine's input for the next round: the active players without a requested bye."""
     number = t.next_round
     entries = player_entries(t)
+    virtual = t.virtual_points(number)
     players: list[SwissPlayer] = []
     played: set[Pair] = set()
     for p in t.players:
@@ -323,9 +334,9 @@ def swiss_request(t: Tournament, *, with_trf: bool = False) -> SwissRequest:
         win_unplayed = sum(1 for e in es if e.kind in ("pab", "full", "forfeit_win"))
         players.append(SwissPlayer(p.start_number, p.name, p.rating, game_score(es), colours,
                                    _floats(p.start_number, entries, number - 1), win_unplayed,
-                                   sum(1 for e in es if e.kind == "forfeit_win")))
+                                   sum(1 for e in es if e.kind == "forfeit_win"), virtual.get(p.start_number, 0.0)))
     return SwissRequest(number, t.total_rounds, tuple(players), frozenset(played),
-                        _request_trf(t) if with_trf else "")
+                        _request_trf(t) if with_trf else "", t.regulations.initial_colour)
 
 
 def pair_swiss(t: Tournament, engine: SwissEngine | None = None) -> Round:

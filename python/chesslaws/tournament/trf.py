@@ -13,6 +13,15 @@ Round codes: ``1 = 0`` played (``W D L`` read as the same), ``+ -`` forfeit,
 ``U`` pairing-allocated bye, ``F H Z`` requested full, half, zero bye; an
 opponent ``0000`` with result ``-`` is a round sat out (after a
 withdrawal), and ``Z`` in a round robin the free round.
+
+The extensions real programs write (JaVaFo's TRF(x), bbpPairings' TRF(bx)) are read too:
+``XXC white1``/``black1`` (the colour of pairing number 1 in round 1; without it, the
+colours of round 1 tell), ``XXZ`` (players announced absent from the round to pair: a
+requested zero-point bye), ``XXA`` (a player's virtual points per round, e.g. the Baku
+Acceleration Method: kept and handed to the pairing engines), ``XXS`` (the scoring:
+``W=3 D=1 ...``) and a last round column holding nothing but absence marks
+(``0000 - Z``, ``0000 - H``, ``0000 - F``), as files written before a round is paired
+carry: that column is the next round's requested byes, not a round played.
 """
 
 from __future__ import annotations
@@ -61,7 +70,8 @@ def write_trf(t: Tournament) -> str:
     lines.append(f"122 {reg.time_control}")
     lines.append(f"XXR {t.total_rounds}")
     if reg.system == "swiss":
-        lines.append("XXC white1")  # round 1: the first pairing number had White (C.04.3 initial colour)
+        lines.append(f"XXC {reg.initial_colour}1")  # round 1: the first pairing number's colour (C.04.3)
+        lines += _xxa_lines(t)
     if not reg.scoring.standard:
         s = reg.scoring
         lines += [f"BBW {s.win:4.1f}", f"BBD {s.draw:4.1f}", f"BBL {s.loss:4.1f}", f"BBU {s.pab_points:4.1f}"]
@@ -86,6 +96,18 @@ def write_trf(t: Tournament) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _xxa_lines(t: Tournament) -> list[str]:
+    """``XXA NNNN pp.p pp.p ...``: each accelerated player's virtual points, round by round."""
+    if t.accelerations:
+        table = dict(t.accelerations)
+    else:
+        per_round = [t.virtual_points(r) for r in range(1, t.total_rounds + 1)]
+        last = max((r for r, vp in enumerate(per_round, 1) if vp), default=0)
+        table = {sn: tuple(per_round[r].get(sn, 0.0) for r in range(last))
+                 for sn in sorted({sn for vp in per_round for sn in vp})}
+    return [f"XXA {sn:>4}" + "".join(f" {v:4.1f}" for v in pts) for sn, pts in sorted(table.items()) if pts]
+
+
 def _field(line: str, a: int, b: int) -> str:
     """Columns a..b (1-based, inclusive)."""
     return line[a - 1:b].strip()
@@ -98,6 +120,10 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
     rounds_declared: int | None = None
     time_control: str | None = None
     bb: dict[str, float] = {}
+    xxs: dict[str, float] = {}
+    initial: str | None = None
+    absent: list[int] = []
+    accelerations: dict[int, tuple[float, ...]] = {}
     raw_players: list[tuple[int, Player, list[tuple[int, str, str, str]]]] = []
     for no, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1):
         line = raw.replace("\t", " ")
@@ -122,6 +148,37 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
                 rounds_declared = int(rest.split()[0])
             except (ValueError, IndexError):
                 raise TrfError(no, f"XXR: {rest!r} is not a number of rounds") from None
+        elif code == "XXC":
+            for token in rest.lower().split():
+                if token in ("white1", "black1"):
+                    initial = token[:-1]
+        elif code == "XXZ":
+            for token in rest.replace(",", " ").split():
+                if not token.isdigit():
+                    raise TrfError(no, f"XXZ: {token!r} is not a start number (XXZ lists the absent players' numbers)")
+                absent.append(int(token))
+        elif code == "XXA":
+            sn_text = line[4:8].strip()
+            if not sn_text.isdigit():
+                raise TrfError(no, f"XXA: start number (columns 5-8) {sn_text!r} is not a number")
+            values: list[float] = []
+            for i, col in enumerate(range(9, len(line.rstrip()), 5)):
+                cell = line[col:col + 4].strip()
+                try:
+                    values.append(float(cell) if cell else 0.0)
+                except ValueError:
+                    raise TrfError(no, f"XXA: round {i + 1} (columns {col + 1}-{col + 4}): {cell!r} is not a number "
+                                       "of points") from None
+            accelerations[int(sn_text)] = tuple(values)
+        elif code == "XXS":
+            for token in rest.split():
+                key, eq, value = token.partition("=")
+                try:
+                    if not eq:
+                        raise ValueError
+                    xxs[key.upper()] = float(value)
+                except ValueError:
+                    raise TrfError(no, f"XXS: {token!r} is not CODE=POINTS (e.g. W=1.0 D=0.5)") from None
         elif code in ("BBW", "BBD", "BBL", "BBU"):
             try:
                 bb[code] = float(rest)
@@ -135,18 +192,50 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
     if numbers != list(range(1, len(numbers) + 1)):
         raise TrfError(1, f"start numbers must run 1..{len(numbers)} (got {numbers[:5]}...)")
     raw_players.sort(key=lambda x: x[0])
+    for sn in [*absent, *accelerations]:
+        if not 1 <= sn <= len(numbers):
+            raise TrfError(1, f"XXZ/XXA: start number {sn} has no player line (1..{len(numbers)})")
+    if xxs:  # JaVaFo's XXS: W (a win, any kind), D (a draw), WL/BL (a loss), PAB (the pairing-allocated bye)
+        bb = {"BBW": xxs.get("W", xxs.get("WW", 1.0)), "BBD": xxs.get("D", xxs.get("WD", 0.5)),
+              "BBL": xxs.get("WL", xxs.get("BL", xxs.get("L", 0.0))), **bb}
+        if "PAB" in xxs:
+            bb.setdefault("BBU", xxs["PAB"])
     scoring = Scoring(bb.get("BBW", 1.0), bb.get("BBD", 0.5), bb.get("BBL", 0.0),
                       bb["BBU"] if "BBU" in bb and bb["BBU"] != bb.get("BBW", 1.0) else None)
     base = regulations or Regulations(system=system)  # type: ignore[arg-type]
     n_rounds = max((len(r) for _, _, r in raw_players), default=0)
+    # A last column of absence marks only (no opponent, no pairing-allocated bye) is the next round's requests.
+    requests: list[tuple[int, int, ByeKind]] = []
+    if n_rounds and all(len(res) < n_rounds or (not res[n_rounds - 1][1].strip("0") and res[n_rounds - 1][3] in "ZHF-")
+                        for _, _, res in raw_players):
+        for sn, _, res in raw_players:
+            if len(res) == n_rounds:
+                mark = res[n_rounds - 1][3]
+                requests.append((n_rounds, sn, "full" if mark == "F" else "half" if mark == "H" else "zero"))
+                res.pop()
+        n_rounds -= 1
+    requests += [(n_rounds + 1, sn, "zero") for sn in absent if (n_rounds + 1, sn, "zero") not in requests]
     reg = replace(base, system=system, scoring=scoring if bb else base.scoring,  # type: ignore[arg-type]
                   rounds=(rounds_declared or n_rounds or base.rounds) if system == "swiss" else base.rounds,
-                  time_control=time_control if time_control and _tc_ok(time_control) else base.time_control)
-    t = Tournament(name=name, regulations=reg, players=tuple(p for _, p, _ in raw_players), site=site, date=date)
+                  time_control=time_control if time_control and _tc_ok(time_control) else base.time_control,
+                  initial_colour=initial or _initial_colour(raw_players) or base.initial_colour)
+    t = Tournament(name=name, regulations=reg, players=tuple(p for _, p, _ in raw_players), site=site, date=date,
+                   accelerations=tuple(sorted(accelerations.items())))
     rounds: list[Round] = []
     for r in range(1, n_rounds + 1):
         rounds.append(_read_round(r, raw_players, system))
-    return replace(t, rounds=tuple(rounds))
+    return replace(t, rounds=tuple(rounds), requested_byes=tuple(requests))
+
+
+def _initial_colour(players: list[tuple[int, Player, list[tuple[int, str, str, str]]]]) -> str | None:
+    """The initial colour an event without ``XXC`` used: the round-1 colour of the first pairing number that
+    played it, reversed for an even pairing number (C.04.3: odd numbers get the initial colour), as
+    bbpPairings infers it."""
+    for sn, _, res in players:
+        if res and res[0][1].strip("0") and res[0][2] in "wb":
+            colour = "white" if res[0][2] == "w" else "black"
+            return colour if sn % 2 == 1 else ("black" if colour == "white" else "white")
+    return None
 
 
 def _tc_ok(text: str) -> bool:
