@@ -175,3 +175,40 @@ def test_tec_reads_our_export_of_the_real_event(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     result = json.loads(out.read_text())
     assert result["status"]["error"] == [] and result["pairingResult"]["round"] == 5
+
+
+def _unordered_event(engine: object, rounds: int = 6, n: int = 30, seed: int = 5) -> Tournament:
+    """A Swiss whose pairing numbers are registration order, not rating order (late entries, unrated players)."""
+    import random
+
+    from chesslaws.tournament import pair_next_round
+
+    rng = random.Random(seed)
+    t = Tournament("Unordered", Regulations(rounds=rounds))
+    for i in range(n):
+        t = t.add_player(f"P{i + 1:02}", 0 if i % 7 == 3 else rng.randint(1200, 2400))
+    assert [p.rating for p in t.players] != sorted((p.rating for p in t.players), reverse=True)
+    for r in range(1, rounds + 1):
+        t = pair_next_round(t, engine)  # type: ignore[arg-type]
+        for b in t.rounds[-1].boards:
+            t = t.set_result(r, b.table, rng.choice(["1-0", "0-1", "1/2-1/2", "1-0", "0-1"]))
+    return t
+
+
+@pytest.mark.skipif(not GACRUX, reason=NO_TEC)
+def test_caissify_pairs_by_pairing_numbers_as_tec_checks(tmp_path: Path) -> None:
+    """caissify pairs an event whose pairing numbers are not in rating order by those numbers: FIDE TEC's
+    checker re-pairs all 6 rounds from our TRF and finds nothing to change (before, caissify numbered the
+    players by rating and the checker differed from round 1)."""
+    from test_swiss_play import tec_check
+
+    t = _unordered_event(CaissifyDutch())
+    ok, differ = tec_check(t, tmp_path)
+    assert ok and differ == {}, differ
+
+
+@pytest.mark.skipif(BBP is None, reason=NO_BBP)
+def test_caissify_pairs_by_pairing_numbers_as_bbp_does() -> None:
+    """The same event paired round by round by caissify and by bbpPairings: the same boards every round."""
+    assert [r.boards for r in _unordered_event(CaissifyDutch()).rounds] == \
+        [r.boards for r in _unordered_event(BbpDutch(str(BBP))).rounds]
