@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from chesslaws.tournament import Board, Bye, Player, Regulations, Round, Scoring, Tournament, standings
+from chesslaws.tournament import Board, Bye, Player, Regulations, Round, Scoring, Tournament, TournamentError, standings
 from chesslaws.tournament.tiebreaks import rating_difference, tiebreak_values
 from chesslaws.tournament.trf import write_trf
 
@@ -173,17 +173,19 @@ TBS_NAMES = {"BH": "BH/V1", "BH-C1": "BH/C1/V1", "BH-C2": "BH/C2/V1", "BH-M1": "
              "TPR": "TPR"}
 
 
-def tbs_values(t: Tournament, tmp: Path) -> dict[int, dict[str, float]]:
+def tbs_values(t: Tournament, tmp: Path, names: dict[str, str] | None = None,
+               extra: tuple[str, ...] = ()) -> dict[int, dict[str, float]]:
+    names = names or TBS_NAMES
     path = tmp / "event.trf"
     path.write_text(write_trf(t))
     assert TBS_RUN is not None
     cmd, cwd = TBS_RUN
-    out = subprocess.run([*cmd, "-i", str(path), "-f", "TRF", "-dT", "-t", "PTS",
-                          *TBS_NAMES.values()], capture_output=True, text=True, cwd=cwd, timeout=120)
+    out = subprocess.run([*cmd, "-i", str(path), "-f", "TRF", "-dT", *extra, "-t", "PTS",
+                          *names.values()], capture_output=True, text=True, cwd=cwd, timeout=120)
     lines = out.stdout.splitlines()
     assert lines and lines[0].startswith("StartNo"), out.stdout + out.stderr
     head = lines[0].split("\t")
-    back = {v: k for k, v in TBS_NAMES.items()}
+    back = {v: k for k, v in names.items()}
     values: dict[int, dict[str, float]] = {}
     for line in lines[1:]:
         cells = dict(zip(head, line.split("\t")))
@@ -234,3 +236,39 @@ def test_a_simulated_swiss_agrees_with_the_fide_tec_checker(tmp_path: Path) -> N
     diffs = [(sn, k, theirs[sn][k], ours[sn][k]) for sn in ours for k in TBS_NAMES
              if abs(theirs[sn][k] - ours[sn][k]) > 1e-9]
     assert diffs == []
+
+
+# The 2026 amendment of Article 16.4: the checker's rules version 2.
+TBS_NAMES_2026 = {k: v.replace("/V1", "/V2") for k, v in TBS_NAMES.items()}
+
+
+@pytest.mark.skipif(TBS_RUN is None, reason=NO_TBS)
+def test_the_2026_amendment_and_unrated_opponents_agree_with_the_fide_tec_checker(tmp_path: Path) -> None:
+    """The simulated Swiss (byes, forfeits, a withdrawal) under the 2026 amendment of Art. 16.4, with a fifth
+    of the players unrated and counted at 1400 in ARO and TPR: every value of every player equals the
+    checker's (rules version 2, -u 1400), and the amendment does change some Buchholz values."""
+    from dataclasses import replace
+
+    from test_swiss_play import run_event
+
+    t, _ = run_event(44, 7, seed=3)
+    t = replace(t, players=tuple(replace(p, rating=0) if p.start_number % 5 == 0 else p for p in t.players))
+    amended = replace(t, regulations=replace(t.regulations, tiebreak_rules="2026", unrated_rating=1400))
+    theirs = tbs_values(amended, tmp_path, TBS_NAMES_2026, ("-u", "1400"))
+    ours = tiebreak_values(amended, tuple(TBS_NAMES))
+    diffs = [(sn, k, theirs[sn][k], ours[sn][k]) for sn in ours for k in TBS_NAMES
+             if abs(theirs[sn][k] - ours[sn][k]) > 1e-9]
+    assert diffs == []
+    before = tiebreak_values(t, ("BH", "SB", "ARO"))
+    assert any(before[sn]["BH"] != ours[sn]["BH"] for sn in ours)
+    assert any(before[sn]["ARO"] != ours[sn]["ARO"] for sn in ours)
+
+
+def test_regulations_name_their_tiebreak_rules_and_unrated_rating() -> None:
+    """Unknown tie-break rules or an impossible rating are refused with the field named; JSON keeps both."""
+    with pytest.raises(TournamentError, match="field 'tiebreak_rules'"):
+        Regulations(tiebreak_rules="2025")
+    with pytest.raises(TournamentError, match="field 'unrated_rating'"):
+        Regulations(unrated_rating=0)
+    reg = Regulations(tiebreak_rules="2026", unrated_rating=1000)
+    assert Regulations.from_json(reg.to_json()) == reg

@@ -23,11 +23,20 @@ played over the board count; in a round robin forfeits count as played.
 A round robin's free round (odd number of players) counts in none of the
 tie-breaks: every player has one.
 
-These are the 2023 rules; the 2026 amendment caps the dummy opponent's
-score (by the scheduled opponent's for a forfeit, by a draw per round
-otherwise), which this module does not do. Every value agrees with FIDE
-TEC's tie-break checker (TieBreakServer, rules version 2024) on the tests'
-worked examples and simulated events.
+These are the 2023 rules. The 2026 amendment of Article 16.4 (approved by
+the FIDE Council on 2 February 2026), chosen by ``Regulations.tiebreak_rules
+= "2026"``, caps the dummy opponent's score in a Swiss: for a forfeit
+(16.4.1) it is the lower of the player's own score and the scheduled
+opponent's (adjusted) score; for any other unplayed round (16.4.2) the lower
+of the player's own score and a draw in every round played so far. This is
+how FIDE TEC's checker (gacrux, rules version 2: ``/V2``) applies it.
+Every value agrees with FIDE TEC's tie-break checker (TieBreakServer, rules
+version 2024, and version 2 for the amendment) on the tests' worked examples
+and simulated events.
+
+ARO and TPR count rated opponents met over the board; with
+``Regulations.unrated_rating`` an unrated opponent counts with that rating
+(TEC's checker: ``-u RATING``).
 """
 
 from __future__ import annotations
@@ -88,7 +97,10 @@ class _Calc:
         self.entries = {sn: tuple(e for e in es if e.kind != "pending") for sn, es in player_entries(t).items()}
         self.score = {sn: sum(e.points for e in es) for sn, es in self.entries.items()}
         self.adjusted = {sn: self._adjusted(es) for sn, es in self.entries.items()}
-        self.rating = {p.start_number: p.rating for p in t.players}
+        unrated = t.regulations.unrated_rating or 0
+        self.rating = {p.start_number: p.rating or unrated for p in t.players}
+        self.amended = t.regulations.tiebreak_rules == "2026" and t.regulations.system == "swiss"
+        self.rounds = max((e.round for es in self.entries.values() for e in es), default=0)
 
     def _adjusted(self, es: tuple[Entry, ...]) -> float:
         total = 0.0
@@ -107,8 +119,19 @@ class _Calc:
             if e.played and e.opponent is not None:
                 out.append(_Contribution(self.adjusted[e.opponent], e.game_points, False))
             else:
-                out.append(_Contribution(self.score[sn], e.game_points, e.voluntary))
+                out.append(_Contribution(self._dummy(sn, e), e.game_points, e.voluntary))
         return out
+
+    def _dummy(self, sn: int, e: Entry) -> float:
+        """The dummy opponent's score for an unplayed round: the player's own score (C.07 2023, 16.4), under
+        the 2026 amendment no more than the scheduled opponent's for a forfeit (16.4.1), else no more than a
+        draw in every round so far (16.4.2)."""
+        own = self.score[sn]
+        if not self.amended:
+            return own
+        if e.opponent is not None:
+            return min(own, self.adjusted[e.opponent])
+        return min(own, self.scoring.draw * self.rounds)
 
     # --- the tie-breaks --------------------------------------------------------------
 
