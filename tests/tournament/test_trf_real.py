@@ -100,10 +100,10 @@ def test_an_accelerated_event_with_absences_pairs_as_bbp_on_the_same_file(tmp_pa
 
 @pytest.mark.skipif(BBP is None, reason=NO_BBP)
 def test_caissify_pairs_the_accelerated_event_by_its_pairing_numbers(tmp_path: Path) -> None:
-    """caissify on the same round (pairing numbers not in rating order, virtual points): at least 23 of bbp's 25
-    boards (10 before: it ranked by rating and ignored XXA and the absence column)."""
+    """caissify on the same round (pairing numbers not in rating order, virtual points): bbpPairings' 25 boards,
+    colours included (10 before: it ranked by rating and ignored XXA and the absence column)."""
     t = read_trf(GROS.read_text())
-    assert len(_boards(t, CaissifyDutch()) & _bbp_direct(GROS, tmp_path)) >= 23
+    assert _boards(t, CaissifyDutch()) == _bbp_direct(GROS, tmp_path)
 
 
 def test_black_first_colours_are_read_and_written() -> None:

@@ -97,15 +97,22 @@ def tournament() -> None:
 @tournament.command()
 @click.argument("players", type=int)
 @click.option("--double", is_flag=True, help="A double round robin (second cycle with colours reversed).")
-def berger(players: int, double: bool) -> None:
+@click.option("--labelled/--plain", default=None,
+              help="Label each round and name the player with the bye (the free round), or print the pairs "
+                   "alone, for scripts. Default: labelled on a terminal, plain otherwise.")
+def berger(players: int, double: bool, labelled: bool | None) -> None:
     """Print the FIDE Berger table (C.05) for PLAYERS players: one line per round, `white-black` start numbers.
 
     With an odd number of players the pairing with the highest table
-    number is left out: that player has the free round.
+    number is left out: that player has the free round (the bye).
 
     \b
     Example:
-      $ chesslaws tournament berger 4
+      $ chesslaws tournament berger 5 --labelled
+      Round 1:  2-5 3-4  bye: 1
+      Round 2:  5-3 1-2  bye: 4
+      ...
+      $ chesslaws tournament berger 4 --plain
       1-4 2-3
       4-3 1-2
       2-4 3-1
@@ -116,8 +123,18 @@ def berger(players: int, double: bool) -> None:
         table = berger_table(players, double=double)
     except TournamentError as err:
         _die(str(err), 2)
-    for rnd in table:
-        click.echo(" ".join(f"{w}-{b}" for w, b in rnd))
+    if labelled is None:
+        labelled = sys.stdout.isatty()
+    width = len(str(len(table)))
+    for number, rnd in enumerate(table, 1):
+        pairs = " ".join(f"{w}-{b}" for w, b in rnd)
+        if not labelled:
+            click.echo(pairs)
+            continue
+        seated = {x for pair in rnd for x in pair}
+        bye = [sn for sn in range(1, players + 1) if sn not in seated]
+        cycle = f" (cycle {2 if number > len(table) // 2 else 1})" if double else ""
+        click.echo(f"Round {number:>{width}}{cycle}:  {pairs}" + (f"  bye: {bye[0]}" if bye else ""))
 
 
 @tournament.command()
@@ -137,16 +154,26 @@ def berger(players: int, double: bool) -> None:
 @click.option("--tiebreaks", default=None, metavar="LIST",
               help=f"Tie-break order, comma separated (C.07 names: {', '.join(TIEBREAKS)}); "
                    "default BH-C1,BH,SB,DE,WIN,BPG for a Swiss, DE,SB,WIN,BPG for a round robin.")
+@click.option("--tiebreak-rules", type=click.Choice(["2023", "2026"]), default="2023", show_default=True,
+              help="C.07 as of 2023, or with the 2026 amendment of Art. 16.4 (unplayed rounds).")
+@click.option("--unrated-rating", type=click.IntRange(1, 3500), default=None, metavar="RATING",
+              help="The rating an unrated opponent counts with in ARO and TPR (default: left out).")
+@click.option("--acceleration", type=click.Choice(["none", "baku"]), default="none", show_default=True,
+              help="Accelerated pairings of a Swiss: the Baku Acceleration Method (C.04.5.1).")
+@click.option("--initial-colour", type=click.Choice(["white", "black"]), default="white", show_default=True,
+              help="The colour of pairing number 1 in round 1 of a Swiss.")
 @click.option("--site", default="", help="City or venue.")
 @click.option("--date", default="", help="Start date, YYYY/MM/DD.")
 @click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL", help=DB_HELP)
 def create(name: str, system: str, rounds: int, edition: str, time_control: str, default_time: float | None,
-           scoring: str, quickplay: bool, tiebreaks: str | None, site: str, date: str, db: str) -> None:
+           scoring: str, quickplay: bool, tiebreaks: str | None, tiebreak_rules: str, unrated_rating: int | None,
+           acceleration: str, initial_colour: str, site: str, date: str, db: str) -> None:
     """Create a tournament NAME with its regulations; prints its id."""
     try:
         reg = Regulations(system=system, rounds=rounds, edition=edition, time_control=time_control,  # type: ignore[arg-type]
                           default_time=default_time, scoring=Scoring.parse(scoring), quickplay=quickplay,
-                          tiebreaks=_tiebreaks(tiebreaks, system))
+                          tiebreaks=_tiebreaks(tiebreaks, system), tiebreak_rules=tiebreak_rules,
+                          unrated_rating=unrated_rating, acceleration=acceleration, initial_colour=initial_colour)
     except TournamentError as err:
         _die(str(err), 2)
     t = _store(db).save(Tournament(name, reg, site=site, date=date))
@@ -396,9 +423,13 @@ def arbiter(tournament_key: str, url: str, db: str) -> None:
 @click.option("--time-control", default=None, help="Time control of the games still to play (default: the "
                                                    "file's 122 line, else 5400+30).")
 @click.option("--tiebreaks", default=None, metavar="LIST", help="Tie-break order, comma separated.")
+@click.option("--tiebreak-rules", type=click.Choice(["2023", "2026"]), default="2023", show_default=True,
+              help="C.07 as of 2023, or with the 2026 amendment of Art. 16.4 (unplayed rounds).")
+@click.option("--unrated-rating", type=click.IntRange(1, 3500), default=None, metavar="RATING",
+              help="The rating an unrated opponent counts with in ARO and TPR (default: left out).")
 @click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL", help=DB_HELP)
 def import_trf(trf_file: str, name: str | None, rounds: int | None, edition: str, time_control: str | None,
-               tiebreaks: str | None, db: str) -> None:
+               tiebreaks: str | None, tiebreak_rules: str, unrated_rating: int | None, db: str) -> None:
     """Import an event from a TRF-16 file (Swiss-Manager, Vega, JaVaFo, bbpPairings...) to go on with it here.
 
     Players, rounds played, byes, forfeits and results are taken from the file;
@@ -423,7 +454,8 @@ def import_trf(trf_file: str, name: str | None, rounds: int | None, edition: str
         codes = _tiebreaks(tiebreaks, t.regulations.system)
         reg = Regulations(system=t.regulations.system, rounds=rounds or t.regulations.rounds, edition=edition,
                           time_control=time_control or t.regulations.time_control, scoring=t.regulations.scoring,
-                          tiebreaks=codes)
+                          tiebreaks=codes, initial_colour=t.regulations.initial_colour,
+                          tiebreak_rules=tiebreak_rules, unrated_rating=unrated_rating)
         t = read_trf(text, regulations=reg)
         if rounds:
             t = replace(t, regulations=replace(t.regulations, rounds=rounds))
@@ -447,9 +479,17 @@ def import_trf(trf_file: str, name: str | None, rounds: int | None, edition: str
               help="One JSON object per line and player: rank, start_number, points, tiebreaks (name -> value).")
 @click.option("--tiebreaks", default=None, metavar="LIST", help="Override the tie-break order (comma separated).")
 @click.option("--crosstable", is_flag=True, help="Also print the crosstable, round by round.")
+@click.option("--tiebreak-rules", type=click.Choice(["2023", "2026"]), default=None,
+              help="C.07 as of 2023, or with the 2026 amendment of Art. 16.4 (default: the event's; 2023 for a file).")
+@click.option("--unrated-rating", type=click.IntRange(1, 3500), default=None, metavar="RATING",
+              help="The rating an unrated opponent counts with in ARO and TPR.")
 @click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL", help=DB_HELP)
-def standings_command(source: str, as_json: bool, tiebreaks: str | None, crosstable: bool, db: str) -> None:
+def standings_command(source: str, as_json: bool, tiebreaks: str | None, crosstable: bool,
+                      tiebreak_rules: str | None, unrated_rating: int | None, db: str) -> None:
     """Print the standings of a tournament in the database, or of a TRF-16 file.
+
+    A file's tie-breaks are those of its system (its 092 line): DE, SB, WIN, BPG
+    for a round robin, BH-C1, BH, SB, DE, WIN, BPG for a Swiss.
 
     \b
     Examples:
@@ -461,6 +501,9 @@ def standings_command(source: str, as_json: bool, tiebreaks: str | None, crossta
     from chesslaws.tournament.tiebreaks import standings
 
     t = _tournament_from(source, db)
+    if tiebreak_rules or unrated_rating:
+        t = replace(t, regulations=replace(t.regulations, tiebreak_rules=tiebreak_rules or t.regulations.tiebreak_rules,
+                                           unrated_rating=unrated_rating or t.regulations.unrated_rating))
     codes = _tiebreaks(tiebreaks, t.regulations.system) if tiebreaks else t.regulations.tiebreaks
     rows = standings(t, codes)
     if as_json:

@@ -157,6 +157,11 @@ class CaissifyDutch:
             warnings.simplefilter("error", MissingFloatHistoryWarning)
             engine = DutchEngine(players=players, previous_pairings=set(request.played_pairs),
                                  round_number=request.round_number, total_rounds=request.total_rounds)
+            # The virtual points are in the scores given above (chesslaws' own acceleration: C.04.5.1 or the file's
+            # XXA lines; caissify's `accelerated=True` would add its own, other, points to rounds 1-2). Marked
+            # accelerated only after construction, so that round 1 is paired by score groups, not top half
+            # against bottom half.
+            engine.accelerated = any(p.virtual for p in request.players)
             out: list[dict[str, Any]] = engine.generate_pairings()
         out.sort(key=lambda d: d.get("table", 0))
         pairs: list[tuple[int, int | None]] = [
@@ -300,8 +305,10 @@ def _request_trf(t: Tournament) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _floats(sn: int, entries: dict[int, tuple[Entry, ...]], upto: int) -> tuple[str, ...]:
-    """Floats per round (C.04.3): paired with a higher (up) or lower (down) score; an unplayed round with points is a downfloat."""
+def _floats(sn: int, entries: dict[int, tuple[Entry, ...]], upto: int,
+            virtual: dict[int, dict[int, float]] | None = None) -> tuple[str, ...]:
+    """Floats per round (C.04.3): paired with a higher (up) or lower (down) pairing score (virtual points of an
+    accelerated round included); an unplayed round with points is a downfloat."""
     out: list[str] = []
     for e in entries[sn]:
         if e.round > upto:
@@ -310,8 +317,9 @@ def _floats(sn: int, entries: dict[int, tuple[Entry, ...]], upto: int) -> tuple[
             out.append("down" if e.game_points > 0 and e.kind != "free" else "none")
             continue
         assert e.opponent is not None
-        mine = game_score(entries[sn], e.round - 1)
-        theirs = game_score(entries[e.opponent], e.round - 1)
+        vp = (virtual or {}).get(e.round, {})
+        mine = game_score(entries[sn], e.round - 1) + vp.get(sn, 0.0)
+        theirs = game_score(entries[e.opponent], e.round - 1) + vp.get(e.opponent, 0.0)
         out.append("down" if mine > theirs else "up" if mine < theirs else "none")
     return tuple(out)
 
@@ -321,6 +329,7 @@ def swiss_request(t: Tournament, *, with_trf: bool = False) -> SwissRequest:
     number = t.next_round
     entries = player_entries(t)
     virtual = t.virtual_points(number)
+    history = {r: t.virtual_points(r) for r in range(1, number)}
     players: list[SwissPlayer] = []
     played: set[Pair] = set()
     for p in t.players:
@@ -333,7 +342,7 @@ def swiss_request(t: Tournament, *, with_trf: bool = False) -> SwissRequest:
         colours = tuple("white" if e.color == "w" else "black" for e in es if e.played)
         win_unplayed = sum(1 for e in es if e.kind in ("pab", "full", "forfeit_win"))
         players.append(SwissPlayer(p.start_number, p.name, p.rating, game_score(es), colours,
-                                   _floats(p.start_number, entries, number - 1), win_unplayed,
+                                   _floats(p.start_number, entries, number - 1, history), win_unplayed,
                                    sum(1 for e in es if e.kind == "forfeit_win"), virtual.get(p.start_number, 0.0)))
     return SwissRequest(number, t.total_rounds, tuple(players), frozenset(played),
                         _request_trf(t) if with_trf else "", t.regulations.initial_colour)

@@ -30,7 +30,8 @@ from dataclasses import replace
 from typing import Any
 
 from chesslaws.tournament.model import (
-    Board, BoardResult, Bye, ByeKind, Player, Regulations, Round, Scoring, Tournament, TournamentError,
+    DEFAULT_ROUND_ROBIN_TIEBREAKS, DEFAULT_SWISS_TIEBREAKS, Board, BoardResult, Bye, ByeKind, Player, Regulations,
+    Round, Scoring, Tournament, TournamentError,
 )
 from chesslaws.tournament.records import player_entries
 from chesslaws.tournament.tiebreaks import standings
@@ -202,7 +203,10 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
             bb.setdefault("BBU", xxs["PAB"])
     scoring = Scoring(bb.get("BBW", 1.0), bb.get("BBD", 0.5), bb.get("BBL", 0.0),
                       bb["BBU"] if "BBU" in bb and bb["BBU"] != bb.get("BBW", 1.0) else None)
-    base = regulations or Regulations(system=system)  # type: ignore[arg-type]
+    # Without regulations, the tie-breaks are the system's own: DE, SB, WIN, BPG in a round robin (as the live
+    # page ranks it), BH-C1, BH, SB, DE, WIN, BPG in a Swiss.
+    base = regulations or Regulations(system=system, tiebreaks=(  # type: ignore[arg-type]
+        DEFAULT_SWISS_TIEBREAKS if system == "swiss" else DEFAULT_ROUND_ROBIN_TIEBREAKS))
     n_rounds = max((len(r) for _, _, r in raw_players), default=0)
     # A last column of absence marks only (no opponent, no pairing-allocated bye) is the next round's requests.
     requests: list[tuple[int, int, ByeKind]] = []
