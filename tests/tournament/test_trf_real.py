@@ -212,3 +212,25 @@ def test_caissify_pairs_by_pairing_numbers_as_bbp_does() -> None:
     """The same event paired round by round by caissify and by bbpPairings: the same boards every round."""
     assert [r.boards for r in _unordered_event(CaissifyDutch()).rounds] == \
         [r.boards for r in _unordered_event(BbpDutch(str(BBP))).rounds]
+
+
+@pytest.mark.skipif(not GACRUX, reason=NO_TEC)
+@pytest.mark.parametrize("rules", ["2023", "2026"])
+def test_standings_of_the_real_event_agree_with_tec(rules: str, tmp_path: Path) -> None:
+    """Every tie-break of the 52 players after round 4 (the absence column not counted as a round) equals FIDE
+    TEC's tie-break checker on our export, under both C.07 texts, unrated players counted at 1400 in ARO/TPR
+    (the checker is told the round: -n 4; by itself it takes the XXR line's 9)."""
+    from dataclasses import replace
+
+    from test_tiebreaks import TBS_NAMES, TBS_NAMES_2026, tbs_values
+
+    from chesslaws.tournament.tiebreaks import tiebreak_values
+
+    t = read_trf(GROS.read_text())
+    t = replace(t, regulations=replace(t.regulations, tiebreak_rules=rules, unrated_rating=1400))
+    names = TBS_NAMES if rules == "2023" else TBS_NAMES_2026
+    theirs = tbs_values(t, tmp_path, names, ("-u", "1400", "-n", "4"))  # -n: the standings after round 4
+    ours = tiebreak_values(t, tuple(names))
+    assert len(ours) == 52
+    assert [(sn, k, theirs[sn][k], ours[sn][k]) for sn in ours for k in names
+            if abs(theirs[sn][k] - ours[sn][k]) > 1e-9] == []
