@@ -153,15 +153,18 @@ def test_players_announced_absent_by_xxz_are_not_paired(tmp_path: Path) -> None:
 
 
 def test_xxs_scoring_is_read() -> None:
-    """JaVaFo's ``XXS`` gives the points of a win, a draw and a loss (here football scoring, 3-1-0)."""
-    text = "012 Football\nXXR 3\nXXS W=3.0 D=1.0 WL=0.0 BL=0.0\n" + "\n".join(
-        line for line in GROS.read_text().splitlines() if line.startswith("001"))
-    t = read_trf(text, regulations=Regulations())
-    assert (t.regulations.scoring.win, t.regulations.scoring.draw, t.regulations.scoring.loss) == (3.0, 1.0, 0.0)
+    """JaVaFo's ``XXS`` gives the points of a win, a draw and a loss (here football scoring, 3-1-0), codes and
+    shortcuts read in order; the pairing-allocated bye keeps JaVaFo's default (1 point) unless PAB says."""
+    players = "\n".join(line for line in GROS.read_text().splitlines() if line.startswith("001"))
+    t = read_trf("012 Football\nXXR 9\nXXS W=3\nXXS D=1\n" + players, regulations=Regulations())
+    s = t.regulations.scoring
+    assert (s.win, s.draw, s.loss, s.pab_points) == (3.0, 1.0, 0.0, 1.0)
     assert standings(t)[0].points == 12.0  # four wins
-    bad = "012 X\nXXS W3\n" + text.split("\n", 3)[3]
+    assert read_trf("XXS PAB=3 D=1 W=3\n" + players).regulations.scoring.pab_points == 3.0
     with pytest.raises(Exception, match="line 2: XXS: 'W3' is not CODE=POINTS"):
-        read_trf(bad)
+        read_trf("012 X\nXXS W3\n" + players)
+    with pytest.raises(Exception, match="line 1: XXS: WW=3, BW=3, FW=3, FPB=0 differ"):
+        read_trf("XXS W=3 FPB=0\n" + players)
 
 
 @pytest.mark.skipif(not GACRUX, reason=NO_TEC)

@@ -122,6 +122,7 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
     time_control: str | None = None
     bb: dict[str, float] = {}
     xxs: dict[str, float] = {}
+    xxs_line = 0
     initial: str | None = None
     absent: list[int] = []
     accelerations: dict[int, tuple[float, ...]] = {}
@@ -172,14 +173,19 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
                                        "of points") from None
             accelerations[int(sn_text)] = tuple(values)
         elif code == "XXS":
+            xxs_line = no
             for token in rest.split():
                 key, eq, value = token.partition("=")
+                key = key.upper()
                 try:
-                    if not eq:
+                    if not eq or key not in _XXS_CODES:
                         raise ValueError
-                    xxs[key.upper()] = float(value)
+                    points = float(value)
                 except ValueError:
-                    raise TrfError(no, f"XXS: {token!r} is not CODE=POINTS (e.g. W=1.0 D=0.5)") from None
+                    raise TrfError(no, f"XXS: {token!r} is not CODE=POINTS with a CODE of "
+                                       f"{', '.join(_XXS_CODES)} (e.g. W=3 D=1)") from None
+                for one in _XXS_CODES[key]:  # later codes override earlier ones, shortcuts included
+                    xxs[one] = points
         elif code in ("BBW", "BBD", "BBL", "BBU"):
             try:
                 bb[code] = float(rest)
@@ -196,11 +202,8 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
     for sn in [*absent, *accelerations]:
         if not 1 <= sn <= len(numbers):
             raise TrfError(1, f"XXZ/XXA: start number {sn} has no player line (1..{len(numbers)})")
-    if xxs:  # JaVaFo's XXS: W (a win, any kind), D (a draw), WL/BL (a loss), PAB (the pairing-allocated bye)
-        bb = {"BBW": xxs.get("W", xxs.get("WW", 1.0)), "BBD": xxs.get("D", xxs.get("WD", 0.5)),
-              "BBL": xxs.get("WL", xxs.get("BL", xxs.get("L", 0.0))), **bb}
-        if "PAB" in xxs:
-            bb.setdefault("BBU", xxs["PAB"])
+    if xxs:
+        bb = {**_xxs_scoring(xxs_line, xxs), **bb}
     scoring = Scoring(bb.get("BBW", 1.0), bb.get("BBD", 0.5), bb.get("BBL", 0.0),
                       bb["BBU"] if "BBU" in bb and bb["BBU"] != bb.get("BBW", 1.0) else None)
     # Without regulations, the tie-breaks are the system's own: DE, SB, WIN, BPG in a round robin (as the live
@@ -229,6 +232,27 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
     for r in range(1, n_rounds + 1):
         rounds.append(_read_round(r, raw_players, system))
     return replace(t, rounds=tuple(rounds), requested_byes=tuple(requests))
+
+
+#: JaVaFo's XXS codes (its Advanced User Manual): each code, or shortcut, and the codes it sets.
+_XXS_CODES: dict[str, tuple[str, ...]] = {
+    "WW": ("WW",), "BW": ("BW",), "WD": ("WD",), "BD": ("BD",), "WL": ("WL",), "BL": ("BL",), "ZPB": ("ZPB",),
+    "HPB": ("HPB",), "FPB": ("FPB",), "PAB": ("PAB",), "FW": ("FW",), "FL": ("FL",),
+    "W": ("WW", "BW", "FW", "FPB"), "D": ("WD", "BD", "HPB"),
+}
+_XXS_DEFAULTS = {"WW": 1.0, "BW": 1.0, "WD": 0.5, "BD": 0.5, "WL": 0.0, "BL": 0.0, "ZPB": 0.0, "HPB": 0.5,
+                 "FPB": 1.0, "PAB": 1.0, "FW": 1.0, "FL": 0.0}
+
+
+def _xxs_scoring(line: int, given: dict[str, float]) -> dict[str, float]:
+    """The BBW/BBD/BBL/BBU points of an XXS scoring: a win, a draw and a loss the same whatever the colour or
+    the kind (played, forfeit, requested bye), as chesslaws scores them; the pairing-allocated bye apart."""
+    x = {**_XXS_DEFAULTS, **given}
+    for group in (("WW", "BW", "FW", "FPB"), ("WD", "BD", "HPB"), ("WL", "BL", "FL", "ZPB")):
+        if len({x[c] for c in group}) > 1:
+            raise TrfError(line, "XXS: " + ", ".join(f"{c}={x[c]:g}" for c in group) + " differ; chesslaws gives "
+                           "every win the same points, every draw the same, every loss the same")
+    return {"BBW": x["WW"], "BBD": x["WD"], "BBL": x["WL"], "BBU": x["PAB"]}
 
 
 def _initial_colour(players: list[tuple[int, Player, list[tuple[int, str, str, str]]]]) -> str | None:
