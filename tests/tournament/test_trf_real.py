@@ -237,3 +237,16 @@ def test_standings_of_the_real_event_agree_with_tec(rules: str, tmp_path: Path) 
     assert len(ours) == 52
     assert [(sn, k, theirs[sn][k], ours[sn][k]) for sn in ours for k in names
             if abs(theirs[sn][k] - ours[sn][k]) > 1e-9] == []
+
+
+def test_bad_extension_lines_are_named() -> None:
+    players = "\n".join(line for line in GROS.read_text().splitlines() if line.startswith("001"))
+    with pytest.raises(Exception, match="line 2: XXZ: start number 53 has no player line"):
+        read_trf("012 X\nXXZ 4 53\n" + players)
+    with pytest.raises(Exception, match="line 1: XXZ: 'x4' is not a start number"):
+        read_trf("XXZ x4\n" + players)
+    with pytest.raises(Exception, match=r"line 1: XXA: round 2 \(columns 15-18\): 'a.b' is not a number"):
+        read_trf("XXA    3  1.0  a.b\n" + players)
+    twice = read_trf("XXZ 4 4\nXXZ 5 43\n" + players)  # 4 twice; 43 already marked H in the absence column
+    assert sorted(twice.requested_byes) == [(5, 4, "zero"), (5, 5, "zero"), (5, 22, "zero"), (5, 28, "zero"),
+                                            (5, 43, "half")]

@@ -124,8 +124,9 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
     xxs: dict[str, float] = {}
     xxs_line = 0
     initial: str | None = None
-    absent: list[int] = []
+    absent: dict[int, int] = {}  # start number -> its XXZ line
     accelerations: dict[int, tuple[float, ...]] = {}
+    xxa_lines: dict[int, int] = {}
     raw_players: list[tuple[int, Player, list[tuple[int, str, str, str]]]] = []
     for no, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1):
         line = raw.replace("\t", " ")
@@ -158,7 +159,7 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
             for token in rest.replace(",", " ").split():
                 if not token.isdigit():
                     raise TrfError(no, f"XXZ: {token!r} is not a start number (XXZ lists the absent players' numbers)")
-                absent.append(int(token))
+                absent.setdefault(int(token), no)
         elif code == "XXA":
             sn_text = line[4:8].strip()
             if not sn_text.isdigit():
@@ -172,6 +173,7 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
                     raise TrfError(no, f"XXA: round {i + 1} (columns {col + 1}-{col + 4}): {cell!r} is not a number "
                                        "of points") from None
             accelerations[int(sn_text)] = tuple(values)
+            xxa_lines[int(sn_text)] = no
         elif code == "XXS":
             xxs_line = no
             for token in rest.split():
@@ -199,9 +201,11 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
     if numbers != list(range(1, len(numbers) + 1)):
         raise TrfError(1, f"start numbers must run 1..{len(numbers)} (got {numbers[:5]}...)")
     raw_players.sort(key=lambda x: x[0])
-    for sn in [*absent, *accelerations]:
-        if not 1 <= sn <= len(numbers):
-            raise TrfError(1, f"XXZ/XXA: start number {sn} has no player line (1..{len(numbers)})")
+    for code, where in (("XXZ", absent), ("XXA", xxa_lines)):
+        for sn, no in where.items():
+            if not 1 <= sn <= len(numbers):
+                raise TrfError(no, f"{code}: start number {sn} has no player line (001) in the file "
+                                   f"(1..{len(numbers)})")
     if xxs:
         bb = {**_xxs_scoring(xxs_line, xxs), **bb}
     scoring = Scoring(bb.get("BBW", 1.0), bb.get("BBD", 0.5), bb.get("BBL", 0.0),
@@ -221,7 +225,8 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
                 requests.append((n_rounds, sn, "full" if mark == "F" else "half" if mark == "H" else "zero"))
                 res.pop()
         n_rounds -= 1
-    requests += [(n_rounds + 1, sn, "zero") for sn in absent if (n_rounds + 1, sn, "zero") not in requests]
+    marked = {sn for _, sn, _ in requests}
+    requests += [(n_rounds + 1, sn, "zero") for sn in absent if sn not in marked]
     reg = replace(base, system=system, scoring=scoring if bb else base.scoring,  # type: ignore[arg-type]
                   rounds=(rounds_declared or n_rounds or base.rounds) if system == "swiss" else base.rounds,
                   time_control=time_control if time_control and _tc_ok(time_control) else base.time_control,
