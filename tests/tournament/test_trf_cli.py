@@ -152,3 +152,18 @@ def test_create_and_import_keep_the_new_regulations(tmp_path: Path) -> None:
     assert t.regulations.initial_colour == "black" and len(t.accelerations) == 26
     exported = CliRunner().invoke(main, ["tournament", "export", "Gros", "--db", db])
     assert "XXC black1" in exported.output and "XXA   26  1.0  1.0  1.0  0.5  0.5" in exported.output
+
+
+@pytest.mark.parametrize("engine", ["bbp", "caissify"])
+def test_a_new_black_first_event_gives_pairing_number_1_black(engine: str) -> None:
+    """A new Swiss whose regulations say Black first: in round 1 the odd pairing numbers of the top half have
+    Black, the even ones White (C.04.3 initial colour), whichever engine pairs."""
+    if engine == "bbp" and BBP is None:
+        pytest.skip(NO_BBP)
+    eng = BbpDutch(str(BBP)) if engine == "bbp" else CaissifyDutch()
+    t = Tournament("Black first", Regulations(rounds=5, initial_colour="black"))
+    for i in range(10):
+        t = t.add_player(f"P{i + 1:02}", 2400 - 10 * i)
+    boards = {min(b.white, b.black): (b.white, b.black) for b in pair_next_round(t, eng).rounds[0].boards}
+    assert boards == {1: (6, 1), 2: (2, 7), 3: (8, 3), 4: (4, 9), 5: (10, 5)}
+    assert "XXC black1" in write_trf(t)
