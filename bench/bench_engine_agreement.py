@@ -73,7 +73,8 @@ def main() -> None:
             subprocess.run([args.bbp, "--dutch", args.trf, "-p", str(out)], check=True)
             numbers = [int(x) for x in out.read_text().split()]
         direct = {(numbers[1 + 2 * i], numbers[2 + 2 * i]) for i in range(numbers[0])}
-        for name, engine in (("bbpPairings through chesslaws", bbp), ("caissify through chesslaws", CaissifyDutch())):
+        engines = (("bbpPairings through chesslaws", bbp), ("caissify through chesslaws", CaissifyDutch()))
+        for name, engine in engines:
             got = boards(pair_swiss(t, engine))
             print(f"{args.trf}, round {t.next_round}: {name}: {len(got & direct)} of {len(direct)} boards "
                   "identical to bbpPairings on the file itself (colours included)")

@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 
-from chesslaws.tournament import Board, Bye, Player, Regulations, Round, Scoring, Tournament, TournamentError, standings
+from chesslaws.tournament import (
+    Board, Bye, Player, Regulations, Round, Scoring, Tournament, TournamentError, standings,
+)
 from chesslaws.tournament.tiebreaks import rating_difference, tiebreak_values
 from chesslaws.tournament.trf import write_trf
 

@@ -480,7 +480,8 @@ def import_trf(trf_file: str, name: str | None, rounds: int | None, edition: str
 @click.option("--tiebreaks", default=None, metavar="LIST", help="Override the tie-break order (comma separated).")
 @click.option("--crosstable", is_flag=True, help="Also print the crosstable, round by round.")
 @click.option("--tiebreak-rules", type=click.Choice(["2023", "2026"]), default=None,
-              help="C.07 as of 2023, or with the 2026 amendment of Art. 16.4 (default: the event's; 2023 for a file).")
+              help="C.07 as of 2023, or with the 2026 amendment of Art. 16.4 (default: the event's; 2023 for a "
+                   "file).")
 @click.option("--unrated-rating", type=click.IntRange(1, 3500), default=None, metavar="RATING",
               help="The rating an unrated opponent counts with in ARO and TPR.")
 @click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL", help=DB_HELP)
@@ -502,8 +503,9 @@ def standings_command(source: str, as_json: bool, tiebreaks: str | None, crossta
 
     t = _tournament_from(source, db)
     if tiebreak_rules or unrated_rating:
-        t = replace(t, regulations=replace(t.regulations, tiebreak_rules=tiebreak_rules or t.regulations.tiebreak_rules,
-                                           unrated_rating=unrated_rating or t.regulations.unrated_rating))
+        reg = t.regulations
+        t = replace(t, regulations=replace(reg, tiebreak_rules=tiebreak_rules or reg.tiebreak_rules,
+                                           unrated_rating=unrated_rating or reg.unrated_rating))
     codes = _tiebreaks(tiebreaks, t.regulations.system) if tiebreaks else t.regulations.tiebreaks
     rows = standings(t, codes)
     if as_json:

@@ -158,7 +158,8 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
         elif code == "XXZ":
             for token in rest.replace(",", " ").split():
                 if not token.isdigit():
-                    raise TrfError(no, f"XXZ: {token!r} is not a start number (XXZ lists the absent players' numbers)")
+                    raise TrfError(no, f"XXZ: {token!r} is not a start number "
+                                       "(XXZ lists the absent players' numbers)")
                 absent.setdefault(int(token), no)
         elif code == "XXA":
             sn_text = line[4:8].strip()
@@ -217,7 +218,8 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
     n_rounds = max((len(r) for _, _, r in raw_players), default=0)
     # A last column of absence marks only (no opponent, no pairing-allocated bye) is the next round's requests.
     requests: list[tuple[int, int, ByeKind]] = []
-    if n_rounds and all(len(res) < n_rounds or (not res[n_rounds - 1][1].strip("0") and res[n_rounds - 1][3] in "ZHF-")
+    if n_rounds and all(len(res) < n_rounds
+                        or (not res[n_rounds - 1][1].strip("0") and res[n_rounds - 1][3] in "ZHF-")
                         for _, _, res in raw_players):
         for sn, _, res in raw_players:
             if len(res) == n_rounds:
