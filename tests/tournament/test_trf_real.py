@@ -98,12 +98,20 @@ def test_an_accelerated_event_with_absences_pairs_as_bbp_on_the_same_file(tmp_pa
     assert _boards(t, BbpDutch(str(BBP))) == _bbp_direct(GROS, tmp_path)
 
 
-@pytest.mark.skipif(BBP is None, reason=NO_BBP)
+# bbpPairings' pairing of round 5 of the real file (`bbpPairings --dutch FILE -p`, built at commit 16a000f):
+# white, black per board; 47 has the pairing-allocated bye.
+BBP_ROUND_5 = {(1, 2), (3, 4), (5, 6), (7, 13), (11, 21), (23, 12), (19, 16), (17, 18), (8, 24), (35, 10), (14, 52),
+               (37, 9), (15, 26), (46, 29), (45, 20), (27, 38), (39, 30), (41, 31), (44, 32), (42, 33), (25, 34),
+               (40, 50), (49, 48), (51, 36), (47, 0)}
+
+
 def test_caissify_pairs_the_accelerated_event_by_its_pairing_numbers(tmp_path: Path) -> None:
     """caissify on the same round (pairing numbers not in rating order, virtual points): bbpPairings' 25 boards,
     colours included (10 before: it ranked by rating and ignored XXA and the absence column)."""
     t = read_trf(GROS.read_text())
-    assert _boards(t, CaissifyDutch()) == _bbp_direct(GROS, tmp_path)
+    assert _boards(t, CaissifyDutch()) == BBP_ROUND_5
+    if BBP is not None:
+        assert _bbp_direct(GROS, tmp_path) == BBP_ROUND_5
 
 
 def test_black_first_colours_are_read_and_written() -> None:
@@ -117,12 +125,13 @@ def test_black_first_colours_are_read_and_written() -> None:
     assert "XXC white1" in write_trf(read_trf(GROS.read_text()))
 
 
-@pytest.mark.skipif(BBP is None, reason=NO_BBP)
 @pytest.mark.parametrize("engine", ["bbp", "caissify"])
 def test_a_black_first_event_is_paired_with_its_own_colours(engine: str, tmp_path: Path) -> None:
     """The same event with every colour reversed and XXC black1: every engine pairs round 5 as on the original
     file with the colours reversed (before, every board's colours came out reversed), and bbpPairings on the
     mirrored file agrees."""
+    if engine == "bbp" and BBP is None:
+        pytest.skip(NO_BBP)
     path = tmp_path / "black1.trf"
     path.write_text(_mirror(GROS.read_text()))
     eng = BbpDutch(str(BBP)) if engine == "bbp" else CaissifyDutch()
