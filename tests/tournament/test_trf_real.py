@@ -122,6 +122,10 @@ def test_black_first_colours_are_read_and_written() -> None:
     no_xxc = read_trf("\n".join(line for line in mirrored.splitlines() if not line.startswith("XXC")))
     assert no_xxc.regulations.initial_colour == "black"
     assert read_trf(GROS.read_text()).regulations.initial_colour == "white"
+    trf2026 = mirrored.replace("XXC black1", "152 B").replace("XXR 9", "142 9")  # TRF-2026's records
+    assert read_trf(trf2026).regulations.initial_colour == "black" and read_trf(trf2026).total_rounds == 9
+    with pytest.raises(Exception, match="152: 'X' is not the initial colour W or B"):
+        read_trf("152 X\n" + mirrored)
     assert "XXC white1" in write_trf(read_trf(GROS.read_text()))
 
 

@@ -6,8 +6,9 @@ rank, then one ``oooo c r`` block per round from column 92) and the header
 lines ``012`` (name), ``022`` (city), ``042`` (date), ``062``/``072``
 (players, rated players), ``092`` (type), ``122`` (time control), with the
 extensions that pairing programs read: ``XXR`` (number of rounds), ``XXC``
-(the initial colour: White for start number 1, as our pairings give it) and, for
-a scoring other than 1-1/2-0, ``BBW``/``BBD``/``BBL``/``BBU``.
+(the initial colour, ``white1`` or ``black1``, as the regulations say), ``XXA`` (the
+virtual points of accelerated rounds) and, for a scoring other than 1-1/2-0,
+``BBW``/``BBD``/``BBL``/``BBU``.
 
 Round codes: ``1 = 0`` played (``W D L`` read as the same), ``+ -`` forfeit,
 ``U`` pairing-allocated bye, ``F H Z`` requested full, half, zero bye; an
@@ -15,13 +16,14 @@ opponent ``0000`` with result ``-`` is a round sat out (after a
 withdrawal), and ``Z`` in a round robin the free round.
 
 The extensions real programs write (JaVaFo's TRF(x), bbpPairings' TRF(bx)) are read too:
-``XXC white1``/``black1`` (the colour of pairing number 1 in round 1; without it, the
-colours of round 1 tell), ``XXZ`` (players announced absent from the round to pair: a
-requested zero-point bye), ``XXA`` (a player's virtual points per round, e.g. the Baku
-Acceleration Method: kept and handed to the pairing engines), ``XXS`` (the scoring:
-``W=3 D=1 ...``) and a last round column holding nothing but absence marks
-(``0000 - Z``, ``0000 - H``, ``0000 - F``), as files written before a round is paired
-carry: that column is the next round's requested byes, not a round played.
+``XXC white1``/``black1`` (the colour of pairing number 1 in round 1; TRF-2026's
+``152 W``/``B``; without either, the colours of round 1 tell), TRF-2026's ``142`` (as
+``XXR``), ``XXZ`` (players announced absent from the round to pair: a requested
+zero-point bye), ``XXA`` (a player's virtual points per round, e.g. the Baku Acceleration
+Method: kept and handed to the pairing engines), ``XXS`` (the scoring: ``W=3 D=1 ...``)
+and a last round column holding nothing but absence marks (``0000 - Z``, ``0000 - H``,
+``0000 - F``), as files written before a round is paired carry: that column is the next
+round's requested byes, not a round played.
 """
 
 from __future__ import annotations
@@ -146,15 +148,19 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
                       "round-robin" if "round" in low and "robin" in low else "swiss")
         elif code == "122":
             time_control = rest or None
-        elif code == "XXR":
+        elif code in ("XXR", "142"):  # 142: TRF-2026's number of rounds
             try:
                 rounds_declared = int(rest.split()[0])
             except (ValueError, IndexError):
-                raise TrfError(no, f"XXR: {rest!r} is not a number of rounds") from None
+                raise TrfError(no, f"{code}: {rest!r} is not a number of rounds") from None
         elif code == "XXC":
             for token in rest.lower().split():
                 if token in ("white1", "black1"):
                     initial = token[:-1]
+        elif code == "152":  # TRF-2026's initial colour: W or B
+            if rest.upper() not in ("W", "B"):
+                raise TrfError(no, f"152: {rest!r} is not the initial colour W or B")
+            initial = "white" if rest.upper() == "W" else "black"
         elif code == "XXZ":
             for token in rest.replace(",", " ").split():
                 if not token.isdigit():
