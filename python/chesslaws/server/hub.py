@@ -63,6 +63,9 @@ RESTART_GAP = 1.0
 RETIRE_AFTER = 60.0
 #: The claims whose failure leaves the game going: repeated, they may annoy the opponent.
 _CLAIMS = ("claim_draw", "claim_flag", "claim_win", "claim_touch_move", "claim_setup")
+#: A player's events that neither move nor, by themselves, end the game: repeated without end, they would
+#: fill the log (each side's are limited: Limits.events_aside_per_move and events_aside_per_game).
+_ASIDE = _CLAIMS + ("touch", "adjust", "offer_draw", "decline_draw", "request_increment", "stop_clocks")
 
 
 def seen_at(game: Game, t: float) -> Game:
@@ -236,6 +239,7 @@ class LiveGame:
     scheduled: bool = False
     early: set[str] = field(default_factory=set)
     incorrect_claims: dict[str, int] = field(default_factory=lambda: {"white": 0, "black": 0})
+    full_alerted: bool = False  # the arbiter was told that the log is full
     retire: asyncio.TimerHandle | None = None
     # What the view built once and keeps: each move's entry per language, and the legal moves.
     move_cache: dict[str, list[tuple[Any, dict[str, Any]]]] = field(default_factory=dict)
@@ -292,6 +296,12 @@ class Hub:
 
     def language_list(self) -> list[dict[str, str]]:
         return list(self.languages)
+
+    def language_of(self, lang: str | None) -> str:
+        """The scoresheet language a request asks for, if the server has it; English otherwise (the
+        state's ``lang`` says which was used). Only these codes ever key a game's caches: a client
+        cannot grow them with values of its own."""
+        return lang if lang is not None and lang in self._codes and self.write_move is not None else "en"
 
     # --- time ------------------------------------------------------------------
     def now(self) -> float:
@@ -882,9 +892,6 @@ class Hub:
             raise ApiError(422, "do not send 't': the server's clock stamps every event")
         if seat in ("white", "black") and kind == "stop_clocks":
             self._may_summon(live, seat)
-        if live.seq >= self.limits.max_events_per_game:
-            raise ApiError(409, f"this game's log is full ({self.limits.max_events_per_game} events): "
-                                "the arbiter must decide the game")
         if self.down_since is not None:
             raise self._unavailable()
         claimed_by = body.get("by")
@@ -973,6 +980,8 @@ class Hub:
             log.exception("arbiter failure in game %s on %s", live.id, event)
             raise ApiError(422, "the arbiter could not process this event; nothing was recorded "
                                 "(the fault is logged for the server's operator)") from None
+        if seat != "arbiter":
+            self._may_log(live, kind, by, new)
         line = new.events[-1].to_json()
         seq = live.seq
         try:
@@ -1001,6 +1010,56 @@ class Hub:
                 log.error("store failure: %r", err)
         self.schedule(live)
         return {"seq": seq, "event": public_event(line, arbiter=seat == "arbiter")}, new, t
+
+    def _may_log(self, live: LiveGame, kind: str, by: str, new: Game) -> None:
+        """Whether a player's event, already judged (``new``), may go into the log; refused (409, nothing
+        logged) when it leaves the game going and
+
+        - the log is full (``max_events_per_game``): the room beyond is the arbiter's, whose events are
+          never refused for it; he decides the game (an event that ends the game is still taken);
+        - it is a claim and its side has already made ``claims_per_move`` claims that left the game going
+          in this position (since the last move), or ``claims_per_game`` in the game;
+        - it is another event that neither moves nor ends the game (a touch, an adjustment, an offer, a
+          request, a summons) beyond ``events_aside_per_move`` / ``events_aside_per_game`` of its side.
+
+        Repeated, such events are the annoyance the Laws forbid (1989 15.1(d), 1997 12.5, 2023 11.5: "this
+        includes unreasonable claims"); a claim that is correct, or that the arbiter must decide, is never
+        refused here. Counted from the log, so a restart or another process counts the same."""
+        st = new.state
+        limit = self.limits.max_events_per_game
+        if live.seq >= limit and st.ongoing:
+            if not live.full_alerted:
+                live.full_alerted = True
+                self.alert(live, {"what": "log_full", "by": by, "count": live.seq,
+                                  "text": f"This game's log is full ({limit} events): the players' events are "
+                                          "refused until the arbiter decides the game."})
+            raise ApiError(409, f"this game's log is full ({limit} events): the arbiter must decide the game; "
+                                "only an event that ends it is still accepted")
+        if kind not in _ASIDE or by not in ("white", "black") or not st.ongoing or (kind in _CLAIMS and st.claims):
+            return
+        claims = kind in _CLAIMS
+        kinds = _CLAIMS if claims else _ASIDE
+        in_position, in_game, moved = 0, 0, False  # this side's earlier ones: since the last move, in all
+        for event in reversed(live.game.events):
+            moved = moved or event.type == "move"
+            if event.by == by and event.type in kinds:
+                in_game += 1
+                in_position += not moved
+        lim = self.limits
+        per_move, per_game = (lim.claims_per_move, lim.claims_per_game) if claims else (
+            lim.events_aside_per_move, lim.events_aside_per_game)
+        art = st.config.edition.article("annoyance")
+        what = "claims that did not end the game" if claims else "events that neither moved nor ended the game"
+        who = by.capitalize()
+        tail = ("a claim that is correct is always accepted" if claims
+                else "a move, or an event that ends the game, is always accepted")
+        if per_move and in_position >= per_move:
+            raise ApiError(409, f"refused, not recorded: {who} has made {in_position} {what} in this position; "
+                                f"more would annoy the opponent (Article {art}). Try again after the next move; "
+                                f"{tail}")
+        if per_game and in_game >= per_game:
+            raise ApiError(409, f"refused, not recorded: {who} has made {in_game} {what} in this game; more "
+                                f"would annoy the opponent (Article {art}); {tail}")
 
     def _may_summon(self, live: LiveGame, seat: str) -> None:
         """A player stops the clocks only to summon an arbiter who is present (1997 6.12(b),
@@ -1063,12 +1122,13 @@ class Hub:
     # --- views ----------------------------------------------------------------------------
     def view(self, live: LiveGame, lang: str = "en") -> dict[str, Any]:
         """The state of the spec, plus what a board needs: moves, legal moves, names, server time."""
+        lang = self.language_of(lang)
         t = self.t_of(live)
         game = seen_at(live.game, t)
         st = game.state
         cfg = st.config
         out = game.to_json()
-        local = lang != "en" and self.write_move is not None and lang in self._codes
+        local = lang != "en"
         moves = self._move_list(live, st.moves, cfg.fen, lang if local else "en", cfg.chess960)
         live.view_records = st.moves
         legal: list[dict[str, str]] = []
