@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from chesslaws.server.guard import Limits
 
 from test_api import create, post
@@ -191,3 +193,55 @@ def test_at_a_full_log_a_player_may_still_end_the_game(db_url: str) -> None:
         assert post(client, gid, tok["white"], {"type": "move", "move": "Nf3"}).status_code == 409
         r = post(client, gid, tok["white"], {"type": "resign"})
         assert r.status_code == 200 and r.json()["state"]["result"] == "0-1"
+
+
+# --- 3. no claim freezes the clocks where no arbiter can decide it --------------------------------
+
+
+QUICKPLAY = [
+    ("1997", "present", {}, "10.2"),
+    ("1997", "absent", {}, "D.1"),
+    ("2023", "present", {"quickplay_guidelines": True}, "III.5"),
+    ("2023", "absent", {"quickplay_guidelines": True}, "III.6.1"),
+]
+
+
+@pytest.mark.parametrize(("edition", "arbiter", "extra", "article"), QUICKPLAY)
+def test_a_quickplay_claim_no_arbiter_can_decide_is_refused_and_the_clocks_run_on(
+        client: Any, edition: str, arbiter: str, extra: dict[str, Any], article: str) -> None:
+    """1997 60+0 rapid, 2023 with Guidelines III: White e4, Black claims a quickplay-finish draw with
+    nobody at the arbiter's console: refused, not logged, and Black's clock still runs."""
+    g = create(client, edition=edition, time_control="60", mode="rapid", arbiter=arbiter, **extra)
+    gid, tok = g["id"], g["tokens"]
+    assert post(client, gid, tok["white"], {"type": "move", "move": "e4"}).status_code == 200
+    r = post(client, gid, tok["black"], {"type": "claim_draw", "reason": "quickplay"})
+    assert r.status_code == 409, r.text
+    text = r.json()["error"]
+    assert f"Article {article}" in text and "no arbiter is watching" in text and "Play on" in text
+    assert ("concludes the game" in text) == (arbiter == "absent")
+    st = client.get(f"/api/games/{gid}").json()
+    assert st["seq"] == 2 and st["clocks"]["running"] == "black" and st["pending"] == []
+    # Black's flag can still fall: White claims it, or the arbiter present sees it (not waited for here).
+    assert post(client, gid, tok["black"], {"type": "move", "move": "e5"}).status_code == 200
+
+
+@pytest.mark.parametrize(("edition", "arbiter", "extra", "article"), QUICKPLAY)
+def test_a_quickplay_claim_is_taken_while_the_arbiter_watches_and_he_decides_it(
+        client: Any, edition: str, arbiter: str, extra: dict[str, Any], article: str) -> None:
+    g = create(client, edition=edition, time_control="60", mode="rapid", arbiter=arbiter, **extra)
+    gid, tok = g["id"], g["tokens"]
+    assert post(client, gid, tok["white"], {"type": "move", "move": "e4"}).status_code == 200
+    with client.websocket_connect(f"/api/games/{gid}/ws?token={tok['arbiter']}") as ws:
+        ws.receive_json()
+        ws.receive_json()
+        r = post(client, gid, tok["black"], {"type": "claim_draw", "reason": "quickplay"})
+        assert r.status_code == 200 and r.json()["state"]["clocks"]["running"] is None
+        r = post(client, gid, tok["arbiter"], {"type": "decision", "on": "quickplay", "ruling": "draw"})
+        assert r.status_code == 200 and r.json()["state"]["result"] == "1/2-1/2"
+
+
+def test_a_request_for_an_increment_no_arbiter_can_decide_is_refused(client: Any) -> None:
+    g = create(client, edition="2023", time_control="90", mode="standard", quickplay_guidelines=True)
+    gid, tok = g["id"], g["tokens"]
+    r = post(client, gid, tok["white"], {"type": "request_increment"})
+    assert r.status_code == 409 and "III.4" in r.json()["error"] and "no arbiter is watching" in r.json()["error"]

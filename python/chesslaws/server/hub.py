@@ -28,6 +28,7 @@ from typing import Any, Callable, Mapping, TypeVar
 from chesslaws.errors import AmbiguousMove, ChessLawsError, IllegalMove, InvalidInput, UnreadableMove, WrongState
 from chesslaws.events import SCHEMAS, ms_to_t
 from chesslaws.game import Game
+from chesslaws.game.draws import awaiting_arbiter
 from chesslaws.game.flags import due
 from chesslaws.position import STARTING_FEN, Position
 from chesslaws.server.controls import controls
@@ -981,6 +982,7 @@ class Hub:
             raise ApiError(422, "the arbiter could not process this event; nothing was recorded "
                                 "(the fault is logged for the server's operator)") from None
         if seat != "arbiter":
+            self._may_await_arbiter(live, game, new)
             self._may_log(live, kind, by, new)
         line = new.events[-1].to_json()
         seq = live.seq
@@ -1061,6 +1063,27 @@ class Hub:
             raise ApiError(409, f"refused, not recorded: {who} has made {in_game} {what} in this game; more "
                                 f"would annoy the opponent (Article {art}); {tail}")
 
+    @staticmethod
+    def _arbiter_watching(live: LiveGame) -> bool:
+        """Is an arbiter's console open on this game (here, in this process)?"""
+        return any(sub.seat == "arbiter" for sub in live.subscribers)
+
+    def _may_await_arbiter(self, live: LiveGame, before: Game, new: Game) -> None:
+        """A player's claim that stops play until the arbiter decides it (the Laws say which:
+        :func:`chesslaws.game.draws.awaiting_arbiter`) is refused, not recorded, while no arbiter watches
+        the game: nobody could decide it, and the clocks would stand still for good."""
+        wait = awaiting_arbiter(new.state)
+        if wait is None or awaiting_arbiter(before.state) is not None or self._arbiter_watching(live):
+            return
+        if wait.concludes:
+            why = (f"without an arbiter present {wait.what} concludes the game and is referred to an arbiter, "
+                   f"whose decision is final (Article {wait.article})")
+        else:
+            why = f"{wait.what} stops the clocks and summons the arbiter to decide it (Article {wait.article})"
+        raise ApiError(409, f"refused, not recorded: {why}, but no arbiter is watching this game to decide it "
+                            "(the clocks would stand still for good). Play on; the claim can be made while the "
+                            "arbiter's console is open")
+
     def _may_summon(self, live: LiveGame, seat: str) -> None:
         """A player stops the clocks only to summon an arbiter who is present (1997 6.12(b),
         2023 6.11.2): refused where there is none, so that nobody can freeze an online game."""
@@ -1069,7 +1092,7 @@ class Hub:
         if not cfg.arbiter_present:
             raise ApiError(409, f"no arbiter is present in this game: a player stops the clocks only to "
                                 f"summon the arbiter (Article {art})")
-        if not any(sub.seat == "arbiter" for sub in live.subscribers):
+        if not self._arbiter_watching(live):
             raise ApiError(409, f"no arbiter is watching this game now: a player stops the clocks only to "
                                 f"summon the arbiter (Article {art}); the arbiter's console must be open")
 
