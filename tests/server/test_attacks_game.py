@@ -173,7 +173,8 @@ def test_a_full_log_refuses_the_players_never_the_arbiter_who_decides_the_game(d
         r = post(client, gid, tok["black"], {"type": "move", "move": "a6"})
         assert r.status_code == 409 and "full" in r.json()["error"] and "arbiter" in r.json()["error"]
         assert post(client, gid, tok["black"], {"type": "offer_draw"}).status_code == 409
-        for event in ({"type": "stop_clocks"}, {"type": "start_clocks"}, {"type": "stop_clocks"},
+        # The move that filled the log was followed by the arbiter's stop_clocks; his events go on.
+        for event in ({"type": "start_clocks"}, {"type": "stop_clocks"},
                       {"type": "penalty", "against": "white", "kind": "warning"}):
             r = post(client, gid, tok["arbiter"], event)
             assert r.status_code == 200, r.text
@@ -245,3 +246,23 @@ def test_a_request_for_an_increment_no_arbiter_can_decide_is_refused(client: Any
     gid, tok = g["id"], g["tokens"]
     r = post(client, gid, tok["white"], {"type": "request_increment"})
     assert r.status_code == 409 and "III.4" in r.json()["error"] and "no arbiter is watching" in r.json()["error"]
+
+
+def test_a_full_log_stops_the_clocks_so_that_nobody_loses_on_time_for_it(db_url: str) -> None:
+    """The move that fills the log is followed by the arbiter's stop_clocks (in his reserved room):
+    Black, who can no longer move, does not lose on time; the arbiter decides the game."""
+    limits = Limits(None, None, None, None, max_events_per_game=3)
+    with _client(db_url, limits) as client:
+        g = create(client, time_control="2", edition="1997")
+        gid, tok = g["id"], g["tokens"]
+        assert post(client, gid, tok["white"], {"type": "move", "move": "e4"}).status_code == 200
+        r = post(client, gid, tok["black"], {"type": "move", "move": "e5"})
+        assert r.status_code == 200 and r.json()["state"]["clocks"]["running"] is None
+        from test_api import log_lines
+        last = log_lines(client, gid, tok["arbiter"])[-1]
+        assert last["type"] == "stop_clocks" and "log is full" in last["reason"]
+        assert post(client, gid, tok["white"], {"type": "move", "move": "Nf3"}).status_code == 409
+        import time
+        time.sleep(2.2)  # longer than White's whole clock: the flag falls only on a running clock
+        st = client.get(f"/api/games/{gid}").json()
+        assert st["status"] == "ongoing" and st["clocks"]["running"] is None

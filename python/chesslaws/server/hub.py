@@ -970,6 +970,8 @@ class Hub:
         try:
             new = game.apply(event)
         except WrongState as err:
+            if seat != "arbiter" and live.seq >= self.limits.max_events_per_game:
+                raise self._log_full(live, by) from None  # the reason that matters: only the arbiter acts now
             raise ApiError(409, str(err)) from None
         except InvalidInput as err:
             raise ApiError(422, str(err)) from None
@@ -1011,7 +1013,31 @@ class Hub:
             except Exception as err:  # noqa: BLE001 - the annulment is in the log; a restart shows it
                 log.error("store failure: %r", err)
         self.schedule(live)
+        if seat != "arbiter" and live.seq >= self.limits.max_events_per_game:
+            await self._stop_for_full_log(live, t)
         return {"seq": seq, "event": public_event(line, arbiter=seat == "arbiter")}, new, t
+
+    async def _stop_for_full_log(self, live: LiveGame, t: float) -> None:
+        """A player's event filled the log: the clocks are stopped (the arbiter's ``stop_clocks``, in the
+        room kept for him) so that nobody loses on time for moves the log can no longer take; the arbiter
+        decides the game. The caller holds the game's lock."""
+        st = live.game.state
+        limit = self.limits.max_events_per_game
+        if not st.ongoing or st.clock.running is None:
+            return
+        art = st.config.edition.article("interruption")
+        try:
+            await self._apply(live, "stop_clocks", "arbiter", {
+                "reason": f"this game's log is full ({limit} events): the clocks are stopped until the arbiter "
+                          f"decides the game (Article {art})"}, "arbiter", at=t)
+        except ApiError as err:
+            log.warning("game %s: the clocks could not be stopped at a full log: %s", live.id, err.message)
+            return
+        live.full_alerted = True
+        self.alert(live, {"what": "log_full", "count": live.seq,
+                          "text": f"This game's log is full ({limit} events): the clocks are stopped and the "
+                                  "players' events refused (except one that ends the game) until you decide "
+                                  "the game."})
 
     def _may_log(self, live: LiveGame, kind: str, by: str, new: Game) -> None:
         """Whether a player's event, already judged (``new``), may go into the log; refused (409, nothing
@@ -1030,13 +1056,7 @@ class Hub:
         st = new.state
         limit = self.limits.max_events_per_game
         if live.seq >= limit and st.ongoing:
-            if not live.full_alerted:
-                live.full_alerted = True
-                self.alert(live, {"what": "log_full", "by": by, "count": live.seq,
-                                  "text": f"This game's log is full ({limit} events): the players' events are "
-                                          "refused until the arbiter decides the game."})
-            raise ApiError(409, f"this game's log is full ({limit} events): the arbiter must decide the game; "
-                                "only an event that ends it is still accepted")
+            raise self._log_full(live, by)
         if kind not in _ASIDE or by not in ("white", "black") or not st.ongoing or (kind in _CLAIMS and st.claims):
             return
         claims = kind in _CLAIMS
@@ -1062,6 +1082,16 @@ class Hub:
         if per_game and in_game >= per_game:
             raise ApiError(409, f"refused, not recorded: {who} has made {in_game} {what} in this game; more "
                                 f"would annoy the opponent (Article {art}); {tail}")
+
+    def _log_full(self, live: LiveGame, by: str) -> ApiError:
+        limit = self.limits.max_events_per_game
+        if not live.full_alerted:
+            live.full_alerted = True
+            self.alert(live, {"what": "log_full", "by": by, "count": live.seq,
+                              "text": f"This game's log is full ({limit} events): the players' events are "
+                                      "refused (except one that ends the game) until you decide the game."})
+        return ApiError(409, f"this game's log is full ({limit} events): the arbiter must decide the game; "
+                             "only an event that ends it is still accepted")
 
     @staticmethod
     def _arbiter_watching(live: LiveGame) -> bool:
