@@ -237,6 +237,10 @@ def test_a_quickplay_claim_is_taken_while_the_arbiter_watches_and_he_decides_it(
         ws.receive_json()
         r = post(client, gid, tok["black"], {"type": "claim_draw", "reason": "quickplay"})
         assert r.status_code == 200 and r.json()["state"]["clocks"]["running"] is None
+        msg = ws.receive_json()
+        while msg["kind"] != "alert":
+            msg = ws.receive_json()
+        assert msg["what"] == "decide" and msg["by"] == "black" and f"Article {article}" in msg["text"]
         r = post(client, gid, tok["arbiter"], {"type": "decision", "on": "quickplay", "ruling": "draw"})
         assert r.status_code == 200 and r.json()["state"]["result"] == "1/2-1/2"
 

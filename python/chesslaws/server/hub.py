@@ -938,6 +938,11 @@ class Hub:
         self.maybe_retire(live)
         if kind in _CLAIMS and by in ("white", "black"):
             self._count_claim(live, by, new)
+        wait = awaiting_arbiter(new.state) if seat in ("white", "black") else None
+        if wait is not None and wait.claim.t_ms == new.events[-1].t_ms and wait.claim.by == seat:
+            self.alert(live, {"what": "decide", "by": seat, "t": t,
+                              "text": f"{seat.capitalize()} makes {wait.what}: the clocks are stopped until you "
+                                      f"decide it (Article {wait.article})."})
         if seat in ("white", "black") and kind == "stop_clocks":
             self.alert(live, {"what": "summons", "by": seat, "t": t,
                               "text": f"{seat.capitalize()} stopped the clocks to summon the arbiter "
