@@ -240,6 +240,7 @@ _ARTICLES_2023 = {
     "quickplay_draw": "III.5.1",
     "quickplay_postpone": "III.5.2",
     "quickplay_reject": "III.5.3",
+    "quickplay_no_arbiter": "III.6.1",
     "quickplay_phase": "III.1",
     "quickplay_scope": "III.2.2",
     "quickplay_announced": "III.2.1",

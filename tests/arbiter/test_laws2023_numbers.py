@@ -108,7 +108,7 @@ SAYS = {
     "envelope_lost": "envelope containing the sealed move is missing", "sealed_move_invalid": "sealed move",
     "adjourned_draw_or_resign": "prior to the resumption", "colours_reversed": "colours reversed",
     "quickplay_draw": "shall declare the game drawn", "quickplay_postpone": "postpones",
-    "quickplay_reject": "rejected the claim", "late_resumption": "arrives at the chessboard after the default time",
+    "quickplay_reject": "rejected the claim", "quickplay_no_arbiter": "claim a draw when", "late_resumption": "arrives at the chessboard after the default time",
 }
 
 

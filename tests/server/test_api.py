@@ -334,7 +334,9 @@ def test_restart_between_sealing_and_resumption(make_client: Callable[[], Any]) 
 def test_quickplay_claim_and_arbiter_decision(client: Any) -> None:
     g = create(client, time_control="60", edition="1997", mode="standard")
     gid, tok = g["id"], g["tokens"]
-    r = post(client, gid, tok["white"], {"type": "claim_draw", "reason": "quickplay"})
+    # The claim summons the arbiter (10.2): it is taken while his console is open (issue 30).
+    with client.websocket_connect(f"/api/games/{gid}/ws?token={tok['arbiter']}"):
+        r = post(client, gid, tok["white"], {"type": "claim_draw", "reason": "quickplay"})
     assert r.status_code == 200, r.text
     st = r.json()["state"]
     assert st["pending"] == [{"kind": "claim", "reason": "quickplay", "by": "white"}]

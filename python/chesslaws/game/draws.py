@@ -22,6 +22,8 @@ Articles, by edition:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from chesslaws.clock import Clock
 from chesslaws.errors import AmbiguousMove, IllegalMove, UnreadableMove
 from chesslaws.events import Event, EventError
@@ -296,6 +298,35 @@ def _on_quickplay_claim(b: _Builder, ev: Event) -> None:
     b.set(clock=clock, claims=s.claims + (PendingClaim("claim", "quickplay", by, t),))
 
 
+@dataclass(frozen=True, slots=True)
+class ArbiterAwaited:
+    """Play waits for the arbiter: the clocks stand stopped until he decides ``claim``."""
+
+    claim: PendingClaim
+    article: str  # the article that sends the matter to the arbiter
+    what: str  # the matter, for people: "a quickplay-finish claim", "a request for an increment"
+    concludes: bool  # the claim concluded the game (no arbiter present: 1997 D.1, 2023 III.6.1)
+
+
+def awaiting_arbiter(s: GameState) -> ArbiterAwaited | None:
+    """What stops play until the arbiter decides, or None. A quickplay-finish claim: the claimant stops
+    the clocks and summons the arbiter (1997 10.2, 2023 III.5); where no arbiter is present the claim
+    concludes the game and is referred to an (independent, designated) arbiter, whose decision is final
+    (1997 D.1, 2023 III.6.1, III.6.2). A request for an increment: 2023 III.4. Only an arbiter ends such a
+    wait: a live game may take the claim only where one can decide it (:mod:`chesslaws.server.hub`)."""
+    if not s.ongoing:
+        return None
+    ed = s.edition
+    for claim in s.claims:
+        if claim.reason == "quickplay":
+            present = s.config.arbiter_present
+            article = ed.article("quickplay" if present else "quickplay_no_arbiter")
+            return ArbiterAwaited(claim, article, "a quickplay-finish claim", not present)
+        if claim.reason == "increment":
+            return ArbiterAwaited(claim, ed.article("increment_request"), "a request for an increment", False)
+    return None
+
+
 def _on_request_increment(b: _Builder, ev: Event) -> None:
     """2023 Guidelines III.4: with under two minutes, the player having the move
     asks for an extra five seconds a move for both players. The request is an
@@ -368,7 +399,7 @@ def _on_decision(b: _Builder, ev: Event) -> None:
         return
     clock = s.clock
     if ruling == "postpone" and not s.config.arbiter_present:
-        article = "D.1" if ed.name == "1997" else "III.6"
+        article = ed.article("quickplay_no_arbiter")
         raise GameError(ev, f"without an arbiter present the claim concluded the game ({article}): the arbiter's "
                         "decision is final, a draw or a rejection, not a postponement")
     if ruling == "postpone":

@@ -404,9 +404,10 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
 
     @app.get("/api/games/{game_id}", tags=["games"], summary="The state of a game", responses=ERRORS)
     async def get_state(game_id: str, lang: str = Query("en", max_length=10)) -> dict[str, Any]:
+        lang = hub.language_of(lang)
         final = await hub.final_view(game_id)  # a retired game: its stored final state, no replay
         if final is not None:
-            if lang != "en" and hub.write_move is not None and lang in hub._codes:
+            if lang != "en" and hub.write_move is not None:
                 hub._localise(final["moves"], final["initial_fen"], lang, bool(final.get("chess960")))
                 final["lang"] = lang
             return final
@@ -441,19 +442,22 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
                          lang: str = Query("en", max_length=10, description="piece letters of the state's moves")) -> Ack:
         body = strict_json(await request.body())
         tok = token_of(cred)
+        if not tok:  # refused before anything is read or counted: a spectator spends no one's budget
+            raise ApiError(401, "a seat token is needed to act in a game (spectators only watch)")
         if game_id in hub.set_aside:
             ack = await hub.annul_set_aside(game_id, tok, body)
             return Ack(seq=ack["seq"], event=ack["event"], state=hub.view(hub.get(game_id), lang))
-        live = await hub.fetch(game_id, write=True)
+        live = await hub.fetch(game_id)
         seat_ = live.seat_of(tok)
-        if tok and seat_ is None and hub.store.shared:  # a seat another process gave just now
+        if seat_ is None and hub.store.shared:  # a seat another process gave just now
             await hub.refresh_seats(live)
             seat_ = live.seat_of(tok)
-        if tok and seat_ is None:
+        if seat_ is None:
             raise ApiError(401, "this token opens no seat of this game")
-        if tok:
-            hub.rate.hit("events_per_token", tok)
-        hub.rate.hit("events_per_game", game_id)
+        # The seat is known: only now is anything counted, and against this seat's own budget.
+        hub.rate.hit("events_per_token", tok)
+        hub.rate.hit("events_per_game", f"{game_id}/{seat_}")
+        live = await hub.fetch(game_id, write=True)
         ack = await hub.submit(live, body, seat_)
         return Ack(seq=ack["seq"], event=ack["event"], state=hub.view(live, lang))
 
@@ -498,7 +502,7 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
             await ws.send_json({"kind": "error", "status": 401, "error": "this token opens no seat of this game"})
             await ws.close(code=4401)
             return
-        lang = (ws.query_params.get("lang") or "en")[:10]
+        lang = hub.language_of(ws.query_params.get("lang"))
         sub = Subscriber(lang, seat_ or "spectator", delta=ws.query_params.get("moves") == "new")
         live.subscribers.add(sub)
         sub.queue.put_nowait(dumps({"kind": "hello", "seat": seat_ or "spectator"}))
@@ -536,9 +540,10 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
                         raise ApiError(400, "'rid' is a string or an integer")
                     if "event" not in msg:
                         raise ApiError(400, "a message carries an 'event'")
-                    if tok:
-                        hub.rate.hit("events_per_token", tok)
-                    hub.rate.hit("events_per_game", game_id)
+                    if seat_ is None or tok is None:  # a spectator's socket: nothing it sends is counted
+                        raise ApiError(401, "a seat token is needed to act in a game (spectators only watch)")
+                    hub.rate.hit("events_per_token", tok)
+                    hub.rate.hit("events_per_game", f"{game_id}/{seat_}")
                     ack = await hub.submit(live, msg["event"], seat_, via=sub, rid=rid)
                     if ack.get("queued"):  # already in this socket's queue, with its new state
                         continue

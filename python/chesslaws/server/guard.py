@@ -167,14 +167,27 @@ class Limits:
     create_per_address: str | None = "20/minute;200/hour"
     join_per_address: str | None = "30/minute"
     events_per_token: str | None = "10/second;300/minute"
+    #: Per seat of a game (white, black, arbiter): no sender can spend another seat's budget.
     events_per_game: str | None = "400/minute"
-    #: Events in one game's log at most (a long game has a few hundred).
+    #: Events in one game's log at most (a long game has a few hundred). The players' events are refused
+    #: beyond it (except one that ends the game); the arbiter's never are, so that he can decide the game.
     max_events_per_game: int = 3000
     #: Incorrect claims by one side after which the arbiter is told of a possible annoyance (2023 11.5).
     incorrect_claims_alert: int = 3
+    #: Claims by one side that leave the game going (incorrect, not admitted), at most in one position
+    #: (between two moves) and in one game: beyond, such a claim is refused and not logged, as the
+    #: annoyance the Laws forbid (1989 15.1(d), 1997 12.5, 2023 11.5). A claim that is correct is never
+    #: refused. 0 turns a limit off.
+    claims_per_move: int = 4
+    claims_per_game: int = 25
+    #: The same for a side's other events that neither move nor end the game (touch, adjust, offers,
+    #: requests, summons; claims included): with the claims' limits, they keep the log of a real game
+    #: far below ``max_events_per_game``.
+    events_aside_per_move: int = 12
+    events_aside_per_game: int = 300
 
 
-UNLIMITED = Limits(None, None, None, None, 100_000, 3)
+UNLIMITED = Limits(None, None, None, None, 100_000, 3, 0, 0, 0, 0)
 
 
 class RateLimiter:

@@ -28,6 +28,7 @@ from typing import Any, Callable, Mapping, TypeVar
 from chesslaws.errors import AmbiguousMove, ChessLawsError, IllegalMove, InvalidInput, UnreadableMove, WrongState
 from chesslaws.events import SCHEMAS, ms_to_t
 from chesslaws.game import Game
+from chesslaws.game.draws import awaiting_arbiter
 from chesslaws.game.flags import due
 from chesslaws.position import STARTING_FEN, Position
 from chesslaws.server.controls import controls
@@ -63,6 +64,9 @@ RESTART_GAP = 1.0
 RETIRE_AFTER = 60.0
 #: The claims whose failure leaves the game going: repeated, they may annoy the opponent.
 _CLAIMS = ("claim_draw", "claim_flag", "claim_win", "claim_touch_move", "claim_setup")
+#: A player's events that neither move nor, by themselves, end the game: repeated without end, they would
+#: fill the log (each side's are limited: Limits.events_aside_per_move and events_aside_per_game).
+_ASIDE = _CLAIMS + ("touch", "adjust", "offer_draw", "decline_draw", "request_increment", "stop_clocks")
 
 
 def seen_at(game: Game, t: float) -> Game:
@@ -236,6 +240,7 @@ class LiveGame:
     scheduled: bool = False
     early: set[str] = field(default_factory=set)
     incorrect_claims: dict[str, int] = field(default_factory=lambda: {"white": 0, "black": 0})
+    full_alerted: bool = False  # the arbiter was told that the log is full
     retire: asyncio.TimerHandle | None = None
     # What the view built once and keeps: each move's entry per language, and the legal moves.
     move_cache: dict[str, list[tuple[Any, dict[str, Any]]]] = field(default_factory=dict)
@@ -292,6 +297,12 @@ class Hub:
 
     def language_list(self) -> list[dict[str, str]]:
         return list(self.languages)
+
+    def language_of(self, lang: str | None) -> str:
+        """The scoresheet language a request asks for, if the server has it; English otherwise (the
+        state's ``lang`` says which was used). Only these codes ever key a game's caches: a client
+        cannot grow them with values of its own."""
+        return lang if lang is not None and lang in self._codes and self.write_move is not None else "en"
 
     # --- time ------------------------------------------------------------------
     def now(self) -> float:
@@ -882,9 +893,6 @@ class Hub:
             raise ApiError(422, "do not send 't': the server's clock stamps every event")
         if seat in ("white", "black") and kind == "stop_clocks":
             self._may_summon(live, seat)
-        if live.seq >= self.limits.max_events_per_game:
-            raise ApiError(409, f"this game's log is full ({self.limits.max_events_per_game} events): "
-                                "the arbiter must decide the game")
         if self.down_since is not None:
             raise self._unavailable()
         claimed_by = body.get("by")
@@ -930,6 +938,11 @@ class Hub:
         self.maybe_retire(live)
         if kind in _CLAIMS and by in ("white", "black"):
             self._count_claim(live, by, new)
+        wait = awaiting_arbiter(new.state) if seat in ("white", "black") else None
+        if wait is not None and wait.claim.t_ms == new.events[-1].t_ms and wait.claim.by == seat:
+            self.alert(live, {"what": "decide", "by": seat, "t": t,
+                              "text": f"{seat.capitalize()} makes {wait.what}: the clocks are stopped until you "
+                                      f"decide it (Article {wait.article})."})
         if seat in ("white", "black") and kind == "stop_clocks":
             self.alert(live, {"what": "summons", "by": seat, "t": t,
                               "text": f"{seat.capitalize()} stopped the clocks to summon the arbiter "
@@ -962,6 +975,8 @@ class Hub:
         try:
             new = game.apply(event)
         except WrongState as err:
+            if seat != "arbiter" and live.seq >= self.limits.max_events_per_game:
+                raise self._log_full(live, by) from None  # the reason that matters: only the arbiter acts now
             raise ApiError(409, str(err)) from None
         except InvalidInput as err:
             raise ApiError(422, str(err)) from None
@@ -973,6 +988,9 @@ class Hub:
             log.exception("arbiter failure in game %s on %s", live.id, event)
             raise ApiError(422, "the arbiter could not process this event; nothing was recorded "
                                 "(the fault is logged for the server's operator)") from None
+        if seat != "arbiter":
+            self._may_await_arbiter(live, game, new)
+            self._may_log(live, kind, by, new)
         line = new.events[-1].to_json()
         seq = live.seq
         try:
@@ -1000,7 +1018,106 @@ class Hub:
             except Exception as err:  # noqa: BLE001 - the annulment is in the log; a restart shows it
                 log.error("store failure: %r", err)
         self.schedule(live)
+        if seat != "arbiter" and live.seq >= self.limits.max_events_per_game:
+            await self._stop_for_full_log(live, t)
         return {"seq": seq, "event": public_event(line, arbiter=seat == "arbiter")}, new, t
+
+    async def _stop_for_full_log(self, live: LiveGame, t: float) -> None:
+        """A player's event filled the log: the clocks are stopped (the arbiter's ``stop_clocks``, in the
+        room kept for him) so that nobody loses on time for moves the log can no longer take; the arbiter
+        decides the game. The caller holds the game's lock."""
+        st = live.game.state
+        limit = self.limits.max_events_per_game
+        if not st.ongoing or st.clock.running is None:
+            return
+        art = st.config.edition.article("interruption")
+        try:
+            await self._apply(live, "stop_clocks", "arbiter", {
+                "reason": f"this game's log is full ({limit} events): the clocks are stopped until the arbiter "
+                          f"decides the game (Article {art})"}, "arbiter", at=t)
+        except ApiError as err:
+            log.warning("game %s: the clocks could not be stopped at a full log: %s", live.id, err.message)
+            return
+        live.full_alerted = True
+        self.alert(live, {"what": "log_full", "count": live.seq,
+                          "text": f"This game's log is full ({limit} events): the clocks are stopped and the "
+                                  "players' events refused (except one that ends the game) until you decide "
+                                  "the game."})
+
+    def _may_log(self, live: LiveGame, kind: str, by: str, new: Game) -> None:
+        """Whether a player's event, already judged (``new``), may go into the log; refused (409, nothing
+        logged) when it leaves the game going and
+
+        - the log is full (``max_events_per_game``): the room beyond is the arbiter's, whose events are
+          never refused for it; he decides the game (an event that ends the game is still taken);
+        - it is a claim and its side has already made ``claims_per_move`` claims that left the game going
+          in this position (since the last move), or ``claims_per_game`` in the game;
+        - it is another event that neither moves nor ends the game (a touch, an adjustment, an offer, a
+          request, a summons) beyond ``events_aside_per_move`` / ``events_aside_per_game`` of its side.
+
+        Repeated, such events are the annoyance the Laws forbid (1989 15.1(d), 1997 12.5, 2023 11.5: "this
+        includes unreasonable claims"); a claim that is correct, or that the arbiter must decide, is never
+        refused here. Counted from the log, so a restart or another process counts the same."""
+        st = new.state
+        limit = self.limits.max_events_per_game
+        if live.seq >= limit and st.ongoing:
+            raise self._log_full(live, by)
+        if kind not in _ASIDE or by not in ("white", "black") or not st.ongoing or (kind in _CLAIMS and st.claims):
+            return
+        claims = kind in _CLAIMS
+        kinds = _CLAIMS if claims else _ASIDE
+        in_position, in_game, moved = 0, 0, False  # this side's earlier ones: since the last move, in all
+        for event in reversed(live.game.events):
+            moved = moved or event.type == "move"
+            if event.by == by and event.type in kinds:
+                in_game += 1
+                in_position += not moved
+        lim = self.limits
+        per_move, per_game = (lim.claims_per_move, lim.claims_per_game) if claims else (
+            lim.events_aside_per_move, lim.events_aside_per_game)
+        art = st.config.edition.article("annoyance")
+        what = "claims that did not end the game" if claims else "events that neither moved nor ended the game"
+        who = by.capitalize()
+        tail = ("a claim that is correct is always accepted" if claims
+                else "a move, or an event that ends the game, is always accepted")
+        if per_move and in_position >= per_move:
+            raise ApiError(409, f"refused, not recorded: {who} has made {in_position} {what} in this position; "
+                                f"more would annoy the opponent (Article {art}). Try again after the next move; "
+                                f"{tail}")
+        if per_game and in_game >= per_game:
+            raise ApiError(409, f"refused, not recorded: {who} has made {in_game} {what} in this game; more "
+                                f"would annoy the opponent (Article {art}); {tail}")
+
+    def _log_full(self, live: LiveGame, by: str) -> ApiError:
+        limit = self.limits.max_events_per_game
+        if not live.full_alerted:
+            live.full_alerted = True
+            self.alert(live, {"what": "log_full", "by": by, "count": live.seq,
+                              "text": f"This game's log is full ({limit} events): the players' events are "
+                                      "refused (except one that ends the game) until you decide the game."})
+        return ApiError(409, f"this game's log is full ({limit} events): the arbiter must decide the game; "
+                             "only an event that ends it is still accepted")
+
+    @staticmethod
+    def _arbiter_watching(live: LiveGame) -> bool:
+        """Is an arbiter's console open on this game (here, in this process)?"""
+        return any(sub.seat == "arbiter" for sub in live.subscribers)
+
+    def _may_await_arbiter(self, live: LiveGame, before: Game, new: Game) -> None:
+        """A player's claim that stops play until the arbiter decides it (the Laws say which:
+        :func:`chesslaws.game.draws.awaiting_arbiter`) is refused, not recorded, while no arbiter watches
+        the game: nobody could decide it, and the clocks would stand still for good."""
+        wait = awaiting_arbiter(new.state)
+        if wait is None or awaiting_arbiter(before.state) is not None or self._arbiter_watching(live):
+            return
+        if wait.concludes:
+            why = (f"without an arbiter present {wait.what} concludes the game and is referred to an arbiter, "
+                   f"whose decision is final (Article {wait.article})")
+        else:
+            why = f"{wait.what} stops the clocks and summons the arbiter to decide it (Article {wait.article})"
+        raise ApiError(409, f"refused, not recorded: {why}, but no arbiter is watching this game to decide it "
+                            "(the clocks would stand still for good). Play on; the claim can be made while the "
+                            "arbiter's console is open")
 
     def _may_summon(self, live: LiveGame, seat: str) -> None:
         """A player stops the clocks only to summon an arbiter who is present (1997 6.12(b),
@@ -1010,7 +1127,7 @@ class Hub:
         if not cfg.arbiter_present:
             raise ApiError(409, f"no arbiter is present in this game: a player stops the clocks only to "
                                 f"summon the arbiter (Article {art})")
-        if not any(sub.seat == "arbiter" for sub in live.subscribers):
+        if not self._arbiter_watching(live):
             raise ApiError(409, f"no arbiter is watching this game now: a player stops the clocks only to "
                                 f"summon the arbiter (Article {art}); the arbiter's console must be open")
 
@@ -1063,12 +1180,13 @@ class Hub:
     # --- views ----------------------------------------------------------------------------
     def view(self, live: LiveGame, lang: str = "en") -> dict[str, Any]:
         """The state of the spec, plus what a board needs: moves, legal moves, names, server time."""
+        lang = self.language_of(lang)
         t = self.t_of(live)
         game = seen_at(live.game, t)
         st = game.state
         cfg = st.config
         out = game.to_json()
-        local = lang != "en" and self.write_move is not None and lang in self._codes
+        local = lang != "en"
         moves = self._move_list(live, st.moves, cfg.fen, lang if local else "en", cfg.chess960)
         live.view_records = st.moves
         legal: list[dict[str, str]] = []
