@@ -99,19 +99,22 @@ def _illegal_consequence(b: _Builder, t: int, mover: Color, text: str, before: G
     n = count[mover]
     b.set(illegal_moves=count)
     opp = other(mover)
+    # The touch-move rules apply to the move replacing the illegal move (1989 8.1: Article 7;
+    # 1997 7.4: 4.3; 2023 7.5.1: 4.3 and 4.7), so the pieces touched before it come first:
+    # "the first piece touched which can be moved" may be one the illegal move did not move.
     squares = _squares_of(text)
-    touched: tuple[str, ...] = ()
+    moved: tuple[str, ...] = ()
     if squares is not None:
         frm, to = squares
-        touched = (frm,) + ((to,) if before.position.piece_at(to) is not None else ())
+        moved = (frm,) + ((to,) if before.position.piece_at(to) is not None else ())
+    touched = tuple(dict.fromkeys(before.touched + moved))
     _reinstate(b, before, t, mover, touched)
     if ed.draw_offer_rejected_by_touch:
         # Making the move meant touching a piece: that rejected the opponent's offer (2023 9.1.2.1).
         own = [o for o in (before.offer, before.counter) if o is not None and o.by == mover]
         b.set(offer=own[0] if own else None, counter=None)
     base = f"{NAME[mover]}'s move {text} is illegal; the position before it is reinstated"
-    bound = (f" {NAME[mover]} must make a legal move with the piece he moved if it can move (Article "
-             f"{ed.article('touch_move')}).") if touched else f" {NAME[mover]} must make a legal move."
+    bound = _replacing_move_bound(before, mover, touched)
     fast = s.config.mode in ("rapid", "blitz")
     clock: Clock = b.get("clock")
     if ed.name == "2023":
@@ -136,6 +139,19 @@ def _illegal_consequence(b: _Builder, t: int, mover: Color, text: str, before: G
                f"{_ordinal(n)} illegal move, and a third loses (Article 10.3).{bound}")
         return
     b.rule(t, "illegal_move", f"{base}.{bound}")
+
+
+def _replacing_move_bound(before: GameState, mover: Color, touched: tuple[str, ...]) -> str:
+    """What touch-move obliges of the move replacing an illegal move, as a sentence; the
+    obligation itself is :func:`chesslaws.game.moving._allowed_by_touch`'s, on the next move."""
+    if not touched:
+        return f" {NAME[mover]} must make a legal move."
+    article = before.edition.article("touch_move")
+    if len(touched) == 1:
+        return (f" Article {article} applies to the move replacing it: {NAME[mover]} touched {touched[0]} and "
+                "must move or capture that piece if it can be moved or captured.")
+    return (f" Article {article} applies to the move replacing it: {NAME[mover]} touched {', then '.join(touched)} "
+            "and must move or capture the first piece touched that can be moved or captured.")
 
 
 def _second_illegal_move(b: _Builder, t: int, mover: Color, position: Position, lead: str = "") -> None:

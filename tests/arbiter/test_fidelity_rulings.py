@@ -1,0 +1,75 @@
+"""Issue 25, part 1: the ruled areas an independent arbiter's cases found wrong.
+
+Each test tells a short game as a log and cites the articles; where the
+editions' texts differ, the same log runs under each edition and gets each
+text's result. Clock values are worked out by hand from the ``t`` of the events.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from chesslaws.game import Game
+from _arb import ev, game, last_ruling, start, summary
+
+EDITIONS = ["1989", "1997", "2023"]
+
+
+def breach(g: Game) -> bool:
+    """Did the last move break touch-move (a claim is open to the opponent)?"""
+    return any(p["kind"] == "touch_move_claimable" for p in g.state.pending())
+
+
+# --- touch-move and the move replacing an illegal move --------------------------------------
+# 1989 8.1 ("by applying the rules of Article 7 to the move replacing the illegal move"),
+# 1997 7.4 (French text: Article 4.3 applies to the replacing move; 4.3(a): "the first piece
+# touched that can be moved"), 2023 7.5.1 ("Articles 4.3 and 4.7 apply to the move replacing
+# the illegal move").
+
+
+def knight_touched_then_illegal_bishop(edition: str, replacing: str) -> Game:
+    """White touches the g1 knight, then plays Bf1-c4 through his own e2 pawn (illegal): the
+    position is reinstated, then White plays ``replacing``."""
+    return game(start(edition=edition, time_control="5400"),
+                ev("touch", 5, "white", square="g1"),
+                ev("move", 8, "white", move="f1c4"),
+                ev("move", 12, "white", move=replacing))
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_replacing_move_is_made_with_the_piece_touched_first(edition: str) -> None:
+    """The knight, touched first, can move: the move replacing the illegal move must be a
+    knight move. Nf3 keeps the rule; e4 breaks it and Black's claim takes it back."""
+    g = game(start(edition=edition, time_control="5400"),
+             ev("touch", 5, "white", square="g1"), ev("move", 8, "white", move="f1c4"))
+    r = last_ruling(g)
+    assert "touched g1, then f1 and must move or capture the first piece touched" in r.text
+    assert not breach(knight_touched_then_illegal_bishop(edition, "Nf3"))
+    g = knight_touched_then_illegal_bishop(edition, "e4")
+    assert breach(g)
+    g = g.apply(ev("claim_touch_move", 15, "black"))
+    assert g.state.position.fen() == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    assert "move the touched piece on g1" in last_ruling(g).text
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_replacing_move_when_the_piece_touched_first_cannot_move(edition: str) -> None:
+    """White touches the c1 bishop (hemmed in), then plays the illegal Bf1-c4: neither touched
+    piece can move, so the replacing move is free (1997 4.5, 2023 4.5; 1989 Article 7)."""
+    g = game(start(edition=edition, time_control="5400"),
+             ev("touch", 5, "white", square="c1"), ev("move", 8, "white", move="f1c4"),
+             ev("move", 12, "white", move="e4"))
+    assert "touched c1, then f1" in g.state.rulings[-1].text
+    assert not breach(g)
+    assert summary(g) == ("ongoing", "*", None)
+
+
+def test_replacing_move_after_a_claimed_illegal_move_without_an_arbiter() -> None:
+    """Without an arbiter present the illegal move stands until the opponent claims it; the
+    claim reinstates the position, and the knight touched first still binds the replacing move."""
+    g = game(start(edition="2023", time_control="5400", arbiter="absent"),
+             ev("touch", 5, "white", square="g1"), ev("move", 8, "white", move="f1c4"),
+             ev("claim_win", 10, "black", reason="illegal_move"))
+    assert "touched g1, then f1" in last_ruling(g).text
+    g = g.apply(ev("move", 12, "white", move="e4"))
+    assert breach(g)
