@@ -73,3 +73,49 @@ def test_replacing_move_after_a_claimed_illegal_move_without_an_arbiter() -> Non
     assert "touched g1, then f1" in last_ruling(g).text
     g = g.apply(ev("move", 12, "white", move="e4"))
     assert breach(g)
+
+
+# --- Chess960: a rook touched before the king (2023 4.4.2 with II.1) --------------------------
+# II.1: "Chess960 ... is played in the same way as regular chess": 4.4.2 ("If a player touches a
+# rook and then his king he is not allowed to castle on that side on that move") holds for the
+# four castling methods, rook-move-only castling (II.3.2.4) included.
+
+ROOK_ONLY = "6kr/pppppppp/8/8/8/8/PPPPPPPP/6KR w Kk - 0 1"  # O-O moves the h1 rook alone, to f1
+
+
+def chess960_rook_then_king(fen: str, move: str) -> Game:
+    return game(start(edition="2023", time_control="5400", variant="chess960", fen=fen),
+                ev("touch", 1, "white", square="h1"), ev("touch", 2, "white", square="g1"),
+                ev("move", 3, "white", move=move))
+
+
+def test_chess960_rook_then_king_forbids_rook_move_only_castling() -> None:
+    """White touches the h1 rook, then the king on g1, and castles O-O, which moves only that
+    rook: no castling on that side on that move. The rook has no other move, so 4.3 passes to
+    the king, touched second: Kf1 is due. Black's claim takes O-O back."""
+    g = chess960_rook_then_king(ROOK_ONLY, "O-O")
+    assert g.state.sans == ["O-O"] and breach(g)
+    g = g.apply(ev("claim_touch_move", 4, "black"))
+    assert g.state.sans == [] and g.state.position.fen() == ROOK_ONLY
+    assert "move the touched piece on g1" in last_ruling(g).text
+    g = g.apply(ev("move", 6, "white", move="Kf1"))
+    assert not breach(g)
+
+
+def test_chess960_rook_then_king_when_the_rook_has_another_move() -> None:
+    """The h2 pawn gone, the h1 rook can move along the file: it was touched first and must
+    move (4.4.2 sends to 4.3), but not by castling: O-O is a breach, Rh5 is not."""
+    fen = ROOK_ONLY.replace("PPPPPPPP/", "PPPPPPP1/")
+    assert breach(chess960_rook_then_king(fen, "O-O"))
+    assert not breach(chess960_rook_then_king(fen, "Rh5"))
+
+
+def test_rook_then_king_in_the_standard_array_and_chess960() -> None:
+    """The same touches in the same position, played as standard chess from a FEN and as
+    Chess960: the standard game cannot castle there at all (the king is not on e1), and the
+    Chess960 game may not castle on that side after touching the rook first."""
+    standard = game(start(edition="2023", time_control="5400", fen="6k1/pppppppp/8/8/8/8/PPPPPPPP/6KR w - - 0 1"),
+                    ev("touch", 1, "white", square="h1"), ev("touch", 2, "white", square="g1"),
+                    ev("move", 3, "white", move="Kf1"))
+    assert not breach(standard)
+    assert not breach(chess960_rook_then_king(ROOK_ONLY, "Kf1"))
