@@ -275,6 +275,7 @@ _ARTICLES_2023 = {
     "wrong_initial_position": "7.2.1",
     "setup_claim": "A.5.1.2",
     "illegal_position": "A.5.4",
+    "illegal_move_observed": "A.5.2",
     "board_placed_wrongly": "7.2.2",
     "colours_reversed": "7.3",
     "adjournment": "I.1.1",

@@ -119,3 +119,43 @@ def test_rook_then_king_in_the_standard_array_and_chess960() -> None:
                     ev("move", 3, "white", move="Kf1"))
     assert not breach(standard)
     assert not breach(chess960_rook_then_king(ROOK_ONLY, "Kf1"))
+
+
+# --- partial supervision: 2023 A.5.2 (rapid; blitz through B.3) -------------------------------
+# "If the arbiter observes an action taken under Article 7.5.1, 7.5.2, 7.5.3 or 7.5.4, he/she shall
+# act according to Article 7.5.5, provided the opponent has not made his/her next move."
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_partial_supervision_arbiter_acts_on_the_illegal_move_he_observes(edition: str) -> None:
+    """A 30-minute game, an arbiter present who supervises several games. After 1.e4 e5, White
+    plays Qd1-d5 through his own d2 pawn and presses the clock at t=30. 2023 A.5.2: the arbiter
+    observes it and acts under 7.5.5 before Black moves: the position is reinstated and Black
+    gets one minute (A.3): his clock ran from t=10 to t=20, so 1800 - 10 + 60 = 1850 s. 1997 B.5: in rapidplay the arbiter
+    rules on illegal moves only when a player asks: the move stands until Black claims.
+    1989 has no rapidplay: 8.1 reinstates the position, with no penalty."""
+    g = game(start(edition=edition, time_control="1800", supervision="partial"),
+             ev("move", 10, "white", move="e4"), ev("move", 20, "black", move="e5"),
+             ev("move", 30, "white", move="d1d5"))
+    if edition == "1997":
+        assert g.state.moves[-1].illegal and g.state.turn == "black"
+        assert {"kind": "illegal_move_claimable", "by": "black"} in g.state.pending()
+        return
+    assert g.state.sans == ["e4", "e5"] and g.state.turn == "white"
+    assert g.state.pending() == []
+    if edition == "1989":
+        assert g.state.remaining_ms("black") == 1790_000 and last_ruling(g).article == "8.1"
+        return
+    assert g.state.remaining_ms("black") == 1850_000
+    assert [r.article for r in g.state.rulings] == ["A.5.2", "7.5.5"]
+    assert "one minute" in last_ruling(g).text or "1 minute" in last_ruling(g).text
+
+
+def test_partial_supervision_in_blitz_the_second_observed_illegal_move_loses() -> None:
+    """2023 blitz with an arbiter for several games (B.3 sends to A.5): the arbiter acts on each
+    illegal move he observes; White's second loses (7.5.5), Black being able to mate."""
+    g = game(start(edition="2023", time_control="180+2", supervision="partial"),
+             ev("move", 2, "white", move="e4"), ev("move", 4, "black", move="e5"),
+             ev("move", 6, "white", move="d1d5"), ev("move", 8, "white", move="f1f3"))
+    assert summary(g) == ("finished", "0-1", "illegal_moves")
+    assert last_ruling(g).article == "7.5.5"

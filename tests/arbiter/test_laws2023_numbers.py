@@ -100,6 +100,7 @@ SAYS = {
     "adjudication": "best interest of the competition", "scoring": "scores one point",
     "wrong_initial_position": "initial position", "setup_claim": "No claim can be made regarding incorrect set-up",
     "illegal_position": "both kings are in",
+    "illegal_move_observed": "If the arbiter observes an action taken under",
     "chess960_start": "Starting Position Requirements", "chess960_castling": "How to castle",
     "chess960_castling_touch": "rook-move-only castling",
     "board_placed_wrongly": "chessboard has been placed", "adjournment": "'seal'",

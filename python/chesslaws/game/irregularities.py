@@ -27,7 +27,7 @@ from __future__ import annotations
 from chesslaws.clock import Clock
 from chesslaws.errors import ChessLawsError, IllegalMove, UnreadableMove
 from chesslaws.events import Event, EventError
-from chesslaws.game.completion import _mating_potential
+from chesslaws.game.completion import _far_rank_pawn, _mating_potential
 from chesslaws.game.draws import _add_offer, _in_quickplay_finish
 from chesslaws.game.played import _after_move
 from chesslaws.game.state import (
@@ -47,11 +47,16 @@ from chesslaws.position import Position
 from chesslaws.timecontrol import Color
 
 
-def _illegal_moves_observed(s: GameState) -> bool:
-    """Does an illegal move get corrected at once (True), or stand until claimed?
+def _illegal_moves_observed(s: GameState, text: str) -> bool:
+    """Does the illegal move ``text`` get corrected at once (True), or stand until claimed?
 
     1997 blitz (C.3): it stands unless the opponent claims before moving.
     Without an arbiter present, illegal moves count only when claimed.
+    2023 rapid and blitz with an arbiter for several games (A.5.2, B.3): the
+    arbiter present observes the illegal move and acts under 7.5.5 before the
+    opponent moves, as he observes a flag (6.8), except where it leaves both
+    kings in check or a pawn on the furthest rank: for those A.5.4 has him wait
+    until the next move is completed (:func:`_illegal_position_stays`).
     """
     if not s.config.arbiter_present:
         return False
@@ -61,8 +66,18 @@ def _illegal_moves_observed(s: GameState) -> bool:
     if s.edition.rapid_rulings_on_request and mode == "rapid":
         return False  # 1997 B.5: the arbiter rules under Article 10 (10.3) only when asked
     if s.edition.name == "2023" and mode in ("rapid", "blitz") and not s.config.supervised:
-        return False  # 2023 A.5.2 / B.3: the opponent claims before his next move
+        return not _arbiter_waits(s.position, text)
     return True
+
+
+def _arbiter_waits(pos: Position, text: str) -> bool:
+    """2023 A.5.4: the illegal move ``text`` leaves a position the arbiter watches until the next
+    move is completed: a pawn on the rank furthest from its starting position, or both kings in check."""
+    try:
+        after = pos.play_illegal(text)
+    except (IllegalMove, UnreadableMove):
+        return False
+    return _far_rank_pawn(after) is not None or (after.is_check() and after.is_irregular())
 
 
 def _squares_of(uci: str) -> tuple[str, str] | None:
@@ -220,7 +235,10 @@ def _on_press_clock(b: _Builder, ev: Event) -> None:
 def _on_illegal_move(b: _Builder, ev: Event, mover: Color, text: str, offer: bool) -> None:
     s = b.s
     t = ev.t_ms
-    if _illegal_moves_observed(s):
+    if _illegal_moves_observed(s, text):
+        if s.edition.name == "2023" and s.config.mode in ("rapid", "blitz") and not s.config.supervised:
+            b.rule(t, "illegal_move_observed", f"The arbiter observes {NAME[mover]}'s illegal move {text} before "
+                   f"{NAME[other(mover)]} has made his next move, and acts under Article 7.5.5.")
         queen = _queen_for_unreplaced(s.position, text) if s.edition.unreplaced_promotion_is_queen else None
         if queen is not None:
             _unreplaced_promotion(b, t, mover, text, queen, offer)
