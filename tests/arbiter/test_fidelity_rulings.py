@@ -159,3 +159,42 @@ def test_partial_supervision_in_blitz_the_second_observed_illegal_move_loses() -
              ev("move", 6, "white", move="d1d5"), ev("move", 8, "white", move="f1f3"))
     assert summary(g) == ("finished", "0-1", "illegal_moves")
     assert last_ruling(g).article == "7.5.5"
+
+
+# --- 1997 10.2: the quickplay claim of a player whose opponent's clock runs ---------------------
+# 1997 10.2: "If the player has less than two minutes left on his clock, he may claim a draw before
+# his flag falls" (the French text: "si un joueur"): no "having the move". 2023 III.5: "If the player
+# having the move has less than two minutes left ..."; 1989 has no such claim.
+
+
+def claim_on_the_opponents_time(edition: str) -> list[dict[str, object]]:
+    """Five minutes for the game (all of it a quickplay finish). White plays 1.e4 at t=190 (110 s
+    left) and, while Black's clock runs, claims a draw at t=200."""
+    return [start(edition=edition, time_control="300", mode="standard", quickplay_guidelines=edition == "2023"),
+            ev("move", 190, "white", move="e4"), ev("claim_draw", 200, "white", reason="quickplay")]
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_quickplay_claim_on_the_opponents_time(edition: str) -> None:
+    """1997: the claim stands before the arbiter and the clocks stop (White 110 s; Black's clock
+    ran from t=190 to t=200: 290 s); the arbiter postpones, gives Black two minutes, and Black's clock runs on.
+    2023 and 1989 refuse the claim: only the player having the move may make it (III.5), and
+    1989 has no quickplay claim."""
+    log = claim_on_the_opponents_time(edition)
+    if edition != "1997":
+        with pytest.raises(Exception, match="III.5" if edition == "2023" else "1989 Laws have no"):
+            game(*log)
+        return
+    g = game(*log)
+    assert {"kind": "claim", "reason": "quickplay", "by": "white"} in g.state.pending()
+    assert g.state.to_json()["clocks"] == {"white_ms": 110_000, "black_ms": 290_000, "running": None}
+    g = g.apply(ev("decision", 210, "arbiter", on="quickplay", ruling="postpone", extra_time=True))
+    assert g.state.to_json()["clocks"] == {"white_ms": 110_000, "black_ms": 410_000, "running": "black"}
+    assert last_ruling(g).article == "10.2(b)"
+
+
+def test_1997_quickplay_claim_on_the_opponents_time_upheld() -> None:
+    """The arbiter is satisfied that Black cannot win by normal means: the game is drawn (10.2(a))."""
+    g = game(*claim_on_the_opponents_time("1997"),
+             ev("decision", 210, "arbiter", on="quickplay", ruling="draw"))
+    assert summary(g) == ("finished", "1/2-1/2", "arbiter_decision")

@@ -270,8 +270,10 @@ def _on_quickplay_claim(b: _Builder, ev: Event) -> None:
         raise GameError(ev, "the 1989 Laws have no quickplay finish claim")
     if s.edition.name == "2023" and not s.config.quickplay_guidelines:
         raise GameError(ev, "Guidelines III (quickplay finish) apply only where announced (start field 'quickplay_guidelines')")
-    if by != s.turn:
-        raise GameError(ev, f"the claimant must have the move ({NAME[s.turn]}'s clock runs)")
+    if by != s.turn and s.edition.name == "2023":
+        # 2023 III.5: "the player having the move"; 1997 10.2 says only "the player" (English and
+        # French texts): a claim on the opponent's time is his to make too.
+        raise GameError(ev, f"the claimant must have the move ({NAME[s.turn]}'s clock runs; Guidelines III.5)")
     if left >= 120_000:
         raise GameError(ev, f"{NAME[by]} has {fmt_duration(left)} left: the claim needs less than two minutes (10.2)")
     # Whether the claim exists at all in this game and at this moment: not
