@@ -272,6 +272,7 @@ _ARTICLES_2023 = {
     "boards_differ": "D.2.9",
     "adjudication": "12.2.2",  # the arbiter acts in the best interest of the competition
     "scoring": "10.1",
+    "score_maximum": "10.2",
     "wrong_initial_position": "7.2.1",
     "setup_claim": "A.5.1.2",
     "illegal_position": "A.5.4",

@@ -198,3 +198,41 @@ def test_1997_quickplay_claim_on_the_opponents_time_upheld() -> None:
     g = game(*claim_on_the_opponents_time("1997"),
              ev("decision", 210, "arbiter", on="quickplay", ruling="draw"))
     assert summary(g) == ("finished", "1/2-1/2", "arbiter_decision")
+
+
+# --- 2023 10.2: the total score of a game never exceeds the maximum ---------------------------
+# 10.2: "The total score of any game can never exceed the maximum score normally given for that
+# game. Scores given to an individual player must be those normally associated with the game,
+# for example a score of 3/4 - 1/4 is not allowed." 12.9.4 raises the opponent's points "to the
+# maximum available for that game": beside the opponent's 1, the offender keeps nothing.
+
+
+def drawn_then_penalised(edition: str) -> Game:
+    return game(start(edition=edition), ev("move", 10, "white", move="e4"), ev("move", 20, "black", move="e5"),
+                ev("offer_draw", 25, "white"), ev("accept_draw", 26, "black"),
+                ev("penalty", 100, "arbiter", against="white", kind="opponent_points", reason="advice during the game"))
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_points_penalty_after_a_draw_keeps_the_total_at_one(edition: str) -> None:
+    """A draw by agreement; afterwards the arbiter raises Black's points to the maximum (2023
+    12.9.4) for White's offence. Black 1, White ½ would total 1½: White's half point goes, the
+    score is 0-1 (the result on the board stays the agreed draw). 1989 and 1997 have no points
+    penalty: the same log is refused."""
+    if edition != "2023":
+        with pytest.raises(Exception, match="do not include"):
+            drawn_then_penalised(edition)
+        return
+    g = drawn_then_penalised(edition)
+    assert g.state.to_json()["score"] == {"white": 0, "black": 1}
+    assert g.state.result == "1/2-1/2" and g.state.termination == "agreement"
+    assert [r.article for r in g.state.rulings][-2:] == ["12.9.4", "10.2"]
+    assert "0-1" in last_ruling(g).text
+
+
+def test_points_penalty_against_the_winner() -> None:
+    """White wins by resignation, then is found to have cheated: 12.9.4 gives Black 1, and by
+    10.2 White's 1 is lost (1-1 exceeds the maximum)."""
+    g = game(start(edition="2023"), ev("move", 10, "white", move="e4"), ev("resign", 20, "black"),
+             ev("penalty", 100, "arbiter", against="white", kind="opponent_points"))
+    assert g.state.to_json()["score"] == {"white": 0, "black": 1}
