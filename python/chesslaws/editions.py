@@ -52,6 +52,7 @@ class Edition:
     flags_only_on_claim_in_rapid: bool  # 1997 B.6 (and blitz through C.2)
     # Rules one edition has and the others lack (False: the rule does not exist there)
     bare_king_cannot_win: bool = False  # 1989 10.5: of any win, a resignation included
+    mating_potential_in_blitz: bool = False  # 1997 C.4: of any win in blitz, a resignation included
     castle_when_king_then_rook: bool = False  # 2023 4.4.1 (1997 4.3(a): any king move)
     chess960: bool = False  # 2023 Guidelines II (the earlier Laws have no Chess960)
     claim_right_lost_by_touch: bool = False  # 2023 9.4 (1989 10.11, 1997 9.4: by a move)
@@ -335,6 +336,7 @@ EDITIONS: Mapping[str, Edition] = MappingProxyType(
             default_time_ms=3_600_000,
             flags_only_on_claim_in_rapid=True,
             rapid_rulings_on_request=True,
+            mating_potential_in_blitz=True,
         ),
         "2023": Edition(
             name="2023",

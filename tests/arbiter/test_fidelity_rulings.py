@@ -236,3 +236,47 @@ def test_points_penalty_against_the_winner() -> None:
     g = game(start(edition="2023"), ev("move", 10, "white", move="e4"), ev("resign", 20, "black"),
              ev("penalty", 100, "arbiter", against="white", kind="opponent_points"))
     assert g.state.to_json()["score"] == {"white": 0, "black": 1}
+
+
+# --- 1997 C.4: in blitz, no win without mating potential ------------------------------------
+# C.4: "In order to win, a player must have mating potential ... Thus two knights and a king
+# against a lone king is insufficient". Of every win, as 1989 10.5 ("A player having a bare king
+# cannot win the game") is; 2023 5.1.2 draws a resignation when the opponent cannot mate by any
+# series of legal moves.
+
+LONE_KINGS = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"  # White K+P, Black a lone king
+TWO_KNIGHTS = "4k3/8/8/8/8/8/8/1N2K1N1 w - - 0 1"  # White K+N+N, Black a lone king
+
+
+@pytest.mark.parametrize(("edition", "control", "fen", "result"), [
+    # White resigns against Black's lone king: no edition lets a lone king win.
+    ("1989", "300", LONE_KINGS, "1/2-1/2"),  # 10.5
+    ("1997", "300", LONE_KINGS, "1/2-1/2"),  # C.4 (blitz)
+    ("1997", "5400", LONE_KINGS, "0-1"),  # standard play: C.4 is blitz only, 5.1(b)
+    ("2023", "300", LONE_KINGS, "1/2-1/2"),  # 5.1.2
+])
+def test_resignation_against_a_lone_king(edition: str, control: str, fen: str, result: str) -> None:
+    g = game(start(edition=edition, time_control=control, fen=fen), ev("resign", 5, "white"))
+    assert summary(g) == ("finished", result, "resignation")
+    if (edition, control) == ("1997", "300"):
+        assert [r.article for r in g.state.rulings] == ["5.1(b)", "C.4"]
+        assert "lone king" in last_ruling(g).text
+
+
+@pytest.mark.parametrize(("edition", "result"), [("1989", "1-0"), ("1997", "1/2-1/2"), ("2023", "1-0")])
+def test_blitz_resignation_against_two_knights(edition: str, result: str) -> None:
+    """Black resigns against king and two knights in a five-minute game. 1997 C.4 names two
+    knights against a lone king as insufficient: drawn. 1989 10.5 only draws a bare king, and
+    under 2023 5.1.2 two knights can mate by some series of legal moves: White wins."""
+    g = game(start(edition=edition, time_control="300", fen=TWO_KNIGHTS.replace(" w ", " b ")),
+             ev("resign", 5, "black"))
+    assert summary(g) == ("finished", result, "resignation")
+
+
+def test_1997_blitz_penalty_loss_against_a_lone_king() -> None:
+    """1997 13.4(d), the arbiter declares the game lost by White in a blitz game; Black has a
+    lone king: C.4, drawn."""
+    g = game(start(edition="1997", time_control="300", fen=LONE_KINGS),
+             ev("penalty", 5, "arbiter", against="white", kind="loss"))
+    assert summary(g) == ("finished", "1/2-1/2", "arbiter_decision")
+    assert last_ruling(g).article == "C.4"

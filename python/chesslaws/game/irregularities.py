@@ -27,7 +27,7 @@ from __future__ import annotations
 from chesslaws.clock import Clock
 from chesslaws.errors import ChessLawsError, IllegalMove, UnreadableMove
 from chesslaws.events import Event, EventError
-from chesslaws.game.completion import _far_rank_pawn, _mating_potential
+from chesslaws.game.completion import _far_rank_pawn
 from chesslaws.game.draws import _add_offer, _in_quickplay_finish
 from chesslaws.game.played import _after_move
 from chesslaws.game.state import (
@@ -36,6 +36,7 @@ from chesslaws.game.state import (
     GameState,
     _Builder,
     _clock_times,
+    _mating_potential,
     _ordinal,
     draw,
     fmt_duration,
