@@ -228,6 +228,7 @@ _ARTICLES_2023 = {
     "fifty": "9.3",
     "claim_correct": "9.5.2",
     "claim_incorrect": "9.5.3",
+    "penalty_fast": "A.3",
     "fivefold": "9.6.1",
     "seventyfive": "9.6.2",
     "flag": "6.9",

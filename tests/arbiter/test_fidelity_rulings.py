@@ -147,8 +147,8 @@ def test_partial_supervision_arbiter_acts_on_the_illegal_move_he_observes(editio
         assert g.state.remaining_ms("black") == 1790_000 and last_ruling(g).article == "8.1"
         return
     assert g.state.remaining_ms("black") == 1850_000
-    assert [r.article for r in g.state.rulings] == ["A.5.2", "7.5.5"]
-    assert "one minute" in last_ruling(g).text or "1 minute" in last_ruling(g).text
+    assert [r.article for r in g.state.rulings] == ["A.5.2", "7.5.5", "A.3"]
+    assert "one minute" in last_ruling(g).text
 
 
 def test_partial_supervision_in_blitz_the_second_observed_illegal_move_loses() -> None:
@@ -280,3 +280,57 @@ def test_1997_blitz_penalty_loss_against_a_lone_king() -> None:
              ev("penalty", 5, "arbiter", against="white", kind="loss"))
     assert summary(g) == ("finished", "1/2-1/2", "arbiter_decision")
     assert last_ruling(g).article == "C.4"
+
+
+# --- citations: the annulment; the one minute of rapid and blitz ------------------------------
+
+
+@pytest.mark.parametrize(("edition", "reason", "article"), [
+    ("1989", "wrong initial position", "8.5"),
+    ("1997", "wrong initial position", "7.1(a)"),
+    ("2023", "wrong initial position", "7.2.1"),
+    ("1989", "colours reversed", "8.6"),
+    ("1997", "colours reversed", "7.2"),
+    ("2023", "colours reversed", "7.3"),
+    ("1989", "the position before the illegal move cannot be reinstated", "8.1"),
+    ("1989", "the displaced pieces cannot be reinstated", "8.2"),
+    ("1989", "the hall was evacuated", "16.4"),
+    ("1997", "the hall was evacuated", "13.2"),
+    ("2023", "the hall was evacuated", "12.2.2"),
+])
+def test_an_annulment_cites_the_article_that_annuls(edition: str, reason: str, article: str) -> None:
+    """The arbiter annuls after 1.e4 e5: the ruling cites the article under which a game is
+    annulled (a new game played), or, where no article names the case, the arbiter's duty to
+    act in the best interest of the competition; never Article 3, the moves of the pieces."""
+    g = game(start(edition=edition, time_control="5400"), ev("move", 10, "white", move="e4"),
+             ev("move", 20, "black", move="e5"), ev("annul", 30, "arbiter", reason=reason))
+    assert g.state.status == "annulled"
+    assert last_ruling(g).article == article and reason in last_ruling(g).text
+
+
+@pytest.mark.parametrize(("edition", "control", "articles", "bonus"), [
+    ("2023", "1500", ["A.3", "9.5.3"], 60_000),  # rapid: one minute instead of two (A.3)
+    ("2023", "300", ["A.3", "9.5.3"], 60_000),  # blitz
+    ("2023", "5400", ["9.5.3"], 120_000),  # standard: two minutes (9.5.3)
+    ("1997", "1500", ["9.5(b)"], 180_000),  # 1997: the same penalty in rapidplay
+])
+def test_the_one_minute_of_an_incorrect_claim_cites_a_3(edition: str, control: str, articles: list[str],
+                                                        bonus: int) -> None:
+    """1.e4 (t=10) e5 (t=20); at t=30 White claims a threefold repetition: incorrect. 2023 9.5.3
+    gives Black two minutes; A.3 makes it one in rapid (and blitz): both are cited."""
+    g = game(start(edition=edition, time_control=control), ev("move", 10, "white", move="e4"),
+             ev("move", 20, "black", move="e5"), ev("claim_draw", 30, "white", reason="threefold"))
+    cited = [r.article for r in g.state.rulings if r.article in ("A.3", "9.5.3", "9.5(b)")]
+    assert cited == articles
+    assert g.state.remaining_ms("black") == int(control) * 1000 - 10_000 + bonus
+
+
+@pytest.mark.parametrize(("control", "articles", "bonus"), [
+    ("1500", ["7.5.5", "A.3"], 60_000), ("5400", ["7.5.5"], 120_000)])
+def test_the_one_minute_of_an_illegal_move_cites_a_3(control: str, articles: list[str], bonus: int) -> None:
+    """1.e4 (t=10) e5 (t=20), then White's illegal Qd1-d5 at t=30, corrected at once (full
+    supervision): 7.5.5 gives Black two minutes, A.3 one in rapid."""
+    g = game(start(edition="2023", time_control=control), ev("move", 10, "white", move="e4"),
+             ev("move", 20, "black", move="e5"), ev("move", 30, "white", move="d1d5"))
+    assert [r.article for r in g.state.rulings] == articles
+    assert g.state.remaining_ms("black") == int(control) * 1000 - 10_000 + bonus

@@ -97,7 +97,7 @@ SAYS = {
     "conduct_device": "such a device", "conduct_leave_area": "leave the playing area", "conduct_annoy": "annoy",
     "conduct_information": "notes, sources of information", "conduct_inspection": "inspected",
     "reinstate": "displaced", "announcement": "slip of the tongue", "boards_differ": "two boards",
-    "adjudication": "best interest of the competition", "scoring": "scores one point", "score_maximum": "The total score of any game can never",
+    "adjudication": "best interest of the competition", "scoring": "scores one point", "penalty_fast": "The penalties mentioned in Articles 7 and 9", "score_maximum": "The total score of any game can never",
     "wrong_initial_position": "initial position", "setup_claim": "No claim can be made regarding incorrect set-up",
     "illegal_position": "both kings are in",
     "illegal_move_observed": "If the arbiter observes an action taken under",

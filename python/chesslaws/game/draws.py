@@ -116,6 +116,15 @@ def _on_decline(b: _Builder, ev: Event) -> None:
     b.set(offer=mine[0] if mine else None, counter=None)
 
 
+def _cite_fast_penalty(b: _Builder, t: int, opp: Color, what: str) -> None:
+    """2023 A.3 (blitz through B.3): "The penalties mentioned in Articles 7 and 9 ... shall be one
+    minute instead of two minutes": cited beside the article that gives the penalty."""
+    s = b.s
+    if "penalty_fast" in s.edition.articles and s.config.mode in ("rapid", "blitz"):
+        b.rule(t, "penalty_fast", f"In {s.config.mode} play the penalties of Articles 7 and 9 are one minute "
+               f"instead of two: {NAME[opp]} receives one minute for {what}.")
+
+
 def _claim_penalty(b: _Builder, t: int, claimant: Color) -> tuple[str, bool]:
     """Applies the edition's incorrect-claim penalty; returns (text, game_over)."""
     s = b.s
@@ -141,10 +150,13 @@ def _claim_penalty(b: _Builder, t: int, claimant: Color) -> tuple[str, bool]:
             f"{NAME[opp]} receives {ed.claim_penalty_ms // 60_000} minutes.",
             False,
         )
-    bonus = ed.claim_penalty_fast_ms if s.config.mode in ("rapid", "blitz") else ed.claim_penalty_ms
+    fast = s.config.mode in ("rapid", "blitz")
+    bonus = ed.claim_penalty_fast_ms if fast else ed.claim_penalty_ms
     clock = clock.add_time(t, opp, bonus)
     b.set(clock=clock)
     minutes = bonus // 60_000
+    if fast:
+        _cite_fast_penalty(b, t, opp, f"{NAME[claimant]}'s incorrect claim")
     return f"{NAME[opp]} receives {minutes} minute{'s' if minutes != 1 else ''}.", False
 
 

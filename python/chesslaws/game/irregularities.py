@@ -28,7 +28,7 @@ from chesslaws.clock import Clock
 from chesslaws.errors import ChessLawsError, IllegalMove, UnreadableMove
 from chesslaws.events import Event, EventError
 from chesslaws.game.completion import _far_rank_pawn
-from chesslaws.game.draws import _add_offer, _in_quickplay_finish
+from chesslaws.game.draws import _add_offer, _cite_fast_penalty, _in_quickplay_finish
 from chesslaws.game.played import _after_move
 from chesslaws.game.state import (
     NAME,
@@ -142,6 +142,7 @@ def _illegal_consequence(b: _Builder, t: int, mover: Color, text: str, before: G
         b.rule(t, "illegal_move_penalty",
                f"{base} and {NAME[opp]} receives {bonus // 60_000} minute{'s' if bonus > 60_000 else ''}; "
                f"a second illegal move loses.{bound}")
+        _cite_fast_penalty(b, t, opp, f"{NAME[mover]}'s illegal move")
         return
     if ed.name == "1997" and _in_quickplay_finish(before, mover):
         if n >= 3:
@@ -216,6 +217,7 @@ def _penalise_as_illegal(b: _Builder, t: int, mover: Color, rule: str, base: str
         b.set(clock=clock.add_time(t, opp, bonus))
     b.rule(t, "illegal_move_penalty", f"For this first illegal move {NAME[opp]} receives {bonus // 60_000} "
            f"minute{'s' if bonus > 60_000 else ''}; a second illegal move loses.")
+    _cite_fast_penalty(b, t, opp, f"{NAME[mover]}'s irregularity, penalised as an illegal move")
 
 
 def _on_press_clock(b: _Builder, ev: Event) -> None:
@@ -339,6 +341,7 @@ def _unreplaced_promotion(b: _Builder, t: int, mover: Color, text: str, queen: s
         b.set(clock=b.get("clock").add_time(t, opp, bonus))
         b.rule(t, "illegal_move_penalty", f"For this first illegal move {NAME[opp]} receives {bonus // 60_000} "
                f"minute{'s' if bonus > 60_000 else ''}; a second illegal move loses.")
+        _cite_fast_penalty(b, t, opp, f"{NAME[mover]}'s illegal move")
 
 
 def _offer_survives(b: _Builder, by: Color, t: int) -> None:
@@ -418,9 +421,26 @@ def _colours_reversed(b: _Builder, t: int, made: int) -> None:
     b.rule(t, "colours_reversed", f"The game began with colours reversed: it continues, {why}.")
 
 
+def _annulment_rule(s: GameState, reason: str) -> str:
+    """The rule under which the arbiter annuls, read from his ``reason``: a wrong initial
+    position (1989 8.5, 1997 7.1(a), 2023 7.2.1), colours reversed (1989 8.6, 1997 7.2, 2023
+    7.3), a position that cannot be reinstated (1989 8.1 for an illegal move, 8.2 for displaced
+    pieces); otherwise the arbiter acting in the best interest of the competition (1989 16.4,
+    1997 13.2, 2023 12.2.2)."""
+    text = reason.lower()
+    if "initial position" in text or "set up" in text or "set-up" in text or "setup" in text:
+        return "wrong_initial_position"
+    if "colour" in text or "color" in text:
+        return "colours_reversed"
+    if s.edition.name == "1989" and "reinstat" in text:
+        return "illegal_move" if "illegal" in text else "reinstate"
+    return "adjudication"
+
+
 def _on_annul(b: _Builder, ev: Event) -> None:
-    why = ev.get("reason") or "the arbiter's decision"
-    b.rule(ev.t_ms, "rules_of_play", f"The game is annulled: {why}.")
+    reason = ev.get("reason")
+    why = reason or "the arbiter's decision"
+    b.rule(ev.t_ms, _annulment_rule(b.s, str(reason or "")), f"The game is annulled: {why}.")
     clock = b.s.clock.stop(ev.t_ms) if b.s.clock.running is not None else b.s.clock
     b.set(status="annulled", outcome=None, clock=clock, offer=None, claims=())
 
