@@ -52,6 +52,7 @@ class Edition:
     flags_only_on_claim_in_rapid: bool  # 1997 B.6 (and blitz through C.2)
     # Rules one edition has and the others lack (False: the rule does not exist there)
     bare_king_cannot_win: bool = False  # 1989 10.5: of any win, a resignation included
+    mating_potential_in_blitz: bool = False  # 1997 C.4: of any win in blitz, a resignation included
     castle_when_king_then_rook: bool = False  # 2023 4.4.1 (1997 4.3(a): any king move)
     chess960: bool = False  # 2023 Guidelines II (the earlier Laws have no Chess960)
     claim_right_lost_by_touch: bool = False  # 2023 9.4 (1989 10.11, 1997 9.4: by a move)
@@ -227,6 +228,7 @@ _ARTICLES_2023 = {
     "fifty": "9.3",
     "claim_correct": "9.5.2",
     "claim_incorrect": "9.5.3",
+    "penalty_fast": "A.3",
     "fivefold": "9.6.1",
     "seventyfive": "9.6.2",
     "flag": "6.9",
@@ -273,9 +275,11 @@ _ARTICLES_2023 = {
     "boards_differ": "D.2.9",
     "adjudication": "12.2.2",  # the arbiter acts in the best interest of the competition
     "scoring": "10.1",
+    "score_maximum": "10.2",
     "wrong_initial_position": "7.2.1",
     "setup_claim": "A.5.1.2",
     "illegal_position": "A.5.4",
+    "illegal_move_observed": "A.5.2",
     "board_placed_wrongly": "7.2.2",
     "colours_reversed": "7.3",
     "adjournment": "I.1.1",
@@ -334,6 +338,7 @@ EDITIONS: Mapping[str, Edition] = MappingProxyType(
             default_time_ms=3_600_000,
             flags_only_on_claim_in_rapid=True,
             rapid_rulings_on_request=True,
+            mating_potential_in_blitz=True,
         ),
         "2023": Edition(
             name="2023",

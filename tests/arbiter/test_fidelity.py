@@ -271,14 +271,16 @@ def test_2023_guidelines_iii_claim_without_increment_awaits_the_arbiter() -> Non
 @pytest.mark.parametrize(("edition", "fields", "on_request"), [
     ("1997", {"time_control": "1800"}, True),
     ("1997", {"time_control": "5400"}, False),
-    ("2023", {"time_control": "1800", "supervision": "partial"}, True),
+    ("2023", {"time_control": "1800", "supervision": "partial", "arbiter": "absent"}, True),
+    ("2023", {"time_control": "1800", "supervision": "partial"}, False),
     ("2023", {"time_control": "1800"}, False),
 ])
 def test_illegal_move_in_rapid_is_corrected_only_on_request(edition: str, fields: dict[str, str],
                                                             on_request: bool) -> None:
     """1997 B.5: in rapidplay the arbiter rules under Articles 5 and 10 (10.3: illegal moves)
-    only when a player asks; 2023 A.5.2 (an arbiter for several games): the opponent claims
-    before his own next move. Otherwise (1997 standard play, 2023 A.4 supervision) the
+    only when a player asks; 2023 A.5.2 (an arbiter for several games): an arbiter who observes
+    the illegal move acts under 7.5.5 before the opponent moves, and without one the opponent
+    claims before his own next move. Otherwise (1997 standard play, 2023 A.4 supervision) the
     arbiter corrects the illegal move at once."""
     g = game(start(edition=edition, **fields), moves(["e4", "e5"]), ev("move", 30, "white", move="e1e3"))
     if not on_request:

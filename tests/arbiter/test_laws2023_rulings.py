@@ -159,7 +159,7 @@ def test_1997_late_replier_loses_even_against_a_sealed_stalemate() -> None:
 
 
 PROMOTE = "1r5k/P7/8/8/8/8/2R5/K7 w - - 0 1"  # White's a-pawn one step from the last rank
-BOTH_CHECK = "4r2k/8/8/8/8/8/8/3RK3 w - - 0 1"  # White in check from the e8 rook
+BOTH_CHECK = "7k/8/4r3/8/8/8/8/3RK3 w - - 0 1"  # White in check from the e6 rook; Rd8+ checks h8
 
 
 @pytest.mark.parametrize("control", ["900+10", "180+2"])

@@ -184,3 +184,11 @@ def test_the_arbiter_annuls_a_game_that_has_not_begun(make_client: Callable[[], 
     client.__exit__(None, None, None)
     again = make_client().get(f"/api/games/{g['id']}").json()
     assert again["status"] == "annulled" and again["waiting_for"] == []
+
+
+def test_the_quickplay_claim_needs_the_move_only_in_2023(client: Any) -> None:
+    """1997 10.2 lets "the player" claim on either clock; 2023 III.5 only "the player having the
+    move": the page enables the button accordingly."""
+    old = create(client, edition="1997", time_control="40/7200:3600")["state"]["controls"]
+    new = create(client, edition="2023", time_control="5400", quickplay_guidelines=True)["state"]["controls"]
+    assert old["quickplay"]["needs_move"] is False and new["quickplay"]["needs_move"] is True

@@ -8,7 +8,8 @@ Articles, by edition:
   :func:`_cannot_win`).
 - 1997: 1.2, 1.3, 5.1 (checkmate; resignation), 5.2 (stalemate), 9.6 (dead
   position), 6.9 (the opponent cannot mate: :func:`_cannot_win`), C.4 (mating
-  potential in blitz: :func:`_mating_potential`).
+  potential in blitz, of every win: :func:`chesslaws.game.state._mating_potential`,
+  applied by :meth:`chesslaws.game.state._Builder.end`).
 - 2023: 1.1, 1.2, 1.3, 1.4, 1.5, 5.1.1 (checkmate), 5.1.2 (resignation; a draw
   when the opponent cannot mate), 5.2.1 (stalemate), 5.2.2 (dead position), 6.9
   (the opponent cannot mate), 9.6.1, 9.6.2 (fivefold repetition, 75 moves), A.5.4
@@ -146,35 +147,6 @@ def _article_10_4(pos: Position) -> str | None:
         if w == k:
             return f"King and bishop against king and bishop, both bishops on {w[0]} squares (Article 10.4(c))"
     return None
-
-
-def _mating_potential(position: Position, color: Color) -> tuple[bool, str]:
-    """1997 Appendix C.4: forces that could produce, possibly by helpmate, a
-    position where the opponent having the move cannot avoid mate in one.
-
-    Read here as material: a queen, rook or pawn suffices; so do two minor
-    pieces other than two knights alone (bishop and knight, two bishops on
-    both colours); a lone minor piece or two knights suffice only when the
-    opponent has material of his own to block his king.
-    """
-    material = position.material()
-    upper = color == "white"
-    own = {k.upper(): v for k, v in material.items() if k.isupper() == upper and k.upper() != "K"}
-    theirs = sum(v for k, v in material.items() if k.isupper() != upper and k.upper() != "K")
-    if any(own.get(p, 0) for p in "QRP"):
-        return True, "has a queen, rook or pawn"
-    minors = own.get("B", 0) + own.get("N", 0)
-    if own.get("B", 0) and own.get("N", 0):
-        return True, "has bishop and knight"
-    if own.get("B", 0) >= 2 and len(set(position.bishop_square_colors(color))) == 2:
-        return True, "has bishops on both colours"
-    if minors == 0:
-        return False, "has a lone king"
-    if theirs:
-        return True, "has a minor piece and the opponent has material that can block"
-    if own.get("N", 0) == 2 and minors == 2:
-        return False, "has only two knights against a lone king"
-    return False, "has only one minor piece against a lone king"
 
 
 def _on_resign(b: _Builder, ev: Event) -> None:

@@ -84,9 +84,17 @@ def _apply_penalty(b: _Builder, ev: Event, against: Color, kind: str, why: str) 
         if out is None or s.status != "finished":
             raise GameError(ev, "points are changed once the game has a result")
         score = dict(out.score)
+        total_rule = ""
         if kind == "opponent_points":
             score[opp] = 1
             text = f"{NAME[opp]}'s points in this game are raised to the maximum, 1"
+            if score[against]:
+                # 2023 10.2: "The total score of any game can never exceed the maximum score normally
+                # given for that game" (a 3/4 - 1/4 score is not allowed): the offender keeps nothing.
+                total_rule = (f"The total score of a game can never exceed the maximum, 1: {NAME[against]}'s "
+                              f"{_num(float(score[against]))} is lost, and the score of the game is "
+                              f"{_num(1.0 if opp == 'white' else 0.0)}-{_num(1.0 if opp == 'black' else 0.0)}.")
+                score[against] = 0
         else:
             points = ev.get("points")
             if points is None or points < 0 or points > score[against]:
@@ -96,6 +104,8 @@ def _apply_penalty(b: _Builder, ev: Event, against: Color, kind: str, why: str) 
             text = f"{NAME[against]}'s points in this game are reduced to {_num(float(points))}"
         b.set(outcome=replace(out, points=(float(score["white"]), float(score["black"]))))
         b.rule(t, rule, f"Penalty against {NAME[against]}{why}: {text}.")
+        if total_rule:
+            b.rule(t, "score_maximum", total_rule)
     elif kind == "fine":
         amount = ev.get("amount")
         if not amount:

@@ -118,6 +118,15 @@ def _on_decline(b: _Builder, ev: Event) -> None:
     b.set(offer=mine[0] if mine else None, counter=None)
 
 
+def _cite_fast_penalty(b: _Builder, t: int, opp: Color, what: str) -> None:
+    """2023 A.3 (blitz through B.3): "The penalties mentioned in Articles 7 and 9 ... shall be one
+    minute instead of two minutes": cited beside the article that gives the penalty."""
+    s = b.s
+    if "penalty_fast" in s.edition.articles and s.config.mode in ("rapid", "blitz"):
+        b.rule(t, "penalty_fast", f"In {s.config.mode} play the penalties of Articles 7 and 9 are one minute "
+               f"instead of two: {NAME[opp]} receives one minute for {what}.")
+
+
 def _claim_penalty(b: _Builder, t: int, claimant: Color) -> tuple[str, bool]:
     """Applies the edition's incorrect-claim penalty; returns (text, game_over)."""
     s = b.s
@@ -143,10 +152,13 @@ def _claim_penalty(b: _Builder, t: int, claimant: Color) -> tuple[str, bool]:
             f"{NAME[opp]} receives {ed.claim_penalty_ms // 60_000} minutes.",
             False,
         )
-    bonus = ed.claim_penalty_fast_ms if s.config.mode in ("rapid", "blitz") else ed.claim_penalty_ms
+    fast = s.config.mode in ("rapid", "blitz")
+    bonus = ed.claim_penalty_fast_ms if fast else ed.claim_penalty_ms
     clock = clock.add_time(t, opp, bonus)
     b.set(clock=clock)
     minutes = bonus // 60_000
+    if fast:
+        _cite_fast_penalty(b, t, opp, f"{NAME[claimant]}'s incorrect claim")
     return f"{NAME[opp]} receives {minutes} minute{'s' if minutes != 1 else ''}.", False
 
 
@@ -272,8 +284,10 @@ def _on_quickplay_claim(b: _Builder, ev: Event) -> None:
         raise GameError(ev, "the 1989 Laws have no quickplay finish claim")
     if s.edition.name == "2023" and not s.config.quickplay_guidelines:
         raise GameError(ev, "Guidelines III (quickplay finish) apply only where announced (start field 'quickplay_guidelines')")
-    if by != s.turn:
-        raise GameError(ev, f"the claimant must have the move ({NAME[s.turn]}'s clock runs)")
+    if by != s.turn and s.edition.name == "2023":
+        # 2023 III.5: "the player having the move"; 1997 10.2 says only "the player" (English and
+        # French texts): a claim on the opponent's time is his to make too.
+        raise GameError(ev, f"the claimant must have the move ({NAME[s.turn]}'s clock runs; Guidelines III.5)")
     if left >= 120_000:
         raise GameError(ev, f"{NAME[by]} has {fmt_duration(left)} left: the claim needs less than two minutes (10.2)")
     # Whether the claim exists at all in this game and at this moment: not

@@ -27,10 +27,12 @@ from chesslaws._values import replace
 from chesslaws.events import Event, EventError, ms_to_t
 from chesslaws.errors import AmbiguousMove, IllegalMove, UnreadableMove
 from chesslaws.game.adjournment import _read_written_move
-from chesslaws.game.completion import _cannot_win, _mating_potential
+from chesslaws.game.completion import _cannot_win
 from chesslaws.game.draws import _in_quickplay_finish
 from chesslaws.game.played import _after_move
-from chesslaws.game.state import NAME, GameError, GameState, Outcome, _Builder, draw, fmt_duration, other, win_for
+from chesslaws.game.state import (
+    NAME, GameError, GameState, Outcome, _Builder, _mating_potential, draw, fmt_duration, other, win_for,
+)
 from chesslaws.position import Position
 from chesslaws.timecontrol import Color
 

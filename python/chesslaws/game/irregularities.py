@@ -27,8 +27,8 @@ from __future__ import annotations
 from chesslaws.clock import Clock
 from chesslaws.errors import ChessLawsError, IllegalMove, UnreadableMove
 from chesslaws.events import Event, EventError
-from chesslaws.game.completion import _mating_potential
-from chesslaws.game.draws import _add_offer, _in_quickplay_finish
+from chesslaws.game.completion import _far_rank_pawn
+from chesslaws.game.draws import _add_offer, _cite_fast_penalty, _in_quickplay_finish
 from chesslaws.game.played import _after_move
 from chesslaws.game.state import (
     NAME,
@@ -36,6 +36,7 @@ from chesslaws.game.state import (
     GameState,
     _Builder,
     _clock_times,
+    _mating_potential,
     _ordinal,
     draw,
     fmt_duration,
@@ -47,11 +48,16 @@ from chesslaws.position import Position
 from chesslaws.timecontrol import Color
 
 
-def _illegal_moves_observed(s: GameState) -> bool:
-    """Does an illegal move get corrected at once (True), or stand until claimed?
+def _illegal_moves_observed(s: GameState, text: str) -> bool:
+    """Does the illegal move ``text`` get corrected at once (True), or stand until claimed?
 
     1997 blitz (C.3): it stands unless the opponent claims before moving.
     Without an arbiter present, illegal moves count only when claimed.
+    2023 rapid and blitz with an arbiter for several games (A.5.2, B.3): the
+    arbiter present observes the illegal move and acts under 7.5.5 before the
+    opponent moves, as he observes a flag (6.8), except where it leaves both
+    kings in check or a pawn on the furthest rank: for those A.5.4 has him wait
+    until the next move is completed (:func:`_illegal_position_stays`).
     """
     if not s.config.arbiter_present:
         return False
@@ -61,8 +67,18 @@ def _illegal_moves_observed(s: GameState) -> bool:
     if s.edition.rapid_rulings_on_request and mode == "rapid":
         return False  # 1997 B.5: the arbiter rules under Article 10 (10.3) only when asked
     if s.edition.name == "2023" and mode in ("rapid", "blitz") and not s.config.supervised:
-        return False  # 2023 A.5.2 / B.3: the opponent claims before his next move
+        return not _arbiter_waits(s.position, text)
     return True
+
+
+def _arbiter_waits(pos: Position, text: str) -> bool:
+    """2023 A.5.4: the illegal move ``text`` leaves a position the arbiter watches until the next
+    move is completed: a pawn on the rank furthest from its starting position, or both kings in check."""
+    try:
+        after = pos.play_illegal(text)
+    except (IllegalMove, UnreadableMove):
+        return False
+    return _far_rank_pawn(after) is not None or (after.is_check() and after.is_irregular())
 
 
 def _squares_of(uci: str) -> tuple[str, str] | None:
@@ -99,19 +115,22 @@ def _illegal_consequence(b: _Builder, t: int, mover: Color, text: str, before: G
     n = count[mover]
     b.set(illegal_moves=count)
     opp = other(mover)
+    # The touch-move rules apply to the move replacing the illegal move (1989 8.1: Article 7;
+    # 1997 7.4: 4.3; 2023 7.5.1: 4.3 and 4.7), so the pieces touched before it come first:
+    # "the first piece touched which can be moved" may be one the illegal move did not move.
     squares = _squares_of(text)
-    touched: tuple[str, ...] = ()
+    moved: tuple[str, ...] = ()
     if squares is not None:
         frm, to = squares
-        touched = (frm,) + ((to,) if before.position.piece_at(to) is not None else ())
+        moved = (frm,) + ((to,) if before.position.piece_at(to) is not None else ())
+    touched = tuple(dict.fromkeys(before.touched + moved))
     _reinstate(b, before, t, mover, touched)
     if ed.draw_offer_rejected_by_touch:
         # Making the move meant touching a piece: that rejected the opponent's offer (2023 9.1.2.1).
         own = [o for o in (before.offer, before.counter) if o is not None and o.by == mover]
         b.set(offer=own[0] if own else None, counter=None)
     base = f"{NAME[mover]}'s move {text} is illegal; the position before it is reinstated"
-    bound = (f" {NAME[mover]} must make a legal move with the piece he moved if it can move (Article "
-             f"{ed.article('touch_move')}).") if touched else f" {NAME[mover]} must make a legal move."
+    bound = _replacing_move_bound(before, mover, touched)
     fast = s.config.mode in ("rapid", "blitz")
     clock: Clock = b.get("clock")
     if ed.name == "2023":
@@ -123,6 +142,7 @@ def _illegal_consequence(b: _Builder, t: int, mover: Color, text: str, before: G
         b.rule(t, "illegal_move_penalty",
                f"{base} and {NAME[opp]} receives {bonus // 60_000} minute{'s' if bonus > 60_000 else ''}; "
                f"a second illegal move loses.{bound}")
+        _cite_fast_penalty(b, t, opp, f"{NAME[mover]}'s illegal move")
         return
     if ed.name == "1997" and _in_quickplay_finish(before, mover):
         if n >= 3:
@@ -136,6 +156,19 @@ def _illegal_consequence(b: _Builder, t: int, mover: Color, text: str, before: G
                f"{_ordinal(n)} illegal move, and a third loses (Article 10.3).{bound}")
         return
     b.rule(t, "illegal_move", f"{base}.{bound}")
+
+
+def _replacing_move_bound(before: GameState, mover: Color, touched: tuple[str, ...]) -> str:
+    """What touch-move obliges of the move replacing an illegal move, as a sentence; the
+    obligation itself is :func:`chesslaws.game.moving._allowed_by_touch`'s, on the next move."""
+    if not touched:
+        return f" {NAME[mover]} must make a legal move."
+    article = before.edition.article("touch_move")
+    if len(touched) == 1:
+        return (f" Article {article} applies to the move replacing it: {NAME[mover]} touched {touched[0]} and "
+                "must move or capture that piece if it can be moved or captured.")
+    return (f" Article {article} applies to the move replacing it: {NAME[mover]} touched {', then '.join(touched)} "
+            "and must move or capture the first piece touched that can be moved or captured.")
 
 
 def _second_illegal_move(b: _Builder, t: int, mover: Color, position: Position, lead: str = "") -> None:
@@ -184,6 +217,7 @@ def _penalise_as_illegal(b: _Builder, t: int, mover: Color, rule: str, base: str
         b.set(clock=clock.add_time(t, opp, bonus))
     b.rule(t, "illegal_move_penalty", f"For this first illegal move {NAME[opp]} receives {bonus // 60_000} "
            f"minute{'s' if bonus > 60_000 else ''}; a second illegal move loses.")
+    _cite_fast_penalty(b, t, opp, f"{NAME[mover]}'s irregularity, penalised as an illegal move")
 
 
 def _on_press_clock(b: _Builder, ev: Event) -> None:
@@ -204,7 +238,10 @@ def _on_press_clock(b: _Builder, ev: Event) -> None:
 def _on_illegal_move(b: _Builder, ev: Event, mover: Color, text: str, offer: bool) -> None:
     s = b.s
     t = ev.t_ms
-    if _illegal_moves_observed(s):
+    if _illegal_moves_observed(s, text):
+        if s.edition.name == "2023" and s.config.mode in ("rapid", "blitz") and not s.config.supervised:
+            b.rule(t, "illegal_move_observed", f"The arbiter observes {NAME[mover]}'s illegal move {text} before "
+                   f"{NAME[other(mover)]} has made his next move, and acts under Article 7.5.5.")
         queen = _queen_for_unreplaced(s.position, text) if s.edition.unreplaced_promotion_is_queen else None
         if queen is not None:
             _unreplaced_promotion(b, t, mover, text, queen, offer)
@@ -304,6 +341,7 @@ def _unreplaced_promotion(b: _Builder, t: int, mover: Color, text: str, queen: s
         b.set(clock=b.get("clock").add_time(t, opp, bonus))
         b.rule(t, "illegal_move_penalty", f"For this first illegal move {NAME[opp]} receives {bonus // 60_000} "
                f"minute{'s' if bonus > 60_000 else ''}; a second illegal move loses.")
+        _cite_fast_penalty(b, t, opp, f"{NAME[mover]}'s illegal move")
 
 
 def _offer_survives(b: _Builder, by: Color, t: int) -> None:
@@ -383,9 +421,26 @@ def _colours_reversed(b: _Builder, t: int, made: int) -> None:
     b.rule(t, "colours_reversed", f"The game began with colours reversed: it continues, {why}.")
 
 
+def _annulment_rule(s: GameState, reason: str) -> str:
+    """The rule under which the arbiter annuls, read from his ``reason``: a wrong initial
+    position (1989 8.5, 1997 7.1(a), 2023 7.2.1), colours reversed (1989 8.6, 1997 7.2, 2023
+    7.3), a position that cannot be reinstated (1989 8.1 for an illegal move, 8.2 for displaced
+    pieces); otherwise the arbiter acting in the best interest of the competition (1989 16.4,
+    1997 13.2, 2023 12.2.2)."""
+    text = reason.lower()
+    if "initial position" in text or "set up" in text or "set-up" in text or "setup" in text:
+        return "wrong_initial_position"
+    if "colour" in text or "color" in text:
+        return "colours_reversed"
+    if s.edition.name == "1989" and "reinstat" in text:
+        return "illegal_move" if "illegal" in text else "reinstate"
+    return "adjudication"
+
+
 def _on_annul(b: _Builder, ev: Event) -> None:
-    why = ev.get("reason") or "the arbiter's decision"
-    b.rule(ev.t_ms, "rules_of_play", f"The game is annulled: {why}.")
+    reason = ev.get("reason")
+    why = reason or "the arbiter's decision"
+    b.rule(ev.t_ms, _annulment_rule(b.s, str(reason or "")), f"The game is annulled: {why}.")
     clock = b.s.clock.stop(ev.t_ms) if b.s.clock.running is not None else b.s.clock
     b.set(status="annulled", outcome=None, clock=clock, offer=None, claims=())
 

@@ -69,7 +69,10 @@ def _allowed_by_touch(
     the king forbids castling with it (4.4.2). In rook-move-only castling
     (II.3.2.4) the king stays where it is and the rook is the only piece
     the player moves: touching that rook alone allows that castling as a move
-    of the touched rook.
+    of the touched rook. Touching it and then the king forbids that castling
+    as 4.4.2 forbids any castling on that side: Chess960 is played as regular
+    chess (II.1), so the rook, touched first, must make another move, or, if
+    it has none, the king must (4.3).
     """
     if not touched:  # nothing touched: no obligation (the common case, on every move)
         return None, ""
@@ -121,7 +124,7 @@ def _allowed_by_touch(
         if piece.isupper() == upper:
             moves = {m for m in legal if m[:2] == sq}
             rook_only = set()
-            if piece.upper() == "R" and pos.chess960 and sq not in rook_after:
+            if piece.upper() == "R" and pos.chess960 and not seen_king:
                 rook_only = {m for m in legal if castles_with(m, sq) and _king_stays(m)}
                 moves |= rook_only
             if piece.upper() == "K":

@@ -9,7 +9,9 @@ Articles, by edition (each ruling's article comes from the rule keys of
   :meth:`_Builder.end`, :func:`_bare_king`), 13.2, 13.3 (what the sealed move's
   envelope shows: :class:`Envelope`), 17 (scoring: :class:`Outcome`).
 - 1997: 11.1 (scoring), A.2, A.3 (the envelope), B.6, B.7 (flags seen only on a
-  claim in rapid play: :attr:`Config.flags_observed`).
+  claim in rapid play: :attr:`Config.flags_observed`), C.4 (in blitz no win
+  without mating potential, whatever ended the game: :meth:`_Builder.end`,
+  :func:`_mating_potential`).
 - 2023: II.2 (the Chess960 starting position: :func:`_config_from_start`,
   :attr:`Config.start_number`), 9.1.2.2 (the offer noted on the scoresheet: :class:`MoveRecord`), 10.1,
   10.2 (points), 11.3.2 (the regulations' lighter device penalty:
@@ -475,6 +477,15 @@ class _Builder:
             outcome = Outcome("1/2-1/2", outcome.termination)
             self.rule(t_ms, "bare_king", f"But {NAME[winner]} has only the king left, and a player having a bare "
                       "king cannot win the game: the game is drawn.")
+        elif (winner is not None and self.s.config.edition.mating_potential_in_blitz and self.s.config.mode == "blitz"
+              and outcome.termination != "checkmate"):
+            # 1997 C.4: "In order to win, a player must have mating potential" -- of any win in blitz
+            # (a resignation, a flag, a claimed illegal move, a penalty), a checkmate proving it.
+            ok, why = _mating_potential(self.get("position"), winner)
+            if not ok:
+                outcome = Outcome("1/2-1/2", outcome.termination)
+                self.rule(t_ms, "mating_potential", f"But {NAME[winner]} {why}: in blitz a player must have "
+                          "mating potential to win, so the game is drawn.")
         clock: Clock = self.get("clock")
         if clock.running is not None:
             clock = clock.stop(t_ms)
@@ -484,6 +495,35 @@ class _Builder:
         if self.new_rulings:
             self.changes["rulings"] = self.s.rulings + tuple(self.new_rulings)
         return replace(self.s, **self.changes)
+
+
+def _mating_potential(position: Position, color: Color) -> tuple[bool, str]:
+    """1997 Appendix C.4: forces that could produce, possibly by helpmate, a
+    position where the opponent having the move cannot avoid mate in one.
+
+    Read here as material: a queen, rook or pawn suffices; so do two minor
+    pieces other than two knights alone (bishop and knight, two bishops on
+    both colours); a lone minor piece or two knights suffice only when the
+    opponent has material of his own to block his king.
+    """
+    material = position.material()
+    upper = color == "white"
+    own = {k.upper(): v for k, v in material.items() if k.isupper() == upper and k.upper() != "K"}
+    theirs = sum(v for k, v in material.items() if k.isupper() != upper and k.upper() != "K")
+    if any(own.get(p, 0) for p in "QRP"):
+        return True, "has a queen, rook or pawn"
+    minors = own.get("B", 0) + own.get("N", 0)
+    if own.get("B", 0) and own.get("N", 0):
+        return True, "has bishop and knight"
+    if own.get("B", 0) >= 2 and len(set(position.bishop_square_colors(color))) == 2:
+        return True, "has bishops on both colours"
+    if minors == 0:
+        return False, "has a lone king"
+    if theirs:
+        return True, "has a minor piece and the opponent has material that can block"
+    if own.get("N", 0) == 2 and minors == 2:
+        return False, "has only two knights against a lone king"
+    return False, "has only one minor piece against a lone king"
 
 
 def _bare_king(position: Position, color: Color) -> bool:

@@ -14,7 +14,7 @@ that is there also has a dialog ``title`` and an ``ok`` button label)::
      "resign":     {"confirm": "...", "article": "5.1.2"},
      "threefold":  {"confirm": "...", "article": "9.2", "incorrect_article": "9.5.3", "with_move": true},
      "fifty":      {"confirm": "...", "article": "9.3", "incorrect_article": "9.5.3", "with_move": true},
-     "quickplay":  {"confirm": "...", "article": "III.5", "below_ms": 120000} | None,
+     "quickplay":  {"confirm": "...", "article": "III.5", "below_ms": 120000, "needs_move": true} | None,
      "flag":       {"confirm": "...", "article": "6.9"} | None,
      "seal":       {"confirm": "...", "article": "I.1.1"} | None,
      "with_move":  "..."}   # what "with my next move" means, when a claim may go with a move
@@ -210,7 +210,9 @@ def controls(state: GameState, lang: str = "en") -> dict[str, Any]:
     if quickplay_allowed(state):
         art = ed.article("quickplay")
         key = "quickplay_2023" if ed.name == "2023" else "quickplay_1997"
-        out["quickplay"] = {"confirm": t[key].format(art=art), "article": art, "below_ms": 120_000}
+        # 2023 III.5: "the player having the move"; 1997 10.2: "the player", on either clock.
+        out["quickplay"] = {"confirm": t[key].format(art=art), "article": art, "below_ms": 120_000,
+                            "needs_move": ed.name == "2023"}
     else:
         out["quickplay"] = None
     if not cfg.flags_observed and not cfg.time_control.unlimited:

@@ -665,7 +665,8 @@ function renderActions() {
   // Quickplay finish, flag claims, adjournment: only in games that allow them.
   $("quickplay-box").hidden = !ongoing || !C.quickplay;
   const myMs = player || otbArbiter ? clockMs(actor) : null;
-  $("btn-quickplay").disabled = !myMove || claimPending || !C.quickplay || myMs === null || myMs >= C.quickplay.below_ms;
+  $("btn-quickplay").disabled = !C.quickplay || (C.quickplay.needs_move && !myMove) || claimPending || myMs === null ||
+    myMs >= C.quickplay.below_ms;
   $("flag-box").hidden = !ongoing || !C.flag;
   const opp = actor === "white" ? "black" : "white";
   const oppMs = player || otbArbiter ? clockMs(opp) : null;
