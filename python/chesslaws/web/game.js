@@ -36,17 +36,42 @@ let lang = localStorage.getItem("chesslaws:lang") || "en";
 let squares = {};        // square name -> element
 
 // --- the token: from the link's fragment, then kept in this browser ------------------------
+// One browser may hold several seats of a game (White, Black and the arbiter in three tabs): each tab keeps its
+// own token (sessionStorage, which survives a reload), the address says its seat (#seat=white), and
+// localStorage keeps every seat's token under the game AND the seat ("chesslaws:token:GAME:SEAT").
+const TOKEN_KEY = "chesslaws:token:" + gameId;
+function seatKey(s) { return TOKEN_KEY + ":" + s; }
+function storedSeats() {
+  return ["white", "black", "arbiter"].filter((s) => localStorage.getItem(seatKey(s)));
+}
 (function readToken() {
   const m = /token=([^&]+)/.exec(location.hash);
-  const key = "chesslaws:token:" + gameId;
+  const named = /seat=(white|black|arbiter)/.exec(location.hash);
   if (m) {
     token = decodeURIComponent(m[1]);
-    localStorage.setItem(key, token);
     history.replaceState(null, "", location.pathname);
+  } else if (named) {
+    token = localStorage.getItem(seatKey(named[1])) || sessionStorage.getItem(TOKEN_KEY);
+  } else if (sessionStorage.getItem(TOKEN_KEY)) {
+    token = sessionStorage.getItem(TOKEN_KEY);
   } else {
-    token = localStorage.getItem(key);
+    const seats = storedSeats();  // the plain address: the seat this browser holds, if it holds only one
+    token = seats.length === 1 ? localStorage.getItem(seatKey(seats[0])) : (seats.length ? null : localStorage.getItem(TOKEN_KEY));
   }
+  if (token) sessionStorage.setItem(TOKEN_KEY, token);
 })();
+function keepToken(seatName) {
+  sessionStorage.setItem(TOKEN_KEY, token);
+  localStorage.setItem(seatKey(seatName), token);
+  history.replaceState(null, "", `${location.pathname}#seat=${seatName}`);
+}
+function forgetToken() {
+  const named = /seat=(white|black|arbiter)/.exec(location.hash);
+  if (named && localStorage.getItem(seatKey(named[1])) === token) localStorage.removeItem(seatKey(named[1]));
+  if (localStorage.getItem(TOKEN_KEY) === token) localStorage.removeItem(TOKEN_KEY);
+  sessionStorage.removeItem(TOKEN_KEY);
+  history.replaceState(null, "", location.pathname);
+}
 
 function toast(text, ok) {
   const el = $("toast");
@@ -727,7 +752,7 @@ function renderJoin() {
         try {
           const r = await api("POST", `/api/games/${gameId}/join`, { seat: sel.value, name: name.value || "Player" });
           token = r.token;
-          localStorage.setItem("chesslaws:token:" + gameId, token);
+          sessionStorage.setItem(TOKEN_KEY, token);
           await whoAmI();
           connect();
         } catch (err) { toast(err.message); }
@@ -1118,11 +1143,11 @@ async function whoAmI() {
   if (token) {
     try {
       seat = (await api("GET", `/api/games/${gameId}/seat`)).seat;
-      if (seat !== "spectator") remember(seat);
+      if (seat !== "spectator") { remember(seat); keepToken(seat); }
     } catch (err) {
       toast("This link's token opens no seat: watching as a spectator.");
+      forgetToken();
       token = null;
-      localStorage.removeItem("chesslaws:token:" + gameId);
     }
   }
   const badge = $("seat");

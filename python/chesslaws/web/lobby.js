@@ -59,11 +59,15 @@ function linkRow(seat, link, idPrefix) {
 }
 
 // --- creating a game -------------------------------------------------------------------------------------
+// The time control is typed as players write it (5+3 = 5 minutes + 3 s a move); the line under it says what it
+// means, and the API is sent its seconds form (TC.read, tc.js).
+const readTc = TC.attach($("tc"), $("tc-meaning"));
 function markPreset() {
-  for (const b of document.querySelectorAll("#presets button")) b.classList.toggle("on", b.dataset.tc === $("tc").value);
+  const r = TC.read($("tc").value);
+  for (const b of document.querySelectorAll("#presets button")) b.classList.toggle("on", r.ok && b.dataset.tc === r.api);
 }
 for (const b of document.querySelectorAll("#presets button")) {
-  b.addEventListener("click", () => { $("tc").value = b.dataset.tc; markPreset(); });
+  b.addEventListener("click", () => { $("tc").value = TC.show(b.dataset.tc); readTc(); markPreset(); });
 }
 $("tc").addEventListener("input", markPreset);
 markPreset();
@@ -100,8 +104,10 @@ showStartFields();
 
 $("create").addEventListener("submit", async (e) => {
   e.preventDefault();
+  const tc = readTc();
+  if (!tc.ok) { toast(tc.error); $("tc").focus(); return; }
   const body = {
-    edition: $("edition").value, time_control: $("tc").value.trim() || "-",
+    edition: $("edition").value, time_control: tc.api,
     arbiter: $("arbiter").value, interface: $("interface").value,
   };
   for (const k of ["white", "black", "fen"]) { const v = $(k).value.trim(); if (v) body[k] = v; }
@@ -175,7 +181,7 @@ async function renderMyGames() {
     const flags = [];
     if (!st) flags.push("not on this server");
     else {
-      flags.push(st.time_control === "-" ? "no clock" : st.time_control);
+      flags.push(st.time_control === "-" ? "no clock" : TC.show(st.time_control));
       if (st.status === "ongoing") flags.push(st.waiting_for && st.waiting_for.length ? "waiting for players" : "live");
       else flags.push(st.aborted ? "aborted" : st.status === "finished" ? st.result : st.status);
     }
@@ -234,7 +240,7 @@ async function loadGames() {
     const name = (c) => (g.seats_open.includes(c) && g[c] === "?" ? '<span class="empty">open seat</span>' : esc(g[c]));
     const act = g.status === "ongoing" ? (g.seats_open.length ? "join" : "watch") : "replay";
     return `<tr><td class="nm">${name("white")}</td><td class="nm">${name("black")}</td><td class="wide">${esc(g.edition)}${g.chess960 ? ` <span class="pill" title="Chess960 (2023 Guidelines II)">960${g.start_position !== null && g.start_position !== undefined ? " No. " + esc(String(g.start_position)) : ""}</span>` : ""}</td>` +
-      `<td class="tc" title="${esc(g.time_control)}">${esc(g.time_control)}</td>` +
+      `<td class="tc" title="${esc(TC.read(TC.show(g.time_control)).meaning || g.time_control)}">${esc(TC.show(g.time_control)).replace(/:/g, ":<wbr>")}</td>` +
       `<td class="wide">${Math.ceil(g.ply / 2)}</td><td>${stateLabel(g)}${open}</td><td><a href="/game/${encodeURIComponent(g.id)}">${act}</a></td></tr>`;
   }).join("");
 }
