@@ -101,3 +101,105 @@ def test_three_seats_in_one_browser_survive_reloads(server: Any, browser: Any) -
     pages["white"].reload()
     pages["white"].wait_for_selector("#seat:has-text('playing White')")
     ctx.close()
+
+
+# --- 3. messages for people, no dead controls ----------------------------------------------------------------
+
+
+def test_no_t_in_messages_and_no_dead_controls(server: Any, browser: Any, shots: Path) -> None:
+    g = new_game(server, time_control="600+5")
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    white = open_page(ctx, g["links"]["white"])
+    black = open_page(ctx, g["links"]["black"])
+    # No arbiter is watching: nobody to call.
+    assert post(server, g, "white", {"type": "move", "move": "e4"}).status_code == 200
+    black.wait_for_selector("#sheet:has-text('e4')")
+    assert not black.is_visible("#summon-box")
+    arbiter = open_page(ctx, g["links"]["arbiter"])
+    black.wait_for_selector("#summon-box:not([hidden])")
+    # The arbiter stops the clocks: Black's pieces stay where they are, the status says what to wait for.
+    arbiter.click("#arb-stop")
+    black.wait_for_selector("#status:has-text('arbiter restarts them')")
+    assert black.locator(".pc.mine").count() == 0
+    assert not black.is_visible("#move-entry") and not black.is_visible("#summon-box")
+    r = post(server, g, "black", {"type": "move", "move": "e5"})
+    assert r.status_code == 409
+    said = r.json()["error"]
+    assert said.startswith("Your move was not played: the clocks are stopped") and "t=" not in said, said
+    # Annulled: the arbiter's console goes quiet, and what reaches a person has no t=.
+    arbiter.fill("#annul-reason", "wrong pairing")
+    arbiter.click("#arb-annul")
+    arbiter.click("#confirm-yes")
+    arbiter.wait_for_selector("#arb-quiet:not([hidden])")
+    for dead in ("#arb-penalty", "#arb-annul", "#arb-stop", "#arb-set", "#arb-refuse"):
+        assert not arbiter.is_visible(dead), dead
+    r = post(server, g, "arbiter", {"type": "penalty", "against": "white", "kind": "warning"})
+    assert r.status_code == 409 and r.json()["error"] == "The penalty was not given: the game has been annulled."
+    for page in (white, black, arbiter):
+        page.wait_for_selector('#status[data-status="annulled"]')
+        assert "t=" not in page.inner_text("body")
+    arbiter.screenshot(path=str(shots / "arbiter-annulled-1280.png"), full_page=True)
+    # The arbiter leaves: nobody to call again.
+    g2 = new_game(server, time_control="600+5")
+    w2 = open_page(ctx, g2["links"]["white"])
+    a2 = open_page(ctx, g2["links"]["arbiter"])
+    w2.wait_for_selector("#summon-box:not([hidden])")
+    a2.close()
+    w2.wait_for_selector("#summon-box[hidden]", state="attached")
+    ctx.close()
+
+
+def test_the_page_shows_a_refused_move_without_t(server: Any, browser: Any) -> None:
+    """A move refused by the arbiter reaches the player's toast as a sentence, not as the log's "move at t=..."."""
+    g = new_game(server, time_control="600+5")
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    white = open_page(ctx, g["links"]["white"])
+    open_page(ctx, g["links"]["black"])
+    arbiter = open_page(ctx, g["links"]["arbiter"])
+    assert post(server, g, "white", {"type": "move", "move": "e4"}).status_code == 200
+    assert post(server, g, "black", {"type": "move", "move": "e5"}).status_code == 200
+    white.wait_for_selector("#sheet:has-text('e5')")
+    # The clocks stop between the page's last state and its move: the server refuses, the page says why.
+    white.evaluate("() => { window.__send = send; }")
+    assert post(server, g, "arbiter", {"type": "stop_clocks"}).status_code == 200
+    white.evaluate("() => window.__send({type: 'move', move: 'g1f3'})")
+    white.wait_for_selector("#toast.show:has-text('Your move was not played')")
+    assert "t=" not in white.inner_text("#toast")
+    arbiter.close()
+    ctx.close()
+
+
+# --- 5. rematch and new game --------------------------------------------------------------------------------
+
+
+def test_rematch_swaps_colours_and_both_players_land_in_the_new_game(server: Any, browser: Any, shots: Path) -> None:
+    g = new_game(server, time_control="180+2", white="Ann", black="Bob")
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    white = open_page(ctx, g["links"]["white"])
+    black = open_page(ctx, g["links"]["black"])
+    assert not white.is_visible("#end-box")
+    assert post(server, g, "white", {"type": "resign"}).status_code == 200
+    for p in (white, black):
+        p.wait_for_selector("#end-box:not([hidden]) #btn-rematch")
+        assert p.get_attribute("#btn-newgame", "href") == "/"
+    white.screenshot(path=str(shots / "game-over-1280.png"), full_page=True)
+    at_390(white, shots, "game-over")
+    white.click("#btn-rematch")
+    white.wait_for_url("**/game/**#seat=black")
+    new_id = white.url.split("/game/")[1].split("#")[0]
+    assert new_id != g["id"]
+    white.wait_for_selector("#seat:has-text('playing Black')")
+    # Bob is told, and lands in the same new game as White.
+    black.wait_for_selector("#rematch-note:has-text('White asks for a rematch')")
+    black.click("#btn-rematch")
+    black.wait_for_url(f"**/game/{new_id}#seat=white")
+    black.wait_for_selector("#seat:has-text('playing White')")
+    st = httpx.get(f"{server.url}/api/games/{new_id}").json()
+    assert (st["white"], st["black"], st["time_control"], st["edition"]) == ("Bob", "Ann", "180+2", "2023")
+    # A spectator of the old game is shown the way to the new one; a player cannot ask twice for two games.
+    watcher = open_page(ctx, f"{server.url}/game/{g['id']}")
+    watcher.wait_for_selector(f"#watch-rematch:not([hidden])[href='/game/{new_id}']")
+    assert not watcher.is_visible("#btn-rematch")
+    r = httpx.post(f"{server.url}/api/games/{g['id']}/rematch", headers={"Authorization": f"Bearer {g['tokens']['white']}"})
+    assert r.json()["id"] == new_id
+    ctx.close()

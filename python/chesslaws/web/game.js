@@ -249,8 +249,14 @@ function placement(fen) {
   return out;
 }
 
+function clocksStopped() {
+  return !!S && S.status === "ongoing" && S.started && S.time_control !== "-" && S.clocks.running === null && S.moves.length > 0;
+}
+
 function myTurnColor() {
   if (!S || S.status !== "ongoing" || !S.started) return null;
+  // Clocks stopped (an interruption, a claim before the arbiter): no piece is picked up until they run again.
+  if (clocksStopped() && S.interface !== "otb") return null;
   if (seat === S.turn) return S.turn;
   if (seat === "arbiter" && S.interface === "otb") return S.turn;
   return null;
@@ -607,7 +613,7 @@ function renderStatus() {
       if (sealed) notes.push(`${NAME[sealed.by]}'s sealed move waits to be opened`);
     }
     if (S.check) notes.push("check");
-    if (running === null && S.time_control !== "-") notes.push("clocks stopped");
+    if (running === null && S.time_control !== "-") notes.push(clocksStopped() ? "clocks stopped: the game goes on when the arbiter restarts them" : "clocks stopped");
     if (S.store_down) notes.push("the server cannot store moves just now: the time is given back when it can");
     for (const p of S.pending) {
       if (p.kind === "claim") notes.push(`${NAME[p.by]}'s ${p.reason} claim awaits the arbiter`);
@@ -698,9 +704,11 @@ function renderActions() {
   $("adjourn-box").hidden = !ongoing || !C.seal;
   $("btn-seal").disabled = !myMove;
   $("seal-move").disabled = !myMove;
-  $("summon-box").hidden = !player || !ongoing || S.arbiter !== "present" || S.clocks.running === null;
+  // Only when an arbiter is there to come: his console is open (never in a game against the computer).
+  $("summon-box").hidden = !player || !ongoing || S.arbiter !== "present" || !S.arbiter_watching || S.clocks.running === null;
   $("arrive-box").hidden = !(S.absent || []).includes(actor) || !(ongoing || adjourned);
-  $("move-entry").hidden = !(player || otbArbiter) || !ongoing;
+  $("move-entry").hidden = !(player || otbArbiter) || !ongoing || (clocksStopped() && !otbArbiter);
+  renderEnd(player);
   const box = $("offer");
   const key = offer && (ongoing || adjourned) ? `${offer.by}/${actor}` : "";
   if (box.dataset.key === key) { renderJoin(); return; }
@@ -731,6 +739,34 @@ function renderActions() {
     box.appendChild(div);
   }
   renderJoin();
+}
+
+// --- the end: a rematch (colours swapped) or a new game ------------------------------------------------------
+let rematch = null;  // {id, by}: the rematch of this game, once someone asked for it
+function renderEnd(player) {
+  const over = S.status === "finished" || S.status === "annulled";
+  $("end-box").hidden = !over;
+  if (!over) return;
+  $("btn-rematch").hidden = !player;
+  const note = $("rematch-note");
+  const asked = rematch && rematch.by && rematch.by !== seat && player;
+  $("btn-rematch").textContent = asked ? "Accept the rematch" : rematch && player ? "Go to the rematch" : "Rematch";
+  note.hidden = !asked;
+  note.textContent = asked ? `${NAME[rematch.by]} asks for a rematch, colours swapped.` : "";
+  const watch = $("watch-rematch");
+  watch.hidden = !rematch || player;
+  if (rematch) watch.href = `/game/${encodeURIComponent(rematch.id)}`;
+}
+$("btn-rematch").addEventListener("click", async () => {
+  $("btn-rematch").disabled = true;
+  try {
+    const r = await api("POST", `/api/games/${gameId}/rematch`);
+    location.href = r.link;
+  } catch (err) { toast(err.message); } finally { $("btn-rematch").disabled = false; }
+});
+async function lookForRematch() {
+  if (!S || (S.status !== "finished" && S.status !== "annulled") || rematch) return;
+  try { const r = await api("GET", `/api/games/${gameId}/rematch`); rematch = { id: r.id, by: null }; renderActions(); } catch (err) { /* none yet */ }
 }
 
 function renderJoin() {
@@ -822,6 +858,12 @@ function renderRulings() {
 
 function renderConsole() {
   if (seat !== "arbiter") return;
+  // After the end, only what the Laws still allow (a penalty, an annulment); after an annulment, nothing.
+  const over = S.status === "finished" || S.status === "annulled";
+  for (const id of ["arb-clock-row", "arb-set-row", "arb-refuse-row"]) $(id).hidden = over;
+  $("arb-penalty-row").hidden = S.status === "annulled";
+  $("arb-annul-row").hidden = S.status === "annulled";
+  $("arb-quiet").hidden = S.status !== "annulled";
   const kind = $("pen-kind").value;
   $("pen-sec-box").hidden = !(kind === "add_time" || kind === "reduce_time");
   $("arb-quickplay").hidden = !S.pending.some((p) => p.kind === "claim" && p.reason === "quickplay");
@@ -878,11 +920,13 @@ function step(d) {
   setView(Math.max(0, cur + d));
 }
 
+let rematchLooked = false;
 function setState(state) {
   if (S && state.seq < S.seq) return;
   const before = S;
   S = state;
   recvAt = performance.now();
+  if (!rematchLooked && (S.status === "finished" || S.status === "annulled")) { rematchLooked = true; lookForRematch(); }
   if (selected && !legalFrom(selected).length) selected = null;
   if (viewPly !== null && viewPly > S.moves.length) viewPly = null;
   render();
@@ -1045,6 +1089,7 @@ function findMove(text) {
 $("move-entry").addEventListener("submit", (e) => {
   e.preventDefault();
   const text = $("move-input").value;
+  if (S && clocksStopped() && seat === S.turn) { toast("The clocks are stopped: wait until the arbiter restarts them."); return; }
   if (!S || !myTurnColor()) { toast("It is not your move."); return; }
   if (viewPly !== null) setView(null);
   const m = findMove(text);
@@ -1193,6 +1238,10 @@ function connect() {
       answered(msg);
     } else if (msg.kind === "alert") {
       showAlert(msg);
+    } else if (msg.kind === "rematch") {
+      rematch = { id: msg.id, by: msg.by };
+      if (S) renderActions();
+      if (msg.by !== seat) announce(`${NAME[msg.by]} asks for a rematch.`);
     } else if (msg.kind === "error") {
       if (answered(msg)) return;
       toast(msg.error);
