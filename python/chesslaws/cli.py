@@ -73,6 +73,9 @@ def perft_command(fen: str, depth: int, divide: bool, threads: int | None, chess
                                             -> 326672 (Shredder-FEN; X-FEN `KQkq` reads the same)
       chesslaws perft --chess960 960:0 4    -> 201143 (starting position 0, BBQNNRKR)
     """
+    if not chess960 and fen.startswith("960:"):
+        raise click.BadParameter(f"{fen!r} names a Chess960 starting position: add --chess960 "
+                                 f"(chesslaws perft --chess960 {fen} {depth})", param_hint="FEN")
     try:
         if chess960 and fen.startswith("960:"):
             try:
