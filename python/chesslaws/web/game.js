@@ -841,6 +841,12 @@ function renderSheet() {
   else if (cur) cur.scrollIntoView({ block: "nearest" });
 }
 
+function gameTime(sec) {
+  const s = Math.max(0, Math.floor(sec));
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+  return (h ? `${h}:${String(m).padStart(2, "0")}` : `${m}`) + `:${String(r).padStart(2, "0")}`;
+}
+
 function renderRulings() {
   const ul = $("rulings");
   ul.innerHTML = "";
@@ -848,7 +854,9 @@ function renderRulings() {
   for (const r of S.rulings) {
     const li = document.createElement("li");
     const art = document.createElement("span"); art.className = "art"; art.textContent = `Article ${r.article} (${r.edition})`;
-    const t = document.createElement("span"); t.className = "t"; t.textContent = `t = ${r.t} s`;
+    // When, as a clock shows it: the time since the start of the game.
+    const t = document.createElement("span"); t.className = "t"; t.textContent = gameTime(r.t);
+    t.title = "time since the start of the game";
     const text = document.createElement("div"); text.textContent = r.text;
     li.append(art, t, text);
     ul.appendChild(li);
@@ -888,7 +896,7 @@ function renderConsole() {
 function render() {
   $("info").textContent = `Laws of ${S.edition}` +
     (S.chess960 ? ` · Chess960${S.start_position !== null && S.start_position !== undefined ? " No. " + S.start_position : ""}` : "") +
-    ` · ${S.time_control === "-" ? "no clock" : S.time_control} · ${S.mode} · arbiter ${S.arbiter}` +
+    ` · ${S.time_control === "-" ? "no clock" : TC.show(S.time_control)} · ${S.mode} · arbiter ${S.arbiter}` +
     (S.interface === "otb" ? " · over the board" : "");
   document.title = `${S.white} v ${S.black} · chesslaws`;
   $("page-title").textContent = `${S.white} (White) v ${S.black} (Black)`;
