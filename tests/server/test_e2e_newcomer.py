@@ -4,6 +4,7 @@ several seats in one browser, messages for people, no dead controls, rematch; sc
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -203,4 +204,83 @@ def test_rematch_swaps_colours_and_both_players_land_in_the_new_game(server: Any
     assert not watcher.is_visible("#btn-rematch")
     r = httpx.post(f"{server.url}/api/games/{g['id']}/rematch", headers={"Authorization": f"Bearer {g['tokens']['white']}"})
     assert r.json()["id"] == new_id
+    ctx.close()
+
+
+# --- 9. the whole page in the browser's language ----------------------------------------------------------------
+
+WEB = Path(__file__).resolve().parents[2] / "python" / "chesslaws" / "web"
+SAYS = {
+    "de": {"lobby": "Neue Partie", "create": "Partie anlegen", "tc": "5 Min. je Spieler + 3 s pro Zug",
+           "to_move": "Weiß am Zug", "offer": "Remis anbieten", "resign": "Aufgeben", "sheet": "Partieformular"},
+    "fr": {"lobby": "Nouvelle partie", "create": "Créer la partie", "tc": "5 min chacun + 3 s par coup",
+           "to_move": "Trait aux Blancs", "offer": "Proposer la nulle", "resign": "Abandonner", "sheet": "Feuille de partie"},
+    "es": {"lobby": "Nueva partida", "create": "Crear partida", "tc": "5 min cada uno + 3 s por jugada",
+           "to_move": "Juegan Blancas", "offer": "Ofrecer tablas", "resign": "Abandonar", "sheet": "Planilla"},
+}
+
+
+def dictionary(page: Any) -> dict[str, dict[str, str]]:
+    return dict(page.evaluate("window.I18N"))
+
+
+def untranslated(page: Any, lang: str) -> list[str]:
+    """The marked texts of the page that the language's dictionary lacks."""
+    return list(page.evaluate("""(lang) => {
+      const keys = [];
+      for (const el of document.querySelectorAll('[data-i18n]')) keys.push(el.dataset.i18nSrc);
+      for (const el of document.querySelectorAll('[data-i18n-attr]'))
+        for (const a of el.dataset.i18nAttr.split(',')) keys.push(el.dataset['i18n_' + a.replace(/-/g, '_')]);
+      return keys.filter((k) => k && !(k in window.I18N[lang]));
+    }""", lang))
+
+
+@pytest.mark.parametrize("lang", ["de", "fr", "es"])
+def test_the_whole_page_speaks_the_browsers_language(server: Any, browser: Any, shots: Path, lang: str) -> None:
+    says = SAYS[lang]
+    ctx = browser.new_context(viewport={"width": 1280, "height": 1000}, locale=f"{lang}-{lang.upper()}")
+    lobby = ctx.new_page()
+    lobby.goto(server.url + "/")
+    lobby.wait_for_selector(f"#tc-meaning:has-text('{says['tc']}')")
+    assert lobby.inner_text("main h2").strip().lower() == says["lobby"].lower()
+    assert lobby.inner_text("#create-btn") == says["create"]
+    assert lobby.evaluate("document.documentElement.lang") == lang
+    assert untranslated(lobby, lang) == []
+    if lang == "de":
+        lobby.screenshot(path=str(shots / "lobby-de-1280.png"), full_page=True)
+    g = new_game(server, time_control="600+5")
+    page = open_page(ctx, g["links"]["white"])
+    page.wait_for_selector(f"#status:has-text('{says['to_move']}')")
+    assert page.inner_text("#btn-offer") == says["offer"] and page.inner_text("#btn-resign") == says["resign"]
+    assert page.inner_text("#sheet-title").lower() == says["sheet"].lower()  # shown in capitals
+    assert page.input_value("#lang") == lang  # the scoresheet's letters and the dialogs too
+    assert untranslated(page, lang) == []
+    page.click("#btn-resign")  # the dialog comes from the server in the same language
+    page.wait_for_selector("#confirm[open]")
+    assert "Resign the game" not in page.inner_text("#confirm-text")
+    page.click("#confirm-no")
+    if lang == "de":
+        page.screenshot(path=str(shots / "game-de-1280.png"), full_page=True)
+        at_390(page, shots, "game-de")
+    ctx.close()
+
+
+def test_an_english_browser_gets_english_and_every_text_has_its_translations(server: Any, browser: Any) -> None:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#tc-meaning:has-text('5 min each')")
+    assert page.inner_text("#create-btn") == "Create game"
+    words = dictionary(page)
+    assert set(words) == {"de", "fr", "es"} and set(words["de"]) == set(words["fr"]) == set(words["es"])
+    # Every English text the scripts translate has its entry in the three languages.
+    import re
+
+    used: set[str] = set()
+    for name in ("game.js", "lobby.js", "engines.js", "tc.js"):
+        src = (WEB / name).read_text(encoding="utf-8")
+        for m in re.finditer(r"\b(?:T|tr)\(\s*\"((?:[^\"\\]|\\.)*)\"", src):
+            used.add(json.loads('"' + m.group(1) + '"'))  # the JavaScript string's escapes read as JSON's
+    missing = sorted(k for k in used if k not in words["de"])
+    assert missing == [], missing
     ctx.close()

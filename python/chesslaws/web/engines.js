@@ -10,7 +10,7 @@
     if (text) e.textContent = text;
     return e;
   };
-  const tr = (key, vars, fallback) => (window.T ? window.T(key, vars) : fallback);
+  const tr = (template, vars) => (window.T ? window.T(template, vars || {}) : template);
   const field = (label, id, input, full) => {
     const f = el("div", { class: "field" + (full ? " full" : "") });
     f.append(el("label", { for: id }, label), input);
@@ -21,14 +21,14 @@
     try { engines = await (await fetch("/api/engines")).json(); } catch (e) { return; }
     if (!Array.isArray(engines) || !engines.length) return;
     box.hidden = false;
-    box.append(el("h2", {}, "Play against the computer"));
+    box.append(el("h2", {}, tr("Play against the computer")));
     const form = el("form", { class: "create", id: "vs-form" });
     const engine = el("select", { id: "vs-engine-name" });
     for (const e of engines) engine.append(el("option", { value: e.name }, e.id ? `${e.name} (${e.id})` : e.name));
     const kind = el("select", { id: "vs-strength-kind" });
     const value = el("input", { id: "vs-strength", type: "number" });
     const color = el("select", { id: "vs-color" });
-    for (const [v, t] of [["white", "White"], ["black", "Black"], ["random", "random"]]) color.append(el("option", { value: v }, t));
+    for (const [v, t] of [["white", "White"], ["black", "Black"], ["random", "random"]]) color.append(el("option", { value: v }, tr(t)));
     const name = el("input", { id: "vs-name", value: "You", maxlength: "100" });
     const tc = el("input", { id: "vs-tc", value: "5+3", "aria-describedby": "vs-tc-meaning",
       title: "minutes + seconds a move: 5+3, 90+30, 40/90+30:30+30" });
@@ -44,7 +44,7 @@
     const cap = el("div", { class: "tc-meaning", id: "vs-cap", "aria-live": "polite" });
     const edition = el("select", { id: "vs-edition" });
     for (const v of ["2023", "1997", "1989"]) edition.append(el("option", { value: v }, v));
-    const go = el("button", { class: "primary", id: "vs-play", type: "submit" }, "Play");
+    const go = el("button", { class: "primary", id: "vs-play", type: "submit" }, tr("Play"));
     const fill = () => {
       const e = engines.find((x) => x.name === engine.value) || engines[0];
       const keep = kind.value;
@@ -66,10 +66,10 @@
       if (s.cap_ms && !isNaN(v)) {
         const share = s.max > s.min ? Math.min(1, Math.max(0, (v - s.min) / (s.max - s.min))) : 0;
         const ms = Math.round((s.cap_ms[0] + (s.cap_ms[1] - s.cap_ms[0]) * share) / 100) * 100;
-        text = tr("eng.cap", { s: ms / 1000 }, `It answers within ${ms / 1000} s a move.`);
-      } else if (s.kind === "nodes") text = tr("eng.nodes", {}, "It answers when it has searched that many positions.");
-      else if (s.kind === "movetime") text = tr("eng.movetime", { s: (v || 0) / 1000 }, `It thinks ${(v || 0) / 1000} s a move.`);
-      else text = tr("eng.full", {}, "At full strength it thinks as long as its clock allows.");
+        text = tr("It answers within {s} s a move.", { s: ms / 1000 });
+      } else if (s.kind === "nodes") text = tr("It answers when it has searched that many positions.");
+      else if (s.kind === "movetime") text = tr("It thinks {s} s a move.", { s: (v || 0) / 1000 });
+      else text = tr("At full strength it thinks as long as its clock allows.");
       cap.textContent = text;
       cap.dataset.capMs = s.cap_ms && !isNaN(v) ? String(Math.round((s.cap_ms[0] + (s.cap_ms[1] - s.cap_ms[0]) * (s.max > s.min ? Math.min(1, Math.max(0, (v - s.min) / (s.max - s.min))) : 0)) / 100) * 100) : "";
     };
@@ -79,14 +79,14 @@
     fill();
     const readTc = TC.attach(tc, tcMeaning);
     mark();
-    const tcField = field("Time control", "vs-tc", presets, true);
+    const tcField = field(tr("Time control"), "vs-tc", presets, true);
     tcField.append(tc, tcMeaning);
     const capField = el("div", { class: "field full" });
     capField.append(cap);
-    form.append(field("Engine", "vs-engine-name", engine), field("Your colour", "vs-color", color),
-      field("Strength", "vs-strength-kind", kind), field("Setting", "vs-strength", value), capField,
-      tcField, field("Laws of", "vs-edition", edition),
-      field("Your name", "vs-name", name), field("", "vs-play", go, true));
+    form.append(field(tr("Engine"), "vs-engine-name", engine), field(tr("Your colour"), "vs-color", color),
+      field(tr("Strength"), "vs-strength-kind", kind), field(tr("Setting"), "vs-strength", value), capField,
+      tcField, field(tr("Laws of"), "vs-edition", edition),
+      field(tr("Your name"), "vs-name", name), field("", "vs-play", go, true));
     box.append(form);
     form.onsubmit = async (ev) => {
       ev.preventDefault();

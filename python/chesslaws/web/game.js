@@ -3,7 +3,7 @@
 
 const GLYPH = { k: "\u265A", q: "\u265B", r: "\u265C", b: "\u265D", n: "\u265E", p: "\u265F\uFE0E" };
 const FILES = "abcdefgh";
-const NAME = { white: "White", black: "Black" };
+const NAME = { get white() { return T("White"); }, get black() { return T("Black"); } };  // in the page's language
 const TERMINATION = {
   checkmate: "checkmate", resignation: "resignation", stalemate: "stalemate", agreement: "agreement",
   threefold_repetition: "threefold repetition", fifty_moves: "the fifty-move rule",
@@ -32,7 +32,7 @@ let focusSq = null;      // the square the keyboard is on
 let soundOn = localStorage.getItem("chesslaws:sound") !== "off";
 let lastPly = null;      // to tell a new move (sound, announcement)
 let lowWarned = false;
-let lang = localStorage.getItem("chesslaws:lang") || "en";
+let lang = localStorage.getItem("chesslaws:lang") || window.UI_LANG || "en";  // scoresheet and dialogs; by default the browser's
 let squares = {};        // square name -> element
 
 // --- the token: from the link's fragment, then kept in this browser ------------------------
@@ -560,18 +560,18 @@ function resultLine() {
   if (S.status === "annulled" && S.aborted) {
     const last = S.rulings.length ? S.rulings[S.rulings.length - 1].text : "";
     const why = /aborted: ([^.]*)/.exec(last);
-    return { head: "Game aborted", sub: (why ? why[1] + ": " : "") + "no result, nobody loses" };
+    return { head: T("Game aborted"), sub: (why ? why[1] + ": " : "") + T("no result, nobody loses") };
   }
-  if (S.status === "annulled") return { head: "Game annulled", sub: "" };
-  if (S.status === "adjourned") return { head: "Game adjourned", sub: "a sealed move waits in its envelope" };
+  if (S.status === "annulled") return { head: T("Game annulled"), sub: "" };
+  if (S.status === "adjourned") return { head: T("Game adjourned"), sub: T("a sealed move waits in its envelope") };
   if (S.status !== "finished") return null;
-  const t = TERMINATION[S.termination] || S.termination || "";
+  const t = TERMINATION[S.termination] ? T(TERMINATION[S.termination]) : S.termination || "";
   let head;
-  if (S.result === "1-0") head = `1–0 · ${NAME.white} wins`;
-  else if (S.result === "0-1") head = `0–1 · ${NAME.black} wins`;
-  else if (S.result === "1/2-1/2") head = "½–½ · Draw";
-  else head = "0–0 · Both lose";
-  return { head, sub: t ? `by ${t}` : "" };
+  if (S.result === "1-0") head = `1–0 · ${T("{color} wins", { color: NAME.white })}`;
+  else if (S.result === "0-1") head = `0–1 · ${T("{color} wins", { color: NAME.black })}`;
+  else if (S.result === "1/2-1/2") head = `½–½ · ${T("Draw")}`;
+  else head = `0–0 · ${T("Both lose")}`;
+  return { head, sub: t ? T("by {how}", { how: t }) : "" };
 }
 
 function renderStatus() {
@@ -586,7 +586,7 @@ function renderStatus() {
   if (res && S.status !== "adjourned") {
     // The result beside the board (never over it), in the panel the player was looking at.
     main.className = "res-big";
-    main.textContent = S.status === "annulled" ? (S.aborted ? "aborted" : "annulled")
+    main.textContent = S.status === "annulled" ? T(S.aborted ? "aborted" : "annulled")
       : S.result.replace("1/2", "½").replace("1/2", "½").replace("-", "–");
     // "White wins", "Draw", ... (the big line has the score)
     const words = res.head.includes("·") ? res.head.replace(/^[^·]*· /, "") : res.head + (res.sub ? " —" : "");
@@ -596,30 +596,30 @@ function renderStatus() {
     sub.textContent = res.sub;
   } else if (S.waiting_for && S.waiting_for.length) {
     const names = S.waiting_for.map((c) => NAME[c]).join(" and ");
-    main.textContent = `Waiting for ${names}`;
-    sub.textContent = "The clocks start when both players have opened the game." +
+    main.textContent = T("Waiting for {names}", { names });
+    sub.textContent = T("The clocks start when both players have opened the game.") +
       (S.seats_open.length ? ` Open seat: ${S.seats_open.map((c) => NAME[c]).join(", ")}.` : "");
   } else if (S.server_t < 0) {
-    main.textContent = "The game has not started yet";
+    main.textContent = T("The game has not started yet");
   } else {
     const notes = [];
     if (sealed && running && running !== S.turn) {
       // After resumption the replier's clock runs while the sealed move (the sealer's) waits in its envelope.
-      main.textContent = `${NAME[running]}'s clock runs`;
+      main.textContent = T("{color}'s clock runs", { color: NAME[running] });
       notes.push(`${NAME[sealed.by]}'s sealed move is opened when ${NAME[running]} is at the board`);
     } else {
-      const you = myTurnColor() && seat !== "arbiter" ? " — your move" : "";
-      main.textContent = `${NAME[S.turn]} to move${you}`;
+      const you = myTurnColor() && seat !== "arbiter" ? T(" — your move") : "";
+      main.textContent = T("{color} to move", { color: NAME[S.turn] }) + you;
       if (sealed) notes.push(`${NAME[sealed.by]}'s sealed move waits to be opened`);
     }
-    if (S.check) notes.push("check");
-    if (running === null && S.time_control !== "-") notes.push(clocksStopped() ? "clocks stopped: the game goes on when the arbiter restarts them" : "clocks stopped");
+    if (S.check) notes.push(T("check"));
+    if (running === null && S.time_control !== "-") notes.push(T(clocksStopped() ? "clocks stopped: the game goes on when the arbiter restarts them" : "clocks stopped"));
     if (S.store_down) notes.push("the server cannot store moves just now: the time is given back when it can");
     for (const p of S.pending) {
       if (p.kind === "claim") notes.push(`${NAME[p.by]}'s ${p.reason} claim awaits the arbiter`);
     }
-    for (const a of S.absent || []) notes.push(`${NAME[a]} is not at the board`);
-    if (!S.flags_observed && S.time_control !== "-") notes.push("flags count only when claimed");
+    for (const a of S.absent || []) notes.push(T("{color} is not at the board", { color: NAME[a] }));
+    if (!S.flags_observed && S.time_control !== "-") notes.push(T("flags count only when claimed"));
     sub.textContent = notes.join(" · ");
     if (S.abort_at !== null && S.abort_at !== undefined && S.status === "ongoing") {
       const ab = document.createElement("span");
@@ -641,10 +641,10 @@ function renderPlayers() {
     const el = $(id);
     el.dataset.color = color;
     el.querySelector(".dot").className = "dot " + color;
-    el.querySelector(".name").textContent = S[color] === "?" ? "(open seat)" : S[color];
+    el.querySelector(".name").textContent = S[color] === "?" ? T("(open seat)") : S[color];
     const tags = [NAME[color]];
-    if (seat === color) tags.push("you");
-    if ((S.waiting_for || []).includes(color)) tags.push(S.seats_open.includes(color) ? "seat open" : "not here yet");
+    if (seat === color) tags.push(T("you"));
+    if ((S.waiting_for || []).includes(color)) tags.push(T(S.seats_open.includes(color) ? "seat open" : "not here yet"));
     const score = S.score ? S.score[color] : null;
     if (score !== null && score !== undefined) tags.push(score === 0.5 ? "½" : String(score));
     el.querySelector(".tag").textContent = tags.join(" · ");
@@ -721,10 +721,10 @@ function renderActions() {
     const txt = document.createElement("span");
     txt.className = "txt";
     if (offer.by === actor) {
-      txt.textContent = otbArbiter ? `${NAME[offer.by]}'s draw offer is pending.` : "Your draw offer is pending.";
+      txt.textContent = otbArbiter ? `${NAME[offer.by]}'s draw offer is pending.` : T("Your draw offer is pending.");
       div.appendChild(txt);
     } else {
-      txt.textContent = `${NAME[offer.by]} offers a draw.`;
+      txt.textContent = T("{color} offers a draw.", { color: NAME[offer.by] });
       div.appendChild(txt);
       if (player || otbArbiter) {
         const a = document.createElement("button");
@@ -750,9 +750,9 @@ function renderEnd(player) {
   $("btn-rematch").hidden = !player;
   const note = $("rematch-note");
   const asked = rematch && rematch.by && rematch.by !== seat && player;
-  $("btn-rematch").textContent = asked ? "Accept the rematch" : rematch && player ? "Go to the rematch" : "Rematch";
+  $("btn-rematch").textContent = T(asked ? "Accept the rematch" : rematch && player ? "Go to the rematch" : "Rematch");
   note.hidden = !asked;
-  note.textContent = asked ? `${NAME[rematch.by]} asks for a rematch, colours swapped.` : "";
+  note.textContent = asked ? T("{color} asks for a rematch, colours swapped.", { color: NAME[rematch.by] }) : "";
   const watch = $("watch-rematch");
   watch.hidden = !rematch || player;
   if (rematch) watch.href = `/game/${encodeURIComponent(rematch.id)}`;
@@ -778,12 +778,12 @@ function renderJoin() {
       jb.dataset.built = "1";
       jb.innerHTML = "";
       const label = document.createElement("label");
-      label.textContent = "Play this game:"; label.htmlFor = "join-seat";
+      label.textContent = T("Play this game:"); label.htmlFor = "join-seat";
       const sel = document.createElement("select"); sel.id = "join-seat";
       for (const s of S.seats_open) { const o = document.createElement("option"); o.value = s; o.textContent = NAME[s]; sel.appendChild(o); }
-      const name = document.createElement("input"); name.id = "join-name"; name.placeholder = "your name";
-      name.setAttribute("aria-label", "your name");
-      const btn = document.createElement("button"); btn.className = "primary"; btn.id = "btn-join"; btn.textContent = "Take the seat";
+      const name = document.createElement("input"); name.id = "join-name"; name.placeholder = T("your name");
+      name.setAttribute("aria-label", T("your name"));
+      const btn = document.createElement("button"); btn.className = "primary"; btn.id = "btn-join"; btn.textContent = T("Take the seat");
       btn.addEventListener("click", async () => {
         try {
           const r = await api("POST", `/api/games/${gameId}/join`, { seat: sel.value, name: name.value || "Player" });
@@ -804,7 +804,8 @@ function renderSheet() {
   const table = $("sheet");
   table.innerHTML = "";
   if (!S.moves.length) {
-    table.innerHTML = '<tr><td class="empty">No moves yet.</td></tr>';
+    table.innerHTML = "";
+    const tr = table.insertRow(); const td = tr.insertCell(); td.className = "empty"; td.textContent = T("No moves yet.");
     return;
   }
   const fenParts = S.initial_fen.split(" ");
@@ -850,13 +851,13 @@ function gameTime(sec) {
 function renderRulings() {
   const ul = $("rulings");
   ul.innerHTML = "";
-  if (!S.rulings.length) { ul.innerHTML = '<li class="empty none">None so far.</li>'; return; }
+  if (!S.rulings.length) { ul.innerHTML = ""; const li = document.createElement("li"); li.className = "empty none"; li.textContent = T("None so far."); ul.appendChild(li); return; }
   for (const r of S.rulings) {
     const li = document.createElement("li");
-    const art = document.createElement("span"); art.className = "art"; art.textContent = `Article ${r.article} (${r.edition})`;
+    const art = document.createElement("span"); art.className = "art"; art.textContent = T("Article {a} ({e})", { a: r.article, e: r.edition });
     // When, as a clock shows it: the time since the start of the game.
     const t = document.createElement("span"); t.className = "t"; t.textContent = gameTime(r.t);
-    t.title = "time since the start of the game";
+    t.title = T("time since the start of the game");
     const text = document.createElement("div"); text.textContent = r.text;
     li.append(art, t, text);
     ul.appendChild(li);
@@ -894,9 +895,9 @@ function renderConsole() {
 }
 
 function render() {
-  $("info").textContent = `Laws of ${S.edition}` +
+  $("info").textContent = T("Laws of {e}", { e: S.edition }) +
     (S.chess960 ? ` · Chess960${S.start_position !== null && S.start_position !== undefined ? " No. " + S.start_position : ""}` : "") +
-    ` · ${S.time_control === "-" ? "no clock" : TC.show(S.time_control)} · ${S.mode} · arbiter ${S.arbiter}` +
+    ` · ${S.time_control === "-" ? T("no clock") : TC.show(S.time_control)} · ${T(S.mode)} · ${T("arbiter {how}", { how: T(S.arbiter) })}` +
     (S.interface === "otb" ? " · over the board" : "");
   document.title = `${S.white} v ${S.black} · chesslaws`;
   $("page-title").textContent = `${S.white} (White) v ${S.black} (Black)`;
@@ -1061,6 +1062,7 @@ $("act-for").addEventListener("change", () => { $("offer").dataset.key = "?"; re
 $("lang").addEventListener("change", () => {
   lang = $("lang").value;
   localStorage.setItem("chesslaws:lang", lang);
+  if (setUiLang(lang) || UI_LANGS.includes(lang)) { whoAmI(); }  // the whole page follows, where it has the language
   connect();
 });
 
@@ -1097,8 +1099,8 @@ function findMove(text) {
 $("move-entry").addEventListener("submit", (e) => {
   e.preventDefault();
   const text = $("move-input").value;
-  if (S && clocksStopped() && seat === S.turn) { toast("The clocks are stopped: wait until the arbiter restarts them."); return; }
-  if (!S || !myTurnColor()) { toast("It is not your move."); return; }
+  if (S && clocksStopped() && seat === S.turn) { toast(T("The clocks are stopped: wait until the arbiter restarts them.")); return; }
+  if (!S || !myTurnColor()) { toast(T("It is not your move.")); return; }
   if (viewPly !== null) setView(null);
   const m = findMove(text);
   if (!m) { toast(`No legal move “${text.trim()}” in this position.`); return; }
@@ -1204,7 +1206,7 @@ async function whoAmI() {
     }
   }
   const badge = $("seat");
-  badge.textContent = seat === "spectator" ? "spectator" : seat === "arbiter" ? "arbiter" : `playing ${NAME[seat]}`;
+  badge.textContent = seat === "spectator" ? T("spectator") : seat === "arbiter" ? T("arbiter") : T("playing {color}", { color: NAME[seat] });
   badge.className = "seatbadge " + seat;
   document.body.dataset.seat = seat;
   $("console").hidden = seat !== "arbiter";

@@ -4,7 +4,9 @@
 // into it (or refuses with a hint), TC.show writes the API's form back the players' way.
 "use strict";
 window.TC = (() => {
-  const tr = (key, vars, fallback) => (window.T ? window.T(key, vars) : fallback);
+  // The English template, translated by i18n.js when it is loaded ("{name}" filled in from vars).
+  const tr = (template, vars) => (window.T ? window.T(template, vars)
+    : template.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m)));
   const MAX_MINUTES = 240;
   const num = (s) => Number(s);
   const minutes = (sec) => {
@@ -14,38 +16,38 @@ window.TC = (() => {
   // One period: [MOVES/]MINUTES[+INC_SECONDS][dDELAY|bDELAY]; MINUTES may end in ' or m, or be seconds ending in s.
   const PERIOD = /^(?:(\d+)\/)?(\d+(?:\.\d+)?)(s|m|min|')?(?:\+(\d+(?:\.\d+)?)(?:s|")?)?(?:([db])(\d+(?:\.\d+)?))?$/;
   function hint() {
-    return tr("tc.hint", {}, "Write minutes + seconds a move, as players do: 5+3, 90+30, 40/90+30:30+30, or - for no clock.");
+    return tr("Write minutes + seconds a move, as players do: 5+3, 90+30, 40/90+30:30+30, or - for no clock.", {});
   }
   function read(text) {
     const raw = String(text || "").trim().replace(/\s+/g, "").replace(/,/g, ":");
-    if (raw === "" || raw === "-") return { ok: true, api: "-", meaning: tr("tc.none", {}, "no clock") };
+    if (raw === "" || raw === "-") return { ok: true, api: "-", meaning: tr("no clock", {}) };
     const parts = raw.split(":");
     const api = [];
     const said = [];
     for (let i = 0; i < parts.length; i++) {
       const m = PERIOD.exec(parts[i]);
-      if (!m) return { ok: false, error: tr("tc.bad", { part: parts[i] }, `"${parts[i]}" is not a time control.`) + " " + hint() };
+      if (!m) return { ok: false, error: tr("\"{part}\" is not a time control.", { part: parts[i] }) + " " + hint() };
       const [, moves, base, unit, inc, dk, delay] = m;
       const seconds = unit === "s" ? num(base) : num(base) * 60;
       if (unit !== "s" && num(base) > MAX_MINUTES) {
-        return { ok: false, error: tr("tc.toolong", { m: base, h: Math.round(num(base) / 6) / 10 },
-          `${base} minutes (${Math.round(num(base) / 6) / 10} hours) for one period? Time controls are written in minutes: 5+3 is 5 minutes and 3 seconds a move.`) };
+        return { ok: false, error: tr("{m} minutes ({h} hours) for one period? Time controls are written in minutes: 5+3 is 5 minutes and 3 seconds a move.",
+          { m: base, h: Math.round(num(base) / 6) / 10 }) };
       }
       if (moves === undefined && i < parts.length - 1) {
-        return { ok: false, error: tr("tc.sudden", { part: parts[i] }, `"${parts[i]}" has no number of moves, so only the last period may be like it (e.g. 40/90+30:30+30).`) };
+        return { ok: false, error: tr("\"{part}\" has no number of moves, so only the last period may be like it (e.g. 40/90+30:30+30).", { part: parts[i] }) };
       }
-      if (seconds <= 0 && !(inc && num(inc) > 0)) return { ok: false, error: tr("tc.zero", {}, "A period needs some time.") + " " + hint() };
+      if (seconds <= 0 && !(inc && num(inc) > 0)) return { ok: false, error: tr("A period needs some time.", {}) + " " + hint() };
       const secText = String(Math.round(seconds * 1000) / 1000);
       api.push(`${moves ? moves + "/" : ""}${secText}${inc ? "+" + inc : ""}${dk ? dk + delay : ""}`);
-      const len = unit === "s" ? tr("tc.sec", { n: base }, `${base} s`) : tr("tc.min", { n: base }, `${base} min`);
-      let s = moves ? tr("tc.moves_in", { n: moves, t: len }, `${moves} moves in ${len}`)
-        : (parts.length > 1 ? tr("tc.then_rest", { t: len }, `${len} for the rest of the game`) : tr("tc.each", { t: len }, `${len} each`));
-      if (inc && num(inc) > 0) s += " " + tr("tc.inc", { n: inc }, `+ ${inc} s a move`);
-      if (dk === "d") s += " " + tr("tc.delay", { n: delay }, `(${delay} s delay)`);
-      if (dk === "b") s += " " + tr("tc.bronstein", { n: delay }, `(${delay} s Bronstein delay)`);
+      const len = unit === "s" ? tr("{n} s", { n: base }) : tr("{n} min", { n: base });
+      let s = moves ? tr("{n} moves in {t}", { n: moves, t: len })
+        : (parts.length > 1 ? tr("{t} for the rest of the game", { t: len }) : tr("{t} each", { t: len }));
+      if (inc && num(inc) > 0) s += " " + tr("+ {n} s a move", { n: inc });
+      if (dk === "d") s += " " + tr("({n} s delay)", { n: delay });
+      if (dk === "b") s += " " + tr("({n} s Bronstein delay)", { n: delay });
       said.push(s);
     }
-    return { ok: true, api: api.join(":"), meaning: said.join(tr("tc.then", {}, ", then ")) };
+    return { ok: true, api: api.join(":"), meaning: said.join(tr(", then ", {})) };
   }
   // The API's form ("300+3") the players' way ("5+3").
   function show(apiText) {
