@@ -73,6 +73,9 @@ def perft_command(fen: str, depth: int, divide: bool, threads: int | None, chess
                                             -> 326672 (Shredder-FEN; X-FEN `KQkq` reads the same)
       chesslaws perft --chess960 960:0 4    -> 201143 (starting position 0, BBQNNRKR)
     """
+    if not chess960 and fen.startswith("960:"):
+        raise click.BadParameter(f"{fen!r} names a Chess960 starting position: add --chess960 "
+                                 f"(chesslaws perft --chess960 {fen} {depth})", param_hint="FEN")
     try:
         if chess960 and fen.startswith("960:"):
             try:
@@ -331,6 +334,27 @@ def convert(pgn: str, out_dir: str, edition: str | None, report: bool, seconds_p
     sys.exit(1 if failed or inconsistent else 0)
 
 
+def _port_taken(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be listened on (another process holds it), or None."""
+    import errno
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as err:
+        return f"the address {host!r} cannot be resolved ({err.strerror})"
+    family, kind, proto, _, addr = infos[0]
+    with socket.socket(family, kind, proto) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server itself does
+        try:
+            s.bind(addr)
+        except OSError as err:
+            if err.errno == errno.EADDRINUSE:
+                return f"port {port} is already in use on {host} (another server?)"
+            return f"cannot listen on {host}:{port}: {err.strerror}"
+    return None
+
+
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port to listen on.")
@@ -380,6 +404,10 @@ def serve(host: str, port: int, db: str, no_rate_limits: bool, ws_compression: b
         from chesslaws.server import open_store, run
     except ImportError as err:
         click.echo(f"chesslaws serve: the server needs its dependencies ({err.name}): pip install chesslaws", err=True)
+        sys.exit(2)
+    taken = _port_taken(host, port)
+    if taken is not None:  # said before anything else, and nothing says "serving on"
+        click.echo(f"chesslaws serve: {taken}; choose another with --port, e.g. --port {port + 1}", err=True)
         sys.exit(2)
     try:
         store = open_store(db)

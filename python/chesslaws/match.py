@@ -849,11 +849,24 @@ def _drain(jobs: queue.Queue[tuple[int, Opening, Side] | None]) -> None:
 # --- text for the terminal ----------------------------------------------------------
 
 
-def progress_line(tally: Tally, total: int, names: Sequence[str], sprt: Sprt | None) -> str:
+def elo_text(tally: Tally) -> str:
+    """"Elo +35.2 ± 20.1", or what stands in for it when every decided game had the same result: a 100 % or
+    0 % score has no finite Elo difference, and a score with no spread has no error bound to compute."""
+    n = tally.wins + tally.draws + tally.losses
+    if n == 0:
+        return "Elo: no game decided yet"
+    if tally.wins == n or tally.losses == n:
+        return (f"Elo: cannot be computed from a {100 * tally.score:.0f} % score (every game "
+                f"{'won' if tally.wins == n else 'lost'}; play more games)")
     elo, err = tally.elo()
-    err_text = "inf" if math.isinf(err) else f"{err:.1f}"
+    if tally.draws == n:
+        return f"Elo {elo:+.1f} (every game drawn: its bound cannot be computed)"
+    return f"Elo {elo:+.1f} ± {'inf' if math.isinf(err) else f'{err:.1f}'}"
+
+
+def progress_line(tally: Tally, total: int, names: Sequence[str], sprt: Sprt | None) -> str:
     line = (f"games {tally.games}/{total}  {names[0]} vs {names[1]}: +{tally.wins} ={tally.draws} -{tally.losses}  "
-            f"score {100 * tally.score:.1f}%  Elo {elo:+.1f} ± {err_text}")
+            f"score {100 * tally.score:.1f}%  {elo_text(tally)}")
     if sprt is not None:
         lower, upper = sprt.bounds
         line += f"  LLR {sprt.llr(tally.wins, tally.draws, tally.losses):+.2f} ({lower:+.2f}, {upper:+.2f})"
@@ -862,8 +875,7 @@ def progress_line(tally: Tally, total: int, names: Sequence[str], sprt: Sprt | N
 
 def final_table(report: MatchReport, names: Sequence[str], sprt: Sprt | None) -> str:
     t = report.tally
-    elo, err = t.elo()
-    err_text = "inf" if math.isinf(err) else f"{err:.1f}"
+    elo, _ = t.elo()
     width = max(len(n) for n in names) + 2
     rows = [f"{'Engine':<{width}} {'Games':>5} {'Score':>7} {'W':>4} {'D':>4} {'L':>4} {'Elo':>8} "
             f"{'Illegal':>7} {'Flags':>5}"]
@@ -871,10 +883,14 @@ def final_table(report: MatchReport, names: Sequence[str], sprt: Sprt | None) ->
         w, l = (t.wins, t.losses) if side == "A" else (t.losses, t.wins)
         pts = w + t.draws / 2
         e = elo if side == "A" else -elo
-        rows.append(f"{name:<{width}} {t.games:>5} {pts:>7.1f} {w:>4} {t.draws:>4} {l:>4} {e:>+8.1f} "
+        decided = t.wins + t.draws + t.losses
+        e_text = f"{e:>+8.1f}" if decided and t.wins != decided and t.losses != decided else f"{'n/a':>8}"
+        rows.append(f"{name:<{width}} {t.games:>5} {pts:>7.1f} {w:>4} {t.draws:>4} {l:>4} {e_text} "
                     f"{t.illegal[side]:>7} {t.time_losses[side]:>5}")
     rows.append("")
-    rows.append(f"Elo difference ({names[0]} - {names[1]}): {elo:+.1f} ± {err_text} (95 %)")
+    said = elo_text(t)
+    rows.append(f"Elo difference ({names[0]} - {names[1]}): {said[4:]} (95 %)" if "±" in said
+                else f"Elo difference ({names[0]} - {names[1]}): {said.removeprefix('Elo').lstrip(': ')}")
     rows.append("Terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(t.terminations.items(),
                                                                           key=lambda kv: -kv[1])))
     if t.other:

@@ -83,6 +83,19 @@ def can_mate(position: Position, color: Color) -> MateVerdict:
     return MateVerdict(color, True, "", "enough material to checkmate")
 
 
+def _both_reasons(white: str, black: str) -> str:
+    """Why neither side can mate, each fact said once: "White has a lone king." is left out when Black's
+    reason already says it ("Black has only a king and a knight, and White has a lone king: ...")."""
+    lone = {"White": "White has a lone king.", "Black": "Black has a lone king."}
+    if white == lone["White"] and black == lone["Black"]:
+        return "Both players have a lone king."
+    if white == lone["White"] and "White has a lone king" in black:
+        return black
+    if black == lone["Black"] and "Black has a lone king" in white:
+        return white
+    return f"{white} {black}".strip()
+
+
 def is_dead(position: Position) -> DeadVerdict:
     """Is the position dead: can neither side checkmate by any legal moves?"""
     try:
@@ -96,7 +109,7 @@ def is_dead(position: Position) -> DeadVerdict:
             return DeadVerdict(False, "")
         white, black = analyse(position)
         if white.verdict == "unwinnable" and black.verdict == "unwinnable":
-            return DeadVerdict(True, f"{white.reason} {black.reason}".strip())
+            return DeadVerdict(True, _both_reasons(white.reason, black.reason))
         return DeadVerdict(False, "")
     if position.is_insufficient_material():
         return DeadVerdict(True, "neither side has enough material to checkmate")

@@ -60,7 +60,7 @@ def test_a_whole_game_against_stockfish_in_the_browser(server: EngineServer, bro
     page.select_option("#vs-strength-kind", "nodes")
     page.fill("#vs-strength", "300")
     page.select_option("#vs-color", "white")
-    page.fill("#vs-tc", "300+2")
+    page.fill("#vs-tc", "5+2")  # minutes, as players write it (issue 28)
     page.fill("#vs-name", "Tester")
     page.screenshot(path=str(tmp_path / "lobby.png"))
     page.click("#vs-play")
@@ -79,7 +79,7 @@ def test_a_whole_game_against_stockfish_in_the_browser(server: EngineServer, bro
         moves = [m["uci"] for m in st["legal_moves"] if len(m["uci"]) == 4]
         if not moves:  # only promotions left: take the queen through the API (rare)
             httpx.post(f"{server.url}/api/games/{gid}/events", json={"type": "move", "move": st["legal_moves"][0]["uci"][:4] + "q"},
-                       headers={"Authorization": "Bearer " + page.url.split("#token=")[1]})
+                       headers={"Authorization": "Bearer " + page.evaluate(f"sessionStorage.getItem('chesslaws:token:{gid}')")})
             continue
         ply = st["ply"]
         uci = rng.choice(moves)
@@ -101,4 +101,73 @@ def test_a_whole_game_against_stockfish_in_the_browser(server: EngineServer, bro
     blacks = [m for m in st["moves"] if m["color"] == "black"]
     assert len(blacks) >= 2 and all(m["clock_ms"] is not None for m in blacks)
     page.screenshot(path=str(tmp_path / "end.png"))
+    ctx.close()
+
+
+def test_the_engine_at_its_lowest_strength_answers_within_its_cap(server: EngineServer, browser: Any, shots: Path) -> None:
+    """Issue 28: at 5+3 against the lowest Elo, Stockfish used to think as if for a world title (10 to 28 s a
+    move); the lobby now says how long it may think, and it answers within that."""
+    import json
+
+    from conftest import at_390
+
+    ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#vs-engine:not([hidden]) #vs-form")
+    page.select_option("#vs-strength-kind", "elo")
+    lowest = page.get_attribute("#vs-strength", "min") or ""
+    page.fill("#vs-strength", lowest)
+    page.wait_for_selector("#vs-cap:has-text('within 1 s a move')")
+    cap_s = int(page.get_attribute("#vs-cap", "data-cap-ms") or "0") / 1000
+    assert cap_s == 1.0
+    page.fill("#vs-strength", "3000")
+    page.wait_for_selector("#vs-cap:not(:has-text('within 1 s a move'))")
+    page.fill("#vs-strength", lowest)
+    page.click("#vs-presets button[data-tc='5+3']")
+    page.wait_for_selector("#vs-tc-meaning:has-text('5 min each')")
+    page.select_option("#vs-color", "black")
+    page.screenshot(path=str(shots / "lobby-engine-1280.png"), full_page=True)
+    page.click("#vs-play")
+    page.wait_for_url("**/game/**")
+    page.wait_for_selector("#status[data-status]")
+    gid = page.url.split("/game/")[1].split("#")[0]
+    page.wait_for_url("**#seat=black")
+    token = page.evaluate(f"localStorage.getItem('chesslaws:token:{gid}:black')")
+    rng = random.Random(28)
+    for _ in range(4):  # four answers of the engine (White), a random move of ours between them
+        for _ in range(600):
+            st = httpx.get(f"{server.url}/api/games/{gid}").json()
+            if st["turn"] == "black" or st["status"] != "ongoing":
+                break
+            page.wait_for_timeout(20)
+        assert st["turn"] == "black" and st["status"] == "ongoing", st["status"]
+        uci = rng.choice([m["uci"] for m in st["legal_moves"]])
+        r = httpx.post(f"{server.url}/api/games/{gid}/events", json={"type": "move", "move": uci},
+                       headers={"Authorization": "Bearer " + token})
+        assert r.status_code == 200, r.text
+    log = [json.loads(line) for line in httpx.get(f"{server.url}/api/games/{gid}/log").text.splitlines() if line.strip()]
+    thought = []
+    before = None
+    for ev in log:
+        if ev.get("type") == "move" and ev.get("color", ev.get("by")) == "white" and before is not None:
+            thought.append(ev["t"] - before)
+        if "t" in ev:
+            before = ev["t"]
+    assert len(thought) >= 3, log[:6]
+    # Within the cap, and a second for the pool and a loaded machine (uncapped: 5 to 30 s a move); the first
+    # move also waits for the engine's process to start.
+    assert max(thought[1:]) <= cap_s + 1.0 and thought[0] <= cap_s + 5.0, thought
+    # The end: a rematch against the same engine at the same strength, the person now White.
+    r = httpx.post(f"{server.url}/api/games/{gid}/events", json={"type": "resign"}, headers={"Authorization": "Bearer " + token})
+    assert r.status_code == 200, r.text
+    page.wait_for_selector("#end-box:not([hidden]) #btn-rematch")
+    page.click("#btn-rematch")
+    page.wait_for_url("**#seat=white")
+    new_id = page.url.split("/game/")[1].split("#")[0]
+    st = httpx.get(f"{server.url}/api/games/{new_id}").json()
+    assert st["white"] == "You" and st["black"] == f"stockfish (Elo {lowest})", (st["white"], st["black"])
+    assert st["time_control"] == "300+3"
+    page.wait_for_selector("#seat:has-text('playing White')")
+    assert not page.is_visible("#summon-box")  # nobody at the arbiter's console in a game against the computer
     ctx.close()

@@ -44,6 +44,7 @@ from chesslaws.server.export import export_pgn
 from chesslaws.engines import EngineSpec
 from chesslaws.server.engines import EnginePlayers
 from chesslaws.server.engines import install as install_engines
+from chesslaws.server.rematch import install as install_rematch
 from chesslaws.server.guard import SECURITY_HEADERS, Limits, Refused, strict_json
 from chesslaws.server.hub import MAX_BODY, ApiError, Hub, LiveGame, Subscriber, public_event
 from chesslaws.server.store import Store, dumps, open_store
@@ -290,6 +291,7 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
     app.state.hub = hub
     app.state.engines = players
     install_engines(app, hub, players)
+    install_rematch(app, hub, players)
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     bearer = HTTPBearer(auto_error=False, description="the secret token of a seat (white, black or arbiter)")
 
@@ -508,6 +510,8 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
         sub.queue.put_nowait(dumps({"kind": "hello", "seat": seat_ or "spectator"}))
         hub.send_state(live, sub)
         await hub.present(live, seat_)
+        if seat_ == "arbiter":  # the players see that an arbiter watches ("Call the arbiter")
+            hub.broadcast(live)
 
         async def sender() -> None:
             while True:
@@ -569,6 +573,8 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
         finally:
             live.subscribers.discard(sub)
             task.cancel()
+            if seat_ == "arbiter" and not any(s.seat == "arbiter" for s in live.subscribers):
+                hub.broadcast(live)
             hub.maybe_retire(live)
 
     return app

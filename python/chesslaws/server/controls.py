@@ -152,6 +152,48 @@ TEXTS: dict[str, dict[str, str]] = {
         "ok_seal": "Mettre sous enveloppe",
         "cancel": "Annuler",
     },
+    "es": {
+        "give": "su adversario recibe {n} {minutes} en el reloj",
+        "minute": "minuto", "minutes": "minutos",
+        "halve_and_give": "se descuenta de su reloj la mitad del tiempo que le queda, como mucho {n} minutos, "
+                          "y su adversario recibe {n} minutos",
+        "add_used_time": "se añaden {n} minutos al tiempo que ha usado (si con ello excede su tiempo, pierde)",
+        "no_clock": "no hay sanción de tiempo, pues no se juega con reloj, y la partida continúa",
+        "threefold": "¿Reclamar tablas por triple repetición? Si la misma posición no se ha producido tres veces "
+                     "(con el mismo jugador al turno), {penalty} (artículo {art}).",
+        "fifty": "¿Reclamar tablas por la regla de las {limit} jugadas? Si las últimas {limit} jugadas de cada "
+                 "jugador no se hicieron todas sin mover un peón ni capturar, {penalty} (artículo {art}).",
+        "with_move": "Con su próxima jugada: la jugada que haga se anota, no se juega, y la reclamación se refiere "
+                     "a la posición tras ella (artículo {art}). Si la reclamación es incorrecta, la jugada se juega.",
+        "quickplay_1997": "¿Reclamar tablas en el final a caída de bandera (menos de dos minutos)? El árbitro "
+                          "decide: tablas, aplazamiento (su adversario recibe entonces 2 minutos) o rechazo "
+                          "(artículo {art}).",
+        "quickplay_2023": "¿Reclamar tablas en el final a caída de bandera (menos de dos minutos)? El árbitro "
+                          "decide; si aplaza o rechaza la reclamación, su adversario recibe 2 minutos "
+                          "(artículo {art}).",
+        "flag": "¿Reclamar que ha caído la bandera de su adversario? Si no ha caído, la partida continúa "
+                "(artículo {art}).",
+        "resign": "¿Abandonar la partida? La pierde (artículo {art}).",
+        "resign_2023": "¿Abandonar la partida? La pierde, salvo que su adversario no pueda darle mate con ninguna "
+                       "serie de jugadas legales: entonces es tablas (artículo {art}).",
+        "offer_draw": "¿Ofrecer tablas? Una oferta no puede retirarse: su adversario puede aceptarla o rechazarla "
+                      "(artículo {art}).",
+        "seal": "¿Sellar esta jugada? Los relojes se paran y la partida se aplaza; nadie ve la jugada hasta que "
+                "se abre el sobre en la reanudación (artículo {art}).",
+        "title_threefold": "Reclamar tablas por repetición",
+        "title_fifty": "Reclamar tablas: {limit} jugadas",
+        "title_quickplay": "Reclamar tablas: final a caída de bandera",
+        "title_flag": "Reclamar la bandera",
+        "title_resign": "Abandonar",
+        "title_offer_draw": "Ofrecer tablas",
+        "title_seal": "Sellar la jugada",
+        "ok_claim": "Reclamar",
+        "ok_claim_with_move": "Reclamar con mi próxima jugada",
+        "ok_resign": "Abandonar",
+        "ok_offer_draw": "Ofrecer tablas",
+        "ok_seal": "Sellar",
+        "cancel": "Cancelar",
+    },
 }
 
 

@@ -46,6 +46,9 @@ log = logging.getLogger("chesslaws.server.engines")
 
 StrengthKind = Literal["elo", "skill", "nodes", "movetime", "full"]
 
+#: The per-move cap of an Elo or skill setting: at the lowest, at the highest (milliseconds), straight between.
+CAP_MS = (1000, 10000)
+
 #: The ``event`` of every game against an engine: how a restarted server finds them again.
 EVENT = "Play against the computer"
 
@@ -86,6 +89,19 @@ class Strength:
             out[names["skill level"]] = self.value if self.kind == "skill" else top
         return out
 
+    def cap_ms(self, low: int, high: int) -> int | None:
+        """The longest the engine may think about one move at this strength (milliseconds), or None: a weak
+        setting answers at once, a strong one may think longer (:data:`CAP_MS`, from the lowest to the highest
+        value the engine offers, ``low`` to ``high``). Nodes and milliseconds a move bound themselves; full
+        strength plays by its clock."""
+        if self.kind not in ("elo", "skill"):
+            return None
+        lo, hi = CAP_MS
+        if high <= low:
+            return lo
+        share = min(1.0, max(0.0, (self.value - low) / (high - low)))
+        return int(round((lo + (hi - lo) * share) / 100) * 100)
+
     def limits(self, go: Go, remaining_ms: int | None) -> Go:
         from dataclasses import replace
 
@@ -118,11 +134,12 @@ class EngineInfo:
         if "uci_elo" in names and "uci_limitstrength" in names:
             d = self.declared[names["uci_elo"]]
             out.append({"kind": "elo", "label": "Elo (UCI_Elo)", "min": int(d.get("min", 0)),
-                        "max": int(d.get("max", 3000)), "default": int(d.get("min", 1350))})
+                        "max": int(d.get("max", 3000)), "default": int(d.get("min", 1350)),
+                        "cap_ms": list(CAP_MS)})
         if "skill level" in names:
             d = self.declared[names["skill level"]]
             out.append({"kind": "skill", "label": "Skill Level", "min": int(d.get("min", 0)),
-                        "max": int(d.get("max", 20)), "default": int(d.get("min", 0))})
+                        "max": int(d.get("max", 20)), "default": int(d.get("min", 0)), "cap_ms": list(CAP_MS)})
         if self.spec.protocol == "xboard":  # xboard says seconds a move ("st") and has no node limit
             out.append({"kind": "movetime", "label": "milliseconds a move (whole seconds)", "min": 1000,
                         "max": 600_000, "default": 1000})
@@ -307,6 +324,11 @@ class EnginePlayers:
         self.hub.broadcast(live)  # wakes the engine if it has the first move
         return live, tokens[color], "white" if color == "white" else "black"
 
+    def cap_ms(self, info: EngineInfo, strength: Strength) -> int | None:
+        """The per-move cap of ``strength`` on this engine (:meth:`Strength.cap_ms` over the range it offers)."""
+        offered = {s["kind"]: s for s in info.strengths()}.get(strength.kind)
+        return None if offered is None else strength.cap_ms(int(offered["min"]), int(offered["max"]))
+
     def _strength(self, info: EngineInfo, raw: Any) -> Strength:
         if not isinstance(raw, dict):
             raise ApiError(422, "strength is an object such as {\"kind\": \"elo\", \"value\": 1500}")
@@ -422,10 +444,22 @@ class EnginePlayers:
             limits = seat.strength.limits(go_for(clock, now_ms), left)
             if limits.wtime is None and limits.nodes is None and limits.movetime is None and limits.depth is None:
                 limits = Go(movetime=1000)  # no clock and no limit: a second a move, not "go infinite"
-            eng.go(fen, moves, limits)
+            go_ns = eng.go(fen, moves, limits)
             deadline = None if flag_ns is None else flag_ns + 50_000_000
             if deadline is None:
                 deadline = time.monotonic_ns() + 600 * 10**9
+            cap = self.cap_ms(seat.info, seat.strength)
+            if cap is not None and go_ns + cap * 1_000_000 < deadline:
+                # A weak setting answers at once: at its cap the engine is told to move now (UCI "stop",
+                # xboard "?") and its best move so far is played.
+                bm = eng.wait_bestmove(go_ns + cap * 1_000_000)
+                if bm is None:
+                    bm = eng.stop(max(0.5, min(2.0, (deadline - time.monotonic_ns()) / 1e9)))
+                    if bm is None:
+                        broken = True
+                        log.warning("engine %s in game %s did not stop at its cap", seat.info.spec.name, game_id)
+                        return None
+                return bm.move or None
             bm = eng.wait_bestmove(deadline)
             if bm is None:  # past its flag: the Laws have ruled; the process is not trusted again
                 broken = eng.stop(0.5) is None

@@ -33,6 +33,7 @@ from chesslaws.game.flags import due
 from chesslaws.position import STARTING_FEN, Position
 from chesslaws.server.controls import controls
 from chesslaws.server.guard import Limits, RateLimiter, Refused
+from chesslaws.server.messages import for_people
 from chesslaws.server.store import GameRecord, Seat, SeatTaken, Store, StoreError, dumps, hash_token
 
 log = logging.getLogger("chesslaws.server")
@@ -974,10 +975,10 @@ class Hub:
             self._check_legal(seen_at(game, t) if due(game.state, round(t * 1000)) else game, event)
         try:
             new = game.apply(event)
-        except WrongState as err:
+        except WrongState as err:  # said for people: what was not done and why, without the log's t=
             if seat != "arbiter" and live.seq >= self.limits.max_events_per_game:
                 raise self._log_full(live, by) from None  # the reason that matters: only the arbiter acts now
-            raise ApiError(409, str(err)) from None
+            raise ApiError(409, for_people(err)) from None
         except InvalidInput as err:
             raise ApiError(422, str(err)) from None
         except ChessLawsError as err:
@@ -1233,6 +1234,7 @@ class Hub:
             "abort_at": (lambda d: None if d is None else ms_to_t(d))(self.abort_deadline_ms(live)),
             "aborted": self._aborted(game),
             "store_down": self.down_since is not None,
+            "arbiter_watching": any(sub.seat == "arbiter" for sub in live.subscribers),
         })
         return out
 

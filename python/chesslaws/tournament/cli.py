@@ -214,7 +214,7 @@ def add(tournament_key: str, names: tuple[str, ...], rating: int, title: str, fe
     except (TournamentError, Exception) as err:
         _die(str(err))
     store.save(t)
-    click.echo(f"{len(t.players)} players")
+    click.echo(_players(len(t.players)))
 
 
 @tournament.command()
@@ -470,7 +470,7 @@ def import_trf(trf_file: str, name: str | None, rounds: int | None, edition: str
     t = store.save(t)
     state = (f"{len(t.rounds)} of {t.total_rounds} rounds played" if t.regulations.system == "swiss" else
              f"{len(t.rounds)} rounds played")
-    click.echo(f"{t.id}  {t.name}: {len(t.players)} players, {state}")
+    click.echo(f"{t.id}  {t.name}: {_players(len(t.players))}, {state}")
 
 
 @tournament.command(name="standings")
@@ -566,17 +566,22 @@ def export(tournament_key: str, round_number: int | None, as_pgn: bool, output: 
         f.write(text)
 
 
+def _players(n: int) -> str:
+    """"1 player", "4 players"."""
+    return f"{n} player" if n == 1 else f"{n} players"
+
+
 @tournament.command()
 @click.argument("tournament_key", metavar="TOURNAMENT")
-@click.argument("round_number", type=int, metavar="ROUND", required=False)
+@click.argument("round_number", type=int, metavar="[ROUND]", required=False)
 @click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL", help=DB_HELP)
 def show(tournament_key: str, round_number: int | None, db: str) -> None:
     """Print the regulations and the pairings of ROUND (default: every round)."""
     _, t = _load(db, tournament_key)
     reg = t.regulations
-    click.echo(f"{t.name} ({t.id}): {reg.system}, {t.total_rounds} rounds, {len(t.players)} players")
-    click.echo(f"  Laws {reg.edition}, time control {reg.time_control}, default time "
-               f"{'edition default' if reg.default_time is None else f'{reg.default_time:g} s'}, scoring {reg.scoring}"
+    click.echo(f"{t.name} ({t.id}): {reg.system}, {t.total_rounds} rounds, {_players(len(t.players))}")
+    default = (f"as the {reg.edition} Laws set it" if reg.default_time is None else f"{reg.default_time:g} s")
+    click.echo(f"  Laws {reg.edition}, time control {reg.time_control}, default time: {default}, scoring {reg.scoring}"
                f"{', quickplay Guidelines announced' if reg.quickplay else ''}")
     click.echo(f"  tie-breaks: {', '.join(reg.tiebreaks)}")
     for rnd in t.rounds:

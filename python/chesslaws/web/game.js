@@ -3,7 +3,7 @@
 
 const GLYPH = { k: "\u265A", q: "\u265B", r: "\u265C", b: "\u265D", n: "\u265E", p: "\u265F\uFE0E" };
 const FILES = "abcdefgh";
-const NAME = { white: "White", black: "Black" };
+const NAME = { get white() { return T("White"); }, get black() { return T("Black"); } };  // in the page's language
 const TERMINATION = {
   checkmate: "checkmate", resignation: "resignation", stalemate: "stalemate", agreement: "agreement",
   threefold_repetition: "threefold repetition", fifty_moves: "the fifty-move rule",
@@ -32,21 +32,46 @@ let focusSq = null;      // the square the keyboard is on
 let soundOn = localStorage.getItem("chesslaws:sound") !== "off";
 let lastPly = null;      // to tell a new move (sound, announcement)
 let lowWarned = false;
-let lang = localStorage.getItem("chesslaws:lang") || "en";
+let lang = localStorage.getItem("chesslaws:lang") || window.UI_LANG || "en";  // scoresheet and dialogs; by default the browser's
 let squares = {};        // square name -> element
 
 // --- the token: from the link's fragment, then kept in this browser ------------------------
+// One browser may hold several seats of a game (White, Black and the arbiter in three tabs): each tab keeps its
+// own token (sessionStorage, which survives a reload), the address says its seat (#seat=white), and
+// localStorage keeps every seat's token under the game AND the seat ("chesslaws:token:GAME:SEAT").
+const TOKEN_KEY = "chesslaws:token:" + gameId;
+function seatKey(s) { return TOKEN_KEY + ":" + s; }
+function storedSeats() {
+  return ["white", "black", "arbiter"].filter((s) => localStorage.getItem(seatKey(s)));
+}
 (function readToken() {
   const m = /token=([^&]+)/.exec(location.hash);
-  const key = "chesslaws:token:" + gameId;
+  const named = /seat=(white|black|arbiter)/.exec(location.hash);
   if (m) {
     token = decodeURIComponent(m[1]);
-    localStorage.setItem(key, token);
     history.replaceState(null, "", location.pathname);
+  } else if (named) {
+    token = localStorage.getItem(seatKey(named[1])) || sessionStorage.getItem(TOKEN_KEY);
+  } else if (sessionStorage.getItem(TOKEN_KEY)) {
+    token = sessionStorage.getItem(TOKEN_KEY);
   } else {
-    token = localStorage.getItem(key);
+    const seats = storedSeats();  // the plain address: the seat this browser holds, if it holds only one
+    token = seats.length === 1 ? localStorage.getItem(seatKey(seats[0])) : (seats.length ? null : localStorage.getItem(TOKEN_KEY));
   }
+  if (token) sessionStorage.setItem(TOKEN_KEY, token);
 })();
+function keepToken(seatName) {
+  sessionStorage.setItem(TOKEN_KEY, token);
+  localStorage.setItem(seatKey(seatName), token);
+  history.replaceState(null, "", `${location.pathname}#seat=${seatName}`);
+}
+function forgetToken() {
+  const named = /seat=(white|black|arbiter)/.exec(location.hash);
+  if (named && localStorage.getItem(seatKey(named[1])) === token) localStorage.removeItem(seatKey(named[1]));
+  if (localStorage.getItem(TOKEN_KEY) === token) localStorage.removeItem(TOKEN_KEY);
+  sessionStorage.removeItem(TOKEN_KEY);
+  history.replaceState(null, "", location.pathname);
+}
 
 function toast(text, ok) {
   const el = $("toast");
@@ -224,8 +249,14 @@ function placement(fen) {
   return out;
 }
 
+function clocksStopped() {
+  return !!S && S.status === "ongoing" && S.started && S.time_control !== "-" && S.clocks.running === null && S.moves.length > 0;
+}
+
 function myTurnColor() {
   if (!S || S.status !== "ongoing" || !S.started) return null;
+  // Clocks stopped (an interruption, a claim before the arbiter): no piece is picked up until they run again.
+  if (clocksStopped() && S.interface !== "otb") return null;
   if (seat === S.turn) return S.turn;
   if (seat === "arbiter" && S.interface === "otb") return S.turn;
   return null;
@@ -529,18 +560,18 @@ function resultLine() {
   if (S.status === "annulled" && S.aborted) {
     const last = S.rulings.length ? S.rulings[S.rulings.length - 1].text : "";
     const why = /aborted: ([^.]*)/.exec(last);
-    return { head: "Game aborted", sub: (why ? why[1] + ": " : "") + "no result, nobody loses" };
+    return { head: T("Game aborted"), sub: (why ? why[1] + ": " : "") + T("no result, nobody loses") };
   }
-  if (S.status === "annulled") return { head: "Game annulled", sub: "" };
-  if (S.status === "adjourned") return { head: "Game adjourned", sub: "a sealed move waits in its envelope" };
+  if (S.status === "annulled") return { head: T("Game annulled"), sub: "" };
+  if (S.status === "adjourned") return { head: T("Game adjourned"), sub: T("a sealed move waits in its envelope") };
   if (S.status !== "finished") return null;
-  const t = TERMINATION[S.termination] || S.termination || "";
+  const t = TERMINATION[S.termination] ? T(TERMINATION[S.termination]) : S.termination || "";
   let head;
-  if (S.result === "1-0") head = `1–0 · ${NAME.white} wins`;
-  else if (S.result === "0-1") head = `0–1 · ${NAME.black} wins`;
-  else if (S.result === "1/2-1/2") head = "½–½ · Draw";
-  else head = "0–0 · Both lose";
-  return { head, sub: t ? `by ${t}` : "" };
+  if (S.result === "1-0") head = `1–0 · ${T("{color} wins", { color: NAME.white })}`;
+  else if (S.result === "0-1") head = `0–1 · ${T("{color} wins", { color: NAME.black })}`;
+  else if (S.result === "1/2-1/2") head = `½–½ · ${T("Draw")}`;
+  else head = `0–0 · ${T("Both lose")}`;
+  return { head, sub: t ? T("by {how}", { how: t }) : "" };
 }
 
 function renderStatus() {
@@ -555,7 +586,7 @@ function renderStatus() {
   if (res && S.status !== "adjourned") {
     // The result beside the board (never over it), in the panel the player was looking at.
     main.className = "res-big";
-    main.textContent = S.status === "annulled" ? (S.aborted ? "aborted" : "annulled")
+    main.textContent = S.status === "annulled" ? T(S.aborted ? "aborted" : "annulled")
       : S.result.replace("1/2", "½").replace("1/2", "½").replace("-", "–");
     // "White wins", "Draw", ... (the big line has the score)
     const words = res.head.includes("·") ? res.head.replace(/^[^·]*· /, "") : res.head + (res.sub ? " —" : "");
@@ -565,30 +596,30 @@ function renderStatus() {
     sub.textContent = res.sub;
   } else if (S.waiting_for && S.waiting_for.length) {
     const names = S.waiting_for.map((c) => NAME[c]).join(" and ");
-    main.textContent = `Waiting for ${names}`;
-    sub.textContent = "The clocks start when both players have opened the game." +
+    main.textContent = T("Waiting for {names}", { names });
+    sub.textContent = T("The clocks start when both players have opened the game.") +
       (S.seats_open.length ? ` Open seat: ${S.seats_open.map((c) => NAME[c]).join(", ")}.` : "");
   } else if (S.server_t < 0) {
-    main.textContent = "The game has not started yet";
+    main.textContent = T("The game has not started yet");
   } else {
     const notes = [];
     if (sealed && running && running !== S.turn) {
       // After resumption the replier's clock runs while the sealed move (the sealer's) waits in its envelope.
-      main.textContent = `${NAME[running]}'s clock runs`;
+      main.textContent = T("{color}'s clock runs", { color: NAME[running] });
       notes.push(`${NAME[sealed.by]}'s sealed move is opened when ${NAME[running]} is at the board`);
     } else {
-      const you = myTurnColor() && seat !== "arbiter" ? " — your move" : "";
-      main.textContent = `${NAME[S.turn]} to move${you}`;
+      const you = myTurnColor() && seat !== "arbiter" ? T(" — your move") : "";
+      main.textContent = T("{color} to move", { color: NAME[S.turn] }) + you;
       if (sealed) notes.push(`${NAME[sealed.by]}'s sealed move waits to be opened`);
     }
-    if (S.check) notes.push("check");
-    if (running === null && S.time_control !== "-") notes.push("clocks stopped");
+    if (S.check) notes.push(T("check"));
+    if (running === null && S.time_control !== "-") notes.push(T(clocksStopped() ? "clocks stopped: the game goes on when the arbiter restarts them" : "clocks stopped"));
     if (S.store_down) notes.push("the server cannot store moves just now: the time is given back when it can");
     for (const p of S.pending) {
       if (p.kind === "claim") notes.push(`${NAME[p.by]}'s ${p.reason} claim awaits the arbiter`);
     }
-    for (const a of S.absent || []) notes.push(`${NAME[a]} is not at the board`);
-    if (!S.flags_observed && S.time_control !== "-") notes.push("flags count only when claimed");
+    for (const a of S.absent || []) notes.push(T("{color} is not at the board", { color: NAME[a] }));
+    if (!S.flags_observed && S.time_control !== "-") notes.push(T("flags count only when claimed"));
     sub.textContent = notes.join(" · ");
     if (S.abort_at !== null && S.abort_at !== undefined && S.status === "ongoing") {
       const ab = document.createElement("span");
@@ -610,10 +641,10 @@ function renderPlayers() {
     const el = $(id);
     el.dataset.color = color;
     el.querySelector(".dot").className = "dot " + color;
-    el.querySelector(".name").textContent = S[color] === "?" ? "(open seat)" : S[color];
+    el.querySelector(".name").textContent = S[color] === "?" ? T("(open seat)") : S[color];
     const tags = [NAME[color]];
-    if (seat === color) tags.push("you");
-    if ((S.waiting_for || []).includes(color)) tags.push(S.seats_open.includes(color) ? "seat open" : "not here yet");
+    if (seat === color) tags.push(T("you"));
+    if ((S.waiting_for || []).includes(color)) tags.push(T(S.seats_open.includes(color) ? "seat open" : "not here yet"));
     const score = S.score ? S.score[color] : null;
     if (score !== null && score !== undefined) tags.push(score === 0.5 ? "½" : String(score));
     el.querySelector(".tag").textContent = tags.join(" · ");
@@ -674,9 +705,11 @@ function renderActions() {
   $("adjourn-box").hidden = !ongoing || !C.seal;
   $("btn-seal").disabled = !myMove;
   $("seal-move").disabled = !myMove;
-  $("summon-box").hidden = !player || !ongoing || S.arbiter !== "present" || S.clocks.running === null;
+  // Only when an arbiter is there to come: his console is open (never in a game against the computer).
+  $("summon-box").hidden = !player || !ongoing || S.arbiter !== "present" || !S.arbiter_watching || S.clocks.running === null;
   $("arrive-box").hidden = !(S.absent || []).includes(actor) || !(ongoing || adjourned);
-  $("move-entry").hidden = !(player || otbArbiter) || !ongoing;
+  $("move-entry").hidden = !(player || otbArbiter) || !ongoing || (clocksStopped() && !otbArbiter);
+  renderEnd(player);
   const box = $("offer");
   const key = offer && (ongoing || adjourned) ? `${offer.by}/${actor}` : "";
   if (box.dataset.key === key) { renderJoin(); return; }
@@ -689,10 +722,10 @@ function renderActions() {
     const txt = document.createElement("span");
     txt.className = "txt";
     if (offer.by === actor) {
-      txt.textContent = otbArbiter ? `${NAME[offer.by]}'s draw offer is pending.` : "Your draw offer is pending.";
+      txt.textContent = otbArbiter ? `${NAME[offer.by]}'s draw offer is pending.` : T("Your draw offer is pending.");
       div.appendChild(txt);
     } else {
-      txt.textContent = `${NAME[offer.by]} offers a draw.`;
+      txt.textContent = T("{color} offers a draw.", { color: NAME[offer.by] });
       div.appendChild(txt);
       if (player || otbArbiter) {
         const a = document.createElement("button");
@@ -709,6 +742,34 @@ function renderActions() {
   renderJoin();
 }
 
+// --- the end: a rematch (colours swapped) or a new game ------------------------------------------------------
+let rematch = null;  // {id, by}: the rematch of this game, once someone asked for it
+function renderEnd(player) {
+  const over = S.status === "finished" || S.status === "annulled";
+  $("end-box").hidden = !over;
+  if (!over) return;
+  $("btn-rematch").hidden = !player;
+  const note = $("rematch-note");
+  const asked = rematch && rematch.by && rematch.by !== seat && player;
+  $("btn-rematch").textContent = T(asked ? "Accept the rematch" : rematch && player ? "Go to the rematch" : "Rematch");
+  note.hidden = !asked;
+  note.textContent = asked ? T("{color} asks for a rematch, colours swapped.", { color: NAME[rematch.by] }) : "";
+  const watch = $("watch-rematch");
+  watch.hidden = !rematch || player;
+  if (rematch) watch.href = `/game/${encodeURIComponent(rematch.id)}`;
+}
+$("btn-rematch").addEventListener("click", async () => {
+  $("btn-rematch").disabled = true;
+  try {
+    const r = await api("POST", `/api/games/${gameId}/rematch`);
+    location.href = r.link;
+  } catch (err) { toast(err.message); } finally { $("btn-rematch").disabled = false; }
+});
+async function lookForRematch() {
+  if (!S || (S.status !== "finished" && S.status !== "annulled") || rematch) return;
+  try { const r = await api("GET", `/api/games/${gameId}/rematch`); rematch = { id: r.id, by: null }; renderActions(); } catch (err) { /* none yet */ }
+}
+
 function renderJoin() {
   // Join an open seat.
   const jb = $("join-box");
@@ -718,17 +779,17 @@ function renderJoin() {
       jb.dataset.built = "1";
       jb.innerHTML = "";
       const label = document.createElement("label");
-      label.textContent = "Play this game:"; label.htmlFor = "join-seat";
+      label.textContent = T("Play this game:"); label.htmlFor = "join-seat";
       const sel = document.createElement("select"); sel.id = "join-seat";
       for (const s of S.seats_open) { const o = document.createElement("option"); o.value = s; o.textContent = NAME[s]; sel.appendChild(o); }
-      const name = document.createElement("input"); name.id = "join-name"; name.placeholder = "your name";
-      name.setAttribute("aria-label", "your name");
-      const btn = document.createElement("button"); btn.className = "primary"; btn.id = "btn-join"; btn.textContent = "Take the seat";
+      const name = document.createElement("input"); name.id = "join-name"; name.placeholder = T("your name");
+      name.setAttribute("aria-label", T("your name"));
+      const btn = document.createElement("button"); btn.className = "primary"; btn.id = "btn-join"; btn.textContent = T("Take the seat");
       btn.addEventListener("click", async () => {
         try {
           const r = await api("POST", `/api/games/${gameId}/join`, { seat: sel.value, name: name.value || "Player" });
           token = r.token;
-          localStorage.setItem("chesslaws:token:" + gameId, token);
+          sessionStorage.setItem(TOKEN_KEY, token);
           await whoAmI();
           connect();
         } catch (err) { toast(err.message); }
@@ -744,7 +805,8 @@ function renderSheet() {
   const table = $("sheet");
   table.innerHTML = "";
   if (!S.moves.length) {
-    table.innerHTML = '<tr><td class="empty">No moves yet.</td></tr>';
+    table.innerHTML = "";
+    const tr = table.insertRow(); const td = tr.insertCell(); td.className = "empty"; td.textContent = T("No moves yet.");
     return;
   }
   const fenParts = S.initial_fen.split(" ");
@@ -781,14 +843,22 @@ function renderSheet() {
   else if (cur) cur.scrollIntoView({ block: "nearest" });
 }
 
+function gameTime(sec) {
+  const s = Math.max(0, Math.floor(sec));
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+  return (h ? `${h}:${String(m).padStart(2, "0")}` : `${m}`) + `:${String(r).padStart(2, "0")}`;
+}
+
 function renderRulings() {
   const ul = $("rulings");
   ul.innerHTML = "";
-  if (!S.rulings.length) { ul.innerHTML = '<li class="empty none">None so far.</li>'; return; }
+  if (!S.rulings.length) { ul.innerHTML = ""; const li = document.createElement("li"); li.className = "empty none"; li.textContent = T("None so far."); ul.appendChild(li); return; }
   for (const r of S.rulings) {
     const li = document.createElement("li");
-    const art = document.createElement("span"); art.className = "art"; art.textContent = `Article ${r.article} (${r.edition})`;
-    const t = document.createElement("span"); t.className = "t"; t.textContent = `t = ${r.t} s`;
+    const art = document.createElement("span"); art.className = "art"; art.textContent = T("Article {a} ({e})", { a: r.article, e: r.edition });
+    // When, as a clock shows it: the time since the start of the game.
+    const t = document.createElement("span"); t.className = "t"; t.textContent = gameTime(r.t);
+    t.title = T("time since the start of the game");
     const text = document.createElement("div"); text.textContent = r.text;
     li.append(art, t, text);
     ul.appendChild(li);
@@ -798,6 +868,12 @@ function renderRulings() {
 
 function renderConsole() {
   if (seat !== "arbiter") return;
+  // After the end, only what the Laws still allow (a penalty, an annulment); after an annulment, nothing.
+  const over = S.status === "finished" || S.status === "annulled";
+  for (const id of ["arb-clock-row", "arb-set-row", "arb-refuse-row"]) $(id).hidden = over;
+  $("arb-penalty-row").hidden = S.status === "annulled";
+  $("arb-annul-row").hidden = S.status === "annulled";
+  $("arb-quiet").hidden = S.status !== "annulled";
   const kind = $("pen-kind").value;
   $("pen-sec-box").hidden = !(kind === "add_time" || kind === "reduce_time");
   $("arb-quickplay").hidden = !S.pending.some((p) => p.kind === "claim" && p.reason === "quickplay");
@@ -820,9 +896,9 @@ function renderConsole() {
 }
 
 function render() {
-  $("info").textContent = `Laws of ${S.edition}` +
+  $("info").textContent = T("Laws of {e}", { e: S.edition }) +
     (S.chess960 ? ` · Chess960${S.start_position !== null && S.start_position !== undefined ? " No. " + S.start_position : ""}` : "") +
-    ` · ${S.time_control === "-" ? "no clock" : S.time_control} · ${S.mode} · arbiter ${S.arbiter}` +
+    ` · ${S.time_control === "-" ? T("no clock") : TC.show(S.time_control)} · ${T(S.mode)} · ${T("arbiter {how}", { how: T(S.arbiter) })}` +
     (S.interface === "otb" ? " · over the board" : "");
   document.title = `${S.white} v ${S.black} · chesslaws`;
   $("page-title").textContent = `${S.white} (White) v ${S.black} (Black)`;
@@ -854,11 +930,13 @@ function step(d) {
   setView(Math.max(0, cur + d));
 }
 
+let rematchLooked = false;
 function setState(state) {
   if (S && state.seq < S.seq) return;
   const before = S;
   S = state;
   recvAt = performance.now();
+  if (!rematchLooked && (S.status === "finished" || S.status === "annulled")) { rematchLooked = true; lookForRematch(); }
   if (selected && !legalFrom(selected).length) selected = null;
   if (viewPly !== null && viewPly > S.moves.length) viewPly = null;
   render();
@@ -985,6 +1063,7 @@ $("act-for").addEventListener("change", () => { $("offer").dataset.key = "?"; re
 $("lang").addEventListener("change", () => {
   lang = $("lang").value;
   localStorage.setItem("chesslaws:lang", lang);
+  if (setUiLang(lang) || UI_LANGS.includes(lang)) { whoAmI(); }  // the whole page follows, where it has the language
   connect();
 });
 
@@ -1021,7 +1100,8 @@ function findMove(text) {
 $("move-entry").addEventListener("submit", (e) => {
   e.preventDefault();
   const text = $("move-input").value;
-  if (!S || !myTurnColor()) { toast("It is not your move."); return; }
+  if (S && clocksStopped() && seat === S.turn) { toast(T("The clocks are stopped: wait until the arbiter restarts them.")); return; }
+  if (!S || !myTurnColor()) { toast(T("It is not your move.")); return; }
   if (viewPly !== null) setView(null);
   const m = findMove(text);
   if (!m) { toast(`No legal move “${text.trim()}” in this position.`); return; }
@@ -1119,15 +1199,15 @@ async function whoAmI() {
   if (token) {
     try {
       seat = (await api("GET", `/api/games/${gameId}/seat`)).seat;
-      if (seat !== "spectator") remember(seat);
+      if (seat !== "spectator") { remember(seat); keepToken(seat); }
     } catch (err) {
       toast("This link's token opens no seat: watching as a spectator.");
+      forgetToken();
       token = null;
-      localStorage.removeItem("chesslaws:token:" + gameId);
     }
   }
   const badge = $("seat");
-  badge.textContent = seat === "spectator" ? "spectator" : seat === "arbiter" ? "arbiter" : `playing ${NAME[seat]}`;
+  badge.textContent = seat === "spectator" ? T("spectator") : seat === "arbiter" ? T("arbiter") : T("playing {color}", { color: NAME[seat] });
   badge.className = "seatbadge " + seat;
   document.body.dataset.seat = seat;
   $("console").hidden = seat !== "arbiter";
@@ -1169,6 +1249,10 @@ function connect() {
       answered(msg);
     } else if (msg.kind === "alert") {
       showAlert(msg);
+    } else if (msg.kind === "rematch") {
+      rematch = { id: msg.id, by: msg.by };
+      if (S) renderActions();
+      if (msg.by !== seat) announce(`${NAME[msg.by]} asks for a rematch.`);
     } else if (msg.kind === "error") {
       if (answered(msg)) return;
       toast(msg.error);

@@ -1,7 +1,10 @@
 // chesslaws: the lobby. Create a game, hand out the seat links (kept in this browser), list the games.
 "use strict";
 const $ = (id) => document.getElementById(id);
-const LABEL = { white: "White", black: "Black", arbiter: "Arbiter", spectator: "Watch" };
+const LABEL = {  // in the page's language (i18n.js)
+  get white() { return T("White"); }, get black() { return T("Black"); },
+  get arbiter() { return T("Arbiter"); }, get spectator() { return T("Watch"); },
+};
 
 function toast(text, ok) {
   const el = $("toast");
@@ -26,7 +29,7 @@ async function copy(text, input) {
     if (input) { input.focus(); input.select(); }
     try { document.execCommand("copy"); } catch (e) { toast("Select the link and copy it."); return; }
   }
-  toast("Link copied.", true);
+  toast(T("Link copied."), true);
 }
 
 async function showQr(link, label) {
@@ -46,24 +49,28 @@ function linkRow(seat, link, idPrefix) {
   row.className = "link";
   const l = document.createElement("label"); l.textContent = LABEL[seat]; l.htmlFor = idPrefix + seat;
   const inp = document.createElement("input"); inp.readOnly = true; inp.value = link; inp.id = idPrefix + seat;
-  const c = document.createElement("button"); c.type = "button"; c.textContent = "Copy"; c.className = "copy";
+  const c = document.createElement("button"); c.type = "button"; c.textContent = T("Copy"); c.className = "copy";
   c.setAttribute("aria-label", `Copy the ${LABEL[seat]} link`);
   c.addEventListener("click", () => copy(link, inp));
   const q = document.createElement("button"); q.type = "button"; q.textContent = "QR"; q.className = "qr";
   q.setAttribute("aria-label", `QR code of the ${LABEL[seat]} link`);
   q.addEventListener("click", () => showQr(link, LABEL[seat]));
-  const open = document.createElement("a"); open.className = "btn"; open.href = link; open.target = "_blank"; open.textContent = "Open";
+  const open = document.createElement("a"); open.className = "btn"; open.href = link; open.target = "_blank"; open.textContent = T("Open");
   open.setAttribute("aria-label", `Open the ${LABEL[seat]} link`);
   row.append(l, inp, c, q, open);
   return row;
 }
 
 // --- creating a game -------------------------------------------------------------------------------------
+// The time control is typed as players write it (5+3 = 5 minutes + 3 s a move); the line under it says what it
+// means, and the API is sent its seconds form (TC.read, tc.js).
+const readTc = TC.attach($("tc"), $("tc-meaning"));
 function markPreset() {
-  for (const b of document.querySelectorAll("#presets button")) b.classList.toggle("on", b.dataset.tc === $("tc").value);
+  const r = TC.read($("tc").value);
+  for (const b of document.querySelectorAll("#presets button")) b.classList.toggle("on", r.ok && b.dataset.tc === r.api);
 }
 for (const b of document.querySelectorAll("#presets button")) {
-  b.addEventListener("click", () => { $("tc").value = b.dataset.tc; markPreset(); });
+  b.addEventListener("click", () => { $("tc").value = TC.show(b.dataset.tc); readTc(); markPreset(); });
 }
 $("tc").addEventListener("input", markPreset);
 markPreset();
@@ -100,8 +107,10 @@ showStartFields();
 
 $("create").addEventListener("submit", async (e) => {
   e.preventDefault();
+  const tc = readTc();
+  if (!tc.ok) { toast(tc.error); $("tc").focus(); return; }
   const body = {
-    edition: $("edition").value, time_control: $("tc").value.trim() || "-",
+    edition: $("edition").value, time_control: tc.api,
     arbiter: $("arbiter").value, interface: $("interface").value,
   };
   for (const k of ["white", "black", "fen"]) { const v = $(k).value.trim(); if (v) body[k] = v; }
@@ -141,7 +150,7 @@ $("create").addEventListener("submit", async (e) => {
   box.hidden = false;
   box.innerHTML = "";
   const note = document.createElement("div"); note.className = "empty";
-  note.textContent = "Each link holds its seat's secret: send each player his own. This browser keeps them under \u201cMy games\u201d.";
+  note.textContent = T("Each link holds its seat's secret: send each player his own. This browser keeps them under \u201cMy games\u201d.");
   box.appendChild(note);
   for (const seat of ["white", "black", "arbiter", "spectator"]) {
     if (data.links[seat]) box.appendChild(linkRow(seat, data.links[seat], "link-"));
@@ -175,7 +184,7 @@ async function renderMyGames() {
     const flags = [];
     if (!st) flags.push("not on this server");
     else {
-      flags.push(st.time_control === "-" ? "no clock" : st.time_control);
+      flags.push(st.time_control === "-" ? "no clock" : TC.show(st.time_control));
       if (st.status === "ongoing") flags.push(st.waiting_for && st.waiting_for.length ? "waiting for players" : "live");
       else flags.push(st.aborted ? "aborted" : st.status === "finished" ? st.result : st.status);
     }
@@ -194,7 +203,7 @@ async function renderMyGames() {
         head.appendChild(pill);
       }
     }
-    const forget = document.createElement("button"); forget.type = "button"; forget.className = "forget"; forget.textContent = "Forget";
+    const forget = document.createElement("button"); forget.type = "button"; forget.className = "forget"; forget.textContent = T("Forget");
     forget.setAttribute("aria-label", `Forget the links of ${title.textContent}`);
     forget.addEventListener("click", () => { const a = myGames(); delete a[g.id]; saveMyGames(a); renderMyGames(); });
     head.appendChild(forget);
@@ -208,10 +217,10 @@ async function renderMyGames() {
 
 // --- the list of games: open seats and live games first -----------------------------------------------------
 function stateLabel(g) {
-  if (g.status === "ongoing" && g.waiting_for && g.waiting_for.length) return `<span class="pill live">waiting</span>`;
-  if (g.status === "ongoing") return `<span class="pill live">live</span>`;
-  if (g.status === "annulled") return `<span class="pill">${g.aborted ? "aborted" : "annulled"}</span>`;
-  if (g.status === "adjourned") return `<span class="pill">adjourned</span>`;
+  if (g.status === "ongoing" && g.waiting_for && g.waiting_for.length) return `<span class="pill live">${esc(T("waiting"))}</span>`;
+  if (g.status === "ongoing") return `<span class="pill live">${esc(T("live"))}</span>`;
+  if (g.status === "annulled") return `<span class="pill">${esc(T(g.aborted ? "aborted" : "annulled"))}</span>`;
+  if (g.status === "adjourned") return `<span class="pill">${esc(T("adjourned"))}</span>`;
   return `<span class="pill">${esc(g.result.replace("1/2-1/2", "½–½"))}</span> <span class="empty term">${esc((g.termination || "").replace(/_/g, " "))}</span>`;
 }
 
@@ -227,15 +236,15 @@ async function loadGames() {
   try { games = await (await fetch("/api/games")).json(); } catch (e) { return; }
   if (!Array.isArray(games)) return;
   const tb = $("games").querySelector("tbody");
-  if (!games.length) { tb.innerHTML = '<tr><td colspan="7" class="empty">No games yet: create one.</td></tr>'; return; }
+  if (!games.length) { tb.innerHTML = `<tr><td colspan="7" class="empty">${esc(T("No games yet: create one."))}</td></tr>`; return; }
   games = games.map((g, i) => [g, i]).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1]).map((x) => x[0]);
   tb.innerHTML = games.slice(0, 100).map((g) => {
     const open = g.status === "ongoing" && g.seats_open.length ? ` <span class="empty open-note">(${g.seats_open.join(", ")} open)</span>` : "";
-    const name = (c) => (g.seats_open.includes(c) && g[c] === "?" ? '<span class="empty">open seat</span>' : esc(g[c]));
+    const name = (c) => (g.seats_open.includes(c) && g[c] === "?" ? `<span class="empty">${esc(T("open seat"))}</span>` : esc(g[c]));
     const act = g.status === "ongoing" ? (g.seats_open.length ? "join" : "watch") : "replay";
     return `<tr><td class="nm">${name("white")}</td><td class="nm">${name("black")}</td><td class="wide">${esc(g.edition)}${g.chess960 ? ` <span class="pill" title="Chess960 (2023 Guidelines II)">960${g.start_position !== null && g.start_position !== undefined ? " No. " + esc(String(g.start_position)) : ""}</span>` : ""}</td>` +
-      `<td class="tc" title="${esc(g.time_control)}">${esc(g.time_control)}</td>` +
-      `<td class="wide">${Math.ceil(g.ply / 2)}</td><td>${stateLabel(g)}${open}</td><td><a href="/game/${encodeURIComponent(g.id)}">${act}</a></td></tr>`;
+      `<td class="tc" title="${esc(TC.read(TC.show(g.time_control)).meaning || g.time_control)}">${esc(TC.show(g.time_control)).replace(/:/g, ":<wbr>")}</td>` +
+      `<td class="wide">${Math.ceil(g.ply / 2)}</td><td>${stateLabel(g)}${open}</td><td><a href="/game/${encodeURIComponent(g.id)}">${esc(T(act))}</a></td></tr>`;
   }).join("");
 }
 renderMyGames();
