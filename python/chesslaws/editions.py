@@ -60,6 +60,9 @@ class Edition:
     unreplaced_promotion_is_queen: bool = False  # 2023 7.5.2 (earlier: an illegal move, reinstated)
     rapid_rulings_on_request: bool = False  # 1997 B.5: Articles 5 and 10 only when a player asks
     sealed_conclusion_stands: bool = False  # 2023 I.10: a late player loses, but a game the sealed move ended stays so
+    # Pressing the clock (1989 6 and 12.3, 1997 1.1 and 6.7(a), 2023 1.3 and 6.2.1-6.2.2)
+    has_move_once_made: bool = True  # 1997 1.1: only once the opponent's move is completed (pressed)
+    illegal_completed_by_press: tuple[Mode, ...] = ()  # 2023 7.5.1 (every mode), 1997 C.3 (blitz)
 
     def article(self, rule: str) -> str:
         """The article of this edition for ``rule`` (a key of :attr:`articles`)."""
@@ -74,6 +77,9 @@ _ARTICLES_1989 = {
     "touch_move": "7",
     "castling_touch": "7",
     "press_without_move": "12.5",
+    "move_not_pressed": "12.3",
+    "reply_before_press": "6",
+    "late_press": "12.3",
     "illegal_move": "8.1",
     "checkmate": "10.1",
     "resignation": "10.2",
@@ -135,6 +141,10 @@ _ARTICLES_1997 = {
     "castling_touch": "4.4",
     "one_hand": "4.1",
     "press_without_move": "6.13",
+    "move_not_pressed": "6.7(a)",
+    "reply_before_press": "1.1",
+    "late_press": "6.7(a)",
+    "illegal_not_completed": "C.3",
     "illegal_move": "7.4",
     "checkmate": "5.1(a)",
     "resignation": "5.1(b)",
@@ -209,6 +219,10 @@ _ARTICLES_2023 = {
     "chess960_castling_touch": "II.3.2.4",
     "two_hands": "7.5.4",
     "press_without_move": "7.5.3",
+    "move_not_pressed": "6.2.1",
+    "reply_before_press": "1.3",
+    "late_press": "6.2.2",
+    "illegal_not_completed": "7.5.1",
     "illegal_move": "7.5.1",
     "unreplaced_promotion": "7.5.2",
     "illegal_move_penalty": "7.5.5",
@@ -333,6 +347,8 @@ EDITIONS: Mapping[str, Edition] = MappingProxyType(
             default_time_ms=3_600_000,
             flags_only_on_claim_in_rapid=True,
             rapid_rulings_on_request=True,
+            has_move_once_made=False,
+            illegal_completed_by_press=("blitz",),
         ),
         "2023": Edition(
             name="2023",
@@ -356,6 +372,7 @@ EDITIONS: Mapping[str, Edition] = MappingProxyType(
             flags_only_on_claim_in_rapid=False,
             castle_when_king_then_rook=True,
             chess960=True,
+            illegal_completed_by_press=("standard", "rapid", "blitz"),
             claim_right_lost_by_touch=True,
             claim_is_draw_offer=True,
             agreement_needs_both_moved=True,

@@ -108,7 +108,9 @@ SAYS = {
     "envelope_lost": "envelope containing the sealed move is missing", "sealed_move_invalid": "sealed move",
     "adjourned_draw_or_resign": "prior to the resumption", "colours_reversed": "colours reversed",
     "quickplay_draw": "shall declare the game drawn", "quickplay_postpone": "postpones",
-    "quickplay_reject": "rejected the claim", "late_resumption": "arrives at the chessboard after the default time",
+    "quickplay_reject": "rejected the claim", "move_not_pressed": "having made his/her",
+    "late_press": "allowed to pause", "reply_before_press": "have the move",
+    "illegal_not_completed": "illegal move is completed", "late_resumption": "arrives at the chessboard after the default time",
 }
 
 

@@ -17,8 +17,10 @@ claim_flag,            :mod:`chesslaws.game.flags` (Article 6)
 stop_clocks,
 start_clocks,
 set_clocks
-press_clock,           :mod:`chesslaws.game.irregularities`
-claim_win, reinstate,  (Article 7)
+press_clock            :mod:`chesslaws.game.pressing` (2023 6.2,
+                       1997 6.7, 1989 12.3)
+claim_win, reinstate,  :mod:`chesslaws.game.irregularities`
+                       (Article 7)
 claim_setup, annul
 penalty, conduct,      :mod:`chesslaws.game.conduct` (Articles 11-12)
 refuse_to_comply
@@ -42,8 +44,9 @@ from chesslaws.game.completion import _end_checks_after_move, _on_resign
 from chesslaws.game.conduct import _on_conduct, _on_penalty, _on_refuse
 from chesslaws.game.draws import _on_accept, _on_claim_draw, _on_decision, _on_decline, _on_offer, _on_request_increment
 from chesslaws.game.flags import _on_claim_flag, _on_set_clocks, _on_start_clocks, _on_stop_clocks, observe
-from chesslaws.game.irregularities import _on_annul, _on_claim_setup, _on_claim_win, _on_press_clock, _on_reinstate
+from chesslaws.game.irregularities import _on_annul, _on_claim_setup, _on_claim_win, _on_reinstate
 from chesslaws.game.moving import _on_adjust, _on_claim_touch_move, _on_move, _on_touch
+from chesslaws.game.pressing import _on_press_clock
 from chesslaws.game.state import GameError, GameState, _Builder, _config_from_start, other
 
 

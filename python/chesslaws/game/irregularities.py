@@ -201,7 +201,7 @@ def _on_press_clock(b: _Builder, ev: Event) -> None:
            f"{NAME[by]}'s clock; the Laws set no penalty for it.")
 
 
-def _on_illegal_move(b: _Builder, ev: Event, mover: Color, text: str, offer: bool) -> None:
+def _on_illegal_move(b: _Builder, ev: Event, mover: Color, text: str, offer: bool, *, press: bool = True) -> None:
     s = b.s
     t = ev.t_ms
     if _illegal_moves_observed(s):
@@ -221,7 +221,7 @@ def _on_illegal_move(b: _Builder, ev: Event, mover: Color, text: str, offer: boo
         raise EventError(f"field 'move': {err}", field="move") from None
     squares = _squares_of(text)
     label = f"{squares[0]}-{squares[1]}" if squares else text
-    _after_move(b, t, mover, label, text.strip(), nxt, offer_draw=offer, illegal=True)
+    _after_move(b, t, mover, label, text.strip(), nxt, offer_draw=offer, illegal=True, press=press)
     b.set(illegal_pending=s)
 
 

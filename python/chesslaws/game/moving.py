@@ -28,6 +28,7 @@ from chesslaws.errors import AmbiguousMove, IllegalMove, UnreadableMove
 from chesslaws.events import Event, EventError
 from chesslaws.game.irregularities import _on_illegal_move, _reinstate, _two_hands
 from chesslaws.game.played import _after_move
+from chesslaws.game.pressing import _defer_illegal, _move_not_pressed, _press_field, _reply_before_press
 from chesslaws.game.state import NAME, GameError, _Builder, _require_player_present, other
 from chesslaws.position import Position
 from chesslaws.timecontrol import Color
@@ -169,18 +170,24 @@ def _on_move(b: _Builder, ev: Event) -> None:
         raise GameError(ev, f"it is {NAME[s.turn]}'s move, not {NAME[mover]}'s")
     text = str(ev.get("move"))
     offer = bool(ev.get("offer_draw", False))
+    press = _press_field(b, ev)
     if "announced" in ev.fields:
         text = _announced_move(b, ev, mover, text, str(ev.get("announced")))
     try:
         san, uci, nxt = s.position.play_annotated(text)
     except IllegalMove:
-        _on_illegal_move(b, ev, mover, text, offer)
+        if not press and _defer_illegal(b, ev, mover, text, offer):
+            return
+        _on_illegal_move(b, ev, mover, text, offer, press=press)
         return
     except (UnreadableMove, AmbiguousMove) as err:
         raise EventError(f"field 'move': {err}", field="move") from None
     allowed, duty = _allowed_by_touch(s.position, mover, s.touched, s.edition)
     violation = allowed is not None and uci not in allowed
-    _after_move(b, ev.t_ms, mover, san, uci, nxt, offer_draw=offer)
+    _reply_before_press(b, ev, mover)
+    _after_move(b, ev.t_ms, mover, san, uci, nxt, offer_draw=offer, press=press)
+    if not press:
+        _move_not_pressed(b, ev.t_ms, mover, san)
     if violation and b.get("status") == "ongoing":
         b.set(touch_violation=s)
     if ev.get("two_hands") and b.get("status") == "ongoing":

@@ -167,6 +167,16 @@ class MoveRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class UnpressedMove:
+    """An illegal move made on the board and not yet completed by pressing the clock
+    (2023 7.5.1, 1997 C.3): the player may still replace it; pressing completes it."""
+
+    move: str  # as written in the log
+    offer_draw: bool
+    touched_before: tuple[str, ...]  # the squares touched before it (Article 4.3 binds the replacement)
+
+
+@dataclass(frozen=True, slots=True)
 class DrawOffer:
     by: Color
     t_ms: int
@@ -278,6 +288,8 @@ class GameState:
     touch_violation: GameState | None = None  # the state before a move that broke touch-move
     illegal_pending: GameState | None = None  # the state before an illegal move that may still be claimed
     envelope: Envelope | None = None  # a sealed move not yet opened
+    unpressed: Color | None = None  # the player whose move was made without pressing the clock (6.2.1)
+    unpressed_illegal: UnpressedMove | None = None  # an illegal move made and not yet completed (7.5.1)
     # The position (this very object) that the dead-position check last found alive: from the next
     # one, if the mover's quiet move can be undone, the check needs no search (completion.py).
     alive: Position | None = None
@@ -325,6 +337,10 @@ class GameState:
             out.append({"kind": "illegal_move_claimable", "by": self.turn})
         if self.touch_violation is not None and self.ongoing:
             out.append({"kind": "touch_move_claimable", "by": self.turn})
+        if self.unpressed is not None and self.ongoing and self.clock.running == self.unpressed:
+            out.append({"kind": "clock_not_pressed", "by": self.unpressed})
+        if self.unpressed_illegal is not None and self.ongoing:
+            out.append({"kind": "illegal_move_not_completed", "by": self.turn})
         for c in self.claims:
             out.append({"kind": c.kind, "reason": c.reason, "by": c.by})
         return out
