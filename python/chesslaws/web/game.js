@@ -126,7 +126,8 @@ async function api(method, path, body) {
   return data;
 }
 
-const PLAYER_EVENTS = new Set(["offer_draw", "accept_draw", "decline_draw", "claim_draw", "claim_flag", "resign", "arrive"]);
+const PLAYER_EVENTS = new Set(["offer_draw", "accept_draw", "decline_draw", "claim_draw", "claim_flag", "resign", "arrive",
+  "press_clock"]);
 
 async function send(event) {
   if (seat === "arbiter" && S && S.interface === "otb" && PLAYER_EVENTS.has(event.type) && !event.by) {
@@ -377,6 +378,10 @@ async function playMove(uci) {
     if ($("offer-with-move").checked) { event.offer_draw = true; $("offer-with-move").checked = false; }
   }
   if (seat === "arbiter") event.by = S.turn;
+  if (event.type === "move" && seat === "arbiter" && $("move-unpressed").checked) {
+    event.press = false;  // over the board: the player moved without pressing the clock
+    $("move-unpressed").checked = false;
+  }
   // Show the move at once; the server's state follows.
   const pieces = placement(S.fen);
   const from = uci.slice(0, 2);
@@ -586,6 +591,11 @@ function renderStatus() {
     if (S.store_down) notes.push("the server cannot store moves just now: the time is given back when it can");
     for (const p of S.pending) {
       if (p.kind === "claim") notes.push(`${NAME[p.by]}'s ${p.reason} claim awaits the arbiter`);
+      // Shown to the arbiter only: nobody may tell a player he has not pressed (2023 12.6, 1997 13.6, 1989 12.9).
+      if (p.kind === "clock_not_pressed" && seat === "arbiter") notes.push(`${NAME[p.by]} has not pressed the clock`);
+      if (p.kind === "illegal_move_not_completed" && seat === "arbiter") {
+        notes.push(`${NAME[p.by]}'s illegal move is not completed (clock not pressed)`);
+      }
     }
     for (const a of S.absent || []) notes.push(`${NAME[a]} is not at the board`);
     if (!S.flags_observed && S.time_control !== "-") notes.push("flags count only when claimed");
@@ -981,6 +991,7 @@ $("arb-annul").addEventListener("click", async () => {
   send(reason ? { type: "annul", reason } : { type: "annul" });
 });
 $("act-for").addEventListener("change", () => { $("offer").dataset.key = "?"; renderActions(); });
+$("btn-press").addEventListener("click", () => send({ type: "press_clock" }));
 $("lang").addEventListener("change", () => {
   lang = $("lang").value;
   localStorage.setItem("chesslaws:lang", lang);
