@@ -63,6 +63,7 @@ class Edition:
     # Pressing the clock (1989 6 and 12.3, 1997 1.1 and 6.7(a), 2023 1.3 and 6.2.1-6.2.2)
     has_move_once_made: bool = True  # 1997 1.1: only once the opponent's move is completed (pressed)
     illegal_completed_by_press: tuple[Mode, ...] = ()  # 2023 7.5.1 (every mode), 1997 C.3 (blitz)
+    promotion_choice_on_touch: bool = False  # 2023 4.4.4 (earlier: with the move, 1997 4.7, 1989 6)
 
     def article(self, rule: str) -> str:
         """The article of this edition for ``rule`` (a key of :attr:`articles`)."""
@@ -80,6 +81,9 @@ _ARTICLES_1989 = {
     "move_not_pressed": "12.3",
     "reply_before_press": "6",
     "late_press": "12.3",
+    "release": "6",
+    "release_castling": "6",
+    "release_promotion": "6",
     "illegal_move": "8.1",
     "checkmate": "10.1",
     "resignation": "10.2",
@@ -144,6 +148,9 @@ _ARTICLES_1997 = {
     "move_not_pressed": "6.7(a)",
     "reply_before_press": "1.1",
     "late_press": "6.7(a)",
+    "release": "4.7",
+    "release_castling": "4.7",
+    "release_promotion": "4.7",
     "illegal_not_completed": "C.3",
     "illegal_move": "7.4",
     "checkmate": "5.1(a)",
@@ -222,6 +229,10 @@ _ARTICLES_2023 = {
     "move_not_pressed": "6.2.1",
     "reply_before_press": "1.3",
     "late_press": "6.2.2",
+    "release": "4.7",
+    "release_castling": "4.7.2",
+    "release_promotion": "4.7.3",
+    "promotion_choice": "4.4.4",
     "illegal_not_completed": "7.5.1",
     "illegal_move": "7.5.1",
     "unreplaced_promotion": "7.5.2",
@@ -373,6 +384,7 @@ EDITIONS: Mapping[str, Edition] = MappingProxyType(
             castle_when_king_then_rook=True,
             chess960=True,
             illegal_completed_by_press=("standard", "rapid", "blitz"),
+            promotion_choice_on_touch=True,
             claim_right_lost_by_touch=True,
             claim_is_draw_offer=True,
             agreement_needs_both_moved=True,

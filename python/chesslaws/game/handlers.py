@@ -17,6 +17,8 @@ claim_flag,            :mod:`chesslaws.game.flags` (Article 6)
 stop_clocks,
 start_clocks,
 set_clocks
+release                :mod:`chesslaws.game.releasing` (2023 4.7,
+                       1997 4.7, 1989 6)
 press_clock            :mod:`chesslaws.game.pressing` (2023 6.2,
                        1997 6.7, 1989 12.3)
 claim_win, reinstate,  :mod:`chesslaws.game.irregularities`
@@ -47,6 +49,7 @@ from chesslaws.game.flags import _on_claim_flag, _on_set_clocks, _on_start_clock
 from chesslaws.game.irregularities import _on_annul, _on_claim_setup, _on_claim_win, _on_reinstate
 from chesslaws.game.moving import _on_adjust, _on_claim_touch_move, _on_move, _on_touch
 from chesslaws.game.pressing import _on_press_clock
+from chesslaws.game.releasing import _on_release
 from chesslaws.game.state import GameError, GameState, _Builder, _config_from_start, other
 
 
@@ -100,6 +103,7 @@ HANDLERS: Mapping[str, Handler] = {
     "touch": _on_touch,
     "adjust": _on_adjust,
     "claim_touch_move": _on_claim_touch_move,
+    "release": _on_release,
     "seal": _on_seal,
     "resume": _on_resume,
     "envelope_lost": _on_envelope_lost,

@@ -86,7 +86,8 @@ def _reinstate(b: _Builder, before: GameState, t: int, offender: Color, touched:
     if restored.running is None:
         restored = restored.resume(t) if restored.paused is not None else restored.start(t, offender)
     b.set(position=before.position, keys=before.keys, moves=before.moves, offer=before.offer,
-          counter=before.counter, clock=restored, touched=touched, touch_violation=None, illegal_pending=None)
+          counter=before.counter, clock=restored, touched=touched, touch_violation=None, illegal_pending=None,
+          released=(), promotion_piece=None, promotion_touched=False)
 
 
 def _illegal_consequence(b: _Builder, t: int, mover: Color, text: str, before: GameState) -> None:

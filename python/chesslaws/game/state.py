@@ -290,6 +290,9 @@ class GameState:
     envelope: Envelope | None = None  # a sealed move not yet opened
     unpressed: Color | None = None  # the player whose move was made without pressing the clock (6.2.1)
     unpressed_illegal: UnpressedMove | None = None  # an illegal move made and not yet completed (7.5.1)
+    released: tuple[tuple[str, str], ...] = ()  # pieces released on a square in this move: (from, to) (4.7)
+    promotion_piece: str | None = None  # the promotion piece chosen and final ("q", "r", "b", "n")
+    promotion_touched: bool = False  # ... by touching the square of promotion (2023 4.4.4), not by a release
     # The position (this very object) that the dead-position check last found alive: from the next
     # one, if the mover's quiet move can be undone, the check needs no search (completion.py).
     alive: Position | None = None
