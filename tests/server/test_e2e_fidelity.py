@@ -36,3 +36,25 @@ def test_the_arbiter_enters_a_move_made_without_pressing_and_the_press(server: A
     assert (pressed["type"], pressed["by"]) == ("press_clock", "white")
     assert httpx.get(f"{server.url}/api/games/{g['id']}").json()["clocks"]["running"] == "black"
     arbiter.context.close()
+
+
+def test_the_arbiter_enters_a_release_and_the_touch_move_claim(server: Any, browser: Any) -> None:
+    """2023 4.7: White puts the knight down on f3, then plays Nh3; Black's claim (entered by the
+    arbiter for Black) takes Nh3 back."""
+    g = new_game(server, time_control="5400", edition="2023", interface="otb")
+    arbiter = open_seat(browser, g["links"]["arbiter"])
+    arbiter.fill("#hand-square", "f3")
+    arbiter.fill("#hand-from", "g1")
+    arbiter.click("#btn-release")
+    arbiter.wait_for_function("document.getElementById('hand-square').value === ''")
+    released = log_of(server, g["id"])[-1]
+    assert (released["type"], released["by"], released["square"], released["from"]) == ("release", "white", "f3", "g1")
+    click_move(arbiter, "g1", "h3")
+    arbiter.wait_for_selector("#sheet td:has-text('Nh3')")
+    arbiter.select_option("#act-for", "black")
+    arbiter.click("#btn-claim-touch")
+    arbiter.wait_for_selector("#rulings:has-text('released on f3')")
+    assert "Nh3" not in arbiter.inner_text("#sheet")
+    claim = log_of(server, g["id"])[-1]
+    assert (claim["type"], claim["by"]) == ("claim_touch_move", "black")
+    arbiter.context.close()

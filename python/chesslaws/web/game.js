@@ -127,7 +127,7 @@ async function api(method, path, body) {
 }
 
 const PLAYER_EVENTS = new Set(["offer_draw", "accept_draw", "decline_draw", "claim_draw", "claim_flag", "resign", "arrive",
-  "press_clock"]);
+  "press_clock", "claim_touch_move"]);
 
 async function send(event) {
   if (seat === "arbiter" && S && S.interface === "otb" && PLAYER_EVENTS.has(event.type) && !event.by) {
@@ -644,6 +644,7 @@ function renderActions() {
   // Nothing live once the game is over: the whole action panel goes.
   $("actions").hidden = !(player || otbArbiter) || !(ongoing || adjourned);
   $("act-for-box").hidden = !otbArbiter;
+  $("hand-box").hidden = !otbArbiter || !ongoing;
   const actor = actorOf();
   const myMove = ongoing && actor === S.turn;
   const claimPending = S.pending.some((p) => p.kind === "claim");
@@ -992,6 +993,22 @@ $("arb-annul").addEventListener("click", async () => {
 });
 $("act-for").addEventListener("change", () => { $("offer").dataset.key = "?"; renderActions(); });
 $("btn-press").addEventListener("click", () => send({ type: "press_clock" }));
+// Over the board, the arbiter enters what the hand did within a move (touch, release, adjust) for the player
+// having the move, and a touch-move claim for the player chosen above.
+function handEvent(type) {
+  const event = { type, square: $("hand-square").value.trim().toLowerCase(), by: S.turn };
+  const from = $("hand-from").value.trim().toLowerCase();
+  const piece = $("hand-piece").value;
+  if (piece && type !== "adjust") event.piece = piece;
+  else if (from && type === "release") event.from = from;
+  return event;
+}
+for (const type of ["touch", "release", "adjust"]) {
+  $("btn-" + type).addEventListener("click", async () => {
+    if (await send(handEvent(type))) { $("hand-square").value = ""; $("hand-from").value = ""; $("hand-piece").value = ""; }
+  });
+}
+$("btn-claim-touch").addEventListener("click", () => send({ type: "claim_touch_move" }));
 $("lang").addEventListener("change", () => {
   lang = $("lang").value;
   localStorage.setItem("chesslaws:lang", lang);
