@@ -63,6 +63,8 @@ class Edition:
     # Pressing the clock (1989 6 and 12.3, 1997 1.1 and 6.7(a), 2023 1.3 and 6.2.1-6.2.2)
     has_move_once_made: bool = True  # 1997 1.1: only once the opponent's move is completed (pressed)
     illegal_completed_by_press: tuple[Mode, ...] = ()  # 2023 7.5.1 (every mode), 1997 C.3 (blitz)
+    opponent_restarts_for_displaced: bool = False  # 1997 7.3
+    displaced_pause_and_call: bool = False  # 2023 7.4.2: the clock paused, the arbiter called
     promotion_choice_on_touch: bool = False  # 2023 4.4.4 (earlier: with the move, 1997 4.7, 1989 6)
 
     def article(self, rule: str) -> str:
@@ -82,6 +84,7 @@ _ARTICLES_1989 = {
     "reply_before_press": "6",
     "late_press": "12.3",
     "release": "6",
+    "displaced": "8.3",
     "release_castling": "6",
     "release_promotion": "6",
     "illegal_move": "8.1",
@@ -150,6 +153,8 @@ _ARTICLES_1997 = {
     "late_press": "6.7(a)",
     "release": "4.7",
     "release_castling": "4.7",
+    "displaced": "7.3",
+    "displaced_restart": "7.3",
     "release_promotion": "4.7",
     "illegal_not_completed": "C.3",
     "illegal_move": "7.4",
@@ -231,6 +236,7 @@ _ARTICLES_2023 = {
     "late_press": "6.2.2",
     "release": "4.7",
     "release_castling": "4.7.2",
+    "displaced": "7.4.1",
     "release_promotion": "4.7.3",
     "promotion_choice": "4.4.4",
     "illegal_not_completed": "7.5.1",
@@ -359,6 +365,7 @@ EDITIONS: Mapping[str, Edition] = MappingProxyType(
             flags_only_on_claim_in_rapid=True,
             rapid_rulings_on_request=True,
             has_move_once_made=False,
+            opponent_restarts_for_displaced=True,
             illegal_completed_by_press=("blitz",),
         ),
         "2023": Edition(
@@ -385,6 +392,7 @@ EDITIONS: Mapping[str, Edition] = MappingProxyType(
             chess960=True,
             illegal_completed_by_press=("standard", "rapid", "blitz"),
             promotion_choice_on_touch=True,
+            displaced_pause_and_call=True,
             claim_right_lost_by_touch=True,
             claim_is_draw_offer=True,
             agreement_needs_both_moved=True,

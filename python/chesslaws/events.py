@@ -128,6 +128,8 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
         "release": Schema(by="player", required={"square": str}, optional={"from": str, "piece": str},
                           choices={"piece": ("Q", "R", "B", "N")}),
         "adjust": Schema(by="player", required={"square": str}),
+        "displace": Schema(by="player", required={"squares": list}),
+        "restore": Schema(by="any"),
         "claim_touch_move": Schema(by="player"),
         "arrive": Schema(by="player"),
         "seal": Schema(

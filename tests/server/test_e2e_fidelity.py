@@ -58,3 +58,20 @@ def test_the_arbiter_enters_a_release_and_the_touch_move_claim(server: Any, brow
     claim = log_of(server, g["id"])[-1]
     assert (claim["type"], claim["by"]) == ("claim_touch_move", "black")
     arbiter.context.close()
+
+
+def test_the_arbiter_enters_displaced_pieces_and_their_restoration(server: Any, browser: Any) -> None:
+    """2023 7.4.1: White knocks over the c2 and d2 pawns; everyone sees it noted until they are restored."""
+    g = new_game(server, time_control="5400", edition="2023", interface="otb")
+    arbiter = open_seat(browser, g["links"]["arbiter"])
+    arbiter.select_option("#act-for", "white")
+    arbiter.fill("#hand-square", "c2 d2")
+    arbiter.click("#btn-displace")
+    arbiter.wait_for_selector("#status:has-text('White displaced pieces (c2, d2)')")
+    displaced = log_of(server, g["id"])[-1]
+    assert (displaced["type"], displaced["by"], displaced["squares"]) == ("displace", "white", ["c2", "d2"])
+    arbiter.click("#btn-restore")
+    arbiter.wait_for_selector("#status:not(:has-text('displaced pieces'))")
+    restored = log_of(server, g["id"])[-1]
+    assert (restored["type"], restored["by"]) == ("restore", "white")
+    arbiter.context.close()

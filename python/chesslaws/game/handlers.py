@@ -17,6 +17,8 @@ claim_flag,            :mod:`chesslaws.game.flags` (Article 6)
 stop_clocks,
 start_clocks,
 set_clocks
+displace, restore      :mod:`chesslaws.game.displacement` (2023 7.4,
+                       1997 7.3, 1989 8.3)
 release                :mod:`chesslaws.game.releasing` (2023 4.7,
                        1997 4.7, 1989 6)
 press_clock            :mod:`chesslaws.game.pressing` (2023 6.2,
@@ -50,6 +52,7 @@ from chesslaws.game.irregularities import _on_annul, _on_claim_setup, _on_claim_
 from chesslaws.game.moving import _on_adjust, _on_claim_touch_move, _on_move, _on_touch
 from chesslaws.game.pressing import _on_press_clock
 from chesslaws.game.releasing import _on_release
+from chesslaws.game.displacement import _on_displace, _on_restore
 from chesslaws.game.state import GameError, GameState, _Builder, _config_from_start, other
 
 
@@ -104,6 +107,8 @@ HANDLERS: Mapping[str, Handler] = {
     "adjust": _on_adjust,
     "claim_touch_move": _on_claim_touch_move,
     "release": _on_release,
+    "displace": _on_displace,
+    "restore": _on_restore,
     "seal": _on_seal,
     "resume": _on_resume,
     "envelope_lost": _on_envelope_lost,

@@ -348,7 +348,7 @@ def _on_reinstate(b: _Builder, ev: Event) -> None:
     if times is not None:
         clock = clock.set_times(t, *times)
     b.set(position=pos, keys=s.keys[: n + 1], moves=kept, clock=clock, offer=None, counter=None, touched=(),
-          touch_violation=None, illegal_pending=None)
+          touch_violation=None, illegal_pending=None, displaced=None)
     reason = ev.get("reason")
     rule = "boards_differ" if reason == "boards_differ" and s.config.visually_disabled else "reinstate"
     last = f"after {(n + 1) // 2}{'.' if n % 2 else '...'} {kept[-1].san}" if kept else "at the start"

@@ -32,6 +32,7 @@ from __future__ import annotations
 from chesslaws._values import replace
 from chesslaws.clock import Clock
 from chesslaws.events import Event, EventError
+from chesslaws.game.displacement import _restart_for_displacer
 from chesslaws.game.irregularities import _on_illegal_move, _on_press_clock as _press_without_move, _squares_of
 from chesslaws.game.state import NAME, UnpressedMove, _Builder, other
 from chesslaws.timecontrol import Color
@@ -127,5 +128,7 @@ def _on_press_clock(b: _Builder, ev: Event) -> None:
                    f"{NAME[other(by)]} presses it in turn.")
         else:
             b.set(clock=clock, unpressed=None)
+        return
+    if _restart_for_displacer(b, ev):  # 1997 7.3
         return
     _press_without_move(b, ev)

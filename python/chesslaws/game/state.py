@@ -177,6 +177,14 @@ class UnpressedMove:
 
 
 @dataclass(frozen=True, slots=True)
+class Displacement:
+    """Pieces a player displaced and has not yet re-established (2023 7.4, 1997 7.3, 1989 8.3)."""
+
+    by: Color
+    squares: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class DrawOffer:
     by: Color
     t_ms: int
@@ -292,6 +300,7 @@ class GameState:
     unpressed_illegal: UnpressedMove | None = None  # an illegal move made and not yet completed (7.5.1)
     released: tuple[tuple[str, str], ...] = ()  # pieces released on a square in this move: (from, to) (4.7)
     promotion_piece: str | None = None  # the promotion piece chosen and final ("q", "r", "b", "n")
+    displaced: Displacement | None = None  # pieces displaced, not yet re-established (7.4.1)
     promotion_touched: bool = False  # ... by touching the square of promotion (2023 4.4.4), not by a release
     # The position (this very object) that the dead-position check last found alive: from the next
     # one, if the mover's quiet move can be undone, the check needs no search (completion.py).
@@ -342,6 +351,8 @@ class GameState:
             out.append({"kind": "touch_move_claimable", "by": self.turn})
         if self.unpressed is not None and self.ongoing and self.clock.running == self.unpressed:
             out.append({"kind": "clock_not_pressed", "by": self.unpressed})
+        if self.displaced is not None and self.ongoing:
+            out.append({"kind": "pieces_displaced", "by": self.displaced.by, "squares": list(self.displaced.squares)})
         if self.unpressed_illegal is not None and self.ongoing:
             out.append({"kind": "illegal_move_not_completed", "by": self.turn})
         for c in self.claims:

@@ -127,7 +127,7 @@ async function api(method, path, body) {
 }
 
 const PLAYER_EVENTS = new Set(["offer_draw", "accept_draw", "decline_draw", "claim_draw", "claim_flag", "resign", "arrive",
-  "press_clock", "claim_touch_move"]);
+  "press_clock", "claim_touch_move", "displace"]);
 
 async function send(event) {
   if (seat === "arbiter" && S && S.interface === "otb" && PLAYER_EVENTS.has(event.type) && !event.by) {
@@ -593,6 +593,7 @@ function renderStatus() {
       if (p.kind === "claim") notes.push(`${NAME[p.by]}'s ${p.reason} claim awaits the arbiter`);
       // Shown to the arbiter only: nobody may tell a player he has not pressed (2023 12.6, 1997 13.6, 1989 12.9).
       if (p.kind === "clock_not_pressed" && seat === "arbiter") notes.push(`${NAME[p.by]} has not pressed the clock`);
+      if (p.kind === "pieces_displaced") notes.push(`${NAME[p.by]} displaced pieces (${p.squares.join(", ")})`);
       if (p.kind === "illegal_move_not_completed" && seat === "arbiter") {
         notes.push(`${NAME[p.by]}'s illegal move is not completed (clock not pressed)`);
       }
@@ -1009,6 +1010,11 @@ for (const type of ["touch", "release", "adjust"]) {
   });
 }
 $("btn-claim-touch").addEventListener("click", () => send({ type: "claim_touch_move" }));
+$("btn-displace").addEventListener("click", async () => {
+  const squares = $("hand-square").value.split(/[ ,]+/).map((x) => x.trim().toLowerCase()).filter((x) => x);
+  if (await send({ type: "displace", squares })) $("hand-square").value = "";
+});
+$("btn-restore").addEventListener("click", () => send({ type: "restore", by: $("act-for").value }));
 $("lang").addEventListener("change", () => {
   lang = $("lang").value;
   localStorage.setItem("chesslaws:lang", lang);
