@@ -97,6 +97,7 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
                 "visually_disabled": list,
                 "variant": str,
                 "start_position": int,
+                "clock": str,
             },
             choices={
                 "edition": ("1989", "1997", "2023"),
@@ -105,6 +106,7 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
                 "arbiter": ("present", "absent"),
                 "supervision": ("full", "partial"),
                 "device_penalty": ("loss", "lighter"),
+                "clock": ("analogue", "digital"),
             },
         ),
         "move": Schema(by="player", required={"move": str}, optional={"offer_draw": bool, "announced": str, "two_hands": bool,

@@ -112,7 +112,7 @@ SAYS = {
     "late_press": "allowed to pause", "reply_before_press": "have the move",
     "illegal_not_completed": "illegal move is completed", "release": "as a legal move or part of",
     "release_castling": "Castling, when", "release_promotion": "Promotion, when", "promotion_choice": "promotes a pawn",
-    "displaced": "displaces one or more pieces", "late_resumption": "arrives at the chessboard after the default time",
+    "displaced": "displaces one or more pieces", "first_flag": "both flags have fallen", "late_resumption": "arrives at the chessboard after the default time",
 }
 
 

@@ -172,6 +172,16 @@ def _on_claim_flag(b: _Builder, ev: Event) -> None:
         if rapid:
             b.end(t, draw("both_flags_fallen"), "both_flags_rapid", "Both flags have fallen: the game is drawn.")
             return
+        first = s.clock.first_flag(t)
+        if s.config.clock_shows_first_flag and first is not None:
+            # The clock establishes which flag fell first: the rule for both flags, made for when it
+            # cannot (1989 12.8, 1997 6.11 and 10.4, 2023 III.3.1), does not apply.
+            loser, at = first
+            b.rule(t, "first_flag", f"Both flags have fallen, and the clock shows that {NAME[loser]}'s fell first "
+                   f"(at t={ms_to_t(at)}): the rule for flags of which the first cannot be established does not "
+                   "apply.")
+            _flag_outcome(b, loser, t)
+            return
         quick = _in_quickplay_finish(s, by) and _in_quickplay_finish(s, opp)
         draw_key, continue_key = "both_flags_quickplay", "both_flags"
         if ed.name == "2023" and any(p.increment_ms for p in s.clock.control.periods):

@@ -250,6 +250,7 @@ class Config:
     visually_disabled: frozenset[str] = frozenset()  # 2023 Appendix D (1997: not in the Laws)
     chess960: bool = False  # 2023 Guidelines II: Chess960 castling
     start_number: int | None = None  # the Chess960 starting position's number (0-959), when known
+    clock_shows_first_flag: bool = False  # a digital clock establishes which flag fell first (2023 III.3.1)
 
     def initial_position(self) -> Position:
         """The position the game starts from, in its castling mode."""
@@ -427,6 +428,7 @@ def _config_from_start(ev: Event) -> Config:
         visually_disabled=frozenset(visually_disabled),
         chess960=chess960,
         start_number=start_number,
+        clock_shows_first_flag=ev.get("clock", "analogue") == "digital",
     )
 
 
