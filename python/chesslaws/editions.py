@@ -64,6 +64,12 @@ class Edition:
     has_move_once_made: bool = True  # 1997 1.1: only once the opponent's move is completed (pressed)
     illegal_completed_by_press: tuple[Mode, ...] = ()  # 2023 7.5.1 (every mode), 1997 C.3 (blitz)
     opponent_restarts_for_displaced: bool = False  # 1997 7.3
+    # The scoresheet (1989 11, 1997 8, 2023 8)
+    scoresheet_exemption_ignores_increment: bool = False  # 1989 11.2 (1997 / 2023 8.4: not with 30 s or more)
+    record_in_advance_allowed: bool = False  # 1989 11.1: "or vice versa"
+    record_in_advance_forbidden: bool = False  # 2023 8.1.2
+    refusal_to_record_is_refusal: bool = False  # 1989 11.4 (-> 10.17)
+    signed_result_stands: bool = False  # 2023 8.7
     displaced_pause_and_call: bool = False  # 2023 7.4.2: the clock paused, the arbiter called
     promotion_choice_on_touch: bool = False  # 2023 4.4.4 (earlier: with the move, 1997 4.7, 1989 6)
 
@@ -85,6 +91,10 @@ _ARTICLES_1989 = {
     "late_press": "12.3",
     "release": "6",
     "first_flag": "12.8",
+    "record_first": "11.1",
+    "scoresheet_update": "11.2",
+    "scoresheet_exempt": "11.2",
+    "scoresheet_required": "11.4",
     "displaced": "8.3",
     "release_castling": "6",
     "release_promotion": "6",
@@ -156,6 +166,9 @@ _ARTICLES_1997 = {
     "release_castling": "4.7",
     "displaced": "7.3",
     "first_flag": "6.11",
+    "scoresheet_update": "8.4",
+    "scoresheet_exempt": "8.4",
+    "scoresheet_required": "8.1",
     "displaced_restart": "7.3",
     "release_promotion": "4.7",
     "illegal_not_completed": "C.3",
@@ -240,6 +253,11 @@ _ARTICLES_2023 = {
     "release_castling": "4.7.2",
     "displaced": "7.4.1",
     "first_flag": "III.3.1",
+    "record_in_advance": "8.1.2",
+    "scoresheet_update": "8.5.2",
+    "scoresheet_exempt": "8.4",
+    "scoresheet_required": "8.1.1",
+    "signed_result": "8.7",
     "release_promotion": "4.7.3",
     "promotion_choice": "4.4.4",
     "illegal_not_completed": "7.5.1",
@@ -345,6 +363,9 @@ EDITIONS: Mapping[str, Edition] = MappingProxyType(
             default_time_ms=3_600_000,
             flags_only_on_claim_in_rapid=False,
             bare_king_cannot_win=True,
+            scoresheet_exemption_ignores_increment=True,
+            record_in_advance_allowed=True,
+            refusal_to_record_is_refusal=True,
         ),
         "1997": Edition(
             name="1997",
@@ -396,6 +417,8 @@ EDITIONS: Mapping[str, Edition] = MappingProxyType(
             illegal_completed_by_press=("standard", "rapid", "blitz"),
             promotion_choice_on_touch=True,
             displaced_pause_and_call=True,
+            record_in_advance_forbidden=True,
+            signed_result_stands=True,
             claim_right_lost_by_touch=True,
             claim_is_draw_offer=True,
             agreement_needs_both_moved=True,

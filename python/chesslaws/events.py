@@ -36,7 +36,8 @@ RANGES: Mapping[str, tuple[float, float]] = MappingProxyType({
     "session_end": (0, MAX_T),
     "default_time": (0, MAX_T),
     "fifty_move_limit": (1, 1000),
-    "start_position": (0, 959),  # Chess960 starting positions (2023 Guidelines II.2)
+    "start_position": (0, 959),
+    "plies": (0, 100_000),  # Chess960 starting positions (2023 Guidelines II.2)
 })
 
 
@@ -131,6 +132,8 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
                           choices={"piece": ("Q", "R", "B", "N")}),
         "adjust": Schema(by="player", required={"square": str}),
         "displace": Schema(by="player", required={"squares": list}),
+        "scoresheet": Schema(by="player", required={"plies": int}),
+        "sign": Schema(by="player", required={"result": str}, choices={"result": ("1-0", "0-1", "1/2-1/2")}),
         "restore": Schema(by="any"),
         "claim_touch_move": Schema(by="player"),
         "arrive": Schema(by="player"),

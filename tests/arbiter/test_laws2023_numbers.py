@@ -112,7 +112,10 @@ SAYS = {
     "late_press": "allowed to pause", "reply_before_press": "have the move",
     "illegal_not_completed": "illegal move is completed", "release": "as a legal move or part of",
     "release_castling": "Castling, when", "release_promotion": "Promotion, when", "promotion_choice": "promotes a pawn",
-    "displaced": "displaces one or more pieces", "first_flag": "both flags have fallen", "late_resumption": "arrives at the chessboard after the default time",
+    "displaced": "displaces one or more pieces", "first_flag": "both flags have fallen",
+    "record_in_advance": "forbidden to record", "scoresheet_update": "has not kept score",
+    "scoresheet_exempt": "less than five minutes", "scoresheet_required": "each player is",
+    "signed_result": "At the conclusion of the game", "late_resumption": "arrives at the chessboard after the default time",
 }
 
 

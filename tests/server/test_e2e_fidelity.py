@@ -75,3 +75,30 @@ def test_the_arbiter_enters_displaced_pieces_and_their_restoration(server: Any, 
     restored = log_of(server, g["id"])[-1]
     assert (restored["type"], restored["by"]) == ("restore", "white")
     arbiter.context.close()
+
+
+def test_the_arbiter_notes_a_scoresheet_and_the_signed_result(server: Any, browser: Any) -> None:
+    """2023 8.1.1: White's scoresheet is empty after 1.e4 e5 2.Nf3; 8.7: after Black resigns, both
+    sign 1/2-1/2 by mistake, and the signed result stands."""
+    g = new_game(server, time_control="5400", edition="2023", interface="otb")
+    arbiter = open_seat(browser, g["links"]["arbiter"])
+    click_move(arbiter, "e2", "e4")
+    click_move(arbiter, "e7", "e5")
+    click_move(arbiter, "g1", "f3")
+    arbiter.wait_for_selector("#sheet td:has-text('Nf3')")
+    arbiter.select_option("#sheet-who", "white")
+    arbiter.fill("#sheet-plies", "0")
+    arbiter.click("#arb-sheet-note")
+    arbiter.wait_for_selector("#rulings:has-text('scoresheet is 3 moves behind')")
+    arbiter.select_option("#act-for", "black")
+    arbiter.click("#btn-resign")
+    arbiter.click("#confirm-yes")
+    arbiter.wait_for_selector("#arb-sign:not([disabled])")
+    arbiter.select_option("#sign-result", "1/2-1/2")
+    arbiter.click("#arb-sign")
+    arbiter.select_option("#sheet-who", "black")
+    arbiter.click("#arb-sign")
+    arbiter.wait_for_selector('#status[data-result="1/2-1/2"]')
+    signs = [e for e in log_of(server, g["id"]) if e["type"] == "sign"]
+    assert [(e["by"], e["result"]) for e in signs] == [("white", "1/2-1/2"), ("black", "1/2-1/2")]
+    arbiter.context.close()

@@ -24,6 +24,8 @@ articles of each edition (1989, 1997, 2023) that it applies:
 - :mod:`~chesslaws.game.draws`: draws, offers and claims (Article 9; 1997
   Article 10 and 2023 Guidelines III, the quickplay finish);
 - :mod:`~chesslaws.game.flags`: the clock and flags (Article 6);
+- :mod:`~chesslaws.game.recording`: the scoresheet kept and signed (2023
+  Article 8, 1997 Article 8, 1989 Article 11);
 - :mod:`~chesslaws.game.displacement`: displaced pieces re-established
   (2023 7.4, 1997 7.3, 1989 8.3);
 - :mod:`~chesslaws.game.releasing`: a piece released on a square within a

@@ -17,6 +17,8 @@ claim_flag,            :mod:`chesslaws.game.flags` (Article 6)
 stop_clocks,
 start_clocks,
 set_clocks
+scoresheet, sign       :mod:`chesslaws.game.recording` (2023 8,
+                       1997 8, 1989 11)
 displace, restore      :mod:`chesslaws.game.displacement` (2023 7.4,
                        1997 7.3, 1989 8.3)
 release                :mod:`chesslaws.game.releasing` (2023 4.7,
@@ -53,6 +55,7 @@ from chesslaws.game.moving import _on_adjust, _on_claim_touch_move, _on_move, _o
 from chesslaws.game.pressing import _on_press_clock
 from chesslaws.game.releasing import _on_release
 from chesslaws.game.displacement import _on_displace, _on_restore
+from chesslaws.game.recording import _on_scoresheet, _on_sign
 from chesslaws.game.state import GameError, GameState, _Builder, _config_from_start, other
 
 
@@ -109,6 +112,8 @@ HANDLERS: Mapping[str, Handler] = {
     "release": _on_release,
     "displace": _on_displace,
     "restore": _on_restore,
+    "scoresheet": _on_scoresheet,
+    "sign": _on_sign,
     "seal": _on_seal,
     "resume": _on_resume,
     "envelope_lost": _on_envelope_lost,
@@ -118,7 +123,7 @@ HANDLERS: Mapping[str, Handler] = {
 
 #: Events allowed when the game is not in play, by status.
 _ALLOWED_WHEN = {
-    "finished": {"decision", "annul", "penalty", "conduct"},
+    "finished": {"decision", "annul", "penalty", "conduct", "sign"},
     "adjourned": {"offer_draw", "accept_draw", "decline_draw", "resign", "resume", "annul"},
     "annulled": set(),
 }

@@ -814,6 +814,9 @@ function renderConsole() {
   $("arb-quickplay").hidden = !S.pending.some((p) => p.kind === "claim" && p.reason === "quickplay");
   const sealed = S.pending.find((p) => p.kind === "sealed_move");
   $("arb-adjourned").hidden = !(S.status === "adjourned" || sealed);
+  $("arb-sheet").hidden = S.interface !== "otb";  // player events: the arbiter enters them over the board
+  $("arb-sheet-note").disabled = S.status !== "ongoing";
+  $("arb-sign").disabled = S.status !== "finished";
   const box = $("arb-sealed");
   if (!sealed) { box.hidden = true; box.dataset.seq = ""; return; }
   box.hidden = false;
@@ -981,6 +984,9 @@ $("arb-penalty").addEventListener("click", async () => {
 for (const b of document.querySelectorAll(".arb-decision")) {
   b.addEventListener("click", () => send({ type: "decision", on: "quickplay", ruling: b.dataset.ruling }));
 }
+$("arb-sheet-note").addEventListener("click", () =>
+  send({ type: "scoresheet", by: $("sheet-who").value, plies: parseInt($("sheet-plies").value, 10) || 0 }));
+$("arb-sign").addEventListener("click", () => send({ type: "sign", by: $("sheet-who").value, result: $("sign-result").value }));
 $("arb-refuse").addEventListener("click", async () => {
   const who = $("ref-against").value;
   const text = who === "both" ? "Both players persistently refuse to comply with the Laws: both lose the game."
