@@ -70,6 +70,7 @@ class Edition:
     record_in_advance_forbidden: bool = False  # 2023 8.1.2
     refusal_to_record_is_refusal: bool = False  # 1989 11.4 (-> 10.17)
     signed_result_stands: bool = False  # 2023 8.7
+    set_clocks_limits: bool = False  # 1989 12.4 and 12.6: five minutes and a minute a move to the control
     displaced_pause_and_call: bool = False  # 2023 7.4.2: the clock paused, the arbiter called
     promotion_choice_on_touch: bool = False  # 2023 4.4.4 (earlier: with the move, 1997 4.7, 1989 6)
 
@@ -92,6 +93,7 @@ _ARTICLES_1989 = {
     "release": "6",
     "first_flag": "12.8",
     "record_first": "11.1",
+    "set_clocks_limit": "12.4",
     "scoresheet_update": "11.2",
     "scoresheet_exempt": "11.2",
     "scoresheet_required": "11.4",
@@ -366,6 +368,7 @@ EDITIONS: Mapping[str, Edition] = MappingProxyType(
             scoresheet_exemption_ignores_increment=True,
             record_in_advance_allowed=True,
             refusal_to_record_is_refusal=True,
+            set_clocks_limits=True,
         ),
         "1997": Edition(
             name="1997",
