@@ -120,8 +120,8 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
         "claim_draw": Schema(
             by="player",
             required={"reason": str},
-            optional={"move": str},
-            choices={"reason": ("threefold", "fifty", "quickplay")},
+            optional={"move": str, "grounds": str, "final_position": str},
+            choices={"reason": ("threefold", "fifty", "quickplay"), "grounds": ("cannot_win", "no_effort", "both")},
         ),
         "claim_flag": Schema(by="player"),
         "claim_win": Schema(by="player", required={"reason": str}, choices={"reason": ("illegal_move",)}),

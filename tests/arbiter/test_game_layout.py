@@ -20,7 +20,7 @@ from chesslaws.game.handlers import HANDLERS
 
 PACKAGE = Path(chesslaws.game.__file__).parent
 PARTS = ["state", "completion", "played", "moving", "draws", "flags", "irregularities", "conduct", "adjournment",
-         "pressing", "releasing", "displacement", "recording", "handlers"]
+         "pressing", "releasing", "displacement", "recording", "grounds", "handlers"]
 
 #: Each event type -> the module of the Laws' part that rules on it.
 HOME = {

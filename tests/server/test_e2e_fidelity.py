@@ -102,3 +102,20 @@ def test_the_arbiter_notes_a_scoresheet_and_the_signed_result(server: Any, brows
     signs = [e for e in log_of(server, g["id"]) if e["type"] == "sign"]
     assert [(e["by"], e["result"]) for e in signs] == [("white", "1/2-1/2"), ("black", "1/2-1/2")]
     arbiter.context.close()
+
+
+def test_a_quickplay_claim_states_its_grounds(server: Any, browser: Any) -> None:
+    """1997 D.1: with no arbiter present, White (100 s left) claims on the ground that Black makes no
+    effort to win; the page writes the final position down with the claim."""
+    g = new_game(server, time_control="100", mode="standard", edition="1997", arbiter="absent")
+    white = open_seat(browser, g["links"]["white"])
+    white.wait_for_selector("#btn-quickplay:not([disabled])")
+    white.select_option("#quickplay-grounds", "no_effort")
+    white.click("#btn-quickplay")
+    white.click("#confirm-yes")
+    white.wait_for_selector("#rulings:has-text('making no effort to win by normal means')")
+    claim = log_of(server, g["id"])[-1]
+    assert (claim["type"], claim["grounds"]) == ("claim_draw", "no_effort")
+    assert claim["final_position"].startswith("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w")
+    assert "Black verifies it" in white.inner_text("#rulings")
+    white.context.close()

@@ -924,7 +924,10 @@ $("claim-with-move").addEventListener("change", () => { if (!$("claim-with-move"
 $("btn-quickplay").addEventListener("click", async () => {
   const c = ctl("quickplay");
   if (!c || !(await confirmAsk(c.title, c.confirm, c.ok))) return;
-  send({ type: "claim_draw", reason: "quickplay" });
+  const event = { type: "claim_draw", reason: "quickplay" };
+  if ($("quickplay-grounds").value) event.grounds = $("quickplay-grounds").value;
+  if (S.arbiter === "absent") event.final_position = S.fen;  // written down for the opponent to verify (1997 D.1, 2023 III.6.1)
+  send(event);
 });
 $("btn-flag").addEventListener("click", async () => {
   const c = ctl("flag");
