@@ -434,6 +434,9 @@ EXTEND: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]] = {
     ("2023", "8.1-8.7"): (("game.recording:_on_scoresheet", "game.recording:_on_sign"),
                           (REC25 + "test_a_player_who_does_not_record", REC25 + "test_the_signed_result_stands")),
     ("2023", "12.6-12.8"): (("game.pressing:_move_not_pressed",), (PRESS + "test_the_opponent_lets_the_flag_fall",)),
+    ("2023", "D.2.9"): (("game.gamescores:_on_game_score",),
+                        ("arbiter/test_game_scores.py::test_the_scores_differ_the_moves_are_retraced_to_where_they_agree",
+                         "arbiter/test_game_scores.py::test_the_scores_correspond_the_board_is_adjusted")),
     ("2023", "III.3"): (("game.state:Config.clock_shows_first_flag",), (KIND + "test_a_digital_clock_shows_which_flag_fell_first",)),
     ("2023", "III.5"): (("game.grounds:_note_grounds",), (GRD + "test_the_claim_states_its_grounds",)),
     ("2023", "III.6"): (("game.grounds:_note_grounds",), (GRD + "test_without_an_arbiter_the_final_position_is_written_and_verified",)),
@@ -472,9 +475,7 @@ LOG: dict[tuple[str, str], str] = {
                      "(A.5.2) has no event",
     ("2023", "D.2.10-D.2.11"): "yes: the assistant's acts are the player's events (`by` is his colour)",
     ("2023", "D.2.8"): "yes: `move` with `announced`",
-    ("2023", "D.2.3-D.2.7"): "partly: `move` with `announced`; what each player wrote in his game score has no event",
-    ("2023", "D.2.9"): "partly: `reinstate` with `reason` `boards_differ`; the two game scores themselves are not "
-                       "in the log",
+    ("2023", "D.2.9"): "yes: each player's `game_score`, the arbiter's `reinstate` with `reason` `boards_differ`",
     ("2023", "A.4"): "partly: `supervision`; the player's request to see the scoresheet (A.4.3) has no event",
     ("1989", "11.1-11.9"): "partly: `scoresheet`; the reconstruction (11.5-11.8) and 11.9 (the next move counted as "
                            "the first of the next control) have no event",

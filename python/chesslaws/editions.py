@@ -260,6 +260,7 @@ _ARTICLES_2023 = {
     "record_in_advance": "8.1.2",
     "quickplay_grounds": "III.5",
     "quickplay_grounds_absent": "III.6.1",
+    "game_scores": "D.2.9",
     "scoresheet_update": "8.5.2",
     "scoresheet_exempt": "8.4",
     "scoresheet_required": "8.1.1",

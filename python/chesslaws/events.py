@@ -133,6 +133,7 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
         "adjust": Schema(by="player", required={"square": str}),
         "displace": Schema(by="player", required={"squares": list}),
         "scoresheet": Schema(by="player", required={"plies": int}),
+        "game_score": Schema(by="player", required={"moves": list}),
         "sign": Schema(by="player", required={"result": str}, choices={"result": ("1-0", "0-1", "1/2-1/2")}),
         "restore": Schema(by="any"),
         "claim_touch_move": Schema(by="player"),

@@ -116,7 +116,7 @@ SAYS = {
     "record_in_advance": "forbidden to record", "scoresheet_update": "has not kept score",
     "scoresheet_exempt": "less than five minutes", "scoresheet_required": "each player is",
     "signed_result": "At the conclusion of the game", "quickplay_grounds": "may claim a draw before",
-    "quickplay_grounds_absent": "may claim a draw when", "late_resumption": "arrives at the chessboard after the default time",
+    "quickplay_grounds_absent": "may claim a draw when", "game_scores": "two boards", "late_resumption": "arrives at the chessboard after the default time",
 }
 
 

@@ -119,3 +119,26 @@ def test_a_quickplay_claim_states_its_grounds(server: Any, browser: Any) -> None
     assert claim["final_position"].startswith("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w")
     assert "Black verifies it" in white.inner_text("#rulings")
     white.context.close()
+
+
+def test_the_arbiter_enters_both_game_scores(server: Any, browser: Any) -> None:
+    """2023 D.2.9: in a game with a visually disabled player the boards differ; the arbiter enters
+    both game scores and the ruling names the move up to which they agree."""
+    g = new_game(server, time_control="5400", edition="2023", interface="otb", visually_disabled=["black"])
+    arbiter = open_seat(browser, g["links"]["arbiter"])
+    click_move(arbiter, "e2", "e4")
+    click_move(arbiter, "e7", "e5")
+    arbiter.wait_for_selector("#sheet td:has-text('e5')")
+    arbiter.select_option("#sheet-who", "white")
+    arbiter.fill("#score-moves", "1. e4 e5")
+    arbiter.click("#arb-game-score")
+    for _ in range(200):  # the first score is in the log before the second is entered
+        if any(e["type"] == "game_score" for e in log_of(server, g["id"])):
+            break
+    arbiter.select_option("#sheet-who", "black")
+    arbiter.fill("#score-moves", "1.e4 d5")
+    arbiter.click("#arb-game-score")
+    arbiter.wait_for_selector("#rulings:has-text('agree up to 1. e4')")
+    scores = [e for e in log_of(server, g["id"]) if e["type"] == "game_score"]
+    assert [(e["by"], e["moves"]) for e in scores] == [("white", ["e4", "e5"]), ("black", ["e4", "d5"])]
+    arbiter.context.close()

@@ -24,6 +24,8 @@ articles of each edition (1989, 1997, 2023) that it applies:
 - :mod:`~chesslaws.game.draws`: draws, offers and claims (Article 9; 1997
   Article 10 and 2023 Guidelines III, the quickplay finish);
 - :mod:`~chesslaws.game.flags`: the clock and flags (Article 6);
+- :mod:`~chesslaws.game.gamescores`: the two game scores of a game with a
+  visually disabled player (2023 D.2.9);
 - :mod:`~chesslaws.game.recording`: the scoresheet kept and signed (2023
   Article 8, 1997 Article 8, 1989 Article 11);
 - :mod:`~chesslaws.game.displacement`: displaced pieces re-established

@@ -17,6 +17,7 @@ claim_flag,            :mod:`chesslaws.game.flags` (Article 6)
 stop_clocks,
 start_clocks,
 set_clocks
+game_score             :mod:`chesslaws.game.gamescores` (2023 D.2.9)
 scoresheet, sign       :mod:`chesslaws.game.recording` (2023 8,
                        1997 8, 1989 11)
 displace, restore      :mod:`chesslaws.game.displacement` (2023 7.4,
@@ -56,6 +57,7 @@ from chesslaws.game.pressing import _on_press_clock
 from chesslaws.game.releasing import _on_release
 from chesslaws.game.displacement import _on_displace, _on_restore
 from chesslaws.game.recording import _on_scoresheet, _on_sign
+from chesslaws.game.gamescores import _on_game_score
 from chesslaws.game.state import GameError, GameState, _Builder, _config_from_start, other
 
 
@@ -114,6 +116,7 @@ HANDLERS: Mapping[str, Handler] = {
     "restore": _on_restore,
     "scoresheet": _on_scoresheet,
     "sign": _on_sign,
+    "game_score": _on_game_score,
     "seal": _on_seal,
     "resume": _on_resume,
     "envelope_lost": _on_envelope_lost,

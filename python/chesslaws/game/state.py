@@ -302,7 +302,8 @@ class GameState:
     released: tuple[tuple[str, str], ...] = ()  # pieces released on a square in this move: (from, to) (4.7)
     promotion_piece: str | None = None  # the promotion piece chosen and final ("q", "r", "b", "n")
     scoresheet_exempt: Mapping[str, bool] = field(default_factory=dict)  # exempt from recording (8.4)
-    signed: Mapping[str, str] = field(default_factory=dict)  # the result each player signed (2023 8.7)
+    signed: Mapping[str, str] = field(default_factory=dict)
+    game_scores: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # written scores (2023 D.2.9)  # the result each player signed (2023 8.7)
     displaced: Displacement | None = None  # pieces displaced, not yet re-established (7.4.1)
     promotion_touched: bool = False  # ... by touching the square of promotion (2023 4.4.4), not by a release
     # The position (this very object) that the dead-position check last found alive: from the next

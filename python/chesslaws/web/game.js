@@ -989,6 +989,10 @@ for (const b of document.querySelectorAll(".arb-decision")) {
 }
 $("arb-sheet-note").addEventListener("click", () =>
   send({ type: "scoresheet", by: $("sheet-who").value, plies: parseInt($("sheet-plies").value, 10) || 0 }));
+$("arb-game-score").addEventListener("click", () => send({
+  type: "game_score", by: $("sheet-who").value,
+  moves: $("score-moves").value.split(/[\s,]+/).map((m) => m.replace(/^\d+\.+/, "")).filter((m) => m),
+}));
 $("arb-sign").addEventListener("click", () => send({ type: "sign", by: $("sheet-who").value, result: $("sign-result").value }));
 $("arb-refuse").addEventListener("click", async () => {
   const who = $("ref-against").value;
