@@ -30,6 +30,7 @@ class Row:
     code: tuple[str, ...] = ()
     tests: tuple[str, ...] = ()
     why: str = ""  # what software has to do there, when it has nothing
+    log: str = ""  # can what the article is about be written in the game log? (see LOG below)
 
 
 # --- short names for the references ---------------------------------------------------------
@@ -386,6 +387,125 @@ ROWS: list[Row] = [
     r("2023", "III.6", "no arbiter present: the claim concludes the game; the arbiter's decision is final", ("game.draws:_on_decision",), FID + "test_2023_quickplay_claim_without_an_arbiter_concludes_the_game"),
 ]
 
+# --- issue 25: what the log can now express, and whether each article can be written in it -------
+PRESS = "arbiter/test_clock_press.py::"
+REL = "arbiter/test_release.py::"
+DISP = "arbiter/test_displaced.py::"
+KIND = "arbiter/test_clock_kind.py::"
+LIM = "arbiter/test_clock_limits_1989.py::"
+REC25 = "arbiter/test_scoresheet_events.py::"
+GRD = "arbiter/test_quickplay_grounds.py::"
+
+#: More code and tests for rows the issue-25 events reach: (edition, article) -> (code, tests).
+EXTEND: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]] = {
+    ("1989", "6"): (("game.pressing:_reply_before_press", "game.releasing:_on_release"),
+                    (PRESS + "test_a_reply_before_the_press", REL + "test_a_piece_released_on_a_square_cannot_go_to_another")),
+    ("1989", "8.3"): (("game.displacement:_on_displace", "game.displacement:_on_restore"),
+                      (DISP + "test_the_displacer_must_restore_on_his_own_time", DISP + "test_the_opponent_presses_the_clock")),
+    ("1989", "11.1-11.9"): (("game.recording:_on_scoresheet",), (REC25 + "test_a_player_who_does_not_record",
+                                                                 REC25 + "test_writing_the_move_before_making_it")),
+    ("1989", "12.3"): (("game.pressing:_on_press_clock",), (PRESS + "test_the_movers_clock_runs_until_he_presses",)),
+    ("1989", "12.4"): (("game.flags:_check_clock_limit",), (LIM + "test_less_than_a_minute_a_move",)),
+    ("1989", "12.6"): (("game.flags:_check_clock_limit",), (LIM + "test_five_minutes_in_a_period_for_all_moves",)),
+    ("1989", "12.8"): (("game.state:Config.clock_shows_first_flag",), (KIND + "test_a_digital_clock_shows_which_flag_fell_first",)),
+    ("1989", "12.9"): (("game.pressing:_move_not_pressed",), (PRESS + "test_the_opponent_lets_the_flag_fall",)),
+    ("1997", "1.1"): (("game.pressing:_reply_before_press",), (PRESS + "test_a_reply_before_the_press",)),
+    ("1997", "4.7"): (("game.releasing:_on_release", "game.releasing:_allowed_by_release"),
+                      (REL + "test_a_piece_released_on_a_square_cannot_go_to_another",
+                       REL + "test_the_promotion_piece_released_on_the_square")),
+    ("1997", "6.3"): (("game.recording:_on_scoresheet",), (REC25 + "test_after_the_flag_the_exempt_player_updates",)),
+    ("1997", "6.7"): (("game.pressing:_on_press_clock", "game.played:_press_after_move"),
+                      (PRESS + "test_the_movers_clock_runs_until_he_presses", PRESS + "test_pressing_after_the_opponents_reply")),
+    ("1997", "6.11"): (("game.state:Config.clock_shows_first_flag",), (KIND + "test_a_digital_clock_shows_which_flag_fell_first",)),
+    ("1997", "7.3"): (("game.displacement:_on_displace", "game.displacement:_restart_for_displacer"),
+                      (DISP + "test_the_opponent_presses_the_clock",)),
+    ("1997", "8.1-8.3"): (("game.recording:_on_scoresheet",), (REC25 + "test_a_player_who_does_not_record",)),
+    ("1997", "8.4"): (("game.recording:_on_scoresheet",), (REC25 + "test_under_five_minutes_no_obligation",
+                                                            REC25 + "test_an_increment_of_30_seconds_keeps_the_duty")),
+    ("1997", "8.5-8.6"): (("game.recording:_on_scoresheet",), (REC25 + "test_after_the_flag_the_exempt_player_updates",)),
+    ("1997", "10.2"): (("game.grounds:_note_grounds",), (GRD + "test_the_claim_states_its_grounds",)),
+    ("1997", "10.4"): (("game.state:Config.clock_shows_first_flag",), (KIND + "test_analogue_flags_leave_it_unknown",)),
+    ("1997", "13.6"): (("game.pressing:_move_not_pressed",), (PRESS + "test_the_opponent_lets_the_flag_fall",)),
+    ("1997", "C.3"): (("game.pressing:_defer_illegal",), (PRESS + "test_1997_blitz_no_claim_before_the_illegal_move_is_completed",)),
+    ("1997", "D.1"): (("game.grounds:_note_grounds",), (GRD + "test_without_an_arbiter_the_final_position_is_written_and_verified",)),
+    ("2023", "1.1-1.5"): (("game.pressing:_reply_before_press",), (PRESS + "test_a_reply_before_the_press",)),
+    ("2023", "4.4"): (("game.releasing:_on_touch_promotion",), (REL + "test_the_promotion_piece_touching_the_square",)),
+    ("2023", "4.6-4.7"): (("game.releasing:_on_release", "game.releasing:_allowed_by_release"),
+                          (REL + "test_the_king_released_on_g1_means_castling", REL + "test_the_promotion_piece_released_on_the_square")),
+    ("2023", "6.1-6.4"): (("game.pressing:_on_press_clock", "game.played:_press_after_move"),
+                          (PRESS + "test_the_movers_clock_runs_until_he_presses", PRESS + "test_pressing_after_the_opponents_reply",
+                           PRESS + "test_a_move_that_ends_the_game_needs_no_press")),
+    ("2023", "7.4"): (("game.displacement:_on_displace", "game.displacement:_on_restore"),
+                      (DISP + "test_2023_the_clock_paused_and_the_arbiter_called",)),
+    ("2023", "7.5.1"): (("game.pressing:_defer_illegal",), (PRESS + "test_an_illegal_move_replaced_before_the_press",
+                                                            PRESS + "test_2023_the_press_completes_the_illegal_move")),
+    ("2023", "8.1-8.7"): (("game.recording:_on_scoresheet", "game.recording:_on_sign"),
+                          (REC25 + "test_a_player_who_does_not_record", REC25 + "test_the_signed_result_stands")),
+    ("2023", "12.6-12.8"): (("game.pressing:_move_not_pressed",), (PRESS + "test_the_opponent_lets_the_flag_fall",)),
+    ("2023", "D.2.9"): (("game.gamescores:_on_game_score",),
+                        ("arbiter/test_game_scores.py::test_the_scores_differ_the_moves_are_retraced_to_where_they_agree",
+                         "arbiter/test_game_scores.py::test_the_scores_correspond_the_board_is_adjusted")),
+    ("2023", "III.3"): (("game.state:Config.clock_shows_first_flag",), (KIND + "test_a_digital_clock_shows_which_flag_fell_first",)),
+    ("2023", "III.5"): (("game.grounds:_note_grounds",), (GRD + "test_the_claim_states_its_grounds",)),
+    ("2023", "III.6"): (("game.grounds:_note_grounds",), (GRD + "test_without_an_arbiter_the_final_position_is_written_and_verified",)),
+}
+
+#: Whether what an article is about can be written in the game log, where it is not simply "yes"
+#: (a row with code: the events it rules on exist) or "no" (a row without code). "—": nothing that
+#: happens in a game (the venue, FIDE's procedures, people's manners): nothing to write.
+OUTSIDE = "— (not something that happens in a game)"
+LOG: dict[tuple[str, str], str] = {
+    ("1989", "12.9"): "yes: `move` with `press`: false; the rule is silence",
+    ("1989", "16.1-16.3"): "yes: the arbiter's acts are events (`penalty`, `decision`, `conduct`)",
+    ("1997", "6.4"): OUTSIDE,
+    ("1997", "6.14"): OUTSIDE,
+    ("1997", "7.2"): "yes: `claim_setup` (`colours`), `annul`",
+    ("1997", "8.5-8.6"): "partly: `scoresheet` (8.5); no event says that the scoresheets cannot be brought up to "
+                         "date (8.6: the next move counted as the first of the next period)",
+    ("1997", "12.1"): "yes: `conduct`, `penalty`",
+    ("1997", "12.3"): OUTSIDE,
+    ("1997", "13.1-13.3"): "yes: the arbiter's acts are events (`penalty`, `decision`, `conduct`)",
+    ("1997", "13.6"): "yes: `move` with `press`: false; the rule is silence",
+    ("1997", "13.7"): OUTSIDE,
+    ("1997", "14.1"): OUTSIDE,
+    ("2023", "4.9"): "yes: the assistant's acts are the player's events (`by` is his colour)",
+    ("2023", "6.5"): OUTSIDE,
+    ("2023", "6.12"): OUTSIDE,
+    ("2023", "8.1-8.7"): "partly: `scoresheet`, `sign`; no event for 8.6 (scoresheets that cannot be brought up "
+                         "to date) or 8.1.6 (an assistant who writes the moves)",
+    ("2023", "11.1"): "yes: `conduct`, `penalty`",
+    ("2023", "11.3.4"): OUTSIDE,
+    ("2023", "11.4"): OUTSIDE,
+    ("2023", "11.9-11.12"): "partly: the arbiter's decisions are events; appeals and explanations are not",
+    ("2023", "12.1-12.4"): "yes: the arbiter's acts are events (`penalty`, `decision`, `conduct`)",
+    ("2023", "12.6-12.8"): "yes: `move` with `press`: false; the rule is silence",
+    ("2023", "A.5"): "partly: `supervision`: \"partial\"; an arbiter who observes one thing and not another "
+                     "(A.5.2) has no event",
+    ("2023", "D.2.10-D.2.11"): "yes: the assistant's acts are the player's events (`by` is his colour)",
+    ("2023", "D.2.8"): "yes: `move` with `announced`",
+    ("2023", "D.2.9"): "yes: each player's `game_score`, the arbiter's `reinstate` with `reason` `boards_differ`",
+    ("2023", "A.4"): "partly: `supervision`; the player's request to see the scoresheet (A.4.3) has no event",
+    ("1989", "11.1-11.9"): "partly: `scoresheet`; the reconstruction (11.5-11.8) and 11.9 (the next move counted as "
+                           "the first of the next control) have no event",
+}
+
+
+def _issue25(row: Row) -> Row:
+    code, tests = EXTEND.get((row.edition, row.article), ((), ()))
+    log = LOG.get((row.edition, row.article), "")
+    why = "" if code else row.why  # a row the new events reach has code now, not a reason for none
+    return Row(row.edition, row.article, row.subject, row.code + code, row.tests + tests, why, log)
+
+
+ROWS = [_issue25(row) for row in ROWS]
+
+
+def expressible(row: Row) -> str:
+    """The page's last column: can what the article is about be written in the log?"""
+    if row.log:
+        return row.log
+    return "yes" if row.code else "no"
+
 #: Paragraphs this table has not yet reached with code: listed, never hidden.
 GAPS: list[Row] = []
 
@@ -410,7 +530,10 @@ def render() -> str:
         "Generated from `docs/laws_coverage.py` (`python docs/laws_coverage.py`);",
         "`tests/arbiter/test_laws_coverage.py` checks that every reference exists and",
         "that this page is up to date. Code is `module:name` in `python/chesslaws/`;",
-        "tests are `file::test` in `tests/`.",
+        "tests are `file::test` in `tests/`. The last column says whether what the article",
+        "is about can be written in the game log (`docs/game-log.md`): `yes` for a row",
+        "with code (the events it rules on exist), `no` for one without, unless a",
+        "sentence says more; `partly` names what is still missing.",
         "",
         "The Laws' texts are FIDE's and are not in this repository. The 2023 Laws are the",
         "FIDE Handbook's E.01 (https://handbook.fide.com/chapter/E012023), summarised by",
@@ -426,12 +549,13 @@ def render() -> str:
     ]
     for edition, title in EDITION_TITLES.items():
         rows = [row for row in ROWS if row.edition == edition]
-        out += [f"## {title}", "", "| article | what it says | code | tests |", "|---|---|---|---|"]
+        out += [f"## {title}", "", "| article | what it says | code | tests | expressible in the log |",
+                "|---|---|---|---|---|"]
         for row in rows:
             if row.code or row.tests:
-                out.append(f"| {row.article} | {row.subject} | {_cell(row.code)} | {_cell(row.tests)} |")
+                out.append(f"| {row.article} | {row.subject} | {_cell(row.code)} | {_cell(row.tests)} | {expressible(row)} |")
             else:
-                out.append(f"| {row.article} | {row.subject} | — | nothing for software: {row.why} |")
+                out.append(f"| {row.article} | {row.subject} | — | nothing for software: {row.why} | {expressible(row)} |")
         out.append("")
     if GAPS:
         out += ["## Gaps", "", "Paragraphs chesslaws does not apply yet, with the reason:", "",

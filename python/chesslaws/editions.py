@@ -61,6 +61,19 @@ class Edition:
     unreplaced_promotion_is_queen: bool = False  # 2023 7.5.2 (earlier: an illegal move, reinstated)
     rapid_rulings_on_request: bool = False  # 1997 B.5: Articles 5 and 10 only when a player asks
     sealed_conclusion_stands: bool = False  # 2023 I.10: a late player loses, but a game the sealed move ended stays so
+    # Pressing the clock (1989 6 and 12.3, 1997 1.1 and 6.7(a), 2023 1.3 and 6.2.1-6.2.2)
+    has_move_once_made: bool = True  # 1997 1.1: only once the opponent's move is completed (pressed)
+    illegal_completed_by_press: tuple[Mode, ...] = ()  # 2023 7.5.1 (every mode), 1997 C.3 (blitz)
+    opponent_restarts_for_displaced: bool = False  # 1997 7.3
+    # The scoresheet (1989 11, 1997 8, 2023 8)
+    scoresheet_exemption_ignores_increment: bool = False  # 1989 11.2 (1997 / 2023 8.4: not with 30 s or more)
+    record_in_advance_allowed: bool = False  # 1989 11.1: "or vice versa"
+    record_in_advance_forbidden: bool = False  # 2023 8.1.2
+    refusal_to_record_is_refusal: bool = False  # 1989 11.4 (-> 10.17)
+    signed_result_stands: bool = False  # 2023 8.7
+    set_clocks_limits: bool = False  # 1989 12.4 and 12.6: five minutes and a minute a move to the control
+    displaced_pause_and_call: bool = False  # 2023 7.4.2: the clock paused, the arbiter called
+    promotion_choice_on_touch: bool = False  # 2023 4.4.4 (earlier: with the move, 1997 4.7, 1989 6)
 
     def article(self, rule: str) -> str:
         """The article of this edition for ``rule`` (a key of :attr:`articles`)."""
@@ -75,6 +88,19 @@ _ARTICLES_1989 = {
     "touch_move": "7",
     "castling_touch": "7",
     "press_without_move": "12.5",
+    "move_not_pressed": "12.3",
+    "reply_before_press": "6",
+    "late_press": "12.3",
+    "release": "6",
+    "first_flag": "12.8",
+    "record_first": "11.1",
+    "set_clocks_limit": "12.4",
+    "scoresheet_update": "11.2",
+    "scoresheet_exempt": "11.2",
+    "scoresheet_required": "11.4",
+    "displaced": "8.3",
+    "release_castling": "6",
+    "release_promotion": "6",
     "illegal_move": "8.1",
     "checkmate": "10.1",
     "resignation": "10.2",
@@ -136,6 +162,21 @@ _ARTICLES_1997 = {
     "castling_touch": "4.4",
     "one_hand": "4.1",
     "press_without_move": "6.13",
+    "move_not_pressed": "6.7(a)",
+    "reply_before_press": "1.1",
+    "late_press": "6.7(a)",
+    "release": "4.7",
+    "release_castling": "4.7",
+    "displaced": "7.3",
+    "first_flag": "6.11",
+    "scoresheet_update": "8.4",
+    "quickplay_grounds": "10.2",
+    "quickplay_grounds_absent": "D.1",
+    "scoresheet_exempt": "8.4",
+    "scoresheet_required": "8.1",
+    "displaced_restart": "7.3",
+    "release_promotion": "4.7",
+    "illegal_not_completed": "C.3",
     "illegal_move": "7.4",
     "checkmate": "5.1(a)",
     "resignation": "5.1(b)",
@@ -210,6 +251,24 @@ _ARTICLES_2023 = {
     "chess960_castling_touch": "II.3.2.4",
     "two_hands": "7.5.4",
     "press_without_move": "7.5.3",
+    "move_not_pressed": "6.2.1",
+    "reply_before_press": "1.3",
+    "late_press": "6.2.2",
+    "release": "4.7",
+    "release_castling": "4.7.2",
+    "displaced": "7.4.1",
+    "first_flag": "III.3.1",
+    "record_in_advance": "8.1.2",
+    "quickplay_grounds": "III.5",
+    "quickplay_grounds_absent": "III.6.1",
+    "game_scores": "D.2.9",
+    "scoresheet_update": "8.5.2",
+    "scoresheet_exempt": "8.4",
+    "scoresheet_required": "8.1.1",
+    "signed_result": "8.7",
+    "release_promotion": "4.7.3",
+    "promotion_choice": "4.4.4",
+    "illegal_not_completed": "7.5.1",
     "illegal_move": "7.5.1",
     "unreplaced_promotion": "7.5.2",
     "illegal_move_penalty": "7.5.5",
@@ -316,6 +375,10 @@ EDITIONS: Mapping[str, Edition] = MappingProxyType(
             default_time_ms=3_600_000,
             flags_only_on_claim_in_rapid=False,
             bare_king_cannot_win=True,
+            scoresheet_exemption_ignores_increment=True,
+            record_in_advance_allowed=True,
+            refusal_to_record_is_refusal=True,
+            set_clocks_limits=True,
         ),
         "1997": Edition(
             name="1997",
@@ -339,6 +402,9 @@ EDITIONS: Mapping[str, Edition] = MappingProxyType(
             flags_only_on_claim_in_rapid=True,
             rapid_rulings_on_request=True,
             mating_potential_in_blitz=True,
+            has_move_once_made=False,
+            opponent_restarts_for_displaced=True,
+            illegal_completed_by_press=("blitz",),
         ),
         "2023": Edition(
             name="2023",
@@ -362,6 +428,11 @@ EDITIONS: Mapping[str, Edition] = MappingProxyType(
             flags_only_on_claim_in_rapid=False,
             castle_when_king_then_rook=True,
             chess960=True,
+            illegal_completed_by_press=("standard", "rapid", "blitz"),
+            promotion_choice_on_touch=True,
+            displaced_pause_and_call=True,
+            record_in_advance_forbidden=True,
+            signed_result_stands=True,
             claim_right_lost_by_touch=True,
             claim_is_draw_offer=True,
             agreement_needs_both_moved=True,

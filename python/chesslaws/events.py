@@ -36,7 +36,8 @@ RANGES: Mapping[str, tuple[float, float]] = MappingProxyType({
     "session_end": (0, MAX_T),
     "default_time": (0, MAX_T),
     "fifty_move_limit": (1, 1000),
-    "start_position": (0, 959),  # Chess960 starting positions (2023 Guidelines II.2)
+    "start_position": (0, 959),
+    "plies": (0, 100_000),  # Chess960 starting positions (2023 Guidelines II.2)
 })
 
 
@@ -97,6 +98,7 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
                 "visually_disabled": list,
                 "variant": str,
                 "start_position": int,
+                "clock": str,
             },
             choices={
                 "edition": ("1989", "1997", "2023"),
@@ -105,9 +107,11 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
                 "arbiter": ("present", "absent"),
                 "supervision": ("full", "partial"),
                 "device_penalty": ("loss", "lighter"),
+                "clock": ("analogue", "digital"),
             },
         ),
-        "move": Schema(by="player", required={"move": str}, optional={"offer_draw": bool, "announced": str, "two_hands": bool}),
+        "move": Schema(by="player", required={"move": str}, optional={"offer_draw": bool, "announced": str, "two_hands": bool,
+                                                                      "press": bool}),
         "press_clock": Schema(by="player"),
         "request_increment": Schema(by="player"),
         "offer_draw": Schema(by="player"),
@@ -116,14 +120,22 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
         "claim_draw": Schema(
             by="player",
             required={"reason": str},
-            optional={"move": str},
-            choices={"reason": ("threefold", "fifty", "quickplay")},
+            optional={"move": str, "grounds": str, "final_position": str},
+            choices={"reason": ("threefold", "fifty", "quickplay"), "grounds": ("cannot_win", "no_effort", "both")},
         ),
         "claim_flag": Schema(by="player"),
         "claim_win": Schema(by="player", required={"reason": str}, choices={"reason": ("illegal_move",)}),
         "resign": Schema(by="player"),
-        "touch": Schema(by="player", required={"square": str}),
+        "touch": Schema(by="player", required={"square": str}, optional={"piece": str},
+                        choices={"piece": ("Q", "R", "B", "N")}),
+        "release": Schema(by="player", required={"square": str}, optional={"from": str, "piece": str},
+                          choices={"piece": ("Q", "R", "B", "N")}),
         "adjust": Schema(by="player", required={"square": str}),
+        "displace": Schema(by="player", required={"squares": list}),
+        "scoresheet": Schema(by="player", required={"plies": int}),
+        "game_score": Schema(by="player", required={"moves": list}),
+        "sign": Schema(by="player", required={"result": str}, choices={"result": ("1-0", "0-1", "1/2-1/2")}),
+        "restore": Schema(by="any"),
         "claim_touch_move": Schema(by="player"),
         "arrive": Schema(by="player"),
         "seal": Schema(

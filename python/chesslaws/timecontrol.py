@@ -280,6 +280,15 @@ class TimeControl:
             return None
         return self.periods[self.period_index(moves_made)]
 
+    def moves_to_control(self, moves_made: int) -> int | None:
+        """How many moves remain to the end of the current period after ``moves_made`` moves
+        (``None`` in a period for all the remaining moves, or without a clock)."""
+        if not self.periods:
+            return None
+        index, into = self._position(moves_made)
+        moves = self.periods[index].moves
+        return None if moves is None else moves - into
+
     def added_after(self, moves_after: int) -> Period | None:
         """The period whose time is added once ``moves_after`` moves are made.
 

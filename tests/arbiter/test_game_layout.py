@@ -20,16 +20,17 @@ from chesslaws.game.handlers import HANDLERS
 
 PACKAGE = Path(chesslaws.game.__file__).parent
 PARTS = ["state", "completion", "played", "moving", "draws", "flags", "irregularities", "conduct", "adjournment",
-         "handlers"]
+         "pressing", "releasing", "displacement", "recording", "grounds", "gamescores", "handlers"]
 
 #: Each event type -> the module of the Laws' part that rules on it.
 HOME = {
-    "move": "moving", "touch": "moving", "adjust": "moving", "claim_touch_move": "moving",
+    "move": "moving", "touch": "moving", "adjust": "moving", "claim_touch_move": "moving", "release": "releasing",
+    "displace": "displacement", "restore": "displacement", "scoresheet": "recording", "sign": "recording", "game_score": "gamescores",
     "resign": "completion",
     "offer_draw": "draws", "accept_draw": "draws", "decline_draw": "draws", "claim_draw": "draws",
     "decision": "draws", "request_increment": "draws",
     "claim_flag": "flags", "stop_clocks": "flags", "start_clocks": "flags", "set_clocks": "flags",
-    "press_clock": "irregularities", "claim_win": "irregularities", "reinstate": "irregularities",
+    "press_clock": "pressing", "claim_win": "irregularities", "reinstate": "irregularities",
     "claim_setup": "irregularities", "annul": "irregularities",
     "penalty": "conduct", "conduct": "conduct", "refuse_to_comply": "conduct",
     "seal": "adjournment", "resume": "adjournment", "arrive": "adjournment", "envelope_lost": "adjournment",

@@ -109,7 +109,16 @@ SAYS = {
     "envelope_lost": "envelope containing the sealed move is missing", "sealed_move_invalid": "sealed move",
     "adjourned_draw_or_resign": "prior to the resumption", "colours_reversed": "colours reversed",
     "quickplay_draw": "shall declare the game drawn", "quickplay_postpone": "postpones",
-    "quickplay_reject": "rejected the claim", "quickplay_no_arbiter": "claim a draw when", "late_resumption": "arrives at the chessboard after the default time",
+    "quickplay_reject": "rejected the claim", "quickplay_no_arbiter": "claim a draw when",
+    "move_not_pressed": "having made his/her",
+    "late_press": "allowed to pause", "reply_before_press": "have the move",
+    "illegal_not_completed": "illegal move is completed", "release": "as a legal move or part of",
+    "release_castling": "Castling, when", "release_promotion": "Promotion, when", "promotion_choice": "promotes a pawn",
+    "displaced": "displaces one or more pieces", "first_flag": "both flags have fallen",
+    "record_in_advance": "forbidden to record", "scoresheet_update": "has not kept score",
+    "scoresheet_exempt": "less than five minutes", "scoresheet_required": "each player is",
+    "signed_result": "At the conclusion of the game", "quickplay_grounds": "may claim a draw before",
+    "quickplay_grounds_absent": "may claim a draw when", "game_scores": "two boards", "late_resumption": "arrives at the chessboard after the default time",
 }
 
 

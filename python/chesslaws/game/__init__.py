@@ -24,6 +24,16 @@ articles of each edition (1989, 1997, 2023) that it applies:
 - :mod:`~chesslaws.game.draws`: draws, offers and claims (Article 9; 1997
   Article 10 and 2023 Guidelines III, the quickplay finish);
 - :mod:`~chesslaws.game.flags`: the clock and flags (Article 6);
+- :mod:`~chesslaws.game.gamescores`: the two game scores of a game with a
+  visually disabled player (2023 D.2.9);
+- :mod:`~chesslaws.game.recording`: the scoresheet kept and signed (2023
+  Article 8, 1997 Article 8, 1989 Article 11);
+- :mod:`~chesslaws.game.displacement`: displaced pieces re-established
+  (2023 7.4, 1997 7.3, 1989 8.3);
+- :mod:`~chesslaws.game.releasing`: a piece released on a square within a
+  move and the promotion piece chosen (2023 4.4.4 and 4.7, 1997 4.7, 1989 6);
+- :mod:`~chesslaws.game.pressing`: pressing the clock apart from the move
+  (2023 6.2.1-6.2.2, 1997 6.7(a), 1989 12.3);
 - :mod:`~chesslaws.game.irregularities`: irregularities and illegal moves
   (Article 7);
 - :mod:`~chesslaws.game.conduct`: conduct and the arbiter's penalties

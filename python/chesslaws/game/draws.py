@@ -29,6 +29,7 @@ from chesslaws.errors import AmbiguousMove, IllegalMove, UnreadableMove
 from chesslaws.events import Event, EventError
 from chesslaws.game.completion import _cannot_win
 from chesslaws.game.played import _play, _record
+from chesslaws.game.grounds import _note_grounds
 from chesslaws.game.state import (
     NAME,
     DrawOffer,
@@ -310,6 +311,7 @@ def _on_quickplay_claim(b: _Builder, ev: Event) -> None:
         return
     clock = s.clock.stop(t)
     b.set(clock=clock, claims=s.claims + (PendingClaim("claim", "quickplay", by, t),))
+    _note_grounds(b, ev, by)  # what the claim rests on (1997 10.2 / D.1, 2023 III.5 / III.6.1)
 
 
 @dataclass(frozen=True, slots=True)

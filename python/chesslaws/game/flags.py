@@ -5,7 +5,8 @@ interruptions and the arbiter's setting of the clocks.
 Articles, by edition:
 
 - 1989: 10.14 (the flag), 10.15 (more than an hour late), 10.17 (both late),
-  12.2 (the flag observed), 12.4 (setting the clocks), 12.5, 12.6
+  12.2 (the flag observed), 12.4 (setting the clocks, and its limits:
+  :func:`_check_clock_limit`), 12.5, 12.6
   (interruptions), 12.8 (both flags), 14.6.
 - 1997: 6.6 (the default time), 6.8 (the flag), 6.9, 6.10 (the flag against an
   opponent who cannot mate), 6.11 (both flags), 6.12 (interruptions), 6.13
@@ -174,6 +175,16 @@ def _on_claim_flag(b: _Builder, ev: Event) -> None:
         if rapid:
             b.end(t, draw("both_flags_fallen"), "both_flags_rapid", "Both flags have fallen: the game is drawn.")
             return
+        first = s.clock.first_flag(t)
+        if s.config.clock_shows_first_flag and first is not None:
+            # The clock establishes which flag fell first: the rule for both flags, made for when it
+            # cannot (1989 12.8, 1997 6.11 and 10.4, 2023 III.3.1), does not apply.
+            loser, at = first
+            b.rule(t, "first_flag", f"Both flags have fallen, and the clock shows that {NAME[loser]}'s fell first "
+                   f"(at t={ms_to_t(at)}): the rule for flags of which the first cannot be established does not "
+                   "apply.")
+            _flag_outcome(b, loser, t)
+            return
         quick = _in_quickplay_finish(s, by) and _in_quickplay_finish(s, opp)
         draw_key, continue_key = "both_flags_quickplay", "both_flags"
         if ed.name == "2023" and any(p.increment_ms for p in s.clock.control.periods):
@@ -220,3 +231,25 @@ def _on_set_clocks(b: _Builder, ev: Event) -> None:
         raise EventError("'white_ms' and 'black_ms' must not be negative", field="white_ms" if w < 0 else "black_ms")
     b.set(clock=s.clock.set_times(ev.t_ms, w, k))
     b.rule(ev.t_ms, "set_clocks", f"The arbiter sets the clocks: White {fmt_duration(w)}, Black {fmt_duration(k)}.")
+    if s.edition.set_clocks_limits:
+        for side, new in (("white", w), ("black", k)):
+            _check_clock_limit(b, ev.t_ms, side, new)  # type: ignore[arg-type]
+
+
+def _check_clock_limit(b: _Builder, t: int, side: Color, new_ms: int) -> None:
+    """1989 12.4 and 12.6: an arbiter who adds time used to a player's clock shall under no
+    circumstances leave him with less than five minutes to the time control, or less than one
+    minute for every move to it. The setting is the arbiter's act and stands as he made it; the
+    ruling says that it breaks the limit, and by how much."""
+    s = b.s
+    before = s.clock.remaining(t, side)
+    if before is None or new_ms >= before:
+        return  # no time used was added to this clock
+    to_go = s.clock.control.moves_to_control(s.clock.moves(side))
+    floor = max(5 * 60_000, 60_000 * (to_go or 0))
+    if new_ms >= floor:
+        return
+    moves = f" for {to_go} move{'s' if to_go != 1 else ''}" if to_go else ""
+    b.rule(t, "set_clocks_limit", f"This leaves {NAME[side]} {fmt_duration(new_ms)}{moves} to the time control: "
+           "an arbiter who adds time used must not leave a player with less than five minutes to the time "
+           f"control, nor less than one minute for every move to it ({fmt_duration(floor)} here).")

@@ -17,8 +17,17 @@ claim_flag,            :mod:`chesslaws.game.flags` (Article 6)
 stop_clocks,
 start_clocks,
 set_clocks
-press_clock,           :mod:`chesslaws.game.irregularities`
-claim_win, reinstate,  (Article 7)
+game_score             :mod:`chesslaws.game.gamescores` (2023 D.2.9)
+scoresheet, sign       :mod:`chesslaws.game.recording` (2023 8,
+                       1997 8, 1989 11)
+displace, restore      :mod:`chesslaws.game.displacement` (2023 7.4,
+                       1997 7.3, 1989 8.3)
+release                :mod:`chesslaws.game.releasing` (2023 4.7,
+                       1997 4.7, 1989 6)
+press_clock            :mod:`chesslaws.game.pressing` (2023 6.2,
+                       1997 6.7, 1989 12.3)
+claim_win, reinstate,  :mod:`chesslaws.game.irregularities`
+                       (Article 7)
 claim_setup, annul
 penalty, conduct,      :mod:`chesslaws.game.conduct` (Articles 11-12)
 refuse_to_comply
@@ -42,8 +51,13 @@ from chesslaws.game.completion import _end_checks_after_move, _on_resign
 from chesslaws.game.conduct import _on_conduct, _on_penalty, _on_refuse
 from chesslaws.game.draws import _on_accept, _on_claim_draw, _on_decision, _on_decline, _on_offer, _on_request_increment
 from chesslaws.game.flags import _on_claim_flag, _on_set_clocks, _on_start_clocks, _on_stop_clocks, observe
-from chesslaws.game.irregularities import _on_annul, _on_claim_setup, _on_claim_win, _on_press_clock, _on_reinstate
+from chesslaws.game.irregularities import _on_annul, _on_claim_setup, _on_claim_win, _on_reinstate
 from chesslaws.game.moving import _on_adjust, _on_claim_touch_move, _on_move, _on_touch
+from chesslaws.game.pressing import _on_press_clock
+from chesslaws.game.releasing import _on_release
+from chesslaws.game.displacement import _on_displace, _on_restore
+from chesslaws.game.recording import _on_scoresheet, _on_sign
+from chesslaws.game.gamescores import _on_game_score
 from chesslaws.game.state import GameError, GameState, _Builder, _config_from_start, other
 
 
@@ -97,6 +111,12 @@ HANDLERS: Mapping[str, Handler] = {
     "touch": _on_touch,
     "adjust": _on_adjust,
     "claim_touch_move": _on_claim_touch_move,
+    "release": _on_release,
+    "displace": _on_displace,
+    "restore": _on_restore,
+    "scoresheet": _on_scoresheet,
+    "sign": _on_sign,
+    "game_score": _on_game_score,
     "seal": _on_seal,
     "resume": _on_resume,
     "envelope_lost": _on_envelope_lost,
@@ -106,7 +126,7 @@ HANDLERS: Mapping[str, Handler] = {
 
 #: Events allowed when the game is not in play, by status.
 _ALLOWED_WHEN = {
-    "finished": {"decision", "annul", "penalty", "conduct"},
+    "finished": {"decision", "annul", "penalty", "conduct", "sign"},
     "adjourned": {"offer_draw", "accept_draw", "decline_draw", "resign", "resume", "annul"},
     "annulled": set(),
 }

@@ -102,7 +102,8 @@ def _reinstate(b: _Builder, before: GameState, t: int, offender: Color, touched:
     if restored.running is None:
         restored = restored.resume(t) if restored.paused is not None else restored.start(t, offender)
     b.set(position=before.position, keys=before.keys, moves=before.moves, offer=before.offer,
-          counter=before.counter, clock=restored, touched=touched, touch_violation=None, illegal_pending=None)
+          counter=before.counter, clock=restored, touched=touched, touch_violation=None, illegal_pending=None,
+          released=(), promotion_piece=None, promotion_touched=False)
 
 
 def _illegal_consequence(b: _Builder, t: int, mover: Color, text: str, before: GameState) -> None:
@@ -235,7 +236,7 @@ def _on_press_clock(b: _Builder, ev: Event) -> None:
            f"{NAME[by]}'s clock; the Laws set no penalty for it.")
 
 
-def _on_illegal_move(b: _Builder, ev: Event, mover: Color, text: str, offer: bool) -> None:
+def _on_illegal_move(b: _Builder, ev: Event, mover: Color, text: str, offer: bool, *, press: bool = True) -> None:
     s = b.s
     t = ev.t_ms
     if _illegal_moves_observed(s, text):
@@ -258,7 +259,7 @@ def _on_illegal_move(b: _Builder, ev: Event, mover: Color, text: str, offer: boo
         raise EventError(f"field 'move': {err}", field="move") from None
     squares = _squares_of(text)
     label = f"{squares[0]}-{squares[1]}" if squares else text
-    _after_move(b, t, mover, label, text.strip(), nxt, offer_draw=offer, illegal=True)
+    _after_move(b, t, mover, label, text.strip(), nxt, offer_draw=offer, illegal=True, press=press)
     b.set(illegal_pending=s)
 
 
@@ -385,7 +386,7 @@ def _on_reinstate(b: _Builder, ev: Event) -> None:
     if times is not None:
         clock = clock.set_times(t, *times)
     b.set(position=pos, keys=s.keys[: n + 1], moves=kept, clock=clock, offer=None, counter=None, touched=(),
-          touch_violation=None, illegal_pending=None)
+          touch_violation=None, illegal_pending=None, displaced=None)
     reason = ev.get("reason")
     rule = "boards_differ" if reason == "boards_differ" and s.config.visually_disabled else "reinstate"
     last = f"after {(n + 1) // 2}{'.' if n % 2 else '...'} {kept[-1].san}" if kept else "at the start"

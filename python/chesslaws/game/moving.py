@@ -28,6 +28,8 @@ from chesslaws.errors import AmbiguousMove, IllegalMove, UnreadableMove
 from chesslaws.events import Event, EventError
 from chesslaws.game.irregularities import _on_illegal_move, _reinstate, _two_hands
 from chesslaws.game.played import _after_move
+from chesslaws.game.pressing import _defer_illegal, _move_not_pressed, _press_field, _reply_before_press
+from chesslaws.game.releasing import _allowed_by_release, _on_touch_promotion
 from chesslaws.game.state import NAME, GameError, _Builder, _require_player_present, other
 from chesslaws.position import Position
 from chesslaws.timecontrol import Color
@@ -172,18 +174,26 @@ def _on_move(b: _Builder, ev: Event) -> None:
         raise GameError(ev, f"it is {NAME[s.turn]}'s move, not {NAME[mover]}'s")
     text = str(ev.get("move"))
     offer = bool(ev.get("offer_draw", False))
+    press = _press_field(b, ev)
     if "announced" in ev.fields:
         text = _announced_move(b, ev, mover, text, str(ev.get("announced")))
     try:
         san, uci, nxt = s.position.play_annotated(text)
     except IllegalMove:
-        _on_illegal_move(b, ev, mover, text, offer)
+        if not press and _defer_illegal(b, ev, mover, text, offer):
+            return
+        _on_illegal_move(b, ev, mover, text, offer, press=press)
         return
     except (UnreadableMove, AmbiguousMove) as err:
         raise EventError(f"field 'move': {err}", field="move") from None
     allowed, duty = _allowed_by_touch(s.position, mover, s.touched, s.edition)
     violation = allowed is not None and uci not in allowed
-    _after_move(b, ev.t_ms, mover, san, uci, nxt, offer_draw=offer)
+    released, _, _ = _allowed_by_release(s)  # a piece released on a square (4.7), the promotion piece (4.4.4)
+    violation = violation or (released is not None and uci not in released)
+    _reply_before_press(b, ev, mover)
+    _after_move(b, ev.t_ms, mover, san, uci, nxt, offer_draw=offer, press=press)
+    if not press:
+        _move_not_pressed(b, ev.t_ms, mover, san)
     if violation and b.get("status") == "ongoing":
         b.set(touch_violation=s)
     if ev.get("two_hands") and b.get("status") == "ongoing":
@@ -231,6 +241,9 @@ def _on_touch(b: _Builder, ev: Event) -> None:
     s = b.s
     by: Color = ev.by  # type: ignore[assignment]
     sq = _square_field(ev)
+    if "piece" in ev.fields:  # the new piece of a promotion touches the square of promotion
+        _on_touch_promotion(b, ev, sq, str(ev.get("piece")))
+        return
     if s.clock.running is None or s.status != "ongoing":
         raise GameError(ev, "the clocks are stopped")
     if by != s.turn:
@@ -274,6 +287,14 @@ def _on_claim_touch_move(b: _Builder, ev: Event) -> None:
     rule = "castling_touch" if duty.startswith("castle") else "touch_move"
     if s.config.chess960 and "rook-move-only" in duty:
         rule = "chess960_castling_touch"
+    released, release_duty, release_rule = _allowed_by_release(before)
+    if released is not None and s.moves[-1].uci not in released:  # the breach was of 4.7 (or 4.4.4)
+        allowed, _ = _allowed_by_touch(before.position, offender, before.touched, s.edition)
+        both = allowed is not None and s.moves[-1].uci not in allowed
+        duty = f"{duty} and {release_duty}" if both else release_duty
+        rule = rule if both else release_rule
+    b.set(released=before.released, promotion_piece=before.promotion_piece,
+          promotion_touched=before.promotion_touched)
     b.rule(t, rule,
            f"{NAME[by]}'s claim is upheld: {NAME[offender]} touched a piece and played {last}; the move is "
            f"taken back and {NAME[offender]} must {duty}.")

@@ -16,7 +16,8 @@ Articles, by edition:
 - 1997: 6.7 (having made his move, the player presses the clock), 8.1 (the
   record of the move), 9.1 (a move rejects the opponent's offer; the offer
   made with a move).
-- 2023: Article 6.2 (the clock pressed after the move), Article 8 (the
+- 2023: Article 6.2 (the clock pressed after the move; 6.2.1.2, a move left
+  unpressed is completed by the player's next move), Article 8 (the
   record), 9.1.2 (the offer made with a move, and its record).
 """
 
@@ -25,7 +26,7 @@ from __future__ import annotations
 from chesslaws.clock import Clock
 from chesslaws.events import Event
 from chesslaws.game.completion import _end_checks_after_move, _illegal_position_stays
-from chesslaws.game.state import DrawOffer, MoveRecord, _Builder
+from chesslaws.game.state import DrawOffer, MoveRecord, _Builder, other
 from chesslaws.position import Position
 from chesslaws.timecontrol import Color
 
@@ -54,6 +55,23 @@ def _play(b: _Builder, ev: Event, mover: Color, text: str, *, offer_draw: bool =
     _after_move(b, t, mover, san, uci, nxt, offer_draw=offer_draw)
 
 
+def _press_after_move(b: _Builder, clock: Clock, t: int, mover: Color, press: bool) -> Clock:
+    """The clock after ``mover``'s move, pressed or not (2023 6.2.1-6.2.2; 1997 6.7(a); 1989 12.3).
+
+    A press completes the move, and an earlier move the player left unpressed (2023 6.2.1.2). A move made
+    without pressing leaves the mover's clock running: the time until he presses is his. A reply made
+    while the opponent's clock still runs (he has not pressed) presses nothing: the replier's clock
+    is not running, and the opponent's runs on."""
+    unpressed: Color | None = b.get("unpressed")
+    if clock.running != mover and unpressed is not None and unpressed == other(mover):
+        return clock  # the opponent has not pressed: his clock runs on, whatever this player does
+    if press:
+        b.set(unpressed=None)
+        return clock.press(t, mover)
+    b.set(unpressed=mover if clock.running == mover else None)
+    return clock
+
+
 def _after_move(
     b: _Builder, t: int, mover: Color, san: str, uci: str, nxt: Position, *, offer_draw: bool = False,
     illegal: bool = False, press: bool = True,
@@ -65,14 +83,13 @@ def _after_move(
     own = [o for o in (b.get("offer"), b.get("counter")) if o is not None and o.by == mover]
     offer: DrawOffer | None = own[0] if own else None
     b.set(position=nxt, keys=keys, offer=offer, counter=None, touched=(), touch_violation=None,
-          illegal_pending=None)
+          illegal_pending=None, unpressed_illegal=None, released=(), promotion_piece=None, promotion_touched=False)
     # An illegal move that stands ends nothing by itself: the claim decides (C.3).
     ended = not illegal and _end_checks_after_move(b, t, mover, san, uci)
     if not ended and b.s.illegal_pending is not None:  # the move after one that stood (2023 A.5.4)
         ended = _illegal_position_stays(b, t, b.s.position, nxt, san)
     if not ended:
-        if press:
-            clock = clock.press(t, mover)
+        clock = _press_after_move(b, clock, t, mover, press)
         if offer_draw:
             new_offer = DrawOffer(mover, t, len(b.get("moves")) + 1)
             b.set(offer=new_offer, offers=b.get("offers") + (new_offer,))

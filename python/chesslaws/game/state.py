@@ -169,6 +169,24 @@ class MoveRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class UnpressedMove:
+    """An illegal move made on the board and not yet completed by pressing the clock
+    (2023 7.5.1, 1997 C.3): the player may still replace it; pressing completes it."""
+
+    move: str  # as written in the log
+    offer_draw: bool
+    touched_before: tuple[str, ...]  # the squares touched before it (Article 4.3 binds the replacement)
+
+
+@dataclass(frozen=True, slots=True)
+class Displacement:
+    """Pieces a player displaced and has not yet re-established (2023 7.4, 1997 7.3, 1989 8.3)."""
+
+    by: Color
+    squares: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class DrawOffer:
     by: Color
     t_ms: int
@@ -234,6 +252,7 @@ class Config:
     visually_disabled: frozenset[str] = frozenset()  # 2023 Appendix D (1997: not in the Laws)
     chess960: bool = False  # 2023 Guidelines II: Chess960 castling
     start_number: int | None = None  # the Chess960 starting position's number (0-959), when known
+    clock_shows_first_flag: bool = False  # a digital clock establishes which flag fell first (2023 III.3.1)
 
     def initial_position(self) -> Position:
         """The position the game starts from, in its castling mode."""
@@ -280,6 +299,15 @@ class GameState:
     touch_violation: GameState | None = None  # the state before a move that broke touch-move
     illegal_pending: GameState | None = None  # the state before an illegal move that may still be claimed
     envelope: Envelope | None = None  # a sealed move not yet opened
+    unpressed: Color | None = None  # the player whose move was made without pressing the clock (6.2.1)
+    unpressed_illegal: UnpressedMove | None = None  # an illegal move made and not yet completed (7.5.1)
+    released: tuple[tuple[str, str], ...] = ()  # pieces released on a square in this move: (from, to) (4.7)
+    promotion_piece: str | None = None  # the promotion piece chosen and final ("q", "r", "b", "n")
+    scoresheet_exempt: Mapping[str, bool] = field(default_factory=dict)  # exempt from recording (8.4)
+    signed: Mapping[str, str] = field(default_factory=dict)
+    game_scores: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # written scores (2023 D.2.9)  # the result each player signed (2023 8.7)
+    displaced: Displacement | None = None  # pieces displaced, not yet re-established (7.4.1)
+    promotion_touched: bool = False  # ... by touching the square of promotion (2023 4.4.4), not by a release
     # The position (this very object) that the dead-position check last found alive: from the next
     # one, if the mover's quiet move can be undone, the check needs no search (completion.py).
     alive: Position | None = None
@@ -327,6 +355,12 @@ class GameState:
             out.append({"kind": "illegal_move_claimable", "by": self.turn})
         if self.touch_violation is not None and self.ongoing:
             out.append({"kind": "touch_move_claimable", "by": self.turn})
+        if self.unpressed is not None and self.ongoing and self.clock.running == self.unpressed:
+            out.append({"kind": "clock_not_pressed", "by": self.unpressed})
+        if self.displaced is not None and self.ongoing:
+            out.append({"kind": "pieces_displaced", "by": self.displaced.by, "squares": list(self.displaced.squares)})
+        if self.unpressed_illegal is not None and self.ongoing:
+            out.append({"kind": "illegal_move_not_completed", "by": self.turn})
         for c in self.claims:
             out.append({"kind": c.kind, "reason": c.reason, "by": c.by})
         return out
@@ -399,6 +433,7 @@ def _config_from_start(ev: Event) -> Config:
         visually_disabled=frozenset(visually_disabled),
         chess960=chess960,
         start_number=start_number,
+        clock_shows_first_flag=ev.get("clock", "analogue") == "digital",
     )
 
 

@@ -90,6 +90,11 @@ class CreateGame(BaseModel):
     default_time: float | None = Field(None, ge=0, le=86400, description="seconds: the default time announced "
                                                                          "for late arrival (Article 6.7)")
     quickplay_guidelines: bool | None = None
+    clock: Literal["analogue", "digital"] | None = Field(None, description=(
+        "the clock at the board: digital establishes which flag fell first when both have fallen (1989 12.8, "
+        "1997 6.11, 2023 III.3.1); analogue (the default) does not"))
+    visually_disabled: list[Literal["white", "black"]] | None = Field(None, max_length=2, description=(
+        "2023 Appendix D: the players who are visually disabled (moves announced, two boards, game scores)"))
     event: str | None = Field(None, max_length=200)
     site: str | None = Field(None, max_length=200)
     round: str | None = Field(None, max_length=50)
@@ -389,7 +394,7 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
         start: dict[str, Any] = {"edition": body.edition, "time_control": body.time_control,
                                  "arbiter": body.arbiter, "white": body.white or "?", "black": body.black or "?"}
         for name in ("mode", "fen", "quickplay_guidelines", "event", "site", "round", "default_time",
-                     "start_position"):
+                     "start_position", "clock", "visually_disabled"):
             value = getattr(body, name)
             if value is not None:
                 start[name] = value

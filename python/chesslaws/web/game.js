@@ -151,7 +151,8 @@ async function api(method, path, body) {
   return data;
 }
 
-const PLAYER_EVENTS = new Set(["offer_draw", "accept_draw", "decline_draw", "claim_draw", "claim_flag", "resign", "arrive"]);
+const PLAYER_EVENTS = new Set(["offer_draw", "accept_draw", "decline_draw", "claim_draw", "claim_flag", "resign", "arrive",
+  "press_clock", "claim_touch_move", "displace"]);
 
 async function send(event) {
   if (seat === "arbiter" && S && S.interface === "otb" && PLAYER_EVENTS.has(event.type) && !event.by) {
@@ -408,6 +409,10 @@ async function playMove(uci) {
     if ($("offer-with-move").checked) { event.offer_draw = true; $("offer-with-move").checked = false; }
   }
   if (seat === "arbiter") event.by = S.turn;
+  if (event.type === "move" && seat === "arbiter" && $("move-unpressed").checked) {
+    event.press = false;  // over the board: the player moved without pressing the clock
+    $("move-unpressed").checked = false;
+  }
   // Show the move at once; the server's state follows.
   const pieces = placement(S.fen);
   const from = uci.slice(0, 2);
@@ -617,6 +622,12 @@ function renderStatus() {
     if (S.store_down) notes.push("the server cannot store moves just now: the time is given back when it can");
     for (const p of S.pending) {
       if (p.kind === "claim") notes.push(`${NAME[p.by]}'s ${p.reason} claim awaits the arbiter`);
+      // Shown to the arbiter only: nobody may tell a player he has not pressed (2023 12.6, 1997 13.6, 1989 12.9).
+      if (p.kind === "clock_not_pressed" && seat === "arbiter") notes.push(`${NAME[p.by]} has not pressed the clock`);
+      if (p.kind === "pieces_displaced") notes.push(`${NAME[p.by]} displaced pieces (${p.squares.join(", ")})`);
+      if (p.kind === "illegal_move_not_completed" && seat === "arbiter") {
+        notes.push(`${NAME[p.by]}'s illegal move is not completed (clock not pressed)`);
+      }
     }
     for (const a of S.absent || []) notes.push(T("{color} is not at the board", { color: NAME[a] }));
     if (!S.flags_observed && S.time_control !== "-") notes.push(T("flags count only when claimed"));
@@ -665,6 +676,7 @@ function renderActions() {
   // Nothing live once the game is over: the whole action panel goes.
   $("actions").hidden = !(player || otbArbiter) || !(ongoing || adjourned);
   $("act-for-box").hidden = !otbArbiter;
+  $("hand-box").hidden = !otbArbiter || !ongoing;
   const actor = actorOf();
   const myMove = ongoing && actor === S.turn;
   const claimPending = S.pending.some((p) => p.kind === "claim");
@@ -879,6 +891,9 @@ function renderConsole() {
   $("arb-quickplay").hidden = !S.pending.some((p) => p.kind === "claim" && p.reason === "quickplay");
   const sealed = S.pending.find((p) => p.kind === "sealed_move");
   $("arb-adjourned").hidden = !(S.status === "adjourned" || sealed);
+  $("arb-sheet").hidden = S.interface !== "otb";  // player events: the arbiter enters them over the board
+  $("arb-sheet-note").disabled = S.status !== "ongoing";
+  $("arb-sign").disabled = S.status !== "finished";
   const box = $("arb-sealed");
   if (!sealed) { box.hidden = true; box.dataset.seq = ""; return; }
   box.hidden = false;
@@ -988,7 +1003,10 @@ $("claim-with-move").addEventListener("change", () => { if (!$("claim-with-move"
 $("btn-quickplay").addEventListener("click", async () => {
   const c = ctl("quickplay");
   if (!c || !(await confirmAsk(c.title, c.confirm, c.ok))) return;
-  send({ type: "claim_draw", reason: "quickplay" });
+  const event = { type: "claim_draw", reason: "quickplay" };
+  if ($("quickplay-grounds").value) event.grounds = $("quickplay-grounds").value;
+  if (S.arbiter === "absent") event.final_position = S.fen;  // written down for the opponent to verify (1997 D.1, 2023 III.6.1)
+  send(event);
 });
 $("btn-flag").addEventListener("click", async () => {
   const c = ctl("flag");
@@ -1048,6 +1066,13 @@ $("arb-penalty").addEventListener("click", async () => {
 for (const b of document.querySelectorAll(".arb-decision")) {
   b.addEventListener("click", () => send({ type: "decision", on: "quickplay", ruling: b.dataset.ruling }));
 }
+$("arb-sheet-note").addEventListener("click", () =>
+  send({ type: "scoresheet", by: $("sheet-who").value, plies: parseInt($("sheet-plies").value, 10) || 0 }));
+$("arb-game-score").addEventListener("click", () => send({
+  type: "game_score", by: $("sheet-who").value,
+  moves: $("score-moves").value.split(/[\s,]+/).map((m) => m.replace(/^\d+\.+/, "")).filter((m) => m),
+}));
+$("arb-sign").addEventListener("click", () => send({ type: "sign", by: $("sheet-who").value, result: $("sign-result").value }));
 $("arb-refuse").addEventListener("click", async () => {
   const who = $("ref-against").value;
   const text = who === "both" ? "Both players persistently refuse to comply with the Laws: both lose the game."
@@ -1060,6 +1085,28 @@ $("arb-annul").addEventListener("click", async () => {
   send(reason ? { type: "annul", reason } : { type: "annul" });
 });
 $("act-for").addEventListener("change", () => { $("offer").dataset.key = "?"; renderActions(); });
+$("btn-press").addEventListener("click", () => send({ type: "press_clock" }));
+// Over the board, the arbiter enters what the hand did within a move (touch, release, adjust) for the player
+// having the move, and a touch-move claim for the player chosen above.
+function handEvent(type) {
+  const event = { type, square: $("hand-square").value.trim().toLowerCase(), by: S.turn };
+  const from = $("hand-from").value.trim().toLowerCase();
+  const piece = $("hand-piece").value;
+  if (piece && type !== "adjust") event.piece = piece;
+  else if (from && type === "release") event.from = from;
+  return event;
+}
+for (const type of ["touch", "release", "adjust"]) {
+  $("btn-" + type).addEventListener("click", async () => {
+    if (await send(handEvent(type))) { $("hand-square").value = ""; $("hand-from").value = ""; $("hand-piece").value = ""; }
+  });
+}
+$("btn-claim-touch").addEventListener("click", () => send({ type: "claim_touch_move" }));
+$("btn-displace").addEventListener("click", async () => {
+  const squares = $("hand-square").value.split(/[ ,]+/).map((x) => x.trim().toLowerCase()).filter((x) => x);
+  if (await send({ type: "displace", squares })) $("hand-square").value = "";
+});
+$("btn-restore").addEventListener("click", () => send({ type: "restore", by: $("act-for").value }));
 $("lang").addEventListener("change", () => {
   lang = $("lang").value;
   localStorage.setItem("chesslaws:lang", lang);

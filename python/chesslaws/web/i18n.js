@@ -5,6 +5,14 @@
 "use strict";
 window.I18N = {
  "de": {
+  "the opponent makes no effort to win by normal means": "der Gegner bemüht sich nicht, mit normalen Mitteln zu gewinnen",
+  "the opponent cannot win by normal means": "der Gegner kann mit normalen Mitteln nicht gewinnen",
+  "grounds…": "Begründung…",
+  "Grounds of the claim": "Begründung der Reklamation",
+  "Press clock": "Uhr drücken",
+  "next move: clock not pressed": "nächster Zug: Uhr nicht gedrückt",
+  "digital: shows which flag fell first": "digital: zeigt, welches Blättchen zuerst fiel",
+  "analogue flags": "analoge Fallblättchen",
   "A board, a clock and an arbiter who knows the edition you choose: flags fall on time, claims are examined, and every ruling cites its article.": "Ein Brett, eine Uhr und ein Schiedsrichter, der die gewählte Ausgabe kennt: Fallblättchen fallen pünktlich, Reklamationen werden geprüft, und jede Entscheidung nennt ihren Artikel.",
   "Adjourned game": "Hängepartie",
   "Adjournment: the move as you write it, in any language's letters": "Hängepartie: der Zug, wie Sie ihn schreiben, mit den Buchstaben einer beliebigen Sprache",
@@ -244,6 +252,14 @@ window.I18N = {
   "No moves yet.": "Noch keine Züge."
  },
  "fr": {
+  "the opponent makes no effort to win by normal means": "l'adversaire ne fait aucun effort pour gagner par des moyens normaux",
+  "the opponent cannot win by normal means": "l'adversaire ne peut pas gagner par des moyens normaux",
+  "grounds…": "motif…",
+  "Grounds of the claim": "Motif de la réclamation",
+  "Press clock": "Appuyer sur la pendule",
+  "next move: clock not pressed": "coup suivant : pendule non appuyée",
+  "digital: shows which flag fell first": "électronique : montre quel drapeau est tombé le premier",
+  "analogue flags": "drapeaux analogiques",
   "A board, a clock and an arbiter who knows the edition you choose: flags fall on time, claims are examined, and every ruling cites its article.": "Un échiquier, une pendule et un arbitre qui connaît l'édition choisie : les drapeaux tombent à l'heure, les réclamations sont examinées et chaque décision cite son article.",
   "Adjourned game": "Partie ajournée",
   "Adjournment: the move as you write it, in any language's letters": "Ajournement : le coup tel que vous l'écrivez, avec les lettres de n'importe quelle langue",
@@ -483,6 +499,14 @@ window.I18N = {
   "No moves yet.": "Aucun coup pour l'instant."
  },
  "es": {
+  "the opponent makes no effort to win by normal means": "el rival no hace ningún esfuerzo por ganar por medios normales",
+  "the opponent cannot win by normal means": "el rival no puede ganar por medios normales",
+  "grounds…": "motivo…",
+  "Grounds of the claim": "Motivo de la reclamación",
+  "Press clock": "Pulsar el reloj",
+  "next move: clock not pressed": "siguiente jugada: reloj sin pulsar",
+  "digital: shows which flag fell first": "digital: muestra qué bandera cayó primero",
+  "analogue flags": "banderas analógicas",
   "A board, a clock and an arbiter who knows the edition you choose: flags fall on time, claims are examined, and every ruling cites its article.": "Un tablero, un reloj y un árbitro que conoce la edición elegida: las banderas caen a su hora, las reclamaciones se examinan y cada decisión cita su artículo.",
   "Adjourned game": "Partida aplazada",
   "Adjournment: the move as you write it, in any language's letters": "Aplazamiento: la jugada tal como la escribe, con las letras de cualquier idioma",

@@ -115,6 +115,7 @@ $("create").addEventListener("submit", async (e) => {
   };
   for (const k of ["white", "black", "fen"]) { const v = $(k).value.trim(); if (v) body[k] = v; }
   if ($("mode").value) body.mode = $("mode").value;
+  if ($("clock-kind").value) body.clock = $("clock-kind").value;
   if ($("variant").value === "chess960") {
     body.variant = "chess960";
     const n = $("c960").value.trim();

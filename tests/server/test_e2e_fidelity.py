@@ -1,0 +1,144 @@
+"""Issue 25 on the page: what the arbiter enters over the board that the log could not say before."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+
+from conftest import needs_chromium
+from test_e2e import click_move, new_game, open_seat
+
+pytestmark = needs_chromium
+
+
+def log_of(server: Any, game_id: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in httpx.get(f"{server.url}/api/games/{game_id}/log").text.splitlines()]
+
+
+def test_the_arbiter_enters_a_move_made_without_pressing_and_the_press(server: Any, browser: Any) -> None:
+    """2023 6.2.1-6.2.2: White plays e4 and does not press; the arbiter's note says so (to him only);
+    White presses later and Black's clock starts."""
+    g = new_game(server, time_control="5400", edition="2023", interface="otb")
+    arbiter = open_seat(browser, g["links"]["arbiter"])
+    arbiter.check("#move-unpressed")
+    click_move(arbiter, "e2", "e4")
+    arbiter.wait_for_selector("#status:has-text('White has not pressed the clock')")
+    assert arbiter.is_visible(".clock.running") and not arbiter.is_checked("#move-unpressed")
+    moved = log_of(server, g["id"])[-1]
+    assert (moved["type"], moved["by"], moved["press"]) == ("move", "white", False)
+    assert httpx.get(f"{server.url}/api/games/{g['id']}").json()["clocks"]["running"] == "white"
+    arbiter.select_option("#act-for", "white")
+    arbiter.click("#btn-press")
+    arbiter.wait_for_selector("#status:not(:has-text('has not pressed'))")
+    pressed = log_of(server, g["id"])[-1]
+    assert (pressed["type"], pressed["by"]) == ("press_clock", "white")
+    assert httpx.get(f"{server.url}/api/games/{g['id']}").json()["clocks"]["running"] == "black"
+    arbiter.context.close()
+
+
+def test_the_arbiter_enters_a_release_and_the_touch_move_claim(server: Any, browser: Any) -> None:
+    """2023 4.7: White puts the knight down on f3, then plays Nh3; Black's claim (entered by the
+    arbiter for Black) takes Nh3 back."""
+    g = new_game(server, time_control="5400", edition="2023", interface="otb")
+    arbiter = open_seat(browser, g["links"]["arbiter"])
+    arbiter.fill("#hand-square", "f3")
+    arbiter.fill("#hand-from", "g1")
+    arbiter.click("#btn-release")
+    arbiter.wait_for_function("document.getElementById('hand-square').value === ''")
+    released = log_of(server, g["id"])[-1]
+    assert (released["type"], released["by"], released["square"], released["from"]) == ("release", "white", "f3", "g1")
+    click_move(arbiter, "g1", "h3")
+    arbiter.wait_for_selector("#sheet td:has-text('Nh3')")
+    arbiter.select_option("#act-for", "black")
+    arbiter.click("#btn-claim-touch")
+    arbiter.wait_for_selector("#rulings:has-text('released on f3')")
+    assert "Nh3" not in arbiter.inner_text("#sheet")
+    claim = log_of(server, g["id"])[-1]
+    assert (claim["type"], claim["by"]) == ("claim_touch_move", "black")
+    arbiter.context.close()
+
+
+def test_the_arbiter_enters_displaced_pieces_and_their_restoration(server: Any, browser: Any) -> None:
+    """2023 7.4.1: White knocks over the c2 and d2 pawns; everyone sees it noted until they are restored."""
+    g = new_game(server, time_control="5400", edition="2023", interface="otb")
+    arbiter = open_seat(browser, g["links"]["arbiter"])
+    arbiter.select_option("#act-for", "white")
+    arbiter.fill("#hand-square", "c2 d2")
+    arbiter.click("#btn-displace")
+    arbiter.wait_for_selector("#status:has-text('White displaced pieces (c2, d2)')")
+    displaced = log_of(server, g["id"])[-1]
+    assert (displaced["type"], displaced["by"], displaced["squares"]) == ("displace", "white", ["c2", "d2"])
+    arbiter.click("#btn-restore")
+    arbiter.wait_for_selector("#status:not(:has-text('displaced pieces'))")
+    restored = log_of(server, g["id"])[-1]
+    assert (restored["type"], restored["by"]) == ("restore", "white")
+    arbiter.context.close()
+
+
+def test_the_arbiter_notes_a_scoresheet_and_the_signed_result(server: Any, browser: Any) -> None:
+    """2023 8.1.1: White's scoresheet is empty after 1.e4 e5 2.Nf3; 8.7: after Black resigns, both
+    sign 1/2-1/2 by mistake, and the signed result stands."""
+    g = new_game(server, time_control="5400", edition="2023", interface="otb")
+    arbiter = open_seat(browser, g["links"]["arbiter"])
+    click_move(arbiter, "e2", "e4")
+    click_move(arbiter, "e7", "e5")
+    click_move(arbiter, "g1", "f3")
+    arbiter.wait_for_selector("#sheet td:has-text('Nf3')")
+    arbiter.select_option("#sheet-who", "white")
+    arbiter.fill("#sheet-plies", "0")
+    arbiter.click("#arb-sheet-note")
+    arbiter.wait_for_selector("#rulings:has-text('scoresheet is 3 moves behind')")
+    arbiter.select_option("#act-for", "black")
+    arbiter.click("#btn-resign")
+    arbiter.click("#confirm-yes")
+    arbiter.wait_for_selector("#arb-sign:not([disabled])")
+    arbiter.select_option("#sign-result", "1/2-1/2")
+    arbiter.click("#arb-sign")
+    arbiter.select_option("#sheet-who", "black")
+    arbiter.click("#arb-sign")
+    arbiter.wait_for_selector('#status[data-result="1/2-1/2"]')
+    signs = [e for e in log_of(server, g["id"]) if e["type"] == "sign"]
+    assert [(e["by"], e["result"]) for e in signs] == [("white", "1/2-1/2"), ("black", "1/2-1/2")]
+    arbiter.context.close()
+
+
+def test_a_quickplay_claim_states_its_grounds(server: Any, browser: Any) -> None:
+    """1997 D.1: with no arbiter present, White (100 s left) claims on the ground that Black makes no
+    effort to win; the page writes the final position down with the claim."""
+    g = new_game(server, time_control="100", mode="standard", edition="1997", arbiter="absent")
+    white = open_seat(browser, g["links"]["white"])
+    white.wait_for_selector("#btn-quickplay:not([disabled])")
+    white.select_option("#quickplay-grounds", "no_effort")
+    white.click("#btn-quickplay")
+    white.click("#confirm-yes")
+    white.wait_for_selector("#rulings:has-text('making no effort to win by normal means')")
+    claim = log_of(server, g["id"])[-1]
+    assert (claim["type"], claim["grounds"]) == ("claim_draw", "no_effort")
+    assert claim["final_position"].startswith("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w")
+    assert "Black verifies it" in white.inner_text("#rulings")
+    white.context.close()
+
+
+def test_the_arbiter_enters_both_game_scores(server: Any, browser: Any) -> None:
+    """2023 D.2.9: in a game with a visually disabled player the boards differ; the arbiter enters
+    both game scores and the ruling names the move up to which they agree."""
+    g = new_game(server, time_control="5400", edition="2023", interface="otb", visually_disabled=["black"])
+    arbiter = open_seat(browser, g["links"]["arbiter"])
+    click_move(arbiter, "e2", "e4")
+    click_move(arbiter, "e7", "e5")
+    arbiter.wait_for_selector("#sheet td:has-text('e5')")
+    arbiter.select_option("#sheet-who", "white")
+    arbiter.fill("#score-moves", "1. e4 e5")
+    arbiter.click("#arb-game-score")
+    for _ in range(200):  # the first score is in the log before the second is entered
+        if any(e["type"] == "game_score" for e in log_of(server, g["id"])):
+            break
+    arbiter.select_option("#sheet-who", "black")
+    arbiter.fill("#score-moves", "1.e4 d5")
+    arbiter.click("#arb-game-score")
+    arbiter.wait_for_selector("#rulings:has-text('agree up to 1. e4')")
+    scores = [e for e in log_of(server, g["id"]) if e["type"] == "game_score"]
+    assert [(e["by"], e["moves"]) for e in scores] == [("white", ["e4", "e5"]), ("black", ["e4", "d5"])]
+    arbiter.context.close()
