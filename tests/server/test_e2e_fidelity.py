@@ -106,8 +106,16 @@ def test_the_arbiter_notes_a_scoresheet_and_the_signed_result(server: Any, brows
 
 def test_a_quickplay_claim_states_its_grounds(server: Any, browser: Any) -> None:
     """1997 D.1: with no arbiter present, White (100 s left) claims on the ground that Black makes no
-    effort to win; the page writes the final position down with the claim."""
+    effort to win; the page writes the final position down with the claim. The arbiter who will decide it
+    has the game's console open (without one the server refuses a claim nobody could decide: issue 30)."""
     g = new_game(server, time_control="100", mode="standard", edition="1997", arbiter="absent")
+    arbiter = open_seat(browser, g["links"]["arbiter"])
+    for _ in range(600):  # the server counts the arbiter's console as watching once its socket is subscribed
+        if httpx.get(f"{server.url}/api/games/{g['id']}").json().get("arbiter_watching"):
+            break
+        arbiter.wait_for_timeout(50)
+    else:
+        raise AssertionError("the arbiter's console never subscribed to the game")
     white = open_seat(browser, g["links"]["white"])
     white.wait_for_selector("#btn-quickplay:not([disabled])")
     white.select_option("#quickplay-grounds", "no_effort")
@@ -119,6 +127,7 @@ def test_a_quickplay_claim_states_its_grounds(server: Any, browser: Any) -> None
     assert claim["final_position"].startswith("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w")
     assert "Black verifies it" in white.inner_text("#rulings")
     white.context.close()
+    arbiter.context.close()
 
 
 def test_the_arbiter_enters_both_game_scores(server: Any, browser: Any) -> None:
