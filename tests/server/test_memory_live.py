@@ -70,3 +70,31 @@ def test_a_live_game_of_200_plies_stays_under_its_ceiling(tmp_path: Path) -> Non
         assert size > 16 * 1024  # the measure sees the game (its 200 move records alone are more)
     finally:
         hub.store.close()
+
+
+def test_the_moves_of_a_view_from_any_move_are_those_of_the_whole_list(tmp_path: Path) -> None:
+    """The view keeps each move's FEN and letters, not its entry: the entries built for the moves from
+    move k on (a broadcast) are those of the whole list, in every language, before and after a takeback."""
+    from chesslaws.position import Position
+
+    hub = Hub(open_store(str(tmp_path / "views.sqlite3")), UNLIMITED)
+    try:
+        text = random_log(7, plies=60)
+        live = _load(hub, "views", text)
+        pos = Position()
+        fens = []
+        for m in live.game.state.moves:
+            pos = pos.play(m.uci)
+            fens.append(pos.fen())
+        for lang in ("en", "de", "fr"):
+            whole = hub.view(live, lang)["moves"]
+            assert [m["fen"] for m in whole] == fens and len(whole) == 60
+            assert all(("san_local" in m) == (lang != "en") for m in whole)
+            for k in (0, 1, 30, 59, 60):
+                assert hub.view(live, lang, k)["moves"] == whole[k:]
+        before = hub.view(live, "de")["moves"]
+        live.game = live.game.apply({"type": "reinstate", "t": 5000, "by": "arbiter", "ply": 20})
+        assert hub.view(live, "de", 10)["moves"] == before[10:20]
+        assert hub.view(live, "en")["moves"][-1]["fen"] == fens[19] and len(live.move_fens) == 20
+    finally:
+        hub.store.close()
