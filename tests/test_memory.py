@@ -108,5 +108,9 @@ def test_compact_events_read_as_before() -> None:
         pass
     else:
         raise AssertionError("an event's fields could be changed")
+    import copy
+    import pickle
+
+    assert pickle.loads(pickle.dumps(ev)) == ev and copy.deepcopy(one) == one
     listed = parse_event({"type": "start", "t": 0, "absent": ["white"]})
     assert listed.get("absent") == ["white"] and listed.fields["absent"] == ["white"]

@@ -232,6 +232,9 @@ class Fields(Mapping[str, Any]):
     def __repr__(self) -> str:
         return f"Fields({dict(zip(self._names, self._all()))!r})"
 
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled and copied as the mapping it is
+        return (Fields, (dict(zip(self._names, self._all())),))
+
 
 #: The tuples of field names, shared by the events that have the same fields (bounded: the schemas
 #: allow few combinations; past the bound a new combination keeps its own tuple).
