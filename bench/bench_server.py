@@ -11,7 +11,27 @@ Reports:
 - moves per second (acknowledged events over the timed phase, all games together);
 - round-trip latency (send -> acknowledgement) percentiles p50 / p95 / p99;
 - memory per live game: the server's RSS after the games are created and
-  connected and have played, minus its RSS before, divided by GAMES.
+  connected and have played, minus its RSS before, divided by GAMES (this
+  includes each game's two WebSockets and what the allocator keeps);
+- memory per live game by tracemalloc, in this process (cheap, exact, no
+  sockets): a Hub over a temporary SQLite store loads GAMES' logs of the
+  plies the games played on average (half of at most 100 games live first,
+  the other half measured), builds each one's
+  view and a viewer asking for new moves, and what it then holds is divided
+  by the games; the arbiter's Game alone likewise.
+
+Memory per live game, issue 27 (tracemalloc, in-process part of this bench on its
+random games; the same measure is held by tests/test_memory.py and
+tests/server/test_memory_live.py):
+
+    plies   live game in the Hub       the Game alone
+    146     199.6 -> 85.2 KiB          122.2 -> 59.1 KiB
+    200     273.0 -> 116.2 KiB         165.7 -> 79.3 KiB
+
+What remains, per ply (about 580 B): the move's repetition key (108 B), its record
+(96 B), its event (64 B, its fields 48 B, its instant 32 B), its clock time (32 B),
+its FEN kept for the view (111 B), and the slots of the tuples and lists (40 B).
+The issue's 32 KiB for 200 plies (164 B a ply) needs a packed, columnar history.
 
 Usage:
     python bench/bench_server.py [--games 200] [--seconds 20] [--think 0] [--db PATH_OR_URL]
@@ -234,6 +254,70 @@ def measure(cmd: list[str], games: int, seconds: float, think: float, *, bare: b
             proc.kill()
 
 
+def traced_kib_per_game(lines: list[list[str]], plies: int) -> dict[str, Any]:
+    """What a live game holds in the server, measured with tracemalloc in this process (see the
+    module's docstring): KiB per game in a Hub (game, view caches, one viewer) and for the Game alone."""
+    import gc
+    import tracemalloc
+
+    from chesslaws.game import Game
+    from chesslaws.server.guard import UNLIMITED
+    from chesslaws.server.hub import Hub, Subscriber
+    from chesslaws.server.store import GameRecord, open_store
+
+    logs: list[list[dict[str, Any]]] = []
+    for line in lines:
+        events: list[dict[str, Any]] = [{"type": "start", "t": 0, "edition": "1997",
+                                         "time_control": "40/5400+30:1800+30", "white": "W", "black": "B"}]
+        for i, move in enumerate(line[:plies]):
+            events.append({"type": "move", "t": round(1 + i * 1.237, 3), "by": "white" if i % 2 == 0 else "black",
+                           "move": move})
+        logs.append(events)
+    texts = ["\n".join(json.dumps(e) for e in events) for events in logs]
+    tmp = tempfile.mkdtemp(prefix="chesslaws-bench-mem-")
+    hub = Hub(open_store(os.path.join(tmp, "mem.sqlite3")), UNLIMITED)
+
+    def load(i: int, text: str) -> None:
+        rec = GameRecord(f"g{i}", time.time() - 10_000, "online", {"white": "W", "black": "B"},
+                         {"white": None, "black": None, "arbiter": None}, [json.loads(x) for x in text.splitlines()])
+        hub.store.create_game(rec)
+        hub._load(rec)
+        live = hub.games[rec.id]
+        sub = Subscriber("en", seat="white", delta=True)
+        live.subscribers.add(sub)
+        hub.send_state(live, sub)
+        sub.queue.get_nowait()
+        hub.view(live, "en")
+
+    def traced(build: Any) -> int:
+        gc.collect()
+        tracemalloc.start()
+        try:
+            kept = build()
+            gc.collect()
+            snapshot = tracemalloc.take_snapshot()
+        finally:
+            tracemalloc.stop()
+        del kept
+        # A block of 16 KiB or more is a table shared by every game that grew meanwhile, not a game's.
+        return sum(t.size for t in snapshot.traces if t.size < 16 * 1024)
+
+    half = len(texts) // 2  # the first half live already (the letters of common moves are shared)
+    for i, text in enumerate(texts[:half]):
+        load(i, text)
+    def load_measured() -> None:
+        for i, text in enumerate(texts[half:], start=half):
+            load(i, text)
+
+    hub_bytes = traced(load_measured)
+    game_bytes = traced(lambda: [Game.from_events(json.loads(x) for x in text.splitlines()) for text in texts[half:]])
+    played = sum(len(hub.games[f"g{i}"].game.state.moves) for i in range(half, len(texts)))
+    hub.store.close()
+    n = len(texts) - half
+    return {"games": n, "plies": round(played / n, 1), "hub_kib_per_game": round(hub_bytes / n / 1024, 1),
+            "game_kib_per_game": round(game_bytes / n / 1024, 1)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=200, help="concurrent games (1..2000)")
@@ -275,6 +359,9 @@ def main() -> None:
         result["relay"] = relay
         result["share_of_relay"] = round(result["moves_per_second"] / relay["moves_per_second"], 3)
         result["cpu_share_of_relay"] = round(relay["server_cpu_us_per_move"] / result["server_cpu_us_per_move"], 3)
+    if lines is not None:  # the same random games, at the plies they reached on average
+        plies = max(1, round(result["moves"] / games))
+        result["traced"] = traced_kib_per_game(lines[:100], plies)  # half of them live first, half measured
     result["db"] = "postgresql" if db.startswith("postgres") else "sqlite (WAL, synchronous=FULL)"
     lat = result["latency_ms"]
     pace = f", {args.think} s per move per game" if args.think else ", closed loop (no think time)"
@@ -284,8 +371,13 @@ def main() -> None:
     print(f"  server CPU per move {result['server_cpu_us_per_move']} us  (the server used {result['server_cpu_share']} "
           f"of a core; the load generator {result['client_cpu_us_per_move']} us a move, {result['client_cpu_share']})")
     print(f"  round trip (ms)     p50 {lat['p50']}  p95 {lat['p95']}  p99 {lat['p99']}  mean {lat['mean']}")
-    print(f"  memory per game     {result['kib_per_game']} KiB  (RSS {result['rss_before_kib']} -> "
-          f"{result['rss_after_kib']} KiB)")
+    print(f"  memory per game     {result['kib_per_game']} KiB by RSS growth / games  (RSS {result['rss_before_kib']} "
+          f"-> {result['rss_after_kib']} KiB; two WebSockets a game included)")
+    traced = result.get("traced")
+    if traced:
+        print(f"  memory per game     {traced['hub_kib_per_game']} KiB by tracemalloc (a live game of {traced['plies']} "
+              f"plies in the Hub, views built, no sockets; the Game alone {traced['game_kib_per_game']} KiB; "
+              f"{traced['games']} games, in this process)")
     if result["errors"]:
         print(f"  errors              {result['errors']}")
     if "bare" in result:

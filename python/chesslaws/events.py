@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Literal, Mapping, cast
+from typing import Any, Iterator, Literal, Mapping, cast
 
 from chesslaws.errors import InvalidInput
 
@@ -188,6 +189,75 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
 )
 
 
+class Fields(Mapping[str, Any]):
+    """An event's fields: an immutable mapping, compact because a live game keeps every event of its
+    log. The names are one tuple shared by every event with the same fields (``("move",)`` for a
+    move); the values are the one value itself when there is one (a move's text), else a tuple:
+    about a fifth of a dict behind a read-only proxy."""
+
+    __slots__ = ("_names", "_values")
+
+    _names: tuple[str, ...]
+    _values: Any
+
+    def __init__(self, fields: Mapping[str, Any] = MappingProxyType({})) -> None:
+        names = tuple(fields)
+        shared = _NAMES.get(names)
+        if shared is None:
+            shared = _NAMES[names] = tuple(sys.intern(n) for n in names) if len(_NAMES) < 4096 else names
+        values = tuple(_compact(v) for v in fields.values())
+        object.__setattr__(self, "_names", shared)
+        object.__setattr__(self, "_values", values[0] if len(values) == 1 else values)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("an event's fields cannot be changed")
+
+    def _all(self) -> tuple[Any, ...]:
+        return (self._values,) if len(self._names) == 1 else tuple(self._values)
+
+    def __getitem__(self, name: str) -> Any:
+        names = self._names
+        if len(names) == 1:
+            if names[0] == name:
+                return self._values
+        else:
+            for n, v in zip(names, self._values):
+                if n == name:
+                    return v
+        raise KeyError(name)
+
+    def get(self, name: str, default: Any = None) -> Any:
+        try:
+            return self[name]
+        except KeyError:
+            return default
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __repr__(self) -> str:
+        return f"Fields({dict(zip(self._names, self._all()))!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled and copied as the mapping it is
+        return (Fields, (dict(zip(self._names, self._all())),))
+
+
+#: The tuples of field names, shared by the events that have the same fields (bounded: the schemas
+#: allow few combinations; past the bound a new combination keeps its own tuple).
+_NAMES: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+
+def _compact(value: Any) -> Any:
+    """A short string value (a move, a square, a reason's word) shared with every other equal one."""
+    return sys.intern(value) if type(value) is str and len(value) <= 16 else value
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """One event of the log. ``t_ms`` is ``t`` in whole milliseconds."""
@@ -292,7 +362,8 @@ def parse_event(obj: Any) -> Event:
     if unknown:
         raise EventError(f"event {kind!r} has unknown field(s): {', '.join(sorted(unknown))}", field=sorted(unknown)[0])
     actor = cast("Actor | None", by)
-    return Event(type=kind, t_ms=t_ms, by=actor, fields=MappingProxyType(fields))
+    return Event(type=sys.intern(kind), t_ms=t_ms, by=None if actor is None else cast("Actor", sys.intern(actor)),
+                 fields=Fields(fields))
 
 
-__all__ = ["MAX_CLOCK_MS", "MAX_PENALTY_S", "RANGES", "SCHEMAS", "Actor", "Event", "EventError", "Schema", "ms_to_t", "parse_event", "t_to_ms"]
+__all__ = ["MAX_CLOCK_MS", "Fields", "MAX_PENALTY_S", "RANGES", "SCHEMAS", "Actor", "Event", "EventError", "Schema", "ms_to_t", "parse_event", "t_to_ms"]

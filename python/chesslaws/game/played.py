@@ -23,6 +23,8 @@ Articles, by edition:
 
 from __future__ import annotations
 
+import sys
+
 from chesslaws.clock import Clock
 from chesslaws.events import Event
 from chesslaws.game.completion import _end_checks_after_move, _illegal_position_stays
@@ -34,11 +36,12 @@ from chesslaws.timecontrol import Color
 def _record(
     b: _Builder, t: int, mover: Color, san: str, uci: str, clock: Clock, *, offer: bool, ended: bool, illegal: bool
 ) -> None:
+    # The move's letters are shared with every equal move of every live game (a game keeps its records).
     record = MoveRecord(
         ply=len(b.get("moves")) + 1,
         color=mover,
-        san=san,
-        uci=uci,
+        san=sys.intern(san),
+        uci=sys.intern(uci),
         t_ms=t,
         clock_ms=clock.remaining(t, mover),
         draw_offer=offer and not ended,

@@ -243,9 +243,12 @@ class LiveGame:
     incorrect_claims: dict[str, int] = field(default_factory=lambda: {"white": 0, "black": 0})
     full_alerted: bool = False  # the arbiter was told that the log is full
     retire: asyncio.TimerHandle | None = None
-    # What the view built once and keeps: each move's entry per language, and the legal moves.
-    move_cache: dict[str, list[tuple[Any, dict[str, Any]]]] = field(default_factory=dict)
-    move_dicts: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # the entries alone, in order
+    # What the view computed once and keeps (see Hub._move_list): the move records it was computed for,
+    # each move's resulting FEN (None from a move the board cannot replay on) and, per scoresheet
+    # language, each move's letters; and the legal moves.
+    move_records: tuple[Any, ...] = ()
+    move_fens: list[str | None] = field(default_factory=list)
+    move_local: dict[str, list[str | None]] = field(default_factory=dict)
     legal_cache: tuple[tuple[str, str], list[dict[str, str]]] | None = None
     view_records: tuple[Any, ...] = ()  # the move records of the latest view (see Hub.broadcast)
     # What a view takes from the game's configuration alone (see Hub.view), per language: built again
@@ -1179,8 +1182,10 @@ class Hub:
             raise ApiError(422, str(err)) from None
 
     # --- views ----------------------------------------------------------------------------
-    def view(self, live: LiveGame, lang: str = "en") -> dict[str, Any]:
-        """The state of the spec, plus what a board needs: moves, legal moves, names, server time."""
+    def view(self, live: LiveGame, lang: str = "en", moves_from: int = 0) -> dict[str, Any]:
+        """The state of the spec, plus what a board needs: moves, legal moves, names, server time.
+        ``moves_from``: the moves from that index on only (a broadcast to viewers that have the earlier
+        ones, see :meth:`broadcast`); every other view has them all."""
         lang = self.language_of(lang)
         t = self.t_of(live)
         game = seen_at(live.game, t)
@@ -1188,7 +1193,7 @@ class Hub:
         cfg = st.config
         out = game.to_json()
         local = lang != "en"
-        moves = self._move_list(live, st.moves, cfg.fen, lang if local else "en", cfg.chess960)
+        moves = self._move_list(live, st.moves, cfg.fen, lang if local else "en", cfg.chess960, moves_from)
         live.view_records = st.moves
         legal: list[dict[str, str]] = []
         if st.ongoing:
@@ -1246,43 +1251,60 @@ class Hub:
                 and str(last.get("reason") or "").startswith("aborted:"))
 
     def _move_list(self, live: LiveGame, records: tuple[Any, ...], fen: str, lang: str,
-                   chess960: bool = False) -> list[dict[str, Any]]:
-        """The moves as the page shows them (with each move's resulting FEN, and its letters in the
-        scoresheet's language), built once per move: the records of a game's earlier moves are the same
-        objects in every later state, so what was built for them is kept (per language) and only new
-        moves cost anything."""
-        cache = live.move_cache.setdefault(lang, [])
-        n = min(len(cache), len(records))
-        if n and cache[n - 1][0] is not records[n - 1]:  # a takeback or correction: find where they part
-            k = 0
-            while k < n and cache[k][0] is records[k]:
-                k += 1
-            n = k
-        # (records share their earlier objects with the previous state's: the last shared one settles it)
-        del cache[n:]
-        if n < len(records):
-            pos: Position | None = Position(fen, chess960=chess960) if n == 0 else (
-                Position(cache[-1][1]["fen"], chess960=chess960) if "fen" in cache[-1][1] else None)
-            for m in records[n:]:
-                d: dict[str, Any] = {"ply": m.ply, "color": m.color, "san": m.san, "uci": m.uci,
-                                     "t": ms_to_t(m.t_ms), "clock_ms": m.clock_ms, "draw_offer": m.draw_offer}
+                   chess960: bool = False, start: int = 0) -> list[dict[str, Any]]:
+        """The moves from ``start`` on as the page shows them (with each move's resulting FEN, and its
+        letters in the scoresheet's language). What costs a replay is computed once per move and kept,
+        compactly (a FEN, the local letters): the records of a game's earlier moves are the same objects
+        in every later state, so only new moves cost anything. The entries themselves are built for the
+        moves asked only: a broadcast to viewers that have the earlier moves builds the new ones, and a
+        live game does not hold a dictionary per move (issue 27)."""
+        fens = live.move_fens
+        n = _common_prefix(live.move_records, records)  # a takeback or correction shortens it
+        del fens[n:]
+        for kept in live.move_local.values():
+            del kept[n:]
+        live.move_records = records
+        if len(fens) < len(records):
+            last = fens[-1] if fens else fen
+            pos: Position | None = None if last is None else Position(last, chess960=chess960)
+            for m in records[len(fens):]:
                 if pos is not None:
                     try:
-                        if lang != "en":
-                            assert self.write_move is not None
-                            d["san_local"] = str(self.write_move(pos, m.uci, lang))
                         pos = pos.play(m.uci)
-                        d["fen"] = pos.fen()
                     except Exception as err:  # noqa: BLE001 - a move the board cannot replay (stood illegally)
                         log.warning("cannot replay %s: %r", m.uci, err)
                         pos = None
-                cache.append((m, d))
-        dicts = live.move_dicts.get(lang)
-        if dicts is None or len(dicts) > len(cache) or (cache and dicts and dicts[-1] is not cache[len(dicts) - 1][1]):
-            dicts = live.move_dicts[lang] = [d for _, d in cache]
-        else:
-            dicts.extend(d for _, d in cache[len(dicts):])
-        return list(dicts)
+                fens.append(None if pos is None else pos.fen())
+        letters: list[str | None] | None = None
+        if lang != "en":
+            letters = live.move_local.setdefault(lang, [])
+            if len(letters) < len(records):
+                assert self.write_move is not None
+                i = len(letters)
+                before: str | None = fen if i == 0 else (fens[i - 1] if letters[-1] is not None else None)
+                for m, after in zip(records[i:], fens[i:]):
+                    text: str | None = None
+                    if before is not None and after is not None:
+                        try:
+                            text = str(self.write_move(Position(before, chess960=chess960), m.uci, lang))
+                        except Exception as err:  # noqa: BLE001 - another engineer's module
+                            log.warning("cannot replay %s: %r", m.uci, err)
+                    letters.append(text)
+                    before = after if text is not None else None
+        out: list[dict[str, Any]] = []
+        for i in range(max(0, start), len(records)):
+            m = records[i]
+            d: dict[str, Any] = {"ply": m.ply, "color": m.color, "san": m.san, "uci": m.uci,
+                                 "t": ms_to_t(m.t_ms), "clock_ms": m.clock_ms, "draw_offer": m.draw_offer}
+            after = fens[i]
+            if letters is None:
+                if after is not None:
+                    d["fen"] = after
+            elif letters[i] is not None:
+                d["san_local"] = letters[i]
+                d["fen"] = after
+            out.append(d)
+        return out
 
     def _localise_legal(self, legal: list[dict[str, str]], pos: Position, lang: str) -> None:
         """The legal moves in the scoresheet's letters too (keyboard entry in that language)."""
@@ -1324,21 +1346,32 @@ class Hub:
         views: dict[str, dict[str, Any]] = {}
         cache: dict[tuple[str, int, bool], str] = {}
         records: tuple[Any, ...] | None = None
-        for sub in ([only] if only is not None else list(live.subscribers)):
+        subs = [only] if only is not None else list(live.subscribers)
+        # The view of each language has the moves from the first one a viewer of that language lacks.
+        now = live.game.state.moves
+        first: dict[str, int] = {}
+        for sub in subs:
+            lacks = _common_prefix(sub.sent, now) if sub.delta else 0
+            first[sub.lang] = min(first.get(sub.lang, lacks), lacks)
+        for sub in subs:
             view = views.get(sub.lang)
             if view is None:
-                view = views[sub.lang] = self.view(live, sub.lang)
+                view = views[sub.lang] = self.view(live, sub.lang, first[sub.lang])
+                if live.view_records is not now:  # the moves seen at t are others: all of them
+                    first[sub.lang] = 0
+                    view = views[sub.lang] = self.view(live, sub.lang)
                 if records is None:
                     records = live.view_records
             assert records is not None
             base = _common_prefix(sub.sent, records) if sub.delta else -1
+            offset = first[sub.lang]
             same = bool(sub.delta and sub.sent is not None and (sub.sent_controls is view["controls"]
                                                                  or sub.sent_controls == view["controls"]))
             msg = cache.get((sub.lang, base, same))
             if msg is None:
                 out = view
                 if base >= 0:  # only the moves it lacks, and the controls only when they changed
-                    out = {**view, "moves": view["moves"][base:], "moves_from": base}
+                    out = {**view, "moves": view["moves"][base - offset:], "moves_from": base}
                     if same:
                         del out["controls"]
                 msg = cache[(sub.lang, base, same)] = dumps({"kind": "state", "state": out})
@@ -1350,7 +1383,8 @@ class Hub:
                 while not sub.queue.empty():
                     sub.queue.get_nowait()
                 if base > 0 or same:  # what it missed may have changed anything: the whole state again
-                    msg = dumps({"kind": "state", "state": {**view, "moves_from": 0}})
+                    whole = view if offset == 0 else self.view(live, sub.lang)
+                    msg = dumps({"kind": "state", "state": {**whole, "moves_from": 0}})
                     if ack is not None and sub is ack[0]:
                         msg = _with_state(ack[1], msg)
                 sub.queue.put_nowait(msg)
