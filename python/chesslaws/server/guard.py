@@ -7,8 +7,8 @@ with a 4xx naming what is wrong before anything reaches the arbiter or the store
   (``{"type": "move", "type": "resign"}`` is ambiguous, not "the last wins"), no ``NaN`` or
   ``Infinity``, no integer of more than :data:`MAX_INT_DIGITS` digits.
 - Every string is checked: no lone surrogate (it cannot be stored or sent back as UTF-8), no control
-  character (NUL included), and no bidirectional control character (a right-to-left override would
-  show a name reversed in the lobby). One rule for both stores: SQLite and PostgreSQL see the same
+  character (NUL included), no bidirectional control character (a right-to-left override would
+  show a name reversed in the lobby), and no line or paragraph separator (U+2028, U+2029). One rule for both stores: SQLite and PostgreSQL see the same
   text or nothing.
 - Rate limits (the ``limits`` library's moving windows, in memory): per address for creating games
   and taking seats, per token for events, and per game for events.
@@ -34,6 +34,8 @@ MAX_INT_DIGITS = 20
 
 # Bidirectional controls (embeddings, overrides, isolates, marks): they reorder how text is shown.
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# The line and paragraph separators: a line break where none is expected (a name on two lines).
+_SEPARATORS = {"\u2028": "line", "\u2029": "paragraph"}
 
 
 class Refused(Exception):
@@ -106,6 +108,9 @@ def check_text(value: str, where: str) -> None:
             raise Refused(422, f"{where}: the bidirectional control U+{code:04X} at character {i} is not allowed")
         if code < 0x20 or 0x7F <= code < 0xA0 or unicodedata.category(ch) == "Cc":
             raise Refused(422, f"{where}: the control character U+{code:04X} at character {i} is not allowed")
+        if ch in _SEPARATORS:
+            raise Refused(422, f"{where}: the {_SEPARATORS[ch]} separator U+{code:04X} at character {i} is not "
+                               "allowed (it breaks a name over lines, and ends a line in JavaScript)")
 
 
 def _check_strings(value: Any, where: str) -> None:

@@ -582,18 +582,23 @@ class _Listener:
 
 
 def _lock_file(path: str) -> Any:
-    """Takes the lock that keeps a second server off this SQLite file (``PATH.lock`` beside it,
-    held while the store is open; the operating system releases it if the process dies)."""
+    """Takes the lock that keeps a second server off this SQLite file: an exclusive ``flock`` on the
+    database file itself, held while the store is open (the operating system releases it if the process
+    dies). The lock belongs to the file (its device and inode), not to the name it was opened by: a
+    symbolic or hard link to the same file finds it taken. (SQLite's own locks are ``fcntl`` locks,
+    independent of this one.)"""
     import fcntl
 
     if path == ":memory:" or path.startswith("file:"):
         return open(os.devnull, "rb")  # nothing to share
-    handle = open(path + ".lock", "a+b")  # noqa: SIM115 - held until close()
+    handle = open(path, "a+b")  # noqa: SIM115 - held until close(); creates the file (an empty database)
     try:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
+        st = os.fstat(handle.fileno())
         handle.close()
-        raise StoreLocked(f"{path} is in use by another chesslaws serve: one SQLite file serves one "
+        raise StoreLocked(f"{path} is in use by another chesslaws serve (the same file, device {st.st_dev} "
+                          f"inode {st.st_ino}, perhaps under another name): one SQLite file serves one "
                           "server process (use PostgreSQL for several)") from None
     return handle
 
