@@ -38,3 +38,87 @@ def test_line_and_paragraph_separators_in_names_are_refused(client: Any, name: s
     r = client.post(f"/api/games/{g['id']}/join", json={"seat": "black", "name": name})
     assert r.status_code == 422 and "separator" in r.json()["error"], r.text
     assert client.get(f"/api/games/{g['id']}").json()["seats_open"] == ["black"]
+
+
+# --- issue 30.7: a bad stored row is set aside, never fatal --------------------------------------------
+
+def _sql(db_url: str, sql: str, params: tuple[Any, ...] = ()) -> None:
+    store = open_store(db_url)
+    try:
+        store._q(sql, params)
+    finally:
+        store.close()
+
+
+_DEEP = "[" * 200_000 + "]" * 200_000
+_HUGE = '{"type":"set_clocks","t":1,"by":"arbiter","white_ms":' + "7" * 5000 + ',"black_ms":1}'
+_EVENT = "INSERT INTO events VALUES ({p}, 1, {p})"
+# (kind, SQL on the bad game (SQLite, PostgreSQL), its value, words of the 409, whether the arbiter may annul it)
+BAD_ROWS: list[tuple[str, tuple[str, str], str | None, str, bool]] = [
+    ("body not JSON", (_EVENT,) * 2, "{not json", "is not JSON", True),
+    ("5,000 digits", (_EVENT,) * 2, _HUGE, "more than 4300 digits", True),
+    ("200,000 deep", (_EVENT,) * 2, _DEEP, "nests deeper", True),
+    ("body not an object", (_EVENT,) * 2, "[1, 2]", "not a JSON object", True),
+    ("created_at not a time", ("UPDATE games SET created_at = 'yesterday' WHERE id = {p}",
+                               "UPDATE games SET created_at = 'NaN' WHERE id = {p}"), None, "is not a time", False),
+    ("rule not an object", ("INSERT INTO game_starts VALUES ({p}, {p})",) * 2, '["waiting"]',
+     "start rule (game_starts.rule) is not a JSON object", True),
+]
+
+
+@pytest.mark.parametrize("kind,sql,value,words,annul", BAD_ROWS, ids=[k for k, *_ in BAD_ROWS])
+def test_a_bad_stored_row_sets_its_game_aside_and_the_server_starts(
+        make_client: Any, db_url: str, capsys: pytest.CaptureFixture[str], kind: str, sql: tuple[str, str],
+        value: str | None, words: str, annul: bool) -> None:
+    first = make_client()
+    bad = first.post("/api/games", json={"white": "A", "black": "B", "time_control": "600"}).json()
+    good = first.post("/api/games", json={"white": "C", "black": "D", "time_control": "600"}).json()
+    r = first.post(f"/api/games/{good['id']}/events", json={"type": "move", "move": "e4"},
+                   headers={"authorization": f"Bearer {good['tokens']['white']}"})
+    assert r.status_code == 200, r.text
+    first.__exit__(None, None, None)
+    _sql(db_url, sql[0 if "postgres" not in db_url else 1], (bad["id"],) if value is None else (bad["id"], value))
+    capsys.readouterr()
+    second = make_client()  # starts: before, the server exited (status 3)
+    assert bad["id"] in capsys.readouterr().err
+    r = second.get(f"/api/games/{bad['id']}")
+    assert r.status_code == 409 and "set aside" in r.json()["error"] and words in r.json()["error"], r.text
+    assert second.get(f"/api/games/{good['id']}").json()["moves"][0]["san"] == "e4"
+    lobby = second.get("/api/games")
+    assert lobby.status_code == 200
+    assert {g["id"]: g["status"] for g in lobby.json()}[bad["id"]] == "set_aside"
+    r = second.post(f"/api/games/{bad['id']}/events", json={"type": "annul", "reason": "bad row"},
+                    headers={"authorization": f"Bearer {bad['tokens']['arbiter']}"})
+    if annul:  # the replayable part, annulled: served again, and after a restart too
+        assert r.status_code == 200 and r.json()["state"]["status"] == "annulled", r.text
+        second.__exit__(None, None, None)
+        assert make_client().get(f"/api/games/{bad['id']}").json()["status"] == "annulled"
+    else:  # nothing to annul: the operator repairs the row
+        assert r.status_code == 409 and words in r.json()["error"], r.text
+
+
+def test_a_bad_heartbeat_is_ignored_and_the_server_starts(make_client: Any, db_url: str) -> None:
+    first = make_client()
+    g = first.post("/api/games", json={"white": "A", "black": "B", "time_control": "600"}).json()
+    first.__exit__(None, None, None)
+    _sql(db_url, "UPDATE heartbeat SET t = 'NaN'" if "postgres" in db_url else "UPDATE heartbeat SET t = 'soon'")
+    second = make_client()
+    assert second.get(f"/api/games/{g['id']}").json()["status"] == "ongoing"
+
+
+def test_a_broken_final_state_is_read_from_the_log_and_the_lobby_answers(make_client: Any, db_url: str) -> None:
+    first = make_client()
+    g = first.post("/api/games", json={"white": "A", "black": "B", "time_control": "600"}).json()
+    r = first.post(f"/api/games/{g['id']}/events", json={"type": "resign"},
+                   headers={"authorization": f"Bearer {g['tokens']['black']}"})
+    assert r.status_code == 200, r.text
+    first.__exit__(None, None, None)
+    # Retired with a final state that is not JSON, and one that is JSON but not a view and a summary.
+    for final in ("{broken", "[1]"):
+        _sql(db_url, "UPDATE games SET status = 'finished', final = {p} WHERE id = {p}", (final, g["id"]))
+        second = make_client()
+        lobby = second.get("/api/games")
+        assert lobby.status_code == 200, lobby.text  # before: 503 "database unreachable"
+        assert [x["result"] for x in lobby.json() if x["id"] == g["id"]] == ["1-0"]
+        assert second.get(f"/api/games/{g['id']}").json()["result"] == "1-0"
+        second.__exit__(None, None, None)
