@@ -122,3 +122,93 @@ def test_a_broken_final_state_is_read_from_the_log_and_the_lobby_answers(make_cl
         assert [x["result"] for x in lobby.json() if x["id"] == g["id"]] == ["1-0"]
         assert second.get(f"/api/games/{g['id']}").json()["result"] == "1-0"
         second.__exit__(None, None, None)
+
+
+# --- issue 30.9: slow headers, sockets per address, forwarded addresses (a real server on loopback) ------
+
+def _half_open(port: int, source: str) -> Any:
+    import socket
+
+    s = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
+    s.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\nX-Slow: ")  # never finished
+    return s
+
+
+def _closed(s: Any) -> bool:
+    """Whether the server closed the connection (blocks until it does, or for the socket's timeout)."""
+    try:
+        return s.recv(1024) == b""
+    except ConnectionResetError:
+        return True
+    except OSError:
+        return False
+
+
+def test_half_open_connections_are_closed_after_the_header_timeout_and_others_are_answered(
+        tmp_path: Path, server_factory: Any) -> None:
+    import time
+
+    import httpx
+
+    srv = server_factory(str(tmp_path / "g.sqlite3"),
+                         extra=("--header-timeout", "1.5", "--max-connections-per-address", "30"))
+    opened = time.monotonic()
+    slow = [_half_open(srv.port, "127.0.0.2") for _ in range(30)]
+    extra = _half_open(srv.port, "127.0.0.2")  # the 31st from that address: closed at once
+    assert _closed(extra)
+    assert time.monotonic() - opened < 1.4
+    # Meanwhile another address is answered.
+    assert httpx.get(srv.url + "/api/games", timeout=5).status_code == 200
+    assert all(_closed(s) for s in slow)  # each blocks until the server closes it
+    assert time.monotonic() - opened >= 1.4
+    for s in (*slow, extra):
+        s.close()
+    # The address may connect again, and a request that finishes its headers is answered.
+    assert httpx.get(srv.url + "/api/games", timeout=5).status_code == 200
+
+
+def _ws(url: str, headers: dict[str, str] | None = None) -> Any:
+    from websockets.sync.client import connect
+
+    return connect(url, additional_headers=headers or {}, open_timeout=5)
+
+
+def test_the_sockets_of_one_address_are_limited(tmp_path: Path, server_factory: Any) -> None:
+    import httpx
+    from websockets.exceptions import InvalidStatus
+
+    srv = server_factory(str(tmp_path / "g.sqlite3"), extra=("--max-sockets-per-address", "3"))
+    g = httpx.post(srv.url + "/api/games", json={"white": "A", "black": "B"}, timeout=5).json()
+    url = f"ws://127.0.0.1:{srv.port}/api/games/{g['id']}/ws"
+    socks = [_ws(url) for _ in range(3)]
+    for s in socks:
+        assert '"hello"' in s.recv(5)
+    with pytest.raises(InvalidStatus) as err:
+        _ws(url)
+    assert err.value.response.status_code == 403
+    socks.pop().close()
+    again = _ws(url + "?lang=en")  # a place is free again (the count follows the closed socket)
+    assert '"hello"' in again.recv(5)
+    for s in (*socks, again):
+        s.close()
+
+
+@pytest.mark.parametrize("proxy", [False, True])
+def test_x_forwarded_for_is_believed_only_from_a_configured_proxy(tmp_path: Path, server_factory: Any,
+                                                                  proxy: bool) -> None:
+    import httpx
+    from websockets.exceptions import InvalidStatus
+
+    extra = ("--max-sockets-per-address", "1") + (("--forwarded-allow-ips", "127.0.0.1") if proxy else ())
+    srv = server_factory(str(tmp_path / "g.sqlite3"), extra=extra)
+    g = httpx.post(srv.url + "/api/games", json={"white": "A", "black": "B"}, timeout=5).json()
+    url = f"ws://127.0.0.1:{srv.port}/api/games/{g['id']}/ws"
+    first = _ws(url, {"X-Forwarded-For": "10.0.0.1"})
+    if proxy:  # two clients behind the proxy: one socket each
+        second = _ws(url, {"X-Forwarded-For": "10.0.0.2"})
+        assert '"hello"' in second.recv(5)
+        second.close()
+    else:  # the header is ignored: both are 127.0.0.1, which has its one socket
+        with pytest.raises(InvalidStatus):
+            _ws(url, {"X-Forwarded-For": "10.0.0.2"})
+    first.close()
