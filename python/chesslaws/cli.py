@@ -353,9 +353,9 @@ def convert(pgn: str, out_dir: str, edition: str | None, report: bool, seconds_p
                                       "is closed (slow or half-open connections).")
 @click.option("--keep-alive-timeout", type=click.FloatRange(1, 300), default=5.0, show_default=True,
               metavar="SECONDS", help="An idle kept-alive HTTP connection is closed after this time.")
-@click.option("--max-connections-per-address", type=click.IntRange(0, 1_000_000), default=100, show_default=True,
-              metavar="N", help="HTTP connections open at once from one address (0: no limit; the proxies of "
-                                "--forwarded-allow-ips are not counted).")
+@click.option("--max-connections-per-address", type=click.IntRange(0, 1_000_000), default=None, metavar="N",
+              help="HTTP connections open at once from one address; the next is closed at once. Default 100 "
+                   "(none with --no-rate-limits); 0: no limit; the proxies of --forwarded-allow-ips are not counted.")
 @click.option("--max-sockets-per-address", type=click.IntRange(0, 1_000_000), default=None, metavar="N",
               help="WebSockets open at once from one client address; the next is refused (403). "
                    "Default 200 (none with --no-rate-limits); 0: no limit.")
@@ -364,7 +364,7 @@ def convert(pgn: str, out_dir: str, edition: str | None, report: bool, seconds_p
                    "comma-separated; '*' for any (only behind a proxy that cannot be bypassed). Default: none, "
                    "the peer's address is the client's.")
 def serve(host: str, port: int, db: str, no_rate_limits: bool, ws_compression: bool, engines: tuple[str, ...],
-          engine_pool: int, header_timeout: float, keep_alive_timeout: float, max_connections_per_address: int,
+          engine_pool: int, header_timeout: float, keep_alive_timeout: float, max_connections_per_address: int | None,
           max_sockets_per_address: int | None, forwarded_allow_ips: str) -> None:
     """Start the live game server: the lobby, the boards, the clocks and the arbiter.
 
@@ -430,7 +430,9 @@ def serve(host: str, port: int, db: str, no_rate_limits: bool, ws_compression: b
     proxies = tuple(p.strip() for p in forwarded_allow_ips.split(",") if p.strip())
     run(host=host, port=port, db=store, limits=limits, compress=ws_compression, engines=specs,
         engine_pool=engine_pool, forwarded_allow_ips=proxies,
-        connections=ConnectionLimits(header_timeout, keep_alive_timeout, max_connections_per_address or None))
+        connections=ConnectionLimits(header_timeout, keep_alive_timeout,
+                                     (None if no_rate_limits else 100) if max_connections_per_address is None
+                                     else max_connections_per_address or None))
 
 
 
