@@ -212,3 +212,26 @@ def test_x_forwarded_for_is_believed_only_from_a_configured_proxy(tmp_path: Path
         with pytest.raises(InvalidStatus):
             _ws(url, {"X-Forwarded-For": "10.0.0.2"})
     first.close()
+
+
+# --- issue 27.5: a graceful stop retires the games that are over -----------------------------------------
+
+def test_a_graceful_stop_retires_the_games_that_are_over(make_client: Any, db_url: str) -> None:
+    client = make_client()
+    over = client.post("/api/games", json={"white": "A", "black": "B", "when_ready": False}).json()
+    going = client.post("/api/games", json={"white": "C", "black": "D", "when_ready": False}).json()
+    r = client.post(f"/api/games/{over['id']}/events", json={"type": "resign"},
+                    headers={"authorization": f"Bearer {over['tokens']['black']}"})
+    assert r.status_code == 200 and r.json()["state"]["result"] == "1-0"
+    assert over["id"] in client.app.state.hub.games  # over a moment ago: still in memory (a minute)
+    client.__exit__(None, None, None)  # a graceful stop
+    store = open_store(db_url)
+    try:
+        assert store.live_ids() == [going["id"]]  # the next start loads only the game still going
+        final = store.final(over["id"])
+        assert final is not None and final[0] == "finished" and final[1]["summary"]["result"] == "1-0"
+    finally:
+        store.close()
+    again = make_client()
+    assert over["id"] not in again.app.state.hub.games
+    assert again.get(f"/api/games/{over['id']}").json()["result"] == "1-0"

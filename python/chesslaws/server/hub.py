@@ -601,10 +601,12 @@ class Hub:
             return
         live.retire = self._loop.call_later(self.retire_after, lambda: asyncio.ensure_future(self._retire(live)))
 
-    async def _retire(self, live: LiveGame) -> None:
+    async def _retire(self, live: LiveGame, *, stopping: bool = False) -> None:
+        """Writes a game that is over to the store as its final state and lets it leave memory (when
+        ``stopping``, the server is going away: whoever still watches it)."""
         live.retire = None
         async with live.lock:
-            if live.subscribers or not self._over(live) or self.games.get(live.id) is not live:
+            if (live.subscribers and not stopping) or not self._over(live) or self.games.get(live.id) is not live:
                 return
             final = {"view": self.view(live), "summary": self.summary(live)}
             try:
@@ -670,6 +672,13 @@ class Hub:
         for live in self.games.values():
             if live.timer is not None:
                 live.timer.cancel()
+        if self.down_since is None:  # the games that are over leave as they would have: the next start skips them
+            for live in list(self.games.values()):
+                if live.retire is not None:
+                    live.retire.cancel()
+                    live.retire = None
+                if self._over(live):
+                    await self._retire(live, stopping=True)
         if self.down_since is None:
             try:  # the last heartbeat: a restart soon after loses nobody any time, a late one gives it back
                 await self._db(lambda: self.store.ping(self.now()))
