@@ -189,6 +189,9 @@ def run_attack(name: str, db: str, body: Callable[[Server, Row], None], *, extra
                 row.notes.append("victims refused: " + ", ".join(f"{k}x{v}" for k, v in sorted(vic.reasons.items())))
         row.rss = srv.rss() - rss0
         srv.stop()
+        if row.refused or row.lost:
+            hurt = f"{row.refused} real moves refused, {row.lost} games lost on time"
+            row.achieved = hurt if row.achieved == "held" else f"{row.achieved}; {hurt}"
     again = Server(db, extra)
     row.restart = again.start()
     again.stop()
