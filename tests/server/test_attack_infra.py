@@ -4,6 +4,7 @@ graceful stop that retires finished games (issue 27)."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -235,3 +236,31 @@ def test_a_graceful_stop_retires_the_games_that_are_over(make_client: Any, db_ur
     again = make_client()
     assert over["id"] not in again.app.state.hub.games
     assert again.get(f"/api/games/{over['id']}").json()["result"] == "1-0"
+
+
+# --- issue 30: two processes on PostgreSQL that both lived through an outage interrupt a game once --------
+
+def test_two_processes_that_survive_an_outage_give_the_time_back_once(make_client: Any, db_url: str) -> None:
+    import time
+
+    if "postgres" not in db_url:
+        pytest.skip("several processes share only a PostgreSQL store")
+    a, b = make_client(), make_client()
+    g = a.post("/api/games", json={"white": "A", "black": "B", "time_control": "600", "when_ready": False}).json()
+    r = a.post(f"/api/games/{g['id']}/events", json={"type": "move", "move": "e4"},
+               headers={"authorization": f"Bearer {g['tokens']['white']}"})
+    assert r.status_code == 200
+    assert b.get(f"/api/games/{g['id']}").json()["ply"] == 1  # B holds the game too
+    hub_a, hub_b = a.app.state.hub, b.app.state.hub
+    down = hub_a.now() - 3
+    for hub, client in ((hub_a, a), (hub_b, b)):  # both lost the database at the same moment
+        client.portal.call(hub._monitor.cancel)  # each recovers when this test says (no race with its pings)
+        hub.down_since = down
+    a.portal.call(hub_a._recover)
+    deadline = time.monotonic() + 10  # B hears of A's interruption (LISTEN), then recovers itself
+    while hub_b.games[g["id"]].seq < 4 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    b.portal.call(hub_b._recover)
+    lines = [json.loads(x) for x in a.get(f"/api/games/{g['id']}/log").text.splitlines()]
+    assert [e["type"] for e in lines].count("stop_clocks") == 1, lines
+    assert [e["type"] for e in lines].count("start_clocks") == 1

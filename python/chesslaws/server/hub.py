@@ -432,6 +432,14 @@ class Hub:
             if live.waiting:
                 continue  # not started: its t=0 comes when both players are there
             async with live.lock:
+                if self.store.shared:
+                    # Another process that lived through the same outage may have given the time back
+                    # already: read its log first, and give nothing back twice.
+                    await self._catch_up_locked(live)
+                    since_ms = (down - live.created_at) * 1000
+                    if any(e.type == "start_clocks" and e.by == "arbiter" and e.t_ms >= since_ms
+                           for e in live.game.events[-4:]):
+                        continue
                 game = live.game
                 t_down = max(round(down - live.created_at, 3), game.events[-1].t_ms / 1000)
                 t_up = max(round(up - live.created_at, 3), t_down)
