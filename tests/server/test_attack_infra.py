@@ -264,3 +264,35 @@ def test_two_processes_that_survive_an_outage_give_the_time_back_once(make_clien
     lines = [json.loads(x) for x in a.get(f"/api/games/{g['id']}/log").text.splitlines()]
     assert [e["type"] for e in lines].count("stop_clocks") == 1, lines
     assert [e["type"] for e in lines].count("start_clocks") == 1
+
+
+# --- issue 30: a full SQLite disk is an outage (503), not a fault with a traceback ------------------------
+
+def test_a_full_sqlite_disk_is_an_outage_without_a_fault(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    from fastapi.testclient import TestClient
+
+    from chesslaws.server import create_app
+    from chesslaws.server.guard import UNLIMITED
+
+    with TestClient(create_app(str(tmp_path / "full.sqlite3"), limits=UNLIMITED)) as client:
+        g = client.post("/api/games", json={"white": "A", "black": "B", "when_ready": False,
+                                            "edition": "1997"}).json()
+        db = client.app.state.hub.store._db
+        pages = db.execute("PRAGMA page_count").fetchone()[0]
+        db.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full from now on
+        dance = ["g1f3", "g8f6", "f3g1", "f6g8"]
+        statuses = []
+        with caplog.at_level(logging.INFO, logger="chesslaws"):
+            for i in range(400):
+                side = "white" if i % 2 == 0 else "black"
+                r = client.post(f"/api/games/{g['id']}/events", json={"type": "move", "move": dance[i % 4]},
+                                headers={"authorization": f"Bearer {g['tokens'][side]}"})
+                statuses.append(r.status_code)
+                if r.status_code != 200:
+                    break
+        assert statuses[-1] == 503 and "unreachable" in r.json()["error"], statuses[-3:]
+        assert not any(rec.exc_info for rec in caplog.records)
+        assert not any("cannot rollback" in rec.getMessage() or "failed on one request" in rec.getMessage()
+                       for rec in caplog.records)

@@ -390,6 +390,17 @@ def dumps(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+def _rollback(db: sqlite3.Connection) -> None:
+    """Rolls back the open transaction, if SQLite has not already done so itself (it does on some
+    errors, a full disk among them): the error that caused it is the one to report, not "cannot
+    rollback" (which hid a full disk, an outage, behind a fault of the request)."""
+    if db.in_transaction:
+        try:
+            db.execute("ROLLBACK")
+        except sqlite3.OperationalError:
+            pass
+
+
 class SQLiteStore(Store):
     """A SQLite file in WAL mode with ``synchronous=FULL``: a commit is on disk when it returns."""
 
@@ -428,7 +439,7 @@ class SQLiteStore(Store):
                     db.execute("INSERT INTO events VALUES (?,?,?)", (record.id, seq, dumps(ev)))
                 db.execute("COMMIT")
             except BaseException:
-                db.execute("ROLLBACK")
+                _rollback(db)
                 raise
 
     def append(self, game_id: str, seq: int, event: dict[str, Any]) -> None:
@@ -446,10 +457,10 @@ class SQLiteStore(Store):
                 db.executemany("INSERT INTO events VALUES (?,?,?)", [(g, n, dumps(e)) for g, n, e in items])
                 db.execute("COMMIT")
             except sqlite3.IntegrityError as err:
-                db.execute("ROLLBACK")
+                _rollback(db)
                 raise StoreError(str(err)) from None
             except BaseException:
-                db.execute("ROLLBACK")
+                _rollback(db)
                 raise
 
     def take_seat(self, game_id: str, seat: Seat, token_hash: str, name: str) -> None:
@@ -489,7 +500,7 @@ class SQLiteStore(Store):
                            (game_id, json.dumps(rule)))
                 db.execute("COMMIT")
             except BaseException:
-                db.execute("ROLLBACK")
+                _rollback(db)
                 raise
 
     def start_rules(self) -> dict[str, dict[str, Any]]:
