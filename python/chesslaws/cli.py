@@ -372,8 +372,24 @@ def _port_taken(host: str, port: int) -> str | None:
                    "xboard:NAME=COMMAND for an xboard engine.")
 @click.option("--engine-pool", type=click.IntRange(1, 64), default=2, show_default=True,
               help="Engine processes running at most, for all games against engines.")
+@click.option("--header-timeout", type=click.FloatRange(0.5, 300), default=10.0, show_default=True,
+              metavar="SECONDS", help="A request's headers must arrive within this time, else the connection "
+                                      "is closed (slow or half-open connections).")
+@click.option("--keep-alive-timeout", type=click.FloatRange(1, 300), default=5.0, show_default=True,
+              metavar="SECONDS", help="An idle kept-alive HTTP connection is closed after this time.")
+@click.option("--max-connections-per-address", type=click.IntRange(0, 1_000_000), default=None, metavar="N",
+              help="HTTP connections open at once from one address; the next is closed at once. Default 100 "
+                   "(none with --no-rate-limits); 0: no limit; the proxies of --forwarded-allow-ips are not counted.")
+@click.option("--max-sockets-per-address", type=click.IntRange(0, 1_000_000), default=None, metavar="N",
+              help="WebSockets open at once from one client address; the next is refused (403). "
+                   "Default 200 (none with --no-rate-limits); 0: no limit.")
+@click.option("--forwarded-allow-ips", default="", metavar="IP,IP",
+              help="The reverse proxies whose X-Forwarded-For (and X-Forwarded-Proto) are believed, by address, "
+                   "comma-separated; '*' for any (only behind a proxy that cannot be bypassed). Default: none, "
+                   "the peer's address is the client's.")
 def serve(host: str, port: int, db: str, no_rate_limits: bool, ws_compression: bool, engines: tuple[str, ...],
-          engine_pool: int) -> None:
+          engine_pool: int, header_timeout: float, keep_alive_timeout: float, max_connections_per_address: int | None,
+          max_sockets_per_address: int | None, forwarded_allow_ips: str) -> None:
     """Start the live game server: the lobby, the boards, the clocks and the arbiter.
 
     Every accepted event is committed to the database before it is
@@ -385,6 +401,12 @@ def serve(host: str, port: int, db: str, no_rate_limits: bool, ws_compression: b
 
     One SQLite file serves one server process (a second one exits with
     status 2); run several processes on PostgreSQL.
+
+    Slow clients cannot hold the server: headers must arrive within
+    --header-timeout, an address holds at most --max-connections-per-address
+    connections and --max-sockets-per-address WebSockets. Behind a reverse
+    proxy, name it with --forwarded-allow-ips so that limits apply to the
+    clients' addresses, not to the proxy's.
 
     With --engine, the lobby offers "Play against the computer": the engine
     takes a seat and plays by the same clock and arbiter as a person.
@@ -426,8 +448,19 @@ def serve(host: str, port: int, db: str, no_rate_limits: bool, ws_compression: b
     except ChessLawsError as err:
         click.echo(f"chesslaws serve: {err}", err=True)
         sys.exit(2)
-    run(host=host, port=port, db=store, limits=UNLIMITED if no_rate_limits else Limits(), compress=ws_compression,
-        engines=specs, engine_pool=engine_pool)
+    import dataclasses
+
+    from chesslaws.server.guard import ConnectionLimits
+
+    limits = UNLIMITED if no_rate_limits else Limits()
+    if max_sockets_per_address is not None:
+        limits = dataclasses.replace(limits, sockets_per_address=max_sockets_per_address or None)
+    proxies = tuple(p.strip() for p in forwarded_allow_ips.split(",") if p.strip())
+    run(host=host, port=port, db=store, limits=limits, compress=ws_compression, engines=specs,
+        engine_pool=engine_pool, forwarded_allow_ips=proxies,
+        connections=ConnectionLimits(header_timeout, keep_alive_timeout,
+                                     (None if no_rate_limits else 100) if max_connections_per_address is None
+                                     else max_connections_per_address or None))
 
 
 

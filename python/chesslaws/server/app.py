@@ -45,7 +45,7 @@ from chesslaws.engines import EngineSpec
 from chesslaws.server.engines import EnginePlayers
 from chesslaws.server.engines import install as install_engines
 from chesslaws.server.rematch import install as install_rematch
-from chesslaws.server.guard import SECURITY_HEADERS, Limits, Refused, strict_json
+from chesslaws.server.guard import SECURITY_HEADERS, Limits, Refused, SocketLimit, strict_json
 from chesslaws.server.hub import MAX_BODY, ApiError, Hub, LiveGame, Subscriber, public_event
 from chesslaws.server.store import Store, dumps, open_store
 
@@ -298,6 +298,7 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
     install_engines(app, hub, players)
     install_rematch(app, hub, players)
     app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.add_middleware(SocketLimit, per_address=hub.limits.sockets_per_address)  # issue 30: idle sockets
     bearer = HTTPBearer(auto_error=False, description="the secret token of a seat (white, black or arbiter)")
 
     def error(status: int, message: str, retry_after: int | None = None) -> JSONResponse:

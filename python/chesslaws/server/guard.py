@@ -7,11 +7,15 @@ with a 4xx naming what is wrong before anything reaches the arbiter or the store
   (``{"type": "move", "type": "resign"}`` is ambiguous, not "the last wins"), no ``NaN`` or
   ``Infinity``, no integer of more than :data:`MAX_INT_DIGITS` digits.
 - Every string is checked: no lone surrogate (it cannot be stored or sent back as UTF-8), no control
-  character (NUL included), and no bidirectional control character (a right-to-left override would
-  show a name reversed in the lobby). One rule for both stores: SQLite and PostgreSQL see the same
+  character (NUL included), no bidirectional control character (a right-to-left override would
+  show a name reversed in the lobby), and no line or paragraph separator (U+2028, U+2029). One rule for both stores: SQLite and PostgreSQL see the same
   text or nothing.
 - Rate limits (the ``limits`` library's moving windows, in memory): per address for creating games
   and taking seats, per token for events, and per game for events.
+- Connections (:func:`connection_guard`): a request's headers must arrive within a time limit (a
+  half-open connection is closed, not held: slowloris), an address may hold only so many connections
+  and WebSockets at once (:class:`SocketLimit`), and a forwarded address is believed only from a
+  configured proxy (``chesslaws serve --forwarded-allow-ips``).
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ MAX_INT_DIGITS = 20
 
 # Bidirectional controls (embeddings, overrides, isolates, marks): they reorder how text is shown.
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# The line and paragraph separators: a line break where none is expected (a name on two lines).
+_SEPARATORS = {"\u2028": "line", "\u2029": "paragraph"}
 
 
 class Refused(Exception):
@@ -106,6 +112,9 @@ def check_text(value: str, where: str) -> None:
             raise Refused(422, f"{where}: the bidirectional control U+{code:04X} at character {i} is not allowed")
         if code < 0x20 or 0x7F <= code < 0xA0 or unicodedata.category(ch) == "Cc":
             raise Refused(422, f"{where}: the control character U+{code:04X} at character {i} is not allowed")
+        if ch in _SEPARATORS:
+            raise Refused(422, f"{where}: the {_SEPARATORS[ch]} separator U+{code:04X} at character {i} is not "
+                               "allowed (it breaks a name over lines, and ends a line in JavaScript)")
 
 
 def _check_strings(value: Any, where: str) -> None:
@@ -185,9 +194,13 @@ class Limits:
     #: far below ``max_events_per_game``.
     events_aside_per_move: int = 12
     events_aside_per_game: int = 300
+    #: WebSockets open at once from one address (the N+1th is refused with 403); None: no limit.
+    sockets_per_address: int | None = 200
 
 
-UNLIMITED = Limits(None, None, None, None, 100_000, 3, 0, 0, 0, 0)
+UNLIMITED = Limits(create_per_address=None, join_per_address=None, events_per_token=None, events_per_game=None,
+                   max_events_per_game=100_000, claims_per_move=0, claims_per_game=0, events_aside_per_move=0,
+                   events_aside_per_game=0, sockets_per_address=None)
 
 
 class RateLimiter:
@@ -222,6 +235,125 @@ class RateLimited(Refused):
                               f"try again in {self.retry_after} s")
 
 
+# --- connections ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectionLimits:
+    """What a connection may hold before it has sent a request (``chesslaws serve`` flags)."""
+
+    #: Seconds from a connection's first byte (or its opening) to the end of a request's headers.
+    header_timeout: float = 10.0
+    #: Seconds a kept-alive connection may stay idle between requests.
+    keep_alive_timeout: float = 5.0
+    #: HTTP connections open at once from one address (not counting configured proxies); None: no limit.
+    connections_per_address: int | None = 100
+
+
+def connection_guard(limits: ConnectionLimits, trusted: frozenset[str] = frozenset()) -> type[Any]:
+    """uvicorn's HTTP protocol (httptools or h11) with two limits it does not have: a request's headers
+    must be complete within ``limits.header_timeout`` seconds of its first byte (or of the connection's
+    opening), else the connection is closed; and an address (other than the proxies in ``trusted``)
+    holding ``limits.connections_per_address`` connections has the next one closed at once. A connection
+    upgraded to a WebSocket leaves this count (the app's :class:`SocketLimit` counts sockets)."""
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+    open_by_address: dict[str, int] = {}
+    cap = limits.connections_per_address
+    timeout = limits.header_timeout
+    base: Any = AutoHTTPProtocol
+
+    class GuardedHTTP(base):  # type: ignore[misc]
+        _guard_host: str | None = None
+        _guard_timer: Any = None
+        _guard_cycle: Any = None
+
+        def connection_made(self, transport: Any) -> None:
+            peer = transport.get_extra_info("peername")
+            host = str(peer[0]) if isinstance(peer, (tuple, list)) and peer else None
+            if host is not None and host not in trusted:
+                count = open_by_address.get(host, 0)
+                if cap is not None and count >= cap:
+                    transport.abort()  # refused before anything is read: the address holds enough
+                    return
+                open_by_address[host] = count + 1
+                self._guard_host = host
+            super().connection_made(transport)
+            self._arm()
+
+        def _arm(self) -> None:
+            self._guard_cycle = self.cycle
+            self._guard_timer = self.loop.call_later(timeout, self._headers_too_slow)
+
+        def _disarm(self) -> None:
+            if self._guard_timer is not None:
+                self._guard_timer.cancel()
+                self._guard_timer = None
+
+        def _headers_too_slow(self) -> None:
+            self._guard_timer = None
+            if not self.transport.is_closing():
+                self.transport.abort()
+
+        def _release(self) -> None:
+            self._disarm()
+            host, self._guard_host = self._guard_host, None
+            if host is not None:
+                left = open_by_address.get(host, 1) - 1
+                if left > 0:
+                    open_by_address[host] = left
+                else:
+                    open_by_address.pop(host, None)
+
+        def data_received(self, data: bytes) -> None:
+            if self._guard_timer is None and (self.cycle is None or self.cycle.response_complete):
+                self._arm()  # the first bytes of a new request on a kept-alive connection
+            super().data_received(data)
+            if self.transport.get_protocol() is not self:  # upgraded to a WebSocket
+                self._release()
+            elif self.cycle is not self._guard_cycle:  # the request's headers are complete
+                self._disarm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._release()
+            super().connection_lost(exc)
+
+    return GuardedHTTP
+
+
+class SocketLimit:
+    """ASGI middleware: at most ``per_address`` WebSockets open at once from one address (the client's
+    address as the server sees it: the peer, or the address a configured proxy forwarded). The next is
+    refused before it is accepted (HTTP 403)."""
+
+    def __init__(self, app: Any, per_address: int | None) -> None:
+        self.app = app
+        self.per_address = per_address
+        self.open: dict[str, int] = {}
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "websocket" or self.per_address is None:
+            await self.app(scope, receive, send)
+            return
+        client = scope.get("client")
+        host = str(client[0]) if client else "unknown"
+        count = self.open.get(host, 0)
+        if count >= self.per_address:
+            await receive()  # websocket.connect
+            await send({"type": "websocket.close", "code": 1008,
+                        "reason": f"at most {self.per_address} sockets from one address"})
+            return
+        self.open[host] = count + 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            left = self.open.get(host, 1) - 1
+            if left > 0:
+                self.open[host] = left
+            else:
+                self.open.pop(host, None)
+
+
 # --- headers ---------------------------------------------------------------------------------------
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -236,5 +368,5 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"cross-origin-opener-policy", b"same-origin"),
 )
 
-__all__ = ["CSP", "Limits", "MAX_DEPTH", "RateLimited", "RateLimiter", "Refused", "SECURITY_HEADERS",
+__all__ = ["CSP", "ConnectionLimits", "Limits", "SocketLimit", "connection_guard", "MAX_DEPTH", "RateLimited", "RateLimiter", "Refused", "SECURITY_HEADERS",
            "UNLIMITED", "check_text", "strict_json"]

@@ -34,7 +34,8 @@ from chesslaws.position import STARTING_FEN, Position
 from chesslaws.server.controls import controls
 from chesslaws.server.guard import Limits, RateLimiter, Refused
 from chesslaws.server.messages import for_people
-from chesslaws.server.store import GameRecord, Seat, SeatTaken, Store, StoreError, dumps, hash_token
+from chesslaws.server.store import (GameRecord, Seat, SeatTaken, Store, StoreError, UnreadableRow, dumps,
+                                    hash_token)
 
 log = logging.getLogger("chesslaws.server")
 
@@ -107,6 +108,13 @@ def replay_lenient(events: list[dict[str, Any]]) -> tuple[Game | None, int, str 
     of events in it, and why the next one could not be applied (None when the whole log replays)."""
     if not events:
         return None, 0, "the log is empty"
+    for i, line in enumerate(events):
+        if isinstance(line, UnreadableRow):  # replay stops before it
+            if i == 0:
+                return None, 0, line.reason
+            events = events[:i]
+            game, good, why = replay_lenient(events)
+            return game, good, why if why is not None else line.reason
     try:
         game = Game.from_events(events[:1])
     except Exception as err:  # noqa: BLE001 - a stored line may be anything: say what, never crash
@@ -439,6 +447,14 @@ class Hub:
             if live.waiting:
                 continue  # not started: its t=0 comes when both players are there
             async with live.lock:
+                if self.store.shared:
+                    # Another process that lived through the same outage may have given the time back
+                    # already: read its log first, and give nothing back twice.
+                    await self._catch_up_locked(live)
+                    since_ms = (down - live.created_at) * 1000
+                    if any(e.type == "start_clocks" and e.by == "arbiter" and e.t_ms >= since_ms
+                           for e in live.game.events[-4:]):
+                        continue
                 game = live.game
                 t_down = max(round(down - live.created_at, 3), game.events[-1].t_ms / 1000)
                 t_up = max(round(up - live.created_at, 3), t_down)
@@ -451,7 +467,7 @@ class Hub:
                     stopped = game.apply({"type": "stop_clocks", "t": t_down, "by": "arbiter",
                                           "reason": f"{why}; the time that passed is given back"})
                     new = stopped.apply({"type": "start_clocks", "t": t_up, "by": "arbiter", "reason": back})
-                except ChessLawsError as err:
+                except Exception as err:  # noqa: BLE001 - one game's interruption, never the server's start
                     log.warning("game %s: no interruption written: %s", live.id, err)
                     continue
                 lines = [stopped.events[-1].to_json(), new.events[-1].to_json()]
@@ -546,6 +562,21 @@ class Hub:
             self.broadcast(live)
 
     def _load(self, rec: GameRecord) -> None:
+        """Rebuilds a stored game; one that cannot be rebuilt is set aside (never fatal)."""
+        try:
+            self._load_record(rec)
+        except Exception as err:  # noqa: BLE001 - whatever is in a stored row, the server starts
+            why = f"it cannot be loaded ({_reason(err)})"
+            print(f"chesslaws serve: game {rec.id} is set aside: {why}", file=sys.stderr)
+            self.games.pop(rec.id, None)
+            self.set_aside[rec.id] = SetAside(rec, why, None, 0)
+
+    def _load_record(self, rec: GameRecord) -> None:
+        if rec.unreadable is not None:  # its own row: nothing to replay, nothing the arbiter can annul
+            print(f"chesslaws serve: game {rec.id} is set aside: {rec.unreadable}; its row in the games table "
+                  "must be repaired", file=sys.stderr)
+            self.set_aside[rec.id] = SetAside(rec, rec.unreadable, None, 0)
+            return
         game, good, why = replay_lenient(rec.events)
         if why is not None:
             last = rec.events[-1] if rec.events else {}
@@ -561,8 +592,17 @@ class Hub:
                 self.set_aside[rec.id] = SetAside(rec, why, game, good)
                 return
         assert game is not None
+        rule = self._rules.get(rec.id)
+        if rule is None:
+            rule = {}
+        elif isinstance(rule, UnreadableRow):
+            if game.state.ongoing:  # its start cannot be known: set aside until the arbiter annuls it
+                print(f"chesslaws serve: game {rec.id} is set aside: {rule.reason}; the arbiter may annul it",
+                      file=sys.stderr)
+                self.set_aside[rec.id] = SetAside(rec, rule.reason, game, good)
+                return
+            rule = {}
         live = LiveGame(rec.id, rec.created_at, rec.interface, rec.names, rec.token_hashes, game)
-        rule = self._rules.get(rec.id) or {}
         live.waiting = bool(rule.get("waiting"))
         live.abort_after = rule.get("abort_after")
         live.scheduled = bool(rule.get("scheduled"))
@@ -584,10 +624,12 @@ class Hub:
             return
         live.retire = self._loop.call_later(self.retire_after, lambda: asyncio.ensure_future(self._retire(live)))
 
-    async def _retire(self, live: LiveGame) -> None:
+    async def _retire(self, live: LiveGame, *, stopping: bool = False) -> None:
+        """Writes a game that is over to the store as its final state and lets it leave memory (when
+        ``stopping``, the server is going away: whoever still watches it)."""
         live.retire = None
         async with live.lock:
-            if live.subscribers or not self._over(live) or self.games.get(live.id) is not live:
+            if (live.subscribers and not stopping) or not self._over(live) or self.games.get(live.id) is not live:
                 return
             final = {"view": self.view(live), "summary": self.summary(live)}
             try:
@@ -653,6 +695,13 @@ class Hub:
         for live in self.games.values():
             if live.timer is not None:
                 live.timer.cancel()
+        if self.down_since is None:  # the games that are over leave as they would have: the next start skips them
+            for live in list(self.games.values()):
+                if live.retire is not None:
+                    live.retire.cancel()
+                    live.retire = None
+                if self._over(live):
+                    await self._retire(live, stopping=True)
         if self.down_since is None:
             try:  # the last heartbeat: a restart soon after loses nobody any time, a late one gives it back
                 await self._db(lambda: self.store.ping(self.now()))
@@ -667,6 +716,9 @@ class Hub:
         if live is None:
             aside = self.set_aside.get(game_id)
             if aside is not None:
+                if aside.record.unreadable is not None:
+                    raise ApiError(409, f"game {game_id!r} is set aside: {aside.reason}; its operator must "
+                                        "repair its row")
                 raise ApiError(409, f"game {game_id!r} is set aside: its log cannot be replayed "
                                     f"({aside.reason}); the arbiter may annul it")
             raise ApiError(404, f"no game {game_id!r}")

@@ -24,20 +24,31 @@ Schema (the same in both databases)::
 
 ``game_starts`` is a table of its own (created when missing, so older databases need no
 migration): a game without a row there started at ``created_at`` and is never aborted.
+
+A stored row that cannot be read (a body that is not JSON, or too deep, or with an integer beyond
+Python's limit; a creation time that is not a time; a start rule that is not an object; a broken final
+state or heartbeat) never stops the server: a log row is read as an :class:`UnreadableRow` (its game is
+set aside, named on standard error, until the arbiter annuls it), a game row as a record with its
+``unreadable`` reason, a final state as none (the game is read from its log again), a heartbeat as none.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
+import math
 import os
 import sqlite3
+import sys
 import threading
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Literal
 
 import orjson
+
+log = logging.getLogger("chesslaws.server")
 
 Seat = Literal["white", "black", "arbiter"]
 SEATS: tuple[Seat, ...] = ("white", "black", "arbiter")
@@ -66,6 +77,101 @@ class GameRecord:
     names: dict[str, str | None]
     token_hashes: dict[str, str | None]
     events: list[dict[str, Any]] = field(default_factory=list)
+    #: Why the game's own row cannot be used (e.g. its creation time is not a time), or None.
+    unreadable: str | None = None
+
+
+class UnreadableRow(dict[str, Any]):
+    """A stored row that cannot be read, in the place of what it should hold (an event, a start rule):
+    empty, with the reason. A game's replay stops at such an event (the game is set aside)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__()
+        self.reason = reason
+
+
+#: How deep a stored row may nest before it is refused unread (an event is two levels deep).
+_MAX_ROW_DEPTH = 64
+
+
+def read_row(text: Any, what: str) -> Any:
+    """A stored JSON text, or raises ValueError with the reason it cannot be read (``what`` names it)."""
+    if isinstance(text, (bytes, bytearray, memoryview)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValueError(f"{what} is not UTF-8 text") from None
+    if not isinstance(text, str):
+        raise ValueError(f"{what} is not text ({type(text).__name__})")
+    depth = text.count("[") + text.count("{")
+    if depth > _MAX_ROW_DEPTH:  # only then the exact count (brackets inside strings do not nest)
+        from chesslaws.server.guard import _depth_ok
+
+        if not _depth_ok(text, _MAX_ROW_DEPTH):
+            raise ValueError(f"{what} nests deeper than {_MAX_ROW_DEPTH} levels")
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError(f"{what} nests too deep") from None
+    except ValueError as err:
+        if "digits" in str(err) and not isinstance(err, json.JSONDecodeError):
+            raise ValueError(f"{what} holds an integer of more than {sys.get_int_max_str_digits()} digits") from None
+        raise ValueError(f"{what} is not JSON ({str(err)[:80]})") from None
+
+
+def read_event(text: Any, seq: int) -> dict[str, Any]:
+    """A stored log row: the event, or an :class:`UnreadableRow` naming why it cannot be read."""
+    try:
+        value = read_row(text, f"the stored row of event {seq}")
+    except ValueError as err:
+        return UnreadableRow(str(err))
+    if not isinstance(value, dict):
+        return UnreadableRow(f"the stored row of event {seq} is not a JSON object")
+    return value
+
+
+def read_rule(text: Any) -> dict[str, Any]:
+    """A stored start rule (game_starts.rule), or an :class:`UnreadableRow` naming why it is unusable."""
+    try:
+        value = read_row(text, "its start rule (game_starts.rule)")
+    except ValueError as err:
+        return UnreadableRow(str(err))
+    if not isinstance(value, dict):
+        return UnreadableRow("its start rule (game_starts.rule) is not a JSON object")
+    after = value.get("abort_after")
+    if (not isinstance(value.get("waiting", False), bool) or not isinstance(value.get("scheduled", False), bool)
+            or not (after is None or (isinstance(after, (int, float)) and not isinstance(after, bool)
+                                      and math.isfinite(after) and after > 0))):
+        return UnreadableRow("its start rule (game_starts.rule) has a field of the wrong kind")
+    return value
+
+
+def read_final(text: Any, game_id: str) -> dict[str, Any] | None:
+    """A stored final state ({"view": ..., "summary": ...}), or None (noted in the server's log) if it
+    cannot be read: the game is then read from its log again."""
+    if text is None:
+        return None
+    try:
+        value = read_row(text, f"the final state of game {game_id}")
+    except ValueError as err:
+        log.warning("%s; its log is read instead", err)
+        return None
+    if not (isinstance(value, dict) and isinstance(value.get("view"), dict)
+            and isinstance(value.get("summary"), dict)):
+        log.warning("the final state of game %s is not a view and a summary; its log is read instead", game_id)
+        return None
+    return value
+
+
+def read_time(value: Any) -> float | None:
+    """A stored instant (unix seconds), or None if it is not one (text, NaN, infinite, negative)."""
+    if isinstance(value, bool):
+        return None
+    try:
+        t = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return t if math.isfinite(t) and 0 <= t < 1e11 else None
 
 
 class Store(ABC):
@@ -78,8 +184,8 @@ class Store(ABC):
 
     def events_since(self, game_id: str, seq: int) -> list[dict[str, Any]]:
         """The events of a game's log from number ``seq`` on (what another process appended)."""
-        return [json.loads(r[0]) for r in self._q(
-            "SELECT body FROM events WHERE game_id = {p} AND seq >= {p} ORDER BY seq", (game_id, seq))]
+        return [read_event(r[1], r[0]) for r in self._q(
+            "SELECT seq, body FROM events WHERE game_id = {p} AND seq >= {p} ORDER BY seq", (game_id, seq))]
 
     def listen(self, callback: Any) -> Any:
         """Calls ``callback(game_id, what)`` (from another thread) for every change another process
@@ -143,9 +249,10 @@ class Store(ABC):
     def final(self, game_id: str) -> tuple[str, dict[str, Any]] | None:
         """The status and final state of a game that is over, or None (unknown, or not over)."""
         rows = self._q("SELECT status, final FROM games WHERE id = {p}", (game_id,))
-        if not rows or rows[0][1] is None:
+        if not rows:
             return None
-        return str(rows[0][0]), json.loads(rows[0][1])
+        final = read_final(rows[0][1], game_id)
+        return None if final is None else (str(rows[0][0]), final)
 
     def page(self, limit: int, before: str | None = None) -> list[tuple[str, str, dict[str, Any] | None]] | None:
         """A page of games, newest first (id, status, final state or None), before the game ``before``
@@ -160,7 +267,7 @@ class Store(ABC):
             c = anchor[0][0]
             rows = self._q(cols + " WHERE created_at < {p} OR (created_at = {p} AND id < {p}) "
                            "ORDER BY created_at DESC, id DESC LIMIT {p}", (c, c, before, limit))
-        return [(r[0], r[1], None if r[2] is None else json.loads(r[2])) for r in rows]
+        return [(r[0], r[1], read_final(r[2], r[0])) for r in rows]
 
     def _migrate(self, columns: set[str]) -> None:
         """Brings an older database up to date (the columns of games that are over, and indexes)."""
@@ -198,7 +305,7 @@ class Store(ABC):
     def start_rule(self, game_id: str) -> dict[str, Any] | None:
         """One game's start rule, or None."""
         rows = self._q("SELECT rule FROM game_starts WHERE game_id = {p}", (game_id,))
-        return json.loads(rows[0][0]) if rows else None
+        return read_rule(rows[0][0]) if rows else None
 
 
 class StoreLocked(Exception):
@@ -235,16 +342,41 @@ CREATE TABLE IF NOT EXISTS heartbeat (
 _HEARTBEAT = "INSERT INTO heartbeat VALUES (1, {p}) ON CONFLICT (id) DO UPDATE SET t = excluded.t"
 
 
-def _record(row: tuple[Any, ...], events: list[str]) -> GameRecord:
+def _record(row: tuple[Any, ...], events: list[Any]) -> GameRecord:
+    """A game from its stored rows; what cannot be read is named (see :class:`UnreadableRow`)."""
     gid, created_at, interface, wn, bn, wt, bt, at = row
+    names = {"white": wn, "black": bn}
+    hashes = {"white": wt, "black": bt, "arbiter": at}
+    why = None
+    t = read_time(created_at)
+    if t is None:
+        why = f"its creation time (games.created_at = {str(created_at)[:30]!r}) is not a time"
+    elif interface not in ("online", "otb"):
+        why = f"its interface (games.interface = {str(interface)[:30]!r}) is neither 'online' nor 'otb'"
+    elif not all(v is None or isinstance(v, str) for v in (*names.values(), *hashes.values())):
+        why = "a name or a seat token in its row is not text"
+    if why is not None:
+        names = {k: v if isinstance(v, str) else None for k, v in names.items()}
+        hashes = {k: v if isinstance(v, str) else None for k, v in hashes.items()}
     return GameRecord(
-        id=gid,
-        created_at=float(created_at),
-        interface=interface,
-        names={"white": wn, "black": bn},
-        token_hashes={"white": wt, "black": bt, "arbiter": at},
-        events=[json.loads(b) for b in events],
+        id=str(gid),
+        created_at=t or 0.0,
+        interface=interface if interface in ("online", "otb") else "online",
+        names=names,
+        token_hashes=hashes,
+        events=[read_event(b, i) for i, b in enumerate(events)],
+        unreadable=why,
     )
+
+
+def _beat(row: Any) -> float | None:
+    if row is None:
+        return None
+    t = read_time(row[0])
+    if t is None:
+        log.warning("the stored heartbeat (%s) is not a time: ignored (no time is given back for the last "
+                    "stop)", str(row[0])[:30])
+    return t
 
 
 def dumps(value: Any) -> str:
@@ -256,6 +388,17 @@ def dumps(value: Any) -> str:
         return orjson.dumps(value).decode()
     except TypeError:
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _rollback(db: sqlite3.Connection) -> None:
+    """Rolls back the open transaction, if SQLite has not already done so itself (it does on some
+    errors, a full disk among them): the error that caused it is the one to report, not "cannot
+    rollback" (which hid a full disk, an outage, behind a fault of the request)."""
+    if db.in_transaction:
+        try:
+            db.execute("ROLLBACK")
+        except sqlite3.OperationalError:
+            pass
 
 
 class SQLiteStore(Store):
@@ -296,7 +439,7 @@ class SQLiteStore(Store):
                     db.execute("INSERT INTO events VALUES (?,?,?)", (record.id, seq, dumps(ev)))
                 db.execute("COMMIT")
             except BaseException:
-                db.execute("ROLLBACK")
+                _rollback(db)
                 raise
 
     def append(self, game_id: str, seq: int, event: dict[str, Any]) -> None:
@@ -314,10 +457,10 @@ class SQLiteStore(Store):
                 db.executemany("INSERT INTO events VALUES (?,?,?)", [(g, n, dumps(e)) for g, n, e in items])
                 db.execute("COMMIT")
             except sqlite3.IntegrityError as err:
-                db.execute("ROLLBACK")
+                _rollback(db)
                 raise StoreError(str(err)) from None
             except BaseException:
-                db.execute("ROLLBACK")
+                _rollback(db)
                 raise
 
     def take_seat(self, game_id: str, seat: Seat, token_hash: str, name: str) -> None:
@@ -357,12 +500,12 @@ class SQLiteStore(Store):
                            (game_id, json.dumps(rule)))
                 db.execute("COMMIT")
             except BaseException:
-                db.execute("ROLLBACK")
+                _rollback(db)
                 raise
 
     def start_rules(self) -> dict[str, dict[str, Any]]:
         with self._lock:
-            return {r[0]: json.loads(r[1]) for r in self._db.execute(
+            return {r[0]: read_rule(r[1]) for r in self._db.execute(
                 "SELECT s.game_id, s.rule FROM game_starts s JOIN games g ON g.id = s.game_id WHERE g.status = 'live'")}
 
     def ping(self, t: float | None = None) -> None:
@@ -375,7 +518,7 @@ class SQLiteStore(Store):
     def last_heartbeat(self) -> float | None:
         with self._lock:
             row = self._db.execute("SELECT t FROM heartbeat WHERE id = 1").fetchone()
-        return float(row[0]) if row else None
+        return _beat(row)
 
     def close(self) -> None:
         with self._lock:
@@ -521,7 +664,7 @@ class PostgresStore(Store):
         def run(cur: Any) -> dict[str, dict[str, Any]]:
             cur.execute("SELECT s.game_id, s.rule FROM game_starts s JOIN games g ON g.id = s.game_id "
                         "WHERE g.status = 'live'")
-            return {r[0]: json.loads(r[1]) for r in cur.fetchall()}
+            return {r[0]: read_rule(r[1]) for r in cur.fetchall()}
 
         out: dict[str, dict[str, Any]] = self._tx(run)
         return out
@@ -535,8 +678,7 @@ class PostgresStore(Store):
     def last_heartbeat(self) -> float | None:
         def run(cur: Any) -> float | None:
             cur.execute("SELECT t FROM heartbeat WHERE id = 1")
-            row = cur.fetchone()
-            return float(row[0]) if row else None
+            return _beat(cur.fetchone())
 
         out: float | None = self._tx(run)
         return out
@@ -582,18 +724,23 @@ class _Listener:
 
 
 def _lock_file(path: str) -> Any:
-    """Takes the lock that keeps a second server off this SQLite file (``PATH.lock`` beside it,
-    held while the store is open; the operating system releases it if the process dies)."""
+    """Takes the lock that keeps a second server off this SQLite file: an exclusive ``flock`` on the
+    database file itself, held while the store is open (the operating system releases it if the process
+    dies). The lock belongs to the file (its device and inode), not to the name it was opened by: a
+    symbolic or hard link to the same file finds it taken. (SQLite's own locks are ``fcntl`` locks,
+    independent of this one.)"""
     import fcntl
 
     if path == ":memory:" or path.startswith("file:"):
         return open(os.devnull, "rb")  # nothing to share
-    handle = open(path + ".lock", "a+b")  # noqa: SIM115 - held until close()
+    handle = open(path, "a+b")  # noqa: SIM115 - held until close(); creates the file (an empty database)
     try:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
+        st = os.fstat(handle.fileno())
         handle.close()
-        raise StoreLocked(f"{path} is in use by another chesslaws serve: one SQLite file serves one "
+        raise StoreLocked(f"{path} is in use by another chesslaws serve (the same file, device {st.st_dev} "
+                          f"inode {st.st_ino}, perhaps under another name): one SQLite file serves one "
                           "server process (use PostgreSQL for several)") from None
     return handle
 
@@ -607,5 +754,5 @@ def open_store(url: str) -> Store:
     return SQLiteStore(url)
 
 
-__all__ = ["GameRecord", "PostgresStore", "SQLiteStore", "SEATS", "Seat", "SeatTaken", "Store", "StoreError",
+__all__ = ["GameRecord", "UnreadableRow", "read_event", "read_rule", "PostgresStore", "SQLiteStore", "SEATS", "Seat", "SeatTaken", "Store", "StoreError",
            "StoreLocked", "hash_token", "open_store"]
