@@ -24,3 +24,4 @@ db_url = _server.db_url
 make_client = _server.make_client
 server_factory = _server.server_factory
 pg_cluster = _server.pg_cluster
+shots = _server.shots

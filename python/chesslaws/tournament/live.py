@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Any, Callable, Literal, TypeVar
 
 from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, PlainTextResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -110,6 +110,12 @@ class PairRound(BaseModel):
 class StartRound(BaseModel):
     model_config = ConfigDict(extra="forbid")
     in_: float = Field(0, ge=0, le=86400, alias="in", description="seconds from now until the clocks start")
+
+
+class ByeRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    round: int = Field(ge=1, le=99, description="the round (not paired yet)")
+    kind: Literal["full", "half", "zero"] = Field("half", description="what the regulations give for it")
 
 
 class Withdrawal(BaseModel):
@@ -321,6 +327,8 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
     def watch(game_id: str) -> None:
         """A game changed (a move, an ending, a flag fall observed, an arrival): its tournament looks."""
         if game_id not in game_tid:
+            if hub.down_since is not None:  # the database is away: asked on its next change
+                return
             game_tid[game_id] = None  # until known
             asyncio.ensure_future(find(game_id))
             return
@@ -571,6 +579,33 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
             t = await db(lambda: store.save(saved))
         notify(t.id)
         return view(t)
+
+    @app.post("/api/tournaments/{tid}/players/{number}/bye", tags=["tournaments"],
+              summary="A player asks for a bye in a round not paired yet")
+    async def request_bye(tid: str, number: int, body: ByeRequest,
+                          cred: HTTPAuthorizationCredentials | None = Depends(bearer)) -> dict[str, Any]:
+        await arbiter_of(tid, cred)
+        async with lock:
+            t = await load(tid)
+            try:
+                t = t.request_bye(body.round, number, body.kind)
+            except TournamentError as err:
+                raise ApiError(404 if "no such start number" in str(err) else 422, str(err)) from None
+            except WrongState as err:
+                raise ApiError(409, str(err)) from None
+            saved = t
+            t = await db(lambda: store.save(saved))
+        notify(t.id)
+        return view(t)
+
+    @app.get("/api/tournaments/{tid}/trf", tags=["tournaments"], summary="The event in FIDE's TRF-16",
+             response_class=PlainTextResponse)
+    async def trf(tid: str) -> PlainTextResponse:
+        from chesslaws.tournament.trf import write_trf
+
+        async with lock:
+            t = await sync(await load(tid))
+        return PlainTextResponse(write_trf(t), headers={"content-disposition": f'inline; filename="{t.id}.trf"'})
 
     @app.get("/api/tournaments/{tid}/players/{number}", tags=["tournaments"],
              summary="A player's own view: the current game's link and the results (the player's token as Bearer)")

@@ -61,12 +61,16 @@ class TournamentStore:
         self._pg = url.startswith(("postgresql://", "postgres://"))
         self._conn: Any = None
         self._pool: Any = None
-        self._games_tx: Any = None
+        self._own_pool = False
         self._lock = threading.Lock()
         if self._pg:
-            if games is not None and callable(getattr(games, "_tx", None)) and getattr(games, "url", None) == url:
-                self._games_tx = games._tx  # PostgresStore._tx(fn): fn(cursor) in one committed transaction
+            shared = getattr(games, "_pool", None) if getattr(games, "url", None) == url else None
+            if shared is not None:
+                # The games' pool (PostgresStore): its connections, its reconnection and its timeout; not its
+                # lock, so that a slow tournament call never holds up the games' own thread.
+                self._pool = shared
             else:
+                self._own_pool = True
                 from psycopg_pool import ConnectionPool
 
                 self._pool = ConnectionPool(url, min_size=1, max_size=2, timeout=3.0, open=True,
@@ -93,11 +97,10 @@ class TournamentStore:
     def _run(self, fn: Callable[[Any], T]) -> T:
         """``fn(cursor)`` in one transaction, committed if it returns, rolled back if it raises, on whichever
         connection this store uses (the games' pool, a pool of its own, or its SQLite connection)."""
-        if self._games_tx is not None:
-            out: T = self._games_tx(fn)
-            return out
+        out: T
         if self._pool is not None:
-            with self._pool.connection() as db:
+            # One connection at a time for tournaments: the games' thread always has the other one.
+            with self._lock, self._pool.connection() as db:
                 try:
                     with db.cursor() as cur:
                         out = fn(cur)
@@ -121,7 +124,8 @@ class TournamentStore:
 
     def close(self) -> None:
         if self._pool is not None:
-            self._pool.close()
+            if self._own_pool:
+                self._pool.close()
         elif self._conn is not None:
             self._conn.close()
 
