@@ -226,3 +226,21 @@ def test_a_swiss_run_from_the_pages_to_the_checked_final_standings(live_server: 
     assert (r1[3]["result"], r1[3]["termination"]) == ("1-0", "time_forfeit")
     assert t["rounds"][1]["boards"][0]["result"] == "+-" and t["rounds"][1]["boards"][0]["termination"] == "late_arrival"
     assert [y["kind"] for r in t["rounds"][1:] for y in r["byes"] if y["kind"] == "pab"] == ["pab", "pab"]
+
+
+def test_the_standings_page_has_headed_rounds_and_every_tiebreak_at_390_px(live_server: Any, browser: Any,
+                                                                             shots: Path) -> None:
+    r = httpx.post(f"{live_server.url}/api/tournaments", json={
+        "name": "Narrow Open", "rounds": 3, "time_control": "900+10",
+        "players": [{"name": n, "rating": 2000 - i} for i, n in enumerate(["Anna Karenina-Smith", "Boris", "Chen", "Dana", "Emil"])]})
+    tid, tok = r.json()["id"], r.json()["arbiter_token"]
+    assert httpx.post(f"{live_server.url}/api/tournaments/{tid}/rounds", json={"start": "held"},
+                      headers={"Authorization": f"Bearer {tok}"}).status_code == 201
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(f"{live_server.url}/tournament/{tid}")
+    page.wait_for_selector("[data-round='1'] table.pairings thead th:text-is('White')")
+    heads = [h.inner_text() for h in page.locator("[data-round='1'] table.pairings thead th").all()]
+    assert heads[:6] == ["BD", "NO.", "WHITE", "RESULT", "BLACK", "NO."] or heads[:6] == ["Bd", "No.", "White", "Result", "Black", "No."]
+    at_390(page, shots, "standings-narrow")
+    tbs = page.locator("#standings thead th.tb")
+    assert tbs.count() == 6 and all(tbs.nth(i).is_visible() for i in range(6))  # every tie-break in view
