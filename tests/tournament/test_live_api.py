@@ -222,3 +222,23 @@ def test_tournaments_answer_503_while_postgresql_is_down_and_work_when_it_is_bac
         until(lambda: c.get(f"/api/tournaments/{tid}").status_code == 200, "the tournament store back")
         assert c.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok)).status_code == 201
         assert c.get("/api/tournaments").status_code == 200
+
+
+def test_a_flag_fall_reaches_the_standings_on_another_process_of_the_same_postgresql(pg_url: str) -> None:
+    """Two server processes on one database: the games are played on the one, the event is read and paired
+    on the other, which never had them in memory."""
+    from fastapi.testclient import TestClient
+
+    from chesslaws.server import create_app
+    from chesslaws.server.guard import UNLIMITED
+
+    with TestClient(create_app(pg_url, limits=UNLIMITED)) as one, TestClient(create_app(pg_url, limits=UNLIMITED)) as two:
+        tid, tok = create(one)
+        b1, b2 = one.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok)).json()["boards"]
+        mate(one, b2)
+        move(one, b1["white"]["link"], "e4")  # Black's flag falls 2 s later, on no process's event
+        until(lambda: board_result(two, tid, 1, 1) == "1-0", "the flag fall seen on the other process")
+        assert two.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok)).status_code == 201
+        t = one.get(f"/api/tournaments/{tid}").json()
+        assert [b["termination"] for b in t["rounds"][0]["boards"]] == ["time_forfeit", "checkmate"]
+        assert len(t["rounds"]) == 2
