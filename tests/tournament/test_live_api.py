@@ -242,3 +242,21 @@ def test_a_flag_fall_reaches_the_standings_on_another_process_of_the_same_postgr
         t = one.get(f"/api/tournaments/{tid}").json()
         assert [b["termination"] for b in t["rounds"][0]["boards"]] == ["time_forfeit", "checkmate"]
         assert len(t["rounds"]) == 2
+
+
+def test_an_ending_is_written_into_the_event_with_nobody_reading_it(make_client: Callable[[], Any], db_url: str) -> None:
+    """The hub tells the tournament of each change of its games: the result of a flag fall (no event) and
+    of a resignation (an event) are in the stored event before anyone asks for it."""
+    from chesslaws.tournament.store import TournamentStore
+
+    c = make_client()
+    tid, tok = create(c)
+    b1, b2 = c.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok)).json()["boards"]
+    move(c, b1["white"]["link"], "e4")  # Black's flag falls 2 s later
+    r = c.post(f"/api/games/{b2['game_id']}/events", json={"type": "resign"}, headers=bearer(token_of(b2["white"]["link"])))
+    assert r.status_code == 200, r.text
+    with TournamentStore(db_url) as store:
+        def stored() -> Any:
+            return [(b.result, b.termination) for b in store.load(tid).rounds[0].boards]
+
+        until(lambda: stored() == [("1-0", "time_forfeit"), ("0-1", "resignation")], "the results written")
