@@ -260,3 +260,22 @@ def test_an_ending_is_written_into_the_event_with_nobody_reading_it(make_client:
             return [(b.result, b.termination) for b in store.load(tid).rounds[0].boards]
 
         until(lambda: stored() == [("1-0", "time_forfeit"), ("0-1", "resignation")], "the results written")
+
+
+def test_a_round_started_for_a_later_instant_waits_for_it(make_client: Callable[[], Any]) -> None:
+    c = make_client()
+    tid, tok = create(c, n=2, rounds=1, time_control="60+0", default_time=30)
+    (b,) = c.post(f"/api/tournaments/{tid}/rounds", json={"start": "held"}, headers=bearer(tok)).json()["boards"]
+    gid = b["game_id"]
+    with c.websocket_connect(f"/api/games/{gid}/ws?token={token_of(b['white']['link'])}") as ws, \
+            c.websocket_connect(f"/api/games/{gid}/ws?token={token_of(b['black']['link'])}") as ws2:
+        assert ws.receive_json()["kind"] == "hello" and ws2.receive_json()["kind"] == "hello"
+        r = c.post(f"/api/tournaments/{tid}/rounds/1/start", json={"in": 1.5}, headers=bearer(tok))
+        assert r.status_code == 200 and r.json()["started"] == 1
+        state = c.get(f"/api/games/{gid}").json()
+        assert not state["started"] and not state["held"] and state["server_t"] < 0  # counting down
+        until(lambda: c.get(f"/api/games/{gid}").json()["started"], "the scheduled start")
+        # Both opened the game before the start: both are at the board from t=0.
+        until(lambda: c.get(f"/api/games/{gid}").json()["absent"] == [], "both players at the board")
+        move(c, b["white"]["link"], "e4")
+        assert c.post(f"/api/tournaments/{tid}/rounds/1/start", json={}, headers=bearer(tok)).json()["started"] == 0
