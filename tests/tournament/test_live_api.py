@@ -279,3 +279,16 @@ def test_a_round_started_for_a_later_instant_waits_for_it(make_client: Callable[
         until(lambda: c.get(f"/api/games/{gid}").json()["absent"] == [], "both players at the board")
         move(c, b["white"]["link"], "e4")
         assert c.post(f"/api/tournaments/{tid}/rounds/1/start", json={}, headers=bearer(tok)).json()["started"] == 0
+
+
+def test_an_arbiters_decision_reaches_the_standings(make_client: Callable[[], Any]) -> None:
+    c = make_client()
+    tid, tok = create(c, n=2, rounds=1, time_control="300+0")
+    (b,) = c.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok)).json()["boards"]
+    move(c, b["white"]["link"], "e4")
+    r = c.post(f"/api/games/{b['game_id']}/events", json={"type": "refuse_to_comply", "against": "black"},
+               headers=bearer(token_of(b["arbiter"])))
+    assert r.status_code == 200, r.text
+    until(lambda: board_result(c, tid, 1, 1) == "1-0", "the arbiter's decision in the standings")
+    t = c.get(f"/api/tournaments/{tid}").json()
+    assert t["finished"] and t["rounds"][0]["boards"][0]["termination"] == "refusal_to_comply"
