@@ -330,6 +330,10 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
             if hub.down_since is not None:  # the database is away: asked on its next change
                 return
             game_tid[game_id] = None  # until known
+            live = hub.games.get(game_id)
+            tags = live.game.state.config.tags if live is not None else {}
+            if "round" not in tags or "event" not in tags:  # a tournament's games name both: no need to ask
+                return
             asyncio.ensure_future(find(game_id))
             return
         tid = game_tid[game_id]
