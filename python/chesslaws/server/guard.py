@@ -196,11 +196,17 @@ class Limits:
     events_aside_per_game: int = 300
     #: WebSockets open at once from one address (the N+1th is refused with 403); None: no limit.
     sockets_per_address: int | None = 200
+    #: Tournaments created, rounds paired, and games those rounds create, per address (a round's
+    #: games count one each: a round of 500 boards is 500 of them).
+    tournaments_per_address: str | None = "10/minute;50/hour"
+    rounds_per_address: str | None = "30/minute;300/hour"
+    round_games_per_address: str | None = "2000/minute;5000/hour"
 
 
 UNLIMITED = Limits(create_per_address=None, join_per_address=None, events_per_token=None, events_per_game=None,
                    max_events_per_game=100_000, claims_per_move=0, claims_per_game=0, events_aside_per_move=0,
-                   events_aside_per_game=0, sockets_per_address=None)
+                   events_aside_per_game=0, sockets_per_address=None, tournaments_per_address=None,
+                   rounds_per_address=None, round_games_per_address=None)
 
 
 class RateLimiter:
@@ -211,14 +217,15 @@ class RateLimiter:
         self._storage = MemoryStorage()
         self._strategy = MovingWindowRateLimiter(self._storage)
         self._items: dict[str, list[RateLimitItem]] = {}
-        for kind in ("create_per_address", "join_per_address", "events_per_token", "events_per_game"):
+        for kind in ("create_per_address", "join_per_address", "events_per_token", "events_per_game",
+                     "tournaments_per_address", "rounds_per_address", "round_games_per_address"):
             spec = getattr(limits, kind)
             self._items[kind] = [parse(part.strip()) for part in spec.split(";") if part.strip()] if spec else []
 
-    def hit(self, kind: str, key: str) -> None:
-        """Counts one request; raises :class:`Refused` (429) when a limit is reached."""
+    def hit(self, kind: str, key: str, cost: int = 1) -> None:
+        """Counts one request (``cost``: as that many); raises :class:`Refused` (429) when a limit is reached."""
         for item in self._items.get(kind, ()):
-            if not self._strategy.hit(item, kind, key):
+            if not self._strategy.hit(item, kind, key, cost=cost):
                 reset, _ = self._strategy.get_window_stats(item, kind, key)
                 raise RateLimited(item, reset)
 

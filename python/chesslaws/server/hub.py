@@ -248,6 +248,9 @@ class LiveGame:
     # those who opened it before t=0 arrive at t=0.
     scheduled: bool = False
     early: set[str] = field(default_factory=set)
+    # A tournament round's game (with ``waiting``): t=0 comes when the arbiter starts the round
+    # (Hub.start_held), not when the players come; until then nothing runs.
+    held: bool = False
     incorrect_claims: dict[str, int] = field(default_factory=lambda: {"white": 0, "black": 0})
     full_alerted: bool = False  # the arbiter was told that the log is full
     retire: asyncio.TimerHandle | None = None
@@ -306,6 +309,8 @@ class Hub:
         self.languages = _languages()
         self._codes = {d["code"] for d in self.languages}
         self._rules: dict[str, dict[str, Any]] = {}  # the online games' start rules, read at start
+        # Told the id of every game whose state changed (its broadcast): tournaments follow their boards.
+        self.watchers: list[Callable[[str], None]] = []
 
     def language_list(self) -> list[dict[str, str]]:
         return list(self.languages)
@@ -558,6 +563,7 @@ class Hub:
             if rec.created_at != live.created_at and live.waiting:  # another process started it
                 live.created_at = rec.created_at
                 live.waiting = False
+                live.held = False
                 self.schedule(live)
             self.broadcast(live)
 
@@ -606,13 +612,23 @@ class Hub:
         live.waiting = bool(rule.get("waiting"))
         live.abort_after = rule.get("abort_after")
         live.scheduled = bool(rule.get("scheduled"))
+        live.held = live.waiting and bool(rule.get("held"))
         self.games[rec.id] = live
         self.schedule(live)
         self.maybe_retire(live)
 
     # --- games that are over leave memory ------------------------------------------------------
+    def ended(self, live: LiveGame) -> Game | None:
+        """The game as it ended, if it is over at the server's instant, else None: the one answer to "is
+        this game over, and how" for every path (the lobby, retiring, tournaments). It includes what the
+        Laws decided by themselves with no event in the log: a flag fall the arbiter present observes,
+        the default time for a player who did not come (both read from the log and the clock, so they
+        hold after a restart and on every process of one database)."""
+        game = self.game_now(live)
+        return game if game.state.status in ("finished", "annulled") else None
+
     def _over(self, live: LiveGame) -> bool:
-        return self.game_now(live).state.status in ("finished", "annulled")
+        return self.ended(live) is not None
 
     def maybe_retire(self, live: LiveGame) -> None:
         """Once a game is over (and nobody watches it), it leaves memory after ``retire_after`` seconds,
@@ -761,8 +777,13 @@ class Hub:
 
     async def create(self, start: dict[str, Any], names: dict[str, str | None], interface: str,
                      start_in: float = 0.0, *, when_ready: bool = False,
-                     abort_after: float | None = None, presence: bool = False) -> tuple[LiveGame, dict[str, str]]:
+                     abort_after: float | None = None, presence: bool = False,
+                     held: bool = False) -> tuple[LiveGame, dict[str, str]]:
+        """A new game. ``held``: a tournament round's game, whose t=0 comes when the arbiter starts the
+        round (:meth:`start_held`); with ``presence``, the players are absent until they open it."""
         start = {"type": "start", "t": 0, **start}
+        held = held and interface == "online"
+        when_ready = when_ready and not held
         presence = presence and interface == "online" and not when_ready
         if presence:
             start.setdefault("absent", ["white", "black"])  # present once they open the game (Hub.present)
@@ -794,8 +815,9 @@ class Hub:
             raise ApiError(503, "the game could not be stored: the database is unreachable; try again",
                            retry_after=RETRY_AFTER_OUTAGE) from None
         live = LiveGame(gid, created_at, interface, dict(names), hashes, game)
-        if interface == "online" and (when_ready or abort_after is not None or presence):
-            live.waiting = when_ready
+        if interface == "online" and (when_ready or abort_after is not None or presence or held):
+            live.waiting = when_ready or held
+            live.held = held
             live.abort_after = abort_after
             live.scheduled = presence
             try:
@@ -809,11 +831,12 @@ class Hub:
 
     @staticmethod
     def _rule(live: LiveGame) -> dict[str, Any]:
-        return {"waiting": live.waiting, "abort_after": live.abort_after, "scheduled": live.scheduled}
+        return {"waiting": live.waiting, "abort_after": live.abort_after, "scheduled": live.scheduled,
+                "held": live.held}
 
     def waiting_for(self, live: LiveGame) -> list[str]:
         """The seats a waiting game still waits for (not taken, or not yet opened)."""
-        if not live.waiting:
+        if not live.waiting or live.held:  # a held game waits for the arbiter alone
             return []
         return [s for s in ("white", "black") if not live.token_hashes.get(s) or s not in live.present]
 
@@ -822,7 +845,7 @@ class Hub:
         if seat in ("white", "black") and live.scheduled:
             await self._arrive(live, seat)
             return
-        if seat not in ("white", "black") or not live.waiting:
+        if seat not in ("white", "black") or not live.waiting or live.held:
             return
         live.present.add(seat)
         if self.waiting_for(live):
@@ -840,6 +863,27 @@ class Hub:
             live.created_at = created_at
             self.schedule(live)
         self.broadcast(live)
+
+    async def start_held(self, live: LiveGame, at: float) -> bool:
+        """The arbiter starts a held game (a tournament round's): its t=0 is ``at`` (unix seconds, now or
+        later). Returns False if it was not held (already started, or annulled meanwhile)."""
+        async with live.lock:
+            if not (live.held and live.waiting):
+                return False
+            live.waiting = False
+            live.held = False
+            created_at = round(at, 3)
+            try:
+                await self._db(lambda: self.store.set_start(live.id, created_at, self._rule(live)))
+            except Exception:
+                live.waiting = live.held = True
+                raise self._unavailable() from None
+            live.created_at = created_at
+            self.schedule(live)
+        if live.early and self.t_of(live) >= 0:  # started now: who opened it before is at the board at t=0
+            await self._arrive_early(live)
+        self.broadcast(live)
+        return True
 
     async def _arrive(self, live: LiveGame, seat: str) -> None:
         """A scheduled game: the player is at the board. Before t=0 he will arrive at t=0 exactly."""
@@ -1019,6 +1063,8 @@ class Hub:
         before_start = live.waiting or t < 0
         if before_start and kind == "annul" and by == "arbiter":
             t = 0.0  # the arbiter calls off a game that has not begun: recorded at its start, t=0
+        elif live.held:
+            raise ApiError(409, "the game has not started: its clocks start when the arbiter starts the round")
         elif live.waiting:
             raise ApiError(409, "the game has not started: it starts when both players have opened it")
         elif t < 0:
@@ -1068,7 +1114,7 @@ class Hub:
             raise self._unavailable() from None
         live.game = new
         if before_start and live.waiting:  # annulled before both players came: it waits for nobody now
-            live.waiting = False
+            live.waiting = live.held = False
             try:
                 await self._db(lambda: self.store.set_start(live.id, live.created_at, self._rule(live)))
             except Exception as err:  # noqa: BLE001 - the annulment is in the log; a restart shows it
@@ -1292,6 +1338,7 @@ class Hub:
             "aborted": self._aborted(game),
             "store_down": self.down_since is not None,
             "arbiter_watching": any(sub.seat == "arbiter" for sub in live.subscribers),
+            "held": live.held,
         })
         return out
 
@@ -1395,6 +1442,12 @@ class Hub:
         difference gets the moves it lacks, so that a broadcast costs the same at move 200 as at move 2.
         ``ack``: (the sender's socket, its acknowledgement): that socket gets the acknowledgement with
         its state in it (``"state"``), in place of the state alone."""
+        if only is None:
+            for watch in self.watchers:
+                try:
+                    watch(live.id)
+                except Exception:  # noqa: BLE001 - a watcher's fault never stops a state
+                    log.exception("a watcher of game %s failed", live.id)
         views: dict[str, dict[str, Any]] = {}
         cache: dict[tuple[str, int, bool], str] = {}
         records: tuple[Any, ...] | None = None
@@ -1493,8 +1546,24 @@ class Hub:
             asyncio.ensure_future(self._abort(live))
         if self.down_since is not None:
             return
+        if live.game.state.ongoing and self.ended(live) is not None:
+            # The game ended by itself (a flag fall observed, the default time): no event says so, so the
+            # instant is recorded as the server's heartbeat before anyone is told. A restart gives back
+            # only the time after the last heartbeat: never the time before an ending already seen.
+            asyncio.ensure_future(self._ended_by_itself(live))
+            return
         self.broadcast(live)
         self.maybe_retire(live)  # the state game.at(now): what happened by itself is in it
+        self.schedule(live)
+
+    async def _ended_by_itself(self, live: LiveGame) -> None:
+        try:
+            now = self.now()
+            await self._db(lambda: self.store.ping(now))
+        except Exception as err:  # noqa: BLE001 - an outage: the heartbeat is written on the next ping
+            log.warning("game %s: the instant of its ending could not be recorded: %s", live.id, _reason(err))
+        self.broadcast(live)
+        self.maybe_retire(live)
         self.schedule(live)
 
     # --- listing --------------------------------------------------------------------------

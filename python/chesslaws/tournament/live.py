@@ -18,8 +18,26 @@
 - ``POST /api/tournaments/{id}/rounds/{n}/boards/{table}/result`` (Bearer): the
   arbiter enters the result of a board whose game was annulled or is not on
   the server (a game that is in play or over gives its own);
-- ``GET /tournament/{id}``: the standings page; ``GET /tournament/{id}/arbiter``:
-  the round's arbiter console page (the arbiter's token in the URL fragment).
+- ``GET /api/tournaments?limit=&before=``: the events, the latest changed first, a page at a time;
+- ``POST /api/tournaments/{id}/players`` and ``.../players/{n}/withdraw`` (Bearer): registration;
+- ``POST /api/tournaments/{id}/rounds/{n}/start`` (Bearer): the round's clocks start now, or
+  ``in`` seconds (a round paired with ``"start": "held"`` waits for it; its players are absent until
+  they open their game, and the event's default time decides who does not come: Article 6.7);
+- ``GET /api/tournaments/{id}/players/{n}`` (the player's own token as Bearer): the player's current
+  game's link and results; ``WS /api/tournaments/{id}/ws``: ``{"kind": "changed"}`` whenever a game or
+  the event changes (the pages read the event again);
+- ``GET /tournament/{id}``: the standings page; ``GET /tournament/{id}/arbiter``: the round's arbiter
+  console page (the arbiter's token in the URL fragment); ``GET /tournament/{id}/player/{n}``: a
+  player's page (the player's token in the fragment); ``GET /tournaments``: the events and the form
+  that creates one.
+
+Every ending reaches the standings by itself: the hub tells the tournaments of every change of a game
+(:attr:`Hub.watchers`), and a game that is over (:meth:`Hub.ended`, which includes a flag fall observed
+and the default time, read from the log and the clock) gives its board its result; every read of the
+event does the same (after a restart, on another process of the same database).
+
+Each seat's token is kept sealed twice: with the tournament arbiter's token (the console shows every
+seat link) and with the player's own token (the player's page shows the current game's link).
 
 Each game's arbiter token is kept only sealed with the tournament arbiter's
 token (XOR with an HMAC-SHA256 key stream of that token and the game id): the
@@ -33,19 +51,24 @@ import hashlib
 import hmac
 import secrets
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Callable, Literal, TypeVar
 
-from fastapi import Depends, FastAPI, Request
-from fastapi.responses import FileResponse
+from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, PlainTextResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
+from chesslaws.errors import WrongState
 from chesslaws.tournament.model import Regulations, Scoring, Tournament, TournamentError
 from chesslaws.tournament.pairing import pair_next_round
 from chesslaws.tournament.store import TournamentStore
 from chesslaws.tournament.tiebreaks import crosstable, standings
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+T = TypeVar("T")
+#: Seconds between a game's change and the tournament's look at it (changes close together make one look).
+SETTLE = 0.1
 
 
 class NewPlayer(BaseModel):
@@ -69,11 +92,36 @@ class NewTournament(BaseModel):
     rounds: int = Field(9, ge=1, le=99)
     edition: Literal["1989", "1997", "2023"] = "2023"
     time_control: str = Field("5400+30", max_length=200)
-    default_time: float | None = Field(None, ge=0)
+    default_time: float | None = Field(None, ge=0, le=86400, description="seconds (Article 6.7): a player who "
+                                                                        "comes later loses by default")
     scoring: str = Field("1-0.5-0", max_length=40)
     quickplay: bool = False
     tiebreaks: list[str] | None = None
     players: list[NewPlayer] = Field(default_factory=list, max_length=2000)
+
+
+class PairRound(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    start: Literal["now", "held"] = Field("now", description=(
+        "now: the games' clocks start at pairing; held: they wait until the arbiter starts the round "
+        "(POST .../rounds/N/start), and the players are absent until they open their game"))
+
+
+class StartRound(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    in_: float = Field(0, ge=0, le=86400, alias="in", description="seconds from now until the clocks start")
+
+
+class ByeRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    round: int = Field(ge=1, le=99, description="the round (not paired yet)")
+    kind: Literal["full", "half", "zero"] = Field("half", description="what the regulations give for it")
+
+
+class Withdrawal(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    from_round: int | None = Field(None, ge=1, le=99, description="the first round the player misses "
+                                                                  "(default: the next round to pair)")
 
 
 def _hash(token: str) -> str:
@@ -120,7 +168,7 @@ def retired_console(view: dict[str, Any]) -> dict[str, Any]:
     clocks = view.get("clocks") or {}
     return {
         "status": view.get("status"), "result": view.get("result"), "termination": view.get("termination"),
-        "started": True, "ply": view.get("ply", len(moves)), "turn": view.get("turn"),
+        "started": True, "held": False, "ply": view.get("ply", len(moves)), "turn": view.get("turn"),
         "last_moves": _san_list(moves, 4),
         "clocks": {"white_ms": clocks.get("white_ms"), "black_ms": clocks.get("black_ms"), "running": None,
                    "timed": view.get("time_control", "-") != "-"},
@@ -155,7 +203,7 @@ def game_console(hub: Any, live: Any) -> dict[str, Any]:
         decide.append("annulled: enter the board's result in the Result column")
     return {
         "status": st.status, "result": st.result, "termination": st.termination,
-        "started": t >= 0, "ply": len(st.moves), "turn": st.turn,
+        "started": t >= 0, "held": live.held, "ply": len(st.moves), "turn": st.turn,
         "last_moves": _san_list([(m.ply, m.color, m.san) for m in st.moves[-4:]], 4),
         "clocks": {"white_ms": clocks["white"], "black_ms": clocks["black"],
                    "running": st.clock.running if ongoing else None, "timed": timed},
@@ -165,17 +213,38 @@ def game_console(hub: Any, live: Any) -> dict[str, Any]:
     }
 
 
-def install(app: FastAPI, hub: Any, db_url: str) -> None:
-    """Adds the tournament routes and page to the server's app (``hub``: its games; ``db_url``: its database)."""
-    from chesslaws.server.hub import ApiError
 
-    store = TournamentStore(db_url)
+def install(app: FastAPI, hub: Any, db_url: str) -> None:
+    """Adds the tournament routes and pages to the server's app (``hub``: its games; ``db_url``: its
+    database; on PostgreSQL the games' connection pool is shared)."""
+    from chesslaws.server.hub import RETRY_AFTER_OUTAGE, ApiError, _is_outage
+
+    store = TournamentStore(db_url, hub.store)
     lock = asyncio.Lock()
     bearer = HTTPBearer(auto_error=False)
+    # Which tournament a game belongs to (None: none), learnt on the first change of each game.
+    game_tid: dict[str, str | None] = {}
+    listeners: dict[str, set[asyncio.Queue[str]]] = {}  # tournament id -> the open sockets' queues
+    due: set[str] = set()  # tournaments with a look pending
 
-    def load(tid: str) -> Tournament:
+    async def db(fn: Callable[[], T]) -> T:
+        """A call of the tournament store on a thread; an unreachable database answers 503."""
         try:
-            return store.load(tid)
+            return await asyncio.to_thread(fn)
+        except (TournamentError, ApiError):
+            raise
+        except Exception as err:
+            if _is_outage(err):
+                raise ApiError(503, "the tournament store is unreachable: nothing was recorded; try again in a "
+                                    "moment", retry_after=RETRY_AFTER_OUTAGE) from None
+            raise
+
+    def address(request: Request) -> str:
+        return request.client.host if request.client else "unknown"
+
+    async def load(tid: str) -> Tournament:
+        try:
+            return await db(lambda: store.load(tid))
         except TournamentError as err:
             raise ApiError(404, str(err)) from None
 
@@ -189,20 +258,89 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
                 return None
         return live
 
+    def learn(t: Tournament) -> None:
+        for rnd in t.rounds:
+            for b in rnd.boards:
+                if b.game_id:
+                    game_tid[b.game_id] = t.id
+
     async def sync(t: Tournament) -> Tournament:
-        """Results of the games the Laws have ended since the last look (also those already out of memory)."""
+        """Results of the games that are over since the last look (also those already out of memory):
+        mate, resignation, agreement, a flag fall observed, the default time, the arbiter's decision."""
+        learn(t)
         changed = False
         for rnd in t.rounds:
             for b in rnd.boards:
                 if b.result is not None or b.game_id is None:
                     continue
                 live = await game_of(b.game_id)
-                if live is None or live.game.state.result == "*":
+                ended = hub.ended(live) if live is not None else None
+                if ended is None or ended.state.status == "annulled":  # annulled: the arbiter enters it
                     continue
-                t = t.result_from_game(rnd.number, b.table, live.game)
-                store.save_game_log(t.id, rnd.number, b.table, live.game.log_lines())
+                t = t.result_from_game(rnd.number, b.table, ended)
+                lines = live.game.log_lines()
+                number, table = rnd.number, b.table
+                await db(lambda: store.save_game_log(t.id, number, table, lines))
                 changed = True
-        return store.save(t) if changed else t
+        if changed:
+            saved = t
+            t = await db(lambda: store.save(saved))
+            notify(t.id)
+        return t
+
+    def notify(tid: str) -> None:
+        for q in list(listeners.get(tid, ())):
+            if q.empty():
+                q.put_nowait("changed")
+
+    async def look(tid: str) -> None:
+        await asyncio.sleep(SETTLE)
+        due.discard(tid)
+        try:
+            async with lock:
+                await sync(await load(tid))
+        except Exception as err:  # noqa: BLE001 - the next change or read looks again
+            if not isinstance(err, ApiError):
+                import logging
+
+                logging.getLogger("chesslaws.server").exception("tournament %s: results not taken", tid)
+        notify(tid)
+
+    async def find(game_id: str) -> None:
+        def run() -> str | None:
+            return store.tournament_of_game(game_id)
+
+        try:
+            tid = await db(run)
+        except Exception:  # noqa: BLE001 - asked again on its next change
+            game_tid.pop(game_id, None)
+            return
+        game_tid[game_id] = tid
+        if tid is not None:
+            poke(tid)
+
+    def poke(tid: str) -> None:
+        if tid not in due:
+            due.add(tid)
+            asyncio.ensure_future(look(tid))
+
+    def watch(game_id: str) -> None:
+        """A game changed (a move, an ending, a flag fall observed, an arrival): its tournament looks."""
+        if game_id not in game_tid:
+            if hub.down_since is not None:  # the database is away: asked on its next change
+                return
+            game_tid[game_id] = None  # until known
+            live = hub.games.get(game_id)
+            tags = live.game.state.config.tags if live is not None else {}
+            if "round" not in tags or "event" not in tags:  # a tournament's games name both: no need to ask
+                return
+            asyncio.ensure_future(find(game_id))
+            return
+        tid = game_tid[game_id]
+        if tid is not None:
+            poke(tid)
+
+    hub.watchers.append(watch)
 
     def view(t: Tournament) -> dict[str, Any]:
         names = {p.start_number: p.name for p in t.players}
@@ -213,7 +351,7 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
             "rounds": [{"number": r.number, "complete": r.complete,
                         "boards": [{"table": b.table, "white": b.white, "black": b.black,
                                     "white_name": names[b.white], "black_name": names[b.black],
-                                    "result": b.result, "game_id": b.game_id,
+                                    "result": b.result, "termination": b.termination, "game_id": b.game_id,
                                     "game": f"/game/{b.game_id}" if b.game_id else None} for b in r.boards],
                         "byes": [{"player": y.player, "name": names[y.player], "kind": y.kind} for y in r.byes]}
                        for r in t.rounds],
@@ -222,10 +360,31 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
                             "points": row[-1]} for row in crosstable(t)],
         }
 
-    def arbiter_of(tid: str, cred: HTTPAuthorizationCredentials | None) -> None:
-        ok = cred is not None and store.arbiter_token_hash(tid) == _hash(cred.credentials)
-        if not ok:
+    async def arbiter_of(tid: str, cred: HTTPAuthorizationCredentials | None) -> str:
+        stored = await db(lambda: store.arbiter_token_hash(tid))
+        if cred is None or stored is None or not hmac.compare_digest(stored, _hash(cred.credentials)):
             raise ApiError(403, "the tournament arbiter's token is required (Authorization: Bearer TOKEN)")
+        return cred.credentials
+
+    async def player_tokens(t: Tournament, arbiter: str) -> dict[int, str]:
+        """Every player's own token (made for those who have none yet), opened with the arbiter's."""
+        keys = await db(lambda: store.player_keys(t.id))
+        out: dict[int, str] = {}
+        for p in t.players:
+            salt = f"{t.id}:player:{p.start_number}"
+            if p.start_number in keys:
+                out[p.start_number] = unseal(keys[p.start_number][1], arbiter, salt)
+                continue
+            token = secrets.token_urlsafe(18)
+            n, h, sealed = p.start_number, _hash(token), seal(token, arbiter, salt)
+            await db(lambda: store.save_player_key(t.id, n, h, sealed))
+            out[p.start_number] = token
+        return out
+
+    # --- pages -----------------------------------------------------------------------------------
+    @app.get("/tournaments", include_in_schema=False)
+    async def tournaments_page() -> FileResponse:
+        return FileResponse(WEB_DIR / "tournaments.html")
 
     @app.get("/tournament/{tid}", include_in_schema=False)
     async def tournament_page(tid: str) -> FileResponse:
@@ -235,35 +394,99 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
     async def console_page(tid: str) -> FileResponse:
         return FileResponse(WEB_DIR / "round-console.html")
 
+    @app.get("/tournament/{tid}/player/{number}", include_in_schema=False)
+    async def player_page(tid: str, number: int) -> FileResponse:
+        return FileResponse(WEB_DIR / "tournament-player.html")
+
+    @app.get("/tournament/{tid}/sheet", include_in_schema=False)
+    async def sheet_page(tid: str) -> FileResponse:
+        return FileResponse(WEB_DIR / "pairing-sheet.html")
+
+    # --- the API ------------------------------------------------------------------------------------
+    @app.get("/api/tournaments", tags=["tournaments"], summary="The events, the latest changed first, a page at a time")
+    async def list_tournaments(
+            limit: int = Query(50, ge=1, le=200, description="events on this page"),
+            before: str | None = Query(None, max_length=40,
+                                       description="the id of the last event of the previous page")
+    ) -> list[dict[str, Any]]:
+        rows = await db(lambda: store.page(limit, before))
+        if rows is None:
+            raise ApiError(404, f"before: no tournament {before!r}")
+        return [{"id": tid, "name": t.name, "system": t.regulations.system, "edition": t.regulations.edition,
+                 "time_control": t.regulations.time_control, "players": len(t.players),
+                 "total_rounds": t.total_rounds, "paired_rounds": len(t.rounds), "finished": t.finished,
+                 "updated_at": updated, "page": f"/tournament/{tid}"} for tid, updated, t in rows]
+
+    @app.websocket("/api/tournaments/{tid}/ws")
+    async def changes(ws: WebSocket, tid: str) -> None:
+        """``{"kind": "changed"}`` whenever a game of the event or the event changes (never more than the
+        reader reads: one pending message at most)."""
+        await ws.accept()
+        try:
+            t = await load(tid)
+        except ApiError as err:
+            await ws.send_json({"kind": "error", "status": err.status, "error": err.message})
+            await ws.close(code=4000 + err.status)
+            return
+        learn(t)
+        q: asyncio.Queue[str] = asyncio.Queue(maxsize=1)
+        listeners.setdefault(tid, set()).add(q)
+        await ws.send_json({"kind": "hello"})
+
+        async def sender() -> None:
+            while True:
+                await ws.send_json({"kind": await q.get()})
+
+        task = asyncio.create_task(sender())
+        try:
+            while True:
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            task.cancel()
+            listeners.get(tid, set()).discard(q)
+
     @app.get("/api/tournaments/{tid}/console", tags=["tournaments"],
              summary="The round's arbiter console: every board's game as it stands")
     async def console(tid: str, request: Request, round: int | None = None,
                       cred: HTTPAuthorizationCredentials | None = Depends(bearer)) -> dict[str, Any]:
-        arbiter_of(tid, cred)
-        assert cred is not None
+        arbiter = await arbiter_of(tid, cred)
         async with lock:
-            t = await sync(load(tid))
+            t = await sync(await load(tid))
         number = round if round is not None else len(t.rounds)
         if t.rounds and not 1 <= number <= len(t.rounds):
             raise ApiError(404, f"round {number}: not paired (rounds 1..{len(t.rounds)})")
-        keys = store.game_keys(t.id)
+        keys = await db(lambda: store.game_keys(t.id))
+        seats = await db(lambda: store.seat_keys(t.id))
+        mine = await player_tokens(t, arbiter) if t.rounds else {}
         base = str(request.base_url)
         boards: list[dict[str, Any]] = []
-        count = {"boards": 0, "in_play": 0, "finished": 0, "to_decide": 0, "pending": 0, "clocks_stopped": 0}
+        count = {"boards": 0, "in_play": 0, "finished": 0, "to_decide": 0, "pending": 0, "clocks_stopped": 0,
+                 "held": 0}
         rnd = t.rounds[number - 1] if t.rounds else None
+
+        def seat_link(gid: str, seat: str) -> str | None:
+            got = seats.get((gid, seat))
+            return f"{base}game/{gid}#token={unseal(got[0], arbiter, f'{gid}:{seat}')}" if got else None
+
         for b in rnd.boards if rnd else ():
             white, black = t.player(b.white), t.player(b.black)
             row: dict[str, Any] = {
                 "table": b.table,
-                "white": {"start_number": b.white, "name": white.name, "rating": white.rating},
-                "black": {"start_number": b.black, "name": black.name, "rating": black.rating},
+                "white": {"start_number": b.white, "name": white.name, "rating": white.rating,
+                          "link": seat_link(b.game_id, "white") if b.game_id else None},
+                "black": {"start_number": b.black, "name": black.name, "rating": black.rating,
+                          "link": seat_link(b.game_id, "black") if b.game_id else None},
                 "result": b.result, "termination": b.termination, "game_id": b.game_id, "game": None,
                 "arbiter": None, "spectator": f"{base}game/{b.game_id}" if b.game_id else None,
             }
             if b.game_id:
                 sealed = keys.get(b.game_id)
                 if sealed:
-                    row["arbiter"] = f"{base}game/{b.game_id}#token={unseal(sealed, cred.credentials, b.game_id)}"
+                    row["arbiter"] = f"{base}game/{b.game_id}#token={unseal(sealed, arbiter, b.game_id)}"
                 live = hub.games.get(b.game_id)
                 if live is None and b.result is not None:  # over and out of memory: its stored final view
                     try:
@@ -284,17 +507,24 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
                 count["to_decide"] += bool(g["to_decide"])
                 count["pending"] += len(g["pending"])
                 count["clocks_stopped"] += g["clocks_stopped"]
+                count["held"] += bool(g.get("held")) and g["status"] == "ongoing"
             boards.append(row)
         return {"id": t.id, "name": t.name, "regulations": t.regulations.to_json(), "total_rounds": t.total_rounds,
                 "paired_rounds": len(t.rounds), "round": number if rnd else 0,
                 "complete": bool(rnd and rnd.complete), "finished": t.finished, "server_t": hub.now(),
                 "can_pair": (not t.rounds or t.rounds[-1].complete) and len(t.rounds) < t.total_rounds,
-                "page": f"{base}tournament/{t.id}", "counts": count, "boards": boards,
+                "page": f"{base}tournament/{t.id}", "sheet": f"{base}tournament/{t.id}/sheet",
+                "counts": count, "boards": boards,
+                "players": [{"start_number": p.start_number, "name": p.name, "rating": p.rating,
+                             "withdrawn_from": p.withdrawn_from,
+                             "page": (f"{base}tournament/{t.id}/player/{p.start_number}#token={mine[p.start_number]}"
+                                      if p.start_number in mine else None)} for p in t.players],
                 "byes": [{"player": y.player, "name": t.player(y.player).name, "kind": y.kind}
                          for y in (rnd.byes if rnd else ())]}
 
     @app.post("/api/tournaments", status_code=201, tags=["tournaments"], summary="Create a tournament")
     async def create_tournament(body: NewTournament, request: Request) -> dict[str, Any]:
+        hub.rate.hit("tournaments_per_address", address(request))
         try:
             reg = Regulations(system=body.system, rounds=body.rounds, edition=body.edition,
                               time_control=body.time_control, default_time=body.default_time,
@@ -308,23 +538,124 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
             raise ApiError(422, str(err)) from None
         token = secrets.token_urlsafe(24)
         async with lock:
-            t = store.save(t)
-            store.set_arbiter_token_hash(t.id, _hash(token))
+            t = await db(lambda: store.save(t))
+            await db(lambda: store.set_arbiter_token_hash(t.id, _hash(token)))
         return {"id": t.id, "arbiter_token": token, "page": f"{request.base_url}tournament/{t.id}",
                 "console": f"{request.base_url}tournament/{t.id}/arbiter#token={token}", **view(t)}
 
     @app.get("/api/tournaments/{tid}", tags=["tournaments"], summary="Rounds and standings of a tournament")
     async def get_tournament(tid: str) -> dict[str, Any]:
         async with lock:
-            return view(await sync(load(tid)))
+            return view(await sync(await load(tid)))
+
+    @app.post("/api/tournaments/{tid}/players", status_code=201, tags=["tournaments"],
+              summary="Register a player (before round 1 is paired)")
+    async def add_player(tid: str, body: NewPlayer,
+                         cred: HTTPAuthorizationCredentials | None = Depends(bearer)) -> dict[str, Any]:
+        await arbiter_of(tid, cred)
+        async with lock:
+            t = await load(tid)
+            if len(t.players) >= 2000:
+                raise ApiError(409, "the event has 2000 players: no more can be registered")
+            try:
+                t = t.add_player(body.name, body.rating, body.title, body.federation, body.fide_id)
+            except (TournamentError, WrongState) as err:
+                raise ApiError(409 if isinstance(err, WrongState) else 422, str(err)) from None
+            saved = t
+            t = await db(lambda: store.save(saved))
+        notify(t.id)
+        return {"start_number": t.players[-1].start_number, **view(t)}
+
+    @app.post("/api/tournaments/{tid}/players/{number}/withdraw", tags=["tournaments"],
+              summary="A player withdraws: no pairing from the given round on")
+    async def withdraw(tid: str, number: int, body: Withdrawal,
+                       cred: HTTPAuthorizationCredentials | None = Depends(bearer)) -> dict[str, Any]:
+        await arbiter_of(tid, cred)
+        async with lock:
+            t = await load(tid)
+            try:
+                t = t.withdraw(number, body.from_round)
+            except TournamentError as err:
+                raise ApiError(404 if "no such start number" in str(err) else 422, str(err)) from None
+            except WrongState as err:
+                raise ApiError(409, str(err)) from None
+            saved = t
+            t = await db(lambda: store.save(saved))
+        notify(t.id)
+        return view(t)
+
+    @app.post("/api/tournaments/{tid}/players/{number}/bye", tags=["tournaments"],
+              summary="A player asks for a bye in a round not paired yet")
+    async def request_bye(tid: str, number: int, body: ByeRequest,
+                          cred: HTTPAuthorizationCredentials | None = Depends(bearer)) -> dict[str, Any]:
+        await arbiter_of(tid, cred)
+        async with lock:
+            t = await load(tid)
+            try:
+                t = t.request_bye(body.round, number, body.kind)
+            except TournamentError as err:
+                raise ApiError(404 if "no such start number" in str(err) else 422, str(err)) from None
+            except WrongState as err:
+                raise ApiError(409, str(err)) from None
+            saved = t
+            t = await db(lambda: store.save(saved))
+        notify(t.id)
+        return view(t)
+
+    @app.get("/api/tournaments/{tid}/trf", tags=["tournaments"], summary="The event in FIDE's TRF-16",
+             response_class=PlainTextResponse)
+    async def trf(tid: str) -> PlainTextResponse:
+        from chesslaws.tournament.trf import write_trf
+
+        async with lock:
+            t = await sync(await load(tid))
+        return PlainTextResponse(write_trf(t), headers={"content-disposition": f'inline; filename="{t.id}.trf"'})
+
+    @app.get("/api/tournaments/{tid}/players/{number}", tags=["tournaments"],
+             summary="A player's own view: the current game's link and the results (the player's token as Bearer)")
+    async def player_view(tid: str, number: int, request: Request,
+                          cred: HTTPAuthorizationCredentials | None = Depends(bearer)) -> dict[str, Any]:
+        keys = await db(lambda: store.player_keys(tid))
+        key = keys.get(number)
+        if cred is None or key is None or not hmac.compare_digest(key[0], _hash(cred.credentials)):
+            raise ApiError(403, "this player's own link is required (Authorization: Bearer TOKEN from the link)")
+        async with lock:
+            t = await sync(await load(tid))
+        seats = await db(lambda: store.seat_keys(tid))
+        base = str(request.base_url)
+        me = t.player(number)
+        games: list[dict[str, Any]] = []
+        for rnd in t.rounds:
+            for b in rnd.boards:
+                if number not in (b.white, b.black):
+                    continue
+                color = "white" if b.white == number else "black"
+                other = t.player(b.black if color == "white" else b.white)
+                got = seats.get((b.game_id, color)) if b.game_id else None
+                link = None
+                if got is not None and b.game_id:
+                    link = f"{base}game/{b.game_id}#token=" + unseal(got[1], cred.credentials, f"{b.game_id}:{color}")
+                games.append({"round": rnd.number, "table": b.table, "color": color,
+                              "opponent": {"start_number": other.start_number, "name": other.name,
+                                           "rating": other.rating},
+                              "result": b.result, "termination": b.termination, "link": link})
+            for y in rnd.byes:
+                if y.player == number:
+                    games.append({"round": rnd.number, "bye": y.kind})
+        current = next((g for g in games if g["round"] == len(t.rounds) and "bye" not in g
+                        and g["result"] is None), None)
+        row = next((s for s in standings(t) if s.start_number == number), None)
+        return {"id": t.id, "name": t.name, "player": me.to_json(), "paired_rounds": len(t.rounds),
+                "total_rounds": t.total_rounds, "finished": t.finished, "current": current, "games": games,
+                "standing": row.to_json() if row else None, "page": f"{base}tournament/{t.id}"}
 
     @app.post("/api/tournaments/{tid}/rounds/{number}/boards/{table}/result", tags=["tournaments"],
               summary="The arbiter enters a board's result (a game annulled, or not played on the server)")
     async def enter_result(tid: str, number: int, table: int, body: EnteredResult,
                            cred: HTTPAuthorizationCredentials | None = Depends(bearer)) -> dict[str, Any]:
-        arbiter_of(tid, cred)
+        await arbiter_of(tid, cred)
         async with lock:
-            t = await sync(load(tid))
+            t = await sync(await load(tid))
             try:
                 board = next((b for b in t.round(number).boards if b.table == table), None)
             except TournamentError as err:
@@ -333,21 +664,44 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
                 raise ApiError(404, f"round {number}: no table {table}")
             if board.game_id is not None:
                 live = await game_of(board.game_id)
-                if live is not None and live.game.state.status != "annulled":
-                    state = "in play" if live.game.state.result == "*" else "over"
+                ended = hub.ended(live) if live is not None else None
+                if live is not None and (ended is None or ended.state.status != "annulled"):
+                    state = "in play" if ended is None else "over"
                     raise ApiError(409, f"round {number} table {table}: its game is {state} on this server: "
                                         "its result comes from the game (decide there, in its arbiter console)")
-            t = store.save(t.set_result(number, table, body.result))
+            saved = t.set_result(number, table, body.result)
+            t = await db(lambda: store.save(saved))
+        notify(t.id)
         return {"round": number, "table": table, "result": body.result}
+
+    @app.post("/api/tournaments/{tid}/rounds/{number}/start", tags=["tournaments"],
+              summary="Start the round's clocks (now, or in a number of seconds)")
+    async def start_round(tid: str, number: int, body: StartRound,
+                          cred: HTTPAuthorizationCredentials | None = Depends(bearer)) -> dict[str, Any]:
+        await arbiter_of(tid, cred)
+        t = await load(tid)
+        try:
+            rnd = t.round(number)
+        except TournamentError as err:
+            raise ApiError(404, str(err)) from None
+        at = round(hub.now() + body.in_, 3)
+        started = 0
+        for b in rnd.boards:
+            live = await game_of(b.game_id) if b.game_id else None
+            if live is not None and await hub.start_held(live, at):
+                started += 1
+        notify(t.id)
+        return {"round": number, "starts_at": at, "started": started}
 
     @app.post("/api/tournaments/{tid}/rounds", status_code=201, tags=["tournaments"],
               summary="Pair the next round and create its games")
-    async def next_round(tid: str, request: Request,
+    async def next_round(tid: str, request: Request, body: PairRound | None = None,
                          cred: HTTPAuthorizationCredentials | None = Depends(bearer)) -> dict[str, Any]:
-        arbiter_of(tid, cred)
-        assert cred is not None
+        arbiter = await arbiter_of(tid, cred)
+        held = body is not None and body.start == "held"
+        hub.rate.hit("rounds_per_address", address(request))
         async with lock:
-            t = await sync(load(tid))
+            t = await sync(await load(tid))
             try:
                 if not t.rounds and t.regulations.system == "swiss":
                     t = t.order_by_rating()
@@ -357,17 +711,26 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
             except Exception as err:  # WrongState: the round before is not finished
                 raise ApiError(409, str(err)) from None
             rnd = t.rounds[-1]
+            hub.rate.hit("round_games_per_address", address(request), len(rnd.boards) or 1)
+            mine = await player_tokens(t, arbiter)
             base = str(request.base_url)
             seats: list[dict[str, Any]] = []
+            sealed_seats: list[tuple[str, str, str, str]] = []
             for b in rnd.boards:
                 white, black = t.player(b.white), t.player(b.black)
                 start = t.regulations.start_event(white=white.name, black=black.name, round_number=rnd.number,
                                                   event=t.name)
                 start.pop("type")
                 start.pop("t")
-                live, tokens = await hub.create(start, {"white": white.name, "black": black.name}, "online")
+                live, tokens = await hub.create(start, {"white": white.name, "black": black.name}, "online",
+                                                held=held, presence=held)
                 t = t.set_game_id(rnd.number, b.table, live.id)
-                store.save_game_key(t.id, live.id, seal(tokens["arbiter"], cred.credentials, live.id))
+                game_tid[live.id] = t.id
+                gid, sealed = live.id, seal(tokens["arbiter"], arbiter, live.id)
+                await db(lambda: store.save_game_key(t.id, gid, sealed))
+                for seat, sn in (("white", b.white), ("black", b.black)):
+                    salt = f"{gid}:{seat}"
+                    sealed_seats.append((gid, seat, seal(tokens[seat], arbiter, salt), seal(tokens[seat], mine[sn], salt)))
                 seats.append({"table": b.table, "game_id": live.id,
                               "white": {"start_number": b.white, "name": white.name,
                                         "link": f"{base}game/{live.id}#token={tokens['white']}"},
@@ -375,7 +738,12 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
                                         "link": f"{base}game/{live.id}#token={tokens['black']}"},
                               "arbiter": f"{base}game/{live.id}#token={tokens['arbiter']}",
                               "spectator": f"{base}game/{live.id}"})
-            t = store.save(t)
-        return {"round": rnd.number, "boards": seats,
-                "console": f"{base}tournament/{t.id}/arbiter#token={cred.credentials}",
+            await db(lambda: store.save_seat_keys(t.id, sealed_seats))
+            saved = t
+            t = await db(lambda: store.save(saved))
+        notify(t.id)
+        return {"round": rnd.number, "boards": seats, "held": held,
+                "console": f"{base}tournament/{t.id}/arbiter#token={arbiter}",
+                "players": [{"start_number": n, "page": f"{base}tournament/{t.id}/player/{n}#token={tok}"}
+                            for n, tok in sorted(mine.items())],
                 "byes": [{"player": y.player, "name": t.player(y.player).name, "kind": y.kind} for y in rnd.byes]}

@@ -9,20 +9,32 @@ Schema (the same in both databases)::
     tournament_arbiters(tournament_id TEXT PRIMARY KEY, token_hash TEXT /* sha256 hex of the live arbiter's token */)
     tournament_game_keys(game_id TEXT PRIMARY KEY, tournament_id TEXT,
                          sealed TEXT /* the game's arbiter token sealed with the tournament arbiter's token */)
+    tournament_player_keys(tournament_id TEXT, start_number INTEGER, token_hash TEXT /* sha256 hex */,
+                           sealed TEXT /* the player's token sealed with the tournament arbiter's token */,
+                           PRIMARY KEY (tournament_id, start_number))
+    tournament_seat_keys(game_id TEXT, seat TEXT, tournament_id TEXT,
+                         for_arbiter TEXT /* the seat's token sealed with the tournament arbiter's token */,
+                         for_player TEXT /* ... and with the player's own token */, PRIMARY KEY (game_id, seat))
 
-Each write is one committed transaction.
+Each write is one committed transaction. On PostgreSQL the server gives its games' store
+(:class:`chesslaws.server.store.PostgresStore`): tournaments then use the same reconnecting
+connection pool, and an outage fails a call within the pool's timeout (the server answers 503).
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import time
 import uuid
+from contextlib import contextmanager
 from dataclasses import replace
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 from chesslaws.tournament.model import Tournament, TournamentError
+
+T = TypeVar("T")
 
 _DDL = (
     "CREATE TABLE IF NOT EXISTS tournaments (id TEXT PRIMARY KEY, name TEXT NOT NULL, "
@@ -32,53 +44,90 @@ _DDL = (
     "CREATE TABLE IF NOT EXISTS tournament_arbiters (tournament_id TEXT PRIMARY KEY, token_hash TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS tournament_game_keys (game_id TEXT PRIMARY KEY, tournament_id TEXT NOT NULL, "
     "sealed TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS tournament_player_keys (tournament_id TEXT NOT NULL, start_number INTEGER NOT NULL, "
+    "token_hash TEXT NOT NULL, sealed TEXT NOT NULL, PRIMARY KEY (tournament_id, start_number))",
+    "CREATE TABLE IF NOT EXISTS tournament_seat_keys (game_id TEXT NOT NULL, seat TEXT NOT NULL, "
+    "tournament_id TEXT NOT NULL, for_arbiter TEXT NOT NULL, for_player TEXT NOT NULL, PRIMARY KEY (game_id, seat))",
 )
 
 
 class TournamentStore:
     """Saves and loads tournaments; ``url`` is a SQLite path or a ``postgresql://`` URL."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, games: Any = None) -> None:
+        """``games``: the server's games store; on PostgreSQL its connection pool is used (one pool, one
+        reconnection policy for the whole server). Without it, a pool of the store's own."""
         self.url = url
         self._pg = url.startswith(("postgresql://", "postgres://"))
-        self._conn: Any
+        self._conn: Any = None
+        self._pool: Any = None
+        self._own_pool = False
+        self._lock = threading.Lock()
         if self._pg:
-            import psycopg
+            shared = getattr(games, "_pool", None) if getattr(games, "url", None) == url else None
+            if shared is not None:
+                # The games' pool (PostgresStore): its connections, its reconnection and its timeout; not its
+                # lock, so that a slow tournament call never holds up the games' own thread.
+                self._pool = shared
+            else:
+                self._own_pool = True
+                from psycopg_pool import ConnectionPool
 
-            self._conn = psycopg.connect(url, autocommit=False)
+                self._pool = ConnectionPool(url, min_size=1, max_size=2, timeout=3.0, open=True,
+                                            kwargs={"autocommit": False, "connect_timeout": 3},
+                                            check=ConnectionPool.check_connection, name="chesslaws-tournaments")
         else:
-            self._conn = sqlite3.connect(url, check_same_thread=False)  # the server uses it from its loop thread
+            self._conn = sqlite3.connect(url, check_same_thread=False)  # the server uses it from its threads
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=FULL")
-        with self._tx() as cur:
+
+        def create(cur: Any) -> None:
+            if self._pg:
+                cur.execute("SELECT pg_advisory_xact_lock(4242424243)")  # two servers creating tables at once
             for ddl in _DDL:
                 cur.execute(ddl)
+
+        self._run(create)
 
     # --- plumbing ---------------------------------------------------------------------
 
     def _sql(self, text: str) -> str:
         return text.replace("?", "%s") if self._pg else text
 
-    class _Tx:
-        def __init__(self, store: TournamentStore) -> None:
-            self.store = store
-
-        def __enter__(self) -> Any:
-            self.cur = self.store._conn.cursor()
-            return self.cur
-
-        def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-            if exc_type is None:
-                self.store._conn.commit()
+    def _run(self, fn: Callable[[Any], T]) -> T:
+        """``fn(cursor)`` in one transaction, committed if it returns, rolled back if it raises, on whichever
+        connection this store uses (the games' pool, a pool of its own, or its SQLite connection)."""
+        out: T
+        if self._pool is not None:
+            # One connection at a time for tournaments: the games' thread always has the other one.
+            with self._lock, self._pool.connection() as db:
+                try:
+                    with db.cursor() as cur:
+                        out = fn(cur)
+                except BaseException:
+                    db.rollback()
+                    raise
+                db.commit()
+                return out
+        with self._lock:
+            cur = self._conn.cursor()
+            try:
+                out = fn(cur)
+            except BaseException:
+                self._conn.rollback()
+                raise
             else:
-                self.store._conn.rollback()
-            self.cur.close()
-
-    def _tx(self) -> TournamentStore._Tx:
-        return TournamentStore._Tx(self)
+                self._conn.commit()
+            finally:
+                cur.close()
+            return out
 
     def close(self) -> None:
-        self._conn.close()
+        if self._pool is not None:
+            if self._own_pool:
+                self._pool.close()
+        elif self._conn is not None:
+            self._conn.close()
 
     def __enter__(self) -> TournamentStore:
         return self
@@ -93,51 +142,90 @@ class TournamentStore:
         if not t.id:
             t = replace(t, id=uuid.uuid4().hex[:12])
         body = json.dumps(t.to_json(), separators=(",", ":"))
-        with self._tx() as cur:
-            cur.execute(self._sql("SELECT 1 FROM tournaments WHERE id = ?"), (t.id,))
+        tid = t.id
+
+        def run(cur: Any) -> None:
+            cur.execute(self._sql("SELECT 1 FROM tournaments WHERE id = ?"), (tid,))
             if cur.fetchone():
                 cur.execute(self._sql("UPDATE tournaments SET name = ?, updated_at = ?, body = ? WHERE id = ?"),
-                            (t.name, time.time(), body, t.id))
+                            (t.name, time.time(), body, tid))
             else:
                 cur.execute(self._sql("INSERT INTO tournaments (id, name, updated_at, body) VALUES (?, ?, ?, ?)"),
-                            (t.id, t.name, time.time(), body))
+                            (tid, t.name, time.time(), body))
+
+        self._run(run)
         return t
 
     def load(self, key: str) -> Tournament:
         """A tournament by id, or by name when the name is unique."""
-        with self._tx() as cur:
+        def run(cur: Any) -> list[Any]:
             cur.execute(self._sql("SELECT body FROM tournaments WHERE id = ?"), (key,))
             row = cur.fetchone()
-            if row is None:
-                cur.execute(self._sql("SELECT body FROM tournaments WHERE name = ?"), (key,))
-                rows = cur.fetchall()
-                if len(rows) > 1:
-                    raise TournamentError(f"{len(rows)} tournaments are named {key!r}: give the id "
-                                          f"(chesslaws tournament list)")
-                row = rows[0] if rows else None
-        if row is None:
+            if row is not None:
+                return [row]
+            cur.execute(self._sql("SELECT body FROM tournaments WHERE name = ?"), (key,))
+            return list(cur.fetchall())
+
+        rows = self._run(run)
+        if len(rows) > 1:
+            raise TournamentError(f"{len(rows)} tournaments are named {key!r}: give the id "
+                                  f"(chesslaws tournament list)")
+        if not rows:
             raise TournamentError(f"no tournament {key!r} in {self.url}")
-        return Tournament.from_json(json.loads(row[0]))
+        return Tournament.from_json(json.loads(rows[0][0]))
 
     def tournaments(self) -> list[tuple[str, str, float]]:
         """(id, name, last change) of every tournament, the latest first."""
-        with self._tx() as cur:
+        def run(cur: Any) -> list[tuple[str, str, float]]:
             cur.execute("SELECT id, name, updated_at FROM tournaments ORDER BY updated_at DESC")
             return [(str(a), str(b), float(c)) for a, b, c in cur.fetchall()]
+
+        return self._run(run)
+
+    def page(self, limit: int, before: str | None = None) -> list[tuple[str, float, Tournament]] | None:
+        """A page of tournaments, the latest changed first: at most ``limit`` after the tournament ``before``
+        (the last id of the previous page) in that order; None if ``before`` names none."""
+        def run(cur: Any) -> list[Any] | None:
+            if before is None:
+                cur.execute(self._sql("SELECT id, updated_at, body FROM tournaments "
+                                      "ORDER BY updated_at DESC, id DESC LIMIT ?"), (limit,))
+            else:
+                cur.execute(self._sql("SELECT updated_at FROM tournaments WHERE id = ?"), (before,))
+                row = cur.fetchone()
+                if row is None:
+                    return None
+                cur.execute(self._sql("SELECT id, updated_at, body FROM tournaments WHERE updated_at < ? OR "
+                                      "(updated_at = ? AND id < ?) ORDER BY updated_at DESC, id DESC LIMIT ?"),
+                            (row[0], row[0], before, limit))
+            return list(cur.fetchall())
+
+        rows = self._run(run)
+        if rows is None:
+            return None
+        out: list[tuple[str, float, Tournament]] = []
+        for tid, updated, body in rows:
+            try:
+                out.append((str(tid), float(updated), Tournament.from_json(json.loads(body))))
+            except Exception:  # noqa: BLE001 - a row that cannot be read is left out of the list, never fatal
+                continue
+        return out
 
     # --- the games' logs -----------------------------------------------------------------
 
     def save_game_log(self, tournament_id: str, round_number: int, board: int, lines: Iterable[str]) -> None:
         log = "\n".join(lines) + "\n"
-        with self._tx() as cur:
+
+        def run(cur: Any) -> None:
             cur.execute(self._sql("DELETE FROM tournament_games WHERE tournament_id = ? AND round = ? AND board = ?"),
                         (tournament_id, round_number, board))
             cur.execute(self._sql("INSERT INTO tournament_games (tournament_id, round, board, log) "
                                   "VALUES (?, ?, ?, ?)"), (tournament_id, round_number, board, log))
 
+        self._run(run)
+
     def game_logs(self, tournament_id: str, round_number: int | None = None) -> list[tuple[int, int, str]]:
         """(round, board, log) of the stored games, in order."""
-        with self._tx() as cur:
+        def run(cur: Any) -> list[tuple[int, int, str]]:
             if round_number is None:
                 cur.execute(self._sql("SELECT round, board, log FROM tournament_games WHERE tournament_id = ? "
                                       "ORDER BY round, board"), (tournament_id,))
@@ -146,31 +234,90 @@ class TournamentStore:
                                       "AND round = ? ORDER BY board"), (tournament_id, round_number))
             return [(int(r), int(b), str(log)) for r, b, log in cur.fetchall()]
 
+        return self._run(run)
+
     # --- the live arbiter's token (only its hash) ---------------------------------------
 
     def set_arbiter_token_hash(self, tournament_id: str, token_hash: str) -> None:
-        with self._tx() as cur:
+        def run(cur: Any) -> None:
             cur.execute(self._sql("DELETE FROM tournament_arbiters WHERE tournament_id = ?"), (tournament_id,))
             cur.execute(self._sql("INSERT INTO tournament_arbiters (tournament_id, token_hash) VALUES (?, ?)"),
                         (tournament_id, token_hash))
 
+        self._run(run)
+
     def arbiter_token_hash(self, tournament_id: str) -> str | None:
-        with self._tx() as cur:
+        def run(cur: Any) -> Any:
             cur.execute(self._sql("SELECT token_hash FROM tournament_arbiters WHERE tournament_id = ?"),
                         (tournament_id,))
-            row = cur.fetchone()
+            return cur.fetchone()
+
+        row = self._run(run)
         return None if row is None else str(row[0])
 
     # --- the games' arbiter tokens, sealed (chesslaws.tournament.live.seal) ---------------------
     def save_game_key(self, tournament_id: str, game_id: str, sealed: str) -> None:
-        with self._tx() as cur:
+        def run(cur: Any) -> None:
             cur.execute(self._sql("DELETE FROM tournament_game_keys WHERE game_id = ?"), (game_id,))
             cur.execute(self._sql("INSERT INTO tournament_game_keys (game_id, tournament_id, sealed) VALUES (?, ?, ?)"),
                         (game_id, tournament_id, sealed))
 
+        self._run(run)
+
     def game_keys(self, tournament_id: str) -> dict[str, str]:
         """game id -> the sealed arbiter token, for the games of a tournament."""
-        with self._tx() as cur:
+        def run(cur: Any) -> dict[str, str]:
             cur.execute(self._sql("SELECT game_id, sealed FROM tournament_game_keys WHERE tournament_id = ?"),
                         (tournament_id,))
             return {str(g): str(s) for g, s in cur.fetchall()}
+
+        return self._run(run)
+
+    # --- the players' own tokens, and their seats' tokens, sealed ---------------------------------
+    def save_player_key(self, tournament_id: str, start_number: int, token_hash: str, sealed: str) -> None:
+        def run(cur: Any) -> None:
+            cur.execute(self._sql("DELETE FROM tournament_player_keys WHERE tournament_id = ? AND start_number = ?"),
+                        (tournament_id, start_number))
+            cur.execute(self._sql("INSERT INTO tournament_player_keys (tournament_id, start_number, token_hash, "
+                                  "sealed) VALUES (?, ?, ?, ?)"), (tournament_id, start_number, token_hash, sealed))
+
+        self._run(run)
+
+    def player_keys(self, tournament_id: str) -> dict[int, tuple[str, str]]:
+        """start number -> (the hash of the player's token, the token sealed for the arbiter)."""
+        def run(cur: Any) -> dict[int, tuple[str, str]]:
+            cur.execute(self._sql("SELECT start_number, token_hash, sealed FROM tournament_player_keys "
+                                  "WHERE tournament_id = ?"), (tournament_id,))
+            return {int(n): (str(h), str(s)) for n, h, s in cur.fetchall()}
+
+        return self._run(run)
+
+    def save_seat_keys(self, tournament_id: str, rows: list[tuple[str, str, str, str]]) -> None:
+        """(game id, seat, sealed for the arbiter, sealed for the player) of a round's seats, at once."""
+        def run(cur: Any) -> None:
+            for game_id, seat, for_arbiter, for_player in rows:
+                cur.execute(self._sql("DELETE FROM tournament_seat_keys WHERE game_id = ? AND seat = ?"),
+                            (game_id, seat))
+                cur.execute(self._sql("INSERT INTO tournament_seat_keys (game_id, seat, tournament_id, for_arbiter, "
+                                      "for_player) VALUES (?, ?, ?, ?, ?)"),
+                            (game_id, seat, tournament_id, for_arbiter, for_player))
+
+        self._run(run)
+
+    def seat_keys(self, tournament_id: str) -> dict[tuple[str, str], tuple[str, str]]:
+        """(game id, seat) -> (sealed for the arbiter, sealed for the player)."""
+        def run(cur: Any) -> dict[tuple[str, str], tuple[str, str]]:
+            cur.execute(self._sql("SELECT game_id, seat, for_arbiter, for_player FROM tournament_seat_keys "
+                                  "WHERE tournament_id = ?"), (tournament_id,))
+            return {(str(g), str(s)): (str(a), str(p)) for g, s, a, p in cur.fetchall()}
+
+        return self._run(run)
+
+    def tournament_of_game(self, game_id: str) -> str | None:
+        """The tournament a live game belongs to, or None."""
+        def run(cur: Any) -> Any:
+            cur.execute(self._sql("SELECT tournament_id FROM tournament_game_keys WHERE game_id = ?"), (game_id,))
+            return cur.fetchone()
+
+        row = self._run(run)
+        return None if row is None else str(row[0])

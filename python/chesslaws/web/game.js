@@ -529,6 +529,8 @@ function tick() {
     const first = $("status").firstChild;
     if (S.waiting_for && S.waiting_for.length) {
       // nothing counts down: the game starts when both players are there
+    } else if (S.held) {
+      // a tournament round's game: nothing counts down until the arbiter starts the round
     } else if (S.server_t < 0 && first) {
       const left = -S.server_t - (performance.now() - recvAt) / 1000;
       first.textContent = left > 0 ? `The game starts in ${Math.ceil(left)} s` : "Starting…";
@@ -604,6 +606,9 @@ function renderStatus() {
     main.textContent = T("Waiting for {names}", { names });
     sub.textContent = T("The clocks start when both players have opened the game.") +
       (S.seats_open.length ? ` Open seat: ${S.seats_open.map((c) => NAME[c]).join(", ")}.` : "");
+  } else if (S.held) {
+    main.textContent = "The round has not started yet";
+    sub.textContent = "The clocks start when the arbiter starts the round.";
   } else if (S.server_t < 0) {
     main.textContent = T("The game has not started yet");
   } else {

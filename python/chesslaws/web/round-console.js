@@ -1,6 +1,7 @@
 "use strict";
 // The round's arbiter console: every board of a round as its game stands (moves, clocks, claims, stopped
-// clocks, flags, absences, results), refreshed every 1.5 s, with the link to each game's arbiter console.
+// clocks, flags, absences, results), read again whenever the event changes (its WebSocket), with the link to
+// each game's arbiter console, every player's seat link (copy, QR, the printable pairing sheet) and own page.
 // The tournament arbiter's token comes in the URL fragment (#token=...) and is sent as a Bearer token.
 (function () {
   const parts = location.pathname.split("/").filter(Boolean);
@@ -47,7 +48,8 @@
     if (!g) { if (!b.result) out.push(badge(b.game_id ? "game not reachable" : "no game", "warn")); return out; }
     if (!b.result && g.status === "finished") out.push(badge(`over: ${(g.termination || "").replace(/_/g, " ")}`, ""));
     if (g.status === "ongoing") {
-      if (!g.started) out.push(badge("not started", "info"));
+      if (g.held) out.push(badge("waits for the round's start", "info"));
+      else if (!g.started) out.push(badge("not started", "info"));
       else out.push(badge(`${g.turn} to move`, "live"));
     }
     for (const s of g.waiting_for || []) if (g.status === "ongoing") out.push(badge(`waiting for ${s}`, "info"));
@@ -91,6 +93,13 @@
     $("c-next").disabled = d.round >= d.paired_rounds;
     $("c-pair").hidden = !d.can_pair;
     $("c-pair").textContent = `Pair round ${d.paired_rounds + 1}`;
+    $("c-start-box").hidden = !d.counts.held;
+    $("c-held-note").hidden = !d.counts.held;
+    $("c-sheet").hidden = !d.round;
+    $("c-sheet").href = `/tournament/${encodeURIComponent(d.id)}/sheet${d.round ? `?round=${d.round}` : ""}#token=${encodeURIComponent(token)}`;
+    TL.remember(d.id, { name: d.name, console: location.href });
+    renderSeats(d);
+    renderPlayers(d);
     const c = d.counts;
     const counts = [["boards", c.boards, false], ["in play", c.in_play, false], ["finished", c.finished, false],
       ["to decide", c.to_decide, c.to_decide > 0], ["offers & claims", c.pending, false], ["clocks stopped", c.clocks_stopped, c.clocks_stopped > 0]];
@@ -138,10 +147,61 @@
     }));
   }
 
+  function renderSeats(d) {
+    const rows = [];
+    for (const b of d.boards) {
+      for (const side of ["white", "black"]) {
+        const p = b[side];
+        if (!p.link) continue;
+        const row = TL.linkRow(`${b.table} ${side === "white" ? "W" : "B"}`, p.link, `${p.name} (board ${b.table}, ${side})`);
+        row.setAttribute("data-table", b.table);
+        row.setAttribute("data-seat", side);
+        row.insertBefore(el("span", { class: "who" }, p.name), row.children[1]);
+        rows.push(row);
+      }
+    }
+    $("c-seats-panel").hidden = rows.length === 0;
+    $("c-seats").replaceChildren(...rows);
+  }
+
+  function renderPlayers(d) {
+    $("c-players-panel").hidden = false;
+    $("c-add").hidden = d.paired_rounds > 0;
+    $("c-players-note").textContent = d.paired_rounds > 0
+      ? "Each player's own page shows the current game's link and the results: hand it out once for the whole event."
+      : "Players are registered until round 1 is paired; their own pages come with the first pairing.";
+    $("c-players").tBodies[0].replaceChildren(...d.players.map((p) => {
+      const tr = el("tr", { "data-sn": p.start_number });
+      const page = el("td", { class: "name" });
+      if (p.page) page.append(TL.linkRow("Page", p.page, `${p.name}'s own page`));
+      const act = el("td", {});
+      if (p.withdrawn_from) act.append(el("span", { class: "badge" }, `withdrawn from round ${p.withdrawn_from}`));
+      else if (!d.finished) {
+        const btn = el("button", { type: "button", class: "danger", "aria-label": `withdraw ${p.name}` }, "Withdraw");
+        btn.addEventListener("click", async () => {
+          if (!confirm(`Withdraw ${p.name} from round ${d.paired_rounds + 1} on?`)) return;
+          await post(`/players/${p.start_number}/withdraw`, {});
+        });
+        act.append(btn);
+      }
+      tr.append(el("td", {}, p.start_number), el("td", { class: "name" }, p.name), el("td", {}, p.rating || ""), page, act);
+      return tr;
+    }));
+  }
+
+  async function post(path, body) {
+    const r = await fetch(`/api/tournaments/${encodeURIComponent(id)}${path}`, {
+      method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const out = await r.json();
+    showError(r.ok ? "" : out.error || `error ${r.status}`);
+    await refresh();
+    return r.ok ? out : null;
+  }
+
   function resultForm(round, b) {
     const form = el("span", { class: "enter", role: "group", "aria-label": `enter the result of board ${b.table}` });
     form.addEventListener("pointerenter", () => { holding = true; });
-    form.addEventListener("pointerleave", () => { holding = false; });
+    form.addEventListener("pointerleave", () => { holding = false; if (again) changed(); });
     for (const [value, label] of ENTER) {
       const btn = el("button", { type: "button", "data-result": value, title: `enter ${value}` }, label);
       btn.addEventListener("click", async () => {
@@ -202,17 +262,31 @@
   $("c-pair").addEventListener("click", async () => {
     $("c-pair").disabled = true;
     try {
-      const r = await fetch(`/api/tournaments/${encodeURIComponent(id)}/rounds`, { method: "POST", headers: { Authorization: `Bearer ${token}` } });
-      const body = await r.json();
-      if (!r.ok) showError(body.error || `error ${r.status}`);
       chosen = null;
-      await refresh();
+      await post("/rounds", { start: "held" });
     } finally {
       $("c-pair").disabled = false;
     }
   });
+  $("c-start").addEventListener("click", async () => {
+    if (!data) return;
+    $("c-start").disabled = true;
+    try { await post(`/rounds/${data.round}/start`, { in: 60 * Number($("c-start-in").value || 0) }); } finally { $("c-start").disabled = false; }
+  });
+  $("c-add").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const body = { name: $("c-add-name").value.trim() };
+    if ($("c-add-rating").value !== "") body.rating = Number($("c-add-rating").value);
+    if (await post("/players", body)) { $("c-add").reset(); $("c-add-name").focus(); }
+  });
   if (!token) $("c-login").hidden = false;
-  refresh();
-  setInterval(refresh, 1500);
+  // No polling: the event's socket says when anything changed (a move, an ending, a result).
+  let again = false;
+  async function changed() {
+    if (busy || holding) { again = true; return; }
+    await refresh();
+    if (again) { again = false; changed(); }
+  }
+  TL.follow(id, changed);
   setInterval(tick, 250);
 })();

@@ -1,5 +1,6 @@
 "use strict";
-// The standings page of a tournament: rounds, results and standings, refreshed every few seconds.
+// The standings page of a tournament: rounds, results and standings, read again whenever the event changes
+// (its WebSocket).
 (function () {
   const id = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
   const RESULTS = { "1-0": "1 – 0", "0-1": "0 – 1", "1/2-1/2": "½ – ½", "0-0": "0 – 0", "+-": "+ – −", "-+": "− – +", "--": "− – −" };
@@ -28,9 +29,21 @@
       return tr;
     });
     table.tBodies[0].replaceChildren(...rows);
+    hint(table);
     const done = t.rounds.filter((r) => r.complete).length;
     document.getElementById("standings-title").textContent =
       t.finished ? "Final standings" : `Standings after round ${done} of ${t.total_rounds}`;
+  }
+
+  // A table wider than the screen says so: "scroll sideways" under it (the tie-breaks are to its right).
+  function hint(table) {
+    const box = table.parentElement;
+    let note = box.nextElementSibling;
+    if (!note || !note.classList.contains("scroll-hint")) {
+      note = el("p", { class: "scroll-hint" }, "Scroll the table sideways for every column →");
+      box.after(note);
+    }
+    note.hidden = box.scrollWidth <= box.clientWidth + 1;
   }
 
   function renderCrosstable(t) {
@@ -47,6 +60,7 @@
       tr.append(el("td", { class: "pts" }, row.points.replace(".5", "½").replace(/^0½$/, "½")));
       return tr;
     }));
+    hint(table);
   }
 
   function renderRounds(t) {
@@ -55,6 +69,13 @@
       const div = el("div", { class: "round", "data-round": r.number });
       div.append(el("h3", {}, `Round ${r.number}${r.complete ? "" : " (in play)"}`));
       const table = el("table", { class: "pairings" });
+      const head = el("tr");
+      head.append(el("th", { scope: "col" }, "Bd"), el("th", { class: "sn", scope: "col" }, "No."), el("th", { class: "name", scope: "col" }, "White"),
+        el("th", { class: "res", scope: "col" }, "Result"), el("th", { class: "name", scope: "col" }, "Black"), el("th", { class: "sn", scope: "col" }, "No."),
+        el("th", { scope: "col" }));
+      head.lastChild.append(el("span", { class: "sr-only" }, "Game"));
+      table.append(el("thead", {}), el("tbody", {}));
+      table.tHead.append(head);
       for (const b of r.boards) {
         const tr = el("tr");
         const res = el("td", { class: b.result ? "res" : "res pending" }, b.result ? RESULTS[b.result] : "…");
@@ -62,7 +83,7 @@
         if (b.game) link.append(el("a", { href: b.game }, "watch"));
         tr.append(el("td", {}, b.table), el("td", { class: "sn" }, b.white), el("td", { class: "name" }, b.white_name), res,
           el("td", { class: "name" }, b.black_name), el("td", { class: "sn" }, b.black), link);
-        table.append(tr);
+        table.tBodies[0].append(tr);
       }
       div.append(table);
       for (const y of r.byes) div.append(el("p", { class: "bye" }, `${y.name}: ${BYES[y.kind] || y.kind}`));
@@ -79,6 +100,7 @@
       if (!r.ok) { document.getElementById("t-name").textContent = t.error || "No such tournament"; return; }
       document.title = `chesslaws · ${t.name}`;
       document.getElementById("t-name").textContent = t.name;
+      document.getElementById("t-trf").href = `/api/tournaments/${encodeURIComponent(t.id)}/trf`;
       const g = t.regulations;
       document.getElementById("t-info").textContent = `${g.system.replace(/-/g, " ")} · ${t.players.length} players`;
       document.getElementById("t-regs").textContent =
@@ -88,6 +110,13 @@
       renderRounds(t);
     } catch (e) { /* the server is restarting: try again at the next tick */ }
   }
-  refresh();
-  setInterval(refresh, 3000);
+  let busy = false, again = false;
+  async function changed() {
+    if (busy) { again = true; return; }
+    busy = true;
+    try { await refresh(); } finally { busy = false; }
+    if (again) { again = false; changed(); }
+  }
+  TL.follow(id, changed);
+  window.addEventListener("resize", () => { for (const t of document.querySelectorAll(".scroll table")) hint(t); });
 })();

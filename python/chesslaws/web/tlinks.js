@@ -1,0 +1,77 @@
+"use strict";
+// Links of the tournament pages (the event list, the round console, the pairing sheet, a player's page):
+// a read-only field with Copy, QR and Open; the QR dialog; the events this browser was given, kept in
+// localStorage like the lobby's seat links ("chesslaws:mytournaments": id -> {name, console, players}).
+const TL = (function () {
+  const $ = (x) => document.getElementById(x);
+  function el(tag, attrs, text) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+  function toast(text, ok) {
+    const t = $("toast");
+    if (!t) return;
+    t.textContent = text;
+    t.className = "toast show" + (ok ? " ok" : "");
+    clearTimeout(toast.timer);
+    toast.timer = setTimeout(() => { t.className = "toast"; }, ok ? 2500 : 5000);
+  }
+  async function copy(text, input) {
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch (err) { // not a secure context: select and copy the old way
+      if (input) { input.focus(); input.select(); }
+      try { document.execCommand("copy"); } catch (e) { toast("Select the link and copy it."); return; }
+    }
+    toast("Link copied.", true);
+  }
+  async function qrSvg(text) {
+    const res = await fetch("/api/qr", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ text }) });
+    if (!res.ok) throw new Error((await res.json()).error);
+    return "data:image/svg+xml;charset=utf-8," + encodeURIComponent(await res.text());
+  }
+  async function showQr(link, label) {
+    try {
+      $("qr-img").src = await qrSvg(link);
+      $("qr-title").textContent = `${label}: scan with the phone`;
+      $("qr-link").textContent = link;
+      $("qr-dialog").showModal();
+    } catch (err) { toast("No QR code: " + err.message); }
+  }
+  let serial = 0;
+  // One link: label, the link in a read-only field, Copy, QR, Open.
+  function linkRow(label, link, name) {
+    const row = el("div", { class: "link" });
+    const fid = `tl-link-${++serial}`;
+    const l = el("label", { for: fid }, label);
+    const inp = el("input", { id: fid, readonly: "", value: link });
+    const c = el("button", { type: "button", class: "copy", "aria-label": `Copy the link of ${name || label}` }, "Copy");
+    c.addEventListener("click", () => copy(link, inp));
+    const q = el("button", { type: "button", class: "qr", "aria-label": `QR code of the link of ${name || label}` }, "QR");
+    q.addEventListener("click", () => showQr(link, name || label));
+    const open = el("a", { class: "btn", href: link, target: "_blank", rel: "noopener", "aria-label": `Open the link of ${name || label}` }, "Open");
+    row.append(l, inp, c, q, open);
+    return row;
+  }
+  function mine() {
+    try { return JSON.parse(localStorage.getItem("chesslaws:mytournaments") || "{}") || {}; } catch (err) { return {}; }
+  }
+  function remember(id, what) {
+    const all = mine();
+    all[id] = Object.assign(all[id] || {}, what);
+    localStorage.setItem("chesslaws:mytournaments", JSON.stringify(all));
+  }
+  // The event's changes, as they happen: calls back on each {"kind": "changed"}; reconnects.
+  function follow(id, onChange) {
+    let wait = 500;
+    function open() {
+      const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/tournaments/${encodeURIComponent(id)}/ws`);
+      ws.onmessage = (ev) => { wait = 500; const m = JSON.parse(ev.data); if (m.kind === "changed" || m.kind === "hello") onChange(); };
+      ws.onclose = () => { setTimeout(open, wait); wait = Math.min(wait * 2, 8000); };
+    }
+    open();
+  }
+  return { $, el, toast, copy, qrSvg, showQr, linkRow, mine, remember, follow };
+})();

@@ -1,0 +1,294 @@
+"""Live tournaments through the API, on both stores: every ending reaches the standings by itself (a flag
+fall the arbiter observes, the default time, an annulment then an entered result), rounds whose clocks
+start when the arbiter starts them, the players' own links, the limits, a SIGKILL of the server and a
+database outage (issue 29 items 1-4, issue 30 points 5-6)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+from urllib.parse import urlparse
+
+import httpx
+import pytest
+
+from chesslaws.server.guard import Limits
+
+
+def token_of(link: str) -> str:
+    return urlparse(link).fragment.split("token=", 1)[1]
+
+
+def until(fn: Callable[[], Any], what: str, timeout: float = 20.0) -> Any:
+    """Waits for a state (``fn`` returns something true), asking again as soon as it answered."""
+    end = time.monotonic() + timeout
+    while True:
+        got = fn()
+        if got:
+            return got
+        assert time.monotonic() < end, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(c: Any, n: int = 4, **regs: Any) -> tuple[str, str]:
+    body = {"name": "Club Blitz", "system": "swiss", "rounds": 2, "time_control": "2+0", "edition": "2023",
+            "players": [{"name": f"P{i}", "rating": 2000 - 10 * i} for i in range(1, n + 1)], **regs}
+    r = c.post("/api/tournaments", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()["id"], r.json()["arbiter_token"]
+
+
+def move(c: Any, link: str, san: str) -> None:
+    gid = urlparse(link).path.rsplit("/", 1)[1]
+    r = c.post(f"/api/games/{gid}/events", json={"type": "move", "move": san}, headers=bearer(token_of(link)))
+    assert r.status_code == 200, r.text
+
+
+def mate(c: Any, board: dict[str, Any]) -> None:
+    for i, san in enumerate(["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"]):
+        move(c, board["white" if i % 2 == 0 else "black"]["link"], san)
+
+
+def board_result(c: Any, tid: str, rnd: int, table: int) -> Any:
+    t = c.get(f"/api/tournaments/{tid}").json()
+    return next(b for b in t["rounds"][rnd - 1]["boards"] if b["table"] == table)["result"]
+
+
+def test_a_flag_fall_reaches_the_standings_and_the_next_round_pairs(make_client: Callable[[], Any]) -> None:
+    """The issue's report: a game lost on time (the arbiter present observes it, no event is written)
+    used to leave the board's result null and refuse the next round (409)."""
+    c = make_client()
+    tid, tok = create(c)
+    r = c.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok))
+    assert r.status_code == 201, r.text
+    b1, b2 = r.json()["boards"]
+    mate(c, b2)
+    move(c, b1["white"]["link"], "e4")  # Black never moves: Black's flag falls after 2 s
+    gid = b1["game_id"]
+    until(lambda: c.get(f"/api/games/{gid}").json()["status"] == "finished", "the flag fall")
+    # The tournament has its result without anyone entering it (the watcher), and the next round pairs.
+    until(lambda: board_result(c, tid, 1, 1) == "1-0", "the result in the standings")
+    t = c.get(f"/api/tournaments/{tid}").json()
+    b = t["rounds"][0]["boards"][0]
+    assert (b["result"], b["termination"]) == ("1-0", "time_forfeit")
+    assert c.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok)).status_code == 201
+    # Entering a result over a game that ended on the server is refused: the game gives its own.
+    r = c.post(f"/api/tournaments/{tid}/rounds/1/boards/1/result", json={"result": "0-1"}, headers=bearer(tok))
+    assert r.status_code == 409, r.text
+
+
+def test_a_held_round_starts_when_the_arbiter_starts_it_and_the_default_time_forfeits(
+        make_client: Callable[[], Any]) -> None:
+    c = make_client()
+    tid, tok = create(c, n=2, rounds=1, time_control="30+0", default_time=1)
+    r = c.post(f"/api/tournaments/{tid}/rounds", json={"start": "held"}, headers=bearer(tok))
+    assert r.status_code == 201, r.text
+    (b,) = r.json()["boards"]
+    gid = b["game_id"]
+    state = c.get(f"/api/games/{gid}").json()
+    assert state["held"] and not state["started"] and state["clocks"]["white_ms"] == 30000
+    # Nothing runs before the arbiter starts the round: a move is refused, whatever the time.
+    r = c.post(f"/api/games/{gid}/events", json={"type": "move", "move": "e4"}, headers=bearer(token_of(b["white"]["link"])))
+    assert r.status_code == 409 and "arbiter starts the round" in r.json()["error"]
+    console = c.get(f"/api/tournaments/{tid}/console", headers=bearer(tok)).json()
+    assert console["counts"]["held"] == 1
+    assert console["boards"][0]["white"]["link"] == b["white"]["link"]  # the console shows every seat link
+    # White opens the game before the start (present at t=0); Black never comes.
+    with c.websocket_connect(f"/api/games/{gid}/ws?token={token_of(b['white']['link'])}") as ws:
+        assert ws.receive_json()["kind"] == "hello"
+        r = c.post(f"/api/tournaments/{tid}/rounds/1/start", json={}, headers=bearer(tok))
+        assert r.status_code == 200 and r.json()["started"] == 1, r.text
+        until(lambda: c.get(f"/api/games/{gid}").json()["started"], "the start")
+        assert c.get(f"/api/games/{gid}").json()["absent"] == ["black"]
+        move(c, b["white"]["link"], "e4")
+        # Black's default time (1 s) passes: Black loses by default, a forfeit in the event's record.
+        until(lambda: board_result(c, tid, 1, 1) == "+-", "the default-time forfeit")
+    t = c.get(f"/api/tournaments/{tid}").json()
+    assert t["rounds"][0]["boards"][0]["termination"] == "late_arrival"
+    assert t["finished"]
+    # The player's own page: the game's link, and the result.
+    pages = {p["start_number"]: p["page"] for p in console["players"]}
+    white_sn = b["white"]["start_number"]
+    mine = c.get(f"/api/tournaments/{tid}/players/{white_sn}", headers=bearer(token_of(pages[white_sn]))).json()
+    assert mine["games"][0]["link"] == b["white"]["link"] and mine["games"][0]["result"] == "+-"
+    other = 3 - white_sn
+    assert c.get(f"/api/tournaments/{tid}/players/{other}",
+                 headers=bearer(token_of(pages[white_sn]))).status_code == 403
+
+
+def test_an_annulled_game_takes_the_result_the_arbiter_enters(make_client: Callable[[], Any]) -> None:
+    c = make_client()
+    tid, tok = create(c, n=2, rounds=1, time_control="300+0")
+    (b,) = c.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok)).json()["boards"]
+    gid = b["game_id"]
+    r = c.post(f"/api/tournaments/{tid}/rounds/1/boards/1/result", json={"result": "1-0"}, headers=bearer(tok))
+    assert r.status_code == 409  # in play
+    r = c.post(f"/api/games/{gid}/events", json={"type": "annul", "reason": "wrong colours"},
+               headers=bearer(token_of(b["arbiter"])))
+    assert r.status_code == 200, r.text
+    r = c.post(f"/api/tournaments/{tid}/rounds/1/boards/1/result", json={"result": "1/2-1/2"}, headers=bearer(tok))
+    assert r.status_code == 200, r.text
+    assert board_result(c, tid, 1, 1) == "1/2-1/2"
+
+
+def test_events_are_listed_a_page_at_a_time_and_players_register_and_withdraw(
+        make_client: Callable[[], Any]) -> None:
+    c = make_client()
+    ids = [create(c, n=2)[0] for _ in range(3)]
+    first = c.get("/api/tournaments?limit=2").json()
+    assert [t["id"] for t in first] == ids[::-1][:2]
+    rest = c.get(f"/api/tournaments?limit=2&before={first[-1]['id']}").json()
+    assert [t["id"] for t in rest] == [ids[0]]
+    assert c.get("/api/tournaments?before=nosuch").status_code == 404
+    tid, tok = create(c, n=2)
+    assert c.post(f"/api/tournaments/{tid}/players", json={"name": "Late"}).status_code == 403
+    r = c.post(f"/api/tournaments/{tid}/players", json={"name": "Late", "rating": 1500}, headers=bearer(tok))
+    assert r.status_code == 201 and r.json()["start_number"] == 3
+    r = c.post(f"/api/tournaments/{tid}/players/3/withdraw", json={}, headers=bearer(tok))
+    assert r.status_code == 200 and r.json()["players"][2]["withdrawn_from"] == 1
+    r = c.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok)).json()
+    assert len(r["boards"]) == 1 and not r["byes"]  # the withdrawn player is not paired
+
+
+def test_numbers_of_the_regulations_are_bounded() -> None:
+    from fastapi.testclient import TestClient
+
+    from chesslaws.server import create_app
+
+    with TestClient(create_app(":memory:")) as c:
+        for bad in ({"default_time": 1e308}, {"default_time": 86401}, {"rounds": 100}):
+            r = c.post("/api/tournaments", json={"name": "X", **bad})
+            assert r.status_code == 422, (bad, r.text)
+
+
+def test_creating_events_and_rounds_is_rate_limited(tmp_path: Any) -> None:
+    from fastapi.testclient import TestClient
+
+    from chesslaws.server import create_app
+
+    limits = Limits(tournaments_per_address="3/minute", rounds_per_address="2/minute",
+                    round_games_per_address="3/minute")
+    with TestClient(create_app(str(tmp_path / "g.sqlite3"), limits=limits)) as c:
+        made = [create(c, n=2, rounds=5) for _ in range(3)]
+        r = c.post("/api/tournaments", json={"name": "One too many"})
+        assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1
+        assert c.post(f"/api/tournaments/{made[0][0]}/rounds", headers=bearer(made[0][1])).status_code == 201
+        assert c.post(f"/api/tournaments/{made[1][0]}/rounds", headers=bearer(made[1][1])).status_code == 201
+        r = c.post(f"/api/tournaments/{made[2][0]}/rounds", headers=bearer(made[2][1]))
+        assert r.status_code == 429, r.text
+        assert c.get(f"/api/tournaments/{made[2][0]}").json()["rounds"] == []  # no game made
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_sigkill_between_a_flag_fall_and_the_next_pairing(backend: str, tmp_path: Any, request: Any,
+                                                         server_factory: Any) -> None:
+    db = str(tmp_path / "g.sqlite3") if backend == "sqlite" else request.getfixturevalue("pg_url")
+    s = server_factory(db, extra=("--no-rate-limits",))
+    c = httpx.Client(base_url=s.url, timeout=10)
+    tid, tok = create(c)
+    b1, b2 = c.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok)).json()["boards"]
+    mate(c, b2)
+    move(c, b1["white"]["link"], "e4")
+    gid = b1["game_id"]
+    until(lambda: c.get(f"/api/games/{gid}").json()["status"] == "finished", "the flag fall")
+    s.kill()  # SIGKILL
+    s2 = server_factory(db, extra=("--no-rate-limits",))
+    c = httpx.Client(base_url=s2.url, timeout=10)
+    r = c.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok))
+    assert r.status_code == 201, r.text
+    t = c.get(f"/api/tournaments/{tid}").json()
+    assert [(b["result"], b["termination"]) for b in t["rounds"][0]["boards"]] == \
+        [("1-0", "time_forfeit"), ("1-0", "checkmate")]
+
+
+def test_tournaments_answer_503_while_postgresql_is_down_and_work_when_it_is_back(pg_cluster: Any) -> None:
+    from fastapi.testclient import TestClient
+
+    from chesslaws.server import create_app
+    from chesslaws.server.guard import UNLIMITED
+
+    with TestClient(create_app(pg_cluster.url, limits=UNLIMITED)) as c:
+        tid, tok = create(c, n=2, rounds=1, time_control="300+0")
+        pg_cluster.stop()
+        for _ in range(3):
+            r = c.get(f"/api/tournaments/{tid}")
+            assert r.status_code == 503 and int(r.headers["retry-after"]) >= 1, r.text
+        assert c.post("/api/tournaments", json={"name": "Down"}).status_code == 503
+        pg_cluster.start()
+        until(lambda: c.get(f"/api/tournaments/{tid}").status_code == 200, "the tournament store back")
+        assert c.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok)).status_code == 201
+        assert c.get("/api/tournaments").status_code == 200
+
+
+def test_a_flag_fall_reaches_the_standings_on_another_process_of_the_same_postgresql(pg_url: str) -> None:
+    """Two server processes on one database: the games are played on the one, the event is read and paired
+    on the other, which never had them in memory."""
+    from fastapi.testclient import TestClient
+
+    from chesslaws.server import create_app
+    from chesslaws.server.guard import UNLIMITED
+
+    with TestClient(create_app(pg_url, limits=UNLIMITED)) as one, TestClient(create_app(pg_url, limits=UNLIMITED)) as two:
+        tid, tok = create(one)
+        b1, b2 = one.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok)).json()["boards"]
+        mate(one, b2)
+        move(one, b1["white"]["link"], "e4")  # Black's flag falls 2 s later, on no process's event
+        until(lambda: board_result(two, tid, 1, 1) == "1-0", "the flag fall seen on the other process")
+        assert two.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok)).status_code == 201
+        t = one.get(f"/api/tournaments/{tid}").json()
+        assert [b["termination"] for b in t["rounds"][0]["boards"]] == ["time_forfeit", "checkmate"]
+        assert len(t["rounds"]) == 2
+
+
+def test_an_ending_is_written_into_the_event_with_nobody_reading_it(make_client: Callable[[], Any], db_url: str) -> None:
+    """The hub tells the tournament of each change of its games: the result of a flag fall (no event) and
+    of a resignation (an event) are in the stored event before anyone asks for it."""
+    from chesslaws.tournament.store import TournamentStore
+
+    c = make_client()
+    tid, tok = create(c)
+    b1, b2 = c.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok)).json()["boards"]
+    move(c, b1["white"]["link"], "e4")  # Black's flag falls 2 s later
+    r = c.post(f"/api/games/{b2['game_id']}/events", json={"type": "resign"}, headers=bearer(token_of(b2["white"]["link"])))
+    assert r.status_code == 200, r.text
+    with TournamentStore(db_url) as store:
+        def stored() -> Any:
+            return [(b.result, b.termination) for b in store.load(tid).rounds[0].boards]
+
+        until(lambda: stored() == [("1-0", "time_forfeit"), ("0-1", "resignation")], "the results written")
+
+
+def test_a_round_started_for_a_later_instant_waits_for_it(make_client: Callable[[], Any]) -> None:
+    c = make_client()
+    tid, tok = create(c, n=2, rounds=1, time_control="60+0", default_time=30)
+    (b,) = c.post(f"/api/tournaments/{tid}/rounds", json={"start": "held"}, headers=bearer(tok)).json()["boards"]
+    gid = b["game_id"]
+    with c.websocket_connect(f"/api/games/{gid}/ws?token={token_of(b['white']['link'])}") as ws, \
+            c.websocket_connect(f"/api/games/{gid}/ws?token={token_of(b['black']['link'])}") as ws2:
+        assert ws.receive_json()["kind"] == "hello" and ws2.receive_json()["kind"] == "hello"
+        r = c.post(f"/api/tournaments/{tid}/rounds/1/start", json={"in": 1.5}, headers=bearer(tok))
+        assert r.status_code == 200 and r.json()["started"] == 1
+        state = c.get(f"/api/games/{gid}").json()
+        assert not state["started"] and not state["held"] and state["server_t"] < 0  # counting down
+        until(lambda: c.get(f"/api/games/{gid}").json()["started"], "the scheduled start")
+        # Both opened the game before the start: both are at the board from t=0.
+        until(lambda: c.get(f"/api/games/{gid}").json()["absent"] == [], "both players at the board")
+        move(c, b["white"]["link"], "e4")
+        assert c.post(f"/api/tournaments/{tid}/rounds/1/start", json={}, headers=bearer(tok)).json()["started"] == 0
+
+
+def test_an_arbiters_decision_reaches_the_standings(make_client: Callable[[], Any]) -> None:
+    c = make_client()
+    tid, tok = create(c, n=2, rounds=1, time_control="300+0")
+    (b,) = c.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok)).json()["boards"]
+    move(c, b["white"]["link"], "e4")
+    r = c.post(f"/api/games/{b['game_id']}/events", json={"type": "refuse_to_comply", "against": "black"},
+               headers=bearer(token_of(b["arbiter"])))
+    assert r.status_code == 200, r.text
+    until(lambda: board_result(c, tid, 1, 1) == "1-0", "the arbiter's decision in the standings")
+    t = c.get(f"/api/tournaments/{tid}").json()
+    assert t["finished"] and t["rounds"][0]["boards"][0]["termination"] == "refusal_to_comply"
