@@ -60,10 +60,8 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::uci::UciMove;
 use shakmaty::{Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, Position as _, Role, Square};
 
-use crate::dead::{analyse, Verdict};
+use crate::dead::{analyse, dead, Verdict};
 
-/// Fast dead-position checks (CHA-Solver) per game at most.
-pub const MAX_FAST_CHECKS: u32 = 32;
 /// A game longer than this is cut (and reported): memory stays bounded.
 pub const MAX_GAME_BYTES: usize = 16 << 20;
 const BATCH_BYTES: usize = 512 << 10;
@@ -785,24 +783,33 @@ fn list_1989(pos: &Chess) -> Option<String> {
     }
 }
 
-/// Only kings, bishops and pawns, and every pawn blocked head to head: the
-/// positions worth CHA-Solver's fast check.
-fn rammed(pos: &Chess) -> bool {
+/// Could `winner` be unable to mate here? The gate before CHA-Solver,
+/// which decides: a side with no queen, rook or pawn (minor pieces at most),
+/// a side with pawns but no queen or rook whose every pawn is stopped (the
+/// square in front of it taken), a side with a queen or a rook behind a
+/// wall of pawns all blocked head to head. Everywhere else the side is
+/// taken to be able to mate without a search.
+pub(crate) fn may_be_unwinnable(pos: &Chess, winner: Color) -> bool {
     let b = pos.board();
-    if (b.queens() | b.rooks() | b.knights()).any() {
-        return false;
+    let ours = b.by_color(winner);
+    if (ours & (b.queens() | b.rooks() | b.pawns())).is_empty() {
+        return true;
     }
     let w = (b.pawns() & b.white()).0;
     let k = (b.pawns() & b.black()).0;
-    w != 0 && (w << 8) == k
+    if (ours & (b.queens() | b.rooks())).any() {
+        return w != 0 && (w << 8) == k;
+    }
+    let occupied = b.occupied().0;
+    match winner {
+        Color::White => (w << 8) & !occupied == 0,
+        Color::Black => (k >> 8) & !occupied == 0,
+    }
 }
 
-/// There are pawns, and every one stands blocked head to head by an enemy pawn.
-fn all_pawns_blocked(pos: &Chess) -> bool {
-    let b = pos.board();
-    let w = (b.pawns() & b.white()).0;
-    let k = (b.pawns() & b.black()).0;
-    w != 0 && (w << 8) == k
+/// Could the position be dead? Only if each side may be unable to mate.
+pub(crate) fn may_be_dead(pos: &Chess) -> bool {
+    may_be_unwinnable(pos, Color::White) && may_be_unwinnable(pos, Color::Black)
 }
 
 fn resolve(pos: &Chess, san: &San) -> Result<Move, SanError> {
@@ -917,7 +924,9 @@ pub struct Checker {
     last_san: Option<SanPlus>,
     last_mover: Option<Color>,
     clocks: [Option<u64>; 2],
-    fast_checks: u32,
+    /// The position the movetext starts from, and the main-line moves played.
+    start_pos: Chess,
+    moves: Vec<Move>,
     has_fen: bool,
     /// The FEN tag, read when the movetext starts (the Variant tag may come after it).
     fen: Option<String>,
@@ -952,7 +961,8 @@ impl Checker {
             last_san: None,
             last_mover: None,
             clocks: [None, None],
-            fast_checks: 0,
+            start_pos: Chess::default(),
+            moves: Vec::new(),
             has_fen: false,
             fen: None,
             chess960: false,
@@ -979,7 +989,7 @@ impl Checker {
         self.last_san = None;
         self.last_mover = None;
         self.clocks = [None, None];
-        self.fast_checks = 0;
+        self.moves.clear();
         self.has_fen = false;
         self.fen = None;
         self.chess960 = false;
@@ -1040,23 +1050,111 @@ impl Checker {
     }
 
     fn dead_reason(&self) -> Option<String> {
-        let w = analyse(&self.pos, Color::White, Some(0));
-        if w.verdict != Verdict::Unwinnable {
-            return None;
-        }
-        let b = analyse(&self.pos, Color::Black, Some(0));
-        if b.verdict != Verdict::Unwinnable {
-            return None;
-        }
-        let w = w.reason.trim_end_matches('.').to_string();
-        let b = b.reason.trim_end_matches('.');
-        Some(if w.starts_with("White has a lone king") && b.starts_with("Black has a lone king") {
-            "each side has a lone king".to_string()
-        } else {
-            format!("{w}; {b}")
-        })
+        dead_reason_of(&self.pos)
     }
 
+    /// Dead positions beyond insufficient material, decided as the arbiter
+    /// decides them after every move (`chesslaws.mating.is_dead`: CHA-Solver,
+    /// full search, both sides), at the first ply where the arbiter would.
+    /// Once dead, every later position is dead too (no series of moves from
+    /// it mates): so a last position CHA-Solver shows alive means no earlier
+    /// one was dead, and only games whose last position may be dead
+    /// ([`may_be_dead`]) are searched, ply by ply back to one shown
+    /// alive, then forward to the first dead one.
+    fn settle_dead(&mut self) {
+        if !self.rules.dead {
+            return;
+        }
+        let (ending_ply, kind) = match &self.ending {
+            Some(e) => (e.ply, Some(e.kind)),
+            None => (self.ply, None),
+        };
+        if kind == Some("checkmate") {
+            return;
+        }
+        let first = if self.has_fen { 0 } else { 1 };
+        // The plies that may hold the first dead position: up to the ending
+        // (included unless it is itself a position with no move or a dead one).
+        let top = match kind {
+            Some("stalemate" | "dead_position") => ending_ply.saturating_sub(1),
+            _ => ending_ply,
+        };
+        if top < first || (top as usize) > self.moves.len() {
+            return;
+        }
+        let mut positions = Vec::with_capacity(top as usize + 1);
+        let mut p = self.start_pos.clone();
+        positions.push(p.clone());
+        for &m in &self.moves[..top as usize] {
+            p.play_unchecked(m);
+            positions.push(p.clone());
+        }
+        let last = &positions[top as usize];
+        if !may_be_dead(last) || dead(last, None) == Some(false) {
+            return;
+        }
+        // Back to a position shown alive (doubling the step), then forward.
+        let mut from = first;
+        let mut step = 1;
+        let mut at = top;
+        while at > first {
+            at = at.saturating_sub(step).max(first);
+            if dead(&positions[at as usize], None) == Some(false) {
+                from = at + 1;
+                break;
+            }
+            step *= 2;
+        }
+        for j in from..=top {
+            let pos = &positions[j as usize];
+            if pos.legal_moves().is_empty() || dead(pos, None) != Some(true) {
+                continue;
+            }
+            let Some(why) = dead_reason_of(pos) else { continue };
+            let mv = if j == 0 {
+                String::new()
+            } else {
+                SanPlus::from_move(positions[j as usize - 1].clone(), self.moves[j as usize - 1]).to_string()
+            };
+            let continued = match &self.ending {
+                Some(e) => e.continued + (e.ply - j),
+                None => self.ply - j,
+            };
+            self.ending = Some(Ending {
+                kind: "dead_position",
+                rule: "dead_position",
+                ply: j,
+                mv,
+                expected: DRAW,
+                why: format!("the position is dead: {why}"),
+                continued,
+            });
+            return;
+        }
+    }
+}
+
+/// Why neither side can mate (CHA-Solver's full analysis, as the arbiter's
+/// `dead_analysis`), or `None` when one side may.
+fn dead_reason_of(pos: &Chess) -> Option<String> {
+    let w = analyse(pos, Color::White, None);
+    if w.verdict != Verdict::Unwinnable {
+        return None;
+    }
+    let b = analyse(pos, Color::Black, None);
+    if b.verdict != Verdict::Unwinnable {
+        return None;
+    }
+    let w = w.reason.trim_end_matches('.').to_string();
+    let b = b.reason.trim_end_matches('.');
+    Some(if w.starts_with("White has a lone king") && b.starts_with("Black has a lone king") {
+        "each side has a lone king".to_string()
+    } else {
+        format!("{w}; {b}")
+    })
+}
+
+impl Checker {
     /// The end-of-game rules applied after every ply.
     fn check_ply(&mut self) {
         if self.rules.list_1989 {
@@ -1067,19 +1165,14 @@ impl Checker {
                 return;
             }
         }
-        if self.rules.dead {
-            let candidate = self.pos.is_insufficient_material()
-                || (self.fast_checks < MAX_FAST_CHECKS && rammed(&self.pos) && {
-                    self.fast_checks += 1;
-                    true
-                });
-            if candidate {
-                if let Some(why) = self.dead_reason() {
-                    if !self.end_on_board() {
-                        self.end("dead_position", "dead_position", DRAW, format!("the position is dead: {why}"));
-                    }
-                    return;
+        if self.rules.dead && self.pos.is_insufficient_material() {
+            // The cheap certain case at once; every other dead position is
+            // found at the end of the game (settle_dead).
+            if let Some(why) = self.dead_reason() {
+                if !self.end_on_board() {
+                    self.end("dead_position", "dead_position", DRAW, format!("the position is dead: {why}"));
                 }
+                return;
             }
         }
         // A position can stand for the fifth time only 16 plies or more
@@ -1166,19 +1259,25 @@ impl Checker {
             let ours = self.pos.board().by_color(winner);
             return (ours.count() == 1).then(|| format!("{} has only the king left", side(winner)));
         }
-        // CHA-Solver decides: its fast sound check first, then (only where
-        // mating is in doubt: a winner with nothing but minor pieces) its
-        // full helpmate search, whose own node limits bound the work. A
-        // winner with a queen, a rook or a pawn is taken to be able to mate
-        // unless the fast check proves otherwise (a blocked position).
-        let b = self.pos.board();
-        let heavy = (b.by_color(winner) & (b.queens() | b.rooks() | b.pawns())).any();
-        if heavy && !all_pawns_blocked(&self.pos) {
-            // A queen, a rook or a pawn, and a pawn free to move (or no
-            // pawns): no fortress for CHA-Solver's fast check to prove.
+        // CHA-Solver decides, as the arbiter's `can_mate` does (its full
+        // analysis), wherever the winner may be unable to mate
+        // ([`may_be_unwinnable`]); elsewhere the winner can mate.
+        if !may_be_unwinnable(&self.pos, winner) {
             return None;
         }
-        let a = if heavy { analyse(&self.pos, winner, Some(0)) } else { analyse(&self.pos, winner, None) };
+        let a = analyse(&self.pos, winner, None);
+        (a.verdict == Verdict::Unwinnable).then(|| a.reason.trim_end_matches('.').to_string())
+    }
+
+    /// As [`Self::cannot_mate`], without the gate: every position is
+    /// searched (a win the Laws give rests on the same analysis as the
+    /// arbiter's).
+    fn cannot_mate_proved(&self, winner: Color, bare_king_only: bool) -> Option<String> {
+        if bare_king_only {
+            let ours = self.pos.board().by_color(winner);
+            return (ours.count() == 1).then(|| format!("{} has only the king left", side(winner)));
+        }
+        let a = analyse(&self.pos, winner, None);
         (a.verdict == Verdict::Unwinnable).then(|| a.reason.trim_end_matches('.').to_string())
     }
 
@@ -1214,6 +1313,38 @@ impl Checker {
                     let text = format!("{article_event}: the result is {}, but the record gives {r}", end.expected);
                     self.finding(end.kind, end.ply, end.mv.clone(), end.rule, text);
                     self.report.fix = Some(Fix { result: end.expected, rule: end.rule, cut_ply: None });
+                }
+            }
+            return;
+        }
+        if result == Some(DRAW) && !self.pos.legal_moves().is_empty() {
+            // A draw on time (chess.com "timeout vs insufficient material";
+            // a draw that only says "time forfeit" is not read as one, as
+            // `convert` does not): the flag of the player to move fell; the game is drawn only if
+            // the opponent cannot mate (Article 6.9; 1989 10.5: a bare king).
+            let said = termination_kind(&self.termination)
+                .filter(|k| !matches!(*k, "normal" | "unterminated"))
+                .or_else(|| termination_kind(&self.final_comment));
+            if said == Some("timeout_vs_insufficient") {
+                let loser = self.pos.turn();
+                let winner = !loser;
+                if self.cannot_mate_proved(winner, self.rules.bare_king_flag).is_none() {
+                    let ply = self.ply;
+                    let mv = self.last_move_text();
+                    let where_ = if ply == 0 {
+                        "In the starting position".to_string()
+                    } else {
+                        format!("After {}", self.label(ply, &mv))
+                    };
+                    let text = format!(
+                        "{where_} {}'s flag fell and {} can checkmate: the game is won by {} ({}), not drawn",
+                        side(loser),
+                        side(winner),
+                        side(winner),
+                        win_for(winner)
+                    );
+                    self.finding("time_forfeit", ply, mv, "flag", text);
+                    self.report.fix = Some(Fix { result: win_for(winner), rule: "flag", cut_ply: None });
                 }
             }
             return;
@@ -1308,6 +1439,7 @@ impl Checker {
         let irreversible = self.rules.fivefold && self.pos.is_irreversible(m);
         let mover = self.pos.turn();
         self.pos.play_unchecked(m);
+        self.moves.push(m);
         self.ply += 1;
         self.last_san = Some(san_plus);
         self.last_mover = Some(mover);
@@ -1387,6 +1519,7 @@ impl Visitor for Checker {
         }
         self.start_turn = self.pos.turn();
         self.start_fullmoves = self.pos.fullmoves().get();
+        self.start_pos = self.pos.clone();
         if self.rules.fivefold {
             self.history.clear();
             self.run_moves.clear();
@@ -1455,6 +1588,9 @@ impl Visitor for Checker {
         }
         if !self.stopped && self.ending.is_none() {
             self.end_on_board();
+        }
+        if !self.stopped || self.ending.is_some() {
+            self.settle_dead();
         }
         self.judge_result();
         if self.depth > 0 {
@@ -1607,7 +1743,9 @@ pub fn check_text(
         if let Some((a, b)) = checker.scan.final_comment {
             // Only short comments can say how the game ended ("White loses on time").
             let c = &movetext[a..b];
-            if c.len() <= 120 && !c.starts_with(b"[%") && !c.trim_ascii_start().starts_with(b"[%") {
+            // (Not the comment `--fix` writes, which cites the Laws.)
+            let c_start = c.trim_ascii_start();
+            if c.len() <= 120 && !c_start.starts_with(b"[%") && !c_start.starts_with(b"chesslaws check,") {
                 checker.final_comment = String::from_utf8_lossy(c).into_owned();
             }
         }

@@ -384,6 +384,8 @@ class _Converter:
                 kind, term = more, details
         if kind in (None, "normal"):
             last_comment = game.moves[-1].comment if game.moves else game.comment
+            if last_comment and last_comment.lstrip().startswith("chesslaws check,"):
+                last_comment = None  # the comment `check --fix` writes cites the Laws; it is no record of the ending
             from_comment = termination_kind(last_comment)
             if from_comment not in (None, "normal", "unterminated"):
                 kind = from_comment
@@ -678,7 +680,9 @@ class _Converter:
             ev: dict[str, Any] = {"type": "resign", "t": ms_to_t(t_end), "by": loser}
             return g.apply(ev), events + [ev]
         if result == "1/2-1/2":
-            if kind in ("time_forfeit", "timeout_vs_insufficient"):
+            # A draw on time ("timeout vs insufficient material"), judged as `check` judges it; a draw
+            # that only says "time forfeit" is not taken for one.
+            if kind == "timeout_vs_insufficient":
                 done = self._flag(g, events, turn, "black" if turn == "white" else "white", said)
                 if done is not None:
                     return done
