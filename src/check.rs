@@ -202,7 +202,7 @@ struct Ending {
 // Text that pgn_reader skips without telling its visitor.
 
 fn is_token_end(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'{' | b'}' | b'(' | b')' | b'!' | b'?' | b'$' | b';' | b'.' | b'*')
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | 0x1a | b'{' | b'}' | b'(' | b')' | b'!' | b'?' | b'$' | b';' | b'.' | b'*')
 }
 
 /// What a scan of the movetext finds beside what `pgn_reader` hands to the
@@ -273,7 +273,9 @@ pub fn scan_movetext(text: &[u8], offsets: bool) -> Scan {
                 }
                 i += 1;
             }
-            b' ' | b'\t' | b'\r' | b'.' | b'!' | b'?' => i += 1,
+            // DOS and Windows leftovers (a Ctrl-Z at the end of the file, form
+            // feeds) are white space, as python-chess reads them.
+            b' ' | b'\t' | b'\r' | 0x0b | 0x0c | 0x1a | b'.' | b'!' | b'?' => i += 1,
             b'$' => {
                 i += 1;
                 while i < n && !is_token_end(text[i]) {
@@ -580,6 +582,12 @@ fn parse_tag_line(
             return None;
         }
         if line[i] != b'[' {
+            if i > 0 && line[i - 1] == b']' {
+                // Text stuck to a tag's closing bracket ([Event "x"]junk): a
+                // broken tag line, read without it as python-chess does.
+                errors.push(format!("line {line_no}: text after the tag is left out: {}", shown()));
+                return None;
+            }
             return Some(i);
         }
         i += 1;
@@ -614,6 +622,23 @@ fn parse_tag_line(
                     }
                     if line.get(j) == Some(&b']') {
                         close = Some((k, j + 1));
+                        // What follows on the line: another tag, the
+                        // movetext, or (python-chess reads it so) more of
+                        // this value, up to the line's last `"]`:
+                        // [Event "he said "hi"]"].
+                        let rest = line[j + 1..].trim_ascii();
+                        if !rest.is_empty() && !rest.starts_with(b"[") && rest.ends_with(b"]") {
+                            let body = line.trim_ascii_end();
+                            let end = body.len() - 1;
+                            let mut q = end;
+                            while q > j && body[q - 1] == b' ' {
+                                q -= 1;
+                            }
+                            if q > j + 1 && body[q - 1] == b'"' {
+                                close = Some((q - 1, end + 1));
+                                stray = true;
+                            }
+                        }
                         break;
                     }
                     stray = true;
@@ -645,18 +670,28 @@ impl Head {
     }
 }
 
+/// Text of a PGN file as python-chess reads it opened as it should be:
+/// UTF-8, and where the bytes are not UTF-8, Latin-1 (the names in old DOS
+/// and Windows files: "M\xfcller" is "Müller", not "M\u{fffd}ller").
+pub(crate) fn decode_text(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_string(),
+        Err(_) => bytes.iter().map(|&b| b as char).collect(),
+    }
+}
+
 fn decode_name(text: &[u8], (a, b): (usize, usize)) -> String {
-    String::from_utf8_lossy(&text[a..b]).into_owned()
+    decode_text(&text[a..b])
 }
 
 fn decode_value(text: &[u8], (a, b): (usize, usize)) -> String {
     let raw = &text[a..b];
     if memchr::memchr(b'\\', raw).is_none() {
-        return String::from_utf8_lossy(raw).into_owned();
+        return decode_text(raw);
     }
     let mut value = Vec::with_capacity(raw.len());
     unescape_into(raw, &mut value);
-    String::from_utf8_lossy(&value).into_owned()
+    decode_text(&value)
 }
 
 /// Reads the tag section at the start of `text`.
@@ -1487,8 +1522,8 @@ impl Visitor for Checker {
     }
 
     fn tag(&mut self, _t: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<GameReport> {
-        let name = String::from_utf8_lossy(name).trim().to_string();
-        let value = value.decode_utf8_lossy().into_owned();
+        let name = decode_text(name).trim().to_string();
+        let value = decode_text(&value.decode());
         self.apply_tag(&name, value.clone());
         self.report.tags.push((name, value));
         ControlFlow::Continue(())
@@ -1966,7 +2001,13 @@ pub struct Batch {
 /// Text other than tags after the last `]` of a tag line.
 fn movetext_after_tag(line: &[u8]) -> bool {
     match memchr::memrchr(b']', line) {
-        Some(k) => line[k + 1..].iter().any(|b| !b.is_ascii_whitespace() && *b != b'['),
+        // Text stuck to the bracket ([Event "x"]junk) is a broken tag line
+        // (parse_tag_line leaves it out), not movetext.
+        Some(k) => {
+            let rest = &line[k + 1..];
+            !rest.first().is_some_and(|b| !b.is_ascii_whitespace())
+                && rest.iter().any(|b| !b.is_ascii_whitespace() && *b != b'[')
+        }
         None => false,
     }
 }

@@ -399,7 +399,8 @@ class _Converter:
 
     def run(self) -> Conversion:
         pgn, tags = self.pgn, self.tags
-        flag_ending = self.kind in ("time_forfeit", "timeout_vs_insufficient") and self.result != "*"
+        flag_ending = (self.kind in ("time_forfeit", "timeout_vs_insufficient")
+                       or (self.kind == "abandoned" and self.result in ("1-0", "0-1"))) and self.result != "*"
         start: dict[str, Any] = {"type": "start", "t": 0, "edition": self.edition,
                                  "time_control": str(self.control) if self.timed and self.control else "-"}
         if flag_ending and self.timed:
@@ -666,7 +667,9 @@ class _Converter:
         if result in ("1-0", "0-1"):
             winner: Color = "white" if result == "1-0" else "black"
             loser: Color = "black" if winner == "white" else "white"
-            if kind in ("time_forfeit", "timeout_vs_insufficient"):
+            if kind in ("time_forfeit", "timeout_vs_insufficient", "abandoned"):
+                # An abandoned game is lost on time (the player who left let his clock run out), as
+                # `check` judges it.
                 done = self._flag(g, events, loser, winner, said)
                 if done is not None:
                     return done
