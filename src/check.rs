@@ -28,18 +28,20 @@
 //!    back in input order. At most `4 × jobs` batches are in flight, so
 //!    memory stays bounded whatever the file size.
 //!
-//! Dead positions: after every ply, the strict insufficient-material test
-//! (sound, a few bit operations); when only kings, bishops and pawns remain
-//! and every pawn is blocked head to head, CHA-Solver's fast sound check
-//! for both sides (through [`crate::dead::analyse`] with no search budget),
-//! at most [`MAX_FAST_CHECKS`] times per game. For the last position of a
-//! game won by resignation or on time (told by the `Termination` tag or the
-//! result comment, through the shared table `terminations.tsv`): for a winner
-//! with nothing but minor pieces, CHA-Solver decides (its fast check, then its
-//! full helpmate search, bounded by its own node limits); for a winner with a
-//! queen, a rook or a pawn, only CHA-Solver's fast check, and only when every
-//! pawn is blocked head to head. Every shortcut can only miss a finding, never
-//! invent one: each finding rests on a proof.
+//! Dead positions and "could the winner mate?" are decided as the arbiter
+//! decides them (`chesslaws.mating`: CHA-Solver's full analysis, the same
+//! Rust code), so that `check` and `convert` give one judgement (issue 26).
+//! After every ply only the strict insufficient-material test runs (a few
+//! bit operations). A position once dead stays dead, so at the end of the
+//! game [`Checker::settle_dead`] searches the last position where it may be
+//! dead ([`may_be_dead`]: each side has at most minor pieces, or pawns that
+//! are all stopped, or a queen or rook behind a wall of pawns locked head to
+//! head); when it is not shown alive, it goes back to a position shown alive
+//! and forward to the first dead one, the ply the arbiter would have ended
+//! the game at. The result of a game won by resignation or on time (told by
+//! the `Termination` tag or the result comment, through the shared table
+//! `terminations.tsv`), and a draw on time, are judged by the same analysis
+//! of the last position, behind the same gate ([`may_be_unwinnable`]).
 
 use std::cell::Cell;
 use std::collections::BTreeMap;
@@ -86,6 +88,8 @@ pub struct Rules {
     /// 2023 5.1.2 as this project reads it: a resignation in a position
     /// where the winner could not mate is a draw.
     resign_rule: bool,
+    /// 2023 5.2.3: a draw by agreement needs both players to have moved.
+    agreement_both_moved: bool,
 }
 
 impl Rules {
@@ -98,6 +102,7 @@ impl Rules {
                 seventyfive: false,
                 bare_king_flag: true,
                 resign_rule: false,
+                agreement_both_moved: false,
             }),
             "1997" => Some(Rules {
                 list_1989: false,
@@ -106,6 +111,7 @@ impl Rules {
                 seventyfive: false,
                 bare_king_flag: false,
                 resign_rule: false,
+                agreement_both_moved: false,
             }),
             "2023" => Some(Rules {
                 list_1989: false,
@@ -114,6 +120,7 @@ impl Rules {
                 seventyfive: true,
                 bare_king_flag: false,
                 resign_rule: true,
+                agreement_both_moved: true,
             }),
             _ => None,
         }
@@ -973,6 +980,8 @@ pub struct Checker {
     termination: String,
     /// The comment just before the movetext's result.
     final_comment: String,
+    /// That comment is the one `--fix` writes: the result is the Laws'.
+    fix_comment: bool,
 }
 
 impl Checker {
@@ -1006,6 +1015,7 @@ impl Checker {
             token_result: None,
             termination: String::new(),
             final_comment: String::new(),
+            fix_comment: false,
         }
     }
 
@@ -1033,6 +1043,7 @@ impl Checker {
         self.token_result = None;
         self.termination.clear();
         self.final_comment.clear();
+        self.fix_comment = false;
     }
 
     /// "12... Kf8" for the move at `ply` (1-based).
@@ -1360,6 +1371,24 @@ impl Checker {
             let said = termination_kind(&self.termination)
                 .filter(|k| !matches!(*k, "normal" | "unterminated"))
                 .or_else(|| termination_kind(&self.final_comment));
+            let both_moved = self.ply >= 2;
+            if self.rules.agreement_both_moved
+                && said != Some("timeout_vs_insufficient")
+                && !both_moved
+                && !self.fix_comment
+            {
+                // A draw the record does not explain is an agreement (as
+                // `convert` writes it), void before both players have moved.
+                let ply = self.ply;
+                let mv = self.last_move_text();
+                let text = format!(
+                    "the record gives 1/2-1/2 after {ply} move(s), but a draw by agreement needs both players to \
+                     have made at least one move: the agreement is void and the game goes on (no result)"
+                );
+                self.finding("agreement", ply, mv, "agreement", text);
+                self.report.fix = Some(Fix { result: "*", rule: "agreement", cut_ply: None });
+                return;
+            }
             if said == Some("timeout_vs_insufficient") {
                 let loser = self.pos.turn();
                 let winner = !loser;
@@ -1760,6 +1789,17 @@ pub fn check_text(
                 "the game has tags but no movetext, not even a result (a game without moves)".into(),
             );
             checker.report.result = checker.tag_result.map(str::to_string);
+            if checker.rules.agreement_both_moved && checker.tag_result == Some(DRAW) {
+                checker.finding(
+                    "agreement",
+                    0,
+                    String::new(),
+                    "agreement",
+                    "the record gives 1/2-1/2 before any move, but a draw by agreement needs both players to have \
+                     made at least one move: the agreement is void (no result)"
+                        .into(),
+                );
+            }
             let mut r = std::mem::take(&mut checker.report);
             r.line = game_line;
             r.tags = head.decode(rest);
@@ -1780,6 +1820,7 @@ pub fn check_text(
             let c = &movetext[a..b];
             // (Not the comment `--fix` writes, which cites the Laws.)
             let c_start = c.trim_ascii_start();
+            checker.fix_comment = c_start.starts_with(b"chesslaws check,");
             if c.len() <= 120 && !c_start.starts_with(b"[%") && !c_start.starts_with(b"chesslaws check,") {
                 checker.final_comment = String::from_utf8_lossy(c).into_owned();
             }

@@ -22,7 +22,7 @@ from chesslaws.records import convertible, pgn_to_log
 
 #: The kinds of finding that are judgements of the Laws (not of the PGN text).
 LAW_KINDS = frozenset({"checkmate", "stalemate", "dead_position", "insufficient_material", "fivefold",
-                       "seventyfive", "time_forfeit", "resignation"})
+                       "seventyfive", "time_forfeit", "resignation", "agreement"})
 
 #: The arbiter's terminations as kinds of finding.
 _KIND_OF_TERMINATION = {
@@ -58,6 +58,10 @@ def convert_judgements(path: str, edition: str) -> Iterator[tuple[int, Judgement
         played = sum(1 for e in conv.events if e["type"] == "move" or e.get("move"))
         cut = played < len(g.moves)
         differs = conv.recorded_result != "*" and state.result != conv.recorded_result
+        if differs and state.termination is None and state.result == "*" and state.rulings \
+                and state.rulings[-1].article == ed.articles.get("agreement"):
+            yield g.number, ("agreement", ed.articles.get("agreement"))  # a void agreement (2023 5.2.3)
+            continue
         if not (cut or differs) or state.termination not in _KIND_OF_TERMINATION:
             yield g.number, None
             continue
