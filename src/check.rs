@@ -28,18 +28,20 @@
 //!    back in input order. At most `4 × jobs` batches are in flight, so
 //!    memory stays bounded whatever the file size.
 //!
-//! Dead positions: after every ply, the strict insufficient-material test
-//! (sound, a few bit operations); when only kings, bishops and pawns remain
-//! and every pawn is blocked head to head, CHA-Solver's fast sound check
-//! for both sides (through [`crate::dead::analyse`] with no search budget),
-//! at most [`MAX_FAST_CHECKS`] times per game. For the last position of a
-//! game won by resignation or on time (told by the `Termination` tag or the
-//! result comment, through the shared table `terminations.tsv`): for a winner
-//! with nothing but minor pieces, CHA-Solver decides (its fast check, then its
-//! full helpmate search, bounded by its own node limits); for a winner with a
-//! queen, a rook or a pawn, only CHA-Solver's fast check, and only when every
-//! pawn is blocked head to head. Every shortcut can only miss a finding, never
-//! invent one: each finding rests on a proof.
+//! Dead positions and "could the winner mate?" are decided as the arbiter
+//! decides them (`chesslaws.mating`: CHA-Solver's full analysis, the same
+//! Rust code), so that `check` and `convert` give one judgement (issue 26).
+//! After every ply only the strict insufficient-material test runs (a few
+//! bit operations). A position once dead stays dead, so at the end of the
+//! game [`Checker::settle_dead`] searches the last position where it may be
+//! dead ([`may_be_dead`]: each side has at most minor pieces, or pawns that
+//! are all stopped, or a queen or rook behind a wall of pawns locked head to
+//! head); when it is not shown alive, it goes back to a position shown alive
+//! and forward to the first dead one, the ply the arbiter would have ended
+//! the game at. The result of a game won by resignation or on time (told by
+//! the `Termination` tag or the result comment, through the shared table
+//! `terminations.tsv`), and a draw on time, are judged by the same analysis
+//! of the last position, behind the same gate ([`may_be_unwinnable`]).
 
 use std::cell::Cell;
 use std::collections::BTreeMap;
@@ -60,10 +62,8 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::uci::UciMove;
 use shakmaty::{Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, Position as _, Role, Square};
 
-use crate::dead::{analyse, Verdict};
+use crate::dead::{analyse, dead, Verdict};
 
-/// Fast dead-position checks (CHA-Solver) per game at most.
-pub const MAX_FAST_CHECKS: u32 = 32;
 /// A game longer than this is cut (and reported): memory stays bounded.
 pub const MAX_GAME_BYTES: usize = 16 << 20;
 const BATCH_BYTES: usize = 512 << 10;
@@ -88,6 +88,8 @@ pub struct Rules {
     /// 2023 5.1.2 as this project reads it: a resignation in a position
     /// where the winner could not mate is a draw.
     resign_rule: bool,
+    /// 2023 5.2.3: a draw by agreement needs both players to have moved.
+    agreement_both_moved: bool,
 }
 
 impl Rules {
@@ -100,6 +102,7 @@ impl Rules {
                 seventyfive: false,
                 bare_king_flag: true,
                 resign_rule: false,
+                agreement_both_moved: false,
             }),
             "1997" => Some(Rules {
                 list_1989: false,
@@ -108,6 +111,7 @@ impl Rules {
                 seventyfive: false,
                 bare_king_flag: false,
                 resign_rule: false,
+                agreement_both_moved: false,
             }),
             "2023" => Some(Rules {
                 list_1989: false,
@@ -116,6 +120,7 @@ impl Rules {
                 seventyfive: true,
                 bare_king_flag: false,
                 resign_rule: true,
+                agreement_both_moved: true,
             }),
             _ => None,
         }
@@ -204,7 +209,7 @@ struct Ending {
 // Text that pgn_reader skips without telling its visitor.
 
 fn is_token_end(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'{' | b'}' | b'(' | b')' | b'!' | b'?' | b'$' | b';' | b'.' | b'*')
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | 0x1a | b'{' | b'}' | b'(' | b')' | b'!' | b'?' | b'$' | b';' | b'.' | b'*')
 }
 
 /// What a scan of the movetext finds beside what `pgn_reader` hands to the
@@ -275,7 +280,9 @@ pub fn scan_movetext(text: &[u8], offsets: bool) -> Scan {
                 }
                 i += 1;
             }
-            b' ' | b'\t' | b'\r' | b'.' | b'!' | b'?' => i += 1,
+            // DOS and Windows leftovers (a Ctrl-Z at the end of the file, form
+            // feeds) are white space, as python-chess reads them.
+            b' ' | b'\t' | b'\r' | 0x0b | 0x0c | 0x1a | b'.' | b'!' | b'?' => i += 1,
             b'$' => {
                 i += 1;
                 while i < n && !is_token_end(text[i]) {
@@ -582,6 +589,12 @@ fn parse_tag_line(
             return None;
         }
         if line[i] != b'[' {
+            if i > 0 && line[i - 1] == b']' {
+                // Text stuck to a tag's closing bracket ([Event "x"]junk): a
+                // broken tag line, read without it as python-chess does.
+                errors.push(format!("line {line_no}: text after the tag is left out: {}", shown()));
+                return None;
+            }
             return Some(i);
         }
         i += 1;
@@ -616,6 +629,23 @@ fn parse_tag_line(
                     }
                     if line.get(j) == Some(&b']') {
                         close = Some((k, j + 1));
+                        // What follows on the line: another tag, the
+                        // movetext, or (python-chess reads it so) more of
+                        // this value, up to the line's last `"]`:
+                        // [Event "he said "hi"]"].
+                        let rest = line[j + 1..].trim_ascii();
+                        if !rest.is_empty() && !rest.starts_with(b"[") && rest.ends_with(b"]") {
+                            let body = line.trim_ascii_end();
+                            let end = body.len() - 1;
+                            let mut q = end;
+                            while q > j && body[q - 1] == b' ' {
+                                q -= 1;
+                            }
+                            if q > j + 1 && body[q - 1] == b'"' {
+                                close = Some((q - 1, end + 1));
+                                stray = true;
+                            }
+                        }
                         break;
                     }
                     stray = true;
@@ -647,18 +677,28 @@ impl Head {
     }
 }
 
+/// Text of a PGN file as python-chess reads it opened as it should be:
+/// UTF-8, and where the bytes are not UTF-8, Latin-1 (the names in old DOS
+/// and Windows files: "M\xfcller" is "Müller", not "M\u{fffd}ller").
+pub(crate) fn decode_text(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_string(),
+        Err(_) => bytes.iter().map(|&b| b as char).collect(),
+    }
+}
+
 fn decode_name(text: &[u8], (a, b): (usize, usize)) -> String {
-    String::from_utf8_lossy(&text[a..b]).into_owned()
+    decode_text(&text[a..b])
 }
 
 fn decode_value(text: &[u8], (a, b): (usize, usize)) -> String {
     let raw = &text[a..b];
     if memchr::memchr(b'\\', raw).is_none() {
-        return String::from_utf8_lossy(raw).into_owned();
+        return decode_text(raw);
     }
     let mut value = Vec::with_capacity(raw.len());
     unescape_into(raw, &mut value);
-    String::from_utf8_lossy(&value).into_owned()
+    decode_text(&value)
 }
 
 /// Reads the tag section at the start of `text`.
@@ -785,24 +825,33 @@ fn list_1989(pos: &Chess) -> Option<String> {
     }
 }
 
-/// Only kings, bishops and pawns, and every pawn blocked head to head: the
-/// positions worth CHA-Solver's fast check.
-fn rammed(pos: &Chess) -> bool {
+/// Could `winner` be unable to mate here? The gate before CHA-Solver,
+/// which decides: a side with no queen, rook or pawn (minor pieces at most),
+/// a side with pawns but no queen or rook whose every pawn is stopped (the
+/// square in front of it taken), a side with a queen or a rook behind a
+/// wall of pawns all blocked head to head. Everywhere else the side is
+/// taken to be able to mate without a search.
+pub(crate) fn may_be_unwinnable(pos: &Chess, winner: Color) -> bool {
     let b = pos.board();
-    if (b.queens() | b.rooks() | b.knights()).any() {
-        return false;
+    let ours = b.by_color(winner);
+    if (ours & (b.queens() | b.rooks() | b.pawns())).is_empty() {
+        return true;
     }
     let w = (b.pawns() & b.white()).0;
     let k = (b.pawns() & b.black()).0;
-    w != 0 && (w << 8) == k
+    if (ours & (b.queens() | b.rooks())).any() {
+        return w != 0 && (w << 8) == k;
+    }
+    let occupied = b.occupied().0;
+    match winner {
+        Color::White => (w << 8) & !occupied == 0,
+        Color::Black => (k >> 8) & !occupied == 0,
+    }
 }
 
-/// There are pawns, and every one stands blocked head to head by an enemy pawn.
-fn all_pawns_blocked(pos: &Chess) -> bool {
-    let b = pos.board();
-    let w = (b.pawns() & b.white()).0;
-    let k = (b.pawns() & b.black()).0;
-    w != 0 && (w << 8) == k
+/// Could the position be dead? Only if each side may be unable to mate.
+pub(crate) fn may_be_dead(pos: &Chess) -> bool {
+    may_be_unwinnable(pos, Color::White) && may_be_unwinnable(pos, Color::Black)
 }
 
 fn resolve(pos: &Chess, san: &San) -> Result<Move, SanError> {
@@ -917,7 +966,9 @@ pub struct Checker {
     last_san: Option<SanPlus>,
     last_mover: Option<Color>,
     clocks: [Option<u64>; 2],
-    fast_checks: u32,
+    /// The position the movetext starts from, and the main-line moves played.
+    start_pos: Chess,
+    moves: Vec<Move>,
     has_fen: bool,
     /// The FEN tag, read when the movetext starts (the Variant tag may come after it).
     fen: Option<String>,
@@ -929,6 +980,8 @@ pub struct Checker {
     termination: String,
     /// The comment just before the movetext's result.
     final_comment: String,
+    /// That comment is the one `--fix` writes: the result is the Laws'.
+    fix_comment: bool,
 }
 
 impl Checker {
@@ -952,7 +1005,8 @@ impl Checker {
             last_san: None,
             last_mover: None,
             clocks: [None, None],
-            fast_checks: 0,
+            start_pos: Chess::default(),
+            moves: Vec::new(),
             has_fen: false,
             fen: None,
             chess960: false,
@@ -961,6 +1015,7 @@ impl Checker {
             token_result: None,
             termination: String::new(),
             final_comment: String::new(),
+            fix_comment: false,
         }
     }
 
@@ -979,7 +1034,7 @@ impl Checker {
         self.last_san = None;
         self.last_mover = None;
         self.clocks = [None, None];
-        self.fast_checks = 0;
+        self.moves.clear();
         self.has_fen = false;
         self.fen = None;
         self.chess960 = false;
@@ -988,6 +1043,7 @@ impl Checker {
         self.token_result = None;
         self.termination.clear();
         self.final_comment.clear();
+        self.fix_comment = false;
     }
 
     /// "12... Kf8" for the move at `ply` (1-based).
@@ -1040,23 +1096,111 @@ impl Checker {
     }
 
     fn dead_reason(&self) -> Option<String> {
-        let w = analyse(&self.pos, Color::White, Some(0));
-        if w.verdict != Verdict::Unwinnable {
-            return None;
-        }
-        let b = analyse(&self.pos, Color::Black, Some(0));
-        if b.verdict != Verdict::Unwinnable {
-            return None;
-        }
-        let w = w.reason.trim_end_matches('.').to_string();
-        let b = b.reason.trim_end_matches('.');
-        Some(if w.starts_with("White has a lone king") && b.starts_with("Black has a lone king") {
-            "each side has a lone king".to_string()
-        } else {
-            format!("{w}; {b}")
-        })
+        dead_reason_of(&self.pos)
     }
 
+    /// Dead positions beyond insufficient material, decided as the arbiter
+    /// decides them after every move (`chesslaws.mating.is_dead`: CHA-Solver,
+    /// full search, both sides), at the first ply where the arbiter would.
+    /// Once dead, every later position is dead too (no series of moves from
+    /// it mates): so a last position CHA-Solver shows alive means no earlier
+    /// one was dead, and only games whose last position may be dead
+    /// ([`may_be_dead`]) are searched, ply by ply back to one shown
+    /// alive, then forward to the first dead one.
+    fn settle_dead(&mut self) {
+        if !self.rules.dead {
+            return;
+        }
+        let (ending_ply, kind) = match &self.ending {
+            Some(e) => (e.ply, Some(e.kind)),
+            None => (self.ply, None),
+        };
+        if kind == Some("checkmate") {
+            return;
+        }
+        let first = if self.has_fen { 0 } else { 1 };
+        // The plies that may hold the first dead position: up to the ending
+        // (included unless it is itself a position with no move or a dead one).
+        let top = match kind {
+            Some("stalemate" | "dead_position") => ending_ply.saturating_sub(1),
+            _ => ending_ply,
+        };
+        if top < first || (top as usize) > self.moves.len() {
+            return;
+        }
+        let mut positions = Vec::with_capacity(top as usize + 1);
+        let mut p = self.start_pos.clone();
+        positions.push(p.clone());
+        for &m in &self.moves[..top as usize] {
+            p.play_unchecked(m);
+            positions.push(p.clone());
+        }
+        let last = &positions[top as usize];
+        if !may_be_dead(last) || dead(last, None) == Some(false) {
+            return;
+        }
+        // Back to a position shown alive (doubling the step), then forward.
+        let mut from = first;
+        let mut step = 1;
+        let mut at = top;
+        while at > first {
+            at = at.saturating_sub(step).max(first);
+            if dead(&positions[at as usize], None) == Some(false) {
+                from = at + 1;
+                break;
+            }
+            step *= 2;
+        }
+        for j in from..=top {
+            let pos = &positions[j as usize];
+            if pos.legal_moves().is_empty() || dead(pos, None) != Some(true) {
+                continue;
+            }
+            let Some(why) = dead_reason_of(pos) else { continue };
+            let mv = if j == 0 {
+                String::new()
+            } else {
+                SanPlus::from_move(positions[j as usize - 1].clone(), self.moves[j as usize - 1]).to_string()
+            };
+            let continued = match &self.ending {
+                Some(e) => e.continued + (e.ply - j),
+                None => self.ply - j,
+            };
+            self.ending = Some(Ending {
+                kind: "dead_position",
+                rule: "dead_position",
+                ply: j,
+                mv,
+                expected: DRAW,
+                why: format!("the position is dead: {why}"),
+                continued,
+            });
+            return;
+        }
+    }
+}
+
+/// Why neither side can mate (CHA-Solver's full analysis, as the arbiter's
+/// `dead_analysis`), or `None` when one side may.
+fn dead_reason_of(pos: &Chess) -> Option<String> {
+    let w = analyse(pos, Color::White, None);
+    if w.verdict != Verdict::Unwinnable {
+        return None;
+    }
+    let b = analyse(pos, Color::Black, None);
+    if b.verdict != Verdict::Unwinnable {
+        return None;
+    }
+    let w = w.reason.trim_end_matches('.').to_string();
+    let b = b.reason.trim_end_matches('.');
+    Some(if w.starts_with("White has a lone king") && b.starts_with("Black has a lone king") {
+        "each side has a lone king".to_string()
+    } else {
+        format!("{w}; {b}")
+    })
+}
+
+impl Checker {
     /// The end-of-game rules applied after every ply.
     fn check_ply(&mut self) {
         if self.rules.list_1989 {
@@ -1067,19 +1211,14 @@ impl Checker {
                 return;
             }
         }
-        if self.rules.dead {
-            let candidate = self.pos.is_insufficient_material()
-                || (self.fast_checks < MAX_FAST_CHECKS && rammed(&self.pos) && {
-                    self.fast_checks += 1;
-                    true
-                });
-            if candidate {
-                if let Some(why) = self.dead_reason() {
-                    if !self.end_on_board() {
-                        self.end("dead_position", "dead_position", DRAW, format!("the position is dead: {why}"));
-                    }
-                    return;
+        if self.rules.dead && self.pos.is_insufficient_material() {
+            // The cheap certain case at once; every other dead position is
+            // found at the end of the game (settle_dead).
+            if let Some(why) = self.dead_reason() {
+                if !self.end_on_board() {
+                    self.end("dead_position", "dead_position", DRAW, format!("the position is dead: {why}"));
                 }
+                return;
             }
         }
         // A position can stand for the fifth time only 16 plies or more
@@ -1166,19 +1305,25 @@ impl Checker {
             let ours = self.pos.board().by_color(winner);
             return (ours.count() == 1).then(|| format!("{} has only the king left", side(winner)));
         }
-        // CHA-Solver decides: its fast sound check first, then (only where
-        // mating is in doubt: a winner with nothing but minor pieces) its
-        // full helpmate search, whose own node limits bound the work. A
-        // winner with a queen, a rook or a pawn is taken to be able to mate
-        // unless the fast check proves otherwise (a blocked position).
-        let b = self.pos.board();
-        let heavy = (b.by_color(winner) & (b.queens() | b.rooks() | b.pawns())).any();
-        if heavy && !all_pawns_blocked(&self.pos) {
-            // A queen, a rook or a pawn, and a pawn free to move (or no
-            // pawns): no fortress for CHA-Solver's fast check to prove.
+        // CHA-Solver decides, as the arbiter's `can_mate` does (its full
+        // analysis), wherever the winner may be unable to mate
+        // ([`may_be_unwinnable`]); elsewhere the winner can mate.
+        if !may_be_unwinnable(&self.pos, winner) {
             return None;
         }
-        let a = if heavy { analyse(&self.pos, winner, Some(0)) } else { analyse(&self.pos, winner, None) };
+        let a = analyse(&self.pos, winner, None);
+        (a.verdict == Verdict::Unwinnable).then(|| a.reason.trim_end_matches('.').to_string())
+    }
+
+    /// As [`Self::cannot_mate`], without the gate: every position is
+    /// searched (a win the Laws give rests on the same analysis as the
+    /// arbiter's).
+    fn cannot_mate_proved(&self, winner: Color, bare_king_only: bool) -> Option<String> {
+        if bare_king_only {
+            let ours = self.pos.board().by_color(winner);
+            return (ours.count() == 1).then(|| format!("{} has only the king left", side(winner)));
+        }
+        let a = analyse(&self.pos, winner, None);
         (a.verdict == Verdict::Unwinnable).then(|| a.reason.trim_end_matches('.').to_string())
     }
 
@@ -1214,6 +1359,56 @@ impl Checker {
                     let text = format!("{article_event}: the result is {}, but the record gives {r}", end.expected);
                     self.finding(end.kind, end.ply, end.mv.clone(), end.rule, text);
                     self.report.fix = Some(Fix { result: end.expected, rule: end.rule, cut_ply: None });
+                }
+            }
+            return;
+        }
+        if result == Some(DRAW) && !self.pos.legal_moves().is_empty() {
+            // A draw on time (chess.com "timeout vs insufficient material";
+            // a draw that only says "time forfeit" is not read as one, as
+            // `convert` does not): the flag of the player to move fell; the game is drawn only if
+            // the opponent cannot mate (Article 6.9; 1989 10.5: a bare king).
+            let said = termination_kind(&self.termination)
+                .filter(|k| !matches!(*k, "normal" | "unterminated"))
+                .or_else(|| termination_kind(&self.final_comment));
+            let both_moved = self.ply >= 2;
+            if self.rules.agreement_both_moved
+                && said != Some("timeout_vs_insufficient")
+                && !both_moved
+                && !self.fix_comment
+            {
+                // A draw the record does not explain is an agreement (as
+                // `convert` writes it), void before both players have moved.
+                let ply = self.ply;
+                let mv = self.last_move_text();
+                let text = format!(
+                    "the record gives 1/2-1/2 after {ply} move(s), but a draw by agreement needs both players to \
+                     have made at least one move: the agreement is void and the game goes on (no result)"
+                );
+                self.finding("agreement", ply, mv, "agreement", text);
+                self.report.fix = Some(Fix { result: "*", rule: "agreement", cut_ply: None });
+                return;
+            }
+            if said == Some("timeout_vs_insufficient") {
+                let loser = self.pos.turn();
+                let winner = !loser;
+                if self.cannot_mate_proved(winner, self.rules.bare_king_flag).is_none() {
+                    let ply = self.ply;
+                    let mv = self.last_move_text();
+                    let where_ = if ply == 0 {
+                        "In the starting position".to_string()
+                    } else {
+                        format!("After {}", self.label(ply, &mv))
+                    };
+                    let text = format!(
+                        "{where_} {}'s flag fell and {} can checkmate: the game is won by {} ({}), not drawn",
+                        side(loser),
+                        side(winner),
+                        side(winner),
+                        win_for(winner)
+                    );
+                    self.finding("time_forfeit", ply, mv, "flag", text);
+                    self.report.fix = Some(Fix { result: win_for(winner), rule: "flag", cut_ply: None });
                 }
             }
             return;
@@ -1308,6 +1503,7 @@ impl Checker {
         let irreversible = self.rules.fivefold && self.pos.is_irreversible(m);
         let mover = self.pos.turn();
         self.pos.play_unchecked(m);
+        self.moves.push(m);
         self.ply += 1;
         self.last_san = Some(san_plus);
         self.last_mover = Some(mover);
@@ -1355,8 +1551,8 @@ impl Visitor for Checker {
     }
 
     fn tag(&mut self, _t: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<GameReport> {
-        let name = String::from_utf8_lossy(name).trim().to_string();
-        let value = value.decode_utf8_lossy().into_owned();
+        let name = decode_text(name).trim().to_string();
+        let value = decode_text(&value.decode());
         self.apply_tag(&name, value.clone());
         self.report.tags.push((name, value));
         ControlFlow::Continue(())
@@ -1387,6 +1583,7 @@ impl Visitor for Checker {
         }
         self.start_turn = self.pos.turn();
         self.start_fullmoves = self.pos.fullmoves().get();
+        self.start_pos = self.pos.clone();
         if self.rules.fivefold {
             self.history.clear();
             self.run_moves.clear();
@@ -1455,6 +1652,9 @@ impl Visitor for Checker {
         }
         if !self.stopped && self.ending.is_none() {
             self.end_on_board();
+        }
+        if !self.stopped || self.ending.is_some() {
+            self.settle_dead();
         }
         self.judge_result();
         if self.depth > 0 {
@@ -1589,6 +1789,17 @@ pub fn check_text(
                 "the game has tags but no movetext, not even a result (a game without moves)".into(),
             );
             checker.report.result = checker.tag_result.map(str::to_string);
+            if checker.rules.agreement_both_moved && checker.tag_result == Some(DRAW) {
+                checker.finding(
+                    "agreement",
+                    0,
+                    String::new(),
+                    "agreement",
+                    "the record gives 1/2-1/2 before any move, but a draw by agreement needs both players to have \
+                     made at least one move: the agreement is void (no result)"
+                        .into(),
+                );
+            }
             let mut r = std::mem::take(&mut checker.report);
             r.line = game_line;
             r.tags = head.decode(rest);
@@ -1607,7 +1818,10 @@ pub fn check_text(
         if let Some((a, b)) = checker.scan.final_comment {
             // Only short comments can say how the game ended ("White loses on time").
             let c = &movetext[a..b];
-            if c.len() <= 120 && !c.starts_with(b"[%") && !c.trim_ascii_start().starts_with(b"[%") {
+            // (Not the comment `--fix` writes, which cites the Laws.)
+            let c_start = c.trim_ascii_start();
+            checker.fix_comment = c_start.starts_with(b"chesslaws check,");
+            if c.len() <= 120 && !c_start.starts_with(b"[%") && !c_start.starts_with(b"chesslaws check,") {
                 checker.final_comment = String::from_utf8_lossy(c).into_owned();
             }
         }
@@ -1828,7 +2042,13 @@ pub struct Batch {
 /// Text other than tags after the last `]` of a tag line.
 fn movetext_after_tag(line: &[u8]) -> bool {
     match memchr::memrchr(b']', line) {
-        Some(k) => line[k + 1..].iter().any(|b| !b.is_ascii_whitespace() && *b != b'['),
+        // Text stuck to the bracket ([Event "x"]junk) is a broken tag line
+        // (parse_tag_line leaves it out), not movetext.
+        Some(k) => {
+            let rest = &line[k + 1..];
+            !rest.first().is_some_and(|b| !b.is_ascii_whitespace())
+                && rest.iter().any(|b| !b.is_ascii_whitespace() && *b != b'[')
+        }
         None => false,
     }
 }

@@ -645,7 +645,7 @@ fn analyse_with(pos: &Chess, color: Color, budget: Option<u64>, with_line: bool)
 
 /// Dead in the sense of Article 9.6: neither side can checkmate. `None`
 /// when neither side is proven able to mate and one is undetermined.
-fn dead(pos: &Chess, budget: Option<u64>) -> Option<bool> {
+pub(crate) fn dead(pos: &Chess, budget: Option<u64>) -> Option<bool> {
     let first = pos.turn();
     let a = analyse_with(pos, first, budget, false);
     if a.verdict == Verdict::Winnable {

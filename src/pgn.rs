@@ -19,8 +19,7 @@
 //! Only [`PyPgnReader`] builds Python objects.
 
 use std::collections::VecDeque;
-use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufRead, Read};
 use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
 
@@ -360,6 +359,13 @@ impl<R: BufRead> Read for LineFeed<R> {
                 // files joined with `cat`) is not text.
                 if self.at_line_start && !was_held && data.starts_with(b"\xef\xbb\xbf") {
                     data.drain(..3);
+                }
+                // DOS and Windows leftovers: a Ctrl-Z ending the file, form
+                // feeds: white space, as python-chess reads them.
+                for b in data.iter_mut() {
+                    if matches!(*b, 0x1a | 0x0b | 0x0c) {
+                        *b = b' ';
+                    }
                 }
                 let mut synthetic = false;
                 if self.at_line_start && !was_held && data.len() <= buf.len() && self.starts_new_game(&data) {
@@ -749,8 +755,8 @@ impl Visitor for GameCollector {
 
     fn tag(&mut self, _tags: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<GameRecord> {
         let line = self.touch();
-        let name = String::from_utf8_lossy(name).trim().to_string();
-        let value = value.decode_utf8_lossy().into_owned();
+        let name = crate::check::decode_text(name).trim().to_string();
+        let value = crate::check::decode_text(&value.decode());
         if name == "FEN" {
             self.fen = Some((line, value.clone()));
         } else if name == "Variant" {
@@ -1007,9 +1013,15 @@ impl PyPgnReader {
         let input: Input = if let Ok(b) = source.cast::<PyBytes>() {
             Box::new(io::Cursor::new(b.as_bytes().to_vec()))
         } else if let Ok(path) = source.extract::<std::path::PathBuf>() {
-            let f = File::open(&path)
+            // Plain, gzip or zstd (told by the magic bytes), as `check` reads them.
+            let mut name = path.to_string_lossy().into_owned();
+            if name == "-" {
+                name = "./-".into(); // a file named "-", not standard input
+            }
+            let count = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+            let (input, _) = crate::check::open_input(&name, count)
                 .map_err(|e| PyOSError::new_err(format!("cannot open {}: {e}", path.display())))?;
-            Box::new(BufReader::with_capacity(64 * 1024, f))
+            input
         } else {
             return Err(PyTypeError::new_err("a PGN source is a path or bytes"));
         };

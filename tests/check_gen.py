@@ -136,3 +136,59 @@ def random_ending_game(rng: random.Random, index: int, *, max_plies: int = 300) 
 def random_ending_pgn(n: int, seed: int = 17, *, max_plies: int = 300) -> str:
     rng = random.Random(seed)
     return "".join(random_ending_game(rng, i + 1, max_plies=max_plies) for i in range(n))
+
+
+#: Endings of the games for the differential test of issue 26 (check against convert), as the servers write them.
+JUDGEMENT_ENDINGS = [
+    ("1-0", "Time forfeit"), ("0-1", "Time forfeit"), ("1-0", "{w} won on time"), ("0-1", "{b} won on time"),
+    ("1/2-1/2", "Game drawn by timeout vs insufficient material"), ("1-0", "{w} won by resignation"),
+    ("0-1", "{b} won by resignation"), ("1-0", "Normal"), ("0-1", "Normal"), ("1/2-1/2", "Normal"),
+    ("1/2-1/2", "Game drawn by repetition"), ("1/2-1/2", "Game drawn by agreement"), ("1-0", "Abandoned"),
+]
+
+
+def judgement_game(rng: random.Random, index: int, *, max_plies: int = 300) -> str:
+    """A game for the differential test of issue 26: random legal moves (biased towards captures, so that
+    the material runs out) stopped at a random ply, or some plies past the end of the game (moves recorded
+    after a checkmate, stalemate or dead position), with a random result and Termination, under a time
+    control of standard play (a flag fall against every material balance the random play leaves)."""
+    board = chess.Board()
+    limit = rng.randrange(10, max_plies)
+    moves: list[chess.Move] = []
+    after_end = rng.randrange(0, 4)
+    for _ in range(limit):
+        legal = list(board.legal_moves)
+        if not legal:
+            break
+        if board.is_insufficient_material() or board.is_fivefold_repetition():
+            if after_end == 0:
+                break
+            after_end -= 1
+        captures = [m for m in legal if board.is_capture(m)]
+        move = rng.choice(captures) if captures and rng.random() < 0.6 else rng.choice(legal)
+        moves.append(move)
+        board.push(move)
+    result, termination = rng.choice(JUDGEMENT_ENDINGS)
+    outcome = board.outcome(claim_draw=False)
+    if outcome is not None and rng.random() < 0.5:
+        result, termination = outcome.result(), "Normal"
+    game = chess.pgn.Game()
+    h = game.headers
+    white, black = f"Player{rng.randrange(1000)}", f"Player{rng.randrange(1000)}"
+    h["Event"] = f"Judgement {index}"
+    h["Site"] = "Chess.com"
+    h["White"], h["Black"] = white, black
+    h["Result"] = result
+    # Standard play: a flag fall is judged by Article 6.9 alone (the 1997 blitz rule of mating
+    # potential, Appendix C.4, is the arbiter's and not check's: issue 26, open).
+    h["TimeControl"] = "5400"
+    h["Termination"] = termination.format(w=white, b=black)
+    node: chess.pgn.GameNode = game
+    for m in moves:
+        node = node.add_main_variation(m)
+    return str(game) + "\n\n"
+
+
+def judgement_pgn(n: int, seed: int = 26, *, max_plies: int = 300) -> str:
+    rng = random.Random(seed)
+    return "".join(judgement_game(rng, i + 1, max_plies=max_plies) for i in range(n))

@@ -20,10 +20,20 @@ Kinds of finding (``Finding.kind``) and the rule they cite:
   ``insufficient_material`` (1989 Article 10.4), ``fivefold``,
   ``seventyfive`` (2023): the game was over by the Laws at ``ply``, and the
   record goes on with more moves or gives another result.
-- ``time_forfeit``: a win on time where the winner could not have mated
-  (Article 6.9; 1989: only against a bare king, 10.5): a draw.
+- ``time_forfeit``: a win on time (also an abandoned game) where the
+  winner could not have mated (Article 6.9; 1989: only against a bare
+  king, 10.5): a draw; or a draw on time ("timeout vs insufficient
+  material") where the opponent of the player to move could mate: his
+  win (Article 6.9; 1989 10.14).
+
+The Laws' decisions are the arbiter's (the same analysis as
+``chesslaws.mating``), so that ``chesslaws convert --report`` calls the
+same records inconsistent, by the same article (tests/test_judgement.py).
 - ``resignation`` (2023, 5.1.2): a win by resignation where the winner
   could not have mated: a draw.
+- ``agreement`` (2023, 5.2.3): a draw the record does not explain (an
+  agreement, as ``convert`` writes it) before both players have made a
+  move: void, the game has no result.
 - ``pgn_error``: the text is not PGN, or a tag breaks its syntax (an
   unescaped quote): no article.
 - ``result_tag``: the ``Result`` tag contradicts the result at the end of
@@ -242,6 +252,7 @@ _RULE_OF_KIND = {
     "seventyfive": "seventyfive",
     "time_forfeit": "flag_draw",
     "resignation": "resignation",
+    "agreement": "agreement",
 }
 
 

@@ -208,24 +208,6 @@ def replay(log: str, as_json: bool, as_pgn: bool, at: float | None) -> None:
         click.echo(_summary(game))
 
 
-def _pgn_source(path: str) -> str | bytes:
-    """A PGN path for the reader: plain files as they are, .gz and .zst decompressed."""
-    if path.endswith(".gz"):
-        import gzip
-
-        with gzip.open(path, "rb") as fh:
-            return fh.read()
-    if path.endswith(".zst"):
-        try:
-            import zstandard
-        except ImportError:
-            raise click.UsageError(f"{path}: reading .zst needs the zstandard package (pip install zstandard), "
-                                   "or decompress it first (zstd -d)") from None
-        with open(path, "rb") as raw:
-            return zstandard.ZstdDecompressor().stream_reader(raw).read()
-    return path
-
-
 @main.command()
 @click.argument("pgn", type=click.Path(exists=True, dir_okay=False, allow_dash=False))
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=".", show_default=True,
@@ -285,7 +267,7 @@ def convert(pgn: str, out_dir: str, edition: str | None, report: bool, seconds_p
     written = failed = inconsistent = 0
     show_progress = sys.stderr.isatty()
     last_progress = time.monotonic()
-    for g in read_pgn(_pgn_source(pgn)):
+    for g in read_pgn(pgn):  # plain, .gz or .zst: the core reads them all
         if isinstance(g, PgnGame) and not convertible(g):
             failed += 1
             for err in g.errors:

@@ -136,9 +136,12 @@ class ExportMove:
 def read_pgn(source: str | bytes | os.PathLike[str]) -> Iterator[PgnGame]:
     """The games of a PGN file, one at a time, in constant memory.
 
-    ``source`` is a path (``str`` or ``os.PathLike``) or the PGN itself as
-    ``bytes`` (UTF-8; a byte-order mark and Windows line endings are fine).
-    A ``str`` containing a line break is taken as PGN text, not a path.
+    ``source`` is a path (``str`` or ``os.PathLike``; plain, gzip or
+    zstd, told by the first bytes, as ``chesslaws check`` reads them) or the
+    PGN itself as ``bytes``. A ``str`` containing a line break is taken as
+    PGN text, not a path. Text is UTF-8, else Latin-1 (old DOS and Windows
+    files); a byte-order mark, Windows line endings and a Ctrl-Z ending the
+    file are read as python-chess reads them.
     """
     if isinstance(source, str) and ("\n" in source or "\r" in source):
         source = source.encode("utf-8")

@@ -384,6 +384,8 @@ class _Converter:
                 kind, term = more, details
         if kind in (None, "normal"):
             last_comment = game.moves[-1].comment if game.moves else game.comment
+            if last_comment and last_comment.lstrip().startswith("chesslaws check,"):
+                last_comment = None  # the comment `check --fix` writes cites the Laws; it is no record of the ending
             from_comment = termination_kind(last_comment)
             if from_comment not in (None, "normal", "unterminated"):
                 kind = from_comment
@@ -397,7 +399,8 @@ class _Converter:
 
     def run(self) -> Conversion:
         pgn, tags = self.pgn, self.tags
-        flag_ending = self.kind in ("time_forfeit", "timeout_vs_insufficient") and self.result != "*"
+        flag_ending = (self.kind in ("time_forfeit", "timeout_vs_insufficient")
+                       or (self.kind == "abandoned" and self.result in ("1-0", "0-1"))) and self.result != "*"
         start: dict[str, Any] = {"type": "start", "t": 0, "edition": self.edition,
                                  "time_control": str(self.control) if self.timed and self.control else "-"}
         if flag_ending and self.timed:
@@ -664,7 +667,9 @@ class _Converter:
         if result in ("1-0", "0-1"):
             winner: Color = "white" if result == "1-0" else "black"
             loser: Color = "black" if winner == "white" else "white"
-            if kind in ("time_forfeit", "timeout_vs_insufficient"):
+            if kind in ("time_forfeit", "timeout_vs_insufficient", "abandoned"):
+                # An abandoned game is lost on time (the player who left let his clock run out), as
+                # `check` judges it.
                 done = self._flag(g, events, loser, winner, said)
                 if done is not None:
                     return done
@@ -678,7 +683,9 @@ class _Converter:
             ev: dict[str, Any] = {"type": "resign", "t": ms_to_t(t_end), "by": loser}
             return g.apply(ev), events + [ev]
         if result == "1/2-1/2":
-            if kind in ("time_forfeit", "timeout_vs_insufficient"):
+            # A draw on time ("timeout vs insufficient material"), judged as `check` judges it; a draw
+            # that only says "time forfeit" is not taken for one.
+            if kind == "timeout_vs_insufficient":
                 done = self._flag(g, events, turn, "black" if turn == "white" else "white", said)
                 if done is not None:
                     return done

@@ -1,0 +1,83 @@
+"""The two judgements of a PGN file side by side (issue 26): what ``chesslaws
+check`` (the native checker) and ``chesslaws convert`` (the arbiter replaying
+the record) say about each game's consistency with the Laws.
+
+A judgement of a game is ``None`` (consistent with the Laws) or a pair
+(kind, article): the rule by which the Laws end the game otherwise than the
+record says. For ``check`` it is its finding; for ``convert`` it is read from
+the log the arbiter wrote, where the Laws ended the game (the last ruling) or
+the result they give, when the record goes on after that end or gives
+another result.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from chesslaws.check import check_file
+from chesslaws.editions import get_edition
+from chesslaws.game import Game
+from chesslaws.pgn import read_pgn
+from chesslaws.records import convertible, pgn_to_log
+
+#: The kinds of finding that are judgements of the Laws (not of the PGN text).
+LAW_KINDS = frozenset({"checkmate", "stalemate", "dead_position", "insufficient_material", "fivefold",
+                       "seventyfive", "time_forfeit", "resignation", "agreement"})
+
+#: The arbiter's terminations as kinds of finding.
+_KIND_OF_TERMINATION = {
+    "checkmate": "checkmate", "stalemate": "stalemate", "dead_position": "dead_position",
+    "insufficient_material": "insufficient_material", "fivefold_repetition": "fivefold",
+    "seventyfive_moves": "seventyfive", "time_forfeit": "time_forfeit", "resignation": "resignation",
+}
+
+Judgement = tuple[str, str | None] | None
+
+
+def check_judgements(path: str, edition: str) -> Iterator[tuple[int, Judgement]]:
+    """(game number, judgement) of ``chesslaws check`` for every game it could read to the end."""
+    for r in check_file(path, edition=edition, jobs=1):
+        if any(f.kind in ("illegal_move", "ambiguous_move", "unreadable_move") for f in r.findings):
+            continue
+        law = [f for f in r.findings if f.kind in LAW_KINDS]
+        yield r.game, ((law[0].kind, law[0].article) if law else None)
+
+
+def convert_judgements(path: str, edition: str) -> Iterator[tuple[int, Judgement]]:
+    """(game number, judgement) of ``chesslaws convert`` for every game it converts."""
+    ed = get_edition(edition)
+    for g in read_pgn(path):
+        if not convertible(g) or (g.chess960 and edition != "2023"):
+            continue
+        conv = pgn_to_log(g, edition=edition)
+        if any("flag cannot have fallen" in p for p in conv.problems):
+            # A record whose loser on time is not the player to move: convert writes the record's win as
+            # a resignation (the flag that fell was not running), check judges the flag (issue 26, open).
+            continue
+        state = Game.from_events(conv.events).state
+        played = sum(1 for e in conv.events if e["type"] == "move" or e.get("move"))
+        cut = played < len(g.moves)
+        differs = conv.recorded_result != "*" and state.result != conv.recorded_result
+        if differs and state.termination is None and state.result == "*" and state.rulings \
+                and state.rulings[-1].article == ed.articles.get("agreement"):
+            yield g.number, ("agreement", ed.articles.get("agreement"))  # a void agreement (2023 5.2.3)
+            continue
+        if not (cut or differs) or state.termination not in _KIND_OF_TERMINATION:
+            yield g.number, None
+            continue
+        kind = _KIND_OF_TERMINATION[state.termination]
+        if kind == "resignation" and not ed.resign_draw_when_opponent_cannot_mate:
+            yield g.number, None  # the record's own ending, written as a resignation
+            continue
+        rule = {"time_forfeit": "flag_draw" if state.result == "1/2-1/2" else "flag"}.get(kind, kind)
+        yield g.number, (kind, ed.articles.get(rule))
+
+
+def disagreements(path: str, edition: str) -> list[tuple[int, Judgement, Judgement]]:
+    """The games on which the two judgements differ: (number, check's, convert's)."""
+    checked = dict(check_judgements(path, edition))
+    out = []
+    for number, conv in convert_judgements(path, edition):
+        if number in checked and checked[number] != conv:
+            out.append((number, checked[number], conv))
+    return out

@@ -1,0 +1,167 @@
+"""One judgement (issue 26): ``chesslaws check`` and ``chesslaws convert --report`` call the same records
+inconsistent with the Laws, by the same article, under every edition; and every old file reads."""
+
+from __future__ import annotations
+
+import builtins
+import gzip
+import io
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from chesslaws.check import check_file
+from chesslaws.cli import main
+from chesslaws.pgn import read_pgn
+
+from check_gen import judgement_pgn
+from judgement import check_judgements, convert_judgements, disagreements
+
+chess_pgn = pytest.importorskip("chess.pgn")
+
+DATA = Path(__file__).parent / "data"
+CRUCIAL = DATA / "judgement_chesscom.pgn"
+CORPUS = Path("/work/shared/corpus")
+EDITIONS = ("1989", "1997", "2023")
+
+
+# ---------------------------------------------------------------------------
+# 1. One judgement
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_the_crucial_games_are_judged_alike(edition: str) -> None:
+    """The two chess.com games of the issue: a draw on time the Laws give to Black (6.9; 1989: 10.14, Black
+    keeps a knight, not a bare king), and two moves recorded after a dead position (1k6/Pp1K4/1P6 b; the
+    1989 Laws have no dead position, only the list of 10.4)."""
+    checked = dict(check_judgements(str(CRUCIAL), edition))
+    converted = dict(convert_judgements(str(CRUCIAL), edition))
+    assert checked == converted
+    expected_flag = {"1989": ("time_forfeit", "10.14"), "1997": ("time_forfeit", "6.9"),
+                     "2023": ("time_forfeit", "6.9")}[edition]
+    expected_dead = {"1989": None, "1997": ("dead_position", "9.6"), "2023": ("dead_position", "5.2.2")}[edition]
+    assert checked == {1: expected_flag, 2: expected_dead}
+
+
+def test_check_reports_what_convert_reports_on_the_crucial_games(tmp_path: Path) -> None:
+    res = CliRunner().invoke(main, ["check", str(CRUCIAL), "--only-problems"])
+    assert res.exit_code == 1
+    assert "time_forfeit [Article 6.9 (2023)] After 60... Nf2 White's flag fell and Black can checkmate" in res.output
+    assert "dead_position [Article 5.2.2 (2023)] After 93. a7+ the position is dead" in res.output
+    assert "record goes on with 2 more move(s)" in res.output
+    conv = CliRunner().invoke(main, ["convert", str(CRUCIAL), "--out", str(tmp_path), "--report"])
+    assert "the record gives 1/2-1/2 on time; the Laws give 0-1" in conv.output
+    assert "the game ended after 93. a7+ (dead_position" in conv.output
+    assert "2 inconsistent records" in conv.output
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_generated_games_are_judged_alike(edition: str, tmp_path: Path) -> None:
+    """Random endings (captures favoured, so that the material runs out), flag falls against every
+    material balance, draws on time, moves recorded after the end, claims and resignations."""
+    p = tmp_path / "generated.pgn"
+    p.write_text(judgement_pgn(300), encoding="utf-8")
+    checked = dict(check_judgements(str(p), edition))
+    judged = sum(1 for j in checked.values() if j is not None)
+    assert judged >= 20  # the generator makes records the Laws contradict
+    assert disagreements(str(p), edition) == []
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+@pytest.mark.parametrize("name", ["online_chesscom_Carlsen_clk", "online_lichess_DrDrunkenstein", "otb_twic0920"])
+def test_the_shared_corpus_is_judged_alike(name: str, edition: str, tmp_path: Path) -> None:
+    src = CORPUS / f"{name}.pgn.zst"
+    if not src.exists():
+        pytest.skip(f"the shared corpus is not here ({src} is missing)")
+    assert disagreements(str(src), edition) == []
+
+
+# ---------------------------------------------------------------------------
+# 2. Every real file reads
+
+
+def _python_chess(data: bytes, encoding: str) -> list[tuple[dict[str, str], list[str]]]:
+    handle = io.StringIO(data.decode(encoding))
+    out = []
+    while (g := chess_pgn.read_game(handle)) is not None:
+        out.append((dict(g.headers), [m.uci() for m in g.mainline_moves()]))
+    return out
+
+
+def test_a_dos_file_reads_as_python_chess_reads_it(tmp_path: Path) -> None:
+    """A byte-order mark, CR LF line ends, a Latin-1 name and a Ctrl-Z (0x1A) ending the file."""
+    data = (b'\xef\xbb\xbf[Event "a"]\r\n[White "M\xfcller"]\r\n[Black "b"]\r\n[Result "1-0"]\r\n\r\n'
+            b"1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\r\n\r\n"
+            b'[Event "b"]\r\n[Result "0-1"]\r\n\r\n1. f3 e5 2. g4 Qh4# 0-1\r\n\x1a')
+    p = tmp_path / "dos.pgn"
+    p.write_bytes(data)
+    theirs = _python_chess(data[3:], "latin-1")
+    reports = list(check_file(p, jobs=1))
+    assert [r.findings for r in reports] == [(), ()]
+    assert [r.plies for r in reports] == [len(m) for _, m in theirs] == [7, 4]
+    games = list(read_pgn(p))
+    assert [g.errors for g in games] == [(), ()]
+    assert [list(g.uci) for g in games] == [m for _, m in theirs]
+    assert games[0].tags["White"] == theirs[0][0]["White"] == "Müller"
+    res = CliRunner().invoke(main, ["check", str(p)])
+    assert res.exit_code == 0, res.output
+
+
+BROKEN_TAGS = {
+    "quote": '[White "Smith "Jr" John"]',
+    "quote_bracket": '[Event "he said "hi"]"]',
+    "text_after": '[Event "a"b"]extra',
+    "unclosed": '[Site "St. "Petersburg"',
+}
+
+
+def test_a_broken_tag_line_is_a_finding_and_the_moves_are_checked(tmp_path: Path) -> None:
+    text = "".join(f'{line}\n[Result "0-1"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 0-1\n\n'
+                   for line in BROKEN_TAGS.values())
+    p = tmp_path / "tags.pgn"
+    p.write_text(text, encoding="utf-8")
+    theirs = _python_chess(text.encode(), "utf-8")
+    reports = list(check_file(p, jobs=1))
+    assert len(reports) == len(theirs) == len(BROKEN_TAGS)
+    for r, (_, moves) in zip(reports, theirs):
+        assert r.plies == len(moves) == 7
+        kinds = [f.kind for f in r.findings]
+        assert kinds[0] == "pgn_error" and "unreadable_move" not in kinds
+        # The moves were checked: the mate is found against the recorded 0-1.
+        assert kinds[-1] == "checkmate", r.findings
+    assert reports[1].tags["Event"] == theirs[1][0]["Event"] == 'he said "hi"]'
+
+
+# ---------------------------------------------------------------------------
+# 3. convert reads .gz and .zst through the core
+
+
+def test_convert_reads_gz_and_zst_without_the_zstandard_package(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    real_import = builtins.__import__
+
+    def no_zstandard(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name == "zstandard" or name.startswith("zstandard."):
+            raise ImportError("zstandard is not installed")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_zstandard)
+    monkeypatch.delitem(__import__("sys").modules, "zstandard", raising=False)
+    plain = CRUCIAL.read_bytes()
+    gz = tmp_path / "games.pgn.gz"
+    gz.write_bytes(gzip.compress(plain))
+    paths = [gz]
+    if shutil.which("zstd"):
+        zst = tmp_path / "games.pgn.zst"
+        subprocess.run(["zstd", "-q", "-o", str(zst), str(CRUCIAL)], check=True)
+        paths.append(zst)
+    for path in paths:
+        out = tmp_path / path.name.replace(".", "_")
+        res = CliRunner().invoke(main, ["convert", str(path), "--out", str(out)])
+        assert "2 game logs written" in res.output, res.output
+        assert sorted(f.name for f in out.iterdir()) == ["games-1.jsonl", "games-2.jsonl"]
+    assert len(paths) == 2, "zstd is needed to write the .zst file of this test"
