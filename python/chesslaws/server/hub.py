@@ -903,13 +903,17 @@ class Hub:
         self.broadcast(live)
 
     async def _arrive_early(self, live: LiveGame) -> None:
-        """At t=0: the players who opened the game before are at the board from the start."""
+        """At t=0: the players who opened the game before are at the board from the start. If another
+        event came first (the opponent's arrival just after t=0, an arbiter's event), the early player's
+        arrival is written at that event's instant, the earliest the log allows: never dropped, since
+        dropping it would leave a player who was there absent until the default time forfeits him."""
         async with live.lock:
             for seat in sorted(live.early):
                 st = live.game.state
-                if st.ongoing and seat in st.absent and st.t_ms == 0:
+                if st.ongoing and seat in st.absent:
                     try:
-                        await self._apply(live, "arrive", seat, {}, seat, at=0.0)  # type: ignore[arg-type]
+                        await self._apply(live, "arrive", seat, {}, seat,  # type: ignore[arg-type]
+                                          at=max(st.t_ms, 0) / 1000)
                     except ApiError as err:
                         log.warning("arrival in %s refused: %s", live.id, err.message)
             live.early.clear()
