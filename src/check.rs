@@ -1799,6 +1799,7 @@ pub fn check_text(
                      made at least one move: the agreement is void (no result)"
                         .into(),
                 );
+                checker.report.fix = Some(Fix { result: "*", rule: "agreement", cut_ply: None });
             }
             let mut r = std::mem::take(&mut checker.report);
             r.line = game_line;

@@ -71,6 +71,21 @@ def test_generated_games_are_judged_alike(edition: str, tmp_path: Path) -> None:
     assert disagreements(str(p), edition) == []
 
 
+def test_a_draw_recorded_without_moves_is_fixed_to_no_result_and_then_checks_clean(tmp_path: Path) -> None:
+    """2023 5.2.3: a record with tags and a 1/2-1/2 result but no movetext (as fastchess writes one) is a void
+    agreement; ``--fix`` gives it the Laws' result (*), and the fixed file checks clean."""
+    p = tmp_path / "no_moves.pgn"
+    p.write_text('[Event "e"]\n[White "a"]\n[Black "b"]\n[Result "1/2-1/2"]\n'
+                 '[FEN "rn1qk2r/pbpp2pp/4pn2/3P1p2/1bP5/2N2NP1/1P2PP1P/R1BQKB1R w KQkq - 0 1"]\n[SetUp "1"]\n\n',
+                 encoding="utf-8")
+    out = tmp_path / "fixed.pgn"
+    res = CliRunner().invoke(main, ["check", str(p), "--edition", "2023", "--fix", str(out)])
+    assert res.exit_code == 1 and "5.2.3" in res.output, res.output
+    assert out.read_text(encoding="utf-8").rstrip().endswith(" *")
+    again = CliRunner().invoke(main, ["check", str(out), "--edition", "2023"])
+    assert again.exit_code == 0, again.output
+
+
 @pytest.mark.parametrize("edition", EDITIONS)
 @pytest.mark.parametrize("name", ["online_chesscom_Carlsen_clk", "online_lichess_DrDrunkenstein", "otb_twic0920"])
 def test_the_shared_corpus_is_judged_alike(name: str, edition: str, tmp_path: Path) -> None:
