@@ -374,7 +374,8 @@ def test_the_time_a_crashed_server_was_down_is_given_back(backend: str, tmp_path
     db = str(tmp_path / "crash.sqlite3") if backend == "sqlite" else str(request.getfixturevalue("pg_url"))
     server = server_factory(db)
     with httpx.Client(base_url=server.url, timeout=10) as http:
-        g = http.post("/api/games", json={"white": "W", "black": "B", "time_control": "4"}).json()
+        g = http.post("/api/games", json={"white": "W", "black": "B", "time_control": "4",
+                                             "when_ready": False}).json()
         r = http.post(f"/api/games/{g['id']}/events", json={"type": "move", "move": "e4"},
                       headers=auth(g["tokens"]["white"]))
         assert r.status_code == 200
