@@ -398,7 +398,8 @@ def test_ids_that_name_no_game_never_reach_the_store(client: Any) -> None:
     """A NUL or a stray character in a game id or a cursor is a 404 on both stores (PostgreSQL refuses
     NUL in text: it must never see one)."""
     for path in ("/api/games/a%00b", "/api/games/%C3%94%C3%98%09", "/api/games?before=x%00y",
-                 "/api/games/a%00b/log", "/api/games/a%00b/pgn"):
+                 "/api/games/a%00b/log", "/api/games/a%00b/pgn", "/api/tournaments?before=x%00y",
+                 "/api/tournaments/a%00b"):
         r = client.get(path)
         assert r.status_code == 404, (path, r.text)
     assert client.get("/api/games").status_code == 200
