@@ -235,7 +235,8 @@ async def run(games: int, seconds: float, outage: float, think: float) -> dict[s
             created = []
             for i in range(games):
                 r = await http.post("/api/games", json={"white": f"W{i}", "black": f"B{i}", "edition": "1997",
-                                                       "mode": "standard", "time_control": "15+1"})
+                                                       "mode": "standard", "time_control": "15+1",
+                                                       "when_ready": False})
                 r.raise_for_status()
                 created.append(r.json())
         stats = Stats()

@@ -43,7 +43,8 @@ async def run(processes: int, games: int, seconds: float, think: float) -> dict[
             for i in range(games):
                 base = servers[i % processes].base
                 r = await http.post(f"{base}/api/games", json={"white": f"W{i}", "black": f"B{i}", "edition": "1997",
-                                                               "mode": "standard", "time_control": "600+5"})
+                                                               "mode": "standard", "time_control": "600+5",
+                                                               "when_ready": False})
                 r.raise_for_status()
                 created.append(r.json())
         stats = Stats()

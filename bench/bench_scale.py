@@ -67,12 +67,14 @@ def seed(db: str, games: int, live: int) -> list[str]:
     """Plays one finished and one live game through a server, then copies their rows."""
     proc, base, _ = serve(db)
     try:
-        g = httpx.post(f"{base}/api/games", json={"white": "A", "black": "B", "time_control": "600"}).json()
+        g = httpx.post(f"{base}/api/games", json={"white": "A", "black": "B", "time_control": "600",
+                                                  "when_ready": False}).json()
         for i, san in enumerate(FOOLS):
             side = "white" if i % 2 == 0 else "black"
             httpx.post(f"{base}/api/games/{g['id']}/events", json={"type": "move", "move": san},
                        headers={"Authorization": f"Bearer {g['tokens'][side]}"}).raise_for_status()
-        ongoing = httpx.post(f"{base}/api/games", json={"white": "C", "black": "D", "time_control": "3600"}).json()
+        ongoing = httpx.post(f"{base}/api/games", json={"white": "C", "black": "D", "time_control": "3600",
+                                                        "when_ready": False}).json()
     finally:
         stop(proc)
     from chesslaws.game import Game

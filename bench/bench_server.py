@@ -177,7 +177,8 @@ async def run(games: int, seconds: float, base: str, pid: int, think: float = 0.
         async with httpx.AsyncClient(base_url=base, timeout=30) as http:
             for i in range(games):
                 r = await http.post("/api/games", json={"white": f"W{i}", "black": f"B{i}", "edition": "1997",
-                                                       "time_control": "40/5400+30:1800+30"})
+                                                       "time_control": "40/5400+30:1800+30",
+                                                       "when_ready": False})
                 r.raise_for_status()
                 created.append(r.json())
     conns: list[dict[str, Seat]] = []

@@ -14,6 +14,8 @@ SCHOLAR = ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"]
 def create(client: Any, **body: Any) -> dict[str, Any]:
     body.setdefault("white", "Anna")
     body.setdefault("black", "Boris")
+    body.setdefault("when_ready", False)  # the old start, asked for (issue 27: the fair start is the default)
+    body.setdefault("presence", False)
     r = client.post("/api/games", json=body)
     assert r.status_code == 201, r.text
     return dict(r.json())
@@ -127,7 +129,7 @@ def test_bad_input_gets_clear_errors_and_leaves_the_game_untouched(client: Any) 
 
 
 def test_join_an_open_seat(client: Any) -> None:
-    r = client.post("/api/games", json={"white": "Anna", "time_control": "-"})
+    r = client.post("/api/games", json={"white": "Anna", "time_control": "-", "when_ready": False})
     g = r.json()
     assert set(g["tokens"]) == {"white", "arbiter"}
     gid = g["id"]

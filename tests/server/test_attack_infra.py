@@ -72,8 +72,8 @@ def test_a_bad_stored_row_sets_its_game_aside_and_the_server_starts(
         make_client: Any, db_url: str, capsys: pytest.CaptureFixture[str], kind: str, sql: tuple[str, str],
         value: str | None, words: str, annul: bool) -> None:
     first = make_client()
-    bad = first.post("/api/games", json={"white": "A", "black": "B", "time_control": "600"}).json()
-    good = first.post("/api/games", json={"white": "C", "black": "D", "time_control": "600"}).json()
+    bad = first.post("/api/games", json={"white": "A", "black": "B", "time_control": "600", "when_ready": False}).json()
+    good = first.post("/api/games", json={"white": "C", "black": "D", "time_control": "600", "when_ready": False}).json()
     r = first.post(f"/api/games/{good['id']}/events", json={"type": "move", "move": "e4"},
                    headers={"authorization": f"Bearer {good['tokens']['white']}"})
     assert r.status_code == 200, r.text
@@ -109,7 +109,7 @@ def test_a_bad_heartbeat_is_ignored_and_the_server_starts(make_client: Any, db_u
 
 def test_a_broken_final_state_is_read_from_the_log_and_the_lobby_answers(make_client: Any, db_url: str) -> None:
     first = make_client()
-    g = first.post("/api/games", json={"white": "A", "black": "B", "time_control": "600"}).json()
+    g = first.post("/api/games", json={"white": "A", "black": "B", "time_control": "600", "when_ready": False}).json()
     r = first.post(f"/api/games/{g['id']}/events", json={"type": "resign"},
                    headers={"authorization": f"Bearer {g['tokens']['black']}"})
     assert r.status_code == 200, r.text

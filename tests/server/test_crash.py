@@ -50,7 +50,8 @@ def test_sigkill_mid_stream_loses_no_acknowledged_event(backend: str, tmp_path: 
     games = []
     with httpx.Client(base_url=server.url, timeout=5) as http:
         for i in range(GAMES):
-            r = http.post("/api/games", json={"white": f"W{i}", "black": f"B{i}", "time_control": "-"})
+            r = http.post("/api/games", json={"white": f"W{i}", "black": f"B{i}", "time_control": "-",
+                                                  "when_ready": False})
             assert r.status_code == 201
             games.append(r.json())
     acked: list[list[dict[str, Any]]] = [[] for _ in games]

@@ -18,6 +18,8 @@ pytestmark = needs_chromium
 def new_game(server: Any, **body: Any) -> dict[str, Any]:
     body.setdefault("white", "Anna")
     body.setdefault("black", "Boris")
+    body.setdefault("when_ready", False)  # the old start, asked for (issue 27: the fair start is the default)
+    body.setdefault("presence", False)
     r = httpx.post(server.url + "/api/games", json=body)
     assert r.status_code == 201, r.text
     return dict(r.json())

@@ -106,7 +106,8 @@ def test_lobby_creates_chess960_and_a_game_is_played_to_mate(server: Any, browse
 
 def test_king_two_squares_castles_where_unambiguous(server: Any, browser: Any) -> None:
     r = httpx.post(server.url + "/api/games", json={"white": "A", "black": "B", "variant": "chess960",
-                                                    "start_position": 518, "time_control": "600+5"})
+                                                    "start_position": 518, "time_control": "600+5",
+                                                    "when_ready": False})
     assert r.status_code == 201, r.text
     g = r.json()
     for i, mv in enumerate(["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5"]):

@@ -47,6 +47,7 @@ class Server:
         self.c = client
 
     async def play(self, **body: Any) -> dict[str, Any]:
+        body.setdefault("when_ready", False)  # the old start, asked for (issue 27: the fair start is the default)
         r = await self.c.post("/api/engines/games", json=body)
         assert r.status_code == 201, r.text
         return dict(r.json())
@@ -187,3 +188,43 @@ def test_engine_takes_its_seat_again_after_a_restart(tmp_path: Path) -> None:
             s = await srv.wait(g["id"], lambda s: s["ply"] >= 4)
             assert s["black"] == "fake (skill 3)" and s["moves"][3]["color"] == "black"
     run(go())
+
+
+def test_an_engine_game_starts_when_the_person_opens_it(tmp_path: Path) -> None:
+    """Issue 27: the fair start is the default against an engine too. The engine's seat is there from the
+    start (after a restart as well); the clocks start, and the engine with White moves, only when the
+    person has opened the game (its WebSocket with the token)."""
+    from fastapi.testclient import TestClient
+
+    def app() -> Any:
+        return create_app(str(tmp_path / "g.sqlite3"), engines=[fake("fake", "legal")], engine_pool=1)
+
+    def wait(client: Any, gid: str, pred: Any) -> dict[str, Any]:
+        end = time.monotonic() + 20
+        while True:
+            s = dict(client.get(f"/api/games/{gid}").json())
+            if pred(s) or time.monotonic() > end:
+                return s
+            time.sleep(0.05)
+
+    with TestClient(app()) as client:
+        r = client.post("/api/engines/games", json={"engine": "fake", "color": "black", "time_control": "60"})
+        assert r.status_code == 201, r.text
+        g = r.json()
+        assert g["state"]["waiting_for"] == ["black"] and not g["state"]["started"]
+        client.app.state.hub._wall0 += 30  # the server's clock moves on: nobody's clock does
+        s = client.get(f"/api/games/{g['id']}").json()
+        assert s["ply"] == 0 and s["waiting_for"] == ["black"] and s["clocks"]["white_ms"] == 60_000
+    with TestClient(app()) as client:  # a restart: the engine takes its seat again, the game still waits
+        s = client.get(f"/api/games/{g['id']}").json()
+        assert s["ply"] == 0 and s["waiting_for"] == ["black"] and s["clocks"]["white_ms"] == 60_000
+        with client.websocket_connect(f"/api/games/{g['id']}/ws?token={g['token']}") as ws:
+            ws.receive_json()  # hello
+            s = wait(client, g["id"], lambda s: s["ply"] >= 1)
+            assert s["started"] and s["waiting_for"] == [] and s["moves"][0]["san"] == "a3"
+            assert client.post(f"/api/games/{g['id']}/events", json={"type": "move", "move": "e5"},
+                               headers={"Authorization": f"Bearer {g['token']}"}).status_code == 200
+        # Asked for explicitly, the old start: the engine moves at once, with nobody there.
+        r = client.post("/api/engines/games", json={"engine": "fake", "color": "black", "when_ready": False})
+        s = wait(client, r.json()["id"], lambda s: s["ply"] >= 1)
+        assert s["ply"] >= 1 and s["waiting_for"] == []

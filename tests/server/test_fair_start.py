@@ -11,6 +11,8 @@ import pytest
 def create(client: Any, **body: Any) -> dict[str, Any]:
     body.setdefault("white", "Anna")
     body.setdefault("black", "Boris")
+    body.setdefault("when_ready", False)  # the old start, asked for (issue 27: the fair start is the default)
+    body.setdefault("presence", False)
     r = client.post("/api/games", json=body)
     assert r.status_code == 201, r.text
     return dict(r.json())
@@ -192,3 +194,114 @@ def test_the_quickplay_claim_needs_the_move_only_in_2023(client: Any) -> None:
     old = create(client, edition="1997", time_control="40/7200:3600")["state"]["controls"]
     new = create(client, edition="2023", time_control="5400", quickplay_guidelines=True)["state"]["controls"]
     assert old["quickplay"]["needs_move"] is False and new["quickplay"]["needs_move"] is True
+
+
+# --- issue 27, point 4: the fair start is the default of every online game created over the API ----------
+
+
+def plain(client: Any, **body: Any) -> dict[str, Any]:
+    """A game created over the API with only what a bot or a club front-end would send: no start flags."""
+    r = client.post("/api/games", json={"white": "Anna", "black": "Boris", **body})
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def later(client: Any, seconds: float) -> None:
+    """The server's clock moves on by ``seconds`` (the hub's time, not a sleep)."""
+    client.app.state.hub._wall0 += seconds
+
+
+def state_of(client: Any, g: dict[str, Any]) -> dict[str, Any]:
+    return dict(client.get(f"/api/games/{g['id']}").json())
+
+
+def test_an_api_game_waits_for_both_players_by_default(make_client: Callable[[], Any]) -> None:
+    """Without when_ready, an online game's clocks do not run until both players have opened it (before:
+    they ran from creation, 4 s later with nobody there White had 56 s of 60); then they start."""
+    client = make_client()
+    g = plain(client, time_control="60")
+    assert g["state"]["waiting_for"] == ["white", "black"] and not g["state"]["started"]
+    later(client, 30)
+    state = state_of(client, g)
+    assert state["waiting_for"] == ["white", "black"] and state["clocks"]["white_ms"] == 60_000
+    assert move(client, g, "white", "e4").status_code == 409
+    with client.websocket_connect(f"/api/games/{g['id']}/ws?token={g['tokens']['white']}") as ws_w:
+        ws_w.receive_json()  # hello
+        ws_w.receive_json()  # state
+        later(client, 30)
+        state = state_of(client, g)
+        assert state["waiting_for"] == ["black"] and state["clocks"]["white_ms"] == 60_000
+        with client.websocket_connect(f"/api/games/{g['id']}/ws?token={g['tokens']['black']}") as ws_b:
+            ws_b.receive_json()  # hello
+            state = state_of(client, g)
+            assert state["waiting_for"] == [] and state["started"]
+            later(client, 4)
+            state = state_of(client, g)
+            assert 55_000 < state["clocks"]["white_ms"] <= 56_000  # it runs now, from both players' arrival
+            assert move(client, g, "white", "e4").status_code == 200
+    # The rule was stored: a game created the same way still waits after a restart.
+    h = plain(client, time_control="60")
+    client.__exit__(None, None, None)
+    again = make_client()
+    later(again, 30)
+    state = state_of(again, h)
+    assert state["waiting_for"] == ["white", "black"] and state["clocks"]["white_ms"] == 60_000
+    assert state_of(again, g)["moves"][0]["san"] == "e4"
+
+
+def test_an_open_seat_game_waits_until_the_seat_is_taken_and_opened(client: Any) -> None:
+    g = plain(client, time_control="60", black=None)
+    assert g["state"]["waiting_for"] == ["white", "black"]
+    joined = client.post(f"/api/games/{g['id']}/join", json={"seat": "black", "name": "Boris"}).json()
+    later(client, 10)
+    with client.websocket_connect(f"/api/games/{g['id']}/ws?token={g['tokens']['white']}") as ws_w:
+        ws_w.receive_json()
+        assert state_of(client, g)["waiting_for"] == ["black"]
+        with client.websocket_connect(f"/api/games/{g['id']}/ws?token={joined['token']}") as ws_b:
+            ws_b.receive_json()
+            state = state_of(client, g)
+            assert state["started"] and 59_000 < state["clocks"]["white_ms"] <= 60_000  # not the 10 s before
+
+
+def test_a_scheduled_api_game_counts_presence_by_default(make_client: Callable[[], Any]) -> None:
+    """With start_in and no flags, the players are absent until they open the game and the edition's
+    default time decides (1997: one hour): Black, who opens it after the start, arrives then."""
+    client = make_client()
+    g = plain(client, time_control="600", edition="1997", start_in=600)
+    assert g["state"]["absent"] == ["black", "white"] and g["state"]["waiting_for"] == []
+    assert '"absent"' in client.get(f"/api/games/{g['id']}/log").text.splitlines()[0]
+    later(client, 605)
+    with client.websocket_connect(f"/api/games/{g['id']}/ws?token={g['tokens']['black']}") as ws:
+        ws.receive_json()  # hello
+        ws.receive_json()  # state
+        state = state_of(client, g)
+    assert state["started"] and state["absent"] == ["white"] and state["status"] == "ongoing"
+    last = client.get(f"/api/games/{g['id']}/log").text.splitlines()[-1].replace(" ", "")
+    assert '"arrive"' in last and '"by":"black"' in last
+    # Asked for explicitly, the old scheduled start: nobody counts as absent.
+    old = plain(client, time_control="600", edition="1997", start_in=600, presence=False, when_ready=False)
+    assert old["state"]["absent"] == [] and old["state"]["waiting_for"] == []
+
+
+def test_when_ready_false_asks_for_the_old_start(make_client: Callable[[], Any]) -> None:
+    """The clocks run from creation, with nobody there, only when the client asks for it."""
+    client = make_client()
+    g = plain(client, time_control="60", when_ready=False)
+    assert g["state"]["waiting_for"] == [] and g["state"]["started"] and g["state"]["absent"] == []
+    later(client, 4)
+    assert 55_000 < state_of(client, g)["clocks"]["white_ms"] <= 56_000
+    assert move(client, g, "white", "e4").status_code == 200
+
+
+def test_over_the_board_games_keep_the_laws_start_by_default(make_client: Callable[[], Any]) -> None:
+    """No fair start over the board: the game starts at creation (or its start_in) and the arbiter enters
+    its events at once; nobody is waited for or counted absent."""
+    client = make_client()
+    g = plain(client, time_control="60", interface="otb")
+    assert g["state"]["waiting_for"] == [] and g["state"]["started"] and g["state"]["absent"] == []
+    r = client.post(f"/api/games/{g['id']}/events", json={"type": "move", "move": "e4", "by": "white"},
+                    headers={"Authorization": f"Bearer {g['tokens']['arbiter']}"})
+    assert r.status_code == 200, r.text
+    scheduled = plain(client, time_control="60", interface="otb", start_in=600)
+    assert scheduled["state"]["absent"] == [] and scheduled["state"]["waiting_for"] == []
+    assert '"absent"' not in client.get(f"/api/games/{scheduled['id']}/log").text

@@ -374,7 +374,8 @@ def test_the_time_a_crashed_server_was_down_is_given_back(backend: str, tmp_path
     db = str(tmp_path / "crash.sqlite3") if backend == "sqlite" else str(request.getfixturevalue("pg_url"))
     server = server_factory(db)
     with httpx.Client(base_url=server.url, timeout=10) as http:
-        g = http.post("/api/games", json={"white": "W", "black": "B", "time_control": "4"}).json()
+        g = http.post("/api/games", json={"white": "W", "black": "B", "time_control": "4",
+                                             "when_ready": False}).json()
         r = http.post(f"/api/games/{g['id']}/events", json={"type": "move", "move": "e4"},
                       headers=auth(g["tokens"]["white"]))
         assert r.status_code == 200
@@ -397,7 +398,8 @@ def test_ids_that_name_no_game_never_reach_the_store(client: Any) -> None:
     """A NUL or a stray character in a game id or a cursor is a 404 on both stores (PostgreSQL refuses
     NUL in text: it must never see one)."""
     for path in ("/api/games/a%00b", "/api/games/%C3%94%C3%98%09", "/api/games?before=x%00y",
-                 "/api/games/a%00b/log", "/api/games/a%00b/pgn"):
+                 "/api/games/a%00b/log", "/api/games/a%00b/pgn", "/api/tournaments?before=x%00y",
+                 "/api/tournaments/a%00b"):
         r = client.get(path)
         assert r.status_code == 404, (path, r.text)
     assert client.get("/api/games").status_code == 200

@@ -32,7 +32,8 @@ def three(pg_url: str, server_factory: Callable[..., Any]) -> list[Any]:
 
 def test_any_process_serves_any_game_and_every_socket_sees_every_move(three: list[Any]) -> None:
     a, b, c = three
-    g = httpx.post(f"{a.url}/api/games", json={"white": "W", "black": "B", "time_control": "600+5"}).json()
+    g = httpx.post(f"{a.url}/api/games", json={"white": "W", "black": "B", "time_control": "600+5",
+                                                  "when_ready": False}).json()
     gid, tok = g["id"], g["tokens"]
     ws_url = a.url.replace("http://", "ws://") + f"/api/games/{gid}/ws?token={tok['white']}"
     with wsc.connect(ws_url) as ws:
@@ -53,7 +54,7 @@ def test_any_process_serves_any_game_and_every_socket_sees_every_move(three: lis
     g2 = httpx.post(f"{c.url}/api/games", json={"white": "X", "black": "Y"}).json()
     assert g2["id"] in [x["id"] for x in httpx.get(f"{a.url}/api/games").json()]
     # A seat taken through B opens the game through A at once.
-    g3 = httpx.post(f"{a.url}/api/games", json={"white": "X"}).json()
+    g3 = httpx.post(f"{a.url}/api/games", json={"white": "X", "when_ready": False}).json()
     joined = httpx.post(f"{b.url}/api/games/{g3['id']}/join", json={"seat": "black", "name": "Z"}).json()
     r = httpx.get(f"{a.url}/api/games/{g3['id']}/seat", headers=auth(joined["token"]))
     assert _post(a.url, g3["id"], g3["tokens"]["white"], {"type": "move", "move": "d4"}).status_code == 200
@@ -62,7 +63,8 @@ def test_any_process_serves_any_game_and_every_socket_sees_every_move(three: lis
 
 def test_two_processes_never_both_accept_the_same_turn(three: list[Any]) -> None:
     a, b, _ = three
-    g = httpx.post(f"{a.url}/api/games", json={"white": "W", "black": "B", "time_control": "600"}).json()
+    g = httpx.post(f"{a.url}/api/games", json={"white": "W", "black": "B", "time_control": "600",
+                                                 "when_ready": False}).json()
     gid, tok = g["id"], g["tokens"]
     httpx.get(f"{b.url}/api/games/{gid}")  # both have it in memory
     for white, black in (("e4", "e5"), ("Nf3", "Nc6"), ("Bb5", "a6"), ("Ba4", "Nf6")):
@@ -82,7 +84,8 @@ def test_two_processes_never_both_accept_the_same_turn(three: list[Any]) -> None
 
 def test_a_killed_process_takes_nothing_with_it_and_a_paused_one_catches_up(three: list[Any]) -> None:
     a, b, c = three
-    g = httpx.post(f"{a.url}/api/games", json={"white": "W", "black": "B", "time_control": "600"}).json()
+    g = httpx.post(f"{a.url}/api/games", json={"white": "W", "black": "B", "time_control": "600",
+                                                 "when_ready": False}).json()
     gid, tok = g["id"], g["tokens"]
     assert _post(a.url, gid, tok["white"], {"type": "move", "move": "e4"}).status_code == 200
     assert httpx.get(f"{b.url}/api/games/{gid}").json()["ply"] == 1
@@ -106,7 +109,8 @@ def test_a_killed_process_takes_nothing_with_it_and_a_paused_one_catches_up(thre
 
 def test_a_flag_falls_for_every_process_and_writes_nothing(three: list[Any]) -> None:
     a, b, _ = three
-    g = httpx.post(f"{a.url}/api/games", json={"white": "W", "black": "B", "time_control": "2"}).json()
+    g = httpx.post(f"{a.url}/api/games", json={"white": "W", "black": "B", "time_control": "2",
+                                                 "when_ready": False}).json()
     gid = g["id"]
     httpx.get(f"{b.url}/api/games/{gid}")
     time.sleep(2.5)

@@ -52,7 +52,8 @@ def test_no_server_errors(live_server_db: Any, tmp_path: Path, as_arbiter: bool)
     errors = _Errors()
     logging.getLogger("chesslaws.server").addHandler(errors)
     try:
-        body: dict[str, Any] = {"white": "W", "black": "B", "time_control": "600+5", "edition": "2023"}
+        body: dict[str, Any] = {"white": "W", "black": "B", "time_control": "600+5", "edition": "2023",
+                                "when_ready": False}
         if as_arbiter:
             body["interface"] = "otb"
         g = httpx.post(live_server.url + "/api/games", json=body).json()

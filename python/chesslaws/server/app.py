@@ -77,16 +77,20 @@ class CreateGame(BaseModel):
         "online", description="online: players act for themselves and illegal moves are refused; "
                               "otb: over-the-board, the arbiter enters every event and illegal moves are logged")
     start_in: float = Field(0, ge=0, le=86400, description="seconds until the scheduled start (t=0)")
-    when_ready: bool = Field(False, description="online only: t=0 (the clocks start) when both seats are taken and "
-                                                "both players have opened the game (its WebSocket with their token)")
+    when_ready: bool | None = Field(None, description=(
+        "online only: t=0 (the clocks start) when both seats are taken and both players have opened the game "
+        "(its WebSocket with their token). Left out, it is true for an online game without start_in (the fair "
+        "start, the default); false asks for the old behaviour: the clocks start at creation"))
     abort_after: float | None = Field(None, ge=5, le=3600, description=(
         "online only: seconds after the start (for Black: after White's first move) within which the side to "
         "move must make its first move, else the game is aborted: logged as the arbiter's 'annul' with a "
         "reason beginning 'aborted:' (no result)"))
-    presence: bool = Field(False, description=(
+    presence: bool | None = Field(None, description=(
         "online only, with start_in: both players count as absent until they open the game (its WebSocket "
         "with their token); those there before t=0 arrive at t=0, later ones when they open it, and the "
-        "edition's default time (Article 6.7; 'default_time' to set it) decides who came too late"))
+        "edition's default time (Article 6.7; 'default_time' to set it) decides who came too late. Left out, "
+        "it is true for an online game with start_in > 0 (unless when_ready is true); false asks for the old "
+        "behaviour: the clocks start at t=0 whoever is there"))
     default_time: float | None = Field(None, ge=0, le=86400, description="seconds: the default time announced "
                                                                          "for late arrival (Article 6.7)")
     quickplay_guidelines: bool | None = None
@@ -98,6 +102,19 @@ class CreateGame(BaseModel):
     event: str | None = Field(None, max_length=200)
     site: str | None = Field(None, max_length=200)
     round: str | None = Field(None, max_length=50)
+
+
+def fair_start(body: CreateGame) -> tuple[bool, bool]:
+    """``when_ready`` and ``presence`` as the request asks, with the fair start as the default of every
+    online game (issue 27): without start_in, the clocks start when both players have opened the game;
+    with start_in, at the scheduled start, the players absent until they open it (the default time decides).
+    The old start (the clocks run from creation, or from t=0 whoever is there) only when asked for with
+    false. Over-the-board games keep the Laws' start: neither applies to them."""
+    online = body.interface == "online"
+    when_ready = body.when_ready if body.when_ready is not None else \
+        online and body.start_in == 0 and not body.presence
+    presence = body.presence if body.presence is not None else online and body.start_in > 0 and not when_ready
+    return when_ready, presence
 
 
 class QrText(BaseModel):
@@ -404,9 +421,10 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
             if body.start_position is None and body.fen is None:
                 # Guidelines II.1: drawn at random, here on the server, and written into the log.
                 start["start_position"] = secrets.randbelow(960)
+        when_ready, presence = fair_start(body)
         live, tokens = await hub.create(start, {"white": body.white, "black": body.black}, body.interface,
-                                        body.start_in, when_ready=body.when_ready, abort_after=body.abort_after,
-                                        presence=body.presence)
+                                        body.start_in, when_ready=when_ready, abort_after=body.abort_after,
+                                        presence=presence)
         return CreatedGame(id=live.id, tokens=tokens, links=links(live.id, tokens, str(request.base_url)),
                            state=hub.view(live))
 

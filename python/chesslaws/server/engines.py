@@ -316,7 +316,12 @@ class EnginePlayers:
                                  "time_control": str(body.get("time_control", "300+3")), "arbiter": "present",
                                  color: person, engine_color: engine_name, "event": EVENT}
         names: dict[str, str | None] = {color: person, engine_color: engine_name}
-        live, tokens = await self.hub.create(start, names, "online")
+        # The fair start (issue 27), unless asked for with false: the clocks start when the person opens the
+        # game; the engine's seat is there from the start (see :meth:`_play`).
+        when_ready = body.get("when_ready") is not False
+        live, tokens = await self.hub.create(start, names, "online", when_ready=when_ready)
+        if when_ready:
+            live.present.add(engine_color)
         seat = _Seat(live, engine_color, info, strength)
         self.seats.append(seat)
         live.subscribers.add(seat.sub)
@@ -350,6 +355,9 @@ class EnginePlayers:
         live = seat.live
         answered: tuple[int, int] = (-1, -1)  # the position (moves, events) the engine last answered
         try:
+            # The engine has opened the game: a game waiting for its players (after a restart too) waits
+            # for the person alone, and starts now if the person is already there.
+            await self.hub.present(live, seat.color)
             while True:
                 t = self.hub.t_of(live)
                 s = seen_at(live.game, t).state
@@ -496,6 +504,9 @@ class EngineGame(BaseModel):
     strength: StrengthIn = StrengthIn()
     time_control: str = Field("300+3", max_length=200, description="e.g. 300+3, 40/5400+30:1800+30, 300d5")
     edition: Literal["1989", "1997", "2023"] = "2023"
+    when_ready: bool | None = Field(None, description=(
+        "the clocks start when the person has opened the game (its WebSocket with the token): the default "
+        "(left out, true); false asks for the old behaviour: the clocks start at creation"))
 
 
 def install(app: FastAPI, hub: Hub, players: EnginePlayers) -> None:

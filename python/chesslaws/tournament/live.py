@@ -49,6 +49,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import re
 import secrets
 from pathlib import Path
 from typing import Any, Callable, Literal, TypeVar
@@ -122,6 +123,9 @@ class Withdrawal(BaseModel):
     model_config = ConfigDict(extra="forbid")
     from_round: int | None = Field(None, ge=1, le=99, description="the first round the player misses "
                                                                   "(default: the next round to pair)")
+
+
+_TOURNAMENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def _hash(token: str) -> str:
@@ -219,6 +223,13 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
     database; on PostgreSQL the games' connection pool is shared)."""
     from chesslaws.server.hub import RETRY_AFTER_OUTAGE, ApiError, _is_outage
 
+    def _check_tid(tid: str, what: str = "") -> None:
+        """Tournament ids are short hex tokens: anything else (a NUL, which PostgreSQL refuses in text, or
+        a stray character) names no tournament and never reaches the store."""
+        if not _TOURNAMENT_ID.fullmatch(tid):
+            shown = tid[:40].encode("unicode_escape").decode("ascii")
+            raise ApiError(404, f"{what}no tournament {shown!r}")
+
     store = TournamentStore(db_url, hub.store)
     lock = asyncio.Lock()
     bearer = HTTPBearer(auto_error=False)
@@ -243,6 +254,7 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
         return request.client.host if request.client else "unknown"
 
     async def load(tid: str) -> Tournament:
+        _check_tid(tid)
         try:
             return await db(lambda: store.load(tid))
         except TournamentError as err:
@@ -409,6 +421,8 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
             before: str | None = Query(None, max_length=40,
                                        description="the id of the last event of the previous page")
     ) -> list[dict[str, Any]]:
+        if before is not None:
+            _check_tid(before, "before: ")
         rows = await db(lambda: store.page(limit, before))
         if rows is None:
             raise ApiError(404, f"before: no tournament {before!r}")
