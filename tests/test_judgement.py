@@ -6,6 +6,7 @@ from __future__ import annotations
 import builtins
 import gzip
 import io
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -25,7 +26,12 @@ chess_pgn = pytest.importorskip("chess.pgn")
 
 DATA = Path(__file__).parent / "data"
 CRUCIAL = DATA / "judgement_chesscom.pgn"
-CORPUS = Path("/work/shared/corpus")
+#: The shared corpus beside the clone (as CI lays it) or the workplace's.
+CORPUS = next((p for p in (Path(__file__).resolve().parents[2] / "shared" / "corpus", Path("/work/shared/corpus"))
+               if p.is_dir()), Path("/work/shared/corpus"))
+#: Every file under every edition with CHESSLAWS_FULL_CORPUS=1 (about 3 minutes); by default the chess.com
+#: file (the one whose records the two judgements first disagreed on) under all three, the others under 2023.
+FULL_CORPUS = os.environ.get("CHESSLAWS_FULL_CORPUS") == "1"
 EDITIONS = ("1989", "1997", "2023")
 
 
@@ -92,6 +98,8 @@ def test_the_shared_corpus_is_judged_alike(name: str, edition: str, tmp_path: Pa
     src = CORPUS / f"{name}.pgn.zst"
     if not src.exists():
         pytest.skip(f"the shared corpus is not here ({src} is missing)")
+    if not FULL_CORPUS and name != "online_chesscom_Carlsen_clk" and edition != "2023":
+        pytest.skip("the rest of the corpus under this edition runs with CHESSLAWS_FULL_CORPUS=1 (suite time)")
     assert disagreements(str(src), edition) == []
 
 
