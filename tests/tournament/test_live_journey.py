@@ -226,6 +226,8 @@ def test_a_swiss_run_from_the_pages_to_the_checked_final_standings(live_server: 
     assert (r1[3]["result"], r1[3]["termination"]) == ("1-0", "time_forfeit")
     assert t["rounds"][1]["boards"][0]["result"] == "+-" and t["rounds"][1]["boards"][0]["termination"] == "late_arrival"
     assert [y["kind"] for r in t["rounds"][1:] for y in r["byes"] if y["kind"] == "pab"] == ["pab", "pab"]
+    # Round 3: everyone opened his game before the start, so nobody is counted absent: two wins by resignation.
+    assert [(b["result"], b["termination"]) for b in t["rounds"][2]["boards"]] == [("1-0", "resignation")] * 2
 
 
 def test_the_standings_page_has_headed_rounds_and_every_tiebreak_at_390_px(live_server: Any, browser: Any,
