@@ -12,7 +12,8 @@ move, the knights dancing, a move every half second, so that no flag can fall un
    clocks still stopped (the game frozen) after the time control has passed?
 4. ``?lang=`` memory: distinct ``lang`` values on a game's state;
 5. games through tournaments: tournaments created and paired as fast as they are answered (games
-   created, against the 20-a-minute limit of ``POST /api/games``), and a ``default_time`` of 1e308;
+   created; held when the tournaments' own per-address limits answer 429 and bound the games), and a
+   ``default_time`` of 1e308;
 6. tournaments on PostgreSQL after the database restarts (its requests answered 500 afterwards);
 7. bad stored rows: six kinds written into the store, then a restart: does the server start?
 8. the SQLite lock through a symbolic link: does a second server start on the same file?
@@ -297,7 +298,7 @@ def attack_lang(count: int) -> Callable[[Server, Row], None]:
 
 def attack_tournaments(count: int, players: int = 20) -> Callable[[Server, Row], None]:
     def body(srv: Server, row: Row) -> None:
-        games = 0
+        games = limited = 0
         t0 = time.monotonic()
         with httpx.Client(timeout=30) as c:
             for i in range(count):
@@ -305,6 +306,7 @@ def attack_tournaments(count: int, players: int = 20) -> Callable[[Server, Row],
                     "name": f"flood {i}", "rounds": 1, "time_control": "600",
                     "players": [{"name": f"P{i}-{k}", "rating": 2000 - k} for k in range(players)]})
                 row.requests += 1
+                limited += r.status_code == 429
                 if r.status_code != 201:
                     continue
                 t = r.json()
@@ -317,10 +319,13 @@ def attack_tournaments(count: int, players: int = 20) -> Callable[[Server, Row],
                                                             "players": [{"name": "A"}, {"name": "B"}]})
             row.requests += 1
         took = time.monotonic() - t0
-        row.notes.append(f"{games} games in {took:.0f} s through tournaments (POST /api/games: 20 a minute); "
-                         f"default_time 1e308: {r.status_code}")
-        if games > 20 * max(1.0, took / 60) + players:
-            row.achieved = f"{games} games created in {took:.0f} s past the creation limit"
+        row.notes.append(f"{games} games in {took:.0f} s through tournaments, {limited} of {count} tournaments "
+                         f"refused (429); default_time 1e308: {r.status_code}")
+        # A round creates its games at once (a 200-player open: 100 boards), so tournaments have limits of
+        # their own (10 tournaments and 2,000 round games a minute, 5,000 an hour, per address): the attack
+        # holds when those limits answer and bound the games, not the 20 a minute of POST /api/games.
+        if limited == 0 or games > 2000 * max(1.0, took / 60):
+            row.achieved = f"{games} games created in {took:.0f} s, {limited} tournaments refused: unbounded"
         if r.status_code == 201:
             row.achieved += "; default_time 1e308 accepted" if row.achieved != "held" else "default_time 1e308 accepted"
     return body
