@@ -580,15 +580,14 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
         notify(t.id)
         return {"start_number": t.players[-1].start_number, **view(t)}
 
-    @app.post("/api/tournaments/{tid}/players/{number}/withdraw", tags=["tournaments"],
-              summary="A player withdraws: no pairing from the given round on")
-    async def withdraw(tid: str, number: int, body: Withdrawal,
-                       cred: HTTPAuthorizationCredentials | None = Depends(bearer)) -> dict[str, Any]:
+    async def change_player(tid: str, cred: HTTPAuthorizationCredentials | None,
+                            change: Callable[[Tournament], Tournament]) -> dict[str, Any]:
+        """One player's entry changed by the event's arbiter (a withdrawal, a bye request): stored and told."""
         await arbiter_of(tid, cred)
         async with lock:
             t = await load(tid)
             try:
-                t = t.withdraw(number, body.from_round)
+                t = change(t)
             except TournamentError as err:
                 raise ApiError(404 if "no such start number" in str(err) else 422, str(err)) from None
             except WrongState as err:
@@ -598,23 +597,17 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
         notify(t.id)
         return view(t)
 
+    @app.post("/api/tournaments/{tid}/players/{number}/withdraw", tags=["tournaments"],
+              summary="A player withdraws: no pairing from the given round on")
+    async def withdraw(tid: str, number: int, body: Withdrawal,
+                       cred: HTTPAuthorizationCredentials | None = Depends(bearer)) -> dict[str, Any]:
+        return await change_player(tid, cred, lambda t: t.withdraw(number, body.from_round))
+
     @app.post("/api/tournaments/{tid}/players/{number}/bye", tags=["tournaments"],
               summary="A player asks for a bye in a round not paired yet")
     async def request_bye(tid: str, number: int, body: ByeRequest,
                           cred: HTTPAuthorizationCredentials | None = Depends(bearer)) -> dict[str, Any]:
-        await arbiter_of(tid, cred)
-        async with lock:
-            t = await load(tid)
-            try:
-                t = t.request_bye(body.round, number, body.kind)
-            except TournamentError as err:
-                raise ApiError(404 if "no such start number" in str(err) else 422, str(err)) from None
-            except WrongState as err:
-                raise ApiError(409, str(err)) from None
-            saved = t
-            t = await db(lambda: store.save(saved))
-        notify(t.id)
-        return view(t)
+        return await change_player(tid, cred, lambda t: t.request_bye(body.round, number, body.kind))
 
     @app.get("/api/tournaments/{tid}/trf", tags=["tournaments"], summary="The event in FIDE's TRF-16",
              response_class=PlainTextResponse)
