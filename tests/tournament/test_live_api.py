@@ -292,3 +292,22 @@ def test_an_arbiters_decision_reaches_the_standings(make_client: Callable[[], An
     until(lambda: board_result(c, tid, 1, 1) == "1-0", "the arbiter's decision in the standings")
     t = c.get(f"/api/tournaments/{tid}").json()
     assert t["finished"] and t["rounds"][0]["boards"][0]["termination"] == "refusal_to_comply"
+
+
+def test_a_requested_bye_is_granted_at_the_next_pairing_and_errors_are_named(make_client: Callable[[], Any]) -> None:
+    """POST .../players/N/bye: the arbiter grants a half-point bye for round 1; the pairing leaves the player
+    out; an unknown start number is a 404, a round already paired a 409 or 422, a stranger a 401/403."""
+    c = make_client()
+    tid, tok = create(c, n=5)
+    assert c.post(f"/api/tournaments/{tid}/players/2/bye", json={"round": 1}).status_code in (401, 403)
+    r = c.post(f"/api/tournaments/{tid}/players/9/bye", json={"round": 1}, headers=bearer(tok))
+    assert r.status_code == 404, r.text
+    r = c.post(f"/api/tournaments/{tid}/players/2/bye", json={"round": 1, "kind": "half"}, headers=bearer(tok))
+    assert r.status_code == 200, r.text
+    r = c.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok))
+    assert r.status_code == 201, r.text
+    rnd = c.get(f"/api/tournaments/{tid}").json()["rounds"][0]
+    assert {"player": 2, "kind": "half"}.items() <= next(y for y in rnd["byes"] if y["player"] == 2).items()
+    assert len(rnd["boards"]) == 2 and all(2 not in (b["white"], b["black"]) for b in rnd["boards"])
+    r = c.post(f"/api/tournaments/{tid}/players/3/bye", json={"round": 1}, headers=bearer(tok))
+    assert r.status_code in (409, 422), r.text
