@@ -14,18 +14,9 @@ import httpx
 import pytest
 
 from conftest import at_390, needs_chromium
+from test_e2e import new_game
 
 pytestmark = needs_chromium
-
-
-def new_game(server: Any, **body: Any) -> dict[str, Any]:
-    body.setdefault("white", "Anna")
-    body.setdefault("black", "Boris")
-    body.setdefault("when_ready", False)  # the old start, asked for (issue 27: the fair start is the default)
-    body.setdefault("presence", False)
-    r = httpx.post(server.url + "/api/games", json=body)
-    assert r.status_code == 201, r.text
-    return dict(r.json())
 
 
 def post(server: Any, g: dict[str, Any], side: str, event: dict[str, Any]) -> None:
