@@ -46,7 +46,7 @@ def test_the_arbiter_enters_a_release_and_the_touch_move_claim(server: Any, brow
     arbiter.fill("#hand-square", "f3")
     arbiter.fill("#hand-from", "g1")
     arbiter.click("#btn-release")
-    arbiter.wait_for_function("document.getElementById('hand-square').value === ''")
+    arbiter.wait_for_function("() => document.getElementById('hand-square').value === ''")
     released = log_of(server, g["id"])[-1]
     assert (released["type"], released["by"], released["square"], released["from"]) == ("release", "white", "f3", "g1")
     click_move(arbiter, "g1", "h3")

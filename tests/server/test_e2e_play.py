@@ -413,7 +413,7 @@ def test_pages_work_under_the_servers_content_security_policy(server: Any, brows
             page.wait_for_selector(".mygame")
             page.locator(".mygame .link button.qr").first.click()
             page.wait_for_selector("#qr-dialog[open]")
-            page.wait_for_function("document.getElementById('qr-img').naturalWidth > 100")
+            page.wait_for_function("() => document.getElementById('qr-img').naturalWidth > 100")
     ctx.close()
     assert errors == []
 
