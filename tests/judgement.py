@@ -12,7 +12,7 @@ another result.
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Callable, Iterator
 
 from chesslaws.check import check_file
 from chesslaws.editions import get_edition
@@ -43,10 +43,14 @@ def check_judgements(path: str, edition: str) -> Iterator[tuple[int, Judgement]]
         yield r.game, ((law[0].kind, law[0].article) if law else None)
 
 
-def convert_judgements(path: str, edition: str) -> Iterator[tuple[int, Judgement]]:
-    """(game number, judgement) of ``chesslaws convert`` for every game it converts."""
+def convert_judgements(path: str, edition: str,
+                       games: Callable[[int], bool] | None = None) -> Iterator[tuple[int, Judgement]]:
+    """(game number, judgement) of ``chesslaws convert`` for every game it converts (of those whose number
+    `games` keeps, if given)."""
     ed = get_edition(edition)
     for g in read_pgn(path):
+        if games is not None and not games(g.number):
+            continue
         if not convertible(g) or (g.chess960 and edition != "2023"):
             continue
         conv = pgn_to_log(g, edition=edition)
@@ -73,11 +77,13 @@ def convert_judgements(path: str, edition: str) -> Iterator[tuple[int, Judgement
         yield g.number, (kind, ed.articles.get(rule))
 
 
-def disagreements(path: str, edition: str) -> list[tuple[int, Judgement, Judgement]]:
-    """The games on which the two judgements differ: (number, check's, convert's)."""
+def disagreements(path: str, edition: str,
+                  games: Callable[[int], bool] | None = None) -> list[tuple[int, Judgement, Judgement]]:
+    """The games on which the two judgements differ: (number, check's, convert's), of those whose number
+    `games` keeps, if given."""
     checked = dict(check_judgements(path, edition))
     out = []
-    for number, conv in convert_judgements(path, edition):
+    for number, conv in convert_judgements(path, edition, games):
         if number in checked and checked[number] != conv:
             out.append((number, checked[number], conv))
     return out

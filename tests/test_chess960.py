@@ -20,6 +20,8 @@ from chesslaws import Position, perft, perft_divide
 from chesslaws.cli import main
 from chesslaws.errors import IllegalMove, InvalidFen, InvalidInput
 
+from parallel import in_parallel
+
 DATA = Path(__file__).parent / "data" / "chess960_perft.epd"
 
 
@@ -256,10 +258,11 @@ def _pick(board: chess.Board, rng: random.Random, history: list[chess.Move]) -> 
     return rng.choice(moves)
 
 
-def test_thousand_random_games_against_python_chess() -> None:
-    rng = random.Random(18)
+def _play_960_games(bounds: tuple[int, int]) -> tuple[int, int]:
+    """Games number first..last-1, each from its own seed: (castlings, repeated positions)."""
     castlings = repeats = 0
-    for game in range(1000):
+    for game in range(*bounds):
+        rng = random.Random(f"18-{game}")
         n = rng.randrange(960)
         position = Position.chess960_start(n)
         board = chess.Board.from_chess960_pos(n)
@@ -298,9 +301,17 @@ def test_thousand_random_games_against_python_chess() -> None:
         theirs_classes = sorted(sorted(s) for s in theirs_keys.values())
         assert ours_classes == theirs_classes, f"game {game} (start {n}): repetition identity differs"
         repeats += sum(1 for s in ours_keys.values() if len(s) > 1)
+    return castlings, repeats
+
+
+def test_thousand_random_games_against_python_chess() -> None:
+    # Two halves on two processes; the games are the same whatever the split.
+    parts = in_parallel(_play_960_games, [(0, 500), (500, 1000)])
+    castlings = sum(c for c, _ in parts)
+    repeats = sum(r for _, r in parts)
     # The games did what they were meant to.
-    assert castlings > 500
-    assert repeats > 500
+    assert castlings > 500, castlings
+    assert repeats > 500, repeats
 
 
 # -- the command -------------------------------------------------------------------------

@@ -32,13 +32,13 @@ from chesslaws.records import (
     termination_rules,
 )
 
+from corpus import CORPUS, in_parallel, sampled
+
 DATA = Path(__file__).resolve().parent / "data"
 SAMPLES = ["convert_chesscom.pgn", "convert_lichess.pgn", "convert_twic.pgn"]
-CORPUS = next(
-    (p for p in (Path(__file__).resolve().parents[2] / "shared" / "corpus", Path("/work/shared/corpus"))
-     if p.is_dir()),
-    None,
-)
+#: The files of the shared corpus and the number of games in each.
+CORPUS_GAMES = {"online_chesscom_Carlsen_clk.pgn.zst": 334, "online_lichess_DrDrunkenstein.pgn.zst": 984,
+                "otb_twic0920.pgn.zst": 2245}
 
 
 def convert_one(text: str, **kw: Any) -> Conversion:
@@ -384,52 +384,68 @@ def test_cli_convert_report_and_replay(tmp_path: Path) -> None:
 # --- the shared corpus: every game ---------------------------------------------------
 
 
+def _convert_corpus_part(part: tuple[str, int, int]) -> tuple[Counter[str], list[str]]:
+    """Converts, replays and compares the sampled games of one file whose number is `index` modulo
+    `parts` (see `_test_the_corpus`)."""
+    import zstandard
+
+    name, index, parts = part
+    assert CORPUS is not None
+    data = zstandard.ZstdDecompressor().stream_reader((CORPUS / name).open("rb")).read()
+    counts: Counter[str] = Counter()
+    named: list[str] = []
+    for g in read_pgn(data):
+        if g.number % parts != index or not sampled(name, g.number):
+            continue
+        assert convertible(g), (name, g.number, g.errors)
+        counts["Chess960"] += g.chess960
+        conv = pgn_to_log(g)
+        wrong = check_replay(conv)
+        if conv.problems:
+            counts["inconsistent"] += 1
+            named.append(f"{name} game {g.number}: {conv.problems[0][:160]}")
+            continue
+        assert not wrong, (name, g.number, wrong, conv.notes)
+        board = chess.Board(g.tags.get("FEN", chess.STARTING_FEN), chess960=g.chess960)
+        for m in g.moves:
+            board.push_uci(m.uci)
+        assert fen_key(board.fen(en_passant="legal")) == fen_key(conv.expected_fen or ""), (name, g.number)
+        counts["consistent"] += 1
+        if name.startswith("online_chesscom") or g.number % 10 == 0:
+            # Round trip: replay --pgn, converted again, gives the same log.
+            (again,) = list(read_pgn(game_to_pgn(Game.from_events(conv.events))))
+            assert pgn_to_log(again).events == conv.events, (name, g.number)
+            counts["round trips"] += 1
+        if any(m.clock_ms is not None for m in g.moves):
+            counts["with clocks"] += 1
+        if any("set_clocks" in n for n in conv.notes):
+            counts["clock corrections"] += 1
+    return counts, named
+
+
 @pytest.mark.skipif(CORPUS is None, reason="shared/corpus is not beside the checkout nor at /work/shared")
 def test_the_whole_corpus(capsys: pytest.CaptureFixture[str]) -> None:
-    """Every game of the corpus: converted, replayed and compared with the
-    record (position, result, clocks within 0.1 s) and with python-chess;
-    every inconsistent record named with its reason; round trips (all of
-    chess.com, every tenth game elsewhere). Prints the counts."""
-    zstandard = pytest.importorskip("zstandard")
-    assert CORPUS is not None
-    totals: dict[str, Counter[str]] = {}
+    """Every game of the corpus (by default every chess.com game and one in `corpus.SAMPLE` of the others;
+    all with CHESSLAWS_FULL_CORPUS=1): converted, replayed and compared with the record (position, result,
+    clocks within 0.1 s) and with python-chess; every inconsistent record named with its reason; round
+    trips (all of chess.com, every tenth game elsewhere). Prints the counts."""
+    pytest.importorskip("zstandard")
+    parts = [(name, i, 2) for name in CORPUS_GAMES for i in range(2)]
+    totals: dict[str, Counter[str]] = {name: Counter() for name in CORPUS_GAMES}
     named: list[str] = []
-    for name in ("online_chesscom_Carlsen_clk.pgn.zst", "online_lichess_DrDrunkenstein.pgn.zst",
-                 "otb_twic0920.pgn.zst"):
-        data = zstandard.ZstdDecompressor().stream_reader((CORPUS / name).open("rb")).read()
-        counts: Counter[str] = Counter()
-        for g in read_pgn(data):
-            assert convertible(g), (name, g.number, g.errors)
-            counts["Chess960"] += g.chess960
-            conv = pgn_to_log(g)
-            wrong = check_replay(conv)
-            if conv.problems:
-                counts["inconsistent"] += 1
-                named.append(f"{name} game {g.number}: {conv.problems[0][:160]}")
-                continue
-            assert not wrong, (name, g.number, wrong, conv.notes)
-            board = chess.Board(g.tags.get("FEN", chess.STARTING_FEN), chess960=g.chess960)
-            for m in g.moves:
-                board.push_uci(m.uci)
-            assert fen_key(board.fen(en_passant="legal")) == fen_key(conv.expected_fen or ""), (name, g.number)
-            counts["consistent"] += 1
-            if name.startswith("online_chesscom") or g.number % 10 == 0:
-                # Round trip: replay --pgn, converted again, gives the same log.
-                (again,) = list(read_pgn(game_to_pgn(Game.from_events(conv.events))))
-                assert pgn_to_log(again).events == conv.events, (name, g.number)
-                counts["round trips"] += 1
-            if any(m.clock_ms is not None for m in g.moves):
-                counts["with clocks"] += 1
-            if any("set_clocks" in n for n in conv.notes):
-                counts["clock corrections"] += 1
-        totals[name] = counts
+    for (name, _, _), (counts, part_named) in zip(parts, in_parallel(_convert_corpus_part, parts), strict=True):
+        totals[name] += counts
+        named += part_named
     with capsys.disabled():
         print()
         for name, counts in totals.items():
             print(f"  {name}: {dict(counts)}")
         for line in named:
             print(f"  inconsistent: {line}")
-    assert sum(c["consistent"] for c in totals.values()) > 3400
+    # Every game of the sample was read, and all but a few (8 in the whole corpus) are consistent.
+    for name, games in CORPUS_GAMES.items():
+        read = sum(1 for n in range(1, games + 1) if sampled(name, n))
+        assert totals[name]["consistent"] + totals[name]["inconsistent"] == read, (name, read, totals[name])
     assert len(named) <= 10
 
 

@@ -22,17 +22,16 @@ old position must be unchanged.
 
 from __future__ import annotations
 
-import multiprocessing
-import os
 import random
 from collections import Counter
 from collections.abc import Hashable
-from concurrent.futures import ProcessPoolExecutor
 
 import chess
 import chess.polyglot
 
 from chesslaws import Position
+
+from parallel import in_parallel
 
 SEED = 20240229
 GAMES = 1000
@@ -211,13 +210,14 @@ def _play_games(
     return seen, plies, keys, zobrists
 
 
+def _play_games_in(bounds: tuple[int, int]) -> tuple[Counter[str], int, Identity, Identity]:
+    return _play_games(*bounds)
+
+
 def test_random_games_agree_with_python_chess() -> None:
     # Two halves on two processes (the machine's cores); results are the
     # same whatever the split, since each game has its own seed.
-    workers = max(1, min(2, os.cpu_count() or 1))
-    bounds = [(GAMES * i // workers, GAMES * (i + 1) // workers) for i in range(workers)]
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        results = list(pool.map(_play_games, *zip(*bounds, strict=True)))
+    results = in_parallel(_play_games_in, [(0, GAMES // 2), (GAMES // 2, GAMES)])
 
     seen: Counter[str] = Counter()
     plies = 0

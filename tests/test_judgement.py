@@ -6,7 +6,6 @@ from __future__ import annotations
 import builtins
 import gzip
 import io
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -20,18 +19,13 @@ from chesslaws.cli import main
 from chesslaws.pgn import read_pgn
 
 from check_gen import judgement_pgn
+from corpus import CORPUS, FULL_CORPUS, in_parallel, sampled
 from judgement import check_judgements, convert_judgements, disagreements
 
 chess_pgn = pytest.importorskip("chess.pgn")
 
 DATA = Path(__file__).parent / "data"
 CRUCIAL = DATA / "judgement_chesscom.pgn"
-#: The shared corpus beside the clone (as CI lays it) or the workplace's.
-CORPUS = next((p for p in (Path(__file__).resolve().parents[2] / "shared" / "corpus", Path("/work/shared/corpus"))
-               if p.is_dir()), Path("/work/shared/corpus"))
-#: Every file under every edition with CHESSLAWS_FULL_CORPUS=1 (about 3 minutes); by default the chess.com
-#: file (the one whose records the two judgements first disagreed on) under all three, the others under 2023.
-FULL_CORPUS = os.environ.get("CHESSLAWS_FULL_CORPUS") == "1"
 EDITIONS = ("1989", "1997", "2023")
 
 
@@ -92,15 +86,25 @@ def test_a_draw_recorded_without_moves_is_fixed_to_no_result_and_then_checks_cle
     assert again.exit_code == 0, again.output
 
 
+def _corpus_disagreements(part: tuple[str, str, int, int]) -> list[tuple[int, Any, Any]]:
+    """The disagreements on the sampled games of one file whose number is `index` modulo `parts`."""
+    path, edition, index, parts = part
+    name = Path(path).name
+    return disagreements(path, edition, lambda n: n % parts == index and sampled(name, n))
+
+
 @pytest.mark.parametrize("edition", EDITIONS)
 @pytest.mark.parametrize("name", ["online_chesscom_Carlsen_clk", "online_lichess_DrDrunkenstein", "otb_twic0920"])
 def test_the_shared_corpus_is_judged_alike(name: str, edition: str, tmp_path: Path) -> None:
-    src = CORPUS / f"{name}.pgn.zst"
-    if not src.exists():
-        pytest.skip(f"the shared corpus is not here ({src} is missing)")
+    """The chess.com file (the one whose records the two judgements first disagreed on) whole under every
+    edition, and a sample of the others under 2023 (``corpus.SAMPLE``); every file whole under every
+    edition with CHESSLAWS_FULL_CORPUS=1."""
+    if CORPUS is None or not (src := CORPUS / f"{name}.pgn.zst").exists():
+        pytest.skip(f"the shared corpus is not here ({name}.pgn.zst is missing)")
     if not FULL_CORPUS and name != "online_chesscom_Carlsen_clk" and edition != "2023":
         pytest.skip("the rest of the corpus under this edition runs with CHESSLAWS_FULL_CORPUS=1 (suite time)")
-    assert disagreements(str(src), edition) == []
+    found = in_parallel(_corpus_disagreements, [(str(src), edition, i, 2) for i in range(2)])
+    assert [d for part in found for d in part] == []
 
 
 # ---------------------------------------------------------------------------
