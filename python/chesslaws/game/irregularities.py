@@ -59,8 +59,8 @@ def _illegal_moves_observed(s: GameState, text: str) -> bool:
     kings in check or a pawn on the furthest rank: for those A.5.4 has him wait
     until the next move is completed (:func:`_illegal_position_stays`).
     """
-    if not s.config.arbiter_present:
-        return False
+    if not s.config.arbiter_present or not s.config.observes_all:
+        return False  # no arbiter, or one who sees only what he is logged to observe (``observe``)
     mode = s.config.mode
     if s.edition.name == "1997" and mode == "blitz":
         return False
@@ -285,7 +285,13 @@ def _on_claim_win(b: _Builder, ev: Event) -> None:
                   f"{NAME[by]} claims {NAME[offender]}'s illegal move {text}, but {NAME[by]} {why}, "
                   "without mating potential: the game is drawn.")
         return
-    offered = s.moves[-1].draw_offer
+    _correct_standing(b, t, offender, text, before, s.moves[-1].draw_offer)
+
+
+def _correct_standing(b: _Builder, t: int, offender: Color, text: str, before: GameState, offered: bool) -> None:
+    """An illegal move that stood, claimed or found at ``t``, corrected: the position ``before`` it is
+    reinstated with the edition's consequence (a promotion where the pawn was not replaced: 2023 7.5.2)."""
+    s = b.s
     queen = _queen_for_unreplaced(before.position, text) if s.edition.unreplaced_promotion_is_queen else None
     if queen is not None:
         _reinstate(b, before, t, offender, ())
@@ -370,9 +376,7 @@ def _on_reinstate(b: _Builder, ev: Event) -> None:
         raise EventError(f"field 'ply': keep between 0 and {len(s.moves) - 1} of the {len(s.moves)} moves made "
                          f"(not {n})", field="ply")
     kept = s.moves[:n]
-    pos = s.config.initial_position()
-    for m in kept:
-        pos = pos.play_illegal(m.uci) if m.illegal else pos.play(m.uci)
+    pos = _position_after(s, n)
     times = _clock_times(ev)
     clock = s.clock
     was = clock.running or clock.paused
@@ -395,6 +399,14 @@ def _on_reinstate(b: _Builder, ev: Event) -> None:
     why = f" ({reason.replace('_', ' ')})" if reason else ""
     b.rule(t, rule, f"The arbiter reinstates the position {last}{why}: {len(s.moves) - n} move"
            f"{'s are' if len(s.moves) - n > 1 else ' is'} taken back{set_to}; {NAME[pos.turn]} has the move.")
+
+
+def _position_after(s: GameState, n: int) -> Position:
+    """The position after the first ``n`` moves of the game (those that stood illegal included)."""
+    pos = s.config.initial_position()
+    for m in s.moves[:n]:
+        pos = pos.play_illegal(m.uci) if m.illegal else pos.play(m.uci)
+    return pos
 
 
 def _colours_reversed(b: _Builder, t: int, made: int) -> None:
