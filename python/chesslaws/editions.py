@@ -184,6 +184,7 @@ _ARTICLES_1997 = {
     "next_period": "8.6",
     "scoresheet_request": "13.6",
     "scoresheet_blank": "8.1",
+    "scoresheet_blank_fast": "B.3",
     "result_decided": "13.1",
     "first_flag": "6.11",
     "scoresheet_update": "8.4",

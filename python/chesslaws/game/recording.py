@@ -146,10 +146,14 @@ def _on_request_scoresheet(b: _Builder, ev: Event) -> None:
     t = ev.t_ms
     fast = s.config.mode in ("rapid", "blitz")
     if ev.get("kind", "show") == "blank":
-        if fast and "scoresheet_blank_fast" in s.edition.articles:
+        if fast and s.edition.name == "2023":
             b.rule(t, "scoresheet_blank_fast", f"{NAME[by]} asks for a scoresheet: the arbiter provides one to write "
                    "the moves on. In rapid play the players need not record, but keep their rights to claims "
                    "normally based on a scoresheet.")
+        elif fast and "scoresheet_blank_fast" in s.edition.articles:
+            b.rule(t, "scoresheet_blank_fast", f"{NAME[by]} asks for a scoresheet: in rapid play the players need "
+                   "not record the moves; the Laws say nothing more, and whether he is given one is the arbiter's "
+                   "to decide.")
         else:
             b.rule(t, "scoresheet_blank", f"{NAME[by]} asks for a scoresheet: each player records the moves on the "
                    "scoresheet prescribed for the competition.")
