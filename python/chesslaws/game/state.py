@@ -265,6 +265,7 @@ class Config:
     clock_shows_first_flag: bool = False  # a digital clock establishes which flag fell first (2023 III.3.1)
     observes_all: bool = True  # False: an arbiter present who sees only what ``observe`` events say (A.5.2)
     assistants: frozenset[str] = frozenset()  # the players with an assistant at the board (2023 D.2.10-D.2.11)
+    hearing_impaired: frozenset[str] = frozenset()  # 2023 D.2.11 (an assistant is then required)
 
     def initial_position(self) -> Position:
         """The position the game starts from, in its castling mode."""
@@ -437,6 +438,7 @@ def _config_from_start(ev: Event) -> Config:
         arbiter_present=ev.get("arbiter", "present") != "absent",
         observes_all=ev.get("arbiter", "present") != "occasional",
         assistants=assistants,
+        hearing_impaired=frozenset(ev.get("hearing_impaired", [])),
         white=str(ev.get("white", "?")),
         black=str(ev.get("black", "?")),
         fen=fen,
