@@ -56,7 +56,7 @@ def test_the_opponent_waits_for_the_slip_to_be_settled() -> None:
 def test_the_earlier_laws_have_no_appendix_for_visually_disabled_players(edition: str) -> None:
     with pytest.raises(LogError, match="visually"):
         game(start(edition=edition, visually_disabled=["white"], assistant=["white"]))
-    with pytest.raises(LogError, match="visually disabled"):
+    with pytest.raises(LogError, match="no assistant"):
         game(start(edition=edition, assistant=["white"]))
 
 
@@ -89,3 +89,13 @@ def test_assistants_as_the_appendix_allows() -> None:
         g.apply(ev("move", 10, "white", move="e4", assistant=True))
     with pytest.raises(EventError):
         g.apply(ev("observe", 10, what="flag", assistant=True))
+
+
+def test_an_assistant_who_records_the_moves() -> None:
+    """2023 8.1.6: White, unable to keep score, provides an assistant who records the moves: his
+    scoresheet counts; his claim of Black's flag is not accepted (he only records)."""
+    g = game(start(edition="2023", time_control="5400", arbiter="absent", assistant=["white"]),
+             ev("move", 10, "white", move="e4"), ev("scoresheet", 12, "white", plies=1, assistant=True))
+    assert g.state.rulings == ()
+    g = g.apply(ev("claim_flag", 5500, "white", assistant=True))
+    assert summary(g) == ("ongoing", "*", None) and last_ruling(g).article == "8.1.6"

@@ -22,7 +22,12 @@ accepted: a ruling says so and nothing else happens.
 The 1989 and 1997 Laws have no rules for visually disabled players: a game
 under them cannot name one (``start``).
 
-Articles (2023 only): D.2.1, D.2.8, D.2.9, D.2.10, D.2.11.
+In a game without a visually disabled player, an assistant is the one a
+player unable to keep score provides to record the moves (8.1.6): only his
+``scoresheet`` is accepted; the arbiter adjusts the player's clock in an
+equitable way with ``set_clocks``.
+
+Articles (2023 only): 8.1.6, D.2.1, D.2.8, D.2.9, D.2.10, D.2.11.
 """
 
 from __future__ import annotations
@@ -53,7 +58,14 @@ def _assistant_acts(b: _Builder, ev: Event) -> bool:
     s = b.s
     by: Color = ev.by  # type: ignore[assignment]
     if by not in s.config.assistants:
-        raise GameError(ev, f"{NAME[by]} has no assistant at the board (start field 'assistant', 2023 D.2.10-D.2.11)")
+        raise GameError(ev, f"{NAME[by]} has no assistant at the board (start field 'assistant', 2023 8.1.6, "
+                        "D.2.10-D.2.11)")
+    if not s.config.visually_disabled:
+        if ev.type == "scoresheet":
+            return True
+        b.rule(ev.t_ms, "assistant_recording", f"{NAME[by]}'s assistant, provided because he is unable to keep "
+               f"score, records the moves only: his {ev.type.replace('_', ' ')} is not accepted.")
+        return False
     if by not in s.config.visually_disabled and ev.type not in SIGHTED_DUTIES:
         b.rule(ev.t_ms, "assistant_sighted", f"{NAME[by]}'s assistant, the sighted player's, may only make the moves "
                f"on the opponent's board and announce them: his {ev.type.replace('_', ' ')} is not accepted.")

@@ -430,7 +430,7 @@ def _config_from_start(ev: Event) -> Config:
     if visually_disabled and edition.name != "2023":
         raise EventError(f"field 'visually_disabled': Appendix D is the 2023 Laws'; the {edition.name} Laws have "
                          "no rules for visually disabled players", field="visually_disabled")
-    assistants = _assistants(ev, frozenset(visually_disabled))
+    assistants = _assistants(ev, frozenset(visually_disabled), edition)
     return Config(
         edition=edition,
         time_control=tc,
@@ -457,20 +457,24 @@ def _config_from_start(ev: Event) -> Config:
     )
 
 
-def _assistants(ev: Event, visually_disabled: frozenset[str]) -> frozenset[str]:
-    """The start event's ``assistant`` (the players with an assistant at the board) checked against 2023
-    D.2.10-D.2.11: the visually disabled player has the right to one; the sighted player may use one only
-    when the visually disabled player does not; and one must be used when a visually disabled player is
-    paired with a hearing-impaired player (``hearing_impaired``)."""
+def _assistants(ev: Event, visually_disabled: frozenset[str], edition: Edition) -> frozenset[str]:
+    """The start event's ``assistant`` (the players with an assistant at the board) checked against the
+    2023 Laws: a player unable to keep score may provide an assistant who records the moves (8.1.6); in a
+    game with a visually disabled player (D.2.10-D.2.11) that player has the right to one, the sighted
+    player may use one only when the visually disabled player does not, and one must be used when a
+    visually disabled player is paired with a hearing-impaired player (``hearing_impaired``). The 1989
+    and 1997 Laws have no assistant."""
     assistants = ev.get("assistant", [])
     hearing = ev.get("hearing_impaired", [])
     for name, value in (("assistant", assistants), ("hearing_impaired", hearing)):
         if any(c not in ("white", "black") for c in value):
             raise EventError(f"field {name!r} lists players: \"white\" and/or \"black\"", field=name)
-    if (assistants or hearing) and not visually_disabled:
-        name = "assistant" if assistants else "hearing_impaired"
-        raise EventError(f"field {name!r} belongs to games with a visually disabled player (2023 D.2.10-D.2.11; "
-                         "start field 'visually_disabled')", field=name)
+    if assistants and edition.name != "2023":
+        raise EventError(f"field 'assistant': the {edition.name} Laws have no assistant at the board (2023 8.1.6, "
+                         "D.2.10-D.2.11)", field="assistant")
+    if hearing and not visually_disabled:
+        raise EventError("field 'hearing_impaired' belongs to games with a visually disabled player (2023 D.2.11; "
+                         "start field 'visually_disabled')", field="hearing_impaired")
     sighted = [c for c in assistants if c not in visually_disabled]
     if sighted and any(c in assistants for c in visually_disabled):
         raise EventError("field 'assistant': the sighted player may use an assistant only when the visually "

@@ -102,8 +102,8 @@ class CreateGame(BaseModel):
     visually_disabled: list[Literal["white", "black"]] | None = Field(None, max_length=2, description=(
         "2023 Appendix D: the players who are visually disabled (moves announced, two boards, game scores)"))
     assistant: list[Literal["white", "black"]] | None = Field(None, max_length=2, description=(
-        "2023 D.2.10-D.2.11: the players with an assistant at the board (a visually disabled player's, or the "
-        "sighted player's when the visually disabled player has none)"))
+        "2023 8.1.6, D.2.10-D.2.11: the players with an assistant at the board (one who records the moves for a "
+        "player unable to keep score; a visually disabled player's, or the sighted player's when he has none)"))
     hearing_impaired: list[Literal["white", "black"]] | None = Field(None, max_length=2, description=(
         "2023 D.2.11: hearing-impaired players (a visually disabled player paired with one needs an assistant)"))
     event: str | None = Field(None, max_length=200)
