@@ -192,3 +192,10 @@ def test_the_arbiters_decision_on_the_result_is_read_back_from_the_result(editio
     kinds = [e["type"] for e in conv.events[-4:]]
     assert kinds == (["resign", "sign", "sign", "decision"] if edition == "2023" else ["move", "resign", "sign", "sign"])
     assert Game.from_events(conv.events).state.result == "1-0"
+
+
+def test_an_arbiter_tag_naming_a_person_is_no_start_field() -> None:
+    """Elsewhere an Arbiter tag names the arbiter: it is left out, silently."""
+    (read,) = list(read_pgn('[Event "x"]\n[Arbiter "J. Smith"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n'))
+    conv = pgn_to_log(read)
+    assert "arbiter" not in conv.events[0] and not any("Arbiter" in n for n in conv.notes)

@@ -598,7 +598,8 @@ class _Converter:
                           expected_clocks=tuple(expected))
 
     def _start_tags(self, start: dict[str, Any]) -> None:
-        """The start fields the tags carry (:data:`IN_PGN`); a value the log does not take is a note."""
+        """The start fields the tags carry (:data:`IN_PGN`); a value the log does not take is left out (a
+        note in a PGN chesslaws wrote; elsewhere a tag of that name may mean something else)."""
         from chesslaws.events import SCHEMAS
 
         choices = SCHEMAS["start"].choices
@@ -614,7 +615,7 @@ class _Converter:
                         start["arbiter"] = value
                     continue
                 start[name] = value
-            else:
+            elif self.laws_written:  # elsewhere the tag may say something else (an Arbiter tag naming him)
                 self.notes.append(f"{tag} {value!r} is not one of {', '.join(choices[name])}: left out")
         for tag, name in _COLOUR_TAGS.items():
             text = self.tags.get(tag, "").strip().lower()
@@ -622,7 +623,7 @@ class _Converter:
                 colours = [c.strip() for c in text.split(",")]
                 if all(c in ("white", "black") for c in colours):
                     start[name] = colours
-                else:
+                elif self.laws_written:
                     self.notes.append(f"{tag} {text!r} names no players (white, black): left out")
 
     def _signatures(self, g: Game, events: list[dict[str, Any]]) -> tuple[Game, list[dict[str, Any]]]:
