@@ -25,9 +25,11 @@ def test_a_slip_corrected_before_the_press() -> None:
     """D.2.8: corrected immediately and before the opponent's clock is started: the move is Nf3."""
     g = _slip()
     assert g.state.position.piece_at("f3") == "N"
+    assert {"kind": "announcement_differs", "by": "white"} in g.state.pending()
     g = g.apply(ev("announce", 12, "white", move="Nf3")).apply(ev("press_clock", 13, "white"))
     assert g.state.position.piece_at("f3") == "N" and g.state.position.piece_at("c3") is None
     assert any(r.article == "D.2.8" and "corrects" in r.text for r in g.state.rulings)
+    assert not any(p["kind"] == "announcement_differs" for p in g.state.pending())
     assert g.state.clock.running == "black" and g.state.remaining_ms("white") == 5_400_000 - 13_000
 
 

@@ -239,6 +239,7 @@ def test_the_arbiter_enters_a_slip_of_the_tongue_corrected_and_the_assistants_pr
     arbiter.wait_for_selector("#status:has-text('White has not pressed the clock')")
     moved = log_of(server, g["id"])[-1]
     assert (moved["move"], moved["announced"], moved["press"]) == ("g1f3", "Nc3", False)
+    arbiter.wait_for_selector("#status:has-text('announcement differs from his move')")
     arbiter.select_option("#sheet-who", "white")
     arbiter.fill("#announce-move", "Nf3")
     arbiter.click("#arb-announce")

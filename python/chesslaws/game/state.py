@@ -377,6 +377,8 @@ class GameState:
             out.append({"kind": "pieces_displaced", "by": self.displaced.by, "squares": list(self.displaced.squares)})
         if self.unpressed_illegal is not None and self.ongoing:
             out.append({"kind": "illegal_move_not_completed", "by": self.turn})
+        if self.slip is not None and self.ongoing:
+            out.append({"kind": "announcement_differs", "by": self.slip.by})
         for c in self.claims:
             out.append({"kind": c.kind, "reason": c.reason, "by": c.by})
         return out

@@ -643,6 +643,9 @@ function renderStatus() {
       // Shown to the arbiter only: nobody may tell a player he has not pressed (2023 12.6, 1997 13.6, 1989 12.9).
       if (p.kind === "clock_not_pressed" && seat === "arbiter") notes.push(`${NAME[p.by]} has not pressed the clock`);
       if (p.kind === "pieces_displaced") notes.push(`${NAME[p.by]} displaced pieces (${p.squares.join(", ")})`);
+      if (p.kind === "announcement_differs" && seat === "arbiter") {
+        notes.push(`${NAME[p.by]}'s announcement differs from his move: a slip he may correct before pressing`);
+      }
       if (p.kind === "illegal_move_not_completed" && seat === "arbiter") {
         notes.push(`${NAME[p.by]}'s illegal move is not completed (clock not pressed)`);
       }
