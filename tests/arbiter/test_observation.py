@@ -131,3 +131,19 @@ def test_an_arbiter_present_sees_everything_as_before() -> None:
     assert len(g.state.moves) == 2
     with pytest.raises(GameError, match="no illegal move"):
         g.apply(ev("observe", 35, what="illegal_move"))
+
+
+def test_the_example_of_the_log_format_page() -> None:
+    """docs/game-log.md's example: 2.Ke3 seen before Black moves is taken back and Black receives a
+    minute (A.5.2, 7.5.5, A.3); had Black replied first, the move would stand."""
+    import json
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "game-log.md").read_text(encoding="utf-8")
+    block = doc.split("### An arbiter who observes some things", 1)[1].split("```json\n", 1)[1].split("```", 1)[0]
+    events = [json.loads(line) for line in block.splitlines() if line.strip()]
+    g = Game.from_events(events)
+    assert len(g.state.moves) == 2 and [r.article for r in g.state.rulings][:2] == ["A.5.2", "7.5.5"]
+    assert g.state.remaining_ms("black") == 900_000 + 60_000 - 5_000  # e5 took 10 s, +10; 5 s after Ke3; +1 min
+    replied = Game.from_events(events[:-1] + [{"type": "move", "t": 35, "by": "black", "move": "Nc6"}, events[-1]])
+    assert len(replied.state.moves) == 4 and "stands" in replied.state.rulings[-1].text
