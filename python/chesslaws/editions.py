@@ -298,7 +298,6 @@ _ARTICLES_2023 = {
     "scoresheet_blank_fast": "A.2",
     "result_decided": "8.7",
     "slip_corrected": "D.2.8",
-    "assistant": "D.2.10",
     "assistant_sighted": "D.2.11",
     "assistant_recording": "8.1.6",
     "release_promotion": "4.7.3",

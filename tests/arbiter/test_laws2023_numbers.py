@@ -125,7 +125,7 @@ SAYS = {
     "scoresheet_request": "must not intervene", "scoresheet_request_rapid": "The player may at any time, when it",
     "scoresheet_request_blitz": "The player may at any time, when it", "scoresheet_blank": "each player is",
     "scoresheet_blank_fast": "Players do not need to record", "result_decided": "At the conclusion of the game",
-    "assistant_recording": "If a player is unable to keep score", "slip_corrected": "slip of the tongue", "assistant": "shall have the right",
+    "assistant_recording": "If a player is unable to keep score", "slip_corrected": "slip of the tongue",
     "assistant_sighted": "does not make",
 }
 

@@ -17,6 +17,20 @@ def log_of(server: Any, game_id: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in httpx.get(f"{server.url}/api/games/{game_id}/log").text.splitlines()]
 
 
+def resign_and_sign_a_draw(arbiter: Any) -> None:
+    """Black resigns; White, then Black, sign 1/2-1/2 (entered over the board by the arbiter)."""
+    arbiter.select_option("#act-for", "black")
+    arbiter.click("#btn-resign")
+    arbiter.click("#confirm-yes")
+    arbiter.wait_for_selector("#arb-sign:not([disabled])")
+    arbiter.select_option("#sign-result", "1/2-1/2")
+    arbiter.select_option("#sheet-who", "white")
+    arbiter.click("#arb-sign")
+    arbiter.select_option("#sheet-who", "black")
+    arbiter.click("#arb-sign")
+    arbiter.wait_for_selector('#status[data-result="1/2-1/2"]')
+
+
 def test_the_arbiter_enters_a_move_made_without_pressing_and_the_press(server: Any, browser: Any) -> None:
     """2023 6.2.1-6.2.2: White plays e4 and does not press; the arbiter's note says so (to him only);
     White presses later and Black's clock starts."""
@@ -90,15 +104,7 @@ def test_the_arbiter_notes_a_scoresheet_and_the_signed_result(server: Any, brows
     arbiter.fill("#sheet-plies", "0")
     arbiter.click("#arb-sheet-note")
     arbiter.wait_for_selector("#rulings:has-text('scoresheet is 3 moves behind')")
-    arbiter.select_option("#act-for", "black")
-    arbiter.click("#btn-resign")
-    arbiter.click("#confirm-yes")
-    arbiter.wait_for_selector("#arb-sign:not([disabled])")
-    arbiter.select_option("#sign-result", "1/2-1/2")
-    arbiter.click("#arb-sign")
-    arbiter.select_option("#sheet-who", "black")
-    arbiter.click("#arb-sign")
-    arbiter.wait_for_selector('#status[data-result="1/2-1/2"]')
+    resign_and_sign_a_draw(arbiter)
     signs = [e for e in log_of(server, g["id"]) if e["type"] == "sign"]
     assert [(e["by"], e["result"]) for e in signs] == [("white", "1/2-1/2"), ("black", "1/2-1/2")]
     arbiter.context.close()
@@ -210,15 +216,7 @@ def test_the_arbiter_shows_the_scoresheet_and_decides_the_signed_result(server: 
     arbiter.wait_for_selector("#rulings:has-text('1 of the 5')")
     asked = log_of(server, g["id"])[-1]
     assert (asked["type"], asked["by"]) == ("request_scoresheet", "white")
-    arbiter.select_option("#act-for", "black")
-    arbiter.click("#btn-resign")
-    arbiter.click("#confirm-yes")
-    arbiter.wait_for_selector("#arb-sign:not([disabled])")
-    arbiter.select_option("#sign-result", "1/2-1/2")
-    arbiter.click("#arb-sign")
-    arbiter.select_option("#sheet-who", "black")
-    arbiter.click("#arb-sign")
-    arbiter.wait_for_selector('#status[data-result="1/2-1/2"]')
+    resign_and_sign_a_draw(arbiter)
     arbiter.select_option("#result-decided", "white_wins")
     arbiter.click("#arb-decide-result")
     arbiter.wait_for_selector('#status[data-result="1-0"]')
