@@ -147,3 +147,25 @@ def test_the_example_of_the_log_format_page() -> None:
     assert g.state.remaining_ms("black") == 900_000 + 60_000 - 5_000  # e5 took 10 s, +10; 5 s after Ke3; +1 min
     replied = Game.from_events(events[:-1] + [{"type": "move", "t": 35, "by": "black", "move": "Nc6"}, events[-1]])
     assert len(replied.state.moves) == 4 and "stands" in replied.state.rulings[-1].text
+
+
+def _two_hands(**fields: object) -> Game:
+    """2023 rapid, 1.e4 e5 2.Nf3, the knight moved with two hands."""
+    return game(start(edition="2023", time_control="900+10", **fields), moves(["e4", "e5"]),
+                ev("move", 30, "white", move="Nf3", two_hands=True))
+
+
+def test_two_hands_unseen_by_an_occasional_arbiter_is_not_penalised_until_seen_or_claimed() -> None:
+    """2023 A.5.2 names 7.5.4: the arbiter acts on what he observes, the opponent claims what he does
+    not, before his own next move. Black: 10 s for e5 (+10), then the minute of 7.5.5 and A.3."""
+    assert last_ruling(_two_hands()).article == "A.3"  # an arbiter who sees everything: at once
+    g = _two_hands(arbiter="occasional", supervision="partial")
+    assert g.state.rulings == ()
+    seen = g.apply(ev("observe", 33, what="illegal_move"))
+    assert [r.article for r in seen.state.rulings][:2] == ["A.5.2", "7.5.4"]
+    assert seen.state.remaining_ms("black") == 900_000 - 3_000 + 60_000
+    claimed = g.apply(ev("claim_win", 33, "black", reason="illegal_move"))
+    assert claimed.state.rulings[0].article == "7.5.4" and claimed.state.remaining_ms("black") == 957_000
+    later = g.apply(ev("move", 40, "black", move="Nc6"))
+    with pytest.raises(GameError, match="no illegal move"):
+        later.apply(ev("observe", 45, what="illegal_move"))

@@ -192,11 +192,32 @@ def _two_hands(b: _Builder, t: int, mover: Color, san: str) -> None:
     penalty (13.4) being his to choose."""
     ed = b.s.edition
     if ed.name == "2023":
-        _penalise_as_illegal(b, t, mover, "two_hands", f"{NAME[mover]} made the move {san} with two hands and "
-                             "pressed the clock: it is penalised as an illegal move, and the move stands")
+        _penalise_when_seen(b, t, mover, "two_hands", f"{NAME[mover]} made the move {san} with two hands and "
+                            "pressed the clock: it is penalised as an illegal move, and the move stands")
     elif "one_hand" in ed.articles:
         b.rule(t, "one_hand", f"{NAME[mover]} made the move {san} with two hands: each move is made with one hand "
                "only; the move stands, and any penalty is the arbiter's to give.")
+
+
+def _penalise_when_seen(b: _Builder, t: int, mover: Color, rule: str, base: str) -> None:
+    """2023 7.5.3-7.5.4, an act penalised as an illegal move: at once where the arbiter sees everything
+    (or none is present: as before); with one who watches the board now and then (``"arbiter":
+    "occasional"``) only when he observes it (``observe``) or the opponent claims it (``claim_win``),
+    before the opponent's next move (A.5.2)."""
+    cfg = b.s.config
+    if cfg.arbiter_present and not cfg.observes_all:
+        b.set(unseen=(mover, rule, base))
+        return
+    _penalise_as_illegal(b, t, mover, rule, base)
+
+
+def _penalise_unseen(b: _Builder, t: int) -> None:
+    """The act :func:`_penalise_when_seen` left unseen, now observed or claimed."""
+    unseen = b.s.unseen
+    assert unseen is not None
+    offender, rule, base = unseen
+    b.set(unseen=None)
+    _penalise_as_illegal(b, t, "white" if offender == "white" else "black", rule, base)
 
 
 def _penalise_as_illegal(b: _Builder, t: int, mover: Color, rule: str, base: str) -> None:
@@ -229,8 +250,8 @@ def _on_press_clock(b: _Builder, ev: Event) -> None:
     if s.clock.running != by or by != s.turn:
         raise GameError(ev, f"only the player having the move ({NAME[s.turn]}), whose clock runs, can press it")
     if s.edition.name == "2023":
-        _penalise_as_illegal(b, t, by, "press_without_move", f"{NAME[by]} pressed the clock without making a move: "
-                             f"his clock is restarted and it is penalised as an illegal move")
+        _penalise_when_seen(b, t, by, "press_without_move", f"{NAME[by]} pressed the clock without making a move: "
+                            f"his clock is restarted and it is penalised as an illegal move")
         return
     b.rule(t, "press_without_move", f"{NAME[by]} pressed the clock without making a move: the arbiter restarts "
            f"{NAME[by]}'s clock; the Laws set no penalty for it.")
@@ -270,6 +291,9 @@ def _on_claim_win(b: _Builder, ev: Event) -> None:
     t = ev.t_ms
     before = s.illegal_pending
     offender = other(by)
+    if before is None and s.unseen is not None and s.unseen[0] == offender:
+        _penalise_unseen(b, t)  # 2023 A.5.2: the opponent claims what the arbiter did not see (7.5.3, 7.5.4)
+        return
     if before is None or s.turn != by:
         raise GameError(ev, f"there is no illegal move by {NAME[offender]} for {NAME[by]} to claim "
                         "(the claim must come before the claimant's own move)")

@@ -20,8 +20,10 @@ Articles, by edition:
   before it reinstated; 7.5.5 the penalty), A.5.2 (rapid, and blitz through B.3,
   where the arbiter does not supervise every game: he acts on an illegal move he
   observes only before the opponent has made his next move; after it, the move
-  stands), A.5.4 (both kings in check or a pawn on the furthest rank: he waits
-  until the next move is completed), A.5.5 (he calls a flag fall he observes).
+  stands; the same for 7.5.3, the clock pressed without a move, and 7.5.4, a
+  move made with two hands), A.5.4 (both kings in check or a pawn on the
+  furthest rank: he waits until the next move is completed), A.5.5 (he calls a
+  flag fall he observes).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from __future__ import annotations
 from chesslaws._values import replace
 from chesslaws.events import Event
 from chesslaws.game.flags import _both_flags_down, _flag_outcome
-from chesslaws.game.irregularities import _arbiter_waits, _correct_standing, _position_after
+from chesslaws.game.irregularities import _arbiter_waits, _correct_standing, _penalise_unseen, _position_after
 from chesslaws.game.state import NAME, GameError, GameState, _Builder, other
 from chesslaws.timecontrol import Color
 
@@ -76,6 +78,12 @@ def _observe_flag(b: _Builder, ev: Event) -> None:
 def _observe_illegal_move(b: _Builder, ev: Event) -> None:
     s = b.s
     t = ev.t_ms
+    if s.unseen is not None:  # 2023 7.5.3 / 7.5.4, before the opponent's next move
+        if _partial_supervision(s):
+            b.rule(t, "observed_illegal_rapid", f"The arbiter observes {NAME[s.unseen[0]]}'s irregularity before "
+                   f"{NAME[other(s.unseen[0])]} has made his next move, and acts under Article 7.5.5.")
+        _penalise_unseen(b, t)
+        return
     index = next((i for i in range(len(s.moves) - 1, -1, -1) if s.moves[i].illegal), None)
     if index is None:
         raise GameError(ev, "no illegal move stands on the board")
