@@ -217,7 +217,7 @@ def _penalise_unseen(b: _Builder, t: int) -> None:
     assert unseen is not None
     offender, rule, base = unseen
     b.set(unseen=None)
-    _penalise_as_illegal(b, t, "white" if offender == "white" else "black", rule, base)
+    _penalise_as_illegal(b, t, offender, rule, base)
 
 
 def _penalise_as_illegal(b: _Builder, t: int, mover: Color, rule: str, base: str) -> None:

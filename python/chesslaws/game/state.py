@@ -322,7 +322,7 @@ class GameState:
     scoresheet_requests: Mapping[str, int] = field(default_factory=dict)  # requests to be shown it (A.4.3)
     observed: bool = False  # the arbiter observed the illegal position the last move left (2023 A.5.4)
     slip: Slip | None = None  # a slip of the tongue not yet corrected nor pressed (2023 D.2.8)
-    unseen: tuple[str, str, str] | None = None  # (offender, rule, words): 7.5.3 / 7.5.4 nobody saw yet (A.5.2)
+    unseen: tuple[Color, str, str] | None = None  # (offender, rule, words): 7.5.3 / 7.5.4 nobody saw yet (A.5.2)
     displaced: Displacement | None = None  # pieces displaced, not yet re-established (7.4.1)
     promotion_touched: bool = False  # ... by touching the square of promotion (2023 4.4.4), not by a release
     # The position (this very object) that the dead-position check last found alive: from the next
