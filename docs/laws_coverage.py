@@ -450,43 +450,95 @@ EXTEND: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]] = {
     ("2023", "III.6"): (("game.grounds:_note_grounds",), (GRD + "test_without_an_arbiter_the_final_position_is_written_and_verified",)),
 }
 
+# Issue 25, second part: the arbiter who observes some things, 8.6, requests to see the scoresheet, the
+# result after the signatures, Appendix D's slip of the tongue and assistant, the PGN's vocabulary.
+OBS = "arbiter/test_observation.py::"
+DEC = "arbiter/test_scoresheet_decisions.py::"
+SLIP = "arbiter/test_appendix_d_slip_assistant.py::"
+OBSERVE = ("game.observation:_on_observe",)
+for _key, (_code, _tests) in {
+    ("1989", "8.1"): (OBSERVE, (OBS + "test_an_illegal_move_found_after_the_reply_is_taken_back_in_standard_play",)),
+    ("1989", "11.1-11.9"): (("game.recording:_decide_next_period",), (DEC + "test_the_scoresheets_cannot_show_the_control_passed",)),
+    ("1989", "12.2"): (OBSERVE, (OBS + "test_a_flag_nobody_sees_decides_nothing_until_the_arbiter_observes_it",)),
+    ("1989", "12.8"): (("game.recording:_decide_next_period", "clock:Clock.next_period"),
+                       (DEC + "test_the_scoresheets_cannot_show_the_control_passed",)),
+    ("1989", "12.9"): (("game.recording:_on_request_scoresheet",), (DEC + "test_elsewhere_the_arbiter_does_not_tell_the_moves",)),
+    ("1989", "16.1-16.3"): (("game.recording:_decide_result",), (DEC + "test_the_arbiter_decides_otherwise",)),
+    ("1997", "6.8"): (OBSERVE, (OBS + "test_a_flag_nobody_sees_decides_nothing_until_the_arbiter_observes_it",)),
+    ("1997", "7.4"): (OBSERVE, (OBS + "test_an_illegal_move_found_after_the_reply_is_taken_back_in_standard_play",)),
+    ("1997", "8.5-8.6"): (("game.recording:_decide_next_period", "clock:Clock.next_period"),
+                          (DEC + "test_the_scoresheets_cannot_show_the_control_passed", DEC + "test_the_same_flag_observed_loses")),
+    ("1997", "13.1-13.3"): (("game.recording:_decide_result",), (DEC + "test_the_arbiter_decides_otherwise",)),
+    ("1997", "13.6"): (("game.recording:_on_request_scoresheet",), (DEC + "test_elsewhere_the_arbiter_does_not_tell_the_moves",)),
+    ("1997", "B.2-B.3"): (("game.recording:_on_request_scoresheet",), (DEC + "test_a_scoresheet_to_write_on",)),
+    ("1997", "B.5"): (OBSERVE, (OBS + "test_in_1997_blitz_the_arbiter_does_not_act",)),
+    ("1997", "B.6-B.7"): (OBSERVE, (OBS + "test_in_rapid_play_the_arbiter_calls_the_flag_he_sees_except_in_1997",)),
+    ("1997", "C.3"): (OBSERVE, (OBS + "test_in_1997_blitz_the_arbiter_does_not_act",)),
+    ("2023", "6.8"): (OBSERVE, (OBS + "test_a_flag_nobody_sees_decides_nothing_until_the_arbiter_observes_it",)),
+    ("2023", "7.5.1"): (OBSERVE, (OBS + "test_an_illegal_move_found_after_the_reply_is_taken_back_in_standard_play",)),
+    ("2023", "8.1-8.7"): (("game.recording:_decide_next_period", "game.recording:_decide_result", "game.announcing:_assistant_acts"),
+                          (DEC + "test_the_scoresheets_cannot_show_the_control_passed", DEC + "test_the_arbiter_decides_otherwise",
+                           SLIP + "test_an_assistant_who_records_the_moves")),
+    ("2023", "12.1-12.4"): (OBSERVE, (OBS + "test_seen_before_the_reply_the_illegal_move_is_corrected",)),
+    ("2023", "12.6-12.8"): (("game.recording:_on_request_scoresheet",), (DEC + "test_elsewhere_the_arbiter_does_not_tell_the_moves",)),
+    ("2023", "A.1-A.2"): (("game.recording:_on_request_scoresheet",), (DEC + "test_a_scoresheet_to_write_on",)),
+    ("2023", "A.4"): (("game.recording:_on_request_scoresheet",), (DEC + "test_a_4_3_five_requests_then_a_distraction",
+                                                                   DEC + "test_a_4_3_only_when_it_is_his_move")),
+    ("2023", "A.5"): (OBSERVE + ("game.irregularities:_penalise_when_seen",),
+                      (OBS + "test_under_a_5_2_the_move_found_after_the_reply_stands",
+                       OBS + "test_in_rapid_play_the_arbiter_calls_the_flag_he_sees_except_in_1997",
+                       OBS + "test_two_hands_unseen_by_an_occasional_arbiter_is_not_penalised_until_seen_or_claimed")),
+    ("2023", "A.5.4"): (OBSERVE, (OBS + "test_a_pawn_on_the_last_rank_seen_by_the_arbiter_draws_after_the_next_move",)),
+    ("2023", "B.1-B.4"): (("game.recording:_on_request_scoresheet",), (DEC + "test_b_2_3_in_blitz",)),
+    ("2023", "D.2.8"): (("game.announcing:_on_announce", "game.announcing:_slip_pressed"),
+                        (SLIP + "test_a_slip_corrected_before_the_press", SLIP + "test_a_slip_not_corrected_before_the_press",
+                         SLIP + "test_a_correction_after_the_press_is_too_late")),
+    ("2023", "D.2.10-D.2.11"): (("game.announcing:_assistant_acts", "game.state:_assistants"),
+                                (SLIP + "test_the_visually_disabled_players_assistant_claims_on_time",
+                                 SLIP + "test_the_sighted_players_assistant_only_moves_and_announces",
+                                 SLIP + "test_assistants_as_the_appendix_allows")),
+}.items():
+    _was = EXTEND.get(_key, ((), ()))
+    EXTEND[_key] = (_was[0] + _code, _was[1] + _tests)
+
 #: Whether what an article is about can be written in the game log, where it is not simply "yes"
 #: (a row with code: the events it rules on exist) or "no" (a row without code). "—": nothing that
 #: happens in a game (the venue, FIDE's procedures, people's manners): nothing to write.
 OUTSIDE = "— (not something that happens in a game)"
 LOG: dict[tuple[str, str], str] = {
-    ("1989", "12.9"): "yes: `move` with `press`: false; the rule is silence",
+    ("1989", "12.9"): "yes: `move` with `press`: false; `request_scoresheet` (the arbiter declines)",
     ("1989", "16.1-16.3"): "yes: the arbiter's acts are events (`penalty`, `decision`, `conduct`)",
     ("1997", "6.4"): OUTSIDE,
     ("1997", "6.14"): OUTSIDE,
     ("1997", "7.2"): "yes: `claim_setup` (`colours`), `annul`",
-    ("1997", "8.5-8.6"): "partly: `scoresheet` (8.5); no event says that the scoresheets cannot be brought up to "
-                         "date (8.6: the next move counted as the first of the next period)",
+    ("1997", "8.5-8.6"): "yes: `scoresheet` (8.5), `decision` on `period` (8.6)",
     ("1997", "12.1"): "yes: `conduct`, `penalty`",
     ("1997", "12.3"): OUTSIDE,
     ("1997", "13.1-13.3"): "yes: the arbiter's acts are events (`penalty`, `decision`, `conduct`)",
-    ("1997", "13.6"): "yes: `move` with `press`: false; the rule is silence",
+    ("1997", "13.6"): "yes: `move` with `press`: false; `request_scoresheet` (declined unless a flag has fallen)",
     ("1997", "13.7"): OUTSIDE,
     ("1997", "14.1"): OUTSIDE,
     ("2023", "4.9"): "yes: the assistant's acts are the player's events (`by` is his colour)",
     ("2023", "6.5"): OUTSIDE,
     ("2023", "6.12"): OUTSIDE,
-    ("2023", "8.1-8.7"): "partly: `scoresheet`, `sign`; no event for 8.6 (scoresheets that cannot be brought up "
-                         "to date) or 8.1.6 (an assistant who writes the moves)",
+    ("2023", "8.1-8.7"): "yes: `scoresheet`, `sign`, `decision` on `period` (8.6) and on `result` (8.7), the "
+                         "start field `assistant` and an assistant's `scoresheet` (8.1.6)",
     ("2023", "11.1"): "yes: `conduct`, `penalty`",
     ("2023", "11.3.4"): OUTSIDE,
     ("2023", "11.4"): OUTSIDE,
     ("2023", "11.9-11.12"): "partly: the arbiter's decisions are events; appeals and explanations are not",
     ("2023", "12.1-12.4"): "yes: the arbiter's acts are events (`penalty`, `decision`, `conduct`)",
-    ("2023", "12.6-12.8"): "yes: `move` with `press`: false; the rule is silence",
-    ("2023", "A.5"): "partly: `supervision`: \"partial\"; an arbiter who observes one thing and not another "
-                     "(A.5.2) has no event",
-    ("2023", "D.2.10-D.2.11"): "yes: the assistant's acts are the player's events (`by` is his colour)",
-    ("2023", "D.2.8"): "yes: `move` with `announced`",
+    ("2023", "12.6-12.8"): "yes: `move` with `press`: false; `request_scoresheet` (declined unless a flag has "
+                           "fallen)",
+    ("2023", "A.5"): "yes: `supervision`: \"partial\"; `arbiter`: \"occasional\" and `observe` (what he "
+                     "observes, A.5.2, A.5.4, A.5.5)",
+    ("2023", "D.2.10-D.2.11"): "yes: the start fields `assistant` and `hearing_impaired`; the assistant's acts are "
+                               "the player's events with `assistant`: true",
+    ("2023", "D.2.8"): "yes: `move` with `announced` (and `press`: false), `announce`",
     ("2023", "D.2.9"): "yes: each player's `game_score`, the arbiter's `reinstate` with `reason` `boards_differ`",
-    ("2023", "A.4"): "partly: `supervision`; the player's request to see the scoresheet (A.4.3) has no event",
-    ("1989", "11.1-11.9"): "partly: `scoresheet`; the reconstruction (11.5-11.8) and 11.9 (the next move counted as "
-                           "the first of the next control) have no event",
+    ("2023", "A.4"): "yes: `supervision`; `request_scoresheet` (A.4.3)",
+    ("1989", "11.1-11.9"): "yes: `scoresheet` (what each shows once completed), `stop_clocks` / `start_clocks` "
+                           "while both complete them (11.7), `decision` on `period` (11.9)",
 }
 
 

@@ -118,3 +118,84 @@ def test_an_illegal_move_that_stood_is_exported_in_coordinates() -> None:
     ])
     assert [m.illegal for m in g.state.moves] == [True, False]
     assert "1. e2e5 {[%clk 0:04:55]} 1... d6" in game_to_pgn(g)
+
+
+# --- issue 25: the events a PGN can show, and those it cannot -----------------------------------------------
+
+
+def test_every_event_type_is_said_to_appear_in_a_pgn_or_not() -> None:
+    """Each event type of the log is either written into a PGN (and read back) or named as one a PGN
+    cannot show, with the reason; docs/game-log.md's "In a PGN" says the same."""
+    from chesslaws.events import SCHEMAS
+    from chesslaws.records import IN_PGN, NOT_IN_PGN
+
+    assert not set(IN_PGN) & set(NOT_IN_PGN)
+    assert set(IN_PGN) | set(NOT_IN_PGN) == set(SCHEMAS)
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "game-log.md").read_text(encoding="utf-8")
+    section = doc.split("## In a PGN", 1)[1].split("\n## ", 1)[0]
+    for kind in SCHEMAS:
+        assert f"`{kind}`" in section, f"{kind!r} is not in the 'In a PGN' section"
+
+
+def _start_with_everything() -> dict[str, object]:
+    return {"type": "start", "t": 0, "edition": "2023", "time_control": "900+10", "arbiter": "occasional",
+            "supervision": "partial", "clock": "digital", "visually_disabled": ["white"], "assistant": ["white"],
+            "hearing_impaired": ["black"], "white": "A", "black": "B"}
+
+
+def test_the_start_fields_and_the_signatures_go_through_a_pgn_and_back() -> None:
+    """The occasional arbiter, partial supervision, the digital clock, Appendix D's players and the
+    signatures are tags; read back, the log has them. Black resigns and both sign 1/2-1/2 by mistake:
+    the Result is the signed one (2023 8.7), BoardResult the board's, and the log read back has the
+    resignation followed by the signatures."""
+    g = Game.from_events([_start_with_everything(),
+                          {"type": "move", "t": 5, "by": "white", "move": "e4"},
+                          {"type": "move", "t": 9, "by": "black", "move": "e5"},
+                          {"type": "resign", "t": 12, "by": "black"},
+                          {"type": "sign", "t": 20, "by": "white", "result": "1/2-1/2"},
+                          {"type": "sign", "t": 21, "by": "black", "result": "1/2-1/2"}])
+    text = game_to_pgn(g)
+    for tag in ('[Arbiter "occasional"]', '[Supervision "partial"]', '[Clock "digital"]',
+                '[VisuallyDisabled "white"]', '[Assistant "white"]', '[HearingImpaired "black"]',
+                '[WhiteSigned "1/2-1/2"]', '[BlackSigned "1/2-1/2"]', '[Result "1/2-1/2"]', '[BoardResult "1-0"]'):
+        assert tag in text, tag
+    (read,) = list(read_pgn(text))
+    conv = pgn_to_log(read)
+    assert conv.consistent, conv.problems
+    start = conv.events[0]
+    for name in ("arbiter", "supervision", "clock", "visually_disabled", "assistant", "hearing_impaired"):
+        assert start[name] == _start_with_everything()[name], name
+    assert [(e["type"], e.get("by"), e.get("result")) for e in conv.events[-3:]] == [
+        ("resign", "black", None), ("sign", "white", "1/2-1/2"), ("sign", "black", "1/2-1/2")]
+    again = Game.from_events(conv.events).state
+    assert (again.result, again.termination) == ("1/2-1/2", "resignation")
+
+
+@pytest.mark.parametrize("edition", ["1997", "2023"])
+def test_the_arbiters_decision_on_the_result_is_read_back_from_the_result(edition: str) -> None:
+    """Both sign 1/2-1/2 after Black resigned; under 2023 the arbiter decides otherwise (8.7): 1-0. The
+    PGN's Result is 1-0 with the signatures as tags; read back, the signatures make 1/2-1/2 stand, so
+    the 1-0 is the arbiter's decision. Under 1997 the signatures never changed the result."""
+    events: list[dict[str, object]] = [
+        {"type": "start", "t": 0, "edition": edition, "time_control": "5400"},
+        {"type": "move", "t": 5, "by": "white", "move": "e4"}, {"type": "move", "t": 9, "by": "black", "move": "e5"},
+        {"type": "resign", "t": 12, "by": "black"},
+        {"type": "sign", "t": 20, "by": "white", "result": "1/2-1/2"},
+        {"type": "sign", "t": 21, "by": "black", "result": "1/2-1/2"}]
+    if edition == "2023":
+        events.append({"type": "decision", "t": 30, "on": "result", "ruling": "white_wins"})
+    text = game_to_pgn(Game.from_events(events))
+    assert '[Result "1-0"]' in text and "BoardResult" not in text
+    (read,) = list(read_pgn(text))
+    conv = pgn_to_log(read)
+    assert conv.consistent, conv.problems
+    kinds = [e["type"] for e in conv.events[-4:]]
+    assert kinds == (["resign", "sign", "sign", "decision"] if edition == "2023" else ["move", "resign", "sign", "sign"])
+    assert Game.from_events(conv.events).state.result == "1-0"
+
+
+def test_an_arbiter_tag_naming_a_person_is_no_start_field() -> None:
+    """Elsewhere an Arbiter tag names the arbiter: it is left out, silently."""
+    (read,) = list(read_pgn('[Event "x"]\n[Arbiter "J. Smith"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n'))
+    conv = pgn_to_log(read)
+    assert "arbiter" not in conv.events[0] and not any("Arbiter" in n for n in conv.notes)

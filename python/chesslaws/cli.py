@@ -236,7 +236,14 @@ def convert(pgn: str, out_dir: str, edition: str | None, report: bool, seconds_p
       winner's flag claim after the flag fell, a repetition or fifty-move
       draw the claim of the player to move, other draws an agreement, other
       wins a resignation; after a mate, stalemate or dead position nothing
-      is written, and moves recorded after it are left out.
+      is written, and moves recorded after it are left out;
+    - the tags chesslaws writes (replay --pgn) are read back: Arbiter,
+      Supervision, Clock, VisuallyDisabled, Assistant and HearingImpaired
+      into start, WhiteSigned and BlackSigned as the signatures (sign),
+      BoardResult for the ending when the signed result stood instead
+      (2023 8.7). What a PGN cannot show (touches, presses, what is said or
+      noted at the board, the arbiter's observations) is listed in
+      docs/game-log.md, "In a PGN".
 
     A record that contradicts itself or the Laws (moves after the end, a
     result the Laws do not give) is named on standard error with the

@@ -257,6 +257,33 @@ class Clock:
         periods = tuple(replace(p, increment_ms=p.increment_ms + ms) for p in self._control.periods)
         return replace(self._advance(t_ms), _control=TimeControl(periods))
 
+    def next_period(self, t_ms: int) -> Clock:
+        """The next move counts as the first of the following period, from ``t_ms`` (2023 8.6, 1997
+        8.6, 1989 11.9 and 12.8: the scoresheets cannot show that the time control was passed).
+
+        Each side still in the earliest period either is in is counted as having made that period's
+        moves and receives the following period's time; a fallen flag is raised (its remaining time
+        was 0). Raises :class:`ClockError` when that period is for all the remaining moves."""
+        self._check_t(t_ms)
+        c = self._advance(t_ms)
+        control = c._control
+        if control.unlimited:
+            raise ClockError("there is no clock: no period follows")
+        current = min(control.period_index(m) for m in c._moves)
+        remaining, moves, fell = c._remaining, c._moves, c._fell_at
+        for i in (0, 1):
+            to_go = control.moves_to_control(moves[i])
+            if control.period_index(moves[i]) != current or to_go is None:
+                continue
+            made = moves[i] + to_go
+            added = control.added_after(made)
+            remaining = _pair(remaining, i, (0 if fell[i] is not None else remaining[i]) + (added.ms if added else 0))
+            moves = _pair(moves, i, made)
+            fell = _opt_pair(fell, i, None)
+        if moves == c._moves:
+            raise ClockError("the period in play is for all the remaining moves: no period follows it")
+        return replace(c, _remaining=remaining, _moves=moves, _fell_at=fell)
+
     def add_time(self, t_ms: int, side: Color, ms: int) -> Clock:
         """Add ``ms`` to ``side``'s remaining time at ``t_ms`` (penalties).
 

@@ -37,8 +37,8 @@ RANGES: Mapping[str, tuple[float, float]] = MappingProxyType({
     "session_end": (0, MAX_T),
     "default_time": (0, MAX_T),
     "fifty_move_limit": (1, 1000),
-    "start_position": (0, 959),
-    "plies": (0, 100_000),  # Chess960 starting positions (2023 Guidelines II.2)
+    "start_position": (0, 959),  # Chess960 starting positions (2023 Guidelines II.2)
+    "plies": (0, 100_000),
 })
 
 
@@ -100,20 +100,25 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
                 "variant": str,
                 "start_position": int,
                 "clock": str,
+                "assistant": list,
+                "hearing_impaired": list,
             },
             choices={
                 "edition": ("1989", "1997", "2023"),
                 "variant": ("standard", "chess960"),
                 "mode": ("standard", "rapid", "blitz"),
-                "arbiter": ("present", "absent"),
+                "arbiter": ("present", "absent", "occasional"),
                 "supervision": ("full", "partial"),
                 "device_penalty": ("loss", "lighter"),
                 "clock": ("analogue", "digital"),
             },
         ),
         "move": Schema(by="player", required={"move": str}, optional={"offer_draw": bool, "announced": str, "two_hands": bool,
-                                                                      "press": bool}),
-        "press_clock": Schema(by="player"),
+                                                                      "press": bool, "assistant": bool}),
+        "press_clock": Schema(by="player", optional={"assistant": bool}),
+        "announce": Schema(by="player", required={"move": str}, optional={"assistant": bool}),
+        "request_scoresheet": Schema(by="player", optional={"kind": str}, choices={"kind": ("show", "blank")}),
+        "observe": Schema(by="arbiter", required={"what": str}, choices={"what": ("flag", "illegal_move")}),
         "request_increment": Schema(by="player"),
         "offer_draw": Schema(by="player"),
         "accept_draw": Schema(by="player"),
@@ -124,7 +129,7 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
             optional={"move": str, "grounds": str, "final_position": str},
             choices={"reason": ("threefold", "fifty", "quickplay"), "grounds": ("cannot_win", "no_effort", "both")},
         ),
-        "claim_flag": Schema(by="player"),
+        "claim_flag": Schema(by="player", optional={"assistant": bool}),
         "claim_win": Schema(by="player", required={"reason": str}, choices={"reason": ("illegal_move",)}),
         "resign": Schema(by="player"),
         "touch": Schema(by="player", required={"square": str}, optional={"piece": str},
@@ -133,16 +138,16 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
                           choices={"piece": ("Q", "R", "B", "N")}),
         "adjust": Schema(by="player", required={"square": str}),
         "displace": Schema(by="player", required={"squares": list}),
-        "scoresheet": Schema(by="player", required={"plies": int}),
-        "game_score": Schema(by="player", required={"moves": list}),
+        "scoresheet": Schema(by="player", required={"plies": int}, optional={"assistant": bool}),
+        "game_score": Schema(by="player", required={"moves": list}, optional={"assistant": bool}),
         "sign": Schema(by="player", required={"result": str}, choices={"result": ("1-0", "0-1", "1/2-1/2")}),
         "restore": Schema(by="any"),
-        "claim_touch_move": Schema(by="player"),
+        "claim_touch_move": Schema(by="player", optional={"assistant": bool}),
         "arrive": Schema(by="player"),
         "seal": Schema(
             by="player",
             required={"move": str},
-            optional={"session_end": (int, float), "resumption": str, "language": str},
+            optional={"session_end": (int, float), "resumption": str, "language": str, "assistant": bool},
         ),
         "envelope_lost": Schema(by="arbiter", optional={"white_ms": int, "black_ms": int}),
         "claim_setup": Schema(
@@ -179,7 +184,7 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
             by="arbiter",
             required={"on": str, "ruling": str},
             optional={"reason": str, "extra_time": bool},
-            choices={"ruling": ("draw", "postpone", "reject", "grant", "white_wins", "black_wins")},
+            choices={"ruling": ("draw", "postpone", "reject", "grant", "white_wins", "black_wins", "next_period")},
         ),
         "refuse_to_comply": Schema(
             by="arbiter", required={"against": str}, choices={"against": ("white", "black", "both")}

@@ -54,6 +54,57 @@ PGN_TERMINATION = {
 }
 
 
+#: How each event of the log appears in a PGN written by :func:`game_to_pgn` and read back by
+#: :func:`pgn_to_log`, or why it cannot appear there: a PGN records the moves, the clock after each
+#: move, comments and tags -- not the hands on the board, the instants between moves, nor what is
+#: said or noted at the board (docs/game-log.md, "In a PGN").
+IN_PGN: Mapping[str, str] = {
+    "start": "the tags: White, Black, Event, Site, Date, Round, TimeControl, FEN and SetUp, Variant, Laws, Mode; "
+             "Arbiter (absent, occasional), Supervision (partial), Clock (digital), VisuallyDisabled, Assistant "
+             "and HearingImpaired (the colours, comma-separated)",
+    "move": "the move (SAN; an illegal move that stood in coordinates) with [%clk] after it ([%emt] without a "
+            "clock) and {(=)} for a draw offer made with it; not its press (false), announced, two_hands or "
+            "assistant: the hand, the voice and the helper at the board",
+    "offer_draw": "{(=)} after the move it followed",
+    "accept_draw": "the result and Termination (an agreement)",
+    "resign": "the result and Termination (a resignation)",
+    "claim_flag": "the result and Termination (time forfeit)",
+    "claim_draw": "the result and Termination (a repetition or fifty moves); a wrong claim, and a quickplay "
+                  "claim's grounds and written position, only as its ruling",
+    "sign": "the tags WhiteSigned and BlackSigned; when the signed result stands instead of the board's (2023 "
+            "8.7), Result is the signed one and BoardResult the board's",
+    "decision": "its ruling, as a comment; on the result (8.7), the Result tag: read back, a Result that "
+                "the signatures do not give is the arbiter's decision",
+    "set_clocks": "the [%clk] values no time control explains (read back as set_clocks)",
+}
+#: The events a PGN cannot show, and why.
+NOT_IN_PGN: Mapping[str, str] = {
+    "touch": "the hand on the board", "release": "the hand on the board", "adjust": "the hand on the board",
+    "displace": "the hand on the board", "restore": "the hand on the board",
+    "press_clock": "a PGN has no press times: [%clk] is the clock after the move",
+    "announce": "what is spoken at the board (one game score is recorded)",
+    "game_score": "a second game score (a PGN holds one)",
+    "scoresheet": "what the arbiter sees of a scoresheet at an instant",
+    "request_scoresheet": "what is asked at the board",
+    "observe": "what the arbiter sees at an instant (its ruling is a comment)",
+    "claim_touch_move": "a claim about the hand (its ruling is a comment)",
+    "claim_win": "a claim between moves (its ruling is a comment)",
+    "claim_setup": "a claim about the set-up (its ruling is a comment)",
+    "decline_draw": "words at the board", "request_increment": "a request at the board (its ruling is a comment)",
+    "arrive": "an instant, not a move", "seal": "the sealed move, secret until played",
+    "resume": "a session, not a move", "envelope_lost": "the envelope, not a move",
+    "stop_clocks": "an instant, not a move", "start_clocks": "an instant, not a move",
+    "penalty": "its ruling, as a comment (the clocks and the result show its effect)",
+    "conduct": "its ruling, as a comment", "refuse_to_comply": "its ruling, as a comment; the result",
+    "reinstate": "its ruling, as a comment (the moves kept are the moves written)",
+    "annul": "its ruling, as a comment; Termination unterminated",
+}
+
+#: The start fields a PGN carries as tags (:data:`IN_PGN`), each read back into ``start``.
+_START_TAGS = {"Arbiter": "arbiter", "Supervision": "supervision", "Clock": "clock"}
+_COLOUR_TAGS = {"VisuallyDisabled": "visually_disabled", "Assistant": "assistant", "HearingImpaired": "hearing_impaired"}
+
+
 def _ruling_text(r: Ruling) -> str:
     return f"Article {r.article} ({r.edition}): {r.text}"
 
@@ -81,6 +132,21 @@ def game_tags(state: GameState) -> dict[str, str]:
         tags["LawsTermination"] = state.termination
     if state.result == "0-0":
         tags["LawsResult"] = "0-0"
+    if not cfg.arbiter_present:
+        tags["Arbiter"] = "absent"
+    elif not cfg.observes_all:
+        tags["Arbiter"] = "occasional"
+    if not cfg.supervised:
+        tags["Supervision"] = "partial"
+    if cfg.clock_shows_first_flag:
+        tags["Clock"] = "digital"
+    for tag, colours in (("VisuallyDisabled", cfg.visually_disabled), ("Assistant", cfg.assistants),
+                         ("HearingImpaired", cfg.hearing_impaired)):
+        if colours:
+            tags[tag] = ",".join(c for c in ("white", "black") if c in colours)
+    for colour, tag in (("white", "WhiteSigned"), ("black", "BlackSigned")):
+        if colour in state.signed:
+            tags[tag] = state.signed[colour]
     if cfg.chess960:
         # Chess960 (2023 Guidelines II): the variant and its starting position always.
         tags["Variant"] = "Chess960"
@@ -127,9 +193,25 @@ def game_to_pgn(game: Game, *, tags: Mapping[str, str] | None = None) -> str:
     result = state.result if state.result in ("1-0", "0-1", "1/2-1/2") else "*"
     # A game where an illegal move stood (1997 C.3) is written unchecked.
     all_tags = game_tags(state)
+    board = _board_result(game)
+    if board is not None:
+        all_tags["BoardResult"] = board
     all_tags.update(tags or {})
     return write_pgn(all_tags, moves, result, comment=" ".join(before_first) or None,
                      validate=not irregular)
+
+
+def _board_result(game: Game) -> str | None:
+    """The result the board gave, where the players' signatures made another stand (2023 8.7)."""
+    state = game.state
+    if len(state.signed) < 2 or not state.edition.signed_result_stands:
+        return None
+    article = state.edition.article("signed_result")
+    if not any(r.article == article for r in state.rulings):
+        return None
+    unsigned = Game.from_events([e for e in game.events if e.type != "sign"
+                                 and not (e.type == "decision" and e.get("on") == "result")])
+    return unsigned.state.result if unsigned.state.result != state.result else None
 
 
 # --- PGN to game logs ------------------------------------------------------------
@@ -368,6 +450,12 @@ class _Converter:
             result = tag_result if tag_result in ("1-0", "0-1", "1/2-1/2", "*") else "*"
         elif tag_result in ("1-0", "0-1", "1/2-1/2") and tag_result != result:
             self.notes.append(f"the Result tag says {tag_result}, the movetext {result}: the movetext is taken")
+        self.recorded = result
+        board = tags.get("BoardResult", "").strip()
+        if board in ("1-0", "0-1", "1/2-1/2") and board != result:
+            self.notes.append(f"the board gave {board} (BoardResult), the scoresheets {result}: the ending is the "
+                              "board's, the signatures follow it")
+            result = board
         self.result = result
         # How the game ended, as the record says it.
         kind: str | None = None
@@ -424,6 +512,7 @@ class _Converter:
                 start["fen"] = first.fen()
         elif "FEN" in tags:
             start["fen"] = tags["FEN"]
+        self._start_tags(start)
         events: list[dict[str, Any]] = [start]
         g = Game.from_start(start)
 
@@ -482,9 +571,14 @@ class _Converter:
                                  "is not part of the game and left out")
         self.expected = expected
         g, events = self._ending(g, events, last)
-        if "arbiter" in start and not any(e["type"] == "claim_flag" for e in events):
+        g, events = self._signatures(g, events)
+        if flag_ending and self.timed and not any(e["type"] == "claim_flag" for e in events):
             # The flag claim was not written after all (the record contradicts it).
-            del start["arbiter"]
+            tagged = self.tags.get("Arbiter", "").strip().lower()
+            if tagged in ("absent", "occasional"):
+                start["arbiter"] = tagged
+            else:
+                del start["arbiter"]
             self.notes[:] = [n for n in self.notes if not n.startswith("time forfeit: the server's flag call")]
             g = Game.from_events(events)
         expected = self.expected
@@ -492,16 +586,69 @@ class _Converter:
         fen_after = Position(tags.get("FEN"), chess960=pgn.chess960)
         for mv in pgn.moves[:played]:
             fen_after = fen_after.play(mv.uci)
-        if self.result != "*" and final.result != self.result and not self.problems:
-            self.problems.append(f"the record gives {self.result}, the Laws {final.result}"
+        if self.recorded != "*" and final.result != self.recorded and not self.problems:
+            self.problems.append(f"the record gives {self.recorded}, the Laws {final.result}"
                                  + (f" ({final.rulings[-1].text})" if final.rulings else ""))
         if corrections:
             self.notes.append(f"{corrections} clock correction{'s' if corrections != 1 else ''} by the arbiter "
                               "(set_clocks) where no time control explains the record's clocks")
         return Conversion(pgn.number, events, self.notes, self.problems, line=pgn.line,
                           white=tags.get("White", "?"), black=tags.get("Black", "?"),
-                          recorded_result=self.result, expected_fen=fen_after.fen(),
+                          recorded_result=self.recorded, expected_fen=fen_after.fen(),
                           expected_clocks=tuple(expected))
+
+    def _start_tags(self, start: dict[str, Any]) -> None:
+        """The start fields the tags carry (:data:`IN_PGN`); a value the log does not take is left out (a
+        note in a PGN chesslaws wrote; elsewhere a tag of that name may mean something else)."""
+        from chesslaws.events import SCHEMAS
+
+        choices = SCHEMAS["start"].choices
+        for tag, name in _START_TAGS.items():
+            value = self.tags.get(tag, "").strip().lower()
+            if not value:
+                continue
+            if value in choices[name]:
+                if name == "arbiter" and start.get("arbiter") == "absent":
+                    # A flag written as the winner's claim needs an arbiter who did not see it first:
+                    # absent, or one who watches the board now and then.
+                    if value == "occasional":
+                        start["arbiter"] = value
+                    continue
+                start[name] = value
+            elif self.laws_written:  # elsewhere the tag may say something else (an Arbiter tag naming him)
+                self.notes.append(f"{tag} {value!r} is not one of {', '.join(choices[name])}: left out")
+        for tag, name in _COLOUR_TAGS.items():
+            text = self.tags.get(tag, "").strip().lower()
+            if text:
+                colours = [c.strip() for c in text.split(",")]
+                if all(c in ("white", "black") for c in colours):
+                    start[name] = colours
+                elif self.laws_written:
+                    self.notes.append(f"{tag} {text!r} names no players (white, black): left out")
+
+    def _signatures(self, g: Game, events: list[dict[str, Any]]) -> tuple[Game, list[dict[str, Any]]]:
+        """The signed results (WhiteSigned, BlackSigned), after the ending; a recorded result that the board
+        and the signatures do not give is the arbiter's decision (2023 8.7)."""
+        if g.state.status != "finished":
+            return g, events
+        t = events[-1]["t"]
+        for colour, tag in (("white", "WhiteSigned"), ("black", "BlackSigned")):
+            signed = self.tags.get(tag, "").strip()
+            if signed in ("1-0", "0-1", "1/2-1/2"):
+                ev = {"type": "sign", "t": t, "by": colour, "result": signed}
+                g = g.apply(ev)
+                events.append(ev)
+        ruling = {"1-0": "white_wins", "0-1": "black_wins", "1/2-1/2": "draw"}.get(self.recorded)
+        if ruling is not None and g.state.result != self.recorded and len(g.state.signed) == 2:
+            ev = {"type": "decision", "t": t, "on": "result", "ruling": ruling}
+            try:
+                g = g.apply(ev)
+            except ChessLawsError:
+                return g, events
+            events.append(ev)
+            self.notes.append(f"the record gives {self.recorded}, which neither the board nor the signatures give: "
+                              "written as the arbiter's decision on the result (2023 8.7)")
+        return g, events
 
     def _clock_targets(self) -> list[int | None]:
         raw = [m.clock_ms if m.clock_ms is not None else _clock_after(m.comment) for m in self.pgn.moves]

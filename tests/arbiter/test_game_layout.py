@@ -20,12 +20,13 @@ from chesslaws.game.handlers import HANDLERS
 
 PACKAGE = Path(chesslaws.game.__file__).parent
 PARTS = ["state", "completion", "played", "moving", "draws", "flags", "irregularities", "conduct", "adjournment",
-         "pressing", "releasing", "displacement", "recording", "grounds", "gamescores", "handlers"]
+         "pressing", "releasing", "displacement", "recording", "grounds", "gamescores", "announcing", "observation", "handlers"]
 
 #: Each event type -> the module of the Laws' part that rules on it.
 HOME = {
     "move": "moving", "touch": "moving", "adjust": "moving", "claim_touch_move": "moving", "release": "releasing",
     "displace": "displacement", "restore": "displacement", "scoresheet": "recording", "sign": "recording", "game_score": "gamescores",
+    "request_scoresheet": "recording", "announce": "announcing", "observe": "observation",
     "resign": "completion",
     "offer_draw": "draws", "accept_draw": "draws", "decline_draw": "draws", "claim_draw": "draws",
     "decision": "draws", "request_increment": "draws",

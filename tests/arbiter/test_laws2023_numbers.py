@@ -119,6 +119,14 @@ SAYS = {
     "scoresheet_exempt": "less than five minutes", "scoresheet_required": "each player is",
     "signed_result": "At the conclusion of the game", "quickplay_grounds": "may claim a draw before",
     "quickplay_grounds_absent": "may claim a draw when", "game_scores": "two boards", "late_resumption": "arrives at the chessboard after the default time",
+    "observed_flag": "flag is considered to have fallen", "observed_flag_rapid": "call a flag fall",
+    "observed_illegal": "illegal move is completed", "observed_illegal_rapid": "If the arbiter observes an action",
+    "observed_illegal_position": "both kings are in", "next_period": "scoresheets cannot be brought up",
+    "scoresheet_request": "must not intervene", "scoresheet_request_rapid": "The player may at any time, when it",
+    "scoresheet_request_blitz": "The player may at any time, when it", "scoresheet_blank": "each player is",
+    "scoresheet_blank_fast": "Players do not need to record", "result_decided": "At the conclusion of the game",
+    "assistant_recording": "If a player is unable to keep score", "slip_corrected": "slip of the tongue",
+    "assistant_sighted": "does not make",
 }
 
 

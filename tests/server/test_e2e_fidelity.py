@@ -17,6 +17,20 @@ def log_of(server: Any, game_id: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in httpx.get(f"{server.url}/api/games/{game_id}/log").text.splitlines()]
 
 
+def resign_and_sign_a_draw(arbiter: Any) -> None:
+    """Black resigns; White, then Black, sign 1/2-1/2 (entered over the board by the arbiter)."""
+    arbiter.select_option("#act-for", "black")
+    arbiter.click("#btn-resign")
+    arbiter.click("#confirm-yes")
+    arbiter.wait_for_selector("#arb-sign:not([disabled])")
+    arbiter.select_option("#sign-result", "1/2-1/2")
+    arbiter.select_option("#sheet-who", "white")
+    arbiter.click("#arb-sign")
+    arbiter.select_option("#sheet-who", "black")
+    arbiter.click("#arb-sign")
+    arbiter.wait_for_selector('#status[data-result="1/2-1/2"]')
+
+
 def test_the_arbiter_enters_a_move_made_without_pressing_and_the_press(server: Any, browser: Any) -> None:
     """2023 6.2.1-6.2.2: White plays e4 and does not press; the arbiter's note says so (to him only);
     White presses later and Black's clock starts."""
@@ -90,15 +104,7 @@ def test_the_arbiter_notes_a_scoresheet_and_the_signed_result(server: Any, brows
     arbiter.fill("#sheet-plies", "0")
     arbiter.click("#arb-sheet-note")
     arbiter.wait_for_selector("#rulings:has-text('scoresheet is 3 moves behind')")
-    arbiter.select_option("#act-for", "black")
-    arbiter.click("#btn-resign")
-    arbiter.click("#confirm-yes")
-    arbiter.wait_for_selector("#arb-sign:not([disabled])")
-    arbiter.select_option("#sign-result", "1/2-1/2")
-    arbiter.click("#arb-sign")
-    arbiter.select_option("#sheet-who", "black")
-    arbiter.click("#arb-sign")
-    arbiter.wait_for_selector('#status[data-result="1/2-1/2"]')
+    resign_and_sign_a_draw(arbiter)
     signs = [e for e in log_of(server, g["id"]) if e["type"] == "sign"]
     assert [(e["by"], e["result"]) for e in signs] == [("white", "1/2-1/2"), ("black", "1/2-1/2")]
     arbiter.context.close()
@@ -150,4 +156,97 @@ def test_the_arbiter_enters_both_game_scores(server: Any, browser: Any) -> None:
     arbiter.wait_for_selector("#rulings:has-text('agree up to 1. e4')")
     scores = [e for e in log_of(server, g["id"]) if e["type"] == "game_score"]
     assert [(e["by"], e["moves"]) for e in scores] == [("white", ["e4", "e5"]), ("black", ["e4", "d5"])]
+    arbiter.context.close()
+
+
+def test_an_occasional_arbiter_observes_an_illegal_move_and_a_flag(server: Any, browser: Any) -> None:
+    """An arbiter who watches the board now and then ("arbiter": "occasional"), standard play: 2.Ke3
+    (illegal, typed in coordinates) stands until he sees it after Black's reply, and is then taken
+    back with the reply (2023 7.5.1); White's clock set to 0 leaves the game on until he sees the
+    flag down (6.8)."""
+    g = new_game(server, time_control="40/5400", edition="2023", interface="otb", arbiter="occasional")
+    arbiter = open_seat(browser, g["links"]["arbiter"])
+    click_move(arbiter, "e2", "e4")
+    click_move(arbiter, "e7", "e5")
+    arbiter.wait_for_selector("#sheet td:has-text('e5')")
+    arbiter.fill("#move-input", "e1e3")
+    arbiter.press("#move-input", "Enter")
+    arbiter.wait_for_selector("#sheet td:has-text('e1-e3')")
+    click_move(arbiter, "b8", "c6")
+    arbiter.wait_for_selector("#sheet td:has-text('Nc6')")
+    arbiter.click("#arb-observe-illegal")
+    arbiter.wait_for_selector("#rulings:has-text('later moves being taken back')")
+    assert "Nc6" not in arbiter.inner_text("#sheet")
+    observed = log_of(server, g["id"])[-1]
+    assert (observed["type"], observed["what"]) == ("observe", "illegal_move")
+    arbiter.fill("#arb-w", "0:00")
+    arbiter.fill("#arb-b", "80:00")
+    arbiter.click("#arb-set")
+    arbiter.wait_for_selector("#arb-period:not([hidden])")  # a flag down, in a period with moves
+    assert arbiter.get_attribute("#status", "data-status") == "ongoing"
+    arbiter.click("#arb-observe-flag")
+    arbiter.wait_for_selector('#status[data-result="0-1"]')
+    arbiter.context.close()
+
+
+def test_the_arbiter_rules_the_next_move_the_first_of_the_next_period(server: Any, browser: Any) -> None:
+    """2023 8.6: a flag down, the scoresheets cannot show the control passed: the next move is the first
+    of the following period, and the flagged player has its 30 minutes."""
+    g = new_game(server, time_control="40/5400:1800", edition="2023", interface="otb", arbiter="occasional")
+    arbiter = open_seat(browser, g["links"]["arbiter"])
+    arbiter.fill("#arb-w", "0:00")
+    arbiter.fill("#arb-b", "80:00")
+    arbiter.click("#arb-set")
+    arbiter.click("#arb-next-period")
+    arbiter.wait_for_selector("#rulings:has-text('first of the following time period')")
+    decided = log_of(server, g["id"])[-1]
+    assert (decided["type"], decided["on"], decided["ruling"]) == ("decision", "period", "next_period")
+    white_ms = httpx.get(f"{server.url}/api/games/{g['id']}").json()["clocks"]["white_ms"]
+    assert 1_700_000 < white_ms <= 1_800_000
+    arbiter.context.close()
+
+
+def test_the_arbiter_shows_the_scoresheet_and_decides_the_signed_result(server: Any, browser: Any) -> None:
+    """2023 rapid under full supervision: White asks to be shown the scoresheet (A.4.3, 1 of 5). Black
+    resigns, both sign 1/2-1/2 by mistake (8.7), and the arbiter decides otherwise: 1-0."""
+    g = new_game(server, time_control="900+10", edition="2023", interface="otb")
+    arbiter = open_seat(browser, g["links"]["arbiter"])
+    arbiter.select_option("#sheet-who", "white")
+    arbiter.click("#arb-request-sheet")
+    arbiter.wait_for_selector("#rulings:has-text('1 of the 5')")
+    asked = log_of(server, g["id"])[-1]
+    assert (asked["type"], asked["by"]) == ("request_scoresheet", "white")
+    resign_and_sign_a_draw(arbiter)
+    arbiter.select_option("#result-decided", "white_wins")
+    arbiter.click("#arb-decide-result")
+    arbiter.wait_for_selector('#status[data-result="1-0"]')
+    decided = log_of(server, g["id"])[-1]
+    assert (decided["type"], decided["on"], decided["ruling"]) == ("decision", "result", "white_wins")
+    arbiter.context.close()
+
+
+def test_the_arbiter_enters_a_slip_of_the_tongue_corrected_and_the_assistants_press(server: Any, browser: Any) -> None:
+    """2023 D.2.8: the visually disabled White puts his knight on f3 but announces "Nc3", without
+    pressing; he corrects the announcement, and his assistant presses the clock (D.2.10.3)."""
+    g = new_game(server, time_control="5400", edition="2023", interface="otb", visually_disabled=["white"],
+                 assistant=["white"])
+    arbiter = open_seat(browser, g["links"]["arbiter"])
+    arbiter.check("#move-unpressed")
+    arbiter.fill("#move-announced", "Nc3")
+    click_move(arbiter, "g1", "f3")
+    arbiter.wait_for_selector("#status:has-text('White has not pressed the clock')")
+    moved = log_of(server, g["id"])[-1]
+    assert (moved["move"], moved["announced"], moved["press"]) == ("g1f3", "Nc3", False)
+    arbiter.wait_for_selector("#status:has-text('announcement differs from his move')")
+    arbiter.select_option("#sheet-who", "white")
+    arbiter.fill("#announce-move", "Nf3")
+    arbiter.click("#arb-announce")
+    arbiter.wait_for_selector("#rulings:has-text('corrects his announcement')")
+    arbiter.check("#by-assistant")
+    arbiter.select_option("#act-for", "white")
+    arbiter.click("#btn-press")
+    arbiter.wait_for_selector("#status:not(:has-text('has not pressed'))")
+    pressed = log_of(server, g["id"])[-1]
+    assert (pressed["type"], pressed["by"], pressed["assistant"]) == ("press_clock", "white", True)
+    assert "Nf3" in arbiter.inner_text("#sheet")
     arbiter.context.close()

@@ -26,8 +26,15 @@ articles of each edition (1989, 1997, 2023) that it applies:
 - :mod:`~chesslaws.game.flags`: the clock and flags (Article 6);
 - :mod:`~chesslaws.game.gamescores`: the two game scores of a game with a
   visually disabled player (2023 D.2.9);
-- :mod:`~chesslaws.game.recording`: the scoresheet kept and signed (2023
-  Article 8, 1997 Article 8, 1989 Article 11);
+- :mod:`~chesslaws.game.recording`: the scoresheet kept, shown and signed,
+  the next period when it cannot show the control passed, the arbiter's
+  decision on the result (2023 Article 8, A.2, A.4.3, B.2.3, 12.6; 1997
+  Article 8, 13.6; 1989 Article 11, 12.9);
+- :mod:`~chesslaws.game.observation`: what an arbiter who does not watch a
+  board throughout observes there (1989 12.2, 8.1; 1997 6.8, 7.4, B.5, B.6,
+  C.3; 2023 6.8, 7.5.1, A.5.2, A.5.4, A.5.5);
+- :mod:`~chesslaws.game.announcing`: a slip of the tongue in announcing a
+  move, and the assistant (2023 D.2.8, D.2.10-D.2.11);
 - :mod:`~chesslaws.game.displacement`: displaced pieces re-established
   (2023 7.4, 1997 7.3, 1989 8.3);
 - :mod:`~chesslaws.game.releasing`: a piece released on a square within a

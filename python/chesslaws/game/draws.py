@@ -30,6 +30,7 @@ from chesslaws.events import Event, EventError
 from chesslaws.game.completion import _cannot_win
 from chesslaws.game.played import _play, _record
 from chesslaws.game.grounds import _note_grounds
+from chesslaws.game.recording import _decide_next_period, _decide_result
 from chesslaws.game.state import (
     NAME,
     DrawOffer,
@@ -379,6 +380,14 @@ def _on_decision(b: _Builder, ev: Event) -> None:
     if on == "increment":
         _decide_increment(b, ev, ruling)
         return
+    if on == "period":
+        _decide_next_period(b, ev)
+        return
+    if on == "result":
+        _decide_result(b, ev)
+        return
+    if ruling == "next_period":
+        raise GameError(ev, "'next_period' is the decision on the period (on: \"period\", 2023 and 1997 8.6)")
     if ruling in ("white_wins", "black_wins"):
         raise GameError(ev, f"the ruling {ruling!r} is only for an adjudication (on: \"adjudication\")")
     if ruling == "grant":

@@ -166,40 +166,49 @@ def _on_claim_flag(b: _Builder, ev: Event) -> None:
     t = ev.t_ms
     opp = other(by)
     fallen = s.clock.fallen(t)
-    ed = s.edition
     if opp not in fallen:
         b.rule(t, "flag_observed", f"{NAME[by]} claims that {NAME[opp]}'s flag has fallen, but it has not: the game continues.")
         return
     if by in fallen:
-        rapid = s.config.mode in ("rapid", "blitz") and ed.flags_only_on_claim_in_rapid
-        if rapid:
-            b.end(t, draw("both_flags_fallen"), "both_flags_rapid", "Both flags have fallen: the game is drawn.")
-            return
-        first = s.clock.first_flag(t)
-        if s.config.clock_shows_first_flag and first is not None:
-            # The clock establishes which flag fell first: the rule for both flags, made for when it
-            # cannot (1989 12.8, 1997 6.11 and 10.4, 2023 III.3.1), does not apply.
-            loser, at = first
-            b.rule(t, "first_flag", f"Both flags have fallen, and the clock shows that {NAME[loser]}'s fell first "
-                   f"(at t={ms_to_t(at)}): the rule for flags of which the first cannot be established does not "
-                   "apply.")
-            _flag_outcome(b, loser, t)
-            return
-        quick = _in_quickplay_finish(s, by) and _in_quickplay_finish(s, opp)
-        draw_key, continue_key = "both_flags_quickplay", "both_flags"
-        if ed.name == "2023" and any(p.increment_ms for p in s.clock.control.periods):
-            # Guidelines III are for games without increment (III.2.2) and the Laws have no other
-            # rule on both flags: the arbiter rules by analogy with III.3.1 (the Preface).
-            draw_key, continue_key = "both_flags_last_period", "both_flags_earlier_period"
-        if ed.both_flags_quickplay == "draw" and quick:
-            b.end(t, draw("both_flags_fallen"), draw_key,
-                  "Both flags have fallen and it cannot be established which fell first, in the period in which "
-                  "all remaining moves must be made: the game is drawn.")
-        else:
-            b.rule(t, continue_key,
-                   "Both flags have fallen and it cannot be established which fell first: the game continues.")
+        _both_flags_down(b, t, by)
         return
     _flag_outcome(b, opp, t)
+
+
+def _both_flags_down(b: _Builder, t: int, by: Color) -> None:
+    """Both flags have fallen, found at ``t`` on ``by``'s claim or by the arbiter's observation (``by``:
+    the player having the move then): the first to fall decides where the clock establishes it,
+    otherwise the edition's rule for both flags (1989 12.8, 1997 6.11, 10.4 and B.8, 2023 III.3.1)."""
+    s = b.s
+    ed = s.edition
+    opp = other(by)
+    rapid = s.config.mode in ("rapid", "blitz") and ed.flags_only_on_claim_in_rapid
+    if rapid:
+        b.end(t, draw("both_flags_fallen"), "both_flags_rapid", "Both flags have fallen: the game is drawn.")
+        return
+    first = s.clock.first_flag(t)
+    if s.config.clock_shows_first_flag and first is not None:
+        # The clock establishes which flag fell first: the rule for both flags, made for when it
+        # cannot (1989 12.8, 1997 6.11 and 10.4, 2023 III.3.1), does not apply.
+        loser, at = first
+        b.rule(t, "first_flag", f"Both flags have fallen, and the clock shows that {NAME[loser]}'s fell first "
+               f"(at t={ms_to_t(at)}): the rule for flags of which the first cannot be established does not "
+               "apply.")
+        _flag_outcome(b, loser, t)
+        return
+    quick = _in_quickplay_finish(s, by) and _in_quickplay_finish(s, opp)
+    draw_key, continue_key = "both_flags_quickplay", "both_flags"
+    if ed.name == "2023" and any(p.increment_ms for p in s.clock.control.periods):
+        # Guidelines III are for games without increment (III.2.2) and the Laws have no other
+        # rule on both flags: the arbiter rules by analogy with III.3.1 (the Preface).
+        draw_key, continue_key = "both_flags_last_period", "both_flags_earlier_period"
+    if ed.both_flags_quickplay == "draw" and quick:
+        b.end(t, draw("both_flags_fallen"), draw_key,
+              "Both flags have fallen and it cannot be established which fell first, in the period in which "
+              "all remaining moves must be made: the game is drawn.")
+    else:
+        b.rule(t, continue_key,
+               "Both flags have fallen and it cannot be established which fell first: the game continues.")
 
 
 def _on_stop_clocks(b: _Builder, ev: Event) -> None:

@@ -18,8 +18,12 @@ stop_clocks,
 start_clocks,
 set_clocks
 game_score             :mod:`chesslaws.game.gamescores` (2023 D.2.9)
-scoresheet, sign       :mod:`chesslaws.game.recording` (2023 8,
-                       1997 8, 1989 11)
+announce               :mod:`chesslaws.game.announcing` (2023 D.2.8,
+                       D.2.10-D.2.11: and the assistant's acts)
+scoresheet, sign,      :mod:`chesslaws.game.recording` (2023 8,
+request_scoresheet     1997 8, 1989 11; 2023 A.2, A.4.3, B.2.3)
+observe                :mod:`chesslaws.game.observation` (1989 12.2,
+                       1997 6.8, 2023 6.8, A.5.2, A.5.4, A.5.5)
 displace, restore      :mod:`chesslaws.game.displacement` (2023 7.4,
                        1997 7.3, 1989 8.3)
 release                :mod:`chesslaws.game.releasing` (2023 4.7,
@@ -56,8 +60,10 @@ from chesslaws.game.moving import _on_adjust, _on_claim_touch_move, _on_move, _o
 from chesslaws.game.pressing import _on_press_clock
 from chesslaws.game.releasing import _on_release
 from chesslaws.game.displacement import _on_displace, _on_restore
-from chesslaws.game.recording import _on_scoresheet, _on_sign
+from chesslaws.game.recording import _on_request_scoresheet, _on_scoresheet, _on_sign
 from chesslaws.game.gamescores import _on_game_score
+from chesslaws.game.announcing import _assistant_acts, _on_announce
+from chesslaws.game.observation import _on_observe
 from chesslaws.game.state import GameError, GameState, _Builder, _config_from_start, other
 
 
@@ -117,6 +123,9 @@ HANDLERS: Mapping[str, Handler] = {
     "scoresheet": _on_scoresheet,
     "sign": _on_sign,
     "game_score": _on_game_score,
+    "request_scoresheet": _on_request_scoresheet,
+    "announce": _on_announce,
+    "observe": _on_observe,
     "seal": _on_seal,
     "resume": _on_resume,
     "envelope_lost": _on_envelope_lost,
@@ -149,5 +158,7 @@ def transition(state: GameState, ev: Event) -> GameState:
         when = f" at t={ms_to_t(seen.rulings[-1].t_ms)}" if seen.rulings else ""
         raise GameError(ev, f"the game is over{when}: {last}".rstrip(": "))
     b = _Builder(seen)
+    if ev.get("assistant") and not _assistant_acts(b, ev):
+        return b.build()  # an act outside the assistant's duties is not accepted (2023 D.2.11)
     HANDLERS[ev.type](b, ev)
     return b.build()

@@ -59,8 +59,8 @@ def _illegal_moves_observed(s: GameState, text: str) -> bool:
     kings in check or a pawn on the furthest rank: for those A.5.4 has him wait
     until the next move is completed (:func:`_illegal_position_stays`).
     """
-    if not s.config.arbiter_present:
-        return False
+    if not s.config.arbiter_present or not s.config.observes_all:
+        return False  # no arbiter, or one who sees only what he is logged to observe (``observe``)
     mode = s.config.mode
     if s.edition.name == "1997" and mode == "blitz":
         return False
@@ -192,11 +192,32 @@ def _two_hands(b: _Builder, t: int, mover: Color, san: str) -> None:
     penalty (13.4) being his to choose."""
     ed = b.s.edition
     if ed.name == "2023":
-        _penalise_as_illegal(b, t, mover, "two_hands", f"{NAME[mover]} made the move {san} with two hands and "
-                             "pressed the clock: it is penalised as an illegal move, and the move stands")
+        _penalise_when_seen(b, t, mover, "two_hands", f"{NAME[mover]} made the move {san} with two hands and "
+                            "pressed the clock: it is penalised as an illegal move, and the move stands")
     elif "one_hand" in ed.articles:
         b.rule(t, "one_hand", f"{NAME[mover]} made the move {san} with two hands: each move is made with one hand "
                "only; the move stands, and any penalty is the arbiter's to give.")
+
+
+def _penalise_when_seen(b: _Builder, t: int, mover: Color, rule: str, base: str) -> None:
+    """2023 7.5.3-7.5.4, an act penalised as an illegal move: at once where the arbiter sees everything
+    (or none is present: as before); with one who watches the board now and then (``"arbiter":
+    "occasional"``) only when he observes it (``observe``) or the opponent claims it (``claim_win``),
+    before the opponent's next move (A.5.2)."""
+    cfg = b.s.config
+    if cfg.arbiter_present and not cfg.observes_all:
+        b.set(unseen=(mover, rule, base))
+        return
+    _penalise_as_illegal(b, t, mover, rule, base)
+
+
+def _penalise_unseen(b: _Builder, t: int) -> None:
+    """The act :func:`_penalise_when_seen` left unseen, now observed or claimed."""
+    unseen = b.s.unseen
+    assert unseen is not None
+    offender, rule, base = unseen
+    b.set(unseen=None)
+    _penalise_as_illegal(b, t, offender, rule, base)
 
 
 def _penalise_as_illegal(b: _Builder, t: int, mover: Color, rule: str, base: str) -> None:
@@ -229,8 +250,8 @@ def _on_press_clock(b: _Builder, ev: Event) -> None:
     if s.clock.running != by or by != s.turn:
         raise GameError(ev, f"only the player having the move ({NAME[s.turn]}), whose clock runs, can press it")
     if s.edition.name == "2023":
-        _penalise_as_illegal(b, t, by, "press_without_move", f"{NAME[by]} pressed the clock without making a move: "
-                             f"his clock is restarted and it is penalised as an illegal move")
+        _penalise_when_seen(b, t, by, "press_without_move", f"{NAME[by]} pressed the clock without making a move: "
+                            f"his clock is restarted and it is penalised as an illegal move")
         return
     b.rule(t, "press_without_move", f"{NAME[by]} pressed the clock without making a move: the arbiter restarts "
            f"{NAME[by]}'s clock; the Laws set no penalty for it.")
@@ -270,6 +291,9 @@ def _on_claim_win(b: _Builder, ev: Event) -> None:
     t = ev.t_ms
     before = s.illegal_pending
     offender = other(by)
+    if before is None and s.unseen is not None and s.unseen[0] == offender:
+        _penalise_unseen(b, t)  # 2023 A.5.2: the opponent claims what the arbiter did not see (7.5.3, 7.5.4)
+        return
     if before is None or s.turn != by:
         raise GameError(ev, f"there is no illegal move by {NAME[offender]} for {NAME[by]} to claim "
                         "(the claim must come before the claimant's own move)")
@@ -285,7 +309,13 @@ def _on_claim_win(b: _Builder, ev: Event) -> None:
                   f"{NAME[by]} claims {NAME[offender]}'s illegal move {text}, but {NAME[by]} {why}, "
                   "without mating potential: the game is drawn.")
         return
-    offered = s.moves[-1].draw_offer
+    _correct_standing(b, t, offender, text, before, s.moves[-1].draw_offer)
+
+
+def _correct_standing(b: _Builder, t: int, offender: Color, text: str, before: GameState, offered: bool) -> None:
+    """An illegal move that stood, claimed or found at ``t``, corrected: the position ``before`` it is
+    reinstated with the edition's consequence (a promotion where the pawn was not replaced: 2023 7.5.2)."""
+    s = b.s
     queen = _queen_for_unreplaced(before.position, text) if s.edition.unreplaced_promotion_is_queen else None
     if queen is not None:
         _reinstate(b, before, t, offender, ())
@@ -370,9 +400,7 @@ def _on_reinstate(b: _Builder, ev: Event) -> None:
         raise EventError(f"field 'ply': keep between 0 and {len(s.moves) - 1} of the {len(s.moves)} moves made "
                          f"(not {n})", field="ply")
     kept = s.moves[:n]
-    pos = s.config.initial_position()
-    for m in kept:
-        pos = pos.play_illegal(m.uci) if m.illegal else pos.play(m.uci)
+    pos = _position_after(s, n)
     times = _clock_times(ev)
     clock = s.clock
     was = clock.running or clock.paused
@@ -395,6 +423,14 @@ def _on_reinstate(b: _Builder, ev: Event) -> None:
     why = f" ({reason.replace('_', ' ')})" if reason else ""
     b.rule(t, rule, f"The arbiter reinstates the position {last}{why}: {len(s.moves) - n} move"
            f"{'s are' if len(s.moves) - n > 1 else ' is'} taken back{set_to}; {NAME[pos.turn]} has the move.")
+
+
+def _position_after(s: GameState, n: int) -> Position:
+    """The position after the first ``n`` moves of the game (those that stood illegal included)."""
+    pos = s.config.initial_position()
+    for m in s.moves[:n]:
+        pos = pos.play_illegal(m.uci) if m.illegal else pos.play(m.uci)
+    return pos
 
 
 def _colours_reversed(b: _Builder, t: int, made: int) -> None:

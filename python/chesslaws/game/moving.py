@@ -30,7 +30,7 @@ from chesslaws.game.irregularities import _on_illegal_move, _reinstate, _two_han
 from chesslaws.game.played import _after_move
 from chesslaws.game.pressing import _defer_illegal, _move_not_pressed, _press_field, _reply_before_press
 from chesslaws.game.releasing import _allowed_by_release, _on_touch_promotion
-from chesslaws.game.state import NAME, GameError, _Builder, _require_player_present, other
+from chesslaws.game.state import NAME, GameError, Slip, _Builder, _require_player_present, other
 from chesslaws.position import Position
 from chesslaws.timecontrol import Color
 
@@ -175,8 +175,12 @@ def _on_move(b: _Builder, ev: Event) -> None:
     text = str(ev.get("move"))
     offer = bool(ev.get("offer_draw", False))
     press = _press_field(b, ev)
+    if s.slip is not None and s.slip.by != mover:
+        raise GameError(ev, f"{NAME[s.slip.by]}'s announcement differs from his move and he has not pressed the clock: "
+                        "he corrects it or presses first (2023 D.2.8)")
+    slip: str | None = None
     if "announced" in ev.fields:
-        text = _announced_move(b, ev, mover, text, str(ev.get("announced")))
+        text, slip = _announced_move(b, ev, mover, text, str(ev.get("announced")), press)
     try:
         san, uci, nxt = s.position.play_annotated(text)
     except IllegalMove:
@@ -192,6 +196,8 @@ def _on_move(b: _Builder, ev: Event) -> None:
     violation = violation or (released is not None and uci not in released)
     _reply_before_press(b, ev, mover)
     _after_move(b, ev.t_ms, mover, san, uci, nxt, offer_draw=offer, press=press)
+    if slip is not None and b.get("status") == "ongoing":
+        b.set(slip=Slip(mover, slip, s))  # the slip of the tongue may still be corrected (2023 D.2.8)
     if not press:
         _move_not_pressed(b, ev.t_ms, mover, san)
     if violation and b.get("status") == "ongoing":
@@ -200,13 +206,16 @@ def _on_move(b: _Builder, ev: Event) -> None:
         _two_hands(b, ev.t_ms, mover, san)
 
 
-def _announced_move(b: _Builder, ev: Event, mover: Color, executed: str, announced: str) -> str:
+def _announced_move(b: _Builder, ev: Event, mover: Color, executed: str, announced: str,
+                    press: bool = True) -> tuple[str, str | None]:
     """2023 Appendix D: in a game with a visually disabled player every move is
     announced and repeated (D.2.1). An announcement that differs from the move
     executed and is not corrected before the clock is pressed (D.2.8) leaves
     the two boards different; the game scores, which both follow the
     announcement, decide (D.2.9): the announced move is the move made, and the
-    board is adjusted to it. Returns the move to play."""
+    board is adjusted to it. Made without pressing the clock, the slip may still be corrected
+    (:mod:`chesslaws.game.announcing`): the move executed is played and the announced one kept.
+    Returns the move to play and the announced move (UCI) of a slip not yet settled, or None."""
     s = b.s
     if not s.config.visually_disabled:
         raise EventError("field 'announced' belongs to games with a visually disabled player "
@@ -217,17 +226,19 @@ def _announced_move(b: _Builder, ev: Event, mover: Color, executed: str, announc
     except (IllegalMove, UnreadableMove, AmbiguousMove):
         b.rule(ev.t_ms, "announcement", f"{NAME[mover]} announced {announced!r}, which is no legal move here, and "
                f"did not correct it before pressing the clock: the move executed on the board, {executed}, stands.")
-        return executed
+        return executed, None
     try:
         done = pos.parse_move(executed)
     except (IllegalMove, UnreadableMove, AmbiguousMove):
         done = None
     if done == said:
-        return executed
+        return executed, None
+    if not press and done is not None:
+        return executed, said
     b.rule(ev.t_ms, "boards_differ", f"{NAME[mover]} executed {executed} but announced {pos.san(said)} and did not "
            "correct the slip before pressing the clock: the two boards differ. The game scores follow the "
            f"announcement, so {pos.san(said)} is the move made and the board is adjusted to it.")
-    return said
+    return said, None
 
 
 def _square_field(ev: Event) -> str:

@@ -86,7 +86,10 @@ def _after_move(
     own = [o for o in (b.get("offer"), b.get("counter")) if o is not None and o.by == mover]
     offer: DrawOffer | None = own[0] if own else None
     b.set(position=nxt, keys=keys, offer=offer, counter=None, touched=(), touch_violation=None,
-          illegal_pending=None, unpressed_illegal=None, released=(), promotion_piece=None, promotion_touched=False)
+          illegal_pending=None, unpressed_illegal=None, released=(), promotion_piece=None, promotion_touched=False,
+          observed=False, slip=None)
+    if b.s.unseen is not None and b.s.unseen[0] != mover:
+        b.set(unseen=None)  # the opponent has made his next move: too late to act on it (2023 A.5.2)
     # An illegal move that stands ends nothing by itself: the claim decides (C.3).
     ended = not illegal and _end_checks_after_move(b, t, mover, san, uci)
     if not ended and b.s.illegal_pending is not None:  # the move after one that stood (2023 A.5.4)

@@ -33,6 +33,7 @@ from chesslaws._values import replace
 from chesslaws.clock import Clock
 from chesslaws.events import Event, EventError
 from chesslaws.game.displacement import _restart_for_displacer
+from chesslaws.game.announcing import _slip_pressed
 from chesslaws.game.irregularities import _on_illegal_move, _on_press_clock as _press_without_move, _squares_of
 from chesslaws.game.state import NAME, UnpressedMove, _Builder, other
 from chesslaws.timecontrol import Color
@@ -110,6 +111,9 @@ def _on_press_clock(b: _Builder, ev: Event) -> None:
     s = b.s
     by: Color = ev.by  # type: ignore[assignment]
     t = ev.t_ms
+    if s.slip is not None and s.slip.by == by and s.clock.running == by:
+        _slip_pressed(b, ev)  # a slip of the tongue not corrected before the press (2023 D.2.8, D.2.9)
+        return
     pending = s.unpressed_illegal
     if pending is not None and by == s.turn and s.clock.running == by:
         # The illegal move is completed now (2023 7.5.1, 1997 C.3), and ruled as if made with the press.

@@ -187,6 +187,16 @@ class Displacement:
 
 
 @dataclass(frozen=True, slots=True)
+class Slip:
+    """A move whose announcement differs from the move executed, made without pressing the clock: the
+    slip of the tongue may still be corrected before the opponent's clock is started (2023 D.2.8)."""
+
+    by: Color
+    said: str  # the announced move (UCI)
+    before: GameState  # the state before the move, to play the announcement instead
+
+
+@dataclass(frozen=True, slots=True)
 class DrawOffer:
     by: Color
     t_ms: int
@@ -253,6 +263,9 @@ class Config:
     chess960: bool = False  # 2023 Guidelines II: Chess960 castling
     start_number: int | None = None  # the Chess960 starting position's number (0-959), when known
     clock_shows_first_flag: bool = False  # a digital clock establishes which flag fell first (2023 III.3.1)
+    observes_all: bool = True  # False: an arbiter present who sees only what ``observe`` events say (A.5.2)
+    assistants: frozenset[str] = frozenset()  # the players with an assistant at the board (2023 D.2.10-D.2.11)
+    hearing_impaired: frozenset[str] = frozenset()  # 2023 D.2.11 (an assistant is then required)
 
     def initial_position(self) -> Position:
         """The position the game starts from, in its castling mode."""
@@ -261,7 +274,7 @@ class Config:
     @property
     def flags_observed(self) -> bool:
         """Does the system (as arbiter) see flag falls without a claim?"""
-        if not self.arbiter_present:
+        if not self.arbiter_present or not self.observes_all:
             return False
         return not (self.edition.flags_only_on_claim_in_rapid and self.mode in ("rapid", "blitz"))
 
@@ -304,8 +317,12 @@ class GameState:
     released: tuple[tuple[str, str], ...] = ()  # pieces released on a square in this move: (from, to) (4.7)
     promotion_piece: str | None = None  # the promotion piece chosen and final ("q", "r", "b", "n")
     scoresheet_exempt: Mapping[str, bool] = field(default_factory=dict)  # exempt from recording (8.4)
-    signed: Mapping[str, str] = field(default_factory=dict)
-    game_scores: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # written scores (2023 D.2.9)  # the result each player signed (2023 8.7)
+    signed: Mapping[str, str] = field(default_factory=dict)  # the result each player signed (2023 8.7)
+    game_scores: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # written scores (2023 D.2.9)
+    scoresheet_requests: Mapping[str, int] = field(default_factory=dict)  # requests to be shown it (A.4.3)
+    observed: bool = False  # the arbiter observed the illegal position the last move left (2023 A.5.4)
+    slip: Slip | None = None  # a slip of the tongue not yet corrected nor pressed (2023 D.2.8)
+    unseen: tuple[Color, str, str] | None = None  # (offender, rule, words): 7.5.3 / 7.5.4 nobody saw yet (A.5.2)
     displaced: Displacement | None = None  # pieces displaced, not yet re-established (7.4.1)
     promotion_touched: bool = False  # ... by touching the square of promotion (2023 4.4.4), not by a release
     # The position (this very object) that the dead-position check last found alive: from the next
@@ -361,6 +378,8 @@ class GameState:
             out.append({"kind": "pieces_displaced", "by": self.displaced.by, "squares": list(self.displaced.squares)})
         if self.unpressed_illegal is not None and self.ongoing:
             out.append({"kind": "illegal_move_not_completed", "by": self.turn})
+        if self.slip is not None and self.ongoing:
+            out.append({"kind": "announcement_differs", "by": self.slip.by})
         for c in self.claims:
             out.append({"kind": c.kind, "reason": c.reason, "by": c.by})
         return out
@@ -414,11 +433,15 @@ def _config_from_start(ev: Event) -> Config:
     if visually_disabled and edition.name != "2023":
         raise EventError(f"field 'visually_disabled': Appendix D is the 2023 Laws'; the {edition.name} Laws have "
                          "no rules for visually disabled players", field="visually_disabled")
+    assistants = _assistants(ev, frozenset(visually_disabled), edition)
     return Config(
         edition=edition,
         time_control=tc,
         mode=mode,
-        arbiter_present=ev.get("arbiter", "present") == "present",
+        arbiter_present=ev.get("arbiter", "present") != "absent",
+        observes_all=ev.get("arbiter", "present") != "occasional",
+        assistants=assistants,
+        hearing_impaired=frozenset(ev.get("hearing_impaired", [])),
         white=str(ev.get("white", "?")),
         black=str(ev.get("black", "?")),
         fen=fen,
@@ -435,6 +458,34 @@ def _config_from_start(ev: Event) -> Config:
         start_number=start_number,
         clock_shows_first_flag=ev.get("clock", "analogue") == "digital",
     )
+
+
+def _assistants(ev: Event, visually_disabled: frozenset[str], edition: Edition) -> frozenset[str]:
+    """The start event's ``assistant`` (the players with an assistant at the board) checked against the
+    2023 Laws: a player unable to keep score may provide an assistant who records the moves (8.1.6); in a
+    game with a visually disabled player (D.2.10-D.2.11) that player has the right to one, the sighted
+    player may use one only when the visually disabled player does not, and one must be used when a
+    visually disabled player is paired with a hearing-impaired player (``hearing_impaired``). The 1989
+    and 1997 Laws have no assistant."""
+    assistants = ev.get("assistant", [])
+    hearing = ev.get("hearing_impaired", [])
+    for name, value in (("assistant", assistants), ("hearing_impaired", hearing)):
+        if any(c not in ("white", "black") for c in value):
+            raise EventError(f"field {name!r} lists players: \"white\" and/or \"black\"", field=name)
+    if assistants and edition.name != "2023":
+        raise EventError(f"field 'assistant': the {edition.name} Laws have no assistant at the board (2023 8.1.6, "
+                         "D.2.10-D.2.11)", field="assistant")
+    if hearing and not visually_disabled:
+        raise EventError("field 'hearing_impaired' belongs to games with a visually disabled player (2023 D.2.11; "
+                         "start field 'visually_disabled')", field="hearing_impaired")
+    sighted = [c for c in assistants if c not in visually_disabled]
+    if sighted and any(c in assistants for c in visually_disabled):
+        raise EventError("field 'assistant': the sighted player may use an assistant only when the visually "
+                         "disabled player does not (2023 D.2.11)", field="assistant")
+    if any(c not in visually_disabled for c in hearing) and not assistants:
+        raise EventError("field 'assistant': an assistant must be used when a visually disabled player is paired "
+                         "with a hearing-impaired player (2023 D.2.11)", field="assistant")
+    return frozenset(assistants)
 
 
 def _variant_from_start(ev: Event, edition: Edition) -> tuple[bool, int | None, str]:

@@ -64,7 +64,9 @@ class CreateGame(BaseModel):
     edition: Literal["1989", "1997", "2023"] = "2023"
     time_control: str = Field("300+2", max_length=200, description="e.g. 300+2, 40/5400+30:1800+30, 300d5, - (no clock)")
     mode: Literal["standard", "rapid", "blitz"] | None = None
-    arbiter: Literal["present", "absent"] = "present"
+    arbiter: Literal["present", "absent", "occasional"] = Field("present", description=(
+        "present: the arbiter sees flags and illegal moves at once; absent: only the players' claims; occasional: "
+        "present in the venue, he sees them when his console says he observed them ('observe')"))
     white: str | None = Field(None, min_length=1, max_length=100)
     black: str | None = Field(None, min_length=1, max_length=100)
     fen: str | None = Field(None, max_length=200)
@@ -99,6 +101,11 @@ class CreateGame(BaseModel):
         "1997 6.11, 2023 III.3.1); analogue (the default) does not"))
     visually_disabled: list[Literal["white", "black"]] | None = Field(None, max_length=2, description=(
         "2023 Appendix D: the players who are visually disabled (moves announced, two boards, game scores)"))
+    assistant: list[Literal["white", "black"]] | None = Field(None, max_length=2, description=(
+        "2023 8.1.6, D.2.10-D.2.11: the players with an assistant at the board (one who records the moves for a "
+        "player unable to keep score; a visually disabled player's, or the sighted player's when he has none)"))
+    hearing_impaired: list[Literal["white", "black"]] | None = Field(None, max_length=2, description=(
+        "2023 D.2.11: hearing-impaired players (a visually disabled player paired with one needs an assistant)"))
     event: str | None = Field(None, max_length=200)
     site: str | None = Field(None, max_length=200)
     round: str | None = Field(None, max_length=50)
@@ -412,7 +419,7 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
         start: dict[str, Any] = {"edition": body.edition, "time_control": body.time_control,
                                  "arbiter": body.arbiter, "white": body.white or "?", "black": body.black or "?"}
         for name in ("mode", "fen", "quickplay_guidelines", "event", "site", "round", "default_time",
-                     "start_position", "clock", "visually_disabled"):
+                     "start_position", "clock", "visually_disabled", "assistant", "hearing_impaired"):
             value = getattr(body, name)
             if value is not None:
                 start[name] = value

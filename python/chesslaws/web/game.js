@@ -154,9 +154,18 @@ async function api(method, path, body) {
 const PLAYER_EVENTS = new Set(["offer_draw", "accept_draw", "decline_draw", "claim_draw", "claim_flag", "resign", "arrive",
   "press_clock", "claim_touch_move", "displace"]);
 
+//: What a player's assistant may do at the board (2023 D.2.10-D.2.11): these take "assistant": true.
+const ASSISTED = new Set(["move", "announce", "press_clock", "scoresheet", "game_score", "claim_flag",
+  "claim_touch_move", "seal"]);
+
 async function send(event) {
   if (seat === "arbiter" && S && S.interface === "otb" && PLAYER_EVENTS.has(event.type) && !event.by) {
     event.by = $("act-for").value;
+  }
+  if (seat === "arbiter" && S && S.interface === "otb" && ASSISTED.has(event.type) && $("by-assistant").checked
+      && (S.assistants || []).includes(event.by)) {
+    event.assistant = true;
+    $("by-assistant").checked = false;
   }
   // Over the open socket when there is one: the new state arrives on it just before the acknowledgement,
   // with only the new moves. Without a socket, over HTTP, whose answer carries the whole state.
@@ -413,6 +422,10 @@ async function playMove(uci) {
     event.press = false;  // over the board: the player moved without pressing the clock
     $("move-unpressed").checked = false;
   }
+  if (event.type === "move" && seat === "arbiter" && $("move-announced").value.trim()) {
+    event.announced = $("move-announced").value.trim();  // 2023 D.2.1: as spoken (a slip: D.2.8)
+    $("move-announced").value = "";
+  }
   // Show the move at once; the server's state follows.
   const pieces = placement(S.fen);
   const from = uci.slice(0, 2);
@@ -630,6 +643,9 @@ function renderStatus() {
       // Shown to the arbiter only: nobody may tell a player he has not pressed (2023 12.6, 1997 13.6, 1989 12.9).
       if (p.kind === "clock_not_pressed" && seat === "arbiter") notes.push(`${NAME[p.by]} has not pressed the clock`);
       if (p.kind === "pieces_displaced") notes.push(`${NAME[p.by]} displaced pieces (${p.squares.join(", ")})`);
+      if (p.kind === "announcement_differs" && seat === "arbiter") {
+        notes.push(`${NAME[p.by]}'s announcement differs from his move: a slip he may correct before pressing`);
+      }
       if (p.kind === "illegal_move_not_completed" && seat === "arbiter") {
         notes.push(`${NAME[p.by]}'s illegal move is not completed (clock not pressed)`);
       }
@@ -723,7 +739,7 @@ function renderActions() {
   $("btn-seal").disabled = !myMove;
   $("seal-move").disabled = !myMove;
   // Only when an arbiter is there to come: his console is open (never in a game against the computer).
-  $("summon-box").hidden = !player || !ongoing || S.arbiter !== "present" || !S.arbiter_watching || S.clocks.running === null;
+  $("summon-box").hidden = !player || !ongoing || S.arbiter === "absent" || !S.arbiter_watching || S.clocks.running === null;
   $("arrive-box").hidden = !(S.absent || []).includes(actor) || !(ongoing || adjourned);
   $("move-entry").hidden = !(player || otbArbiter) || !ongoing || (clocksStopped() && !otbArbiter);
   renderEnd(player);
@@ -899,6 +915,15 @@ function renderConsole() {
   $("arb-sheet").hidden = S.interface !== "otb";  // player events: the arbiter enters them over the board
   $("arb-sheet-note").disabled = S.status !== "ongoing";
   $("arb-sign").disabled = S.status !== "finished";
+  const ongoing = S.status === "ongoing";
+  $("arb-observe").hidden = S.arbiter !== "occasional" || !ongoing;  // an arbiter who watches now and then
+  const flagDown = S.clocks && (S.clocks.white_ms === 0 || S.clocks.black_ms === 0);
+  $("arb-period").hidden = !ongoing || !flagDown || !S.time_control.includes("/");  // 8.6: periods with moves
+  $("arb-result").hidden = S.status !== "finished";
+  $("announce-box").hidden = !(S.visually_disabled || []).length;
+  $("arb-request-sheet").disabled = $("arb-request-blank").disabled = !ongoing;
+  $("assistant-box").hidden = !(S.assistants || []).length;
+  $("announced-box").hidden = !(S.visually_disabled || []).length;
   const box = $("arb-sealed");
   if (!sealed) { box.hidden = true; box.dataset.seq = ""; return; }
   box.hidden = false;
@@ -1073,6 +1098,16 @@ for (const b of document.querySelectorAll(".arb-decision")) {
 }
 $("arb-sheet-note").addEventListener("click", () =>
   send({ type: "scoresheet", by: $("sheet-who").value, plies: parseInt($("sheet-plies").value, 10) || 0 }));
+$("arb-observe-flag").addEventListener("click", () => send({ type: "observe", what: "flag" }));
+$("arb-observe-illegal").addEventListener("click", () => send({ type: "observe", what: "illegal_move" }));
+$("arb-next-period").addEventListener("click", () => send({ type: "decision", on: "period", ruling: "next_period" }));
+$("arb-decide-result").addEventListener("click", () =>
+  send({ type: "decision", on: "result", ruling: $("result-decided").value }));
+$("arb-request-sheet").addEventListener("click", () => send({ type: "request_scoresheet", by: $("sheet-who").value }));
+$("arb-request-blank").addEventListener("click", () =>
+  send({ type: "request_scoresheet", by: $("sheet-who").value, kind: "blank" }));
+$("arb-announce").addEventListener("click", () =>
+  send({ type: "announce", by: $("sheet-who").value, move: $("announce-move").value.trim() }));
 $("arb-game-score").addEventListener("click", () => send({
   type: "game_score", by: $("sheet-who").value,
   moves: $("score-moves").value.split(/[\s,]+/).map((m) => m.replace(/^\d+\.+/, "")).filter((m) => m),
@@ -1156,6 +1191,13 @@ $("move-entry").addEventListener("submit", (e) => {
   if (!S || !myTurnColor()) { toast(T("It is not your move.")); return; }
   if (viewPly !== null) setView(null);
   const m = findMove(text);
+  const coordinates = /^[a-h][1-8][a-h][1-8][qrbn]?$/.test(text.trim());
+  if (!m && seat === "arbiter" && S.interface === "otb" && coordinates) {
+    // Over the board the arbiter enters what was played: an illegal move, in coordinates, is logged as one.
+    $("move-input").value = "";
+    playMove(text.trim());
+    return;
+  }
   if (!m) { toast(`No legal move “${text.trim()}” in this position.`); return; }
   $("move-input").value = "";
   playMove(m.uci);
