@@ -59,6 +59,14 @@ def test_check_reports_what_convert_reports_on_the_crucial_games(tmp_path: Path)
     assert "2 inconsistent records" in conv.output
 
 
+def _disagreements_of_part(part: tuple[str, str, int, int]) -> list[tuple[int, Any, Any]]:
+    """The disagreements on the games of a file whose number is `index` modulo `parts` (of the corpus's
+    files, those sampled in this run: ``corpus.sampled``), for `in_parallel`."""
+    path, edition, index, parts = part
+    name = Path(path).name
+    return disagreements(path, edition, lambda n: n % parts == index and sampled(name, n))
+
+
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_generated_games_are_judged_alike(edition: str, tmp_path: Path) -> None:
     """Random endings (captures favoured, so that the material runs out), flag falls against every
@@ -68,7 +76,8 @@ def test_generated_games_are_judged_alike(edition: str, tmp_path: Path) -> None:
     checked = dict(check_judgements(str(p), edition))
     judged = sum(1 for j in checked.values() if j is not None)
     assert judged >= 20  # the generator makes records the Laws contradict
-    assert disagreements(str(p), edition) == []
+    found = in_parallel(_disagreements_of_part, [(str(p), edition, i, 2) for i in range(2)])
+    assert [d for part in found for d in part] == []
 
 
 def test_a_draw_recorded_without_moves_is_fixed_to_no_result_and_then_checks_clean(tmp_path: Path) -> None:
@@ -86,11 +95,6 @@ def test_a_draw_recorded_without_moves_is_fixed_to_no_result_and_then_checks_cle
     assert again.exit_code == 0, again.output
 
 
-def _corpus_disagreements(part: tuple[str, str, int, int]) -> list[tuple[int, Any, Any]]:
-    """The disagreements on the sampled games of one file whose number is `index` modulo `parts`."""
-    path, edition, index, parts = part
-    name = Path(path).name
-    return disagreements(path, edition, lambda n: n % parts == index and sampled(name, n))
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -103,7 +107,7 @@ def test_the_shared_corpus_is_judged_alike(name: str, edition: str, tmp_path: Pa
         pytest.skip(f"the shared corpus is not here ({name}.pgn.zst is missing)")
     if not FULL_CORPUS and name != "online_chesscom_Carlsen_clk" and edition != "2023":
         pytest.skip("the rest of the corpus under this edition runs with CHESSLAWS_FULL_CORPUS=1 (suite time)")
-    found = in_parallel(_corpus_disagreements, [(str(src), edition, i, 2) for i in range(2)])
+    found = in_parallel(_disagreements_of_part, [(str(src), edition, i, 2) for i in range(2)])
     assert [d for part in found for d in part] == []
 
 

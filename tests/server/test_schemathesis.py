@@ -39,7 +39,7 @@ def _schemathesis(url: str, tmp: Path, *, game: str | None, token: str | None, s
     config.write_text(f'[parameters]\n"path.game_id" = "{game}"\n' if game else "")
     cmd = [*cmd, "--config-file", str(config), "run", f"{url}/openapi.json",
            "--checks", "not_a_server_error", "--phases", "fuzzing,stateful",
-           "--max-examples", "30", "--max-time", "25", "--seed", str(seed), "--workers", "2",
+           "--max-examples", "30", "--max-time", "15", "--seed", str(seed), "--workers", "2",
            "--request-timeout", "10", "--warnings=off"]
     if token:
         cmd += ["-H", f"Authorization: Bearer {token}"]
