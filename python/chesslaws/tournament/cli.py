@@ -392,7 +392,11 @@ def arbiter(tournament_key: str, url: str, db: str) -> None:
     With it the arbiter runs the event on `chesslaws serve` (same --db):
     the round console pairs each round into live games, shows every board
     (moves, clocks, claims, stopped clocks, results) and opens each game's
-    arbiter console. The token replaces any earlier one: games created
+    arbiter console. A round's clocks start when the arbiter starts the round
+    (now or at a set time), never at pairing: a player who has not opened his
+    game by then is absent, and the default time decides (Article 6.7). Over
+    the API (POST /api/tournaments/ID/rounds) this fair start is the default;
+    {"start": "now"} asks for the old one. The token replaces any earlier one: games created
     with the earlier token keep their own arbiter links (printed then), the
     console offers them only to the token that created them.
 

@@ -6,7 +6,10 @@
   answers its id and the secret token of its arbiter (shown once);
 - ``POST /api/tournaments/{id}/rounds`` (the arbiter's token as Bearer): pairs
   the next round and creates each board's game through the hub, with the
-  event's regulations in its start event; answers the seat links per player;
+  event's regulations in its start event; answers the seat links per player.
+  The round starts fairly by default (``"start": "held"``): its clocks start when the arbiter starts it
+  (``.../rounds/N/start``) or at ``start_in`` seconds after pairing, and a player who does not come is
+  decided by the default time; ``{"start": "now"}`` asks for the old start (the clocks run from pairing);
 - ``GET /api/tournaments/{id}``: the rounds and the standings; every game that
   the Laws have ended meanwhile gives its board its result first (a late
   arrival is a forfeit), and its log is kept with the tournament;
@@ -21,7 +24,7 @@
 - ``GET /api/tournaments?limit=&before=``: the events, the latest changed first, a page at a time;
 - ``POST /api/tournaments/{id}/players`` and ``.../players/{n}/withdraw`` (Bearer): registration;
 - ``POST /api/tournaments/{id}/rounds/{n}/start`` (Bearer): the round's clocks start now, or
-  ``in`` seconds (a round paired with ``"start": "held"`` waits for it; its players are absent until
+  ``in`` seconds (a held round, the default, waits for it; its players are absent until
   they open their game, and the event's default time decides who does not come: Article 6.7);
 - ``GET /api/tournaments/{id}/players/{n}`` (the player's own token as Bearer): the player's current
   game's link and results; ``WS /api/tournaments/{id}/ws``: ``{"kind": "changed"}`` whenever a game or
@@ -103,9 +106,14 @@ class NewTournament(BaseModel):
 
 class PairRound(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    start: Literal["now", "held"] = Field("now", description=(
-        "now: the games' clocks start at pairing; held: they wait until the arbiter starts the round "
-        "(POST .../rounds/N/start), and the players are absent until they open their game"))
+    start: Literal["held", "now"] = Field("held", description=(
+        "held (the default, a fair start): the games' clocks wait until the arbiter starts the round "
+        "(POST .../rounds/N/start) or until start_in, and the players are absent until they open their game "
+        "(the event's default time decides who does not come: Article 6.7); now: the old start, the clocks "
+        "run from pairing whoever is there (only when asked for)"))
+    start_in: float | None = Field(None, ge=0, le=86400, description=(
+        "held only: the round starts by itself this many seconds after pairing (a scheduled start), as if "
+        "the arbiter started it with {\"in\": start_in}"))
 
 
 class StartRound(BaseModel):
@@ -691,21 +699,29 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
             rnd = t.round(number)
         except TournamentError as err:
             raise ApiError(404, str(err)) from None
-        at = round(hub.now() + body.in_, 3)
+        at, started = await start_boards(rnd.boards, body.in_)
+        notify(t.id)
+        return {"round": number, "starts_at": at, "started": started}
+
+    async def start_boards(boards: Any, seconds: float) -> tuple[float, int]:
+        """The held games of these boards start ``seconds`` from now: their t=0, and how many were held."""
+        at = round(hub.now() + seconds, 3)
         started = 0
-        for b in rnd.boards:
+        for b in boards:
             live = await game_of(b.game_id) if b.game_id else None
             if live is not None and await hub.start_held(live, at):
                 started += 1
-        notify(t.id)
-        return {"round": number, "starts_at": at, "started": started}
+        return at, started
 
     @app.post("/api/tournaments/{tid}/rounds", status_code=201, tags=["tournaments"],
               summary="Pair the next round and create its games")
     async def next_round(tid: str, request: Request, body: PairRound | None = None,
                          cred: HTTPAuthorizationCredentials | None = Depends(bearer)) -> dict[str, Any]:
         arbiter = await arbiter_of(tid, cred)
-        held = body is not None and body.start == "held"
+        body = body or PairRound()
+        held = body.start == "held"
+        if body.start_in is not None and not held:
+            raise ApiError(422, "start_in schedules a held round's start: it cannot go with \"start\": \"now\"")
         hub.rate.hit("rounds_per_address", address(request))
         async with lock:
             t = await sync(await load(tid))
@@ -748,8 +764,11 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
             await db(lambda: store.save_seat_keys(t.id, sealed_seats))
             saved = t
             t = await db(lambda: store.save(saved))
+        starts_at = None
+        if body.start_in is not None:  # a scheduled start: the arbiter's start, given now for later
+            starts_at, _ = await start_boards(t.rounds[-1].boards, body.start_in)
         notify(t.id)
-        return {"round": rnd.number, "boards": seats, "held": held,
+        return {"round": rnd.number, "boards": seats, "held": held and starts_at is None, "starts_at": starts_at,
                 "console": f"{base}tournament/{t.id}/arbiter#token={arbiter}",
                 "players": [{"start_number": n, "page": f"{base}tournament/{t.id}/player/{n}#token={tok}"}
                             for n, tok in sorted(mine.items())],
