@@ -294,7 +294,7 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
                 if b.result is not None or b.game_id is None:
                     continue
                 live = await game_of(b.game_id)
-                ended = hub.ended(live) if live is not None else None
+                ended = await hub.settle(live) if live is not None else None
                 if ended is None or ended.state.status == "annulled":  # annulled: the arbiter enters it
                     continue
                 t = t.result_from_game(rnd.number, b.table, ended)
@@ -679,7 +679,7 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
                 raise ApiError(404, f"round {number}: no table {table}")
             if board.game_id is not None:
                 live = await game_of(board.game_id)
-                ended = hub.ended(live) if live is not None else None
+                ended = await hub.settle(live) if live is not None else None
                 if live is not None and (ended is None or ended.state.status != "annulled"):
                     state = "in play" if ended is None else "over"
                     raise ApiError(409, f"round {number} table {table}: its game is {state} on this server: "
