@@ -304,6 +304,9 @@ class Hub:
         self._wall0 = time.time()
         self._mono0 = time.monotonic()
         self._loop: asyncio.AbstractEventLoop | None = None
+        # No game wakes up before the start has given back the time the server was not running: an ending
+        # seen earlier would be written on the clock as it stood before the give-back.
+        self._started = False
         self._pending: list[tuple[tuple[str, int, dict[str, Any]], asyncio.Future[None]]] = []
         self._flushing = False
         self.write_move = _notation()
@@ -501,8 +504,9 @@ class Hub:
         now = self.now()
         if beat is not None and now - beat >= RESTART_GAP:
             await self._give_back(beat, now, f"the server was not running for {now - beat:.1f} s", "the server is back")
-            for live in self.games.values():
-                self.schedule(live)
+        self._started = True
+        for live in self.games.values():
+            self.schedule(live)
         await self._db(lambda: self.store.ping(now))
         self.last_ok = now
         self._monitor = asyncio.ensure_future(self._watch_store())
@@ -1566,8 +1570,8 @@ class Hub:
             live.timer.cancel()
             live.timer = None
         loop = self._loop
-        if loop is None or self.down_since is not None:
-            return  # no flag falls while moves cannot be stored
+        if loop is None or self.down_since is not None or not self._started:
+            return  # no flag falls while moves cannot be stored, nor before the start gave the time back
         try:
             ms = self.next_wakeup_ms(live)
             if ms is None:
