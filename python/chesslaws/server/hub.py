@@ -642,13 +642,22 @@ class Hub:
         that the log does not hold: a SIGKILL right after it, and the restart that gives back the time since
         the last heartbeat, can never undo it. If it cannot be written now (the database is away), the
         ending is still answered; it is written on the next look (:meth:`next_wakeup_ms`)."""
-        if live.game.state.ongoing and not live.waiting and self.ended(live) is not None:
+        if self._ending_unwritten(live):
             try:
                 async with live.lock:
                     await self._write_ending_locked(live, self.t_of(live))
             except ApiError as err:
                 log.warning("game %s: its ending could not be written into its log yet: %s", live.id, err.message)
         return self.ended(live)
+
+    def _ending_unwritten(self, live: LiveGame) -> bool:
+        """Has the game ended by itself (a flag fall observed, the default time) with its log not saying so
+        yet? (Cheap when nothing is due: no state at the instant is built.)"""
+        st = live.game.state
+        if not st.ongoing or live.waiting:
+            return False
+        t = self.t_of(live)
+        return t >= 0 and due(st, round(t * 1000)) and seen_at(live.game, t).state.status == "finished"
 
     async def _write_ending_locked(self, live: LiveGame, t: float) -> None:
         """If the game ended by itself by instant ``t`` and its log does not say so yet, the arbiter's
@@ -1548,7 +1557,7 @@ class Hub:
             return None
         cfg = st.config
         now_ms = round((self.now() - live.created_at) * 1000)
-        if not live.waiting and self.ended(live) is not None:
+        if self._ending_unwritten(live):
             return now_ms  # ended by itself while nobody wrote it (a restart, an outage): written now
         when: list[int] = []
         if now_ms < 0:
@@ -1591,7 +1600,7 @@ class Hub:
             asyncio.ensure_future(self._abort(live))
         if self.down_since is not None:
             return
-        if live.game.state.ongoing and self.ended(live) is not None:
+        if self._ending_unwritten(live):
             # The game ended by itself (a flag fall observed, the default time): the arbiter's `observed`
             # is written into its log before anyone is told (a restart gives back the time after the last
             # heartbeat, but never to a game whose log says it is over).
