@@ -355,3 +355,33 @@ def test_a_requested_bye_is_granted_at_the_next_pairing_and_errors_are_named(mak
     assert len(rnd["boards"]) == 2 and all(2 not in (b["white"], b["black"]) for b in rnd["boards"])
     r = c.post(f"/api/tournaments/{tid}/players/3/bye", json={"round": 1}, headers=bearer(tok))
     assert r.status_code in (409, 422), r.text
+
+
+def test_a_round_paired_while_another_process_changed_the_event_is_refused_and_keeps_its_change(
+        make_client: Callable[[], Any], db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29: the event is saved whole, but never over a change it has not seen. Another process (here a
+    store of its own on the same database) grants a bye while round 1 is being paired: the pairing is refused
+    (409), its games are annulled, the other's change stays, and pairing again makes the round."""
+    import chesslaws.tournament.live as live_module
+    from chesslaws.tournament.store import TournamentStore
+
+    c = make_client()
+    tid, tok = create(c, n=4, system="round-robin", time_control="300+0")
+    real = live_module.pair_next_round
+
+    def pair_while_another_changes(t: Any, *args: Any) -> Any:
+        with TournamentStore(db_url) as other:
+            other.update(tid, lambda x: x.request_bye(2, 1, "half"))
+        return real(t, *args)
+
+    monkeypatch.setattr(live_module, "pair_next_round", pair_while_another_changes)
+    r = c.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok))
+    assert r.status_code == 409 and "changed while round 1" in r.json()["error"], r.text
+    t = c.get(f"/api/tournaments/{tid}").json()
+    assert t["rounds"] == []
+    games = c.get("/api/games").json()
+    assert games and all(g["status"] == "annulled" for g in games)  # the refused round's games, called off
+    monkeypatch.setattr(live_module, "pair_next_round", real)
+    assert c.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok)).status_code == 201
+    with TournamentStore(db_url) as store:
+        assert store.load(tid).requested_byes == ((2, 1, "half"),) and len(store.load(tid).rounds) == 1
