@@ -129,6 +129,8 @@ def test_a_round_paired_without_asking_starts_fairly_and_the_old_start_only_when
     """Issue 29: POST .../rounds defaults to a fair start like #27's API games: the clocks wait for the arbiter's
     start (or a scheduled one), not the pairing; {"start": "now"} is the old start."""
     c = make_client()
+    pair_round = c.get("/openapi.json").json()["components"]["schemas"]["PairRound"]["properties"]
+    assert pair_round["start"]["default"] == "held" and "only when asked for" in pair_round["start"]["description"]
     tid, tok = create(c, n=4, system="round-robin", time_control="30+0")
 
     def finish(rnd: int, boards: list[dict[str, Any]]) -> None:
