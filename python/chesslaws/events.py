@@ -190,6 +190,7 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
             by="arbiter", required={"against": str}, choices={"against": ("white", "black", "both")}
         ),
         "annul": Schema(by="arbiter", optional={"reason": str}),
+        "observed": Schema(by="arbiter", required={"what": str}, choices={"what": ("flag", "default_time")}),
     }
 )
 

@@ -89,3 +89,55 @@ def test_sigkill_mid_stream_loses_no_acknowledged_event(backend: str, tmp_path: 
                 r = http.post(f"/api/games/{g['id']}/events", json={"type": "move", "move": state["legal_moves"][0]["uci"]},
                               headers={"Authorization": f"Bearer {g['tokens'][side]}"})
                 assert r.status_code == 200 and r.json()["seq"] == len(lines)
+
+
+def _freeze_heartbeat(db: str, frozen: bool) -> None:
+    """Makes the store keep its heartbeat as it is (every later write of it skipped), or lets it move again:
+    the server then dies, as far as its heartbeat tells, before anything that follows."""
+    if db.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(db, autocommit=True) as conn:
+            if frozen:
+                conn.execute("CREATE FUNCTION keep_row() RETURNS trigger AS $$ BEGIN RETURN NULL; END $$ "
+                             "LANGUAGE plpgsql")
+                conn.execute("CREATE TRIGGER frozen BEFORE UPDATE ON heartbeat FOR EACH ROW EXECUTE FUNCTION keep_row()")
+            else:
+                conn.execute("DROP TRIGGER frozen ON heartbeat")
+        return
+    import sqlite3
+
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute("CREATE TRIGGER frozen BEFORE UPDATE ON heartbeat BEGIN SELECT RAISE(IGNORE); END" if frozen
+                     else "DROP TRIGGER frozen")
+    conn.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_a_loss_on_time_shown_survives_a_sigkill_whatever_the_heartbeat(
+        backend: str, tmp_path: Any, request: pytest.FixtureRequest, server_factory: Callable[..., Any]) -> None:
+    """Issue 29: a flag fall the arbiter present saw is written into the game's log (the arbiter's `observed`)
+    before the result is shown. The server's last heartbeat is from before the game began (frozen: the
+    worst case of a SIGKILL right after the result was shown), so the restart gives back every second since:
+    only the log can keep the loss on time, and it does."""
+    db = str(tmp_path / "flag.sqlite3") if backend == "sqlite" else str(request.getfixturevalue("pg_url"))
+    server = server_factory(db, extra=("--no-rate-limits",))
+    _freeze_heartbeat(db, True)
+    with httpx.Client(base_url=server.url, timeout=10) as http:
+        g = http.post("/api/games", json={"white": "W", "black": "B", "time_control": "2",
+                                         "when_ready": False}).json()  # White's 2 s run from creation
+        deadline = time.monotonic() + 20
+        while (st := http.get(f"/api/games/{g['id']}").json())["status"] != "finished":
+            assert time.monotonic() < deadline, "the flag fall was not seen"
+            time.sleep(0.02)
+        assert (st["result"], st["termination"]) == ("0-1", "time_forfeit")
+    server.kill()  # SIGKILL, right after the result was shown
+    _freeze_heartbeat(db, False)
+    again = server_factory(db, extra=("--no-rate-limits",))
+    with httpx.Client(base_url=again.url, timeout=10) as http:
+        st = http.get(f"/api/games/{g['id']}").json()
+        assert (st["status"], st["result"], st["termination"]) == ("finished", "0-1", "time_forfeit")
+        assert st["clocks"]["white_ms"] == 0 and st["rulings"][-1]["t"] == 2
+        lines = [json.loads(x) for x in http.get(f"/api/games/{g['id']}/log").text.splitlines()]
+        assert [(ln["type"], ln.get("what")) for ln in lines] == [("start", None), ("observed", "flag")]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from pathlib import Path
 from typing import Any
 
@@ -133,9 +135,9 @@ def test_a_flag_falls_while_both_watch(server: Any, browser: Any, tmp_path: Path
         assert "flagged" in (clock.get_attribute("class") or "")
         assert "flag fell" in page.inner_text("#rulings")
     black.screenshot(path=str(tmp_path / "flag.png"))
-    # Nothing was logged for the flag: the state is the log plus the time.
-    log = httpx.get(f"{server.url}/api/games/{g['id']}/log").text.splitlines()
-    assert len(log) == 2
+    # The flag fall is in the log: the arbiter's `observed`, written by the server when it saw it (issue 29).
+    log = [json.loads(line) for line in httpx.get(f"{server.url}/api/games/{g['id']}/log").text.splitlines()]
+    assert [e["type"] for e in log] == ["start", "move", "observed"] and log[-1]["what"] == "flag"
     white.context.close()
     black.context.close()
 

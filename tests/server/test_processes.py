@@ -107,7 +107,9 @@ def test_a_killed_process_takes_nothing_with_it_and_a_paused_one_catches_up(thre
     assert [m["san"] for m in r.json()["state"]["moves"]] == ["e4", "e5", "Nf3", "Nc6", "Bb5"]
 
 
-def test_a_flag_falls_for_every_process_and_writes_nothing(three: list[Any]) -> None:
+def test_a_flag_falls_for_every_process_and_is_written_once(three: list[Any]) -> None:
+    """Every process that has the game sees the flag fall; its ending is written into the log (the arbiter's
+    `observed`, issue 29) once, whichever process wrote it first."""
     a, b, _ = three
     g = httpx.post(f"{a.url}/api/games", json={"white": "W", "black": "B", "time_control": "2",
                                                  "when_ready": False}).json()
@@ -117,4 +119,6 @@ def test_a_flag_falls_for_every_process_and_writes_nothing(three: list[Any]) -> 
     for server in (a, b):
         st = httpx.get(f"{server.url}/api/games/{gid}").json()
         assert st["termination"] == "time_forfeit" and st["result"] == "0-1"
-    assert len(httpx.get(f"{a.url}/api/games/{gid}/log").text.splitlines()) == 1
+    for server in (a, b):
+        lines = [json.loads(x) for x in httpx.get(f"{server.url}/api/games/{gid}/log").text.splitlines()]
+        assert [(x["type"], x.get("what")) for x in lines] == [("start", None), ("observed", "flag")]

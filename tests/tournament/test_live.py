@@ -64,7 +64,7 @@ def test_round_robin_to_final_standings(live_server: Any, browser: Any, tmp_path
 
     plan = {1: ["mate", "draw"], 2: ["black", "mate"], 3: ["draw", "mate"]}
     for rnd in (1, 2, 3):
-        paired = httpx.post(f"{server.url}/api/tournaments/{tid}/rounds", headers=auth)
+        paired = httpx.post(f"{server.url}/api/tournaments/{tid}/rounds", json={"start": "now"}, headers=auth)
         assert paired.status_code == 201, paired.text
         boards = paired.json()["boards"]
         assert [(b["white"]["start_number"], b["black"]["start_number"]) for b in boards] == \
@@ -138,7 +138,7 @@ def test_round_console_shows_the_whole_round_live(live_server: Any, browser: Any
     page.wait_for_selector("text=Round 1 is not paired yet.")
     assert page.locator("#c-pair").inner_text() == "Pair round 1"
 
-    paired = httpx.post(f"{server.url}/api/tournaments/{tid}/rounds", headers=auth)
+    paired = httpx.post(f"{server.url}/api/tournaments/{tid}/rounds", json={"start": "now"}, headers=auth)
     assert paired.status_code == 201, paired.text
     assert paired.json()["console"] == created["console"]
     boards = paired.json()["boards"]
@@ -244,7 +244,7 @@ def test_a_result_flows_back_after_its_game_left_memory(live_server: Any) -> Non
         "name": "Pair", "system": "round-robin", "time_control": "900+10",
         "players": [{"name": "Ida"}, {"name": "Jon"}]})
     tid, token = r.json()["id"], r.json()["arbiter_token"]
-    board, = httpx.post(f"{server.url}/api/tournaments/{tid}/rounds",
+    board, = httpx.post(f"{server.url}/api/tournaments/{tid}/rounds", json={"start": "now"},
                         headers={"Authorization": f"Bearer {token}"}).json()["boards"]
     hub = server.server.config.app.state.hub
     hub.retire_after = 0.05

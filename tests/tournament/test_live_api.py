@@ -30,6 +30,10 @@ def until(fn: Callable[[], Any], what: str, timeout: float = 20.0) -> Any:
         time.sleep(0.05)
 
 
+#: The old start, asked for explicitly (the clocks run from pairing): these tests play at once.
+NOW = {"start": "now"}
+
+
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
@@ -63,7 +67,7 @@ def test_a_flag_fall_reaches_the_standings_and_the_next_round_pairs(make_client:
     used to leave the board's result null and refuse the next round (409)."""
     c = make_client()
     tid, tok = create(c)
-    r = c.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok))
+    r = c.post(f"/api/tournaments/{tid}/rounds", json=NOW, headers=bearer(tok))
     assert r.status_code == 201, r.text
     b1, b2 = r.json()["boards"]
     mate(c, b2)
@@ -75,7 +79,7 @@ def test_a_flag_fall_reaches_the_standings_and_the_next_round_pairs(make_client:
     t = c.get(f"/api/tournaments/{tid}").json()
     b = t["rounds"][0]["boards"][0]
     assert (b["result"], b["termination"]) == ("1-0", "time_forfeit")
-    assert c.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok)).status_code == 201
+    assert c.post(f"/api/tournaments/{tid}/rounds", json=NOW, headers=bearer(tok)).status_code == 201
     # Entering a result over a game that ended on the server is refused: the game gives its own.
     r = c.post(f"/api/tournaments/{tid}/rounds/1/boards/1/result", json={"result": "0-1"}, headers=bearer(tok))
     assert r.status_code == 409, r.text
@@ -120,10 +124,52 @@ def test_a_held_round_starts_when_the_arbiter_starts_it_and_the_default_time_for
                  headers=bearer(token_of(pages[white_sn]))).status_code == 403
 
 
+def test_a_round_paired_without_asking_starts_fairly_and_the_old_start_only_when_asked(
+        make_client: Callable[[], Any]) -> None:
+    """Issue 29: POST .../rounds defaults to a fair start like #27's API games: the clocks wait for the arbiter's
+    start (or a scheduled one), not the pairing; {"start": "now"} is the old start."""
+    c = make_client()
+    pair_round = c.get("/openapi.json").json()["components"]["schemas"]["PairRound"]["properties"]
+    assert pair_round["start"]["default"] == "held" and "only when asked for" in pair_round["start"]["description"]
+    tid, tok = create(c, n=4, system="round-robin", time_control="30+0")
+
+    def finish(rnd: int, boards: list[dict[str, Any]]) -> None:
+        for b in boards:  # annulled by each game's arbiter, the board's result entered
+            r = c.post(f"/api/games/{b['game_id']}/events", json={"type": "annul"}, headers=bearer(token_of(b["arbiter"])))
+            assert r.status_code == 200, r.text
+            assert c.post(f"/api/tournaments/{tid}/rounds/{rnd}/boards/{b['table']}/result",
+                          json={"result": "1/2-1/2"}, headers=bearer(tok)).status_code == 200
+
+    r = c.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok))  # no body at all
+    assert r.status_code == 201 and r.json()["held"], r.text
+    b = r.json()["boards"][0]
+    state = c.get(f"/api/games/{b['game_id']}").json()
+    assert state["held"] and not state["started"] and sorted(state["absent"]) == ["black", "white"]
+    r2 = c.post(f"/api/games/{b['game_id']}/events", json={"type": "move", "move": "e4"},
+                headers=bearer(token_of(b["white"]["link"])))
+    assert r2.status_code == 409 and "arbiter starts the round" in r2.json()["error"]
+    finish(1, r.json()["boards"])
+    # A scheduled start: held until start_in passes, then running by itself, nobody starting it.
+    assert c.post(f"/api/tournaments/{tid}/rounds", json={"start": "now", "start_in": 5},
+                  headers=bearer(tok)).status_code == 422
+    r = c.post(f"/api/tournaments/{tid}/rounds", json={"start_in": 0.5}, headers=bearer(tok))
+    assert r.status_code == 201 and not r.json()["held"] and r.json()["starts_at"] is not None, r.text
+    gid = r.json()["boards"][0]["game_id"]
+    state = c.get(f"/api/games/{gid}").json()
+    assert not state["held"] and not state["started"] and sorted(state["absent"]) == ["black", "white"]
+    until(lambda: c.get(f"/api/games/{gid}").json()["started"], "the scheduled start")
+    finish(2, r.json()["boards"])
+    # The old start, asked for: the clocks run from pairing, nobody waited for.
+    r = c.post(f"/api/tournaments/{tid}/rounds", json=NOW, headers=bearer(tok))
+    assert r.status_code == 201 and not r.json()["held"], r.text
+    state = c.get(f"/api/games/{r.json()['boards'][0]['game_id']}").json()
+    assert state["started"] and not state["held"] and state["absent"] == []
+
+
 def test_an_annulled_game_takes_the_result_the_arbiter_enters(make_client: Callable[[], Any]) -> None:
     c = make_client()
     tid, tok = create(c, n=2, rounds=1, time_control="300+0")
-    (b,) = c.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok)).json()["boards"]
+    (b,) = c.post(f"/api/tournaments/{tid}/rounds", json=NOW, headers=bearer(tok)).json()["boards"]
     gid = b["game_id"]
     r = c.post(f"/api/tournaments/{tid}/rounds/1/boards/1/result", json={"result": "1-0"}, headers=bearer(tok))
     assert r.status_code == 409  # in play
@@ -190,7 +236,7 @@ def test_sigkill_between_a_flag_fall_and_the_next_pairing(backend: str, tmp_path
     s = server_factory(db, extra=("--no-rate-limits",))
     c = httpx.Client(base_url=s.url, timeout=10)
     tid, tok = create(c)
-    b1, b2 = c.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok)).json()["boards"]
+    b1, b2 = c.post(f"/api/tournaments/{tid}/rounds", json=NOW, headers=bearer(tok)).json()["boards"]
     mate(c, b2)
     move(c, b1["white"]["link"], "e4")
     gid = b1["game_id"]
@@ -198,7 +244,7 @@ def test_sigkill_between_a_flag_fall_and_the_next_pairing(backend: str, tmp_path
     s.kill()  # SIGKILL
     s2 = server_factory(db, extra=("--no-rate-limits",))
     c = httpx.Client(base_url=s2.url, timeout=10)
-    r = c.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok))
+    r = c.post(f"/api/tournaments/{tid}/rounds", json=NOW, headers=bearer(tok))
     assert r.status_code == 201, r.text
     t = c.get(f"/api/tournaments/{tid}").json()
     assert [(b["result"], b["termination"]) for b in t["rounds"][0]["boards"]] == \
@@ -220,7 +266,7 @@ def test_tournaments_answer_503_while_postgresql_is_down_and_work_when_it_is_bac
         assert c.post("/api/tournaments", json={"name": "Down"}).status_code == 503
         pg_cluster.start()
         until(lambda: c.get(f"/api/tournaments/{tid}").status_code == 200, "the tournament store back")
-        assert c.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok)).status_code == 201
+        assert c.post(f"/api/tournaments/{tid}/rounds", json=NOW, headers=bearer(tok)).status_code == 201
         assert c.get("/api/tournaments").status_code == 200
 
 
@@ -234,11 +280,11 @@ def test_a_flag_fall_reaches_the_standings_on_another_process_of_the_same_postgr
 
     with TestClient(create_app(pg_url, limits=UNLIMITED)) as one, TestClient(create_app(pg_url, limits=UNLIMITED)) as two:
         tid, tok = create(one)
-        b1, b2 = one.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok)).json()["boards"]
+        b1, b2 = one.post(f"/api/tournaments/{tid}/rounds", json=NOW, headers=bearer(tok)).json()["boards"]
         mate(one, b2)
         move(one, b1["white"]["link"], "e4")  # Black's flag falls 2 s later, on no process's event
         until(lambda: board_result(two, tid, 1, 1) == "1-0", "the flag fall seen on the other process")
-        assert two.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok)).status_code == 201
+        assert two.post(f"/api/tournaments/{tid}/rounds", json=NOW, headers=bearer(tok)).status_code == 201
         t = one.get(f"/api/tournaments/{tid}").json()
         assert [b["termination"] for b in t["rounds"][0]["boards"]] == ["time_forfeit", "checkmate"]
         assert len(t["rounds"]) == 2
@@ -251,7 +297,7 @@ def test_an_ending_is_written_into_the_event_with_nobody_reading_it(make_client:
 
     c = make_client()
     tid, tok = create(c)
-    b1, b2 = c.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok)).json()["boards"]
+    b1, b2 = c.post(f"/api/tournaments/{tid}/rounds", json=NOW, headers=bearer(tok)).json()["boards"]
     move(c, b1["white"]["link"], "e4")  # Black's flag falls 2 s later
     r = c.post(f"/api/games/{b2['game_id']}/events", json={"type": "resign"}, headers=bearer(token_of(b2["white"]["link"])))
     assert r.status_code == 200, r.text
@@ -284,7 +330,7 @@ def test_a_round_started_for_a_later_instant_waits_for_it(make_client: Callable[
 def test_an_arbiters_decision_reaches_the_standings(make_client: Callable[[], Any]) -> None:
     c = make_client()
     tid, tok = create(c, n=2, rounds=1, time_control="300+0")
-    (b,) = c.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok)).json()["boards"]
+    (b,) = c.post(f"/api/tournaments/{tid}/rounds", json=NOW, headers=bearer(tok)).json()["boards"]
     move(c, b["white"]["link"], "e4")
     r = c.post(f"/api/games/{b['game_id']}/events", json={"type": "refuse_to_comply", "against": "black"},
                headers=bearer(token_of(b["arbiter"])))
@@ -311,3 +357,33 @@ def test_a_requested_bye_is_granted_at_the_next_pairing_and_errors_are_named(mak
     assert len(rnd["boards"]) == 2 and all(2 not in (b["white"], b["black"]) for b in rnd["boards"])
     r = c.post(f"/api/tournaments/{tid}/players/3/bye", json={"round": 1}, headers=bearer(tok))
     assert r.status_code in (409, 422), r.text
+
+
+def test_a_round_paired_while_another_process_changed_the_event_is_refused_and_keeps_its_change(
+        make_client: Callable[[], Any], db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29: the event is saved whole, but never over a change it has not seen. Another process (here a
+    store of its own on the same database) grants a bye while round 1 is being paired: the pairing is refused
+    (409), its games are annulled, the other's change stays, and pairing again makes the round."""
+    import chesslaws.tournament.live as live_module
+    from chesslaws.tournament.store import TournamentStore
+
+    c = make_client()
+    tid, tok = create(c, n=4, system="round-robin", time_control="300+0")
+    real = live_module.pair_next_round
+
+    def pair_while_another_changes(t: Any, *args: Any) -> Any:
+        with TournamentStore(db_url) as other:
+            other.update(tid, lambda x: x.request_bye(2, 1, "half"))
+        return real(t, *args)
+
+    monkeypatch.setattr(live_module, "pair_next_round", pair_while_another_changes)
+    r = c.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok))
+    assert r.status_code == 409 and "changed while round 1" in r.json()["error"], r.text
+    t = c.get(f"/api/tournaments/{tid}").json()
+    assert t["rounds"] == []
+    games = c.get("/api/games").json()
+    assert games and all(g["status"] == "annulled" for g in games)  # the refused round's games, called off
+    monkeypatch.setattr(live_module, "pair_next_round", real)
+    assert c.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok)).status_code == 201
+    with TournamentStore(db_url) as store:
+        assert store.load(tid).requested_byes == ((2, 1, "half"),) and len(store.load(tid).rounds) == 1

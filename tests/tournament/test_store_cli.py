@@ -217,3 +217,60 @@ def test_cli_names_the_engine_and_notes_a_large_field(tmp_path: Path) -> None:
         assert "Dutch system by caissify-pairings dutch (matching: chesslaws' Rust core)" in out.output
         noted = f"note: {n} players: caissify-pairings takes several seconds per round" in out.output
         assert noted == (n > LARGE_FOR_CAISSIFY) and ("bbpPairings pairs it in 2-3 s" in out.output) == noted
+
+
+def _paired_round_robin(store: TournamentStore) -> Tournament:
+    t = Tournament("Two servers", Regulations(system="round-robin", time_control="600"))
+    for name in ("Ann", "Bob", "Cleo", "Dan", "Eve", "Fay", "Gus", "Hal"):
+        t = t.add_player(name)
+    return store.save(pair_next_round(t))
+
+
+def test_a_save_over_a_version_changed_meanwhile_is_refused_and_update_keeps_both(db: str) -> None:
+    """Issue 29: two processes (two stores, two connections) read the same event; each enters a board's result.
+    The second whole-event save would have put back the first one's board without its result: it is refused,
+    and update() makes the change again on what the first saved."""
+    from chesslaws.tournament.model import StaleTournament
+
+    with TournamentStore(db) as one, TournamentStore(db) as two:
+        tid = _paired_round_robin(one).id
+        a, b = one.load(tid), two.load(tid)
+        one.save(a.set_result(1, 1, "1-0"))
+        with pytest.raises(StaleTournament, match="changed meanwhile"):
+            two.save(b.set_result(1, 2, "0-1"))
+        assert one.load(tid).round(1).boards[1].result is None  # nothing written
+        two.update(tid, lambda t: t.set_result(1, 2, "0-1"))
+        assert [x.result for x in one.load(tid).round(1).boards] == ["1-0", "0-1", None, None]
+        assert one.update(tid, lambda t: t).version == one.load(tid).version  # no change: nothing written
+
+
+def test_two_stores_entering_results_at_once_lose_none(db: str) -> None:
+    """Two stores on one database, each on its own thread and connection, enter the results of their own
+    boards again and again at the same time: every board ends with the last result its writer entered."""
+    import threading
+
+    with TournamentStore(db) as one, TournamentStore(db) as two:
+        tid = _paired_round_robin(one).id
+        plan = {one: (1, 3), two: (2, 4)}
+        results = ["1-0", "0-1", "1/2-1/2"]
+        failures: list[BaseException] = []
+        go = threading.Barrier(2)
+
+        def enter(store: TournamentStore) -> None:
+            try:
+                go.wait()
+                for i in range(15):
+                    for table in plan[store]:
+                        store.update(tid, lambda t, table=table, i=i: t.set_result(1, table, results[(i + table) % 3]))
+            except BaseException as err:  # noqa: BLE001 - reported by the test
+                failures.append(err)
+
+        threads = [threading.Thread(target=enter, args=(s,)) for s in (one, two)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(60)
+        assert not failures, failures
+        final = one.load(tid)
+        assert [b.result for b in final.round(1).boards] == [results[(14 + table) % 3] for table in (1, 2, 3, 4)]
+        assert final.version == 2 * 15 * 2  # every change written once, none over another

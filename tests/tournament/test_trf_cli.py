@@ -167,3 +167,63 @@ def test_a_new_black_first_event_gives_pairing_number_1_black(engine: str) -> No
     boards = {min(b.white, b.black): (b.white, b.black) for b in pair_next_round(t, eng).rounds[0].boards}
     assert boards == {1: (6, 1), 2: (2, 7), 3: (8, 3), 4: (4, 9), 5: (10, 5)}
     assert "XXC black1" in write_trf(t)
+
+
+def _swiss_after(rounds: int, n: int = 9, *, finish_last: bool = True) -> Tournament:
+    rng = random.Random(5)
+    t = Tournament("Open", Regulations(rounds=5))
+    for i in range(n):
+        t = t.add_player(f"P{i + 1}", 2300 - 20 * i)
+    for r in range(1, rounds + 1):
+        t = pair_next_round(t, CaissifyDutch())
+        if r < rounds or finish_last:
+            for b in t.rounds[-1].boards:
+                t = t.set_result(r, b.table, rng.choice(["1-0", "0-1", "1/2-1/2"]))
+    return t
+
+
+@pytest.mark.parametrize("finished", [True, False])
+def test_the_next_rounds_requested_byes_are_exported_and_read_back(finished: bool) -> None:
+    """Issue 29: the export writes the next round's requested byes as JaVaFo-style files do (``0000 - H``,
+    ``0000 - F``, ``0000 - Z`` in the column of the round not paired yet); read back, they are the same
+    requests, the round not counted as played (also while the last round is still being played)."""
+    from chesslaws.tournament import read_trf
+
+    t = _swiss_after(2, finish_last=finished)
+    t = t.request_bye(3, 2, "half").request_bye(3, 5, "full").request_bye(3, 7, "zero")
+    text = write_trf(t)
+    lines = {int(line[4:8]): line for line in text.splitlines() if line.startswith("001")}
+    assert lines[2][111:119] == "0000 - H" and lines[5][111:119] == "0000 - F" and lines[7][111:119] == "0000 - Z"
+    assert len(lines[1].rstrip()) <= 110 or not finished  # nobody else gets the column
+    back = read_trf(text)
+    assert len(back.rounds) == 2
+    assert sorted(back.requested_byes) == [(3, 2, "half"), (3, 5, "full"), (3, 7, "zero")]
+    assert [b.result for r in back.rounds for b in r.boards] == [b.result for r in t.rounds for b in r.boards]
+
+
+def test_xxc_rank_reads_the_players_ranking_from_the_order_of_their_lines() -> None:
+    """Issue 29: ``XXC rank`` (JaVaFo's TRF(x); bbpPairings reads it so): the numbers in the file are ids, the
+    ranking is the order of the 001 lines. A file whose ids were shuffled, its lines kept in ranking order,
+    reads back as the event itself."""
+    from chesslaws.tournament import read_trf
+
+    t = _swiss_after(2).request_bye(3, 4, "half")
+    text = write_trf(t)
+    ids = [0, 7, 3, 9, 1, 8, 2, 6, 5, 4]  # start number -> an id in the other program
+    shuffled: list[str] = []
+    for line in text.splitlines():
+        if line.startswith("001"):
+            head = line[:4] + f"{ids[int(line[4:8])]:>4}" + line[8:89]
+            blocks = [line[i:i + 8] for i in range(91, len(line), 10)]
+            moved = [f"{ids[int(b[:4])]:>4}{b[4:]}" if b[:4].strip("0 ") else b for b in blocks]
+            shuffled.append(head + "".join("  " + b for b in moved))
+        else:
+            shuffled.append(line)
+    shuffled.insert(1, "XXC rank white1")
+    back, plain = read_trf("\n".join(shuffled) + "\n"), read_trf(text)
+    assert back.players == plain.players and back.rounds == plain.rounds
+    assert {(b.white, b.black, b.result) for b in back.rounds[1].boards} == \
+        {(b.white, b.black, b.result) for b in t.rounds[1].boards}
+    assert back.requested_byes == t.requested_byes
+    without = read_trf("\n".join(x for x in shuffled if not x.startswith("XXC")) + "\n")
+    assert without.rounds != plain.rounds  # read as pairing numbers, the ids give another event

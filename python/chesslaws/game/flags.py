@@ -160,6 +160,23 @@ def _sealed_move_concluded(b: _Builder, t: int) -> bool:
     return True
 
 
+def _on_observed(b: _Builder, ev: Event) -> None:
+    """The arbiter present records what happened by itself by ``ev.t`` (:func:`observe`): the flag fall he
+    saw, or the default time that passed for a player still absent. The game already ended by itself at
+    that instant (the builder holds the state there): the event changes nothing but puts the ending in the
+    log, so that nothing read from the log afterwards (a server's restart that gives back the time since
+    its last heartbeat) can undo it. It is refused when the game was not over by then, or over otherwise
+    (:func:`~chesslaws.game.handlers.transition` refuses it when the game was over before its instant)."""
+    s = b.s
+    if s.status != "finished":
+        raise GameError(ev, "nothing has happened by itself by then: no flag has fallen that the arbiter sees, and "
+                            "no player has missed the default time")
+    what = "flag" if s.termination == "time_forfeit" else "default_time"
+    if ev.get("what") != what:
+        said = "a flag fall" if ev.get("what") == "flag" else "the default time"
+        raise GameError(ev, f"the game did not end by {said}: {s.rulings[-1].text}")
+
+
 def _on_claim_flag(b: _Builder, ev: Event) -> None:
     s = b.s
     by: Color = ev.by  # type: ignore[assignment]

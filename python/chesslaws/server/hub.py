@@ -4,9 +4,10 @@ The :class:`Hub` owns the store (on a thread of its own), the server's clock
 and every live game. An event is stamped with ``t`` by the server, checked by
 the arbiter (``Game.apply``), committed to the store, and only then applied in
 memory, acknowledged and broadcast. A flag fall needs no event: the hub wakes
-up at the instant the running side's flag falls (``clock.flag_time``) and
-broadcasts the state ``game.at(t)``, in which an arbiter who is present has
-observed it.
+up at the instant the running side's flag falls (``clock.flag_time``), writes
+the arbiter's ``observed`` into the log (so that the ending is the log's, not
+only the clock's) and broadcasts the state, in which an arbiter who is present
+has observed it.
 """
 
 from __future__ import annotations
@@ -303,6 +304,9 @@ class Hub:
         self._wall0 = time.time()
         self._mono0 = time.monotonic()
         self._loop: asyncio.AbstractEventLoop | None = None
+        # No game wakes up before the start has given back the time the server was not running: an ending
+        # seen earlier would be written on the clock as it stood before the give-back.
+        self._started = False
         self._pending: list[tuple[tuple[str, int, dict[str, Any]], asyncio.Future[None]]] = []
         self._flushing = False
         self.write_move = _notation()
@@ -500,8 +504,9 @@ class Hub:
         now = self.now()
         if beat is not None and now - beat >= RESTART_GAP:
             await self._give_back(beat, now, f"the server was not running for {now - beat:.1f} s", "the server is back")
-            for live in self.games.values():
-                self.schedule(live)
+        self._started = True
+        for live in self.games.values():
+            self.schedule(live)
         await self._db(lambda: self.store.ping(now))
         self.last_ok = now
         self._monitor = asyncio.ensure_future(self._watch_store())
@@ -630,6 +635,46 @@ class Hub:
     def _over(self, live: LiveGame) -> bool:
         return self.ended(live) is not None
 
+    async def settle(self, live: LiveGame) -> Game | None:
+        """:meth:`ended`, with an ending that happened by itself first written into the game's log (the
+        arbiter's ``observed``: a flag fall, the default time). Every path that shows or takes a result
+        (a game's state, the lobby, a tournament's standings) goes through here, so that no result is shown
+        that the log does not hold: a SIGKILL right after it, and the restart that gives back the time since
+        the last heartbeat, can never undo it. If it cannot be written now (the database is away), the
+        ending is still answered; it is written on the next look (:meth:`next_wakeup_ms`)."""
+        if self._ending_unwritten(live):
+            try:
+                async with live.lock:
+                    await self._write_ending_locked(live, self.t_of(live))
+            except ApiError as err:
+                log.warning("game %s: its ending could not be written into its log yet: %s", live.id, err.message)
+        return self.ended(live)
+
+    def _ending_unwritten(self, live: LiveGame) -> bool:
+        """Has the game ended by itself (a flag fall observed, the default time) with its log not saying so
+        yet? (Cheap when nothing is due: no state at the instant is built.)"""
+        st = live.game.state
+        if not st.ongoing or live.waiting:
+            return False
+        t = self.t_of(live)
+        return t >= 0 and due(st, round(t * 1000)) and seen_at(live.game, t).state.status == "finished"
+
+    async def _write_ending_locked(self, live: LiveGame, t: float) -> None:
+        """If the game ended by itself by instant ``t`` and its log does not say so yet, the arbiter's
+        ``observed`` event at ``t`` (the caller holds the game's lock)."""
+        game = live.game
+        if live.waiting or t < 0 or not game.state.ongoing or not due(game.state, round(t * 1000)):
+            return
+        seen = seen_at(game, t).state
+        if seen.status != "finished":
+            return
+        what = "flag" if seen.termination == "time_forfeit" else "default_time"
+        try:
+            await self._apply(live, "observed", "arbiter", {"what": what}, "arbiter", at=t)
+        except ApiError as err:
+            if err.status != 409:  # 409: another process wrote first; its log, now read, ends the game
+                raise
+
     def maybe_retire(self, live: LiveGame) -> None:
         """Once a game is over (and nobody watches it), it leaves memory after ``retire_after`` seconds,
         its final state written to the store so that reading it needs no replay."""
@@ -685,6 +730,7 @@ class Hub:
             live = await asyncio.shield(pending)
         if live is None:
             return self.get(game_id)  # 404, or the reason it is set aside
+        await self.settle(live)
         if write and live.retire is None and self._over(live):
             try:
                 await self._db(lambda: self.store.set_final(game_id, "live", None))
@@ -1073,6 +1119,8 @@ class Hub:
             raise ApiError(409, "the game has not started: it starts when both players have opened it")
         elif t < 0:
             raise ApiError(409, f"the game has not started yet: it starts in {-t:.0f} s")
+        if kind != "observed":  # a game that ended by itself by then: the ending is written first
+            await self._write_ending_locked(live, t)
         event: dict[str, Any] = {"type": kind, "t": t, "by": by}
         event.update({k: v for k, v in body.items() if k not in ("type", "t", "by")})
         game = live.game
@@ -1511,6 +1559,8 @@ class Hub:
             return None
         cfg = st.config
         now_ms = round((self.now() - live.created_at) * 1000)
+        if self._ending_unwritten(live):
+            return now_ms  # ended by itself while nobody wrote it (a restart, an outage): written now
         when: list[int] = []
         if now_ms < 0:
             when.append(0)
@@ -1531,8 +1581,8 @@ class Hub:
             live.timer.cancel()
             live.timer = None
         loop = self._loop
-        if loop is None or self.down_since is not None:
-            return  # no flag falls while moves cannot be stored
+        if loop is None or self.down_since is not None or not self._started:
+            return  # no flag falls while moves cannot be stored, nor before the start gave the time back
         try:
             ms = self.next_wakeup_ms(live)
             if ms is None:
@@ -1552,10 +1602,10 @@ class Hub:
             asyncio.ensure_future(self._abort(live))
         if self.down_since is not None:
             return
-        if live.game.state.ongoing and self.ended(live) is not None:
-            # The game ended by itself (a flag fall observed, the default time): no event says so, so the
-            # instant is recorded as the server's heartbeat before anyone is told. A restart gives back
-            # only the time after the last heartbeat: never the time before an ending already seen.
+        if self._ending_unwritten(live):
+            # The game ended by itself (a flag fall observed, the default time): the arbiter's `observed`
+            # is written into its log before anyone is told (a restart gives back the time after the last
+            # heartbeat, but never to a game whose log says it is over).
             asyncio.ensure_future(self._ended_by_itself(live))
             return
         self.broadcast(live)
@@ -1563,14 +1613,9 @@ class Hub:
         self.schedule(live)
 
     async def _ended_by_itself(self, live: LiveGame) -> None:
-        try:
-            now = self.now()
-            await self._db(lambda: self.store.ping(now))
-        except Exception as err:  # noqa: BLE001 - an outage: the heartbeat is written on the next ping
-            log.warning("game %s: the instant of its ending could not be recorded: %s", live.id, _reason(err))
+        await self.settle(live)  # not written (the database away): the wake-up after its return writes it
         self.broadcast(live)
         self.maybe_retire(live)
-        self.schedule(live)
 
     # --- listing --------------------------------------------------------------------------
     async def page(self, limit: int, before: str | None = None) -> list[dict[str, Any]]:
@@ -1594,6 +1639,7 @@ class Hub:
                 except ApiError:
                     pass
             if live is not None:
+                await self.settle(live)
                 out.append(self.summary(live))
             elif final is not None:
                 out.append(final["summary"])

@@ -37,6 +37,18 @@ def _load(db: str, key: str) -> tuple[Any, Tournament]:
         _die(str(err))
 
 
+def _save(store: Any, t: Tournament) -> None:
+    """Saves a change; if the live server (or another command) changed the event since it was read, nothing
+    is written and the command says so: it never overwrites their change."""
+    from chesslaws.tournament.model import StaleTournament
+
+    try:
+        store.save(t)
+    except StaleTournament:
+        _die(f"{t.name}: the event was changed meanwhile (by the live server or another command): nothing was "
+             "written; run the command again")
+
+
 def _tiebreaks(text: str | None, system: str) -> tuple[str, ...]:
     from chesslaws.tournament.model import DEFAULT_ROUND_ROBIN_TIEBREAKS, DEFAULT_SWISS_TIEBREAKS
 
@@ -213,7 +225,7 @@ def add(tournament_key: str, names: tuple[str, ...], rating: int, title: str, fe
             t = t.add_player(n, rating, title, federation, fide_id)
     except (TournamentError, Exception) as err:
         _die(str(err))
-    store.save(t)
+    _save(store, t)
     click.echo(_players(len(t.players)))
 
 
@@ -286,7 +298,7 @@ def pair(tournament_key: str, engine: str, bbp_path: str | None, db: str) -> Non
         t = pair_next_round(t, chosen)
     except Exception as err:
         _die(str(err))
-    store.save(t)
+    _save(store, t)
     _print_round(t, len(t.rounds))
 
 
@@ -330,7 +342,7 @@ def result(tournament_key: str, round_number: int, table: int, result: str | Non
             raise TournamentError("give a RESULT or --game LOG")
     except Exception as err:
         _die(str(err))
-    store.save(t)
+    _save(store, t)
     b = next(b for b in t.round(round_number).boards if b.table == table)
     click.echo(f"round {round_number} table {table}: {t.player(b.white).name} - {t.player(b.black).name} {b.result}")
 
@@ -348,7 +360,7 @@ def bye(tournament_key: str, round_number: int, player: int, kind: str, db: str)
         t = t.request_bye(round_number, player, kind)  # type: ignore[arg-type]
     except Exception as err:
         _die(str(err))
-    store.save(t)
+    _save(store, t)
     click.echo(f"round {round_number}: {t.player(player).name} has a {kind}-point bye")
 
 
@@ -363,7 +375,7 @@ def withdraw(tournament_key: str, player: int, db: str) -> None:
         t = t.withdraw(player)
     except Exception as err:
         _die(str(err))
-    store.save(t)
+    _save(store, t)
     click.echo(f"{t.player(player).name} withdraws from round {t.next_round}")
 
 
@@ -392,7 +404,11 @@ def arbiter(tournament_key: str, url: str, db: str) -> None:
     With it the arbiter runs the event on `chesslaws serve` (same --db):
     the round console pairs each round into live games, shows every board
     (moves, clocks, claims, stopped clocks, results) and opens each game's
-    arbiter console. The token replaces any earlier one: games created
+    arbiter console. A round's clocks start when the arbiter starts the round
+    (now or at a set time), never at pairing: a player who has not opened his
+    game by then is absent, and the default time decides (Article 6.7). Over
+    the API (POST /api/tournaments/ID/rounds) this fair start is the default;
+    {"start": "now"} asks for the old one. The token replaces any earlier one: games created
     with the earlier token keep their own arbiter links (printed then), the
     console offers them only to the token that created them.
 

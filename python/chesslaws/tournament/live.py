@@ -6,7 +6,10 @@
   answers its id and the secret token of its arbiter (shown once);
 - ``POST /api/tournaments/{id}/rounds`` (the arbiter's token as Bearer): pairs
   the next round and creates each board's game through the hub, with the
-  event's regulations in its start event; answers the seat links per player;
+  event's regulations in its start event; answers the seat links per player.
+  The round starts fairly by default (``"start": "held"``): its clocks start when the arbiter starts it
+  (``.../rounds/N/start``) or at ``start_in`` seconds after pairing, and a player who does not come is
+  decided by the default time; ``{"start": "now"}`` asks for the old start (the clocks run from pairing);
 - ``GET /api/tournaments/{id}``: the rounds and the standings; every game that
   the Laws have ended meanwhile gives its board its result first (a late
   arrival is a forfeit), and its log is kept with the tournament;
@@ -21,7 +24,7 @@
 - ``GET /api/tournaments?limit=&before=``: the events, the latest changed first, a page at a time;
 - ``POST /api/tournaments/{id}/players`` and ``.../players/{n}/withdraw`` (Bearer): registration;
 - ``POST /api/tournaments/{id}/rounds/{n}/start`` (Bearer): the round's clocks start now, or
-  ``in`` seconds (a round paired with ``"start": "held"`` waits for it; its players are absent until
+  ``in`` seconds (a held round, the default, waits for it; its players are absent until
   they open their game, and the event's default time decides who does not come: Article 6.7);
 - ``GET /api/tournaments/{id}/players/{n}`` (the player's own token as Bearer): the player's current
   game's link and results; ``WS /api/tournaments/{id}/ws``: ``{"kind": "changed"}`` whenever a game or
@@ -47,6 +50,7 @@ server keeps the hash of the one and cannot open the other without it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import re
@@ -60,7 +64,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
 from chesslaws.errors import WrongState
-from chesslaws.tournament.model import Regulations, Scoring, Tournament, TournamentError
+from chesslaws.tournament.model import Regulations, Scoring, StaleTournament, Tournament, TournamentError
 from chesslaws.tournament.pairing import pair_next_round
 from chesslaws.tournament.store import TournamentStore
 from chesslaws.tournament.tiebreaks import crosstable, standings
@@ -103,9 +107,14 @@ class NewTournament(BaseModel):
 
 class PairRound(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    start: Literal["now", "held"] = Field("now", description=(
-        "now: the games' clocks start at pairing; held: they wait until the arbiter starts the round "
-        "(POST .../rounds/N/start), and the players are absent until they open their game"))
+    start: Literal["held", "now"] = Field("held", description=(
+        "held (the default, a fair start): the games' clocks wait until the arbiter starts the round "
+        "(POST .../rounds/N/start) or until start_in, and the players are absent until they open their game "
+        "(the event's default time decides who does not come: Article 6.7); now: the old start, the clocks "
+        "run from pairing whoever is there (only when asked for)"))
+    start_in: float | None = Field(None, ge=0, le=86400, description=(
+        "held only: the round starts by itself this many seconds after pairing (a scheduled start), as if "
+        "the arbiter started it with {\"in\": start_in}"))
 
 
 class StartRound(BaseModel):
@@ -280,24 +289,34 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
         """Results of the games that are over since the last look (also those already out of memory):
         mate, resignation, agreement, a flag fall observed, the default time, the arbiter's decision."""
         learn(t)
-        changed = False
+        ended_games: list[tuple[int, int, str, Any]] = []  # (round, table, game id, the game as it ended)
         for rnd in t.rounds:
             for b in rnd.boards:
                 if b.result is not None or b.game_id is None:
                     continue
                 live = await game_of(b.game_id)
-                ended = hub.ended(live) if live is not None else None
+                ended = await hub.settle(live) if live is not None else None
                 if ended is None or ended.state.status == "annulled":  # annulled: the arbiter enters it
                     continue
-                t = t.result_from_game(rnd.number, b.table, ended)
                 lines = live.game.log_lines()
-                number, table = rnd.number, b.table
-                await db(lambda: store.save_game_log(t.id, number, table, lines))
-                changed = True
-        if changed:
-            saved = t
-            t = await db(lambda: store.save(saved))
-            notify(t.id)
+                number, table, tid = rnd.number, b.table, t.id
+                await db(lambda: store.save_game_log(tid, number, table, lines))
+                ended_games.append((number, table, b.game_id, ended))
+        if not ended_games:
+            return t
+
+        def take(fresh: Tournament) -> Tournament:
+            """The results on the event as stored now (another process may have saved meanwhile: its own
+            changes stay, and a board it gave a result keeps it)."""
+            for number, table, gid, ended in ended_games:
+                board = next((b for b in fresh.round(number).boards if b.table == table), None)
+                if board is not None and board.result is None and board.game_id == gid:
+                    fresh = fresh.result_from_game(number, table, ended)
+            return fresh
+
+        tid = t.id
+        t = await db(lambda: store.update(tid, take))
+        notify(t.id)
         return t
 
     def notify(tid: str) -> None:
@@ -567,16 +586,18 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
     async def add_player(tid: str, body: NewPlayer,
                          cred: HTTPAuthorizationCredentials | None = Depends(bearer)) -> dict[str, Any]:
         await arbiter_of(tid, cred)
-        async with lock:
-            t = await load(tid)
+
+        def register(t: Tournament) -> Tournament:
             if len(t.players) >= 2000:
                 raise ApiError(409, "the event has 2000 players: no more can be registered")
+            return t.add_player(body.name, body.rating, body.title, body.federation, body.fide_id)
+
+        async with lock:
+            await load(tid)
             try:
-                t = t.add_player(body.name, body.rating, body.title, body.federation, body.fide_id)
+                t = await db(lambda: store.update(tid, register))
             except (TournamentError, WrongState) as err:
                 raise ApiError(409 if isinstance(err, WrongState) else 422, str(err)) from None
-            saved = t
-            t = await db(lambda: store.save(saved))
         notify(t.id)
         return {"start_number": t.players[-1].start_number, **view(t)}
 
@@ -585,15 +606,13 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
         """One player's entry changed by the event's arbiter (a withdrawal, a bye request): stored and told."""
         await arbiter_of(tid, cred)
         async with lock:
-            t = await load(tid)
+            await load(tid)
             try:
-                t = change(t)
+                t = await db(lambda: store.update(tid, change))
             except TournamentError as err:
                 raise ApiError(404 if "no such start number" in str(err) else 422, str(err)) from None
             except WrongState as err:
                 raise ApiError(409, str(err)) from None
-            saved = t
-            t = await db(lambda: store.save(saved))
         notify(t.id)
         return view(t)
 
@@ -671,13 +690,12 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
                 raise ApiError(404, f"round {number}: no table {table}")
             if board.game_id is not None:
                 live = await game_of(board.game_id)
-                ended = hub.ended(live) if live is not None else None
+                ended = await hub.settle(live) if live is not None else None
                 if live is not None and (ended is None or ended.state.status != "annulled"):
                     state = "in play" if ended is None else "over"
                     raise ApiError(409, f"round {number} table {table}: its game is {state} on this server: "
                                         "its result comes from the game (decide there, in its arbiter console)")
-            saved = t.set_result(number, table, body.result)
-            t = await db(lambda: store.save(saved))
+            t = await db(lambda: store.update(t.id, lambda fresh: fresh.set_result(number, table, body.result)))
         notify(t.id)
         return {"round": number, "table": table, "result": body.result}
 
@@ -691,24 +709,32 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
             rnd = t.round(number)
         except TournamentError as err:
             raise ApiError(404, str(err)) from None
-        at = round(hub.now() + body.in_, 3)
+        at, started = await start_boards(rnd.boards, body.in_)
+        notify(t.id)
+        return {"round": number, "starts_at": at, "started": started}
+
+    async def start_boards(boards: Any, seconds: float) -> tuple[float, int]:
+        """The held games of these boards start ``seconds`` from now: their t=0, and how many were held."""
+        at = round(hub.now() + seconds, 3)
         started = 0
-        for b in rnd.boards:
+        for b in boards:
             live = await game_of(b.game_id) if b.game_id else None
             if live is not None and await hub.start_held(live, at):
                 started += 1
-        notify(t.id)
-        return {"round": number, "starts_at": at, "started": started}
+        return at, started
 
     @app.post("/api/tournaments/{tid}/rounds", status_code=201, tags=["tournaments"],
               summary="Pair the next round and create its games")
     async def next_round(tid: str, request: Request, body: PairRound | None = None,
                          cred: HTTPAuthorizationCredentials | None = Depends(bearer)) -> dict[str, Any]:
         arbiter = await arbiter_of(tid, cred)
-        held = body is not None and body.start == "held"
+        body = body or PairRound.model_validate({})
+        held = body.start == "held"
+        if body.start_in is not None and not held:
+            raise ApiError(422, "start_in schedules a held round's start: it cannot go with \"start\": \"now\"")
         hub.rate.hit("rounds_per_address", address(request))
         async with lock:
-            t = await sync(await load(tid))
+            t = before = await sync(await load(tid))
             try:
                 if not t.rounds and t.regulations.system == "swiss":
                     t = t.order_by_rating()
@@ -723,6 +749,7 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
             base = str(request.base_url)
             seats: list[dict[str, Any]] = []
             sealed_seats: list[tuple[str, str, str, str]] = []
+            created: list[Any] = []
             for b in rnd.boards:
                 white, black = t.player(b.white), t.player(b.black)
                 start = t.regulations.start_event(white=white.name, black=black.name, round_number=rnd.number,
@@ -731,6 +758,7 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
                 start.pop("t")
                 live, tokens = await hub.create(start, {"white": white.name, "black": black.name}, "online",
                                                 held=held, presence=held)
+                created.append(live)
                 t = t.set_game_id(rnd.number, b.table, live.id)
                 game_tid[live.id] = t.id
                 gid, sealed = live.id, seal(tokens["arbiter"], arbiter, live.id)
@@ -746,10 +774,27 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
                               "arbiter": f"{base}game/{live.id}#token={tokens['arbiter']}",
                               "spectator": f"{base}game/{live.id}"})
             await db(lambda: store.save_seat_keys(t.id, sealed_seats))
-            saved = t
-            t = await db(lambda: store.save(saved))
+            paired = t
+
+            def add_round(fresh: Tournament) -> Tournament:
+                if fresh != before:  # another process changed the event while this round was paired
+                    raise StaleTournament(f"the event changed while round {rnd.number} was being paired (another "
+                                          "server process or request): nothing was paired; pair again")
+                return paired
+
+            try:
+                t = await db(lambda: store.update(tid, add_round, attempts=3))
+            except StaleTournament as err:
+                for live in created:  # games of a pairing that was not kept: called off
+                    with contextlib.suppress(ApiError):
+                        await hub.submit(live, {"type": "annul", "reason": "the round's pairing was not kept"},
+                                         "arbiter")
+                raise ApiError(409, str(err)) from None
+        starts_at = None
+        if body.start_in is not None:  # a scheduled start: the arbiter's start, given now for later
+            starts_at, _ = await start_boards(t.rounds[-1].boards, body.start_in)
         notify(t.id)
-        return {"round": rnd.number, "boards": seats, "held": held,
+        return {"round": rnd.number, "boards": seats, "held": held and starts_at is None, "starts_at": starts_at,
                 "console": f"{base}tournament/{t.id}/arbiter#token={arbiter}",
                 "players": [{"start_number": n, "page": f"{base}tournament/{t.id}/player/{n}#token={tok}"}
                             for n, tok in sorted(mine.items())],

@@ -65,6 +65,11 @@ class TournamentError(InvalidInput):
     """Bad tournament input: names the field (or player, round, board) that is wrong."""
 
 
+class StaleTournament(WrongState):
+    """A save over a stored version that another process (or request) has replaced meanwhile: nothing was
+    written; read the event again and make the change on it (:meth:`TournamentStore.update`)."""
+
+
 def _fail(message: str) -> TournamentError:
     return TournamentError(message)
 
@@ -307,6 +312,9 @@ class Tournament:
     # Virtual points per round given in the event's file (TRF ``XXA``: start number, points for rounds 1, 2, ...);
     # when empty, the regulations' acceleration (if any) gives them.
     accelerations: tuple[tuple[int, tuple[float, ...]], ...] = ()
+    # The stored version this value was read at (TournamentStore; not part of the event, nor of its JSON): a
+    # save over a version that another process has replaced meanwhile is refused, never an overwrite.
+    version: int = field(default=0, compare=False)
 
     # --- reading ---------------------------------------------------------------
 

@@ -32,7 +32,7 @@ from typing import Any, Protocol
 
 from chesslaws.tournament.matching import native_networkx
 from chesslaws.tournament.model import Board, Bye, Round, Tournament, TournamentError
-from chesslaws.tournament.records import Entry, game_score, player_entries, points_for
+from chesslaws.tournament.records import Entry, game_score, player_entries
 
 Pair = tuple[int, int]
 
@@ -282,27 +282,12 @@ def default_engine() -> SwissEngine:
 
 
 def _request_trf(t: Tournament) -> str:
-    """The event's TRF, with the next round's requested byes (F, H, Z) and absences (-) already written in,
-    and the points of a full or half bye counted in the player's total (columns 81-84), as the round's
-    code says."""
+    """The event's TRF as a pairing engine reads it: the next round's requested byes (F, H, Z) and absences
+    (-) already written in, and the points of a full or half bye counted in the player's total (columns
+    81-84), as the round's code says (:func:`~chesslaws.tournament.trf.write_trf`)."""
     from chesslaws.tournament.trf import write_trf
 
-    number = t.next_round
-    column = 92 + 10 * (number - 1)
-    lines: list[str] = []
-    for line in write_trf(t).splitlines():
-        if line.startswith("001"):
-            sn = int(line[4:8])
-            kind = t.requested_bye(number, sn)
-            active = t.player(sn).active_in(number)
-            code = "-" if not active else {"full": "F", "half": "H", "zero": "Z"}.get(kind or "")
-            if code:
-                line = line.ljust(column - 1) + f"0000 - {code}"
-            if active and kind in ("full", "half", "zero"):
-                points = float(line[80:84]) + points_for(kind, t.regulations.scoring)[0]
-                line = line[:80] + f"{points:>4.1f}" + line[84:]
-        lines.append(line)
-    return "\n".join(lines) + "\n"
+    return write_trf(t, absences=True)
 
 
 def _floats(sn: int, entries: dict[int, tuple[Entry, ...]], upto: int,

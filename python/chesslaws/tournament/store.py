@@ -3,7 +3,8 @@
 Schema (the same in both databases)::
 
     tournaments(id TEXT PRIMARY KEY, name TEXT, updated_at DOUBLE PRECISION,
-                body TEXT /* the tournament as JSON: regulations, players, rounds, byes */)
+                body TEXT /* the tournament as JSON: regulations, players, rounds, byes */,
+                version INTEGER /* raised by every save: a save over a replaced version is refused */)
     tournament_games(tournament_id TEXT, round INTEGER, board INTEGER,
                      log TEXT /* the game's log, JSON Lines */, PRIMARY KEY (tournament_id, round, board))
     tournament_arbiters(tournament_id TEXT PRIMARY KEY, token_hash TEXT /* sha256 hex of the live arbiter's token */)
@@ -16,7 +17,11 @@ Schema (the same in both databases)::
                          for_arbiter TEXT /* the seat's token sealed with the tournament arbiter's token */,
                          for_player TEXT /* ... and with the player's own token */, PRIMARY KEY (game_id, seat))
 
-Each write is one committed transaction. On PostgreSQL the server gives its games' store
+Each write is one committed transaction. A tournament is saved whole, but never over a change it has not
+seen: each save raises its row's version, and a save of a value read at an older version (another process
+or request saved meanwhile) writes nothing and raises :class:`StaleTournament`; :meth:`TournamentStore.update`
+reads the event again and makes the change on it, so that two processes saving at once (on one PostgreSQL
+database or one SQLite file) keep each other's board results. On PostgreSQL the server gives its games' store
 (:class:`chesslaws.server.store.PostgresStore`): tournaments then use the same reconnecting
 connection pool, and an outage fails a call within the pool's timeout (the server answers 503).
 """
@@ -32,7 +37,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any, Callable, Iterable, Iterator, TypeVar
 
-from chesslaws.tournament.model import Tournament, TournamentError
+from chesslaws.tournament.model import StaleTournament, Tournament, TournamentError
 
 T = TypeVar("T")
 
@@ -86,6 +91,13 @@ class TournamentStore:
                 cur.execute("SELECT pg_advisory_xact_lock(4242424243)")  # two servers creating tables at once
             for ddl in _DDL:
                 cur.execute(ddl)
+            # The version column, added to a database made before it (its rows start at version 0).
+            if self._pg:
+                cur.execute("ALTER TABLE tournaments ADD COLUMN IF NOT EXISTS version INTEGER NOT NULL DEFAULT 0")
+            else:
+                cur.execute("PRAGMA table_info(tournaments)")
+                if "version" not in {row[1] for row in cur.fetchall()}:
+                    cur.execute("ALTER TABLE tournaments ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
 
         self._run(create)
 
@@ -138,32 +150,53 @@ class TournamentStore:
     # --- tournaments -------------------------------------------------------------------
 
     def save(self, t: Tournament) -> Tournament:
-        """Writes the tournament (a new one gets an id) and returns it as stored."""
+        """Writes the tournament (a new one gets an id) and returns it as stored, at its new version. A
+        tournament read at a version that has been replaced since is not written: :class:`StaleTournament`."""
         if not t.id:
-            t = replace(t, id=uuid.uuid4().hex[:12])
+            t = replace(t, id=uuid.uuid4().hex[:12], version=0)
         body = json.dumps(t.to_json(), separators=(",", ":"))
-        tid = t.id
+        tid, seen = t.id, t.version
 
-        def run(cur: Any) -> None:
-            cur.execute(self._sql("SELECT 1 FROM tournaments WHERE id = ?"), (tid,))
-            if cur.fetchone():
-                cur.execute(self._sql("UPDATE tournaments SET name = ?, updated_at = ?, body = ? WHERE id = ?"),
-                            (t.name, time.time(), body, tid))
-            else:
-                cur.execute(self._sql("INSERT INTO tournaments (id, name, updated_at, body) VALUES (?, ?, ?, ?)"),
-                            (tid, t.name, time.time(), body))
+        def run(cur: Any) -> int:
+            cur.execute(self._sql("UPDATE tournaments SET name = ?, updated_at = ?, body = ?, version = version + 1 "
+                                  "WHERE id = ? AND version = ?"), (t.name, time.time(), body, tid, seen))
+            if cur.rowcount == 1:
+                return seen + 1
+            cur.execute(self._sql("SELECT version FROM tournaments WHERE id = ?"), (tid,))
+            row = cur.fetchone()
+            if row is not None:
+                raise StaleTournament(f"tournament {tid} was changed meanwhile (version {row[0]}, this change was "
+                                      f"made on version {seen}): nothing was written; read it again")
+            cur.execute(self._sql("INSERT INTO tournaments (id, name, updated_at, body, version) VALUES (?, ?, ?, ?, 0)"),
+                        (tid, t.name, time.time(), body))
+            return 0
 
-        self._run(run)
-        return t
+        return replace(t, version=self._run(run))
+
+    def update(self, key: str, change: Callable[[Tournament], Tournament], attempts: int = 50) -> Tournament:
+        """Reads the tournament, makes ``change`` on it and saves the result; if another process saved
+        meanwhile, reads it again and makes the change again on what it saved (optimistic concurrency), so
+        that neither overwrites the other. Nothing is written when ``change`` changes nothing. ``change`` may
+        raise to refuse (the change no longer applies): nothing is written."""
+        for _ in range(attempts):
+            t = self.load(key)
+            new = change(t)
+            if new == t:
+                return t
+            try:
+                return self.save(replace(new, version=t.version))
+            except StaleTournament:
+                continue
+        raise StaleTournament(f"tournament {key!r}: {attempts} attempts met another change each time; try again")
 
     def load(self, key: str) -> Tournament:
         """A tournament by id, or by name when the name is unique."""
         def run(cur: Any) -> list[Any]:
-            cur.execute(self._sql("SELECT body FROM tournaments WHERE id = ?"), (key,))
+            cur.execute(self._sql("SELECT body, version FROM tournaments WHERE id = ?"), (key,))
             row = cur.fetchone()
             if row is not None:
                 return [row]
-            cur.execute(self._sql("SELECT body FROM tournaments WHERE name = ?"), (key,))
+            cur.execute(self._sql("SELECT body, version FROM tournaments WHERE name = ?"), (key,))
             return list(cur.fetchall())
 
         rows = self._run(run)
@@ -172,7 +205,7 @@ class TournamentStore:
                                   f"(chesslaws tournament list)")
         if not rows:
             raise TournamentError(f"no tournament {key!r} in {self.url}")
-        return Tournament.from_json(json.loads(rows[0][0]))
+        return replace(Tournament.from_json(json.loads(rows[0][0])), version=int(rows[0][1]))
 
     def tournaments(self) -> list[tuple[str, str, float]]:
         """(id, name, last change) of every tournament, the latest first."""

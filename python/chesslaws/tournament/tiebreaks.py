@@ -29,7 +29,14 @@ the FIDE Council on 2 February 2026), chosen by ``Regulations.tiebreak_rules
 (16.4.1) it is the lower of the player's own score and the scheduled
 opponent's (adjusted) score; for any other unplayed round (16.4.2) the lower
 of the player's own score and a draw in every round played so far. This is
-how FIDE TEC's checker (gacrux, rules version 2: ``/V2``) applies it.
+how FIDE TEC's checker (gacrux, rules version 2: ``/V2``) applies it. The
+revised C.07 is in force from 1 March 2026 (FIDE's reminder to organisers and
+software developers; TEC's checker dates rules version 2 so), not 1 February.
+The revision also introduces "Standard Points" (tie-breaks on a 1-1/2-0 basis
+for events with another scoring, e.g. 3-1-0); its text could not be found
+(issue 29: only secondary reports and TEC's checker, whose STD counts 1, 1/2 or
+0 per round as the round's points are above, equal to or below a draw's), so
+it is not implemented here.
 Every value agrees with FIDE TEC's tie-break checker (TieBreakServer, rules
 version 2024, and version 2 for the amendment) on the tests' worked examples
 and simulated events.

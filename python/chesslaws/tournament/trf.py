@@ -23,7 +23,10 @@ zero-point bye), ``XXA`` (a player's virtual points per round, e.g. the Baku Acc
 Method: kept and handed to the pairing engines), ``XXS`` (the scoring: ``W=3 D=1 ...``)
 and a last round column holding nothing but absence marks (``0000 - Z``, ``0000 - H``,
 ``0000 - F``), as files written before a round is paired carry: that column is the next
-round's requested byes, not a round played.
+round's requested byes, not a round played (the writer writes the next round's requested byes so too,
+so that a file read back asks for them again). ``XXC rank`` (the players' ranking is the order of
+their ``001`` lines, the numbers in the file only ids, as bbpPairings reads it) renumbers the players in
+that order.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from chesslaws.tournament.model import (
     DEFAULT_ROUND_ROBIN_TIEBREAKS, DEFAULT_SWISS_TIEBREAKS, Board, BoardResult, Bye, ByeKind, Player, Regulations,
     Round, Scoring, Tournament, TournamentError,
 )
-from chesslaws.tournament.records import player_entries
+from chesslaws.tournament.records import player_entries, points_for
 from chesslaws.tournament.tiebreaks import standings
 
 _TYPE = {"swiss": "Individual: Swiss-System", "round-robin": "Individual: round robin",
@@ -59,8 +62,12 @@ def _code(kind: str) -> tuple[str, str]:
 _RESULT_CODE = {"win": "1", "draw": "=", "loss": "0", "forfeit_win": "+", "forfeit_loss": "-", "pending": " "}
 
 
-def write_trf(t: Tournament) -> str:
-    """The tournament as a TRF-16 file (ranks and points as the standings give them)."""
+def write_trf(t: Tournament, *, absences: bool = False) -> str:
+    """The tournament as a TRF-16 file (ranks and points as the standings give them). The next round's
+    requested byes are written in its column (``0000 - F``, ``H`` or ``Z``) with their points counted in the
+    player's total (columns 81-84), as JaVaFo-style files carry them before the round is paired, so that the
+    file read back asks for them again; with ``absences`` (the file handed to a pairing engine), the players
+    who take no part in that round (withdrawn) are marked ``0000 - -`` there too."""
     reg = t.regulations
     lines = [f"012 {t.name}"]
     if t.site:
@@ -94,8 +101,16 @@ def write_trf(t: Tournament) -> str:
                 blocks.append(f"0000 {colour} {res}")
             else:
                 blocks.append(f"{e.opponent:>4} {e.color} {_RESULT_CODE[e.kind]}")
+        nxt = t.next_round
+        asked = t.requested_bye(nxt, p.start_number) if nxt <= t.total_rounds else None
+        active = p.active_in(nxt)
+        if active and asked is not None:  # the next round's requested bye, its points in the total
+            blocks.append(f"0000 - {_code(asked)[1]}")
+            head = head[:80] + f"{pts + points_for(asked, reg.scoring)[0]:>4.1f}" + head[84:]
+        elif absences and not active and nxt <= t.total_rounds:
+            blocks.append("0000 - -")
         line = head + "".join("  " + b for b in blocks)
-        lines.append(line.rstrip() if not es or es[-1].kind != "pending" else line)
+        lines.append(line.rstrip() if not blocks or blocks[-1][-1] != " " else line)
     return "\n".join(lines) + "\n"
 
 
@@ -126,6 +141,7 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
     xxs: dict[str, float] = {}
     xxs_line = 0
     initial: str | None = None
+    by_rank = False  # XXC rank: the players' order in the file is their ranking (their pairing numbers)
     absent: dict[int, int] = {}  # start number -> its XXZ line
     accelerations: dict[int, tuple[float, ...]] = {}
     xxa_lines: dict[int, int] = {}
@@ -157,6 +173,8 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
             for token in rest.lower().split():
                 if token in ("white1", "black1"):
                     initial = token[:-1]
+                elif token == "rank":
+                    by_rank = True
         elif code == "152":  # TRF-2026's initial colour: W or B
             if rest.upper() not in ("W", "B"):
                 raise TrfError(no, f"152: {rest!r} is not the initial colour W or B")
@@ -204,6 +222,8 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
             raw_players.append(_read_player(no, line))
     if not raw_players:
         raise TrfError(1, "no player line (001)")
+    if by_rank:
+        raw_players, absent, accelerations, xxa_lines = _ranked(raw_players, absent, accelerations, xxa_lines)
     numbers = sorted(sn for sn, _, _ in raw_players)
     if numbers != list(range(1, len(numbers) + 1)):
         raise TrfError(1, f"start numbers must run 1..{len(numbers)} (got {numbers[:5]}...)")
@@ -245,6 +265,34 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
     for r in range(1, n_rounds + 1):
         rounds.append(_read_round(r, raw_players, system))
     return replace(t, rounds=tuple(rounds), requested_byes=tuple(requests))
+
+
+_RawPlayer = tuple[int, Player, list[tuple[int, str, str, str]]]
+
+
+def _ranked(players: list[_RawPlayer], absent: dict[int, int], accelerations: dict[int, tuple[float, ...]],
+            xxa_lines: dict[int, int]) -> tuple[list[_RawPlayer], dict[int, int], dict[int, tuple[float, ...]],
+                                                dict[int, int]]:
+    """``XXC rank`` (JaVaFo's TRF(x), read so by bbpPairings): the numbers in the file are only ids; the players'
+    ranking, which the pairing systems use as pairing numbers (colours, the order within a score group), is
+    the order of their ``001`` lines. Each player gets the number of his line's place, and every reference
+    to an id (opponents, ``XXZ``, ``XXA``) follows."""
+    new = {sn: i for i, (sn, _, _) in enumerate(players, 1)}
+    if len(new) != len(players):
+        raise TrfError(1, "XXC rank: a player's id (columns 5-8) is repeated")
+
+    def of(sn: int, where: str) -> int:
+        if sn not in new:
+            raise TrfError(1, f"XXC rank: {where} names id {sn}, which has no player line (001)")
+        return new[sn]
+
+    out: list[_RawPlayer] = []
+    for sn, p, results in players:
+        moved = [(r, str(of(int(opp), f"player {sn}'s round {r}")) if opp.strip("0") else opp, colour, res)
+                 for r, opp, colour, res in results]
+        out.append((new[sn], replace(p, start_number=new[sn]), moved))
+    return (out, {of(sn, "XXZ"): no for sn, no in absent.items()},
+            {of(sn, "XXA"): pts for sn, pts in accelerations.items()}, {of(sn, "XXA"): no for sn, no in xxa_lines.items()})
 
 
 #: JaVaFo's XXS codes (its Advanced User Manual): each code, or shortcut, and the codes it sets.
