@@ -118,7 +118,8 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
         "press_clock": Schema(by="player", optional={"assistant": bool}),
         "announce": Schema(by="player", required={"move": str}, optional={"assistant": bool}),
         "request_scoresheet": Schema(by="player", optional={"kind": str}, choices={"kind": ("show", "blank")}),
-        "observe": Schema(by="arbiter", required={"what": str}, choices={"what": ("flag", "illegal_move")}),
+        "observe": Schema(by="arbiter", required={"what": str},
+                          choices={"what": ("flag", "illegal_move", "default_time")}),
         "request_increment": Schema(by="player"),
         "offer_draw": Schema(by="player"),
         "accept_draw": Schema(by="player"),
@@ -190,7 +191,6 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
             by="arbiter", required={"against": str}, choices={"against": ("white", "black", "both")}
         ),
         "annul": Schema(by="arbiter", optional={"reason": str}),
-        "observed": Schema(by="arbiter", required={"what": str}, choices={"what": ("flag", "default_time")}),
     }
 )
 

@@ -30,7 +30,7 @@ HOME = {
     "resign": "completion",
     "offer_draw": "draws", "accept_draw": "draws", "decline_draw": "draws", "claim_draw": "draws",
     "decision": "draws", "request_increment": "draws",
-    "claim_flag": "flags", "observed": "flags", "stop_clocks": "flags", "start_clocks": "flags", "set_clocks": "flags",
+    "claim_flag": "flags", "stop_clocks": "flags", "start_clocks": "flags", "set_clocks": "flags",
     "press_clock": "pressing", "claim_win": "irregularities", "reinstate": "irregularities",
     "claim_setup": "irregularities", "annul": "irregularities",
     "penalty": "conduct", "conduct": "conduct", "refuse_to_comply": "conduct",

@@ -222,10 +222,10 @@ def test_flag_falls_on_time_with_nobody_sending_anything(client: Any) -> None:
     assert 1.5 < took < 4.0, took
     assert (final["result"], final["termination"]) == ("0-1", "time_forfeit")
     assert final["clocks"]["white_ms"] == 0 and final["rulings"][0]["t"] == 2
-    # No one sent anything: the server wrote the arbiter's `observed` when it saw the flag fall (issue 29), so
+    # No one sent anything: the server wrote the arbiter's `observe` when it saw the flag fall (issue 29), so
     # that the log alone says the game is over; the ruling keeps the instant the flag fell.
     start, seen = log_lines(client, gid)
-    assert (start["type"], seen["type"], seen["by"], seen["what"]) == ("start", "observed", "arbiter", "flag")
+    assert (start["type"], seen["type"], seen["by"], seen["what"]) == ("start", "observe", "arbiter", "flag")
     assert seen["t"] >= 2
     r = post(client, gid, tok["white"], {"type": "move", "move": "e4"})
     assert r.status_code == 409 and "flag" in r.json()["error"]

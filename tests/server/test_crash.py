@@ -117,7 +117,7 @@ def _freeze_heartbeat(db: str, frozen: bool) -> None:
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 def test_a_loss_on_time_shown_survives_a_sigkill_whatever_the_heartbeat(
         backend: str, tmp_path: Any, request: pytest.FixtureRequest, server_factory: Callable[..., Any]) -> None:
-    """Issue 29: a flag fall the arbiter present saw is written into the game's log (the arbiter's `observed`)
+    """Issue 29: a flag fall the arbiter present saw is written into the game's log (the arbiter's `observe`)
     before the result is shown. The server's last heartbeat is from before the game began (frozen: the
     worst case of a SIGKILL right after the result was shown), so the restart gives back every second since:
     only the log can keep the loss on time, and it does."""
@@ -140,4 +140,4 @@ def test_a_loss_on_time_shown_survives_a_sigkill_whatever_the_heartbeat(
         assert (st["status"], st["result"], st["termination"]) == ("finished", "0-1", "time_forfeit")
         assert st["clocks"]["white_ms"] == 0 and st["rulings"][-1]["t"] == 2
         lines = [json.loads(x) for x in http.get(f"/api/games/{g['id']}/log").text.splitlines()]
-        assert [(ln["type"], ln.get("what")) for ln in lines] == [("start", None), ("observed", "flag")]
+        assert [(ln["type"], ln.get("what")) for ln in lines] == [("start", None), ("observe", "flag")]

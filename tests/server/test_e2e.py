@@ -135,9 +135,9 @@ def test_a_flag_falls_while_both_watch(server: Any, browser: Any, tmp_path: Path
         assert "flagged" in (clock.get_attribute("class") or "")
         assert "flag fell" in page.inner_text("#rulings")
     black.screenshot(path=str(tmp_path / "flag.png"))
-    # The flag fall is in the log: the arbiter's `observed`, written by the server when it saw it (issue 29).
+    # The flag fall is in the log: the arbiter's `observe`, written by the server when it saw it (issue 29).
     log = [json.loads(line) for line in httpx.get(f"{server.url}/api/games/{g['id']}/log").text.splitlines()]
-    assert [e["type"] for e in log] == ["start", "move", "observed"] and log[-1]["what"] == "flag"
+    assert [e["type"] for e in log] == ["start", "move", "observe"] and log[-1]["what"] == "flag"
     white.context.close()
     black.context.close()
 

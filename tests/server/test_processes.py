@@ -109,7 +109,7 @@ def test_a_killed_process_takes_nothing_with_it_and_a_paused_one_catches_up(thre
 
 def test_a_flag_falls_for_every_process_and_is_written_once(three: list[Any]) -> None:
     """Every process that has the game sees the flag fall; its ending is written into the log (the arbiter's
-    `observed`, issue 29) once, whichever process wrote it first."""
+    `observe`, issue 29) once, whichever process wrote it first."""
     a, b, _ = three
     g = httpx.post(f"{a.url}/api/games", json={"white": "W", "black": "B", "time_control": "2",
                                                  "when_ready": False}).json()
@@ -121,4 +121,4 @@ def test_a_flag_falls_for_every_process_and_is_written_once(three: list[Any]) ->
         assert st["termination"] == "time_forfeit" and st["result"] == "0-1"
     for server in (a, b):
         lines = [json.loads(x) for x in httpx.get(f"{server.url}/api/games/{gid}/log").text.splitlines()]
-        assert [(x["type"], x.get("what")) for x in lines] == [("start", None), ("observed", "flag")]
+        assert [(x["type"], x.get("what")) for x in lines] == [("start", None), ("observe", "flag")]

@@ -160,20 +160,17 @@ def _sealed_move_concluded(b: _Builder, t: int) -> bool:
     return True
 
 
-def _on_observed(b: _Builder, ev: Event) -> None:
-    """The arbiter present records what happened by itself by ``ev.t`` (:func:`observe`): the flag fall he
-    saw, or the default time that passed for a player still absent. The game already ended by itself at
-    that instant (the builder holds the state there): the event changes nothing but puts the ending in the
-    log, so that nothing read from the log afterwards (a server's restart that gives back the time since
-    its last heartbeat) can undo it. It is refused when the game was not over by then, or over otherwise
-    (:func:`~chesslaws.game.handlers.transition` refuses it when the game was over before its instant)."""
+def _record_ending(b: _Builder, ev: Event) -> None:
+    """``observe`` of an ending that happened by itself by ``ev.t`` (:func:`observe`): the flag fall the
+    arbiter present saw, or the default time that passed for a player still absent. The game already ended
+    by itself by that instant (the builder holds the state there): the event changes nothing but puts the
+    ending in the log, so that nothing read from the log afterwards (a server's restart that gives back the
+    time since its last heartbeat) can undo it. It is refused when the game ended otherwise than ``what``
+    says (:func:`~chesslaws.game.handlers.transition` refuses it when the game was over before its instant)."""
     s = b.s
-    if s.status != "finished":
-        raise GameError(ev, "nothing has happened by itself by then: no flag has fallen that the arbiter sees, and "
-                            "no player has missed the default time")
     what = "flag" if s.termination == "time_forfeit" else "default_time"
     if ev.get("what") != what:
-        said = "a flag fall" if ev.get("what") == "flag" else "the default time"
+        said = {"flag": "a flag fall", "default_time": "the default time"}.get(ev.get("what"), "an illegal move")
         raise GameError(ev, f"the game did not end by {said}: {s.rulings[-1].text}")
 
 

@@ -55,7 +55,7 @@ from chesslaws.game.completion import _end_checks_after_move, _on_resign
 from chesslaws.game.conduct import _on_conduct, _on_penalty, _on_refuse
 from chesslaws.game.draws import _on_accept, _on_claim_draw, _on_decision, _on_decline, _on_offer, _on_request_increment
 from chesslaws.game.flags import (
-    _on_claim_flag, _on_observed, _on_set_clocks, _on_start_clocks, _on_stop_clocks, observe,
+    _on_claim_flag, _on_set_clocks, _on_start_clocks, _on_stop_clocks, observe,
 )
 from chesslaws.game.irregularities import _on_annul, _on_claim_setup, _on_claim_win, _on_reinstate
 from chesslaws.game.moving import _on_adjust, _on_claim_touch_move, _on_move, _on_touch
@@ -102,7 +102,6 @@ HANDLERS: Mapping[str, Handler] = {
     "decline_draw": _on_decline,
     "claim_draw": _on_claim_draw,
     "claim_flag": _on_claim_flag,
-    "observed": _on_observed,
     "resign": _on_resign,
     "arrive": _on_arrive,
     "stop_clocks": _on_stop_clocks,
@@ -138,7 +137,7 @@ HANDLERS: Mapping[str, Handler] = {
 
 #: Events allowed when the game is not in play, by status.
 _ALLOWED_WHEN = {
-    "finished": {"decision", "annul", "penalty", "conduct", "sign", "observed"},
+    "finished": {"decision", "annul", "penalty", "conduct", "sign", "observe"},
     "adjourned": {"offer_draw", "accept_draw", "decline_draw", "resign", "resume", "annul"},
     "annulled": set(),
 }
@@ -150,8 +149,8 @@ def transition(state: GameState, ev: Event) -> GameState:
         raise GameError(ev, "the game has already started ('start' is only the first line)")
     if ev.t_ms < state.t_ms:
         raise GameError(ev, f"t goes back in time (the previous event was at t={ms_to_t(state.t_ms)})")
-    if ev.type == "observed" and not state.ongoing:
-        raise GameError(ev, "the game was not in play: nothing could happen by itself")
+    if ev.type == "observe" and not state.ongoing:
+        raise GameError(ev, "the game was not in play: there is nothing to observe")
     seen = observe(state, ev.t_ms)
     if seen.status != "ongoing" and ev.type not in _ALLOWED_WHEN[seen.status]:
         if seen.status == "annulled":

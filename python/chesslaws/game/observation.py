@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from chesslaws._values import replace
 from chesslaws.events import Event
-from chesslaws.game.flags import _both_flags_down, _flag_outcome
+from chesslaws.game.flags import _both_flags_down, _flag_outcome, _record_ending
 from chesslaws.game.irregularities import _arbiter_waits, _correct_standing, _penalise_unseen, _position_after
 from chesslaws.game.state import NAME, GameError, GameState, _Builder, other
 from chesslaws.timecontrol import Color
@@ -43,7 +43,14 @@ def _partial_supervision(s: GameState) -> bool:
 
 def _on_observe(b: _Builder, ev: Event) -> None:
     """``observe``: the arbiter sees, at this instant, a flag down (``what``: ``flag``) or the last
-    illegal move that stands on the board (``illegal_move``)."""
+    illegal move that stands on the board (``illegal_move``); or he writes down an ending that happened by
+    itself by then (a flag fall he saw as it fell, ``flag``; the default time, ``default_time``): the
+    game, in play before this instant, is over at it (:func:`~chesslaws.game.flags._record_ending`)."""
+    if b.s.status == "finished":
+        _record_ending(b, ev)
+        return
+    if ev.get("what") == "default_time":
+        raise GameError(ev, "no player has missed the default time by then")
     if not b.s.config.arbiter_present:
         raise GameError(ev, "no arbiter is present (start field 'arbiter': \"absent\"): only the players' claims "
                         "bring up a flag or an illegal move")

@@ -5,7 +5,7 @@ and every live game. An event is stamped with ``t`` by the server, checked by
 the arbiter (``Game.apply``), committed to the store, and only then applied in
 memory, acknowledged and broadcast. A flag fall needs no event: the hub wakes
 up at the instant the running side's flag falls (``clock.flag_time``), writes
-the arbiter's ``observed`` into the log (so that the ending is the log's, not
+the arbiter's ``observe`` into the log (so that the ending is the log's, not
 only the clock's) and broadcasts the state, in which an arbiter who is present
 has observed it.
 """
@@ -637,7 +637,7 @@ class Hub:
 
     async def settle(self, live: LiveGame) -> Game | None:
         """:meth:`ended`, with an ending that happened by itself first written into the game's log (the
-        arbiter's ``observed``: a flag fall, the default time). Every path that shows or takes a result
+        arbiter's ``observe``: a flag fall, the default time). Every path that shows or takes a result
         (a game's state, the lobby, a tournament's standings) goes through here, so that no result is shown
         that the log does not hold: a SIGKILL right after it, and the restart that gives back the time since
         the last heartbeat, can never undo it. If it cannot be written now (the database is away), the
@@ -661,7 +661,7 @@ class Hub:
 
     async def _write_ending_locked(self, live: LiveGame, t: float) -> None:
         """If the game ended by itself by instant ``t`` and its log does not say so yet, the arbiter's
-        ``observed`` event at ``t`` (the caller holds the game's lock)."""
+        ``observe`` event at ``t`` (the caller holds the game's lock)."""
         game = live.game
         if live.waiting or t < 0 or not game.state.ongoing or not due(game.state, round(t * 1000)):
             return
@@ -670,7 +670,7 @@ class Hub:
             return
         what = "flag" if seen.termination == "time_forfeit" else "default_time"
         try:
-            await self._apply(live, "observed", "arbiter", {"what": what}, "arbiter", at=t)
+            await self._apply(live, "observe", "arbiter", {"what": what}, "arbiter", at=t)
         except ApiError as err:
             if err.status != 409:  # 409: another process wrote first; its log, now read, ends the game
                 raise
@@ -1119,7 +1119,7 @@ class Hub:
             raise ApiError(409, "the game has not started: it starts when both players have opened it")
         elif t < 0:
             raise ApiError(409, f"the game has not started yet: it starts in {-t:.0f} s")
-        if kind != "observed":  # a game that ended by itself by then: the ending is written first
+        if kind != "observe":  # a game that ended by itself by then: the ending is written first
             await self._write_ending_locked(live, t)
         event: dict[str, Any] = {"type": kind, "t": t, "by": by}
         event.update({k: v for k, v in body.items() if k not in ("type", "t", "by")})
@@ -1603,7 +1603,7 @@ class Hub:
         if self.down_since is not None:
             return
         if self._ending_unwritten(live):
-            # The game ended by itself (a flag fall observed, the default time): the arbiter's `observed`
+            # The game ended by itself (a flag fall observed, the default time): the arbiter's `observe`
             # is written into its log before anyone is told (a restart gives back the time after the last
             # heartbeat, but never to a game whose log says it is over).
             asyncio.ensure_future(self._ended_by_itself(live))

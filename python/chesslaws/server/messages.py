@@ -42,7 +42,7 @@ NOT_DONE: dict[str, str] = {
     "reinstate": "The position was not reinstated",
     "request_increment": "The request was not recorded",
     "annul": "The game was not annulled",
-    "observed": "The ending was not recorded",
+    "observe": "The observation was not recorded",
 }
 
 _INSTANT = re.compile(r"\s*\bat t=-?[0-9]+(?:\.[0-9]+)?")
