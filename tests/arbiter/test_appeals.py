@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from chesslaws.events import EventError
-from chesslaws.game import GameError
+from chesslaws.game import Game, GameError
 from _arb import ev, game, last_ruling, moves, start, summary
 
 EDITIONS = ["1989", "1997", "2023"]
@@ -134,3 +134,15 @@ def test_the_players_assist_the_reconstruction_and_check_the_claim() -> None:
     assert last_ruling(g).article == "9.5.3" and g.state.ongoing
     refused = g.apply(ev("refuse_to_comply", 30, against="white"))
     assert summary(refused) == ("finished", "0-1", "refusal_to_comply") and last_ruling(refused).article == "11.7"
+
+
+def test_the_log_format_pages_example_of_an_appeal() -> None:
+    """docs/game-log.md's example replays as the page says: four rulings, the result a draw."""
+    import json
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "game-log.md").read_text(encoding="utf-8")
+    block = doc.split("### Explanations and appeals", 1)[1].split("```json\n", 1)[1].split("```", 1)[0]
+    g = Game.from_events([json.loads(line) for line in block.splitlines() if line.strip()])
+    assert [r.article for r in g.state.rulings] == ["6.9", "11.9", "11.10", "11.10"]
+    assert summary(g) == ("finished", "1/2-1/2", "time_forfeit") and g.state.pending() == []
