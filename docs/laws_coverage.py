@@ -501,20 +501,49 @@ for _key, (_code, _tests) in {
     _was = EXTEND.get(_key, ((), ()))
     EXTEND[_key] = (_was[0] + _code, _was[1] + _tests)
 
+# Issue 25, third part: what a player asks of the arbiter and beyond him (2023 11.9-11.12; the earlier
+# Laws' arbiter who sees the Laws observed and enforces his decisions), and the assistant who tells the
+# moves and the times (2023 D.2.10.4).
+APL = "arbiter/test_appeals.py::"
+RECOURSE = ("game.appeals:_on_request_explanation", "game.appeals:_on_appeal", "game.appeals:_on_appeal_decision")
+for _key, (_code, _tests) in {
+    ("1989", "16.1-16.3"): (RECOURSE, (APL + "test_an_explanation_asked_for_changes_nothing",
+                                      APL + "test_an_appeal_after_the_game_reverses_the_result")),
+    ("1997", "13.1-13.3"): (RECOURSE, (APL + "test_an_explanation_asked_for_changes_nothing",
+                                      APL + "test_an_appeal_after_the_game_reverses_the_result")),
+    ("2023", "11.9-11.12"): (RECOURSE + ("game.conduct:_on_refuse", "game.draws:_on_claim_draw"),
+                             (APL + "test_an_explanation_asked_for_changes_nothing",
+                              APL + "test_an_appeal_after_the_game_reverses_the_result",
+                              APL + "test_an_appeal_during_the_game_leaves_the_game_as_it_is",
+                              APL + "test_the_signed_scoresheet_does_not_bar_an_appeal",
+                              APL + "test_the_players_assist_the_reconstruction_and_check_the_claim")),
+    ("2023", "D.2.10-D.2.11"): (("game.recording:_on_request_scoresheet",),
+                                (APL + "test_the_assistant_tells_the_moves_and_times_on_request",)),
+    ("2023", "7.5.1"): (("game.observation:_observe_act",),
+                        (OBS + "test_an_act_penalised_as_an_illegal_move_is_found_later_in_standard_play",
+                         OBS + "test_a_press_without_a_move_found_later_in_standard_play")),
+}.items():
+    _was = EXTEND.get(_key, ((), ()))
+    EXTEND[_key] = (_was[0] + _code, _was[1] + _tests)
+
 #: Whether what an article is about can be written in the game log, where it is not simply "yes"
 #: (a row with code: the events it rules on exist) or "no" (a row without code). "—": nothing that
 #: happens in a game (the venue, FIDE's procedures, people's manners): nothing to write.
 OUTSIDE = "— (not something that happens in a game)"
 LOG: dict[tuple[str, str], str] = {
     ("1989", "12.9"): "yes: `move` with `press`: false; `request_scoresheet` (the arbiter declines)",
-    ("1989", "16.1-16.3"): "yes: the arbiter's acts are events (`penalty`, `decision`, `conduct`)",
+    ("1989", "16.1-16.3"): "yes: the arbiter's acts are events (`penalty`, `decision`, `conduct`); a player's "
+                           "`request_explanation` and `appeal`, and the `appeal_decision` (none in these Laws: "
+                           "the regulations')",
     ("1997", "6.4"): OUTSIDE,
     ("1997", "6.14"): OUTSIDE,
     ("1997", "7.2"): "yes: `claim_setup` (`colours`), `annul`",
     ("1997", "8.5-8.6"): "yes: `scoresheet` (8.5), `decision` on `period` (8.6)",
     ("1997", "12.1"): "yes: `conduct`, `penalty`",
     ("1997", "12.3"): OUTSIDE,
-    ("1997", "13.1-13.3"): "yes: the arbiter's acts are events (`penalty`, `decision`, `conduct`)",
+    ("1997", "13.1-13.3"): "yes: the arbiter's acts are events (`penalty`, `decision`, `conduct`); a player's "
+                           "`request_explanation` and `appeal`, and the `appeal_decision` (none in these Laws: "
+                           "the regulations')",
     ("1997", "13.6"): "yes: `move` with `press`: false; `request_scoresheet` (declined unless a flag has fallen)",
     ("1997", "13.7"): OUTSIDE,
     ("1997", "14.1"): OUTSIDE,
@@ -526,14 +555,18 @@ LOG: dict[tuple[str, str], str] = {
     ("2023", "11.1"): "yes: `conduct`, `penalty`",
     ("2023", "11.3.4"): OUTSIDE,
     ("2023", "11.4"): OUTSIDE,
-    ("2023", "11.9-11.12"): "partly: the arbiter's decisions are events; appeals and explanations are not",
+    ("2023", "11.9-11.12"): "yes: `request_explanation` (11.9); `appeal` and its `appeal_decision` (11.10); the "
+                            "reconstruction the players help with is the arbiter's `scoresheet`, `reinstate` and "
+                            "`decision` on `period`, a player who will not help `refuse_to_comply` or a `penalty` "
+                            "(11.11); a `claim_draw` is checked against the moves of the log (11.12)",
     ("2023", "12.1-12.4"): "yes: the arbiter's acts are events (`penalty`, `decision`, `conduct`)",
     ("2023", "12.6-12.8"): "yes: `move` with `press`: false; `request_scoresheet` (declined unless a flag has "
                            "fallen)",
     ("2023", "A.5"): "yes: `supervision`: \"partial\"; `arbiter`: \"occasional\" and `observe` (what he "
                      "observes, A.5.2, A.5.4, A.5.5)",
     ("2023", "D.2.10-D.2.11"): "yes: the start fields `assistant` and `hearing_impaired`; the assistant's acts are "
-                               "the player's events with `assistant`: true",
+                               "the player's events with `assistant`: true; `request_scoresheet` with `kind` "
+                               "`moves_and_times` (D.2.10.4)",
     ("2023", "D.2.8"): "yes: `move` with `announced` (and `press`: false), `announce`",
     ("2023", "D.2.9"): "yes: each player's `game_score`, the arbiter's `reinstate` with `reason` `boards_differ`",
     ("2023", "A.4"): "yes: `supervision`; `request_scoresheet` (A.4.3)",

@@ -39,6 +39,8 @@ RANGES: Mapping[str, tuple[float, float]] = MappingProxyType({
     "fifty_move_limit": (1, 1000),
     "start_position": (0, 959),  # Chess960 starting positions (2023 Guidelines II.2)
     "plies": (0, 100_000),
+    "ruling": (1, 1_000_000),  # an appeal's: the number of a ruling of the state
+    "appealed": (1, 1_000_000),
 })
 
 
@@ -117,7 +119,8 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
                                                                       "press": bool, "assistant": bool}),
         "press_clock": Schema(by="player", optional={"assistant": bool}),
         "announce": Schema(by="player", required={"move": str}, optional={"assistant": bool}),
-        "request_scoresheet": Schema(by="player", optional={"kind": str}, choices={"kind": ("show", "blank")}),
+        "request_scoresheet": Schema(by="player", optional={"kind": str},
+                                     choices={"kind": ("show", "blank", "moves_and_times")}),
         "observe": Schema(by="arbiter", required={"what": str},
                           choices={"what": ("flag", "illegal_move", "default_time")}),
         "request_increment": Schema(by="player"),
@@ -191,6 +194,14 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
             by="arbiter", required={"against": str}, choices={"against": ("white", "black", "both")}
         ),
         "annul": Schema(by="arbiter", optional={"reason": str}),
+        "request_explanation": Schema(by="player", optional={"about": str, "answer": str}),
+        "appeal": Schema(by="player", required={"ruling": int}, optional={"reason": str}),
+        "appeal_decision": Schema(
+            by="arbiter",
+            required={"ruling": str},
+            optional={"appealed": int, "result": str, "reason": str},
+            choices={"ruling": ("reject", "accept"), "result": ("1-0", "0-1", "1/2-1/2")},
+        ),
     }
 )
 

@@ -98,6 +98,10 @@ NOT_IN_PGN: Mapping[str, str] = {
     "conduct": "its ruling, as a comment", "refuse_to_comply": "its ruling, as a comment; the result",
     "reinstate": "its ruling, as a comment (the moves kept are the moves written)",
     "annul": "its ruling, as a comment; Termination unterminated",
+    "request_explanation": "words at the board (its ruling is a comment)",
+    "appeal": "its ruling, as a comment",
+    "appeal_decision": "its ruling, as a comment; a result it gives is in the Result tag, which read back is the "
+                       "board's",
 }
 
 #: The start fields a PGN carries as tags (:data:`IN_PGN`), each read back into ``start``.

@@ -20,7 +20,8 @@ from chesslaws.game.handlers import HANDLERS
 
 PACKAGE = Path(chesslaws.game.__file__).parent
 PARTS = ["state", "completion", "played", "moving", "draws", "flags", "irregularities", "conduct", "adjournment",
-         "pressing", "releasing", "displacement", "recording", "grounds", "gamescores", "announcing", "observation", "handlers"]
+         "pressing", "releasing", "displacement", "recording", "grounds", "gamescores", "announcing", "observation", "appeals",
+         "handlers"]
 
 #: Each event type -> the module of the Laws' part that rules on it.
 HOME = {
@@ -35,6 +36,7 @@ HOME = {
     "claim_setup": "irregularities", "annul": "irregularities",
     "penalty": "conduct", "conduct": "conduct", "refuse_to_comply": "conduct",
     "seal": "adjournment", "resume": "adjournment", "arrive": "adjournment", "envelope_lost": "adjournment",
+    "request_explanation": "appeals", "appeal": "appeals", "appeal_decision": "appeals",
 }
 
 

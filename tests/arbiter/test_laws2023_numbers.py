@@ -127,6 +127,8 @@ SAYS = {
     "scoresheet_blank_fast": "Players do not need to record", "result_decided": "At the conclusion of the game",
     "assistant_recording": "If a player is unable to keep score", "slip_corrected": "slip of the tongue",
     "assistant_sighted": "does not make",
+    "explanation": "the right to request", "appeal": "a player may appeal", "appeal_decision": "a player may appeal",
+    "assistant_informs": "only at his/her request",
 }
 
 

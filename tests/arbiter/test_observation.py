@@ -169,3 +169,62 @@ def test_two_hands_unseen_by_an_occasional_arbiter_is_not_penalised_until_seen_o
     later = g.apply(ev("move", 40, "black", move="Nc6"))
     with pytest.raises(GameError, match="no illegal move"):
         later.apply(ev("observe", 45, what="illegal_move"))
+
+
+def _two_hands_answered(edition: str, **fields: object) -> Game:
+    """1.e4 e5 2.Nf3, the knight moved with two hands while the arbiter looked elsewhere, 2...Nc6; the
+    arbiter looks at the board at t=45."""
+    return game(start(edition=edition, arbiter="occasional", **fields), moves(["e4", "e5"]),
+                ev("move", 30, "white", move="Nf3", two_hands=True), ev("move", 40, "black", move="Nc6"))
+
+
+def test_an_act_penalised_as_an_illegal_move_is_found_later_in_standard_play() -> None:
+    """2023 7.5.4: a move made with two hands is "considered and penalised as if an illegal move", and
+    7.5.1 acts on an illegal move whenever "during a game it is found". Only A.5.2 (rapid and blitz with
+    an arbiter for several games) ends that once the opponent has made his next move. Standard play
+    (40/5400): the arbiter who finds it after 2...Nc6 penalises it: Black receives two minutes (7.5.5),
+    the move stands. Black: 10 s for e5 and 10 s for Nc6, then 5 s of White's turn pass at t=45."""
+    g = _two_hands_answered("2023", time_control="40/5400")
+    assert g.state.rulings == ()
+    with pytest.raises(GameError, match="no illegal move"):  # Black's claim comes too late: he has moved
+        g.apply(ev("claim_win", 45, "black", reason="illegal_move"))
+    seen = g.apply(ev("observe", 45, what="illegal_move"))
+    assert [r.article for r in seen.state.rulings] == ["7.5.1", "7.5.4", "7.5.5"]
+    assert seen.state.remaining_ms("black") == 5_400_000 - 20_000 + 120_000
+    assert len(seen.state.moves) == 4 and seen.state.illegal_moves["white"] == 1
+    with pytest.raises(GameError, match="no illegal move"):  # once penalised, it is not penalised again
+        seen.apply(ev("observe", 50, what="illegal_move"))
+    # Rapid with full supervision (A.4: the Competition Rules apply): found later, one minute (A.3).
+    full = _two_hands_answered("2023", time_control="900+10", supervision="full")
+    assert [r.article for r in full.apply(ev("observe", 45, what="illegal_move")).state.rulings][:3] == [
+        "7.5.1", "7.5.4", "7.5.5"]
+    # Rapid with an arbiter for several games (A.5.2): too late, the move stands.
+    partial = _two_hands_answered("2023", time_control="900+10", supervision="partial")
+    with pytest.raises(GameError, match="no illegal move"):
+        partial.apply(ev("observe", 45, what="illegal_move"))
+
+
+@pytest.mark.parametrize("edition", ["1989", "1997"])
+def test_the_earlier_laws_do_not_penalise_two_hands_as_an_illegal_move(edition: str) -> None:
+    """The same log under 1997 (4.1: one hand only; the arbiter's penalty, 13.4, is his to choose) and
+    1989 (nothing): the move is no illegal move, and there is nothing for the arbiter to find."""
+    g = _two_hands_answered(edition, time_control="40/5400")
+    assert [r.article for r in g.state.rulings] == (["4.1"] if edition == "1997" else [])
+    with pytest.raises(GameError, match="no illegal move"):
+        g.apply(ev("observe", 45, what="illegal_move"))
+
+
+def test_a_press_without_a_move_found_later_in_standard_play() -> None:
+    """2023 7.5.3: White presses the clock without making a move at t=25 (his clock restarted), then
+    plays 2.Nf3 and Black 2...Nc6; the arbiter finds it at t=50: Black receives two minutes (7.5.5).
+    Two acts are found one at a time, the latest first: 3.Bc4 with two hands is penalised first, and
+    the earlier press, White's second illegal move, then loses the game (7.5.5)."""
+    g = game(start(edition="2023", time_control="40/5400", arbiter="occasional"), moves(["e4", "e5"]),
+             ev("press_clock", 25, "white"), moves(["Nf3", "Nc6"], t0=25), ev("move", 50, "white", move="Bc4",
+                                                                                 two_hands=True))
+    assert g.state.rulings == ()
+    first = g.apply(ev("observe", 55, what="illegal_move"))
+    assert [r.article for r in first.state.rulings] == ["7.5.4", "7.5.5"]
+    second = first.apply(ev("observe", 56, what="illegal_move"))
+    assert [r.article for r in second.state.rulings][2:] == ["7.5.1", "7.5.3", "7.5.5"]
+    assert summary(second) == ("finished", "0-1", "illegal_moves")

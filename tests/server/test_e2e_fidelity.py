@@ -249,4 +249,37 @@ def test_the_arbiter_enters_a_slip_of_the_tongue_corrected_and_the_assistants_pr
     pressed = log_of(server, g["id"])[-1]
     assert (pressed["type"], pressed["by"], pressed["assistant"]) == ("press_clock", "white", True)
     assert "Nf3" in arbiter.inner_text("#sheet")
+    arbiter.click("#arb-request-count")  # D.2.10.4: White asks his assistant the moves and the times
+    arbiter.wait_for_selector("#rulings:has-text('his assistant informs him')")
+    asked = log_of(server, g["id"])[-1]
+    assert (asked["type"], asked["by"], asked["kind"]) == ("request_scoresheet", "white", "moves_and_times")
+    arbiter.context.close()
+
+
+def test_the_arbiter_enters_an_explanation_an_appeal_and_its_decision(server: Any, browser: Any) -> None:
+    """2023 11.9-11.10: Black resigns and both sign 1/2-1/2 (8.7: ruling 2, the signed result stands).
+    Black asks the arbiter to explain 8.7, then appeals against ruling 2; the appeal is accepted and
+    gives the game 1-0."""
+    g = new_game(server, time_control="5400", edition="2023", interface="otb")
+    arbiter = open_seat(browser, g["links"]["arbiter"])
+    assert arbiter.is_hidden("#appeal-decision-box")
+    resign_and_sign_a_draw(arbiter)
+    arbiter.wait_for_selector("#rulings li:has-text('2.')")
+    arbiter.select_option("#recourse-who", "black")
+    arbiter.fill("#explain-about", "the signed result")
+    arbiter.click("#arb-explain")
+    arbiter.wait_for_selector("#rulings:has-text('has the right to request from the arbiter')")
+    explained = log_of(server, g["id"])[-1]
+    assert (explained["type"], explained["by"], explained["about"]) == ("request_explanation", "black", "the signed result")
+    arbiter.fill("#appeal-ruling", "2")
+    arbiter.click("#arb-appeal")
+    arbiter.wait_for_selector("#appeal-decision-box:not([hidden])")
+    appealed = log_of(server, g["id"])[-1]
+    assert (appealed["type"], appealed["by"], appealed["ruling"]) == ("appeal", "black", 2)
+    arbiter.select_option("#appeal-result", "1-0")
+    arbiter.click("#arb-appeal-accept")
+    arbiter.wait_for_selector('#status[data-result="1-0"]')
+    decided = log_of(server, g["id"])[-1]
+    assert (decided["type"], decided["ruling"], decided["result"]) == ("appeal_decision", "accept", "1-0")
+    arbiter.wait_for_selector("#appeal-decision-box[hidden]", state="attached")
     arbiter.context.close()

@@ -47,6 +47,9 @@ articles of each edition (1989, 1997, 2023) that it applies:
   (2023 Articles 11-12; 1997 12-13; 1989 15-16);
 - :mod:`~chesslaws.game.adjournment`: adjournment (1989 Articles 13-14; 1997
   Appendix A; 2023 Guidelines I);
+- :mod:`~chesslaws.game.appeals`: an explanation of the Laws asked of the
+  arbiter, an appeal against his decision and its decision (2023 11.9-11.10;
+  1997 13.1, 13.3; 1989 16.1, 16.3);
 - :mod:`~chesslaws.game.handlers`: the one entry point, the table that maps
   each event type to its handler, and :func:`transition`.
 """

@@ -37,6 +37,9 @@ penalty, conduct,      :mod:`chesslaws.game.conduct` (Articles 11-12)
 refuse_to_comply
 seal, resume, arrive,  :mod:`chesslaws.game.adjournment` (1989 13-14,
 envelope_lost          1997 Appendix A, 2023 Guidelines I)
+request_explanation,   :mod:`chesslaws.game.appeals` (2023 11.9-11.10,
+appeal,                1997 13.1, 13.3, 1989 16.1, 16.3)
+appeal_decision
 =====================  ============================================
 
 Articles, by edition: 1989 2 and 12.3, 1997 6.5 and A.4 / A.6, 2023 6.6
@@ -50,6 +53,7 @@ from typing import Callable, Mapping
 
 from chesslaws.clock import Clock
 from chesslaws.events import Event, EventError, ms_to_t
+from chesslaws.game.appeals import _on_appeal, _on_appeal_decision, _on_request_explanation
 from chesslaws.game.adjournment import _on_arrive, _on_envelope_lost, _on_resume, _on_seal
 from chesslaws.game.completion import _end_checks_after_move, _on_resign
 from chesslaws.game.conduct import _on_conduct, _on_penalty, _on_refuse
@@ -132,14 +136,19 @@ HANDLERS: Mapping[str, Handler] = {
     "resume": _on_resume,
     "envelope_lost": _on_envelope_lost,
     "claim_setup": _on_claim_setup,
+    "request_explanation": _on_request_explanation,
+    "appeal": _on_appeal,
+    "appeal_decision": _on_appeal_decision,
 }
 
 
 #: Events allowed when the game is not in play, by status.
+#: An explanation may be asked for and an appeal made and decided at any time (2023 11.9, 11.10).
+_RECOURSE = {"request_explanation", "appeal", "appeal_decision"}
 _ALLOWED_WHEN = {
-    "finished": {"decision", "annul", "penalty", "conduct", "sign", "observe"},
-    "adjourned": {"offer_draw", "accept_draw", "decline_draw", "resign", "resume", "annul"},
-    "annulled": set(),
+    "finished": {"decision", "annul", "penalty", "conduct", "sign", "observe"} | _RECOURSE,
+    "adjourned": {"offer_draw", "accept_draw", "decline_draw", "resign", "resume", "annul"} | _RECOURSE,
+    "annulled": _RECOURSE,
 }
 
 

@@ -34,6 +34,7 @@ from chesslaws.game.state import (
     NAME,
     GameError,
     GameState,
+    UnseenAct,
     _Builder,
     _clock_times,
     _mating_potential,
@@ -202,22 +203,23 @@ def _two_hands(b: _Builder, t: int, mover: Color, san: str) -> None:
 def _penalise_when_seen(b: _Builder, t: int, mover: Color, rule: str, base: str) -> None:
     """2023 7.5.3-7.5.4, an act penalised as an illegal move: at once where the arbiter sees everything
     (or none is present: as before); with one who watches the board now and then (``"arbiter":
-    "occasional"``) only when he observes it (``observe``) or the opponent claims it (``claim_win``),
-    before the opponent's next move (A.5.2)."""
+    "occasional"``) only when he observes it (``observe``) or the opponent claims it (``claim_win``)
+    before his own next move. Where A.5.2 applies (rapid and blitz, an arbiter for several games) the
+    opponent's next move ends it: the act can no longer be acted on. Elsewhere (standard play, or
+    full supervision, A.4 / B.2) the act is found and penalised whenever the arbiter observes it during
+    the game, as an illegal move is (7.5.1: "if during a game it is found")."""
     cfg = b.s.config
     if cfg.arbiter_present and not cfg.observes_all:
-        b.set(unseen=(mover, rule, base))
+        act = UnseenAct(mover, rule, base, len(b.get("moves")))
+        b.set(unseen=b.get("unseen") + (act,))
         return
     _penalise_as_illegal(b, t, mover, rule, base)
 
 
-def _penalise_unseen(b: _Builder, t: int) -> None:
-    """The act :func:`_penalise_when_seen` left unseen, now observed or claimed."""
-    unseen = b.s.unseen
-    assert unseen is not None
-    offender, rule, base = unseen
-    b.set(unseen=None)
-    _penalise_as_illegal(b, t, offender, rule, base)
+def _penalise_unseen(b: _Builder, t: int, act: UnseenAct) -> None:
+    """An act :func:`_penalise_when_seen` left unseen, now observed or claimed."""
+    b.set(unseen=tuple(a for a in b.get("unseen") if a is not act))
+    _penalise_as_illegal(b, t, act.by, act.rule, act.words)
 
 
 def _penalise_as_illegal(b: _Builder, t: int, mover: Color, rule: str, base: str) -> None:
@@ -291,8 +293,9 @@ def _on_claim_win(b: _Builder, ev: Event) -> None:
     t = ev.t_ms
     before = s.illegal_pending
     offender = other(by)
-    if before is None and s.unseen is not None and s.unseen[0] == offender:
-        _penalise_unseen(b, t)  # 2023 A.5.2: the opponent claims what the arbiter did not see (7.5.3, 7.5.4)
+    claimable = [a for a in s.unseen if a.by == offender and not a.answered]
+    if before is None and claimable:
+        _penalise_unseen(b, t, claimable[-1])  # the opponent claims what the arbiter did not see (7.5.3, 7.5.4)
         return
     if before is None or s.turn != by:
         raise GameError(ev, f"there is no illegal move by {NAME[offender]} for {NAME[by]} to claim "

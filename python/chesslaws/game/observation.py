@@ -21,7 +21,8 @@ Articles, by edition:
   where the arbiter does not supervise every game: he acts on an illegal move he
   observes only before the opponent has made his next move; after it, the move
   stands; the same for 7.5.3, the clock pressed without a move, and 7.5.4, a
-  move made with two hands), A.5.4 (both kings in check or a pawn on the
+  move made with two hands, which elsewhere are acted on whenever found during
+  the game, as an illegal move is: 7.5.1), A.5.4 (both kings in check or a pawn on the
   furthest rank: he waits until the next move is completed), A.5.5 (he calls a
   flag fall he observes).
 """
@@ -32,13 +33,13 @@ from chesslaws._values import replace
 from chesslaws.events import Event
 from chesslaws.game.flags import _both_flags_down, _flag_outcome, _record_ending
 from chesslaws.game.irregularities import _arbiter_waits, _correct_standing, _penalise_unseen, _position_after
-from chesslaws.game.state import NAME, GameError, GameState, _Builder, other
+from chesslaws.game.state import NAME, GameError, GameState, UnseenAct, _Builder, other
 from chesslaws.timecontrol import Color
 
 
 def _partial_supervision(s: GameState) -> bool:
     """2023 A.5 (rapid) and B.3 (blitz): one arbiter for several games."""
-    return s.edition.name == "2023" and s.config.mode in ("rapid", "blitz") and not s.config.supervised
+    return s.config.partially_supervised
 
 
 def _on_observe(b: _Builder, ev: Event) -> None:
@@ -85,13 +86,11 @@ def _observe_flag(b: _Builder, ev: Event) -> None:
 def _observe_illegal_move(b: _Builder, ev: Event) -> None:
     s = b.s
     t = ev.t_ms
-    if s.unseen is not None:  # 2023 7.5.3 / 7.5.4, before the opponent's next move
-        if _partial_supervision(s):
-            b.rule(t, "observed_illegal_rapid", f"The arbiter observes {NAME[s.unseen[0]]}'s irregularity before "
-                   f"{NAME[other(s.unseen[0])]} has made his next move, and acts under Article 7.5.5.")
-        _penalise_unseen(b, t)
-        return
     index = next((i for i in range(len(s.moves) - 1, -1, -1) if s.moves[i].illegal), None)
+    act = s.unseen[-1] if s.unseen else None
+    if act is not None and (index is None or act.ply > index):  # 2023 7.5.3 / 7.5.4: the latest irregularity
+        _observe_act(b, t, act)
+        return
     if index is None:
         raise GameError(ev, "no illegal move stands on the board")
     record = s.moves[index]
@@ -139,6 +138,20 @@ def _observe_illegal_move(b: _Builder, ev: Event) -> None:
            f"{after} move{'s' if after > 1 else ''} later: the position before it is reinstated whenever it is "
            "found during the game, the later moves being taken back.")
     _correct_standing(b, t, offender, text, _state_before(s, index, t, offender), record.draw_offer)
+
+
+def _observe_act(b: _Builder, t: int, act: UnseenAct) -> None:
+    """The arbiter observes a press without a move (2023 7.5.3) or a move made with two hands (7.5.4),
+    penalised as if an illegal move: under A.5.2 only before the opponent's next move (the act is
+    forgotten once he has made it); elsewhere whenever it is found during the game (7.5.1)."""
+    offender, opp = NAME[act.by], NAME[other(act.by)]
+    if _partial_supervision(b.s):
+        b.rule(t, "observed_illegal_rapid", f"The arbiter observes {offender}'s irregularity before {opp} has "
+               "made his next move, and acts under Article 7.5.5.")
+    elif act.answered:
+        b.rule(t, "observed_illegal", f"The arbiter finds {offender}'s irregularity after {opp} has made his next "
+               "move: an act penalised as an illegal move is acted on whenever it is found during the game.")
+    _penalise_unseen(b, t, act)
 
 
 def _state_before(s: GameState, index: int, t: int, offender: Color) -> GameState:

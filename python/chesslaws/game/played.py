@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import sys
 
+from chesslaws._values import replace
 from chesslaws.clock import Clock
 from chesslaws.events import Event
 from chesslaws.game.completion import _end_checks_after_move, _illegal_position_stays
@@ -88,8 +89,12 @@ def _after_move(
     b.set(position=nxt, keys=keys, offer=offer, counter=None, touched=(), touch_violation=None,
           illegal_pending=None, unpressed_illegal=None, released=(), promotion_piece=None, promotion_touched=False,
           observed=False, slip=None)
-    if b.s.unseen is not None and b.s.unseen[0] != mover:
-        b.set(unseen=None)  # the opponent has made his next move: too late to act on it (2023 A.5.2)
+    if any(a.by != mover and not a.answered for a in b.s.unseen):
+        # The opponent has made his next move: too late to claim the act; where A.5.2 applies, too late for
+        # the arbiter to act on it as well. Elsewhere he still does when he finds it (2023 7.5.1).
+        lapse = b.s.config.partially_supervised
+        b.set(unseen=tuple(a if a.by == mover else replace(a, answered=True) for a in b.s.unseen
+                           if a.by == mover or not lapse))
     # An illegal move that stands ends nothing by itself: the claim decides (C.3).
     ended = not illegal and _end_checks_after_move(b, t, mover, san, uci)
     if not ended and b.s.illegal_pending is not None:  # the move after one that stood (2023 A.5.4)

@@ -36,7 +36,9 @@ Articles, by edition:
   stands, unless the arbiter decides otherwise), 8.6 (the next period), 11.10
   (an appeal even after signing), 12.6 (the number of moves not indicated,
   except under 8.5), A.2 (a scoresheet on request in rapid play), A.4.3 and
-  B.2.3 (to be shown the scoresheet, five times a game, when it is his move).
+  B.2.3 (to be shown the scoresheet, five times a game, when it is his move),
+  D.2.10.4 (a visually disabled player's assistant tells him, at his request,
+  the number of moves completed and the time both players have used).
 """
 
 from __future__ import annotations
@@ -135,6 +137,10 @@ def _on_request_scoresheet(b: _Builder, ev: Event) -> None:
     """``request_scoresheet``: the player asks the arbiter to show him the game's record (``kind``
     ``show``, the default) or to give him a scoresheet to write the moves on (``blank``).
 
+    The number of moves and the times (``moves_and_times``): 2023 D.2.10.4, a visually disabled player's
+    assistant informs him, only at his request, of the number of moves completed and the time used up by
+    both players; anyone else's request is ruled as one to be shown the record.
+
     Showing the record: 2023 A.4.3 (rapid) and B.2.3 (blitz) where the arbiter supervises fully (A.4,
     B.2) let the player ask when it is his move, at most five times; more requests are a distraction
     of the opponent (11.5: the arbiter's penalty). Elsewhere the arbiter shall not indicate the number
@@ -145,7 +151,15 @@ def _on_request_scoresheet(b: _Builder, ev: Event) -> None:
     by: Color = ev.by  # type: ignore[assignment]
     t = ev.t_ms
     fast = s.config.mode in ("rapid", "blitz")
-    if ev.get("kind", "show") == "blank":
+    kind = ev.get("kind", "show")
+    if kind == "moves_and_times" and by in s.config.visually_disabled and by in s.config.assistants:
+        clock = s.clock
+        b.rule(t, "assistant_informs", f"At {NAME[by]}'s request his assistant informs him of the number of moves "
+               f"completed (White {clock.moves('white')}, Black {clock.moves('black')}) and the time used up by both "
+               f"players (White {fmt_duration(clock.used(t, 'white'))}, Black "
+               f"{fmt_duration(clock.used(t, 'black'))}).")
+        return
+    if kind == "blank":
         if fast and s.edition.name == "2023":
             b.rule(t, "scoresheet_blank_fast", f"{NAME[by]} asks for a scoresheet: the arbiter provides one to write "
                    "the moves on. In rapid play the players need not record, but keep their rights to claims "

@@ -272,11 +272,37 @@ class Config:
         return Position(self.fen, chess960=self.chess960)
 
     @property
+    def partially_supervised(self) -> bool:
+        """2023 A.5 (rapid) and B.3 (blitz): one arbiter for several games. Under A.5.2, once the opponent has
+        made his next move, an illegal move (and 7.5.3, 7.5.4) can no longer be acted on."""
+        return self.edition.name == "2023" and self.mode in ("rapid", "blitz") and not self.supervised
+
+    @property
     def flags_observed(self) -> bool:
         """Does the system (as arbiter) see flag falls without a claim?"""
         if not self.arbiter_present or not self.observes_all:
             return False
         return not (self.edition.flags_only_on_claim_in_rapid and self.mode in ("rapid", "blitz"))
+
+
+@dataclass(frozen=True, slots=True)
+class Appeal:
+    """A player's appeal against a decision of the arbiter, not yet decided (2023 11.10)."""
+
+    by: Color
+    ruling: int  # the number (1-based) of the ruling appealed against, in the state's rulings
+    t_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class UnseenAct:
+    """An act 2023 7.5.3 or 7.5.4 penalises as an illegal move, made while the arbiter was not watching."""
+
+    by: Color
+    rule: str  # the rule key: "press_without_move" or "two_hands"
+    words: str  # the ruling's words, for when it is observed or claimed
+    ply: int  # the moves on the board once it was made
+    answered: bool = False  # the opponent has made his next move since
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,7 +348,8 @@ class GameState:
     scoresheet_requests: Mapping[str, int] = field(default_factory=dict)  # requests to be shown it (A.4.3)
     observed: bool = False  # the arbiter observed the illegal position the last move left (2023 A.5.4)
     slip: Slip | None = None  # a slip of the tongue not yet corrected nor pressed (2023 D.2.8)
-    unseen: tuple[Color, str, str] | None = None  # (offender, rule, words): 7.5.3 / 7.5.4 nobody saw yet (A.5.2)
+    unseen: tuple[UnseenAct, ...] = ()  # 7.5.3 / 7.5.4 acts the arbiter has not seen yet (7.5.1, A.5.2)
+    appeals: tuple[Appeal, ...] = ()  # appeals against the arbiter's decisions, not yet decided (2023 11.10)
     displaced: Displacement | None = None  # pieces displaced, not yet re-established (7.4.1)
     promotion_touched: bool = False  # ... by touching the square of promotion (2023 4.4.4), not by a release
     # The position (this very object) that the dead-position check last found alive: from the next
@@ -382,6 +409,8 @@ class GameState:
             out.append({"kind": "announcement_differs", "by": self.slip.by})
         for c in self.claims:
             out.append({"kind": c.kind, "reason": c.reason, "by": c.by})
+        for a in self.appeals:
+            out.append({"kind": "appeal", "by": a.by, "ruling": a.ruling})
         return out
 
     def to_json(self) -> dict[str, Any]:

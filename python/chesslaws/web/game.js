@@ -886,14 +886,16 @@ function renderRulings() {
   const ul = $("rulings");
   ul.innerHTML = "";
   if (!S.rulings.length) { ul.innerHTML = ""; const li = document.createElement("li"); li.className = "empty none"; li.textContent = T("None so far."); ul.appendChild(li); return; }
-  for (const r of S.rulings) {
+  for (const [i, r] of S.rulings.entries()) {
     const li = document.createElement("li");
+    // Numbered as an appeal names them (2023 11.10: the "ruling" of an appeal event).
+    const n = document.createElement("span"); n.className = "n"; n.textContent = `${i + 1}.`;
     const art = document.createElement("span"); art.className = "art"; art.textContent = T("Article {a} ({e})", { a: r.article, e: r.edition });
     // When, as a clock shows it: the time since the start of the game.
     const t = document.createElement("span"); t.className = "t"; t.textContent = gameTime(r.t);
     t.title = T("time since the start of the game");
     const text = document.createElement("div"); text.textContent = r.text;
-    li.append(art, t, text);
+    li.append(n, " ", art, t, text);
     ul.appendChild(li);
   }
   ul.scrollTop = ul.scrollHeight;
@@ -924,6 +926,14 @@ function renderConsole() {
   $("arb-request-sheet").disabled = $("arb-request-blank").disabled = !ongoing;
   $("assistant-box").hidden = !(S.assistants || []).length;
   $("announced-box").hidden = !(S.visually_disabled || []).length;
+  $("arb-request-count").hidden = !(S.visually_disabled || []).length;
+  $("arb-request-count").disabled = !ongoing;
+  // An explanation and an appeal are the player's: entered over the board; the appeal's decision is yours.
+  const appealWaits = S.pending.some((p) => p.kind === "appeal");
+  $("recourse-player-box").hidden = S.interface !== "otb";
+  $("arb-recourse").hidden = S.interface !== "otb" && !appealWaits;
+  $("arb-appeal").disabled = !S.rulings.length;
+  $("appeal-decision-box").hidden = !appealWaits;
   const box = $("arb-sealed");
   if (!sealed) { box.hidden = true; box.dataset.seq = ""; return; }
   box.hidden = false;
@@ -1106,6 +1116,27 @@ $("arb-decide-result").addEventListener("click", () =>
 $("arb-request-sheet").addEventListener("click", () => send({ type: "request_scoresheet", by: $("sheet-who").value }));
 $("arb-request-blank").addEventListener("click", () =>
   send({ type: "request_scoresheet", by: $("sheet-who").value, kind: "blank" }));
+$("arb-request-count").addEventListener("click", () =>
+  send({ type: "request_scoresheet", by: $("sheet-who").value, kind: "moves_and_times" }));
+$("arb-explain").addEventListener("click", () => {
+  const about = $("explain-about").value.trim();
+  send({ type: "request_explanation", by: $("recourse-who").value, ...(about ? { about } : {}) });
+  $("explain-about").value = "";
+});
+$("arb-appeal").addEventListener("click", () =>
+  send({ type: "appeal", by: $("recourse-who").value, ruling: parseInt($("appeal-ruling").value, 10) || 1 }));
+for (const [id, ruling] of [["arb-appeal-reject", "reject"], ["arb-appeal-accept", "accept"]]) {
+  $(id).addEventListener("click", () => {
+    // Several appeals waiting: the one against the ruling number entered above is decided.
+    const waiting = S.pending.filter((p) => p.kind === "appeal");
+    const chosen = parseInt($("appeal-ruling").value, 10);
+    const event = { type: "appeal_decision", ruling };
+    if (waiting.length > 1) event.appealed = chosen;
+    const result = $("appeal-result").value;
+    if (ruling === "accept" && result) event.result = result;
+    send(event);
+  });
+}
 $("arb-announce").addEventListener("click", () =>
   send({ type: "announce", by: $("sheet-who").value, move: $("announce-move").value.trim() }));
 $("arb-game-score").addEventListener("click", () => send({
