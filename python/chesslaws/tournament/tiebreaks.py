@@ -1,4 +1,5 @@
-"""Standings and tie-breaks by the FIDE Tie-Break Regulations (Handbook C.07, applied from 1 July 2023).
+"""Standings and tie-breaks by the FIDE Tie-Break Regulations (Handbook C.07, applied from 1 July 2023, or as
+revised in 2026).
 
 Unplayed rounds (C.07 Art. 16, 2023 wording):
 
@@ -32,11 +33,15 @@ of the player's own score and a draw in every round played so far. This is
 how FIDE TEC's checker (gacrux, rules version 2: ``/V2``) applies it. The
 revised C.07 is in force from 1 March 2026 (FIDE's reminder to organisers and
 software developers; TEC's checker dates rules version 2 so), not 1 February.
-The revision also introduces "Standard Points" (tie-breaks on a 1-1/2-0 basis
-for events with another scoring, e.g. 3-1-0); its text could not be found
-(issue 29: only secondary reports and TEC's checker, whose STD counts 1, 1/2 or
-0 per round as the round's points are above, equal to or below a draw's), so
-it is not implemented here.
+The revision also introduces Standard Points (STD; its Art. 7.7 as a third-party
+implementation that follows the text numbers it, chesspairing's C.07:2026 tests):
+per round 1, 1/2 or 0 as the points the round gave are above, equal to or below
+a draw's in the event's scoring, so that a 3-1-0 event's players can be told
+apart on a 1-1/2-0 basis; unplayed rounds count what they gave (a forfeit win or
+full bye 1, a half bye 1/2, a forfeit loss, zero bye or round sat out 0, the
+PAB as its points compare with a draw's), without cuts. This is TEC's checker's
+reading (gacrux ``compute_std``); the revised text itself could not be found.
+STD is offered under ``tiebreak_rules = "2026"`` only: under 2023 it is refused.
 Every value agrees with FIDE TEC's tie-break checker (TieBreakServer, rules
 version 2024, and version 2 for the amendment) on the tests' worked examples
 and simulated events.
