@@ -211,6 +211,30 @@ def test_numbers_of_the_regulations_are_bounded() -> None:
             assert r.status_code == 422, (bad, r.text)
 
 
+def test_standard_points_are_chosen_with_the_2026_rules() -> None:
+    """An event created through the API with STD among its tie-breaks: refused under the 2023 rules (422 naming
+    the rules that have it), taken with tiebreak_rules 2026; a 3-1-0 round's win counts 1 and loss 0 in STD."""
+    from fastapi.testclient import TestClient
+
+    from chesslaws.server import create_app
+
+    with TestClient(create_app(":memory:")) as c:
+        r = c.post("/api/tournaments", json={"name": "X", "tiebreaks": ["STD", "BH"]})
+        assert r.status_code == 422 and "STD (Standard points) is a tie-break of the 2026 C.07 rules" in r.text
+        tid, tok = create(c, n=2, rounds=1, scoring="3-1-0", tiebreaks=["STD", "BH"], tiebreak_rules="2026")
+        assert c.get(f"/api/tournaments/{tid}").json()["regulations"]["tiebreak_rules"] == "2026"
+        r = c.post(f"/api/tournaments/{tid}/rounds", json=NOW, headers=bearer(tok))
+        assert r.status_code == 201, r.text
+        mate(c, r.json()["boards"][0])  # White mates: 1-0
+
+        def decided() -> Any:
+            rows = c.get(f"/api/tournaments/{tid}").json()["standings"]
+            return rows if rows[0]["points"] else None
+
+        rows = until(decided, "the result in the standings")
+        assert [(s["points"], s["tiebreaks"]["STD"]) for s in rows] == [(3, 1), (0, 0)]
+
+
 def test_creating_events_and_rounds_is_rate_limited(tmp_path: Any) -> None:
     from fastapi.testclient import TestClient
 

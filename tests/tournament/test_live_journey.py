@@ -27,8 +27,9 @@ except ImportError:
     GACRUX = False
 
 NAMES = [("Anna", 2150), ("Boris", 2100), ("Chen", 2050), ("Dana", 2000), ("Emil", 1950), ("Fay", 1900)]
-# Our tie-break names -> the checker's (the 2023 rules, before the 2026 amendment).
-TEC = {"BH-C1": "BH/C1/V1", "BH": "BH/V1", "SB": "SB/V1", "DE": "DE", "WIN": "WIN", "BPG": "BPG"}
+# Our tie-break names -> the checker's: the event is created with the 2026 C.07 rules (the checker's rules
+# version 2) and Standard Points after the Swiss defaults, chosen in the form.
+TEC = {"BH-C1": "BH/C1/V2", "BH": "BH/V2", "SB": "SB/V2", "DE": "DE", "WIN": "WIN", "BPG": "BPG", "STD": "STD"}
 MATE = [("e2", "e4"), ("e7", "e5"), ("f1", "c4"), ("b8", "c6"), ("d1", "h5"), ("g8", "f6"), ("h5", "f7")]
 
 
@@ -81,6 +82,8 @@ def test_a_swiss_run_from_the_pages_to_the_checked_final_standings(live_server: 
     org.fill("#t-rounds", "3")
     org.fill("#t-tc", "30+5")
     org.fill("#t-default", "3")
+    org.select_option("#t-tbrules", "2026")
+    org.fill("#t-tiebreaks", ", ".join(TEC))
     org.fill("#t-players", "\n".join(f"{n}, {r}" for n, r in NAMES))
     org.screenshot(path=str(shots / "tournaments-form-1280.png"), full_page=True)
     org.click("#t-create-btn")
@@ -225,6 +228,7 @@ def test_a_swiss_run_from_the_pages_to_the_checked_final_standings(live_server: 
         assert shown[sn] == theirs, (sn, shown[sn], theirs)
     # The ending of each special game is in the record: a forfeit is not a played game.
     t = httpx.get(f"{server.url}/api/tournaments/{tid}").json()
+    assert t["regulations"]["tiebreak_rules"] == "2026" and t["regulations"]["tiebreaks"] == list(TEC)
     r1 = {b["table"]: b for b in t["rounds"][0]["boards"]}
     assert (r1[3]["result"], r1[3]["termination"]) == ("1-0", "time_forfeit")
     assert t["rounds"][1]["boards"][0]["result"] == "+-" and t["rounds"][1]["boards"][0]["termination"] == "late_arrival"

@@ -13,6 +13,7 @@ import pytest
 from chesslaws.tournament import (
     Board, Bye, Player, Regulations, Round, Scoring, Tournament, TournamentError, standings,
 )
+from chesslaws.tournament.records import player_entries
 from chesslaws.tournament.tiebreaks import rating_difference, tiebreak_values
 from chesslaws.tournament.trf import write_trf
 
@@ -274,3 +275,97 @@ def test_regulations_name_their_tiebreak_rules_and_unrated_rating() -> None:
         Regulations(unrated_rating=0)
     reg = Regulations(tiebreak_rules="2026", unrated_rating=1000)
     assert Regulations.from_json(reg.to_json()) == reg
+
+
+# --- Standard Points (STD), C.07 2026 ---------------------------------------------------------------
+
+
+def _rules_2026(t: Tournament, scoring: str) -> Tournament:
+    from dataclasses import replace
+
+    return replace(t, regulations=replace(t.regulations, scoring=Scoring.parse(scoring), tiebreak_rules="2026"))
+
+
+def test_standard_points_count_each_round_against_a_draw() -> None:
+    """Example B scored 3-1-0 under the 2026 rules: per round 1, 1/2 or 0 as its points are above, equal to or
+    below a draw's (1). P1 W W D = 2.5 (7 points); P2 forfeit win, D, W = 2.5 (7); P3 half bye (1 point = a
+    draw), W, D = 2 (5); P4 L, D, half bye = 1 (2); P5 forfeit loss, L, round sat out after withdrawing = 0;
+    P6 PAB, L, L: the PAB gives a win's 3 points by default (1), 1 point with pab=1 (a draw's: 1/2), 2 points
+    with pab=2 (more than a draw: 1, where its game points would be 1/2)."""
+    t = _rules_2026(example_b(), "3-1-0")
+    assert [s.points for s in standings(t, ("STD",))][:2] == [7, 7]
+    assert [tiebreak_values(t, ("STD",))[i]["STD"] for i in range(1, 7)] == [2.5, 2.5, 2, 1, 0, 1]
+    assert tiebreak_values(_rules_2026(example_b(), "3-1-0/pab=1"), ("STD",))[6]["STD"] == 0.5
+    assert tiebreak_values(_rules_2026(example_b(), "3-1-0/pab=2"), ("STD",))[6]["STD"] == 1
+    # In 1-1/2-0 scoring every round's standard points are its points.
+    t = _rules_2026(example_b(), "1-0.5-0")
+    assert {sn: v["STD"] for sn, v in tiebreak_values(t, ("STD",)).items()} == \
+        {s.start_number: s.points for s in standings(t, ())}
+
+
+def test_standard_points_break_a_tie_of_football_points() -> None:
+    """3-1-0: P1 wins once and loses twice (3 points, STD 1), P4 draws three times (3 points, STD 1.5): STD
+    puts P4 first, where the number of wins puts P1 first.
+    R1: 1-2 1-0, 3-4 1/2, 5-6 1-0   R2: 1-3 0-1, 4-5 1/2, 2-6 1-0   R3: 1-5 0-1, 4-6 1/2, 2-3 1/2
+    Points: P5 W D W 7, P3 D W D 5, P2 L W D 4, P1 3, P4 3, P6 L L D 1."""
+    rounds = (
+        Round(1, (Board(1, 1, 2, "1-0"), Board(2, 3, 4, "1/2-1/2"), Board(3, 5, 6, "1-0"))),
+        Round(2, (Board(1, 1, 3, "0-1"), Board(2, 4, 5, "1/2-1/2"), Board(3, 2, 6, "1-0"))),
+        Round(3, (Board(1, 1, 5, "0-1"), Board(2, 4, 6, "1/2-1/2"), Board(3, 2, 3, "1/2-1/2"))),
+    )
+    reg = Regulations(rounds=3, scoring=Scoring.parse("3-1-0"), tiebreak_rules="2026", tiebreaks=("STD", "WIN"))
+    rows = standings(Tournament("F", reg, players(2000, 1950, 1900, 1850, 1800, 1750), rounds))
+    assert [(s.start_number, s.points, dict(s.tiebreaks)["STD"], s.rank) for s in rows] == \
+        [(5, 7, 2.5, 1), (3, 5, 2, 2), (2, 4, 1.5, 3), (4, 3, 1.5, 4), (1, 3, 1, 5), (6, 1, 0.5, 6)]
+    assert [s.start_number for s in standings(Tournament("F", reg, players(*[2000] * 6), rounds), ("WIN",))][3:5] \
+        == [1, 4]
+
+
+def test_standard_points_are_refused_under_the_2023_rules() -> None:
+    """STD is a tie-break of the 2026 C.07 only: regulations of 2023 that list it are refused naming the rules
+    that have it, and so are standings asked for it under 2023; JSON keeps it under 2026."""
+    with pytest.raises(TournamentError, match=r"field 'tiebreaks': STD \(Standard points\) is a tie-break of "
+                                              r"the 2026 C.07 rules, not of the 2023 rules"):
+        Regulations(tiebreaks=("BH", "STD"))
+    with pytest.raises(ValueError, match="STD .* 2026 C.07 rules"):
+        standings(example_b(), ("STD",))
+    with pytest.raises(ValueError, match="STD .* 2026 C.07 rules"):
+        tiebreak_values(example_b(), ("STD",))
+    assert "STD" not in tiebreak_values(example_b())[1]
+    assert "STD" in tiebreak_values(_rules_2026(example_b(), "1-0.5-0"))[1]
+    reg = Regulations(tiebreaks=("BH", "STD"), tiebreak_rules="2026")
+    assert Regulations.from_json(reg.to_json()) == reg
+
+
+@pytest.mark.skipif(TBS_RUN is None, reason=NO_TBS)
+@pytest.mark.parametrize("scoring", ["3-1-0", "3-1-0/pab=1", "3-1-0/pab=0", "2-1-0", "1-0.5-0"])
+def test_standard_points_agree_with_the_fide_tec_checker(scoring: str, tmp_path: Path) -> None:
+    """A 15-player Swiss of 6 rounds under the 2026 rules with half, full and zero byes, PABs, forfeit wins and
+    losses, double forfeits and a withdrawal: every player's STD equals the checker's (which reads the scoring
+    back from the file's points). In 3-1-0 STD is not the points over 3 (the ties it breaks are real)."""
+    import random
+
+    from chesslaws.tournament import pair_next_round
+
+    rng = random.Random(1)
+    t = Tournament("Football", Regulations(rounds=6, scoring=Scoring.parse(scoring), tiebreak_rules="2026"))
+    for i in range(15):
+        t = t.add_player(f"P{i + 1:02}", rng.randint(1400, 2300))
+    t = t.order_by_rating().request_bye(2, 3, "half").request_bye(3, 5, "full").request_bye(4, 7, "zero")
+    t = t.request_bye(6, 9, "half")
+    for r in range(1, 7):
+        if r == 4:
+            t = t.withdraw(11)
+        t = pair_next_round(t)
+        for b in t.rounds[-1].boards:
+            x = rng.random()
+            t = t.set_result(r, b.table, "+-" if x < 0.05 else "-+" if x < 0.1 else "--" if x < 0.13 else
+                             "1/2-1/2" if x < 0.4 else "1-0" if x < 0.7 else "0-1")
+    kinds = {e.kind for es in player_entries(t).values() for e in es}
+    assert {"pab", "half", "full", "zero", "absent", "forfeit_win", "forfeit_loss"} <= kinds
+    theirs = tbs_values(t, tmp_path, {"STD": "STD"})
+    ours = tiebreak_values(t, ("STD",))
+    assert {sn: v["STD"] for sn, v in theirs.items()} == {sn: v["STD"] for sn, v in ours.items()}
+    if scoring in ("3-1-0", "3-1-0/pab=1"):
+        points = {s.start_number: s.points for s in standings(t, ())}
+        assert any(ours[a]["STD"] != ours[b]["STD"] for a in points for b in points if points[a] == points[b])

@@ -49,6 +49,32 @@ def test_standings_of_a_round_robin_file_use_the_round_robin_tiebreaks(tmp_path:
     assert "after round 4 of 9" in swiss.output
 
 
+def test_standard_points_from_the_command_line(tmp_path: Path) -> None:
+    """``--tiebreaks STD`` is refused under the 2023 rules (``standings``, ``create``, ``import``), naming the
+    option that allows it; with ``--tiebreak-rules 2026`` a file's standings carry it, and an event created
+    with it keeps it (``show``), and cannot be ranked under 2023."""
+    refused = CliRunner().invoke(main, ["tournament", "standings", str(GROS), "--tiebreaks", "STD,BH"])
+    assert refused.exit_code == 2 and "STD (Standard points) is a tie-break of the 2026 C.07 rules" in \
+        refused.output and "--tiebreak-rules 2026" in refused.output
+    out = CliRunner().invoke(main, ["tournament", "standings", str(GROS), "--tiebreaks", "STD,BH",
+                                    "--tiebreak-rules", "2026", "--json"])
+    assert out.exit_code == 0, out.output
+    import json
+
+    rows = [json.loads(line) for line in out.output.splitlines()]
+    assert list(rows[0]["tiebreaks"]) == ["STD", "BH"] and all(r["tiebreaks"]["STD"] == r["points"] for r in rows)
+    db = str(tmp_path / "t.sqlite3")
+    for args in (["create", "X", "--tiebreaks", "STD"], ["import", str(GROS), "--tiebreaks", "STD"]):
+        bad = CliRunner().invoke(main, ["tournament", *args, "--db", db])
+        assert bad.exit_code == 2 and "2026 C.07 rules" in bad.output
+    made = CliRunner().invoke(main, ["tournament", "create", "F", "--tiebreaks", "STD,BH", "--tiebreak-rules", "2026",
+                                     "--scoring", "3-1-0", "--db", db])
+    assert made.exit_code == 0, made.output
+    assert "tie-breaks: STD, BH (C.07 2026)" in CliRunner().invoke(main, ["tournament", "show", "F", "--db", db]).output
+    old = CliRunner().invoke(main, ["tournament", "standings", "F", "--tiebreak-rules", "2023", "--db", db])
+    assert old.exit_code == 2 and "2026 C.07 rules" in old.output
+
+
 def test_berger_names_the_bye_and_the_rounds() -> None:
     out = CliRunner().invoke(main, ["tournament", "berger", "5", "--labelled"])
     assert out.exit_code == 0, out.output

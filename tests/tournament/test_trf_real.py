@@ -234,7 +234,7 @@ def test_caissify_pairs_by_pairing_numbers_as_bbp_does() -> None:
 @pytest.mark.parametrize("rules", ["2023", "2026"])
 def test_standings_of_the_real_event_agree_with_tec(rules: str, tmp_path: Path) -> None:
     """Every tie-break of the 52 players after round 4 (the absence column not counted as a round) equals FIDE
-    TEC's tie-break checker on our export, under both C.07 texts, unrated players counted at 1400 in ARO/TPR
+    TEC's tie-break checker on our export, under both C.07 texts (STD under 2026), unrated players counted at 1400 in ARO/TPR
     (the checker is told the round: -n 4; by itself it takes the XXR line's 9)."""
     from dataclasses import replace
 
@@ -244,12 +244,36 @@ def test_standings_of_the_real_event_agree_with_tec(rules: str, tmp_path: Path) 
 
     t = read_trf(GROS.read_text())
     t = replace(t, regulations=replace(t.regulations, tiebreak_rules=rules, unrated_rating=1400))
-    names = TBS_NAMES if rules == "2023" else TBS_NAMES_2026
+    names = TBS_NAMES if rules == "2023" else {**TBS_NAMES_2026, "STD": "STD"}  # Standard Points: 2026 only
     theirs = tbs_values(t, tmp_path, names, ("-u", "1400", "-n", "4"))  # -n: the standings after round 4
     ours = tiebreak_values(t, tuple(names))
     assert len(ours) == 52
     assert [(sn, k, theirs[sn][k], ours[sn][k]) for sn in ours for k in names
             if abs(theirs[sn][k] - ours[sn][k]) > 1e-9] == []
+
+
+@pytest.mark.skipif(not GACRUX, reason=NO_TEC)
+def test_standard_points_of_the_real_event_scored_3_1_0_agree_with_tec(tmp_path: Path) -> None:
+    """The real event's four rounds scored 3-1-0 (``XXS W=3 D=1`` added after its XXR line; the PAB keeps
+    JaVaFo's 1 point, a draw's), under the 2026 rules: every player's Standard Points equal FIDE TEC's checker on
+    our export (which reads 3-1-0 back from the totals), and they separate players the football points tie
+    (one win, 3 points, STD 1, against three draws, STD 1.5)."""
+    from dataclasses import replace
+
+    from test_tiebreaks import tbs_values
+
+    from chesslaws.tournament.tiebreaks import tiebreak_values
+
+    lines = GROS.read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("XXR")) + 1
+    t = read_trf("\n".join(lines[:at] + ["XXS W=3 D=1"] + lines[at:]) + "\n")
+    assert str(t.regulations.scoring) == "3-1-0/pab=1"
+    t = replace(t, regulations=replace(t.regulations, tiebreak_rules="2026"))
+    theirs = tbs_values(t, tmp_path, {"STD": "STD"}, ("-n", "4"))
+    ours = tiebreak_values(t, ("STD",))
+    assert len(ours) == 52 and {sn: v["STD"] for sn, v in theirs.items()} == {sn: v["STD"] for sn, v in ours.items()}
+    rows = standings(t, ("STD",))
+    assert {(s.points, dict(s.tiebreaks)["STD"]) for s in rows if s.points == 3} == {(3, 1), (3, 1.5)}
 
 
 def test_bad_extension_lines_are_named() -> None:

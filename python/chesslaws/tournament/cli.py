@@ -49,8 +49,13 @@ def _save(store: Any, t: Tournament) -> None:
              "written; run the command again")
 
 
-def _tiebreaks(text: str | None, system: str) -> tuple[str, ...]:
-    from chesslaws.tournament.model import DEFAULT_ROUND_ROBIN_TIEBREAKS, DEFAULT_SWISS_TIEBREAKS
+RULES_HELP = ("The Tie-Break Regulations (C.07): as of 2023, or 2026 (in force from 1 March 2026: Art. 16.4 "
+              "amended for unplayed rounds, and Standard Points, STD).")
+
+
+def _tiebreaks(text: str | None, system: str, rules: str = "2023") -> tuple[str, ...]:
+    """The tie-break order asked for (default: the system's), each code known and of the C.07 ``rules``."""
+    from chesslaws.tournament.model import DEFAULT_ROUND_ROBIN_TIEBREAKS, DEFAULT_SWISS_TIEBREAKS, tiebreak_refused
 
     if not text:
         return DEFAULT_SWISS_TIEBREAKS if system == "swiss" else DEFAULT_ROUND_ROBIN_TIEBREAKS
@@ -58,6 +63,10 @@ def _tiebreaks(text: str | None, system: str) -> tuple[str, ...]:
     for c in codes:
         if c not in TIEBREAKS:
             raise click.BadParameter(f"unknown tie-break {c!r}; known: {', '.join(TIEBREAKS)}",
+                                     param_hint="--tiebreaks")
+        refused = tiebreak_refused(c, rules)
+        if refused:
+            raise click.BadParameter(refused.replace("choose tiebreak_rules 2026", "give --tiebreak-rules 2026"),
                                      param_hint="--tiebreaks")
     return codes
 
@@ -164,10 +173,11 @@ def berger(players: int, double: bool, labelled: bool | None) -> None:
 @click.option("--scoring", default="1-0.5-0", show_default=True, help="Points for WIN-DRAW-LOSS, e.g. 3-1-0.")
 @click.option("--quickplay", is_flag=True, help="The quickplay-finish Guidelines (III) are announced.")
 @click.option("--tiebreaks", default=None, metavar="LIST",
-              help=f"Tie-break order, comma separated (C.07 names: {', '.join(TIEBREAKS)}); "
-                   "default BH-C1,BH,SB,DE,WIN,BPG for a Swiss, DE,SB,WIN,BPG for a round robin.")
+              help=f"Tie-break order, comma separated (C.07 names: {', '.join(TIEBREAKS)}; STD, Standard Points, "
+                   "under --tiebreak-rules 2026 only); default BH-C1,BH,SB,DE,WIN,BPG for a Swiss, DE,SB,WIN,BPG "
+                   "for a round robin.")
 @click.option("--tiebreak-rules", type=click.Choice(["2023", "2026"]), default="2023", show_default=True,
-              help="C.07 as of 2023, or with the 2026 amendment of Art. 16.4 (unplayed rounds).")
+              help=RULES_HELP)
 @click.option("--unrated-rating", type=click.IntRange(1, 3500), default=None, metavar="RATING",
               help="The rating an unrated opponent counts with in ARO and TPR (default: left out).")
 @click.option("--acceleration", type=click.Choice(["none", "baku"]), default="none", show_default=True,
@@ -184,7 +194,7 @@ def create(name: str, system: str, rounds: int, edition: str, time_control: str,
     try:
         reg = Regulations(system=system, rounds=rounds, edition=edition, time_control=time_control,  # type: ignore[arg-type]
                           default_time=default_time, scoring=Scoring.parse(scoring), quickplay=quickplay,
-                          tiebreaks=_tiebreaks(tiebreaks, system), tiebreak_rules=tiebreak_rules,
+                          tiebreaks=_tiebreaks(tiebreaks, system, tiebreak_rules), tiebreak_rules=tiebreak_rules,
                           unrated_rating=unrated_rating, acceleration=acceleration, initial_colour=initial_colour)
     except TournamentError as err:
         _die(str(err), 2)
@@ -440,7 +450,7 @@ def arbiter(tournament_key: str, url: str, db: str) -> None:
                                                    "file's 122 line, else 5400+30).")
 @click.option("--tiebreaks", default=None, metavar="LIST", help="Tie-break order, comma separated.")
 @click.option("--tiebreak-rules", type=click.Choice(["2023", "2026"]), default="2023", show_default=True,
-              help="C.07 as of 2023, or with the 2026 amendment of Art. 16.4 (unplayed rounds).")
+              help=RULES_HELP)
 @click.option("--unrated-rating", type=click.IntRange(1, 3500), default=None, metavar="RATING",
               help="The rating an unrated opponent counts with in ARO and TPR (default: left out).")
 @click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL", help=DB_HELP)
@@ -467,7 +477,7 @@ def import_trf(trf_file: str, name: str | None, rounds: int | None, edition: str
         _die(f"cannot read {trf_file}: {err}", 2)
     try:
         t = read_trf(text)
-        codes = _tiebreaks(tiebreaks, t.regulations.system)
+        codes = _tiebreaks(tiebreaks, t.regulations.system, tiebreak_rules)
         reg = Regulations(system=t.regulations.system, rounds=rounds or t.regulations.rounds, edition=edition,
                           time_control=time_control or t.regulations.time_control, scoring=t.regulations.scoring,
                           tiebreaks=codes, initial_colour=t.regulations.initial_colour,
@@ -496,8 +506,7 @@ def import_trf(trf_file: str, name: str | None, rounds: int | None, edition: str
 @click.option("--tiebreaks", default=None, metavar="LIST", help="Override the tie-break order (comma separated).")
 @click.option("--crosstable", is_flag=True, help="Also print the crosstable, round by round.")
 @click.option("--tiebreak-rules", type=click.Choice(["2023", "2026"]), default=None,
-              help="C.07 as of 2023, or with the 2026 amendment of Art. 16.4 (default: the event's; 2023 for a "
-                   "file).")
+              help=RULES_HELP + " Default: the event's; 2023 for a file.")
 @click.option("--unrated-rating", type=click.IntRange(1, 3500), default=None, metavar="RATING",
               help="The rating an unrated opponent counts with in ARO and TPR.")
 @click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL", help=DB_HELP)
@@ -518,11 +527,15 @@ def standings_command(source: str, as_json: bool, tiebreaks: str | None, crossta
     from chesslaws.tournament.tiebreaks import standings
 
     t = _tournament_from(source, db)
+    codes = _tiebreaks(tiebreaks, t.regulations.system, tiebreak_rules or t.regulations.tiebreak_rules) \
+        if tiebreaks else t.regulations.tiebreaks
     if tiebreak_rules or unrated_rating:
         reg = t.regulations
-        t = replace(t, regulations=replace(reg, tiebreak_rules=tiebreak_rules or reg.tiebreak_rules,
-                                           unrated_rating=unrated_rating or reg.unrated_rating))
-    codes = _tiebreaks(tiebreaks, t.regulations.system) if tiebreaks else t.regulations.tiebreaks
+        try:
+            t = replace(t, regulations=replace(reg, tiebreak_rules=tiebreak_rules or reg.tiebreak_rules,
+                                               unrated_rating=unrated_rating or reg.unrated_rating, tiebreaks=codes))
+        except TournamentError as err:
+            _die(f"{source}: {err}", 2)
     rows = standings(t, codes)
     if as_json:
         for s in rows:
@@ -599,7 +612,7 @@ def show(tournament_key: str, round_number: int | None, db: str) -> None:
     default = (f"as the {reg.edition} Laws set it" if reg.default_time is None else f"{reg.default_time:g} s")
     click.echo(f"  Laws {reg.edition}, time control {reg.time_control}, default time: {default}, scoring {reg.scoring}"
                f"{', quickplay Guidelines announced' if reg.quickplay else ''}")
-    click.echo(f"  tie-breaks: {', '.join(reg.tiebreaks)}")
+    click.echo(f"  tie-breaks: {', '.join(reg.tiebreaks)} (C.07 {reg.tiebreak_rules})")
     for rnd in t.rounds:
         if round_number is None or rnd.number == round_number:
             _print_round(t, rnd.number)

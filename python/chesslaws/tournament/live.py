@@ -101,7 +101,11 @@ class NewTournament(BaseModel):
                                                                         "comes later loses by default")
     scoring: str = Field("1-0.5-0", max_length=40)
     quickplay: bool = False
-    tiebreaks: list[str] | None = None
+    tiebreaks: list[str] | None = Field(None, description=(
+        "C.07 codes in order (default: the system's); STD (Standard Points) only with tiebreak_rules 2026"))
+    tiebreak_rules: Literal["2023", "2026"] = Field("2023", description=(
+        "the Tie-Break Regulations (C.07): as of 2023, or 2026 (in force from 1 March 2026: Art. 16.4 amended, "
+        "Standard Points)"))
     players: list[NewPlayer] = Field(default_factory=list, max_length=2000)
 
 
@@ -563,7 +567,8 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
                               time_control=body.time_control, default_time=body.default_time,
                               scoring=Scoring.parse(body.scoring), quickplay=body.quickplay,
                               tiebreaks=tuple(body.tiebreaks) if body.tiebreaks else
-                              (Regulations().tiebreaks if body.system == "swiss" else ("DE", "SB", "WIN", "BPG")))
+                              (Regulations().tiebreaks if body.system == "swiss" else ("DE", "SB", "WIN", "BPG")),
+                              tiebreak_rules=body.tiebreak_rules)
             t = Tournament(body.name, reg)
             for p in body.players:
                 t = t.add_player(p.name, p.rating, p.title, p.federation, p.fide_id)

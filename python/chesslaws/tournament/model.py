@@ -51,14 +51,25 @@ TIEBREAKS: dict[str, str] = {
     "PS": "Progressive scores",
     "ARO": "Average rating of opponents",
     "TPR": "Tournament performance rating",
+    "STD": "Standard points (C.07 2026 only)",
 }
+#: The tie-breaks that only the 2026 revision of C.07 has (``tiebreak_rules="2026"``).
+TIEBREAKS_2026_ONLY: frozenset[str] = frozenset({"STD"})
 
 DEFAULT_SWISS_TIEBREAKS = ("BH-C1", "BH", "SB", "DE", "WIN", "BPG")
 #: Acceleration of a Swiss: none, or the Baku Acceleration Method (C.04.5.1).
 ACCELERATIONS: tuple[str, ...] = ("none", "baku")
-#: The Tie-Break Regulations (C.07): the 2023 text, or with the 2026 amendment of Article 16.4.
+#: The Tie-Break Regulations (C.07): the 2023 text, or the 2026 revision (Article 16.4 amended, Standard Points).
 TIEBREAK_RULES: tuple[str, ...] = ("2023", "2026")
 DEFAULT_ROUND_ROBIN_TIEBREAKS = ("DE", "SB", "WIN", "BPG")
+
+
+def tiebreak_refused(code: str, rules: str) -> str | None:
+    """Why the tie-break ``code`` cannot be used under the C.07 ``rules`` ("2023" or "2026"), or None."""
+    if code in TIEBREAKS_2026_ONLY and rules != "2026":
+        return (f"{code} ({TIEBREAKS[code].split(' (')[0]}) is a tie-break of the 2026 C.07 rules, not of the "
+                f"{rules} rules: choose tiebreak_rules 2026")
+    return None
 
 
 class TournamentError(InvalidInput):
@@ -135,7 +146,7 @@ class Regulations:
     tiebreaks: tuple[str, ...] = DEFAULT_SWISS_TIEBREAKS
     initial_colour: str = "white"  # the colour of pairing number 1 in round 1 (TRF ``XXC white1``/``black1``)
     acceleration: str = "none"  # "baku": the Baku Acceleration Method (C.04.5.1), written as XXA lines
-    tiebreak_rules: str = "2023"  # C.07 as of 2023, or "2026": with the 2026 amendment of Article 16.4
+    tiebreak_rules: str = "2023"  # C.07 as of 2023, or "2026": Article 16.4 amended, Standard Points (STD)
     unrated_rating: int | None = None  # the rating an unrated opponent counts with in ARO and TPR (None: left out)
 
     def __post_init__(self) -> None:
@@ -158,6 +169,9 @@ class Regulations:
         for tb in self.tiebreaks:
             if tb not in TIEBREAKS:
                 raise _fail(f"field 'tiebreaks': unknown tie-break {tb!r} (known: {', '.join(TIEBREAKS)})")
+            refused = tiebreak_refused(tb, self.tiebreak_rules)
+            if refused:
+                raise _fail(f"field 'tiebreaks': {refused}")
         from chesslaws.timecontrol import TimeControl, TimeControlError
 
         try:

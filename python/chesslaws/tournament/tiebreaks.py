@@ -1,4 +1,5 @@
-"""Standings and tie-breaks by the FIDE Tie-Break Regulations (Handbook C.07, applied from 1 July 2023).
+"""Standings and tie-breaks by the FIDE Tie-Break Regulations (Handbook C.07, applied from 1 July 2023, or as
+revised in 2026).
 
 Unplayed rounds (C.07 Art. 16, 2023 wording):
 
@@ -32,11 +33,15 @@ of the player's own score and a draw in every round played so far. This is
 how FIDE TEC's checker (gacrux, rules version 2: ``/V2``) applies it. The
 revised C.07 is in force from 1 March 2026 (FIDE's reminder to organisers and
 software developers; TEC's checker dates rules version 2 so), not 1 February.
-The revision also introduces "Standard Points" (tie-breaks on a 1-1/2-0 basis
-for events with another scoring, e.g. 3-1-0); its text could not be found
-(issue 29: only secondary reports and TEC's checker, whose STD counts 1, 1/2 or
-0 per round as the round's points are above, equal to or below a draw's), so
-it is not implemented here.
+The revision also introduces Standard Points (STD; its Art. 7.7 as a third-party
+implementation that follows the text numbers it, chesspairing's C.07:2026 tests):
+per round 1, 1/2 or 0 as the points the round gave are above, equal to or below
+a draw's in the event's scoring, so that a 3-1-0 event's players can be told
+apart on a 1-1/2-0 basis; unplayed rounds count what they gave (a forfeit win or
+full bye 1, a half bye 1/2, a forfeit loss, zero bye or round sat out 0, the
+PAB as its points compare with a draw's), without cuts. This is TEC's checker's
+reading (gacrux ``compute_std``); the revised text itself could not be found.
+STD is offered under ``tiebreak_rules = "2026"`` only: under 2023 it is refused.
 Every value agrees with FIDE TEC's tie-break checker (TieBreakServer, rules
 version 2024, and version 2 for the amendment) on the tests' worked examples
 and simulated events.
@@ -51,7 +56,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from chesslaws.tournament.model import TIEBREAKS, Tournament
+from chesslaws.tournament.model import TIEBREAKS, Tournament, tiebreak_refused
 from chesslaws.tournament.records import REQUESTED_BYES, Entry, player_entries
 
 #: Rating difference dp for a fractional score p (FIDE Rating Regulations, table 8.1.a), p from 0.50 up.
@@ -181,6 +186,17 @@ class _Calc:
     def black_won(self, sn: int) -> float:
         return float(sum(1 for e in self.entries[sn] if e.kind == "win" and e.color == "b"))
 
+    def standard_points(self, sn: int) -> float:
+        """Standard points (STD, C.07 2026; Art. 7.7 as numbered by a third-party reading of the text): per
+        round 1, 1/2 or 0 as the points the round gave are above, equal to or below a draw's points in the
+        event's scoring; so a 3-1-0 event's wins, draws and losses count 1, 1/2, 0. Unplayed rounds count what
+        they gave: a forfeit win or full bye 1, a half bye 1/2, a forfeit loss, zero bye or round sat out after
+        a withdrawal 0, the pairing-allocated bye as its points compare with a draw's (1 point in 3-1-0: 1/2).
+        No cut applies. A round robin's free round counts in none of the tie-breaks."""
+        draw = self.scoring.draw
+        return sum(1.0 if e.points > draw else 0.5 if e.points == draw else 0.0
+                   for e in self.entries[sn] if e.kind != "free")
+
     def progressive(self, sn: int) -> float:
         total, running = 0.0, 0.0
         for e in self.entries[sn]:
@@ -257,24 +273,33 @@ class _Calc:
             "SB": lambda sn: self.sonneborn_berger(sn),
             "SB-C1": lambda sn: self.sonneborn_berger(sn, 1),
             "WIN": self.wins, "WON": self.won, "BPG": self.black_played, "BWG": self.black_won,
-            "PS": self.progressive, "ARO": self.aro, "TPR": self.tpr,
+            "PS": self.progressive, "ARO": self.aro, "TPR": self.tpr, "STD": self.standard_points,
         }
         return table[code]
 
 
+def _check_codes(t: Tournament, codes: tuple[str, ...]) -> None:
+    for code in codes:
+        if code not in TIEBREAKS:
+            raise ValueError(f"unknown tie-break {code!r}")
+        refused = tiebreak_refused(code, t.regulations.tiebreak_rules)
+        if refused:
+            raise ValueError(refused)
+
+
 def tiebreak_values(t: Tournament, codes: tuple[str, ...] | None = None) -> dict[int, dict[str, float]]:
-    """Each player's value for each (non-DE) tie-break code."""
+    """Each player's value for each (non-DE) tie-break code (by default every one the event's C.07 rules have)."""
+    rules = t.regulations.tiebreak_rules
+    codes = codes or tuple(c for c in TIEBREAKS if not tiebreak_refused(c, rules))
+    _check_codes(t, codes)
     calc = _Calc(t)
-    codes = codes or tuple(TIEBREAKS)
     return {sn: {c: calc.value(c)(sn) for c in codes if c != "DE"} for sn in calc.entries}
 
 
 def standings(t: Tournament, tiebreaks: tuple[str, ...] | None = None) -> list[Standing]:
     """The ranking: points, then the regulations' tie-breaks in order (DE among the players still tied)."""
     order = tiebreaks if tiebreaks is not None else t.regulations.tiebreaks
-    for code in order:
-        if code not in TIEBREAKS:
-            raise ValueError(f"unknown tie-break {code!r}")
+    _check_codes(t, order)
     calc = _Calc(t)
     values: dict[int, dict[str, float]] = {sn: {} for sn in calc.entries}
     for code in order:

@@ -56,7 +56,8 @@
     let body;
     try {
       body = { name: $("t-name").value.trim(), system: $("t-system").value, rounds: Number($("t-rounds").value),
-        edition: $("t-edition").value, time_control: $("t-tc").value.trim(), scoring: $("t-scoring").value.trim(), players: players() };
+        edition: $("t-edition").value, time_control: $("t-tc").value.trim(), scoring: $("t-scoring").value.trim(),
+        tiebreak_rules: $("t-tbrules").value, players: players() };
       if ($("t-default").value !== "") body.default_time = Number($("t-default").value);
       const tbs = $("t-tiebreaks").value.split(/[\s,]+/).filter(Boolean);
       if (tbs.length) body.tiebreaks = tbs;
