@@ -58,6 +58,7 @@ from chesslaws.game.releasing import _on_release
 from chesslaws.game.displacement import _on_displace, _on_restore
 from chesslaws.game.recording import _on_scoresheet, _on_sign
 from chesslaws.game.gamescores import _on_game_score
+from chesslaws.history import Keys, Moves
 from chesslaws.game.state import GameError, GameState, _Builder, _config_from_start, other
 
 
@@ -70,8 +71,8 @@ def initial_state(ev: Event) -> GameState:
     state = GameState(
         config=config,
         position=position,
-        keys=(position.repetition_key(),),
-        moves=(),
+        keys=Keys.of(position.zobrist()),
+        moves=Moves.new(),
         clock=clock,
         t_ms=ev.t_ms,
         absent=config.absent,

@@ -1,0 +1,211 @@
+"""The history a game state holds: its moves on the scoresheet and the repetition keys of its
+positions, packed and shared between successive states (issue 27; see :mod:`chesslaws._packed`).
+
+:class:`Moves` is a read-only sequence of :class:`MoveRecord` (each built when read) and
+:class:`Keys` one of the positions' 64-bit Zobrist keys, the identity of a position for repetition
+(2023 9.2.3, 1997 9.2, 1989 10.10: the same player to move, the same pieces on the same squares, the
+same possibilities of castling and en passant capture). Both are values: equal when their entries
+are, whatever buffer holds them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator, Sequence, overload
+
+from chesslaws._packed import NO_TEXT, Shared, prefix, text_id, text_of
+from chesslaws.timecontrol import Color
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """One move on the scoresheet."""
+
+    ply: int
+    color: Color
+    san: str
+    uci: str
+    t_ms: int
+    clock_ms: int | None  # the mover's remaining time after the move
+    draw_offer: bool = False
+    illegal: bool = False  # an illegal move that stood (1997 C.3, or not claimed without an arbiter)
+
+
+_T_LIMIT = 1 << 44
+_CLOCK_ZERO = 1 << 46  # a clock time is stored as clock_ms + _CLOCK_ZERO; 0 is no time
+
+
+class _View:
+    """A prefix of a shared buffer: its first ``_n`` entries."""
+
+    __slots__ = ("_buf", "_n")
+
+    _buf: Shared
+    _n: int
+
+    def __init__(self, buf: Shared, n: int) -> None:
+        object.__setattr__(self, "_buf", buf)
+        object.__setattr__(self, "_n", n)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __bool__(self) -> bool:
+        return self._n > 0
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (prefix(self._buf, self._n), self._n))
+
+    def _index(self, i: int) -> int:
+        n = self._n
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("index out of range")
+        return i
+
+    def common_prefix(self, other: _View) -> int:
+        """How many first entries this view and ``other`` have in common."""
+        n = min(self._n, other._n)
+        a, b = self._buf, other._buf
+        if a is b:
+            return n
+        s = a.stride
+        if a.words[:n * s] == b.words[:n * s] and not (a.objects or b.objects):
+            return n
+        k = 0
+        while k < n and self._entry(k) == other._entry(k):
+            k += 1
+        return k
+
+    def _entry(self, i: int) -> Any:
+        raise NotImplementedError
+
+
+class Moves(_View, Sequence[MoveRecord]):
+    """The moves on the scoresheet: a read-only sequence of :class:`MoveRecord`, two words a move."""
+
+    __slots__ = ()
+
+    @classmethod
+    def new(cls) -> Moves:
+        return cls(Shared(2), 0)
+
+    def appended(self, record: MoveRecord) -> Moves:
+        """These moves and ``record`` after them."""
+        n = self._n
+        san, uci = text_id(record.san), text_id(record.uci)
+        clock = record.clock_ms
+        if (san == NO_TEXT or uci == NO_TEXT or record.ply != n + 1 or not 0 <= record.t_ms < _T_LIMIT
+                or (clock is not None and not -_CLOCK_ZERO < clock < _CLOCK_ZERO)
+                or record.color not in ("white", "black")):
+            return Moves(self._buf.append_at(n, (0, 0), record), n + 1)
+        flags = (record.color == "black") | record.draw_offer << 1 | record.illegal << 2
+        w0 = 1 | flags << 1 | san << 4 | record.t_ms << 20
+        w1 = uci | (0 if clock is None else clock + _CLOCK_ZERO) << 16
+        return Moves(self._buf.append_at(n, (w0, w1)), n + 1)
+
+    def prefix(self, n: int) -> Moves:
+        """The first ``n`` moves (a takeback: sharing this buffer)."""
+        return Moves(self._buf, max(0, min(n, self._n)))
+
+    def _entry(self, i: int) -> MoveRecord:
+        words = self._buf.words
+        w0 = words[2 * i]
+        if not w0 & 1:
+            return self._buf.object(i)  # type: ignore[no-any-return]
+        w1 = words[2 * i + 1]
+        clock = w1 >> 16
+        return MoveRecord(i + 1, "black" if w0 & 2 else "white", text_of(w0 >> 4 & 0xFFFF),
+                          text_of(w1 & 0xFFFF), w0 >> 20, None if clock == 0 else clock - _CLOCK_ZERO,
+                          bool(w0 & 4), bool(w0 & 8))
+
+    @overload
+    def __getitem__(self, i: int) -> MoveRecord: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[MoveRecord]: ...
+
+    def __getitem__(self, i: int | slice) -> MoveRecord | Sequence[MoveRecord]:
+        if isinstance(i, slice):
+            start, stop, step = i.indices(self._n)
+            if start == 0 and step == 1:
+                return self.prefix(stop)
+            return tuple(self._entry(k) for k in range(start, stop, step))
+        return self._entry(self._index(i))
+
+    def __iter__(self) -> Iterator[MoveRecord]:
+        entry = self._entry
+        for i in range(self._n):
+            yield entry(i)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Moves):
+            return self._n == other._n and self.common_prefix(other) == self._n
+        if isinstance(other, (tuple, list)):
+            return len(other) == self._n and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"Moves({list(self)!r})"
+
+
+class Keys(_View, Sequence[int]):
+    """The repetition keys of the positions so far (the start included): one word each."""
+
+    __slots__ = ()
+
+    @classmethod
+    def of(cls, first: int) -> Keys:
+        return cls(Shared(1), 0).appended(first)
+
+    def appended(self, key: int) -> Keys:
+        return Keys(self._buf.append_at(self._n, (key,)), self._n + 1)
+
+    def prefix(self, n: int) -> Keys:
+        return Keys(self._buf, max(0, min(n, self._n)))
+
+    def count(self, key: Any) -> int:
+        return self._buf.words[:self._n].count(key)
+
+    def _entry(self, i: int) -> int:
+        return self._buf.words[i]
+
+    @overload
+    def __getitem__(self, i: int) -> int: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[int]: ...
+
+    def __getitem__(self, i: int | slice) -> int | Sequence[int]:
+        if isinstance(i, slice):
+            start, stop, step = i.indices(self._n)
+            if start == 0 and step == 1:
+                return self.prefix(stop)
+            return tuple(self._buf.words[start:stop:step])
+        return self._buf.words[self._index(i)]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._buf.words[:self._n])
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Keys):
+            return self._n == other._n and self.common_prefix(other) == self._n
+        if isinstance(other, (tuple, list)):
+            return len(other) == self._n and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"Keys({list(self)!r})"
+
+
+__all__ = ["Keys", "MoveRecord", "Moves"]
