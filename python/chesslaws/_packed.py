@@ -21,11 +21,13 @@ from __future__ import annotations
 import sys
 import threading
 from array import array
-from typing import Any
+from typing import Any, Iterator, Self, Sequence, TypeVar, overload
 
 #: One lock for every buffer: the check that a view is at the end of its buffer and the append that
 #: follows are one step, whatever thread appends (the same for the table of texts).
 _LOCK = threading.Lock()
+
+T = TypeVar("T")
 
 #: No text: the id of a text not in the table (too long, or the table is full).
 NO_TEXT = 0xFFFF
@@ -111,4 +113,88 @@ def prefix(buf: Shared, n: int) -> Shared:
     return Shared(buf.stride, buf.words[:n * buf.stride], objects)
 
 
-__all__ = ["NO_TEXT", "Shared", "prefix", "text_id", "text_of"]
+class View(Sequence[T]):
+    """A prefix of a shared buffer: its first ``_n`` entries, a read-only sequence of the values a
+    subclass reads from an entry (:meth:`_entry`). Views are values: equal when their entries are,
+    whatever buffers hold them; a prefix of a view (a takeback) shares its buffer."""
+
+    __slots__ = ("_buf", "_n")
+
+    _buf: Shared
+    _n: int
+
+    def __init__(self, buf: Shared, n: int) -> None:
+        object.__setattr__(self, "_buf", buf)
+        object.__setattr__(self, "_n", n)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def _entry(self, i: int) -> T:
+        raise NotImplementedError
+
+    def prefix(self, n: int) -> Self:
+        """The first ``n`` entries (sharing this buffer)."""
+        return type(self)(self._buf, max(0, min(n, self._n)))
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __bool__(self) -> bool:
+        return self._n > 0
+
+    @overload
+    def __getitem__(self, i: int) -> T: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[T]: ...
+
+    def __getitem__(self, i: int | slice) -> T | Sequence[T]:
+        n = self._n
+        if isinstance(i, slice):
+            start, stop, step = i.indices(n)
+            if start == 0 and step == 1:
+                return self.prefix(stop)
+            return tuple(self._entry(k) for k in range(start, stop, step))
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(f"{type(self).__name__} index out of range")
+        return self._entry(i)
+
+    def __iter__(self) -> Iterator[T]:
+        entry = self._entry
+        for i in range(self._n):
+            yield entry(i)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, View) and type(other) is type(self):
+            return self._n == other._n and self.common_prefix(other) == self._n
+        if isinstance(other, (tuple, list)):
+            return len(other) == self._n and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({list(self)!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (prefix(self._buf, self._n), self._n))
+
+    def common_prefix(self, other: View[T]) -> int:
+        """How many first entries this view and ``other`` have in common."""
+        n = min(self._n, other._n)
+        a, b = self._buf, other._buf
+        if a is b:
+            return n
+        s = a.stride
+        if a.words[:n * s] == b.words[:n * s] and not (a.objects or b.objects):
+            return n
+        k = 0
+        while k < n and self._entry(k) == other._entry(k):
+            k += 1
+        return k
+
+__all__ = ["NO_TEXT", "Shared", "View", "prefix", "text_id", "text_of"]

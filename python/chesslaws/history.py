@@ -11,9 +11,9 @@ are, whatever buffer holds them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterator, Sequence, overload
+from typing import Any, Iterator
 
-from chesslaws._packed import NO_TEXT, Shared, prefix, text_id, text_of
+from chesslaws._packed import NO_TEXT, Shared, View, text_id, text_of
 from chesslaws.timecontrol import Color
 
 
@@ -35,57 +35,7 @@ _T_LIMIT = 1 << 44
 _CLOCK_ZERO = 1 << 46  # a clock time is stored as clock_ms + _CLOCK_ZERO; 0 is no time
 
 
-class _View:
-    """A prefix of a shared buffer: its first ``_n`` entries."""
-
-    __slots__ = ("_buf", "_n")
-
-    _buf: Shared
-    _n: int
-
-    def __init__(self, buf: Shared, n: int) -> None:
-        object.__setattr__(self, "_buf", buf)
-        object.__setattr__(self, "_n", n)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable")
-
-    def __len__(self) -> int:
-        return self._n
-
-    def __bool__(self) -> bool:
-        return self._n > 0
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (prefix(self._buf, self._n), self._n))
-
-    def _index(self, i: int) -> int:
-        n = self._n
-        if i < 0:
-            i += n
-        if not 0 <= i < n:
-            raise IndexError("index out of range")
-        return i
-
-    def common_prefix(self, other: _View) -> int:
-        """How many first entries this view and ``other`` have in common."""
-        n = min(self._n, other._n)
-        a, b = self._buf, other._buf
-        if a is b:
-            return n
-        s = a.stride
-        if a.words[:n * s] == b.words[:n * s] and not (a.objects or b.objects):
-            return n
-        k = 0
-        while k < n and self._entry(k) == other._entry(k):
-            k += 1
-        return k
-
-    def _entry(self, i: int) -> Any:
-        raise NotImplementedError
-
-
-class Moves(_View, Sequence[MoveRecord]):
+class Moves(View[MoveRecord]):
     """The moves on the scoresheet: a read-only sequence of :class:`MoveRecord`, two words a move."""
 
     __slots__ = ()
@@ -108,10 +58,6 @@ class Moves(_View, Sequence[MoveRecord]):
         w1 = uci | (0 if clock is None else clock + _CLOCK_ZERO) << 16
         return Moves(self._buf.append_at(n, (w0, w1)), n + 1)
 
-    def prefix(self, n: int) -> Moves:
-        """The first ``n`` moves (a takeback: sharing this buffer)."""
-        return Moves(self._buf, max(0, min(n, self._n)))
-
     def _entry(self, i: int) -> MoveRecord:
         words = self._buf.words
         w0 = words[2 * i]
@@ -123,40 +69,8 @@ class Moves(_View, Sequence[MoveRecord]):
                           text_of(w1 & 0xFFFF), w0 >> 20, None if clock == 0 else clock - _CLOCK_ZERO,
                           bool(w0 & 4), bool(w0 & 8))
 
-    @overload
-    def __getitem__(self, i: int) -> MoveRecord: ...
 
-    @overload
-    def __getitem__(self, i: slice) -> Sequence[MoveRecord]: ...
-
-    def __getitem__(self, i: int | slice) -> MoveRecord | Sequence[MoveRecord]:
-        if isinstance(i, slice):
-            start, stop, step = i.indices(self._n)
-            if start == 0 and step == 1:
-                return self.prefix(stop)
-            return tuple(self._entry(k) for k in range(start, stop, step))
-        return self._entry(self._index(i))
-
-    def __iter__(self) -> Iterator[MoveRecord]:
-        entry = self._entry
-        for i in range(self._n):
-            yield entry(i)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Moves):
-            return self._n == other._n and self.common_prefix(other) == self._n
-        if isinstance(other, (tuple, list)):
-            return len(other) == self._n and all(a == b for a, b in zip(self, other))
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(tuple(self))
-
-    def __repr__(self) -> str:
-        return f"Moves({list(self)!r})"
-
-
-class Keys(_View, Sequence[int]):
+class Keys(View[int]):
     """The repetition keys of the positions so far (the start included): one word each."""
 
     __slots__ = ()
@@ -168,44 +82,14 @@ class Keys(_View, Sequence[int]):
     def appended(self, key: int) -> Keys:
         return Keys(self._buf.append_at(self._n, (key,)), self._n + 1)
 
-    def prefix(self, n: int) -> Keys:
-        return Keys(self._buf, max(0, min(n, self._n)))
-
     def count(self, key: Any) -> int:
         return self._buf.words[:self._n].count(key)
 
     def _entry(self, i: int) -> int:
         return self._buf.words[i]
 
-    @overload
-    def __getitem__(self, i: int) -> int: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> Sequence[int]: ...
-
-    def __getitem__(self, i: int | slice) -> int | Sequence[int]:
-        if isinstance(i, slice):
-            start, stop, step = i.indices(self._n)
-            if start == 0 and step == 1:
-                return self.prefix(stop)
-            return tuple(self._buf.words[start:stop:step])
-        return self._buf.words[self._index(i)]
-
     def __iter__(self) -> Iterator[int]:
         return iter(self._buf.words[:self._n])
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Keys):
-            return self._n == other._n and self.common_prefix(other) == self._n
-        if isinstance(other, (tuple, list)):
-            return len(other) == self._n and all(a == b for a, b in zip(self, other))
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(tuple(self))
-
-    def __repr__(self) -> str:
-        return f"Keys({list(self)!r})"
 
 
 __all__ = ["Keys", "MoveRecord", "Moves"]

@@ -23,8 +23,9 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, TypeVar
+from typing import Any, Callable, Mapping, Sequence, TypeVar
 
+from chesslaws._packed import View
 from chesslaws.errors import AmbiguousMove, ChessLawsError, IllegalMove, InvalidInput, UnreadableMove, WrongState
 from chesslaws.events import SCHEMAS, ms_to_t
 from chesslaws.game import Game
@@ -88,12 +89,15 @@ def _with_state(ack: dict[str, Any], state_message: str) -> str:
     return dumps(ack)[:-1] + ',"state":' + state_message[len(_STATE_HEAD):]
 
 
-def _common_prefix(sent: tuple[Any, ...] | None, now: tuple[Any, ...]) -> int:
+def _common_prefix(sent: Sequence[Any] | None, now: Sequence[Any]) -> int:
     """How many of the moves ``now`` a viewer that was sent ``sent`` already has. Move records are
-    shared between successive states (a later state's tuple begins with the same objects), so the
-    last shared object settles it; a takeback or correction shortens the prefix."""
+    shared between successive states (a later state's moves are a longer view of the same buffer, or
+    a tuple beginning with the same objects), so this is cheap; a takeback or correction shortens the
+    prefix."""
     if sent is None:
         return 0
+    if isinstance(sent, View) and isinstance(now, View):
+        return sent.common_prefix(now)
     n = min(len(sent), len(now))
     if n == 0 or sent[n - 1] is now[n - 1]:
         return n
@@ -224,7 +228,7 @@ class Subscriber:
     # Moves by difference (the page asks with ?moves=new): a state then carries only the moves this
     # viewer does not have yet, after the first ``moves_from`` of those it was sent (``sent``).
     delta: bool = False
-    sent: tuple[Any, ...] | None = None
+    sent: Sequence[Any] | None = None
     sent_controls: dict[str, Any] | None = None  # the controls block last sent (left out while unchanged)
 
 
@@ -257,11 +261,11 @@ class LiveGame:
     # What the view computed once and keeps (see Hub._move_list): the move records it was computed for,
     # each move's resulting FEN (None from a move the board cannot replay on) and, per scoresheet
     # language, each move's letters; and the legal moves.
-    move_records: tuple[Any, ...] = ()
+    move_records: Sequence[Any] = ()
     move_fens: list[str | None] = field(default_factory=list)
     move_local: dict[str, list[str | None]] = field(default_factory=dict)
     legal_cache: tuple[tuple[str, str], list[dict[str, str]]] | None = None
-    view_records: tuple[Any, ...] = ()  # the move records of the latest view (see Hub.broadcast)
+    view_records: Sequence[Any] = ()  # the move records of the latest view (see Hub.broadcast)
     # What a view takes from the game's configuration alone (see Hub.view), per language: built again
     # only when an event changes the configuration (the object is then another one).
     config_cache: dict[str, tuple[Any, dict[str, Any]]] = field(default_factory=dict)
@@ -1353,7 +1357,7 @@ class Hub:
         return (game.state.status == "annulled" and last.type == "annul"
                 and str(last.get("reason") or "").startswith("aborted:"))
 
-    def _move_list(self, live: LiveGame, records: tuple[Any, ...], fen: str, lang: str,
+    def _move_list(self, live: LiveGame, records: Sequence[Any], fen: str, lang: str,
                    chess960: bool = False, start: int = 0) -> list[dict[str, Any]]:
         """The moves from ``start`` on as the page shows them (with each move's resulting FEN, and its
         letters in the scoresheet's language). What costs a replay is computed once per move and kept,
@@ -1454,7 +1458,7 @@ class Hub:
                     log.exception("a watcher of game %s failed", live.id)
         views: dict[str, dict[str, Any]] = {}
         cache: dict[tuple[str, int, bool], str] = {}
-        records: tuple[Any, ...] | None = None
+        records: Sequence[Any] | None = None
         subs = [only] if only is not None else list(live.subscribers)
         # The view of each language has the moves from the first one a viewer of that language lacks.
         now = live.game.state.moves
