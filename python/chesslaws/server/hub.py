@@ -89,6 +89,10 @@ def _with_state(ack: dict[str, Any], state_message: str) -> str:
     return dumps(ack)[:-1] + ',"state":' + state_message[len(_STATE_HEAD):]
 
 
+#: A live game keeps the FEN after every this many moves for its view (see Hub._move_list).
+_FEN_STEP = 32
+
+
 def _common_prefix(sent: Sequence[Any] | None, now: Sequence[Any]) -> int:
     """How many of the moves ``now`` a viewer that was sent ``sent`` already has. Move records are
     shared between successive states (a later state's moves are a longer view of the same buffer, or
@@ -258,12 +262,12 @@ class LiveGame:
     incorrect_claims: dict[str, int] = field(default_factory=lambda: {"white": 0, "black": 0})
     full_alerted: bool = False  # the arbiter was told that the log is full
     retire: asyncio.TimerHandle | None = None
-    # What the view computed once and keeps (see Hub._move_list): the move records it was computed for,
-    # each move's resulting FEN (None from a move the board cannot replay on) and, per scoresheet
-    # language, each move's letters; and the legal moves.
+    # What the view computed and keeps (see Hub._move_list): the move records it was computed for, the
+    # FEN after every _FEN_STEP-th move (None from a move the board cannot replay on) and after the last
+    # move viewed (the number of moves, the FEN): not one per move (issue 27); and the legal moves.
     move_records: Sequence[Any] = ()
     move_fens: list[str | None] = field(default_factory=list)
-    move_local: dict[str, list[str | None]] = field(default_factory=dict)
+    move_tail: tuple[int, str | None] | None = None
     legal_cache: tuple[tuple[str, str], list[dict[str, str]]] | None = None
     view_records: Sequence[Any] = ()  # the move records of the latest view (see Hub.broadcast)
     # What a view takes from the game's configuration alone (see Hub.view), per language: built again
@@ -1360,57 +1364,56 @@ class Hub:
     def _move_list(self, live: LiveGame, records: Sequence[Any], fen: str, lang: str,
                    chess960: bool = False, start: int = 0) -> list[dict[str, Any]]:
         """The moves from ``start`` on as the page shows them (with each move's resulting FEN, and its
-        letters in the scoresheet's language). What costs a replay is computed once per move and kept,
-        compactly (a FEN, the local letters): the records of a game's earlier moves are the same objects
-        in every later state, so only new moves cost anything. The entries themselves are built for the
-        moves asked only: a broadcast to viewers that have the earlier moves builds the new ones, and a
-        live game does not hold a dictionary per move (issue 27)."""
-        fens = live.move_fens
+        letters in the scoresheet's language). A live game keeps no FEN or dictionary per move (issue
+        27): the board is replayed, in the core, from the nearest FEN kept (every _FEN_STEP-th move's
+        and the last move viewed's), so that a broadcast to viewers that have the earlier moves plays
+        the new ones only, and a whole list replays the game once."""
+        marks = live.move_fens
         n = _common_prefix(live.move_records, records)  # a takeback or correction shortens it
-        del fens[n:]
-        for kept in live.move_local.values():
-            del kept[n:]
+        del marks[n // _FEN_STEP:]
         live.move_records = records
-        if len(fens) < len(records):
-            last = fens[-1] if fens else fen
-            pos: Position | None = None if last is None else Position(last, chess960=chess960)
-            for m in records[len(fens):]:
-                if pos is not None:
-                    try:
-                        pos = pos.play(m.uci)
-                    except Exception as err:  # noqa: BLE001 - a move the board cannot replay (stood illegally)
-                        log.warning("cannot replay %s: %r", m.uci, err)
-                        pos = None
-                fens.append(None if pos is None else pos.fen())
-        letters: list[str | None] | None = None
-        if lang != "en":
-            letters = live.move_local.setdefault(lang, [])
-            if len(letters) < len(records):
-                assert self.write_move is not None
-                i = len(letters)
-                before: str | None = fen if i == 0 else (fens[i - 1] if letters[-1] is not None else None)
-                for m, after in zip(records[i:], fens[i:]):
-                    text: str | None = None
-                    if before is not None and after is not None:
-                        try:
-                            text = str(self.write_move(Position(before, chess960=chess960), m.uci, lang))
-                        except Exception as err:  # noqa: BLE001 - another engineer's module
-                            log.warning("cannot replay %s: %r", m.uci, err)
-                    letters.append(text)
-                    before = after if text is not None else None
+        end = len(records)
+        first = min(max(0, start), end)
+        i = min(first // _FEN_STEP, len(marks)) * _FEN_STEP
+        before: str | None = marks[i // _FEN_STEP - 1] if i else fen
+        tail = live.move_tail
+        if tail is not None and i < tail[0] <= min(first, n):
+            i, before = tail
+        pos: Position | None = None if before is None else Position(before, chess960=chess960)
+        local = lang != "en"
         out: list[dict[str, Any]] = []
-        for i in range(max(0, start), len(records)):
-            m = records[i]
+        after: str | None = before
+        for k in range(i, end):
+            m = records[k]
+            prev = pos
+            if pos is not None:
+                try:
+                    pos = pos.play(m.uci)
+                except Exception as err:  # noqa: BLE001 - a move the board cannot replay (stood illegally)
+                    log.warning("cannot replay %s: %r", m.uci, err)
+                    pos = None
+            mark = (k + 1) % _FEN_STEP == 0 and (k + 1) // _FEN_STEP == len(marks) + 1
+            if k < first and not mark and k != end - 1:
+                continue
+            after = None if pos is None else pos.fen()
+            if mark:
+                marks.append(after)
+            if k < first:
+                continue
             d: dict[str, Any] = {"ply": m.ply, "color": m.color, "san": m.san, "uci": m.uci,
                                  "t": ms_to_t(m.t_ms), "clock_ms": m.clock_ms, "draw_offer": m.draw_offer}
-            after = fens[i]
-            if letters is None:
+            if not local:
                 if after is not None:
                     d["fen"] = after
-            elif letters[i] is not None:
-                d["san_local"] = letters[i]
-                d["fen"] = after
+            elif prev is not None and pos is not None:
+                assert self.write_move is not None
+                try:
+                    d["san_local"] = str(self.write_move(prev, m.uci, lang))
+                    d["fen"] = after
+                except Exception as err:  # noqa: BLE001 - another engineer's module
+                    log.warning("cannot replay %s: %r", m.uci, err)
             out.append(d)
+        live.move_tail = (end, after)
         return out
 
     def _localise_legal(self, legal: list[dict[str, str]], pos: Position, lang: str) -> None:
