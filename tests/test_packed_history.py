@@ -111,6 +111,11 @@ def test_texts_outside_the_table_and_unusual_records_are_kept_as_they_are() -> N
     assert Moves.new().appended(odd)[0] is odd
     plain = MoveRecord(1, "black", "e5", "e7e5", 0, None, False, True)
     assert Moves.new().appended(plain)[0] == plain
+    # A view reads the fields of many moves as rows, the same as the records'.
+    mixed = moves.appended(MoveRecord(2, "black", "e5", "e7e5", 9, -3, True, False))
+    fields = [(m.ply, m.color, m.san, m.uci, m.t_ms, m.clock_ms, m.draw_offer, m.illegal) for m in mixed]
+    assert mixed.rows() == fields and mixed.rows(1) == fields[1:] and mixed.rows(0, 1) == fields[:1]
+    assert mixed.rows(1, 99) == fields[1:] and mixed.rows(2) == []
 
 
 def test_threads_extending_one_game_each_get_their_own_history() -> None:

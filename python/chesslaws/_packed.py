@@ -124,8 +124,8 @@ class View(Sequence[T]):
     _n: int
 
     def __init__(self, buf: Shared, n: int) -> None:
-        object.__setattr__(self, "_buf", buf)
-        object.__setattr__(self, "_n", n)
+        _SET_BUF(self, buf)
+        _SET_N(self, n)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
@@ -168,7 +168,7 @@ class View(Sequence[T]):
             yield entry(i)
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, View) and type(other) is type(self):
+        if type(other) is type(self):  # (not isinstance: a Sequence's is slow)
             return self._n == other._n and self.common_prefix(other) == self._n
         if isinstance(other, (tuple, list)):
             return len(other) == self._n and all(a == b for a, b in zip(self, other))
@@ -196,5 +196,10 @@ class View(Sequence[T]):
         while k < n and self._entry(k) == other._entry(k):
             k += 1
         return k
+
+# The slots of a view, set once when it is made (its __setattr__ refuses any change).
+_SET_BUF = View.__dict__["_buf"].__set__
+_SET_N = View.__dict__["_n"].__set__
+
 
 __all__ = ["NO_TEXT", "Shared", "View", "prefix", "text_id", "text_of"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from chesslaws._packed import NO_TEXT, Shared, View, text_id, text_of
+from chesslaws._packed import _TEXTS, NO_TEXT, Shared, View, text_id
 from chesslaws.timecontrol import Color
 
 
@@ -30,6 +30,9 @@ class MoveRecord:
     draw_offer: bool = False
     illegal: bool = False  # an illegal move that stood (1997 C.3, or not claimed without an arbiter)
 
+
+#: A move's fields, in :class:`MoveRecord`'s order.
+Row = tuple[int, Color, str, str, int, "int | None", bool, bool]
 
 _T_LIMIT = 1 << 44
 _CLOCK_ZERO = 1 << 46  # a clock time is stored as clock_ms + _CLOCK_ZERO; 0 is no time
@@ -58,16 +61,27 @@ class Moves(View[MoveRecord]):
         w1 = uci | (0 if clock is None else clock + _CLOCK_ZERO) << 16
         return Moves(self._buf.append_at(n, (w0, w1)), n + 1)
 
-    def _entry(self, i: int) -> MoveRecord:
+    def rows(self, start: int = 0, stop: int | None = None) -> list[Row]:
+        """The fields of the moves from ``start`` to ``stop`` as tuples in :class:`MoveRecord`'s order:
+        what a view of many moves reads, at a fraction of the cost of building their records."""
+        row = self._row
+        return [row(i) for i in range(max(0, start), self._n if stop is None else min(stop, self._n))]
+
+    def _row(self, i: int) -> Row:
         words = self._buf.words
         w0 = words[2 * i]
         if not w0 & 1:
-            return self._buf.object(i)  # type: ignore[no-any-return]
+            r: MoveRecord = self._buf.object(i)
+            return (r.ply, r.color, r.san, r.uci, r.t_ms, r.clock_ms, r.draw_offer, r.illegal)
         w1 = words[2 * i + 1]
         clock = w1 >> 16
-        return MoveRecord(i + 1, "black" if w0 & 2 else "white", text_of(w0 >> 4 & 0xFFFF),
-                          text_of(w1 & 0xFFFF), w0 >> 20, None if clock == 0 else clock - _CLOCK_ZERO,
-                          bool(w0 & 4), bool(w0 & 8))
+        return (i + 1, "black" if w0 & 2 else "white", _TEXTS[w0 >> 4 & 0xFFFF], _TEXTS[w1 & 0xFFFF], w0 >> 20,
+                None if clock == 0 else clock - _CLOCK_ZERO, bool(w0 & 4), bool(w0 & 8))
+
+    def _entry(self, i: int) -> MoveRecord:
+        if not self._buf.words[2 * i] & 1:
+            return self._buf.object(i)  # type: ignore[no-any-return]
+        return MoveRecord(*self._row(i))
 
 
 class Keys(View[int]):

@@ -25,12 +25,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence, TypeVar
 
-from chesslaws._packed import View
 from chesslaws.errors import AmbiguousMove, ChessLawsError, IllegalMove, InvalidInput, UnreadableMove, WrongState
 from chesslaws.events import SCHEMAS, ms_to_t
 from chesslaws.game import Game
 from chesslaws.game.draws import awaiting_arbiter
 from chesslaws.game.flags import due
+from chesslaws.history import Moves
 from chesslaws.position import STARTING_FEN, Position
 from chesslaws.server.controls import controls
 from chesslaws.server.guard import Limits, RateLimiter, Refused
@@ -92,6 +92,9 @@ def _with_state(ack: dict[str, Any], state_message: str) -> str:
 #: A live game keeps the FEN after every this many moves for its view (see Hub._move_list).
 _FEN_STEP = 32
 
+#: The letters of a move in a language, by (language, English SAN): shared by every game (bounded).
+_LETTERS: dict[tuple[str, str], str] = {}
+
 
 def _common_prefix(sent: Sequence[Any] | None, now: Sequence[Any]) -> int:
     """How many of the moves ``now`` a viewer that was sent ``sent`` already has. Move records are
@@ -100,8 +103,9 @@ def _common_prefix(sent: Sequence[Any] | None, now: Sequence[Any]) -> int:
     prefix."""
     if sent is None:
         return 0
-    if isinstance(sent, View) and isinstance(now, View):
-        return sent.common_prefix(now)
+    common = getattr(sent, "common_prefix", None)  # two views of packed moves (not isinstance: slower)
+    if common is not None and type(sent) is type(now):
+        return int(common(now))
     n = min(len(sent), len(now))
     if n == 0 or sent[n - 1] is now[n - 1]:
         return n
@@ -1365,9 +1369,10 @@ class Hub:
                    chess960: bool = False, start: int = 0) -> list[dict[str, Any]]:
         """The moves from ``start`` on as the page shows them (with each move's resulting FEN, and its
         letters in the scoresheet's language). A live game keeps no FEN or dictionary per move (issue
-        27): the board is replayed, in the core, from the nearest FEN kept (every _FEN_STEP-th move's
-        and the last move viewed's), so that a broadcast to viewers that have the earlier moves plays
-        the new ones only, and a whole list replays the game once."""
+        27): the core replays the moves, in one call, from the nearest FEN kept (every _FEN_STEP-th
+        move's and the last move viewed's), so that a broadcast to viewers that have the earlier moves
+        plays the new ones only, and a whole list replays the game once. A move's letters in a language
+        are those of its English SAN (notation.write_move translates the SAN), shared by every game."""
         marks = live.move_fens
         n = _common_prefix(live.move_records, records)  # a takeback or correction shortens it
         del marks[n // _FEN_STEP:]
@@ -1379,42 +1384,51 @@ class Hub:
         tail = live.move_tail
         if tail is not None and i < tail[0] <= min(first, n):
             i, before = tail
-        pos: Position | None = None if before is None else Position(before, chess960=chess960)
-        local = lang != "en"
+        # The moves' fields, read at once from a packed history (records are built when read).
+        recs = (records.rows(i, end) if isinstance(records, Moves)
+                else [(m.ply, m.color, m.san, m.uci, m.t_ms, m.clock_ms, m.draw_offer) for m in records[i:end]])
+        ucis = [m[3] for m in recs]
+        fens: list[str | None] = [None] * len(ucis)
+        if before is not None and ucis:
+            fens = Position(before, chess960=chess960).fens_after(ucis)
+            if fens[-1] is None:  # a move the board cannot replay (one that stood illegally)
+                log.warning("cannot replay %s", ucis[fens.index(None)])
+        while i <= (len(marks) + 1) * _FEN_STEP - 1 < end:  # the FENs kept that this replay reached
+            marks.append(fens[(len(marks) + 1) * _FEN_STEP - 1 - i])
+        live.move_tail = (end, fens[-1] if fens else before)
         out: list[dict[str, Any]] = []
-        after: str | None = before
-        for k in range(i, end):
-            m = records[k]
-            prev = pos
-            if pos is not None:
-                try:
-                    pos = pos.play(m.uci)
-                except Exception as err:  # noqa: BLE001 - a move the board cannot replay (stood illegally)
-                    log.warning("cannot replay %s: %r", m.uci, err)
-                    pos = None
-            mark = (k + 1) % _FEN_STEP == 0 and (k + 1) // _FEN_STEP == len(marks) + 1
-            if k < first and not mark and k != end - 1:
-                continue
-            after = None if pos is None else pos.fen()
-            if mark:
-                marks.append(after)
-            if k < first:
-                continue
-            d: dict[str, Any] = {"ply": m.ply, "color": m.color, "san": m.san, "uci": m.uci,
-                                 "t": ms_to_t(m.t_ms), "clock_ms": m.clock_ms, "draw_offer": m.draw_offer}
-            if not local:
+        for k in range(first, end):
+            ply, color, san, uci, t_ms, clock_ms, offer = recs[k - i][:7]
+            after = fens[k - i]
+            d: dict[str, Any] = {"ply": ply, "color": color, "san": san, "uci": uci,
+                                 "t": ms_to_t(t_ms), "clock_ms": clock_ms, "draw_offer": offer}
+            if lang == "en":
                 if after is not None:
                     d["fen"] = after
-            elif prev is not None and pos is not None:
-                assert self.write_move is not None
-                try:
-                    d["san_local"] = str(self.write_move(prev, m.uci, lang))
+            else:
+                prior = fens[k - i - 1] if k > i else before
+                text = None if prior is None or after is None else self._letters(prior, san, uci, lang, chess960)
+                if text is not None:
+                    d["san_local"] = text
                     d["fen"] = after
-                except Exception as err:  # noqa: BLE001 - another engineer's module
-                    log.warning("cannot replay %s: %r", m.uci, err)
             out.append(d)
-        live.move_tail = (end, after)
         return out
+
+    def _letters(self, before: str, san: str, uci: str, lang: str, chess960: bool) -> str | None:
+        """The move ``san`` (``uci``, played from the FEN ``before``) in ``lang``'s letters, or None."""
+        key = (lang, san)
+        text = _LETTERS.get(key)
+        if text is None:
+            assert self.write_move is not None
+            try:
+                text = str(self.write_move(Position(before, chess960=chess960), uci, lang))
+            except Exception as err:  # noqa: BLE001 - another engineer's module
+                log.warning("cannot replay %s: %r", uci, err)
+                return None
+            if len(_LETTERS) >= 1 << 16:
+                _LETTERS.clear()
+            _LETTERS[key] = text
+        return text
 
     def _localise_legal(self, legal: list[dict[str, str]], pos: Position, lang: str) -> None:
         """The legal moves in the scoresheet's letters too (keyboard entry in that language)."""
