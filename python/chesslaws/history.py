@@ -10,7 +10,7 @@ are, whatever buffer holds them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Iterator
 
 from chesslaws._packed import _TEXTS, NO_TEXT, Shared, View, text_id
@@ -30,6 +30,11 @@ class MoveRecord:
     draw_offer: bool = False
     illegal: bool = False  # an illegal move that stood (1997 C.3, or not claimed without an arbiter)
 
+
+# A new field of MoveRecord needs its place in the words of Moves (appended, _row): until it has one,
+# importing this module fails rather than losing the field's value.
+if [f.name for f in fields(MoveRecord)] != ["ply", "color", "san", "uci", "t_ms", "clock_ms", "draw_offer", "illegal"]:
+    raise TypeError("MoveRecord changed: pack its new field in Moves (chesslaws/history.py)")
 
 #: A move's fields, in :class:`MoveRecord`'s order.
 Row = tuple[int, Color, str, str, int, "int | None", bool, bool]
