@@ -46,6 +46,11 @@ def test_successive_games_share_one_buffer_and_each_reads_its_own_history() -> N
     again = games[2].apply({"type": "move", "t": 3, "by": "white", "move": "Nf3"})
     assert again.events._buf is last.events._buf and again.state.moves._buf is last.state.moves._buf
     assert again.state == games[3].state and again.events == games[3].events
+    # The log keeps its last event as it came (what a server reads after each); a prefix reads it back.
+    ev = parse_event({"type": "move", "t": 9, "by": "black", "move": "a7a6"})
+    longer = last.apply(ev)
+    read = longer.events[:7][-1]
+    assert longer.events[-1] is ev and read == ev and read is not ev and longer.events[:6][-1] == games[-1].events[-1]
     # A takeback is a prefix of the same buffer.
     back = last.apply({"type": "reinstate", "t": 10, "by": "arbiter", "ply": 2})
     assert back.state.moves._buf is last.state.moves._buf and [m.san for m in back.state.moves] == ["e4", "e5"]

@@ -297,9 +297,16 @@ _T_LIMIT = 1 << 45
 class EventLog(View[Event]):
     """A game's log: a read-only sequence of :class:`Event`, shared by the successive games that
     extend it (issue 27, :mod:`chesslaws._packed`). A move (its text, with or without a draw offer)
-    is one word, read back as the event it was; any other event is kept as it is."""
+    is one word, read back as the event it was; any other event is kept as it is. The log keeps its
+    last event as it came, the one a server reads after each (the acknowledgement, the store)."""
 
-    __slots__ = ()
+    __slots__ = ("_last",)
+
+    _last: Event | None
+
+    def __init__(self, buf: Shared, n: int, last: Event | None = None) -> None:
+        super().__init__(buf, n)
+        object.__setattr__(self, "_last", last)
 
     @classmethod
     def of(cls, events: Iterable[Event] = ()) -> EventLog:
@@ -319,10 +326,12 @@ class EventLog(View[Event]):
                 text = text_id(fields["move"])
                 if text != NO_TEXT:
                     word = 1 | (ev.by == "black") << 1 | offer << 2 | text << 3 | ev.t_ms << 19
-                    return EventLog(self._buf.append_at(n, (word,)), n + 1)
-        return EventLog(self._buf.append_at(n, (0,), ev), n + 1)
+                    return EventLog(self._buf.append_at(n, (word,)), n + 1, ev)
+        return EventLog(self._buf.append_at(n, (0,), ev), n + 1, ev)
 
     def _entry(self, i: int) -> Event:
+        if i == self._n - 1 and self._last is not None:
+            return self._last
         word = self._buf.words[i]
         if not word & 1:
             return self._buf.object(i)  # type: ignore[no-any-return]
