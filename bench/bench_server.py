@@ -25,14 +25,14 @@ random games; the same measure is held by tests/test_memory.py and
 tests/server/test_memory_live.py):
 
     plies   live game in the Hub             the Game alone
-    146     199.6 -> 85.2 -> 18.7 KiB        122.2 -> 59.1 -> 8.1 KiB
-    200     273.0 -> 116.2 -> 25.9 KiB       165.7 -> 79.3 -> 9.6 KiB
+    146     199.6 -> 85.2 -> 18.8 KiB        122.2 -> 59.1 -> 8.2 KiB
+    200     273.0 -> 116.2 -> 26.1 KiB       165.7 -> 79.3 -> 9.7 KiB
 
 The first step shared the letters of moves and dropped a dictionary per move; the second packed the
 history (chesslaws._packed): the log, the moves and the repetition keys (Zobrist) are a few words an
 entry in append-only buffers that successive immutable states share (each holds a length), events
 and move records are built when read, and the view keeps a FEN every 32 moves instead of one per
-move. Of the 25.9 KiB at 200 plies, the history is about 6.4 KiB; the rest is fixed per game (the
+move. Of the 26.1 KiB at 200 plies, the history is about 6.4 KiB; the rest is fixed per game (the
 state, the view's caches of legal moves and controls, the viewer's queue, the live game's fields).
 
 Usage:

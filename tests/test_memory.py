@@ -20,7 +20,7 @@ from chesslaws.game import Game
 
 #: Bytes a Game may retain after 200 plies (100 moves each). Before issue 27 it was about 166 KiB
 #: measured this way; compact events and shared letters brought it to about 88 KiB; the packed history
-#: (a move's event one word, its record two, its position's repetition key one) to about 9.6 KiB.
+#: (a move's event one word, its record two, its position's repetition key one) to about 9.8 KiB.
 GAME_CEILING = 12 * 1024
 
 
