@@ -24,14 +24,16 @@ Memory per live game, issue 27 (tracemalloc, in-process part of this bench on it
 random games; the same measure is held by tests/test_memory.py and
 tests/server/test_memory_live.py):
 
-    plies   live game in the Hub       the Game alone
-    146     199.6 -> 85.2 KiB          122.2 -> 59.1 KiB
-    200     273.0 -> 116.2 KiB         165.7 -> 79.3 KiB
+    plies   live game in the Hub             the Game alone
+    146     199.6 -> 85.2 -> 18.8 KiB        122.2 -> 59.1 -> 8.2 KiB
+    200     273.0 -> 116.2 -> 26.1 KiB       165.7 -> 79.3 -> 9.7 KiB
 
-What remains, per ply (about 580 B): the move's repetition key (108 B), its record
-(96 B), its event (64 B, its fields 48 B, its instant 32 B), its clock time (32 B),
-its FEN kept for the view (111 B), and the slots of the tuples and lists (40 B).
-The issue's 32 KiB for 200 plies (164 B a ply) needs a packed, columnar history.
+The first step shared the letters of moves and dropped a dictionary per move; the second packed the
+history (chesslaws._packed): the log, the moves and the repetition keys (Zobrist) are a few words an
+entry in append-only buffers that successive immutable states share (each holds a length), events
+and move records are built when read, and the view keeps a FEN every 32 moves instead of one per
+move. Of the 26.1 KiB at 200 plies, the history is about 6.4 KiB; the rest is fixed per game (the
+state, the view's caches of legal moves and controls, the viewer's queue, the live game's fields).
 
 Usage:
     python bench/bench_server.py [--games 200] [--seconds 20] [--think 0] [--db PATH_OR_URL]

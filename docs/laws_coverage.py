@@ -195,7 +195,7 @@ ROWS: list[Row] = [
     r("1997", "8.5-8.6", "updating the scoresheets after a flag", (), (), "the log records every move: the scoresheet is always complete"),
     r("1997", "9.1", "draw offers: made, noted, valid until answered; one made with an illegal move survives it", ("game.draws:_on_offer", "game.irregularities:_offer_survives"),
       (OFF + "test_counter_offer_does_not_withdraw_the_first_offer", FID + "test_offer_made_with_an_illegal_move_survives_the_reinstatement", FID + "test_offer_with_an_illegal_move_survives_the_claim_without_an_arbiter")),
-    r("1997", "9.2", "threefold repetition, claimed, with the move written or just appeared", ("game.draws:_on_claim_draw", "position:Position.repetition_key"),
+    r("1997", "9.2", "threefold repetition, claimed, with the move written or just appeared", ("game.draws:_on_claim_draw", "position:Position.zobrist"),
       (CLM + "test_threefold_is_about_to_appear_with_the_move_written", CLM + "test_threefold_not_when_en_passant_was_possible_the_first_time", CLM + "test_threefold_not_when_castling_rights_were_lost_between")),
     r("1997", "9.3", "fifty moves, claimed", ("game.draws:_on_claim_draw",), (CLM + "test_fifty_moves_have_been_made", CLM + "test_fifty_moves_about_to_be_made")),
     r("1997", "9.4", "a move made without claiming loses the right to claim on it (a touch does not)", ("game.draws:_on_claim_draw",),

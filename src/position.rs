@@ -770,6 +770,29 @@ impl Position {
         Ok(Position { pos })
     }
 
+    /// The FEN after each of `moves` played in turn from this position (each read as `play` reads
+    /// it); None for the first move that cannot be played and every one after it. One call for a
+    /// game's positions, as a view of its moves shows them (issue 27: a live game keeps no FEN per move).
+    fn fens_after(&self, py: Python<'_>, moves: Vec<String>) -> Vec<Option<String>> {
+        let mut pos = self.pos.clone();
+        let mut out = Vec::with_capacity(moves.len());
+        let mut playing = true;
+        for text in moves.iter() {
+            if playing {
+                match parse_move(py, &pos, text) {
+                    Ok(m) => {
+                        pos.play_unchecked(m);
+                        out.push(Some(fen_of(&pos)));
+                        continue;
+                    }
+                    Err(_) => playing = false,
+                }
+            }
+            out.push(None);
+        }
+        out
+    }
+
     fn is_check(&self) -> bool {
         self.pos.is_check()
     }

@@ -3,8 +3,10 @@
 The arbiter's :class:`~chesslaws.game.Game` after 100 moves each, measured with tracemalloc: the
 memory it retains, built by replaying a fixed log read from JSON text (so that every string of the
 log is the game's own), while three other games are live (what a server holds: the letters of
-common moves are shared between games). The ceiling is what the compact state reaches today; the
-issue's goal is 32 KiB for the whole live game (see the report in bench/bench_server.py's docstring).
+common moves are shared between games, in the table of :mod:`chesslaws._packed`). The ceiling is
+what the packed history reaches (the log, the moves and the repetition keys a few words an entry, in
+buffers shared by successive states); the issue's goal is 32 KiB for the whole live game in the
+server (tests/server/test_memory_live.py).
 """
 
 from __future__ import annotations
@@ -17,9 +19,9 @@ import tracemalloc
 from chesslaws.game import Game
 
 #: Bytes a Game may retain after 200 plies (100 moves each). Before issue 27 it was about 166 KiB
-#: measured this way; the compact events (shared field names, one value held without a dict) and the
-#: shared letters of the moves bring it to about 88 KiB.
-GAME_CEILING = 92 * 1024
+#: measured this way; compact events and shared letters brought it to about 88 KiB; the packed history
+#: (a move's event one word, its record two, its position's repetition key one) to about 9.8 KiB.
+GAME_CEILING = 12 * 1024
 
 
 def random_log(seed: int, plies: int = 200) -> str:

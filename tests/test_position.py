@@ -187,6 +187,22 @@ def test_play_many_reports_the_index_of_the_bad_move() -> None:
     assert p.fen() == START
 
 
+def test_fens_after_gives_each_positions_fen_in_one_call() -> None:
+    """The FEN after each move, as play() then fen() give it; None from a move that cannot be played on
+    (issue 27: the server's view replays a game's moves in one call)."""
+    p = Position()
+    line = ["e2e4", "c7c5", "Nf3", "d7d6", "d2d4", "c5d4", "f3d4", "g8f6", "b1c3", "a7a6"]
+    fens, pos = [], p
+    for m in line:
+        pos = pos.play(m)
+        fens.append(pos.fen())
+    assert p.fens_after(line) == fens and p.fens_after([]) == [] and p.fen() == START
+    assert p.fens_after(["e4", "e5", "Ke3", "Nf3"]) == [p.play("e4").fen(), p.play_many(["e4", "e5"]).fen(), None, None]
+    assert p.fens_after(["??", "e4"]) == [None, None]
+    chess960 = Position.chess960_start(0)
+    assert chess960.fens_after(["b2b3"]) == [chess960.play("b2b3").fen()]
+
+
 def test_check_checkmate_stalemate() -> None:
     stalemate = Position(STALEMATE)
     assert stalemate.is_stalemate() and not stalemate.is_check() and not stalemate.is_checkmate()

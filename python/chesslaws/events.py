@@ -12,7 +12,9 @@ import math
 import sys
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Iterator, Literal, Mapping, cast
+from typing import Any, Iterable, Iterator, Literal, Mapping, cast
+
+from chesslaws._packed import NO_TEXT, Shared, View, text_id, text_of
 
 from chesslaws.errors import InvalidInput
 
@@ -226,6 +228,14 @@ class Fields(Mapping[str, Any]):
         object.__setattr__(self, "_names", shared)
         object.__setattr__(self, "_values", values[0] if len(values) == 1 else values)
 
+    @classmethod
+    def _of(cls, names: tuple[str, ...], values: Any) -> Fields:
+        """The fields of shared ``names`` (a tuple of :data:`_NAMES`) and their ``values`` as kept."""
+        out = object.__new__(cls)
+        object.__setattr__(out, "_names", names)
+        object.__setattr__(out, "_values", values)
+        return out
+
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("an event's fields cannot be changed")
 
@@ -294,6 +304,58 @@ class Event:
             out["by"] = self.by
         out.update(self.fields)
         return out
+
+
+_MOVE = ("move",)
+_MOVE_OFFER = ("move", "offer_draw")
+_T_LIMIT = 1 << 45
+
+
+class EventLog(View[Event]):
+    """A game's log: a read-only sequence of :class:`Event`, shared by the successive games that
+    extend it (issue 27, :mod:`chesslaws._packed`). A move (its text, with or without a draw offer)
+    is one word, read back as the event it was; any other event is kept as it is. The log keeps its
+    last event as it came, the one a server reads after each (the acknowledgement, the store)."""
+
+    __slots__ = ("_last",)
+
+    _last: Event | None
+
+    def __init__(self, buf: Shared, n: int, last: Event | None = None) -> None:
+        super().__init__(buf, n)
+        object.__setattr__(self, "_last", last)
+
+    @classmethod
+    def of(cls, events: Iterable[Event] = ()) -> EventLog:
+        log = cls(Shared(1), 0)
+        for ev in events:
+            log = log.appended(ev)
+        return log
+
+    def appended(self, ev: Event) -> EventLog:
+        """This log and ``ev`` after it."""
+        n = self._n
+        fields = ev.fields
+        if ev.type == "move" and type(fields) is Fields and 0 <= ev.t_ms < _T_LIMIT:
+            names = fields._names
+            offer = names is _NAMES.get(_MOVE_OFFER) and fields._values[1] is True
+            if names is _NAMES.get(_MOVE) or offer:
+                text = text_id(fields["move"])
+                if text != NO_TEXT:
+                    word = 1 | (ev.by == "black") << 1 | offer << 2 | text << 3 | ev.t_ms << 19
+                    return EventLog(self._buf.append_at(n, (word,)), n + 1, ev)
+        return EventLog(self._buf.append_at(n, (0,), ev), n + 1, ev)
+
+    def _entry(self, i: int) -> Event:
+        if i == self._n - 1 and self._last is not None:
+            return self._last
+        word = self._buf.words[i]
+        if not word & 1:
+            return self._buf.object(i)  # type: ignore[no-any-return]
+        text = text_of(word >> 3 & 0xFFFF)
+        fields = (Fields._of(_NAMES[_MOVE_OFFER], (text, True)) if word & 4
+                  else Fields._of(_NAMES[_MOVE], text))
+        return Event("move", word >> 19, "black" if word & 2 else "white", fields)
 
 
 def ms_to_t(ms: int) -> int | float:
@@ -383,4 +445,4 @@ def parse_event(obj: Any) -> Event:
                  fields=Fields(fields))
 
 
-__all__ = ["MAX_CLOCK_MS", "Fields", "MAX_PENALTY_S", "RANGES", "SCHEMAS", "Actor", "Event", "EventError", "Schema", "ms_to_t", "parse_event", "t_to_ms"]
+__all__ = ["MAX_CLOCK_MS", "EventLog", "Fields", "MAX_PENALTY_S", "RANGES", "SCHEMAS", "Actor", "Event", "EventError", "Schema", "ms_to_t", "parse_event", "t_to_ms"]

@@ -59,10 +59,10 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from chesslaws.errors import ChessLawsError
-from chesslaws.events import Event, parse_event
+from chesslaws.events import Event, EventLog, parse_event
 from chesslaws.game.conduct import CONDUCT_RULES as CONDUCT_RULES, PENALTY_RULES as PENALTY_RULES
 from chesslaws.game.flags import observe
 from chesslaws.game.handlers import HANDLERS as HANDLERS, Handler as Handler, initial_state, transition
@@ -91,9 +91,11 @@ from chesslaws.position import Position
 
 @dataclass(frozen=True, slots=True)
 class Game:
-    """A game: its log and the state the Laws give it."""
+    """A game: its log and the state the Laws give it. The log is an :class:`~chesslaws.events.EventLog`
+    (a read-only sequence of events shared with the games it extends) when the game was built by
+    :meth:`from_start` and :meth:`apply`."""
 
-    events: tuple[Event, ...]
+    events: Sequence[Event]
     state: GameState
 
     @classmethod
@@ -123,12 +125,14 @@ class Game:
     @classmethod
     def from_start(cls, start: Mapping[str, Any] | Event) -> Game:
         ev = start if isinstance(start, Event) else parse_event(dict(start))
-        return cls((ev,), initial_state(ev))
+        return cls(EventLog.of((ev,)), initial_state(ev))
 
     def apply(self, event: Mapping[str, Any] | Event) -> Game:
         """The game after ``event`` (a log entry as a dict, or an :class:`Event`)."""
         ev = event if isinstance(event, Event) else parse_event(dict(event))
-        return Game(self.events + (ev,), transition(self.state, ev))
+        state = transition(self.state, ev)
+        log = self.events if type(self.events) is EventLog else EventLog.of(self.events)
+        return Game(log.appended(ev), state)
 
     def at(self, t: float) -> Game:
         """The game as it stands at instant ``t`` (seconds), with no new event."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from chesslaws.editions import Edition
 from chesslaws.events import Event
+from chesslaws.history import Keys
 from chesslaws.game.state import NAME, _bare_king, _Builder, draw, other, win_for
 from chesslaws.dead import returns_to
 from chesslaws.mating import DeadVerdict, can_mate, is_dead
@@ -80,7 +81,7 @@ def _end_checks_after_move(b: _Builder, t_ms: int, mover: Color, san: str, uci: 
     s = b.s
     ed = s.edition
     pos: Position = b.get("position")
-    keys: tuple[str, ...] = b.get("keys")
+    keys: Keys = b.get("keys")
     if pos.is_checkmate():
         b.end(t_ms, win_for(mover, "checkmate"), "checkmate", f"{NAME[mover]} checkmates with {san}; the game ends.")
         return True

@@ -219,7 +219,7 @@ def _on_claim_draw(b: _Builder, ev: Event) -> None:
         elif illegal_intended:
             what = f"the intended move {intended} is illegal"
         elif after is not None:
-            count = s.keys.count(after.repetition_key()) + 1
+            count = s.keys.count(after.zobrist()) + 1
             correct = uses_move = count >= 3
             what = f"the position after {intended_san} would appear for the {_ordinal(count)} time"
         else:
@@ -243,7 +243,7 @@ def _on_claim_draw(b: _Builder, ev: Event) -> None:
     if correct:
         if uses_move and after is not None and intended_san is not None and intended_uci is not None:
             # The move is written on the scoresheet: it belongs to the record.
-            b.set(position=after, keys=s.keys + (after.repetition_key(),))
+            b.set(position=after, keys=s.keys.appended(after.zobrist()))
             _record(b, t, by, intended_san, intended_uci, clock, offer=False, ended=True, illegal=False)
         b.end(t, draw(termination), rule,
               f"Draw by {'threefold repetition' if kind == 'threefold' else 'the ' + kind + ' rule'}, claimed "

@@ -70,6 +70,7 @@ from chesslaws.game.recording import _on_request_scoresheet, _on_scoresheet, _on
 from chesslaws.game.gamescores import _on_game_score
 from chesslaws.game.announcing import _assistant_acts, _on_announce
 from chesslaws.game.observation import _on_observe
+from chesslaws.history import Keys, Moves
 from chesslaws.game.state import GameError, GameState, _Builder, _config_from_start, other
 
 
@@ -82,8 +83,8 @@ def initial_state(ev: Event) -> GameState:
     state = GameState(
         config=config,
         position=position,
-        keys=(position.repetition_key(),),
-        moves=(),
+        keys=Keys.of(position.zobrist()),
+        moves=Moves.new(),
         clock=clock,
         t_ms=ev.t_ms,
         absent=config.absent,

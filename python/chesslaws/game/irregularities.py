@@ -402,7 +402,7 @@ def _on_reinstate(b: _Builder, ev: Event) -> None:
     if not 0 <= n < len(s.moves):
         raise EventError(f"field 'ply': keep between 0 and {len(s.moves) - 1} of the {len(s.moves)} moves made "
                          f"(not {n})", field="ply")
-    kept = s.moves[:n]
+    kept = s.moves.prefix(n)
     pos = _position_after(s, n)
     times = _clock_times(ev)
     clock = s.clock
@@ -416,7 +416,7 @@ def _on_reinstate(b: _Builder, ev: Event) -> None:
         clock = clock.stop(t)
     if times is not None:
         clock = clock.set_times(t, *times)
-    b.set(position=pos, keys=s.keys[: n + 1], moves=kept, clock=clock, offer=None, counter=None, touched=(),
+    b.set(position=pos, keys=s.keys.prefix(n + 1), moves=kept, clock=clock, offer=None, counter=None, touched=(),
           touch_violation=None, illegal_pending=None, displaced=None)
     reason = ev.get("reason")
     rule = "boards_differ" if reason == "boards_differ" and s.config.visually_disabled else "reinstate"

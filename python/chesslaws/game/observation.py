@@ -157,9 +157,9 @@ def _observe_act(b: _Builder, t: int, act: UnseenAct) -> None:
 def _state_before(s: GameState, index: int, t: int, offender: Color) -> GameState:
     """The game as it stood before its move ``index`` (0-based): the position, the moves and their
     repetition keys; the clocks keep the times they show at ``t``, the offender's running."""
-    kept = s.moves[:index]
+    kept = s.moves.prefix(index)
     clock = s.clock.stop(t) if s.clock.running is not None else s.clock
     white = sum(1 for m in kept if m.color == "white")
     clock = clock.take_back(t, offender, min(white, clock.moves("white")), min(len(kept) - white, clock.moves("black")))
-    return replace(s, position=_position_after(s, index), keys=s.keys[: index + 1], moves=kept, clock=clock,
+    return replace(s, position=_position_after(s, index), keys=s.keys.prefix(index + 1), moves=kept, clock=clock,
                    touched=(), offer=None, counter=None, illegal_pending=None, touch_violation=None)

@@ -29,6 +29,7 @@ from chesslaws._values import replace
 from chesslaws.clock import Clock
 from chesslaws.events import Event
 from chesslaws.game.completion import _end_checks_after_move, _illegal_position_stays
+from chesslaws.history import Keys
 from chesslaws.game.state import DrawOffer, MoveRecord, _Builder, other
 from chesslaws.position import Position
 from chesslaws.timecontrol import Color
@@ -48,7 +49,7 @@ def _record(
         draw_offer=offer and not ended,
         illegal=illegal,
     )
-    b.set(moves=b.get("moves") + (record,))
+    b.set(moves=b.get("moves").appended(record))
 
 
 def _play(b: _Builder, ev: Event, mover: Color, text: str, *, offer_draw: bool = False) -> None:
@@ -81,7 +82,7 @@ def _after_move(
     illegal: bool = False, press: bool = True,
 ) -> None:
     """The board shows ``nxt`` after ``mover``'s move: offers, clock, automatic ends."""
-    keys: tuple[str, ...] = b.get("keys") + (nxt.repetition_key(),)
+    keys: Keys = b.get("keys").appended(nxt.zobrist())
     clock: Clock = b.get("clock")
     # A move rejects the opponent's offers (9.1; 1989 10.7); the mover's own stand.
     own = [o for o in (b.get("offer"), b.get("counter")) if o is not None and o.by == mover]

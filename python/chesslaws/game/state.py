@@ -31,6 +31,7 @@ from chesslaws.clock import Clock
 from chesslaws.editions import Edition, Mode, get_edition
 from chesslaws.errors import InvalidFen, InvalidInput, WrongState
 from chesslaws.events import Event, EventError, ms_to_t
+from chesslaws.history import Keys, MoveRecord as MoveRecord, Moves
 from chesslaws.position import STARTING_FEN, Position, chess960_start_number
 from chesslaws.timecontrol import Color, TimeControl, TimeControlError, classify
 
@@ -152,20 +153,6 @@ def win_for(color: Color, termination: Termination) -> Outcome:
 
 def draw(termination: Termination) -> Outcome:
     return Outcome("1/2-1/2", termination)
-
-
-@dataclass(frozen=True, slots=True)
-class MoveRecord:
-    """One move on the scoresheet."""
-
-    ply: int
-    color: Color
-    san: str
-    uci: str
-    t_ms: int
-    clock_ms: int | None  # the mover's remaining time after the move
-    draw_offer: bool = False
-    illegal: bool = False  # an illegal move that stood (1997 C.3, or not claimed without an arbiter)
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,8 +306,8 @@ class GameState:
 
     config: Config
     position: Position
-    keys: tuple[str, ...]  # repetition keys of every position so far, the start included
-    moves: tuple[MoveRecord, ...]
+    keys: Keys  # repetition keys (Zobrist) of every position so far, the start included
+    moves: Moves
     clock: Clock
     t_ms: int
     status: Status = "ongoing"

@@ -24,13 +24,14 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, TypeVar
+from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 from chesslaws.errors import AmbiguousMove, ChessLawsError, IllegalMove, InvalidInput, UnreadableMove, WrongState
 from chesslaws.events import SCHEMAS, ms_to_t
 from chesslaws.game import Game
 from chesslaws.game.draws import awaiting_arbiter
 from chesslaws.game.flags import due
+from chesslaws.history import Moves
 from chesslaws.position import STARTING_FEN, Position
 from chesslaws.server.controls import controls
 from chesslaws.server.guard import Limits, RateLimiter, Refused
@@ -89,12 +90,23 @@ def _with_state(ack: dict[str, Any], state_message: str) -> str:
     return dumps(ack)[:-1] + ',"state":' + state_message[len(_STATE_HEAD):]
 
 
-def _common_prefix(sent: tuple[Any, ...] | None, now: tuple[Any, ...]) -> int:
+#: A live game keeps the FEN after every this many moves for its view (see Hub._move_list).
+_FEN_STEP = 32
+
+#: The letters of a move in a language, by (language, English SAN): shared by every game (bounded).
+_LETTERS: dict[tuple[str, str], str] = {}
+
+
+def _common_prefix(sent: Sequence[Any] | None, now: Sequence[Any]) -> int:
     """How many of the moves ``now`` a viewer that was sent ``sent`` already has. Move records are
-    shared between successive states (a later state's tuple begins with the same objects), so the
-    last shared object settles it; a takeback or correction shortens the prefix."""
+    shared between successive states (a later state's moves are a longer view of the same buffer, or
+    a tuple beginning with the same objects), so this is cheap; a takeback or correction shortens the
+    prefix."""
     if sent is None:
         return 0
+    common = getattr(sent, "common_prefix", None)  # two views of packed moves (not isinstance: slower)
+    if common is not None and type(sent) is type(now):
+        return int(common(now))
     n = min(len(sent), len(now))
     if n == 0 or sent[n - 1] is now[n - 1]:
         return n
@@ -225,7 +237,7 @@ class Subscriber:
     # Moves by difference (the page asks with ?moves=new): a state then carries only the moves this
     # viewer does not have yet, after the first ``moves_from`` of those it was sent (``sent``).
     delta: bool = False
-    sent: tuple[Any, ...] | None = None
+    sent: Sequence[Any] | None = None
     sent_controls: dict[str, Any] | None = None  # the controls block last sent (left out while unchanged)
 
 
@@ -255,14 +267,14 @@ class LiveGame:
     incorrect_claims: dict[str, int] = field(default_factory=lambda: {"white": 0, "black": 0})
     full_alerted: bool = False  # the arbiter was told that the log is full
     retire: asyncio.TimerHandle | None = None
-    # What the view computed once and keeps (see Hub._move_list): the move records it was computed for,
-    # each move's resulting FEN (None from a move the board cannot replay on) and, per scoresheet
-    # language, each move's letters; and the legal moves.
-    move_records: tuple[Any, ...] = ()
+    # What the view computed and keeps (see Hub._move_list): the move records it was computed for, the
+    # FEN after every _FEN_STEP-th move (None from a move the board cannot replay on) and after the last
+    # move viewed (the number of moves, the FEN): not one per move (issue 27); and the legal moves.
+    move_records: Sequence[Any] = ()
     move_fens: list[str | None] = field(default_factory=list)
-    move_local: dict[str, list[str | None]] = field(default_factory=dict)
+    move_tail: tuple[int, str | None] | None = None
     legal_cache: tuple[tuple[str, str], list[dict[str, str]]] | None = None
-    view_records: tuple[Any, ...] = ()  # the move records of the latest view (see Hub.broadcast)
+    view_records: Sequence[Any] = ()  # the move records of the latest view (see Hub.broadcast)
     # What a view takes from the game's configuration alone (see Hub.view), per language: built again
     # only when an event changes the configuration (the object is then another one).
     config_cache: dict[str, tuple[Any, dict[str, Any]]] = field(default_factory=dict)
@@ -1403,61 +1415,70 @@ class Hub:
         return (game.state.status == "annulled" and last.type == "annul"
                 and str(last.get("reason") or "").startswith("aborted:"))
 
-    def _move_list(self, live: LiveGame, records: tuple[Any, ...], fen: str, lang: str,
+    def _move_list(self, live: LiveGame, records: Sequence[Any], fen: str, lang: str,
                    chess960: bool = False, start: int = 0) -> list[dict[str, Any]]:
         """The moves from ``start`` on as the page shows them (with each move's resulting FEN, and its
-        letters in the scoresheet's language). What costs a replay is computed once per move and kept,
-        compactly (a FEN, the local letters): the records of a game's earlier moves are the same objects
-        in every later state, so only new moves cost anything. The entries themselves are built for the
-        moves asked only: a broadcast to viewers that have the earlier moves builds the new ones, and a
-        live game does not hold a dictionary per move (issue 27)."""
-        fens = live.move_fens
+        letters in the scoresheet's language). A live game keeps no FEN or dictionary per move (issue
+        27): the core replays the moves, in one call, from the nearest FEN kept (every _FEN_STEP-th
+        move's and the last move viewed's), so that a broadcast to viewers that have the earlier moves
+        plays the new ones only, and a whole list replays the game once. A move's letters in a language
+        are those of its English SAN (notation.write_move translates the SAN), shared by every game."""
+        marks = live.move_fens
         n = _common_prefix(live.move_records, records)  # a takeback or correction shortens it
-        del fens[n:]
-        for kept in live.move_local.values():
-            del kept[n:]
+        del marks[n // _FEN_STEP:]
         live.move_records = records
-        if len(fens) < len(records):
-            last = fens[-1] if fens else fen
-            pos: Position | None = None if last is None else Position(last, chess960=chess960)
-            for m in records[len(fens):]:
-                if pos is not None:
-                    try:
-                        pos = pos.play(m.uci)
-                    except Exception as err:  # noqa: BLE001 - a move the board cannot replay (stood illegally)
-                        log.warning("cannot replay %s: %r", m.uci, err)
-                        pos = None
-                fens.append(None if pos is None else pos.fen())
-        letters: list[str | None] | None = None
-        if lang != "en":
-            letters = live.move_local.setdefault(lang, [])
-            if len(letters) < len(records):
-                assert self.write_move is not None
-                i = len(letters)
-                before: str | None = fen if i == 0 else (fens[i - 1] if letters[-1] is not None else None)
-                for m, after in zip(records[i:], fens[i:]):
-                    text: str | None = None
-                    if before is not None and after is not None:
-                        try:
-                            text = str(self.write_move(Position(before, chess960=chess960), m.uci, lang))
-                        except Exception as err:  # noqa: BLE001 - another engineer's module
-                            log.warning("cannot replay %s: %r", m.uci, err)
-                    letters.append(text)
-                    before = after if text is not None else None
+        end = len(records)
+        first = min(max(0, start), end)
+        i = min(first // _FEN_STEP, len(marks)) * _FEN_STEP
+        before: str | None = marks[i // _FEN_STEP - 1] if i else fen
+        tail = live.move_tail
+        if tail is not None and i < tail[0] <= min(first, n):
+            i, before = tail
+        # The moves' fields, read at once from a packed history (records are built when read).
+        recs = (records.rows(i, end) if isinstance(records, Moves)
+                else [(m.ply, m.color, m.san, m.uci, m.t_ms, m.clock_ms, m.draw_offer) for m in records[i:end]])
+        ucis = [m[3] for m in recs]
+        fens: list[str | None] = [None] * len(ucis)
+        if before is not None and ucis:
+            fens = Position(before, chess960=chess960).fens_after(ucis)
+            if fens[-1] is None:  # a move the board cannot replay (one that stood illegally)
+                log.warning("cannot replay %s", ucis[fens.index(None)])
+        while i <= (len(marks) + 1) * _FEN_STEP - 1 < end:  # the FENs kept that this replay reached
+            marks.append(fens[(len(marks) + 1) * _FEN_STEP - 1 - i])
+        live.move_tail = (end, fens[-1] if fens else before)
         out: list[dict[str, Any]] = []
-        for i in range(max(0, start), len(records)):
-            m = records[i]
-            d: dict[str, Any] = {"ply": m.ply, "color": m.color, "san": m.san, "uci": m.uci,
-                                 "t": ms_to_t(m.t_ms), "clock_ms": m.clock_ms, "draw_offer": m.draw_offer}
-            after = fens[i]
-            if letters is None:
+        for k in range(first, end):
+            ply, color, san, uci, t_ms, clock_ms, offer = recs[k - i][:7]
+            after = fens[k - i]
+            d: dict[str, Any] = {"ply": ply, "color": color, "san": san, "uci": uci,
+                                 "t": ms_to_t(t_ms), "clock_ms": clock_ms, "draw_offer": offer}
+            if lang == "en":
                 if after is not None:
                     d["fen"] = after
-            elif letters[i] is not None:
-                d["san_local"] = letters[i]
-                d["fen"] = after
+            else:
+                prior = fens[k - i - 1] if k > i else before
+                text = None if prior is None or after is None else self._letters(prior, san, uci, lang, chess960)
+                if text is not None:
+                    d["san_local"] = text
+                    d["fen"] = after
             out.append(d)
         return out
+
+    def _letters(self, before: str, san: str, uci: str, lang: str, chess960: bool) -> str | None:
+        """The move ``san`` (``uci``, played from the FEN ``before``) in ``lang``'s letters, or None."""
+        key = (lang, san)
+        text = _LETTERS.get(key)
+        if text is None:
+            assert self.write_move is not None
+            try:
+                text = str(self.write_move(Position(before, chess960=chess960), uci, lang))
+            except Exception as err:  # noqa: BLE001 - another engineer's module
+                log.warning("cannot replay %s: %r", uci, err)
+                return None
+            if len(_LETTERS) >= 1 << 16:
+                _LETTERS.clear()
+            _LETTERS[key] = text
+        return text
 
     def _localise_legal(self, legal: list[dict[str, str]], pos: Position, lang: str) -> None:
         """The legal moves in the scoresheet's letters too (keyboard entry in that language)."""
@@ -1504,7 +1525,7 @@ class Hub:
                     log.exception("a watcher of game %s failed", live.id)
         views: dict[str, dict[str, Any]] = {}
         cache: dict[tuple[str, int, bool], str] = {}
-        records: tuple[Any, ...] | None = None
+        records: Sequence[Any] | None = None
         subs = [only] if only is not None else list(live.subscribers)
         # The view of each language has the moves from the first one a viewer of that language lacks.
         now = live.game.state.moves
