@@ -214,13 +214,65 @@ def _languages() -> list[dict[str, str]]:
     return out if out and out[0]["code"] == "en" else english + out
 
 
+class Outbox:
+    """A socket's bounded queue of messages, for one reader (the socket's sender, or an engine's seat).
+
+    What the hub needs of :class:`asyncio.Queue` (``put_nowait``, ``get``, ``get_nowait``, ``empty``,
+    :class:`asyncio.QueueFull` when full), in about 150 bytes instead of about 2 KiB (three deques): a
+    server holds one per socket, ten thousand of them (issue 27). Full means the viewer does not read;
+    :meth:`Hub.broadcast` then keeps only the latest state, so a slow viewer never holds more than
+    ``maxsize`` messages, and never delays anyone: nothing here waits for a socket."""
+
+    __slots__ = ("maxsize", "_items", "_waiter")
+
+    def __init__(self, maxsize: int = 64) -> None:
+        self.maxsize = maxsize
+        self._items: list[str] = []
+        self._waiter: asyncio.Future[None] | None = None
+
+    def qsize(self) -> int:
+        return len(self._items)
+
+    def empty(self) -> bool:
+        return not self._items
+
+    def full(self) -> bool:
+        return len(self._items) >= self.maxsize
+
+    def put_nowait(self, item: str) -> None:
+        if len(self._items) >= self.maxsize:
+            raise asyncio.QueueFull
+        self._items.append(item)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def get_nowait(self) -> str:
+        if not self._items:
+            raise asyncio.QueueEmpty
+        return self._items.pop(0)
+
+    def clear(self) -> None:
+        self._items.clear()
+
+    async def get(self) -> str:
+        """The next message, once there is one (one reader at a time)."""
+        while not self._items:
+            waiter = self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await waiter
+            finally:
+                self._waiter = None
+        return self._items.pop(0)
+
+
 @dataclass(eq=False)
 class Subscriber:
     """A WebSocket viewer: states are queued for its sender task."""
 
     lang: str
     seat: str = "spectator"
-    queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(maxsize=64))
+    queue: Outbox = field(default_factory=Outbox)
     # Moves by difference (the page asks with ?moves=new): a state then carries only the moves this
     # viewer does not have yet, after the first ``moves_from`` of those it was sent (``sent``).
     delta: bool = False
@@ -1489,8 +1541,7 @@ class Hub:
             try:
                 sub.queue.put_nowait(msg)
             except asyncio.QueueFull:  # a viewer that does not read: only the latest state matters
-                while not sub.queue.empty():
-                    sub.queue.get_nowait()
+                sub.queue.clear()
                 if base > 0 or same:  # what it missed may have changed anything: the whole state again
                     whole = view if offset == 0 else self.view(live, sub.lang)
                     msg = dumps({"kind": "state", "state": {**whole, "moves_from": 0}})
@@ -1626,4 +1677,4 @@ class Hub:
         }
 
 
-__all__ = ["ApiError", "Hub", "LiveGame", "MAX_BODY", "SetAside", "Subscriber", "public_event", "replay_lenient"]
+__all__ = ["ApiError", "Hub", "LiveGame", "MAX_BODY", "Outbox", "SetAside", "Subscriber", "public_event", "replay_lenient"]
