@@ -5,8 +5,8 @@ process (a separate client process, its open-files limit raised), opens SOCKETS 
 
 - the two players of each of GAMES games that play;
 - VIEWERS spectators of each of those games (``?moves=new``, as the game page asks), of which the
-  share SLOW read late: they read nothing during the timed phase (a phone in a pocket), then read what
-  was kept for them;
+  share SLOW read late: a small receive buffer, and they read what waits for them only every
+  SLOW_EVERY seconds (a phone on a bad line); at the end each must have its game's last move;
 - the rest: idle spectators of games that do not move (20 a game), which cost memory only.
 
 Then every game moves at its own pace so that all together make RATE moves a second, for SECONDS
@@ -117,6 +117,7 @@ class Load:
         self.ack_latency: list[float] = []
         self.errors: list[str] = []
         self.rss_sockets = (0, 0)
+        self.last_seen: dict[ClientConnection, int] = {}
         self.opened = 0
 
     async def create(self) -> tuple[list[tuple[str, dict[str, str]]], list[str]]:
@@ -183,6 +184,7 @@ class Load:
                     self.others.append(ws)
                     if kind == "slow":
                         self.slow.append((b, ws))
+                        asyncio.ensure_future(self.late_reader(b, ws))
                     else:
                         asyncio.ensure_future(self.drain(ws))
 
@@ -192,6 +194,22 @@ class Load:
         self.rss_sockets = (rss0, rss_kib(self.pid))
         self.opened = len(jobs)
         return took
+
+    async def late_reader(self, b: Board, ws: ClientConnection) -> None:
+        """A spectator that reads late: every SLOW_EVERY seconds, whatever waits for it."""
+        try:
+            while True:
+                await asyncio.sleep(self.args.slow_every)
+                while True:
+                    try:
+                        raw = await asyncio.wait_for(ws.recv(), 0.05)
+                    except asyncio.TimeoutError:
+                        break
+                    ply = rows_of(loads(raw), self.bare)
+                    if ply is not None:
+                        self.last_seen[ws] = max(ply, self.last_seen.get(ws, 0))
+        except websockets.ConnectionClosed:
+            pass
 
     async def drain(self, ws: ClientConnection) -> None:
         """A spectator that keeps up: reads every message, parses none."""
@@ -257,24 +275,10 @@ class Load:
         cpu = cpu_s(self.pid) - c0
         own = time.process_time() - own0
         rss_end = rss_kib(self.pid)
-        await asyncio.sleep(1.0)  # the last states reach the opponents
         moves = sum(b.played for b in self.boards)
-        # The late readers read now: each must end with its game's last move (whatever was skipped).
-        caught = 0
-
-        async def late(b: Board, ws: ClientConnection) -> bool:
-            last = None
-            try:
-                while True:
-                    raw = await asyncio.wait_for(ws.recv(), 2.0)
-                    ply = rows_of(loads(raw), self.bare)
-                    last = ply if ply is not None else last
-                    if last is not None and last >= b.played:
-                        return True
-            except (asyncio.TimeoutError, websockets.ConnectionClosed):
-                return b.played == 0
-        if self.slow:
-            caught = sum(await asyncio.gather(*(late(b, ws) for b, ws in self.slow)))
+        # The late readers read once more: each must have its game's last move (whatever was skipped).
+        await asyncio.sleep(self.args.slow_every + 1.0)
+        caught = sum(self.last_seen.get(ws, 0) >= b.played for b, ws in self.slow)
         for ws in [*self.others, *(s for b in self.boards for s in b.socks.values())]:
             ws.transport.abort()
         rss0, rss1 = self.rss_sockets
@@ -349,6 +353,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=1000, help="games that play (two players each)")
     ap.add_argument("--viewers", type=int, default=2, help="spectators of each game that plays")
     ap.add_argument("--slow", type=float, default=0.1, help="share of those spectators that read late")
+    ap.add_argument("--slow-every", type=float, default=5.0, help="seconds between two readings of a late reader")
     ap.add_argument("--seconds", type=float, default=30.0, help="length of the timed phase")
     ap.add_argument("--db", default=None, help="SQLite path (default: a temporary file)")
     ap.add_argument("--no-bare", action="store_true", help="skip the peer (bench/bare_server.py)")

@@ -533,6 +533,7 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
             return
         lang = hub.language_of(ws.query_params.get("lang"))
         sub = Subscriber(lang, seat_ or "spectator", delta=ws.query_params.get("moves") == "new")
+        sub.queue.writer = ws.send_text  # written at once when the socket takes it (hub.Outbox)
         live.subscribers.add(sub)
         sub.queue.put_nowait(dumps({"kind": "hello", "seat": seat_ or "spectator"}))
         hub.send_state(live, sub)
@@ -540,11 +541,6 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
         if seat_ == "arbiter":  # the players see that an arbiter watches ("Call the arbiter")
             hub.broadcast(live)
 
-        async def sender() -> None:
-            while True:  # the message is not kept while waiting for the next (a socket holds no old state)
-                await ws.send_text(await sub.queue.get())
-
-        task = asyncio.create_task(sender())
         try:
             while True:
                 frame = await ws.receive()
@@ -598,7 +594,7 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
             pass
         finally:
             live.subscribers.discard(sub)
-            task.cancel()
+            sub.queue.close()
             if seat_ == "arbiter" and not any(s.seat == "arbiter" for s in live.subscribers):
                 hub.broadcast(live)
             hub.maybe_retire(live)
