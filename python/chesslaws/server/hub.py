@@ -380,7 +380,9 @@ class LiveGame:
     move_records: tuple[Any, ...] = ()
     move_fens: list[str | None] = field(default_factory=list)
     move_local: dict[str, list[str | None]] = field(default_factory=dict)
-    legal_cache: tuple[tuple[str, str], list[dict[str, str]]] | None = None
+    replayed: tuple[int, Position | None] | None = None  # the board after the first N move_fens
+    # The legal moves of one position (the position itself, held, is the key: no FEN is written for it).
+    legal_cache: tuple[Position, str, list[dict[str, str]]] | None = None
     view_records: tuple[Any, ...] = ()  # the move records of the latest view (see Hub.broadcast)
     # What a view takes from the game's configuration alone (see Hub.view), per language: built again
     # only when an event changes the configuration (the object is then another one).
@@ -1419,14 +1421,15 @@ class Hub:
         live.view_records = st.moves
         legal: list[dict[str, str]] = []
         if st.ongoing:
-            key = (st.position.fen(), lang if local else "en")
-            if live.legal_cache is not None and live.legal_cache[0] == key:
-                legal = live.legal_cache[1]
+            pos, key = st.position, lang if local else "en"
+            kept = live.legal_cache
+            if kept is not None and kept[0] is pos and kept[1] == key:
+                legal = kept[2]
             else:
-                legal = [{"uci": u, "san": s} for u, s in st.position.legal_moves_san()]
+                legal = [{"uci": u, "san": s} for u, s in pos.legal_moves_san()]
                 if local:
-                    self._localise_legal(legal, st.position, lang)
-                live.legal_cache = (key, legal)
+                    self._localise_legal(legal, pos, lang)
+                live.legal_cache = (pos, key, legal)
         fixed = live.config_cache.get(lang)
         if fixed is None or fixed[0] is not cfg:
             fixed = live.config_cache[lang] = (cfg, {
@@ -1488,8 +1491,13 @@ class Hub:
             del kept[n:]
         live.move_records = records
         if len(fens) < len(records):
-            last = fens[-1] if fens else fen
-            pos: Position | None = None if last is None else Position(last, chess960=chess960)
+            held = live.replayed
+            pos: Position | None
+            if held is not None and held[0] == len(fens) > 0:  # the board after the last FEN, kept
+                pos = held[1]
+            else:
+                last = fens[-1] if fens else fen
+                pos = None if last is None else Position(last, chess960=chess960)
             for m in records[len(fens):]:
                 if pos is not None:
                     try:
@@ -1498,6 +1506,7 @@ class Hub:
                         log.warning("cannot replay %s: %r", m.uci, err)
                         pos = None
                 fens.append(None if pos is None else pos.fen())
+            live.replayed = (len(fens), pos)
         letters: list[str | None] | None = None
         if lang != "en":
             letters = live.move_local.setdefault(lang, [])
