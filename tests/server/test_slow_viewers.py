@@ -127,8 +127,10 @@ def test_an_outbox_writes_at_once_keeps_the_order_behind_a_full_socket_and_is_bo
             await writable.wait()
             written.append(text)
 
-        box = Outbox(3, send)
+        box = Outbox(3)  # not yet attached to its socket (the hello waits for the seat's presence)
         box.put_nowait("a")
+        assert written == [] and box.qsize() == 1
+        box.attach(send)
         assert written == ["a"] and box.empty()  # written at once
         writable.clear()  # the socket is full
         for text in "bcd":

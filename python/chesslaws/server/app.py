@@ -533,13 +533,15 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
             return
         lang = hub.language_of(ws.query_params.get("lang"))
         sub = Subscriber(lang, seat_ or "spectator", delta=ws.query_params.get("moves") == "new")
-        sub.queue.writer = ws.send_text  # written at once when the socket takes it (hub.Outbox)
         live.subscribers.add(sub)
         sub.queue.put_nowait(dumps({"kind": "hello", "seat": seat_ or "spectator"}))
         hub.send_state(live, sub)
         await hub.present(live, seat_)
         if seat_ == "arbiter":  # the players see that an arbiter watches ("Call the arbiter")
             hub.broadcast(live)
+        # Only now is the socket written to (the hello first): when the hello arrives, the seat is present.
+        # From here on, a message is written at once when the socket takes it (hub.Outbox).
+        sub.queue.attach(ws.send_text)
 
         try:
             while True:

@@ -282,6 +282,12 @@ class Outbox:
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
 
+    def attach(self, writer: Callable[[str], Coroutine[Any, Any, None]]) -> None:
+        """From now on, messages go to ``writer``; what was queued before goes first, in order."""
+        self.writer = writer
+        while self._items and self._writing is None and self.writer is not None:
+            self._write(self.writer, self._items.pop(0))
+
     def _write(self, writer: Callable[[str], Coroutine[Any, Any, None]], item: str) -> None:
         coro = writer(item)
         try:
