@@ -59,7 +59,7 @@ except ImportError:  # pragma: no cover - orjson is a dependency of the server
     loads = json.loads
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_server import HOST, cpu_s, free_port, pct, random_games, rss_kib  # noqa: E402
+from bench_server import HOST, cpu_s, pct, random_games, rss_kib, started  # noqa: E402
 
 IDLE_PER_GAME = 20  # idle spectators per game that does not move
 CONNECTING = 200  # handshakes in flight at once
@@ -307,26 +307,8 @@ class Load:
 
 
 def measure(cmd: list[str], bare: bool, args: argparse.Namespace, lines: list[list[str]]) -> dict[str, Any]:
-    port = free_port()
-    cmd = [c.replace("{port}", str(port)) for c in cmd] if "{port}" in cmd else [*cmd, "--port", str(port)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with socket.create_connection((HOST, port), timeout=0.2):
-                    break
-            except OSError:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise SystemExit("the server did not start") from None
-                time.sleep(0.05)
-        return asyncio.run(Load(f"http://{HOST}:{port}", proc.pid, bare, args, lines).run())
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    with started(cmd, stop_within=20.0) as (base, pid):
+        return asyncio.run(Load(base, pid, bare, args, lines).run())
 
 
 def show(r: dict[str, Any]) -> None:
