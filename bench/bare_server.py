@@ -6,6 +6,11 @@ but nothing else: every WebSocket message is appended as one row and acknowledge
 clock, no state, no broadcast. ``chesslaws serve``'s moves per second divided by this server's is the
 share of the physical limit that the Laws cost.
 
+With ``?game=N&side=white|black`` the two sockets of a game share its log and each row is also sent to
+the other one (a move's limit, ``bench_server.py``); ``?game=N&side=viewer`` watches game N: every row
+of N is sent to it too, unless its previous row is still being written (a viewer that reads late is
+skipped, never waited for: the least a fan-out can do; ``bench_sockets.py``).
+
     python bench/bare_server.py PORT DB
 """
 
@@ -57,10 +62,34 @@ def create(db: str) -> FastAPI:
     # sent to the other socket: the least a move needs (stored, acknowledged, told to the opponent).
     tables: dict[str, dict[str, Any]] = {}
 
+    busy: set[WebSocket] = set()
+
+    async def tell(viewer: WebSocket, row: str) -> None:
+        try:
+            await viewer.send_text(row)
+        except Exception:  # noqa: BLE001 - the viewer left
+            pass
+        finally:
+            busy.discard(viewer)
+
+    async def watch(sock: WebSocket, table: dict[str, Any]) -> None:
+        viewers = table.setdefault("viewers", set())
+        viewers.add(sock)
+        try:
+            while True:
+                await sock.receive_text()  # a viewer only watches; whatever it sends is ignored
+        except WebSocketDisconnect:
+            pass
+        finally:
+            viewers.discard(sock)
+
     @app.websocket("/ws")
     async def ws(sock: WebSocket) -> None:
         await sock.accept()
         pair, side = sock.query_params.get("game"), sock.query_params.get("side")
+        if pair is not None and side == "viewer":
+            await watch(sock, tables.setdefault(f"r{pair}", {"seq": 1}))
+            return
         if pair is None or side not in ("white", "black"):
             gid = f"g{next(counter)}"
             table: dict[str, Any] = {"seq": 1}
@@ -81,7 +110,12 @@ def create(db: str) -> FastAPI:
                 await commit((gid, seq, msg["event"]))
                 await sock.send_text(json.dumps({"kind": "ack", "rid": msg["rid"], "seq": seq}))
                 if other is not None and table.get(other) is not None:
-                    await table[other].send_text(json.dumps({"kind": "state", "seq": seq, "event": msg["event"]}))
+                    row = json.dumps({"kind": "state", "seq": seq, "event": msg["event"]})
+                    await table[other].send_text(row)
+                    for viewer in table.get("viewers", ()):
+                        if viewer not in busy:  # one row in flight at most: a late reader is skipped
+                            busy.add(viewer)
+                            asyncio.ensure_future(tell(viewer, row))
         except WebSocketDisconnect:
             pass
 

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -52,7 +53,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Any
+from typing import Any, Iterator
 
 import httpx
 import websockets
@@ -231,9 +232,10 @@ async def run(games: int, seconds: float, base: str, pid: int, think: float = 0.
     }
 
 
-def measure(cmd: list[str], games: int, seconds: float, think: float, *, bare: bool, relay: bool = False,
-            full_moves: bool = False, lines: list[list[str]] | None = None) -> dict[str, Any]:
-    """Starts the server ``cmd`` on a free loopback port ("{port}" in cmd, or --port added) and runs."""
+@contextlib.contextmanager
+def started(cmd: list[str], stop_within: float = 10.0) -> Iterator[tuple[str, int]]:
+    """The server ``cmd`` running on a free loopback port ("{port}" in cmd, or --port added): its base URL
+    and its process id, until the block ends (then it is stopped)."""
     port = free_port()
     cmd = [c.replace("{port}", str(port)) for c in cmd] if "{port}" in cmd else [*cmd, "--port", str(port)]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
@@ -247,14 +249,20 @@ def measure(cmd: list[str], games: int, seconds: float, think: float, *, bare: b
                 if time.monotonic() > deadline or proc.poll() is not None:
                     raise SystemExit("the server did not start") from None
                 time.sleep(0.05)
-        return asyncio.run(run(games, seconds, f"http://{HOST}:{port}", proc.pid, think, bare, full_moves, relay,
-                               lines))
+        yield f"http://{HOST}:{port}", proc.pid
     finally:
         proc.terminate()
         try:
-            proc.wait(10)
+            proc.wait(stop_within)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def measure(cmd: list[str], games: int, seconds: float, think: float, *, bare: bool, relay: bool = False,
+            full_moves: bool = False, lines: list[list[str]] | None = None) -> dict[str, Any]:
+    """Starts the server ``cmd`` on a free loopback port ("{port}" in cmd, or --port added) and runs."""
+    with started(cmd) as (base, pid):
+        return asyncio.run(run(games, seconds, base, pid, think, bare, full_moves, relay, lines))
 
 
 def traced_kib_per_game(lines: list[list[str]], plies: int) -> dict[str, Any]:

@@ -517,8 +517,11 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
         return PlainTextResponse(text, media_type="application/x-chess-pgn",
                                  headers={"content-disposition": f'inline; filename="{game_id}.pgn"'})
 
-    @app.websocket("/api/games/{game_id}/ws")
-    async def stream(ws: WebSocket, game_id: str) -> None:
+    # A plain Starlette route: FastAPI's own wraps every socket in two exit stacks for dependencies this
+    # one does not have (about 2 KiB a socket, held as long as it is open; issue 27).
+    @app.websocket_route("/api/games/{game_id}/ws")
+    async def stream(ws: WebSocket) -> None:
+        game_id = str(ws.path_params["game_id"])
         await ws.accept()
         try:
             live = await hub.fetch(game_id)
@@ -543,13 +546,10 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
         await hub.present(live, seat_)
         if seat_ == "arbiter":  # the players see that an arbiter watches ("Call the arbiter")
             hub.broadcast(live)
+        # Only now is the socket written to (the hello first): when the hello arrives, the seat is present.
+        # From here on, a message is written at once when the socket takes it (hub.Outbox).
+        sub.queue.attach(ws.send_text)
 
-        async def sender() -> None:
-            while True:
-                msg = await sub.queue.get()
-                await ws.send_text(msg)
-
-        task = asyncio.create_task(sender())
         try:
             while True:
                 frame = await ws.receive()
@@ -603,7 +603,7 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
             pass
         finally:
             live.subscribers.discard(sub)
-            task.cancel()
+            sub.queue.close()
             if seat_ == "arbiter" and not any(s.seat == "arbiter" for s in live.subscribers):
                 hub.broadcast(live)
             hub.maybe_retire(live)

@@ -24,7 +24,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Coroutine, Mapping, Sequence, TypeVar
 
 from chesslaws.errors import AmbiguousMove, ChessLawsError, IllegalMove, InvalidInput, UnreadableMove, WrongState
 from chesslaws.events import SCHEMAS, ms_to_t
@@ -227,13 +227,139 @@ def _languages() -> list[dict[str, str]]:
     return out if out and out[0]["code"] == "en" else english + out
 
 
+async def _resume(coro: Coroutine[Any, Any, None], waiting: Any) -> None:
+    """Runs on, as a task, a coroutine that :meth:`Outbox.put_nowait` began and that stopped at
+    ``waiting`` (what it yielded: a future, or None for a bare yield), until it returns."""
+    try:
+        while True:
+            try:
+                if waiting is None:
+                    await asyncio.sleep(0)
+                else:
+                    waiting._asyncio_future_blocking = False  # taken, as a task takes what it is yielded
+                    await waiting
+            except asyncio.CancelledError:
+                raise
+            except BaseException:  # noqa: BLE001 - the coroutine meets it itself, below, as asyncio does
+                pass
+            try:
+                waiting = coro.send(None)
+            except StopIteration:
+                return
+    finally:
+        coro.close()
+
+
+class Outbox:
+    """A socket's bounded queue of messages.
+
+    What the hub needs of :class:`asyncio.Queue` (``put_nowait``, ``get``, ``get_nowait``, ``empty``,
+    :class:`asyncio.QueueFull` when full), in about 150 bytes instead of about 2 KiB (three deques): a
+    server holds one per socket, ten thousand of them (issue 27). Full means the viewer does not read;
+    :meth:`Hub.broadcast` then keeps only the latest state, so a slow viewer never holds more than
+    ``maxsize`` messages, and never delays anyone: nothing here waits for a socket.
+
+    With a ``writer`` (the socket's send), a message is written at once when nothing is queued or
+    being written: the send runs to its end here when the socket takes it (the usual case, no task and
+    no switch), and only when the socket is full (a viewer that reads late) does the rest of that
+    send, then what is queued meanwhile, go on in a task of its own, in order. Without one (an engine's
+    seat), one reader takes the messages with :meth:`get`. A socket that is not written to holds no task.
+    """
+
+    __slots__ = ("maxsize", "writer", "_items", "_waiter", "_writing")
+
+    def __init__(self, maxsize: int = 64, writer: Callable[[str], Coroutine[Any, Any, None]] | None = None) -> None:
+        self.maxsize = maxsize
+        self.writer = writer
+        self._items: list[str] = []
+        self._waiter: asyncio.Future[None] | None = None
+        self._writing: asyncio.Task[None] | None = None
+
+    def qsize(self) -> int:
+        return len(self._items)
+
+    def empty(self) -> bool:
+        return not self._items
+
+    def full(self) -> bool:
+        return len(self._items) >= self.maxsize
+
+    def put_nowait(self, item: str) -> None:
+        if self.writer is not None and self._writing is None and not self._items:
+            self._write(self.writer, item)
+            return
+        if len(self._items) >= self.maxsize:
+            raise asyncio.QueueFull
+        self._items.append(item)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def attach(self, writer: Callable[[str], Coroutine[Any, Any, None]]) -> None:
+        """From now on, messages go to ``writer``; what was queued before goes first, in order."""
+        self.writer = writer
+        while self._items and self._writing is None and self.writer is not None:
+            self._write(self.writer, self._items.pop(0))
+
+    def _write(self, writer: Callable[[str], Coroutine[Any, Any, None]], item: str) -> None:
+        coro = writer(item)
+        try:
+            waiting = coro.send(None)
+        except StopIteration:
+            return  # written
+        except Exception:  # noqa: BLE001 - the socket is closing: its handler ends it (Outbox.close)
+            coro.close()
+            self.writer = None
+            return
+        self._writing = asyncio.ensure_future(self._drain(_resume(coro, waiting)))
+
+    async def _drain(self, first: Coroutine[Any, Any, None]) -> None:
+        """The send the socket could not take at once, then what was queued meanwhile, in order."""
+        try:
+            await first
+            while self._items and self.writer is not None:
+                await self.writer(self._items.pop(0))
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - the socket is closing: its handler ends it
+            self.writer = None
+        finally:
+            self._writing = None
+
+    def close(self) -> None:
+        """The socket is gone: nothing more is written, what was queued is dropped."""
+        self.writer = None
+        self._items.clear()
+        if self._writing is not None:
+            self._writing.cancel()
+            self._writing = None
+
+    def get_nowait(self) -> str:
+        if not self._items:
+            raise asyncio.QueueEmpty
+        return self._items.pop(0)
+
+    def clear(self) -> None:
+        self._items.clear()
+
+    async def get(self) -> str:
+        """The next message, once there is one (one reader at a time; an outbox without a writer)."""
+        while not self._items:
+            waiter = self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await waiter
+            finally:
+                self._waiter = None
+        return self._items.pop(0)
+
+
 @dataclass(eq=False)
 class Subscriber:
     """A WebSocket viewer: states are queued for its sender task."""
 
     lang: str
     seat: str = "spectator"
-    queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(maxsize=64))
+    queue: Outbox = field(default_factory=Outbox)
     # Moves by difference (the page asks with ?moves=new): a state then carries only the moves this
     # viewer does not have yet, after the first ``moves_from`` of those it was sent (``sent``).
     delta: bool = False
@@ -273,7 +399,8 @@ class LiveGame:
     move_records: Sequence[Any] = ()
     move_fens: list[str | None] = field(default_factory=list)
     move_tail: tuple[int, str | None] | None = None
-    legal_cache: tuple[tuple[str, str], list[dict[str, str]]] | None = None
+    # The legal moves of one position (the position itself, held, is the key: no FEN is written for it).
+    legal_cache: tuple[Position, str, list[dict[str, str]]] | None = None
     view_records: Sequence[Any] = ()  # the move records of the latest view (see Hub.broadcast)
     # What a view takes from the game's configuration alone (see Hub.view), per language: built again
     # only when an event changes the configuration (the object is then another one).
@@ -1359,14 +1486,15 @@ class Hub:
         live.view_records = st.moves
         legal: list[dict[str, str]] = []
         if st.ongoing:
-            key = (st.position.fen(), lang if local else "en")
-            if live.legal_cache is not None and live.legal_cache[0] == key:
-                legal = live.legal_cache[1]
+            pos, key = st.position, lang if local else "en"
+            kept = live.legal_cache
+            if kept is not None and kept[0] is pos and kept[1] == key:
+                legal = kept[2]
             else:
-                legal = [{"uci": u, "san": s} for u, s in st.position.legal_moves_san()]
+                legal = [{"uci": u, "san": s} for u, s in pos.legal_moves_san()]
                 if local:
-                    self._localise_legal(legal, st.position, lang)
-                live.legal_cache = (key, legal)
+                    self._localise_legal(legal, pos, lang)
+                live.legal_cache = (pos, key, legal)
         fixed = live.config_cache.get(lang)
         if fixed is None or fixed[0] is not cfg:
             fixed = live.config_cache[lang] = (cfg, {
@@ -1560,8 +1688,7 @@ class Hub:
             try:
                 sub.queue.put_nowait(msg)
             except asyncio.QueueFull:  # a viewer that does not read: only the latest state matters
-                while not sub.queue.empty():
-                    sub.queue.get_nowait()
+                sub.queue.clear()
                 if base > 0 or same:  # what it missed may have changed anything: the whole state again
                     whole = view if offset == 0 else self.view(live, sub.lang)
                     msg = dumps({"kind": "state", "state": {**whole, "moves_from": 0}})
@@ -1695,4 +1822,4 @@ class Hub:
         }
 
 
-__all__ = ["ApiError", "Hub", "LiveGame", "MAX_BODY", "SetAside", "Subscriber", "public_event", "replay_lenient"]
+__all__ = ["ApiError", "Hub", "LiveGame", "MAX_BODY", "Outbox", "SetAside", "Subscriber", "public_event", "replay_lenient"]
