@@ -62,7 +62,24 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::uci::UciMove;
 use shakmaty::{Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, Position as _, Role, Square};
 
-use crate::dead::{analyse, dead, Verdict};
+use crate::dead::{analyse_cached, dead_cached, Analysis, SolvedCache, Verdict};
+
+thread_local! {
+    /// CHA-Solver's answers on this thread (a worker checks batch after
+    /// batch): the same end positions come back in a database.
+    static SOLVED: std::cell::RefCell<SolvedCache> = std::cell::RefCell::new(SolvedCache::default());
+}
+
+/// Can `color` mate in `pos`? The arbiter's analysis (`dead::analyse`).
+fn analysis(pos: &Chess, color: Color) -> Analysis {
+    SOLVED.with(|c| analyse_cached(pos, color, &mut c.borrow_mut()))
+}
+
+/// Is `pos` dead (Article 9.6 / 5.2.2)? The arbiter's `dead::dead`, asking
+/// first whether `first` can mate.
+fn is_dead(pos: &Chess, first: Color) -> Option<bool> {
+    SOLVED.with(|c| dead_cached(pos, first, &mut c.borrow_mut()))
+}
 
 /// A game longer than this is cut (and reported): memory stays bounded.
 pub const MAX_GAME_BYTES: usize = 16 << 20;
@@ -1128,6 +1145,28 @@ impl Checker {
         if top < first || (top as usize) > self.moves.len() {
             return;
         }
+        // Asked first: whether the side the record makes the winner can mate
+        // (what the judgement of the result asks next), else the side to move.
+        let first_side = |p: &Chess| match self.token_result.or(self.tag_result) {
+            Some("1-0") => Color::White,
+            Some("0-1") => Color::Black,
+            _ => p.turn(),
+        };
+        // The position at `top`: the current one unless the record went on.
+        let last_played;
+        let last = if top as usize == self.moves.len() {
+            &self.pos
+        } else {
+            let mut p = self.start_pos.clone();
+            for &m in &self.moves[..top as usize] {
+                p.play_unchecked(m);
+            }
+            last_played = p;
+            &last_played
+        };
+        if !may_be_dead(last) || is_dead(last, first_side(last)) == Some(false) {
+            return;
+        }
         let mut positions = Vec::with_capacity(top as usize + 1);
         let mut p = self.start_pos.clone();
         positions.push(p.clone());
@@ -1135,17 +1174,14 @@ impl Checker {
             p.play_unchecked(m);
             positions.push(p.clone());
         }
-        let last = &positions[top as usize];
-        if !may_be_dead(last) || dead(last, None) == Some(false) {
-            return;
-        }
         // Back to a position shown alive (doubling the step), then forward.
         let mut from = first;
         let mut step = 1;
         let mut at = top;
         while at > first {
             at = at.saturating_sub(step).max(first);
-            if dead(&positions[at as usize], None) == Some(false) {
+            let pos = &positions[at as usize];
+            if is_dead(pos, first_side(pos)) == Some(false) {
                 from = at + 1;
                 break;
             }
@@ -1153,7 +1189,7 @@ impl Checker {
         }
         for j in from..=top {
             let pos = &positions[j as usize];
-            if pos.legal_moves().is_empty() || dead(pos, None) != Some(true) {
+            if pos.legal_moves().is_empty() || is_dead(pos, first_side(pos)) != Some(true) {
                 continue;
             }
             let Some(why) = dead_reason_of(pos) else { continue };
@@ -1183,11 +1219,11 @@ impl Checker {
 /// Why neither side can mate (CHA-Solver's full analysis, as the arbiter's
 /// `dead_analysis`), or `None` when one side may.
 fn dead_reason_of(pos: &Chess) -> Option<String> {
-    let w = analyse(pos, Color::White, None);
+    let w = analysis(pos, Color::White);
     if w.verdict != Verdict::Unwinnable {
         return None;
     }
-    let b = analyse(pos, Color::Black, None);
+    let b = analysis(pos, Color::Black);
     if b.verdict != Verdict::Unwinnable {
         return None;
     }
@@ -1311,7 +1347,7 @@ impl Checker {
         if !may_be_unwinnable(&self.pos, winner) {
             return None;
         }
-        let a = analyse(&self.pos, winner, None);
+        let a = analysis(&self.pos, winner);
         (a.verdict == Verdict::Unwinnable).then(|| a.reason.trim_end_matches('.').to_string())
     }
 
@@ -1323,7 +1359,7 @@ impl Checker {
             let ours = self.pos.board().by_color(winner);
             return (ours.count() == 1).then(|| format!("{} has only the king left", side(winner)));
         }
-        let a = analyse(&self.pos, winner, None);
+        let a = analysis(&self.pos, winner);
         (a.verdict == Verdict::Unwinnable).then(|| a.reason.trim_end_matches('.').to_string())
     }
 
