@@ -871,7 +871,92 @@ pub(crate) fn may_be_dead(pos: &Chess) -> bool {
     may_be_unwinnable(pos, Color::White) && may_be_unwinnable(pos, Color::Black)
 }
 
+/// The one legal move a SAN names in the everyday case, found without
+/// generating the position's move list (shakmaty's `San::to_move` fills a
+/// 256-move list per move): a piece, king or pawn move, no promotion, no en
+/// passant square in play, the side to move not in check, the capture sign
+/// as the board has it. `None` whenever that case does not hold or the SAN
+/// does not name exactly one legal move: `San::to_move` then decides (and
+/// gives the error). So a move found here is the move `to_move` gives.
+fn resolve_quickly(pos: &Chess, san: &San) -> Option<Move> {
+    let San::Normal { role, file, rank, capture, to, promotion: None } = *san else { return None };
+    let board = pos.board();
+    let us = pos.turn();
+    if pos.us().contains(to) || capture != board.occupied().contains(to) || pos.checkers().any() {
+        return None;
+    }
+    let occupied = board.occupied();
+    let ours = pos.our(role);
+    let from_set = match role {
+        Role::Knight => shakmaty::attacks::knight_attacks(to) & ours,
+        Role::Bishop => shakmaty::attacks::bishop_attacks(to, occupied) & ours,
+        Role::Rook => shakmaty::attacks::rook_attacks(to, occupied) & ours,
+        Role::Queen => shakmaty::attacks::queen_attacks(to, occupied) & ours,
+        Role::King => {
+            let king = board.king_of(us)?;
+            if !shakmaty::attacks::king_attacks(king).contains(to) || board.attacks_to(to, !us, occupied).any() {
+                return None;
+            }
+            Bitboard::from_square(king)
+        }
+        Role::Pawn => {
+            if Bitboard::BACKRANKS.contains(to) || pos.maybe_ep_square() == Some(to) {
+                return None;
+            }
+            let back = if us == Color::White { -8 } else { 8 };
+            let behind = to.offset(back)?;
+            if capture {
+                // From the next file on the rank behind: the file is named.
+                let f = file?;
+                let from = Square::from_coords(f, behind.rank());
+                if (i32::from(f) - i32::from(to.file())).abs() != 1 {
+                    return None;
+                }
+                Bitboard::from_square(from) & ours
+            } else if ours.contains(behind) {
+                Bitboard::from_square(behind)
+            } else {
+                // Two squares from the second rank, over an empty square.
+                let start = behind.offset(back)?;
+                let second = if us == Color::White { shakmaty::Rank::Second } else { shakmaty::Rank::Seventh };
+                if occupied.contains(behind) || start.rank() != second || !ours.contains(start) {
+                    return None;
+                }
+                Bitboard::from_square(start)
+            }
+        }
+    };
+    let mut found = None;
+    for from in from_set {
+        if file.is_some_and(|f| f != from.file()) || rank.is_some_and(|r| r != from.rank()) {
+            continue;
+        }
+        if found.is_some() {
+            return None; // ambiguous: to_move says so
+        }
+        found = Some(from);
+    }
+    let from = found?;
+    if role != Role::King {
+        // A piece pinned to its king moves only along the pin.
+        let king = board.king_of(us)?;
+        let them = pos.them();
+        let snipers = (shakmaty::attacks::rook_attacks(king, Bitboard(0)) & board.rooks_and_queens() & them)
+            | (shakmaty::attacks::bishop_attacks(king, Bitboard(0)) & board.bishops_and_queens() & them);
+        for sniper in snipers {
+            let between = shakmaty::attacks::between(king, sniper) & occupied;
+            if between == Bitboard::from_square(from) && !shakmaty::attacks::aligned(from, to, king) {
+                return None;
+            }
+        }
+    }
+    Some(Move::Normal { role, from, capture: board.role_at(to), to, promotion: None })
+}
+
 fn resolve(pos: &Chess, san: &San) -> Result<Move, SanError> {
+    if let Some(m) = resolve_quickly(pos, san) {
+        return Ok(m);
+    }
     san.to_move(pos).or_else(|e| {
         // UCI coordinates of a piece move ("g1f3") read as a pawn move with
         // both disambiguations: read them as coordinates.
@@ -2674,6 +2759,70 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `resolve_quickly` never names another move than shakmaty's
+    /// `San::to_move`: every legal move of the positions of random games
+    /// (and of positions with pins, checks and en passant), written with
+    /// every disambiguation and both capture signs.
+    #[test]
+    fn quick_resolution_agrees_with_shakmaty() {
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut starts: Vec<Chess> = vec![Chess::default()];
+        for fen in [
+            "4k3/8/8/1b6/8/3N4/4K3/8 w - - 0 1",        // a pinned knight
+            "4k3/4r3/8/8/8/4R3/4K3/8 w - - 0 1",        // a rook pinned on the file
+            "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2",         // en passant
+            "4k3/8/8/8/1q6/8/3P4/4K3 w - - 0 1",         // a pinned pawn
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",      // castling
+            "4k3/P7/8/8/8/8/p7/4K3 w - - 0 1",           // promotions
+            "4k3/8/8/8/8/8/4q3/4K3 w - - 0 1",           // check
+            "7k/8/8/8/1N3N2/8/1N3N2/7K w - - 0 1",       // four knights on one square
+        ] {
+            starts.push(Fen::from_ascii(fen.as_bytes()).unwrap().into_position(CastlingMode::Standard).unwrap());
+        }
+        let mut quick = 0;
+        for game in 0..300 {
+            let mut pos = starts[game % starts.len()].clone();
+            for _ in 0..160 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                for &m in &moves {
+                    let minimal = San::from_move(&pos, m);
+                    let mut variants = vec![minimal];
+                    if let San::Normal { role, capture, to, promotion, .. } = minimal {
+                        let from = m.from().unwrap();
+                        for (file, rank) in [
+                            (None, None),
+                            (Some(from.file()), None),
+                            (None, Some(from.rank())),
+                            (Some(from.file()), Some(from.rank())),
+                        ] {
+                            for c in [capture, !capture] {
+                                variants.push(San::Normal { role, file, rank, capture: c, to, promotion });
+                            }
+                        }
+                    }
+                    for san in variants {
+                        if let Some(q) = resolve_quickly(&pos, &san) {
+                            quick += 1;
+                            assert_eq!(Ok(q), san.to_move(&pos), "{san} in {}", Fen::from_position(&pos, EnPassantMode::Legal));
+                        }
+                    }
+                }
+                let m = moves[(next() % moves.len() as u64) as usize];
+                pos.play_unchecked(m);
+            }
+        }
+        assert!(quick > 100_000, "the quick path was taken {quick} times");
+    }
 
     #[test]
     fn clocks() {
