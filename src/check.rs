@@ -243,11 +243,36 @@ pub struct Scan {
     pub final_comment: Option<(usize, usize)>,
     /// With `offsets`: the byte offset after each main-line move token.
     pub move_ends: Vec<usize>,
+    /// What `pgn_reader` would hand to the visitor, in order, when the
+    /// movetext is [`Scan::plain`].
+    pub events: Vec<Event>,
+    /// The movetext is one main line that the scan reads exactly as
+    /// `pgn_reader` does: no variation, no comment left open or longer than
+    /// `pgn_reader`'s buffer, no byte outside ASCII or the DOS leftovers
+    /// outside comments, nothing after the game's end, no tag or escape
+    /// line at its start. Then [`Scan::events`] drive the checker and
+    /// `pgn_reader` does not read the movetext a second time.
+    pub plain: bool,
 }
+
+/// One thing `pgn_reader` hands to the visitor.
+#[derive(Debug, Clone, Copy)]
+pub enum Event {
+    San(SanPlus),
+    /// A comment's byte range (inside the braces).
+    Comment(usize, usize),
+    Outcome(Outcome),
+}
+
+/// Comments longer than this are read by `pgn_reader` in parts (its
+/// buffer): such a movetext is left to it.
+const PLAIN_COMMENT_LIMIT: usize = 4096;
 
 pub fn scan_movetext(text: &[u8], offsets: bool) -> Scan {
     let n = text.len();
     let mut out = Scan::default();
+    let start = text.trim_ascii_start();
+    let mut plain = !start.starts_with(b"[") && !start.starts_with(b"%");
     let mut i = 0;
     let mut depth = 0u32;
     let mut sans = 0u32;
@@ -255,14 +280,19 @@ pub fn scan_movetext(text: &[u8], offsets: bool) -> Scan {
     while i < n {
         let c = text[i];
         match c {
-            b'{' => match text[i + 1..].iter().position(|&b| b == b'}') {
+            b'{' => match memchr::memchr(b'}', &text[i + 1..]) {
                 Some(j) => {
                     if depth == 0 {
                         comment = Some((i + 1, i + 1 + j));
                     }
+                    plain &= j <= PLAIN_COMMENT_LIMIT;
+                    out.events.push(Event::Comment(i + 1, i + 1 + j));
                     i += j + 2;
                 }
-                None => break,
+                None => {
+                    plain = false;
+                    break;
+                }
             },
             b';' => {
                 while i < n && text[i] != b'\n' {
@@ -277,16 +307,24 @@ pub fn scan_movetext(text: &[u8], offsets: bool) -> Scan {
                             i += 1;
                         }
                     }
-                    Some(b'[') | Some(b'\n') => break,
-                    Some(b'\r') if text.get(i + 1) == Some(&b'\n') => break,
+                    Some(b'[') | Some(b'\n') => {
+                        plain &= text[i..].iter().all(u8::is_ascii_whitespace);
+                        break;
+                    }
+                    Some(b'\r') if text.get(i + 1) == Some(&b'\n') => {
+                        plain &= text[i..].iter().all(u8::is_ascii_whitespace);
+                        break;
+                    }
                     _ => {}
                 }
             }
             b'(' => {
+                plain = false;
                 depth += 1;
                 i += 1;
             }
             b')' => {
+                plain = false;
                 depth = depth.saturating_sub(1);
                 i += 1;
             }
@@ -295,11 +333,16 @@ pub fn scan_movetext(text: &[u8], offsets: bool) -> Scan {
                     out.result_at = Some((i, i + 1));
                     out.final_comment = comment;
                 }
+                out.events.push(Event::Outcome(Outcome::Unknown));
+                i += 1;
+            }
+            0x0b | 0x0c | 0x1a => {
+                plain = false;
                 i += 1;
             }
             // DOS and Windows leftovers (a Ctrl-Z at the end of the file, form
             // feeds) are white space, as python-chess reads them.
-            b' ' | b'\t' | b'\r' | 0x0b | 0x0c | 0x1a | b'.' | b'!' | b'?' => i += 1,
+            b' ' | b'\t' | b'\r' | b'.' | b'!' | b'?' => i += 1,
             b'$' => {
                 i += 1;
                 while i < n && !is_token_end(text[i]) {
@@ -326,16 +369,28 @@ pub fn scan_movetext(text: &[u8], offsets: bool) -> Scan {
                         out.result_at = Some((i, i + result_len));
                         out.final_comment = comment;
                     }
+                    out.events.push(Event::Outcome(match rest[0] {
+                        b'1' if result_len == 3 => Outcome::Known(KnownOutcome::Decisive { winner: Color::White }),
+                        b'0' => Outcome::Known(KnownOutcome::Decisive { winner: Color::Black }),
+                        _ => Outcome::Known(KnownOutcome::Draw),
+                    }));
                     i += result_len;
                     continue;
                 }
                 if c == b'0' {
                     if rest.starts_with(b"0-0") {
-                        let len = if rest.starts_with(b"0-0-0") { 5 } else { 3 };
-                        i += len;
-                        if matches!(text.get(i), Some(b'+') | Some(b'#')) {
+                        let long = rest.starts_with(b"0-0-0");
+                        i += if long { 5 } else { 3 };
+                        let suffix = match text.get(i) {
+                            Some(b'+') => Some(shakmaty::san::Suffix::Check),
+                            Some(b'#') => Some(shakmaty::san::Suffix::Checkmate),
+                            _ => None,
+                        };
+                        if suffix.is_some() {
                             i += 1;
                         }
+                        let side = if long { shakmaty::CastlingSide::QueenSide } else { shakmaty::CastlingSide::KingSide };
+                        out.events.push(Event::San(SanPlus { san: San::Castle(side), suffix }));
                         if depth == 0 {
                             sans += 1;
                             comment = None;
@@ -372,14 +427,18 @@ pub fn scan_movetext(text: &[u8], offsets: bool) -> Scan {
                     continue;
                 }
                 let mut token = &text[start..end];
-                let plain = plain_san(token);
-                if !plain && is_annotation(token) {
+                plain &= token.is_ascii();
+                let everyday = plain_san(token);
+                if !everyday && is_annotation(token) {
                     // "+=", "±", "N", "e.p": annotations, skipped by pgn_reader too.
                     i = end;
                     continue;
                 }
-                let whole =
-                    plain || matches!(SanPlus::from_ascii_prefix(token), Ok((_, used)) if used == token.len());
+                let parsed = SanPlus::from_ascii_prefix(token);
+                let whole = matches!(parsed, Ok((_, used)) if used == token.len());
+                if let (true, Ok((san, _))) = (whole, parsed) {
+                    out.events.push(Event::San(san));
+                }
                 if depth == 0 {
                     comment = None;
                     if !whole {
@@ -400,6 +459,7 @@ pub fn scan_movetext(text: &[u8], offsets: bool) -> Scan {
             }
         }
     }
+    out.plain = plain;
     out
 }
 
@@ -1871,6 +1931,43 @@ impl<'a> Feed<'a> {
     }
 }
 
+/// A game's report once the checker is done with it: its line, its tags
+/// (with findings or when all are asked for; only the first game of a
+/// text has them), its readability and, with `--fix`, the game as the
+/// Laws have it (`record`: the game's text, kept as it is when it cannot
+/// be fixed and `--keep-unreadable` asks for it).
+#[allow(clippy::too_many_arguments)]
+fn game_report(
+    checker: &mut Checker,
+    mut r: GameReport,
+    first: bool,
+    line: u64,
+    (head, rest): (&Head, &[u8]),
+    movetext: &[u8],
+    record: &[u8],
+    truncated: bool,
+    cfg: &Config,
+) -> GameReport {
+    r.line = line;
+    if first && (cfg.all_tags || !r.findings.is_empty()) {
+        r.tags = head.decode(rest);
+    }
+    finish_report(checker, &mut r);
+    if cfg.fix {
+        r.fixed_text = if !first {
+            None
+        } else if r.readable && !truncated {
+            Some(fixed_game(movetext, &checker.scan, &r, cfg))
+        } else if cfg.keep_unreadable {
+            Some(record.to_vec())
+        } else {
+            None
+        };
+    }
+    checker.scan = Scan::default();
+    r
+}
+
 pub fn check_text(
     checker: &mut Checker,
     feed: &mut Feed<'_>,
@@ -1948,29 +2045,31 @@ pub fn check_text(
             }
         }
         checker.preset = true;
+        if checker.scan.plain {
+            // The scan has read the movetext as pgn_reader would: its events
+            // drive the checker.
+            let _ = checker.begin_tags();
+            let _ = checker.begin_movetext(());
+            let events = std::mem::take(&mut checker.scan.events);
+            for e in &events {
+                let _ = match *e {
+                    Event::San(san) => checker.san(&mut (), san),
+                    Event::Comment(a, b) => checker.comment(&mut (), RawComment(&movetext[a..b])),
+                    Event::Outcome(o) => checker.outcome(&mut (), o),
+                };
+            }
+            let r = checker.end_game(());
+            let record = &text[at + head.start..];
+            out.push(game_report(checker, r, true, game_line, (&head, rest), movetext, record, truncated, cfg));
+            break;
+        }
         let reader = feed.reader_for(movetext);
         let mut k = 0;
         loop {
             match reader.read_game(checker) {
-                Ok(Some(mut r)) => {
-                    r.line = game_line;
-                    if k == 0 && (cfg.all_tags || !r.findings.is_empty()) {
-                        r.tags = head.decode(rest);
-                    }
-                    finish_report(checker, &mut r);
-                    if cfg.fix {
-                        r.fixed_text = if k > 0 {
-                            None
-                        } else if r.readable && !truncated {
-                            Some(fixed_game(movetext, &checker.scan, &r, cfg))
-                        } else if cfg.keep_unreadable {
-                            Some(text[at + head.start..].to_vec())
-                        } else {
-                            None
-                        };
-                    }
-                    out.push(r);
-                    checker.scan = Scan::default();
+                Ok(Some(r)) => {
+                    let record = &text[at + head.start..];
+                    out.push(game_report(checker, r, k == 0, game_line, (&head, rest), movetext, record, truncated, cfg));
                     k += 1;
                 }
                 Ok(None) => break,
