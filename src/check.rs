@@ -36,7 +36,9 @@
 //! game [`Checker::settle_dead`] searches the last position where it may be
 //! dead ([`may_be_dead`]: each side has at most minor pieces, or pawns that
 //! are all stopped, or a queen or rook behind a wall of pawns locked head to
-//! head); when it is not shown alive, it goes back to a position shown alive
+//! head; looked at through forced play, [`through_forced_play`], and
+//! CHA-Solver's answers kept by board, [`crate::dead::SolvedCache`]);
+//! when it is not shown alive, it goes back to a position shown alive
 //! and forward to the first dead one, the ply the arbiter would have ended
 //! the game at. The result of a game won by resignation or on time (told by
 //! the `Termination` tag or the result comment, through the shared table
@@ -931,6 +933,34 @@ pub(crate) fn may_be_dead(pos: &Chess) -> bool {
     may_be_unwinnable(pos, Color::White) && may_be_unwinnable(pos, Color::Black)
 }
 
+/// Plies of forced play looked through by [`through_forced_play`].
+const FORCED_PLIES: u32 = 8;
+
+/// `may_be` (a material gate: [`may_be_dead`], [`may_be_unwinnable`]) of
+/// the position or of what it must become: where the side to move has one
+/// legal move, or only captures, the position can be dead (or a side
+/// unable to mate) only if every position after it can, so the gate is
+/// asked of those (a queen that must be taken at once, `8/2K1Q3/4k3 b`, is
+/// no mating material). A material gate alone would take such a position
+/// for one where the side can mate without asking CHA-Solver.
+fn through_forced_play(pos: &Chess, may_be: &dyn Fn(&Chess) -> bool, plies: u32) -> bool {
+    if may_be(pos) {
+        return true;
+    }
+    if plies == 0 {
+        return false;
+    }
+    let moves = pos.legal_moves();
+    if moves.is_empty() || (moves.len() > 1 && !moves.iter().all(|m| m.is_capture())) {
+        return false;
+    }
+    moves.iter().all(|&m| {
+        let mut after = pos.clone();
+        after.play_unchecked(m);
+        through_forced_play(&after, may_be, plies - 1)
+    })
+}
+
 /// The one legal move a SAN names in the everyday case, found without
 /// generating the position's move list (shakmaty's `San::to_move` fills a
 /// 256-move list per move): a piece, king or pawn move, no promotion, no en
@@ -1309,7 +1339,7 @@ impl Checker {
             last_played = p;
             &last_played
         };
-        if !may_be_dead(last) || is_dead(last, first_side(last)) == Some(false) {
+        if !through_forced_play(last, &may_be_dead, FORCED_PLIES) || is_dead(last, first_side(last)) == Some(false) {
             return;
         }
         let mut positions = Vec::with_capacity(top as usize + 1);
@@ -1489,7 +1519,7 @@ impl Checker {
         // CHA-Solver decides, as the arbiter's `can_mate` does (its full
         // analysis), wherever the winner may be unable to mate
         // ([`may_be_unwinnable`]); elsewhere the winner can mate.
-        if !may_be_unwinnable(&self.pos, winner) {
+        if !through_forced_play(&self.pos, &|p: &Chess| may_be_unwinnable(p, winner), FORCED_PLIES) {
             return None;
         }
         let a = analysis(&self.pos, winner);
@@ -1545,16 +1575,17 @@ impl Checker {
             return;
         }
         if result == Some(DRAW) && !self.pos.legal_moves().is_empty() {
-            // A draw on time (chess.com "timeout vs insufficient material";
-            // a draw that only says "time forfeit" is not read as one, as
-            // `convert` does not): the flag of the player to move fell; the game is drawn only if
-            // the opponent cannot mate (Article 6.9; 1989 10.5: a bare king).
+            // A draw on time (chess.com "timeout vs insufficient material",
+            // lichess "Time forfeit" with 1/2-1/2): the flag of the player to
+            // move fell; the game is drawn only if the opponent cannot mate
+            // (Article 6.9; 1989 10.5: a bare king), as `convert` judges it.
             let said = termination_kind(&self.termination)
                 .filter(|k| !matches!(*k, "normal" | "unterminated"))
                 .or_else(|| termination_kind(&self.final_comment));
             let both_moved = self.ply >= 2;
+            let on_time = matches!(said, Some("timeout_vs_insufficient" | "time_forfeit"));
             if self.rules.agreement_both_moved
-                && said != Some("timeout_vs_insufficient")
+                && !on_time
                 && !both_moved
                 && !self.fix_comment
             {
@@ -1570,7 +1601,7 @@ impl Checker {
                 self.report.fix = Some(Fix { result: "*", rule: "agreement", cut_ply: None });
                 return;
             }
-            if said == Some("timeout_vs_insufficient") {
+            if on_time {
                 let loser = self.pos.turn();
                 let winner = !loser;
                 if self.cannot_mate_proved(winner, self.rules.bare_king_flag).is_none() {
@@ -1614,7 +1645,10 @@ impl Checker {
         let ply = self.ply;
         let mv = self.last_move_text();
         let where_ = if ply == 0 { "In the starting position".to_string() } else { format!("After {}", self.label(ply, &mv)) };
-        if on_time {
+        // Only the clock of the player to move runs: a loser on time who is
+        // not to move cannot have lost on time, and the record's win is read
+        // as his resignation (as `convert` writes it).
+        if on_time && self.pos.turn() == loser {
             if let Some(why) = self.cannot_mate(winner, self.rules.bare_king_flag) {
                 let text = format!(
                     "{where_} {}'s flag fell, but {why}: the game is drawn, not {}",
