@@ -431,12 +431,12 @@ pub fn scan_movetext(text: &[u8], offsets: bool) -> Scan {
                 let mut token = &text[start..end];
                 plain &= token.is_ascii();
                 let everyday = plain_san(token);
-                if !everyday && is_annotation(token) {
+                if everyday.is_none() && is_annotation(token) {
                     // "+=", "±", "N", "e.p": annotations, skipped by pgn_reader too.
                     i = end;
                     continue;
                 }
-                let parsed = SanPlus::from_ascii_prefix(token);
+                let parsed = everyday.map_or_else(|| SanPlus::from_ascii_prefix(token), |san| Ok((san, token.len())));
                 let whole = matches!(parsed, Ok((_, used)) if used == token.len());
                 if let (true, Ok((san, _))) = (whole, parsed) {
                     out.events.push(Event::San(san));
@@ -490,29 +490,52 @@ fn figurine_letter(c: char) -> Option<u8> {
     }
 }
 
-/// The everyday shapes of SAN, told without parsing: `e4`, `exd5`,
-/// `Nf3`, `Nbd7`, `R1e2`, `Qxe7`, `e8=Q`, with `+` or `#`. Only says yes
-/// for tokens `SanPlus::from_ascii_prefix` reads whole (the rest go to it).
-fn plain_san(token: &[u8]) -> bool {
+/// The everyday shapes of SAN, read directly: `e4`, `exd5`, `Nf3`, `Nbd7`,
+/// `R1e2`, `Qxe7`, `e8=Q`, with `+` or `#`, as `SanPlus::from_ascii_prefix`
+/// reads them whole (every other token goes to it).
+fn plain_san(token: &[u8]) -> Option<SanPlus> {
+    use shakmaty::san::Suffix;
     let mut t = token;
-    if let [rest @ .., b'+' | b'#'] = t {
+    let mut suffix = None;
+    if let [rest @ .., s @ (b'+' | b'#')] = t {
+        suffix = Some(if *s == b'+' { Suffix::Check } else { Suffix::Checkmate });
         t = rest;
     }
-    if let [rest @ .., b'=', b'Q' | b'R' | b'B' | b'N'] = t {
+    let mut promotion = None;
+    if let [rest @ .., b'=', p @ (b'Q' | b'R' | b'B' | b'N')] = t {
+        promotion = Role::from_char(char::from(*p));
         t = rest;
     }
-    let file = |b: u8| (b'a'..=b'h').contains(&b);
-    let rank = |b: u8| (b'1'..=b'8').contains(&b);
-    match t {
-        [f, r] => file(*f) && rank(*r),
-        [f, b'x', g, r] => file(*f) && file(*g) && rank(*r),
-        [p, rest @ ..] if matches!(p, b'K' | b'Q' | b'R' | b'B' | b'N') => match rest {
-            [f, r] | [b'x', f, r] => file(*f) && rank(*r),
-            [d, f, r] | [d, b'x', f, r] => (file(*d) || rank(*d)) && file(*f) && rank(*r),
-            _ => false,
-        },
-        _ => false,
-    }
+    let file = |b: u8| shakmaty::File::from_char(char::from(b));
+    let rank = |b: u8| shakmaty::Rank::from_char(char::from(b));
+    let square = |f: u8, r: u8| Some(Square::from_coords(file(f)?, rank(r)?));
+    let san = match *t {
+        [f, r] => San::Normal { role: Role::Pawn, file: None, rank: None, capture: false, to: square(f, r)?, promotion },
+        [f, b'x', g, r] => {
+            San::Normal { role: Role::Pawn, file: Some(file(f)?), rank: None, capture: true, to: square(g, r)?, promotion }
+        }
+        [p @ (b'K' | b'Q' | b'R' | b'B' | b'N'), ref rest @ ..] if promotion.is_none() => {
+            let role = Role::from_char(char::from(p))?;
+            let (d, capture, f, r) = match *rest {
+                [f, r] => (None, false, f, r),
+                [b'x', f, r] => (None, true, f, r),
+                [d, f, r] => (Some(d), false, f, r),
+                [d, b'x', f, r] => (Some(d), true, f, r),
+                _ => return None,
+            };
+            let (dfile, drank) = match d {
+                None => (None, None),
+                Some(d) => match (file(d), rank(d)) {
+                    (Some(x), _) => (Some(x), None),
+                    (None, Some(y)) => (None, Some(y)),
+                    (None, None) => return None,
+                },
+            };
+            San::Normal { role, file: dfile, rank: drank, capture, to: square(f, r)?, promotion: None }
+        }
+        _ => return None,
+    };
+    Some(SanPlus { san, suffix })
 }
 
 /// A move in a notation `pgn_reader` does not read: FIDE promotions
@@ -1124,8 +1147,15 @@ fn clock_ms(text: &[u8]) -> Option<u64> {
 fn last_clock(raw: &[u8]) -> Option<u64> {
     let mut found = None;
     let mut i = 0;
-    while let Some(j) = memchr::memmem::find(&raw[i..], b"[%clk") {
-        let s = i + j + 5;
+    // Each "[%clk" (found by its '%': a memmem searcher costs more to set up
+    // than most comments are long).
+    while let Some(j) = memchr::memchr(b'%', &raw[i..]) {
+        let p = i + j;
+        if p == 0 || raw[p - 1] != b'[' || !raw[p + 1..].starts_with(b"clk") {
+            i = p + 1;
+            continue;
+        }
+        let s = p + 4;
         let e = raw[s..].iter().position(|&b| b == b']').map(|k| s + k)?;
         if let Some(ms) = clock_ms(&raw[s..e]) {
             found = Some(ms);
@@ -1645,10 +1675,7 @@ impl Checker {
         let ply = self.ply;
         let mv = self.last_move_text();
         let where_ = if ply == 0 { "In the starting position".to_string() } else { format!("After {}", self.label(ply, &mv)) };
-        // Only the clock of the player to move runs: a loser on time who is
-        // not to move cannot have lost on time, and the record's win is read
-        // as his resignation (as `convert` writes it).
-        if on_time && self.pos.turn() == loser {
+        if on_time {
             if let Some(why) = self.cannot_mate(winner, self.rules.bare_king_flag) {
                 let text = format!(
                     "{where_} {}'s flag fell, but {why}: the game is drawn, not {}",
@@ -3006,13 +3033,16 @@ mod tests {
             }
         }
         tokens.extend([b"Nbd7".to_vec(), b"R1e2".to_vec(), b"exd8=Q+".to_vec(), b"Qh4#".to_vec()]);
+        let mut read = 0;
         for t in tokens {
-            if plain_san(&t) {
-                let whole = matches!(SanPlus::from_ascii_prefix(&t), Ok((_, used)) if used == t.len());
-                assert!(whole, "{}", String::from_utf8_lossy(&t));
+            if let Some(san) = plain_san(&t) {
+                read += 1;
+                let shakmaty = SanPlus::from_ascii_prefix(&t);
+                assert!(matches!(shakmaty, Ok((s, used)) if used == t.len() && s == san), "{}", String::from_utf8_lossy(&t));
             }
         }
-        assert!(plain_san(b"Nbd7") && plain_san(b"exd8=Q+") && plain_san(b"e4"));
+        assert!(read > 500, "{read}");
+        assert!(plain_san(b"Nbd7").is_some() && plain_san(b"exd8=Q+").is_some() && plain_san(b"e4").is_some());
     }
 
     #[test]
