@@ -1613,7 +1613,9 @@ impl Checker {
                 .filter(|k| !matches!(*k, "normal" | "unterminated"))
                 .or_else(|| termination_kind(&self.final_comment));
             let both_moved = self.ply >= 2;
-            let on_time = matches!(said, Some("timeout_vs_insufficient" | "time_forfeit"));
+            // (A draw `--fix` wrote, its comment citing the Laws, is theirs:
+            // its "Time forfeit" may be the flag of the player not to move.)
+            let on_time = said == Some("timeout_vs_insufficient") || (said == Some("time_forfeit") && !self.fix_comment);
             if self.rules.agreement_both_moved
                 && !on_time
                 && !both_moved

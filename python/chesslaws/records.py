@@ -685,7 +685,11 @@ class _Converter:
         if result == "1/2-1/2":
             # A draw on time (chess.com "timeout vs insufficient material", lichess "Time forfeit" with
             # 1/2-1/2: the flag of the player to move fell), judged as `check` judges it.
-            if kind in ("timeout_vs_insufficient", "time_forfeit"):
+            # (A draw `check --fix` wrote, its last comment citing the Laws, is theirs: its "Time forfeit"
+            # may be the flag of the player not to move.)
+            last_comment = self.pgn.moves[-1].comment if self.pgn.moves else self.pgn.comment
+            fixed = bool(last_comment and last_comment.lstrip().startswith("chesslaws check,"))
+            if kind == "timeout_vs_insufficient" or (kind == "time_forfeit" and not fixed):
                 done = self._flag(g, events, turn, "black" if turn == "white" else "white", said)
                 if done is not None:
                     return done
