@@ -36,7 +36,9 @@
 //! game [`Checker::settle_dead`] searches the last position where it may be
 //! dead ([`may_be_dead`]: each side has at most minor pieces, or pawns that
 //! are all stopped, or a queen or rook behind a wall of pawns locked head to
-//! head); when it is not shown alive, it goes back to a position shown alive
+//! head; looked at through forced play, [`through_forced_play`], and
+//! CHA-Solver's answers kept by board, [`crate::dead::SolvedCache`]);
+//! when it is not shown alive, it goes back to a position shown alive
 //! and forward to the first dead one, the ply the arbiter would have ended
 //! the game at. The result of a game won by resignation or on time (told by
 //! the `Termination` tag or the result comment, through the shared table
@@ -62,7 +64,24 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::uci::UciMove;
 use shakmaty::{Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, Position as _, Role, Square};
 
-use crate::dead::{analyse, dead, Verdict};
+use crate::dead::{analyse_cached, dead_cached, Analysis, SolvedCache, Verdict};
+
+thread_local! {
+    /// CHA-Solver's answers on this thread (a worker checks batch after
+    /// batch): the same end positions come back in a database.
+    static SOLVED: std::cell::RefCell<SolvedCache> = std::cell::RefCell::new(SolvedCache::default());
+}
+
+/// Can `color` mate in `pos`? The arbiter's analysis (`dead::analyse`).
+fn analysis(pos: &Chess, color: Color) -> Analysis {
+    SOLVED.with(|c| analyse_cached(pos, color, &mut c.borrow_mut()))
+}
+
+/// Is `pos` dead (Article 9.6 / 5.2.2)? The arbiter's `dead::dead`, asking
+/// first whether `first` can mate.
+fn is_dead(pos: &Chess, first: Color) -> Option<bool> {
+    SOLVED.with(|c| dead_cached(pos, first, &mut c.borrow_mut()))
+}
 
 /// A game longer than this is cut (and reported): memory stays bounded.
 pub const MAX_GAME_BYTES: usize = 16 << 20;
@@ -226,11 +245,36 @@ pub struct Scan {
     pub final_comment: Option<(usize, usize)>,
     /// With `offsets`: the byte offset after each main-line move token.
     pub move_ends: Vec<usize>,
+    /// What `pgn_reader` would hand to the visitor, in order, when the
+    /// movetext is [`Scan::plain`].
+    pub events: Vec<Event>,
+    /// The movetext is one main line that the scan reads exactly as
+    /// `pgn_reader` does: no variation, no comment left open or longer than
+    /// `pgn_reader`'s buffer, no byte outside ASCII or the DOS leftovers
+    /// outside comments, nothing after the game's end, no tag or escape
+    /// line at its start. Then [`Scan::events`] drive the checker and
+    /// `pgn_reader` does not read the movetext a second time.
+    pub plain: bool,
 }
+
+/// One thing `pgn_reader` hands to the visitor.
+#[derive(Debug, Clone, Copy)]
+pub enum Event {
+    San(SanPlus),
+    /// A comment's byte range (inside the braces).
+    Comment(usize, usize),
+    Outcome(Outcome),
+}
+
+/// Comments longer than this are read by `pgn_reader` in parts (its
+/// buffer): such a movetext is left to it.
+const PLAIN_COMMENT_LIMIT: usize = 4096;
 
 pub fn scan_movetext(text: &[u8], offsets: bool) -> Scan {
     let n = text.len();
     let mut out = Scan::default();
+    let start = text.trim_ascii_start();
+    let mut plain = !start.starts_with(b"[") && !start.starts_with(b"%");
     let mut i = 0;
     let mut depth = 0u32;
     let mut sans = 0u32;
@@ -238,14 +282,19 @@ pub fn scan_movetext(text: &[u8], offsets: bool) -> Scan {
     while i < n {
         let c = text[i];
         match c {
-            b'{' => match text[i + 1..].iter().position(|&b| b == b'}') {
+            b'{' => match memchr::memchr(b'}', &text[i + 1..]) {
                 Some(j) => {
                     if depth == 0 {
                         comment = Some((i + 1, i + 1 + j));
                     }
+                    plain &= j <= PLAIN_COMMENT_LIMIT;
+                    out.events.push(Event::Comment(i + 1, i + 1 + j));
                     i += j + 2;
                 }
-                None => break,
+                None => {
+                    plain = false;
+                    break;
+                }
             },
             b';' => {
                 while i < n && text[i] != b'\n' {
@@ -260,16 +309,24 @@ pub fn scan_movetext(text: &[u8], offsets: bool) -> Scan {
                             i += 1;
                         }
                     }
-                    Some(b'[') | Some(b'\n') => break,
-                    Some(b'\r') if text.get(i + 1) == Some(&b'\n') => break,
+                    Some(b'[') | Some(b'\n') => {
+                        plain &= text[i..].iter().all(u8::is_ascii_whitespace);
+                        break;
+                    }
+                    Some(b'\r') if text.get(i + 1) == Some(&b'\n') => {
+                        plain &= text[i..].iter().all(u8::is_ascii_whitespace);
+                        break;
+                    }
                     _ => {}
                 }
             }
             b'(' => {
+                plain = false;
                 depth += 1;
                 i += 1;
             }
             b')' => {
+                plain = false;
                 depth = depth.saturating_sub(1);
                 i += 1;
             }
@@ -278,11 +335,16 @@ pub fn scan_movetext(text: &[u8], offsets: bool) -> Scan {
                     out.result_at = Some((i, i + 1));
                     out.final_comment = comment;
                 }
+                out.events.push(Event::Outcome(Outcome::Unknown));
+                i += 1;
+            }
+            0x0b | 0x0c | 0x1a => {
+                plain = false;
                 i += 1;
             }
             // DOS and Windows leftovers (a Ctrl-Z at the end of the file, form
             // feeds) are white space, as python-chess reads them.
-            b' ' | b'\t' | b'\r' | 0x0b | 0x0c | 0x1a | b'.' | b'!' | b'?' => i += 1,
+            b' ' | b'\t' | b'\r' | b'.' | b'!' | b'?' => i += 1,
             b'$' => {
                 i += 1;
                 while i < n && !is_token_end(text[i]) {
@@ -309,16 +371,28 @@ pub fn scan_movetext(text: &[u8], offsets: bool) -> Scan {
                         out.result_at = Some((i, i + result_len));
                         out.final_comment = comment;
                     }
+                    out.events.push(Event::Outcome(match rest[0] {
+                        b'1' if result_len == 3 => Outcome::Known(KnownOutcome::Decisive { winner: Color::White }),
+                        b'0' => Outcome::Known(KnownOutcome::Decisive { winner: Color::Black }),
+                        _ => Outcome::Known(KnownOutcome::Draw),
+                    }));
                     i += result_len;
                     continue;
                 }
                 if c == b'0' {
                     if rest.starts_with(b"0-0") {
-                        let len = if rest.starts_with(b"0-0-0") { 5 } else { 3 };
-                        i += len;
-                        if matches!(text.get(i), Some(b'+') | Some(b'#')) {
+                        let long = rest.starts_with(b"0-0-0");
+                        i += if long { 5 } else { 3 };
+                        let suffix = match text.get(i) {
+                            Some(b'+') => Some(shakmaty::san::Suffix::Check),
+                            Some(b'#') => Some(shakmaty::san::Suffix::Checkmate),
+                            _ => None,
+                        };
+                        if suffix.is_some() {
                             i += 1;
                         }
+                        let side = if long { shakmaty::CastlingSide::QueenSide } else { shakmaty::CastlingSide::KingSide };
+                        out.events.push(Event::San(SanPlus { san: San::Castle(side), suffix }));
                         if depth == 0 {
                             sans += 1;
                             comment = None;
@@ -355,14 +429,18 @@ pub fn scan_movetext(text: &[u8], offsets: bool) -> Scan {
                     continue;
                 }
                 let mut token = &text[start..end];
-                let plain = plain_san(token);
-                if !plain && is_annotation(token) {
+                plain &= token.is_ascii();
+                let everyday = plain_san(token);
+                if everyday.is_none() && is_annotation(token) {
                     // "+=", "±", "N", "e.p": annotations, skipped by pgn_reader too.
                     i = end;
                     continue;
                 }
-                let whole =
-                    plain || matches!(SanPlus::from_ascii_prefix(token), Ok((_, used)) if used == token.len());
+                let parsed = everyday.map_or_else(|| SanPlus::from_ascii_prefix(token), |san| Ok((san, token.len())));
+                let whole = matches!(parsed, Ok((_, used)) if used == token.len());
+                if let (true, Ok((san, _))) = (whole, parsed) {
+                    out.events.push(Event::San(san));
+                }
                 if depth == 0 {
                     comment = None;
                     if !whole {
@@ -383,6 +461,7 @@ pub fn scan_movetext(text: &[u8], offsets: bool) -> Scan {
             }
         }
     }
+    out.plain = plain;
     out
 }
 
@@ -411,29 +490,52 @@ fn figurine_letter(c: char) -> Option<u8> {
     }
 }
 
-/// The everyday shapes of SAN, told without parsing: `e4`, `exd5`,
-/// `Nf3`, `Nbd7`, `R1e2`, `Qxe7`, `e8=Q`, with `+` or `#`. Only says yes
-/// for tokens `SanPlus::from_ascii_prefix` reads whole (the rest go to it).
-fn plain_san(token: &[u8]) -> bool {
+/// The everyday shapes of SAN, read directly: `e4`, `exd5`, `Nf3`, `Nbd7`,
+/// `R1e2`, `Qxe7`, `e8=Q`, with `+` or `#`, as `SanPlus::from_ascii_prefix`
+/// reads them whole (every other token goes to it).
+fn plain_san(token: &[u8]) -> Option<SanPlus> {
+    use shakmaty::san::Suffix;
     let mut t = token;
-    if let [rest @ .., b'+' | b'#'] = t {
+    let mut suffix = None;
+    if let [rest @ .., s @ (b'+' | b'#')] = t {
+        suffix = Some(if *s == b'+' { Suffix::Check } else { Suffix::Checkmate });
         t = rest;
     }
-    if let [rest @ .., b'=', b'Q' | b'R' | b'B' | b'N'] = t {
+    let mut promotion = None;
+    if let [rest @ .., b'=', p @ (b'Q' | b'R' | b'B' | b'N')] = t {
+        promotion = Role::from_char(char::from(*p));
         t = rest;
     }
-    let file = |b: u8| (b'a'..=b'h').contains(&b);
-    let rank = |b: u8| (b'1'..=b'8').contains(&b);
-    match t {
-        [f, r] => file(*f) && rank(*r),
-        [f, b'x', g, r] => file(*f) && file(*g) && rank(*r),
-        [p, rest @ ..] if matches!(p, b'K' | b'Q' | b'R' | b'B' | b'N') => match rest {
-            [f, r] | [b'x', f, r] => file(*f) && rank(*r),
-            [d, f, r] | [d, b'x', f, r] => (file(*d) || rank(*d)) && file(*f) && rank(*r),
-            _ => false,
-        },
-        _ => false,
-    }
+    let file = |b: u8| shakmaty::File::from_char(char::from(b));
+    let rank = |b: u8| shakmaty::Rank::from_char(char::from(b));
+    let square = |f: u8, r: u8| Some(Square::from_coords(file(f)?, rank(r)?));
+    let san = match *t {
+        [f, r] => San::Normal { role: Role::Pawn, file: None, rank: None, capture: false, to: square(f, r)?, promotion },
+        [f, b'x', g, r] => {
+            San::Normal { role: Role::Pawn, file: Some(file(f)?), rank: None, capture: true, to: square(g, r)?, promotion }
+        }
+        [p @ (b'K' | b'Q' | b'R' | b'B' | b'N'), ref rest @ ..] if promotion.is_none() => {
+            let role = Role::from_char(char::from(p))?;
+            let (d, capture, f, r) = match *rest {
+                [f, r] => (None, false, f, r),
+                [b'x', f, r] => (None, true, f, r),
+                [d, f, r] => (Some(d), false, f, r),
+                [d, b'x', f, r] => (Some(d), true, f, r),
+                _ => return None,
+            };
+            let (dfile, drank) = match d {
+                None => (None, None),
+                Some(d) => match (file(d), rank(d)) {
+                    (Some(x), _) => (Some(x), None),
+                    (None, Some(y)) => (None, Some(y)),
+                    (None, None) => return None,
+                },
+            };
+            San::Normal { role, file: dfile, rank: drank, capture, to: square(f, r)?, promotion: None }
+        }
+        _ => return None,
+    };
+    Some(SanPlus { san, suffix })
 }
 
 /// A move in a notation `pgn_reader` does not read: FIDE promotions
@@ -854,7 +956,120 @@ pub(crate) fn may_be_dead(pos: &Chess) -> bool {
     may_be_unwinnable(pos, Color::White) && may_be_unwinnable(pos, Color::Black)
 }
 
+/// Plies of forced play looked through by [`through_forced_play`].
+const FORCED_PLIES: u32 = 8;
+
+/// `may_be` (a material gate: [`may_be_dead`], [`may_be_unwinnable`]) of
+/// the position or of what it must become: where the side to move has one
+/// legal move, or only captures, the position can be dead (or a side
+/// unable to mate) only if every position after it can, so the gate is
+/// asked of those (a queen that must be taken at once, `8/2K1Q3/4k3 b`, is
+/// no mating material). A material gate alone would take such a position
+/// for one where the side can mate without asking CHA-Solver.
+fn through_forced_play(pos: &Chess, may_be: &dyn Fn(&Chess) -> bool, plies: u32) -> bool {
+    if may_be(pos) {
+        return true;
+    }
+    if plies == 0 {
+        return false;
+    }
+    let moves = pos.legal_moves();
+    if moves.is_empty() || (moves.len() > 1 && !moves.iter().all(|m| m.is_capture())) {
+        return false;
+    }
+    moves.iter().all(|&m| {
+        let mut after = pos.clone();
+        after.play_unchecked(m);
+        through_forced_play(&after, may_be, plies - 1)
+    })
+}
+
+/// The one legal move a SAN names in the everyday case, found without
+/// generating the position's move list (shakmaty's `San::to_move` fills a
+/// 256-move list per move): a piece, king or pawn move, no promotion, no en
+/// passant square in play, the side to move not in check, the capture sign
+/// as the board has it. `None` whenever that case does not hold or the SAN
+/// does not name exactly one legal move: `San::to_move` then decides (and
+/// gives the error). So a move found here is the move `to_move` gives.
+fn resolve_quickly(pos: &Chess, san: &San) -> Option<Move> {
+    let San::Normal { role, file, rank, capture, to, promotion: None } = *san else { return None };
+    let board = pos.board();
+    let us = pos.turn();
+    if pos.us().contains(to) || capture != board.occupied().contains(to) || pos.checkers().any() {
+        return None;
+    }
+    let occupied = board.occupied();
+    let ours = pos.our(role);
+    let from_set = match role {
+        Role::Knight => shakmaty::attacks::knight_attacks(to) & ours,
+        Role::Bishop => shakmaty::attacks::bishop_attacks(to, occupied) & ours,
+        Role::Rook => shakmaty::attacks::rook_attacks(to, occupied) & ours,
+        Role::Queen => shakmaty::attacks::queen_attacks(to, occupied) & ours,
+        Role::King => {
+            let king = board.king_of(us)?;
+            if !shakmaty::attacks::king_attacks(king).contains(to) || board.attacks_to(to, !us, occupied).any() {
+                return None;
+            }
+            Bitboard::from_square(king)
+        }
+        Role::Pawn => {
+            if Bitboard::BACKRANKS.contains(to) || pos.maybe_ep_square() == Some(to) {
+                return None;
+            }
+            let back = if us == Color::White { -8 } else { 8 };
+            let behind = to.offset(back)?;
+            if capture {
+                // From the next file on the rank behind: the file is named.
+                let f = file?;
+                let from = Square::from_coords(f, behind.rank());
+                if (i32::from(f) - i32::from(to.file())).abs() != 1 {
+                    return None;
+                }
+                Bitboard::from_square(from) & ours
+            } else if ours.contains(behind) {
+                Bitboard::from_square(behind)
+            } else {
+                // Two squares from the second rank, over an empty square.
+                let start = behind.offset(back)?;
+                let second = if us == Color::White { shakmaty::Rank::Second } else { shakmaty::Rank::Seventh };
+                if occupied.contains(behind) || start.rank() != second || !ours.contains(start) {
+                    return None;
+                }
+                Bitboard::from_square(start)
+            }
+        }
+    };
+    let mut found = None;
+    for from in from_set {
+        if file.is_some_and(|f| f != from.file()) || rank.is_some_and(|r| r != from.rank()) {
+            continue;
+        }
+        if found.is_some() {
+            return None; // ambiguous: to_move says so
+        }
+        found = Some(from);
+    }
+    let from = found?;
+    if role != Role::King {
+        // A piece pinned to its king moves only along the pin.
+        let king = board.king_of(us)?;
+        let them = pos.them();
+        let snipers = (shakmaty::attacks::rook_attacks(king, Bitboard(0)) & board.rooks_and_queens() & them)
+            | (shakmaty::attacks::bishop_attacks(king, Bitboard(0)) & board.bishops_and_queens() & them);
+        for sniper in snipers {
+            let between = shakmaty::attacks::between(king, sniper) & occupied;
+            if between == Bitboard::from_square(from) && !shakmaty::attacks::aligned(from, to, king) {
+                return None;
+            }
+        }
+    }
+    Some(Move::Normal { role, from, capture: board.role_at(to), to, promotion: None })
+}
+
 fn resolve(pos: &Chess, san: &San) -> Result<Move, SanError> {
+    if let Some(m) = resolve_quickly(pos, san) {
+        return Ok(m);
+    }
     san.to_move(pos).or_else(|e| {
         // UCI coordinates of a piece move ("g1f3") read as a pawn move with
         // both disambiguations: read them as coordinates.
@@ -932,8 +1147,15 @@ fn clock_ms(text: &[u8]) -> Option<u64> {
 fn last_clock(raw: &[u8]) -> Option<u64> {
     let mut found = None;
     let mut i = 0;
-    while let Some(j) = memchr::memmem::find(&raw[i..], b"[%clk") {
-        let s = i + j + 5;
+    // Each "[%clk" (found by its '%': a memmem searcher costs more to set up
+    // than most comments are long).
+    while let Some(j) = memchr::memchr(b'%', &raw[i..]) {
+        let p = i + j;
+        if p == 0 || raw[p - 1] != b'[' || !raw[p + 1..].starts_with(b"clk") {
+            i = p + 1;
+            continue;
+        }
+        let s = p + 4;
         let e = raw[s..].iter().position(|&b| b == b']').map(|k| s + k)?;
         if let Some(ms) = clock_ms(&raw[s..e]) {
             found = Some(ms);
@@ -1128,6 +1350,28 @@ impl Checker {
         if top < first || (top as usize) > self.moves.len() {
             return;
         }
+        // Asked first: whether the side the record makes the winner can mate
+        // (what the judgement of the result asks next), else the side to move.
+        let first_side = |p: &Chess| match self.token_result.or(self.tag_result) {
+            Some("1-0") => Color::White,
+            Some("0-1") => Color::Black,
+            _ => p.turn(),
+        };
+        // The position at `top`: the current one unless the record went on.
+        let last_played;
+        let last = if top as usize == self.moves.len() {
+            &self.pos
+        } else {
+            let mut p = self.start_pos.clone();
+            for &m in &self.moves[..top as usize] {
+                p.play_unchecked(m);
+            }
+            last_played = p;
+            &last_played
+        };
+        if !through_forced_play(last, &may_be_dead, FORCED_PLIES) || is_dead(last, first_side(last)) == Some(false) {
+            return;
+        }
         let mut positions = Vec::with_capacity(top as usize + 1);
         let mut p = self.start_pos.clone();
         positions.push(p.clone());
@@ -1135,17 +1379,14 @@ impl Checker {
             p.play_unchecked(m);
             positions.push(p.clone());
         }
-        let last = &positions[top as usize];
-        if !may_be_dead(last) || dead(last, None) == Some(false) {
-            return;
-        }
         // Back to a position shown alive (doubling the step), then forward.
         let mut from = first;
         let mut step = 1;
         let mut at = top;
         while at > first {
             at = at.saturating_sub(step).max(first);
-            if dead(&positions[at as usize], None) == Some(false) {
+            let pos = &positions[at as usize];
+            if is_dead(pos, first_side(pos)) == Some(false) {
                 from = at + 1;
                 break;
             }
@@ -1153,7 +1394,7 @@ impl Checker {
         }
         for j in from..=top {
             let pos = &positions[j as usize];
-            if pos.legal_moves().is_empty() || dead(pos, None) != Some(true) {
+            if pos.legal_moves().is_empty() || is_dead(pos, first_side(pos)) != Some(true) {
                 continue;
             }
             let Some(why) = dead_reason_of(pos) else { continue };
@@ -1183,11 +1424,11 @@ impl Checker {
 /// Why neither side can mate (CHA-Solver's full analysis, as the arbiter's
 /// `dead_analysis`), or `None` when one side may.
 fn dead_reason_of(pos: &Chess) -> Option<String> {
-    let w = analyse(pos, Color::White, None);
+    let w = analysis(pos, Color::White);
     if w.verdict != Verdict::Unwinnable {
         return None;
     }
-    let b = analyse(pos, Color::Black, None);
+    let b = analysis(pos, Color::Black);
     if b.verdict != Verdict::Unwinnable {
         return None;
     }
@@ -1308,10 +1549,10 @@ impl Checker {
         // CHA-Solver decides, as the arbiter's `can_mate` does (its full
         // analysis), wherever the winner may be unable to mate
         // ([`may_be_unwinnable`]); elsewhere the winner can mate.
-        if !may_be_unwinnable(&self.pos, winner) {
+        if !through_forced_play(&self.pos, &|p: &Chess| may_be_unwinnable(p, winner), FORCED_PLIES) {
             return None;
         }
-        let a = analyse(&self.pos, winner, None);
+        let a = analysis(&self.pos, winner);
         (a.verdict == Verdict::Unwinnable).then(|| a.reason.trim_end_matches('.').to_string())
     }
 
@@ -1323,7 +1564,7 @@ impl Checker {
             let ours = self.pos.board().by_color(winner);
             return (ours.count() == 1).then(|| format!("{} has only the king left", side(winner)));
         }
-        let a = analyse(&self.pos, winner, None);
+        let a = analysis(&self.pos, winner);
         (a.verdict == Verdict::Unwinnable).then(|| a.reason.trim_end_matches('.').to_string())
     }
 
@@ -1364,16 +1605,19 @@ impl Checker {
             return;
         }
         if result == Some(DRAW) && !self.pos.legal_moves().is_empty() {
-            // A draw on time (chess.com "timeout vs insufficient material";
-            // a draw that only says "time forfeit" is not read as one, as
-            // `convert` does not): the flag of the player to move fell; the game is drawn only if
-            // the opponent cannot mate (Article 6.9; 1989 10.5: a bare king).
+            // A draw on time (chess.com "timeout vs insufficient material",
+            // lichess "Time forfeit" with 1/2-1/2): the flag of the player to
+            // move fell; the game is drawn only if the opponent cannot mate
+            // (Article 6.9; 1989 10.5: a bare king), as `convert` judges it.
             let said = termination_kind(&self.termination)
                 .filter(|k| !matches!(*k, "normal" | "unterminated"))
                 .or_else(|| termination_kind(&self.final_comment));
             let both_moved = self.ply >= 2;
+            // (A draw `--fix` wrote, its comment citing the Laws, is theirs:
+            // its "Time forfeit" may be the flag of the player not to move.)
+            let on_time = said == Some("timeout_vs_insufficient") || (said == Some("time_forfeit") && !self.fix_comment);
             if self.rules.agreement_both_moved
-                && said != Some("timeout_vs_insufficient")
+                && !on_time
                 && !both_moved
                 && !self.fix_comment
             {
@@ -1389,7 +1633,7 @@ impl Checker {
                 self.report.fix = Some(Fix { result: "*", rule: "agreement", cut_ply: None });
                 return;
             }
-            if said == Some("timeout_vs_insufficient") {
+            if on_time {
                 let loser = self.pos.turn();
                 let winner = !loser;
                 if self.cannot_mate_proved(winner, self.rules.bare_king_flag).is_none() {
@@ -1750,6 +1994,43 @@ impl<'a> Feed<'a> {
     }
 }
 
+/// A game's report once the checker is done with it: its line, its tags
+/// (with findings or when all are asked for; only the first game of a
+/// text has them), its readability and, with `--fix`, the game as the
+/// Laws have it (`record`: the game's text, kept as it is when it cannot
+/// be fixed and `--keep-unreadable` asks for it).
+#[allow(clippy::too_many_arguments)]
+fn game_report(
+    checker: &mut Checker,
+    mut r: GameReport,
+    first: bool,
+    line: u64,
+    (head, rest): (&Head, &[u8]),
+    movetext: &[u8],
+    record: &[u8],
+    truncated: bool,
+    cfg: &Config,
+) -> GameReport {
+    r.line = line;
+    if first && (cfg.all_tags || !r.findings.is_empty()) {
+        r.tags = head.decode(rest);
+    }
+    finish_report(checker, &mut r);
+    if cfg.fix {
+        r.fixed_text = if !first {
+            None
+        } else if r.readable && !truncated {
+            Some(fixed_game(movetext, &checker.scan, &r, cfg))
+        } else if cfg.keep_unreadable {
+            Some(record.to_vec())
+        } else {
+            None
+        };
+    }
+    checker.scan = Scan::default();
+    r
+}
+
 pub fn check_text(
     checker: &mut Checker,
     feed: &mut Feed<'_>,
@@ -1827,29 +2108,31 @@ pub fn check_text(
             }
         }
         checker.preset = true;
+        if checker.scan.plain {
+            // The scan has read the movetext as pgn_reader would: its events
+            // drive the checker.
+            let _ = checker.begin_tags();
+            let _ = checker.begin_movetext(());
+            let events = std::mem::take(&mut checker.scan.events);
+            for e in &events {
+                let _ = match *e {
+                    Event::San(san) => checker.san(&mut (), san),
+                    Event::Comment(a, b) => checker.comment(&mut (), RawComment(&movetext[a..b])),
+                    Event::Outcome(o) => checker.outcome(&mut (), o),
+                };
+            }
+            let r = checker.end_game(());
+            let record = &text[at + head.start..];
+            out.push(game_report(checker, r, true, game_line, (&head, rest), movetext, record, truncated, cfg));
+            break;
+        }
         let reader = feed.reader_for(movetext);
         let mut k = 0;
         loop {
             match reader.read_game(checker) {
-                Ok(Some(mut r)) => {
-                    r.line = game_line;
-                    if k == 0 && (cfg.all_tags || !r.findings.is_empty()) {
-                        r.tags = head.decode(rest);
-                    }
-                    finish_report(checker, &mut r);
-                    if cfg.fix {
-                        r.fixed_text = if k > 0 {
-                            None
-                        } else if r.readable && !truncated {
-                            Some(fixed_game(movetext, &checker.scan, &r, cfg))
-                        } else if cfg.keep_unreadable {
-                            Some(text[at + head.start..].to_vec())
-                        } else {
-                            None
-                        };
-                    }
-                    out.push(r);
-                    checker.scan = Scan::default();
+                Ok(Some(r)) => {
+                    let record = &text[at + head.start..];
+                    out.push(game_report(checker, r, k == 0, game_line, (&head, rest), movetext, record, truncated, cfg));
                     k += 1;
                 }
                 Ok(None) => break,
@@ -2639,6 +2922,70 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 mod tests {
     use super::*;
 
+    /// `resolve_quickly` never names another move than shakmaty's
+    /// `San::to_move`: every legal move of the positions of random games
+    /// (and of positions with pins, checks and en passant), written with
+    /// every disambiguation and both capture signs.
+    #[test]
+    fn quick_resolution_agrees_with_shakmaty() {
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut starts: Vec<Chess> = vec![Chess::default()];
+        for fen in [
+            "4k3/8/8/1b6/8/3N4/4K3/8 w - - 0 1",        // a pinned knight
+            "4k3/4r3/8/8/8/4R3/4K3/8 w - - 0 1",        // a rook pinned on the file
+            "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2",         // en passant
+            "4k3/8/8/8/1q6/8/3P4/4K3 w - - 0 1",         // a pinned pawn
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",      // castling
+            "4k3/P7/8/8/8/8/p7/4K3 w - - 0 1",           // promotions
+            "4k3/8/8/8/8/8/4q3/4K3 w - - 0 1",           // check
+            "7k/8/8/8/1N3N2/8/1N3N2/7K w - - 0 1",       // four knights on one square
+        ] {
+            starts.push(Fen::from_ascii(fen.as_bytes()).unwrap().into_position(CastlingMode::Standard).unwrap());
+        }
+        let mut quick = 0;
+        for game in 0..300 {
+            let mut pos = starts[game % starts.len()].clone();
+            for _ in 0..160 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                for &m in &moves {
+                    let minimal = San::from_move(&pos, m);
+                    let mut variants = vec![minimal];
+                    if let San::Normal { role, capture, to, promotion, .. } = minimal {
+                        let from = m.from().unwrap();
+                        for (file, rank) in [
+                            (None, None),
+                            (Some(from.file()), None),
+                            (None, Some(from.rank())),
+                            (Some(from.file()), Some(from.rank())),
+                        ] {
+                            for c in [capture, !capture] {
+                                variants.push(San::Normal { role, file, rank, capture: c, to, promotion });
+                            }
+                        }
+                    }
+                    for san in variants {
+                        if let Some(q) = resolve_quickly(&pos, &san) {
+                            quick += 1;
+                            assert_eq!(Ok(q), san.to_move(&pos), "{san} in {}", Fen::from_position(&pos, EnPassantMode::Legal));
+                        }
+                    }
+                }
+                let m = moves[(next() % moves.len() as u64) as usize];
+                pos.play_unchecked(m);
+            }
+        }
+        assert!(quick > 100_000, "the quick path was taken {quick} times");
+    }
+
     #[test]
     fn clocks() {
         for t in ["0:01:02.5", " 1:00:00 ", "0:00:00", "59", "3:07", "x", "1:2:3:4", "", "0:00:01.25"] {
@@ -2688,13 +3035,16 @@ mod tests {
             }
         }
         tokens.extend([b"Nbd7".to_vec(), b"R1e2".to_vec(), b"exd8=Q+".to_vec(), b"Qh4#".to_vec()]);
+        let mut read = 0;
         for t in tokens {
-            if plain_san(&t) {
-                let whole = matches!(SanPlus::from_ascii_prefix(&t), Ok((_, used)) if used == t.len());
-                assert!(whole, "{}", String::from_utf8_lossy(&t));
+            if let Some(san) = plain_san(&t) {
+                read += 1;
+                let shakmaty = SanPlus::from_ascii_prefix(&t);
+                assert!(matches!(shakmaty, Ok((s, used)) if used == t.len() && s == san), "{}", String::from_utf8_lossy(&t));
             }
         }
-        assert!(plain_san(b"Nbd7") && plain_san(b"exd8=Q+") && plain_san(b"e4"));
+        assert!(read > 500, "{read}");
+        assert!(plain_san(b"Nbd7").is_some() && plain_san(b"exd8=Q+").is_some() && plain_san(b"e4").is_some());
     }
 
     #[test]

@@ -520,12 +520,71 @@ fn bounded_helpmate(board: &Board, winner: chess::Color, budget: u64) -> Bounded
 // ---------------------------------------------------------------------------
 
 pub(crate) fn analyse(pos: &Chess, color: Color, budget: Option<u64>) -> Analysis {
-    analyse_with(pos, color, budget, true)
+    analyse_with(pos, color, budget, true, None)
+}
+
+/// What CHA-Solver's full search (`winnability`) answered for one board
+/// and intended winner: a helpmate line, no helpmate, or no answer within
+/// its node limits.
+#[derive(Clone)]
+enum Solved {
+    Line(Vec<ChessMove>),
+    NoMate,
+    Undecided,
+}
+
+/// CHA-Solver's answers kept by board, for a run that meets the same
+/// positions again (`chesslaws check` over a database: the same end
+/// positions in many games, the last position of a game asked about for
+/// its dead position and for the winner's mate). The search is a pure
+/// function of the board (pieces, side to move, castling rights, en
+/// passant square) and the intended winner, so an answer kept is the
+/// answer the search would give again. Bounded: emptied when full.
+#[derive(Default)]
+pub(crate) struct SolvedCache {
+    map: BoardMap<[Option<Solved>; 2]>,
+}
+
+/// Boards a [`SolvedCache`] holds at most (a few hundred bytes each).
+const SOLVED_CACHE_BOARDS: usize = 4096;
+
+impl SolvedCache {
+    fn winnability(&mut self, board: &Board, winner: chess::Color) -> Solved {
+        let i = winner.to_index();
+        if let Some(Some(s)) = self.map.get(board).map(|e| &e[i]) {
+            return s.clone();
+        }
+        let s = solve(board, winner);
+        if self.map.len() >= SOLVED_CACHE_BOARDS && !self.map.contains_key(board) {
+            self.map.clear();
+        }
+        self.map.entry(*board).or_default()[i] = Some(s.clone());
+        s
+    }
+}
+
+fn solve(board: &Board, winner: chess::Color) -> Solved {
+    match winnability(board, winner) {
+        Some(Winnability::Winnable { helpmate }) => Solved::Line(helpmate),
+        Some(Winnability::Unwinnable) => Solved::NoMate,
+        None => Solved::Undecided,
+    }
+}
+
+/// [`analyse`] with CHA-Solver's answers kept in `cache`.
+pub(crate) fn analyse_cached(pos: &Chess, color: Color, cache: &mut SolvedCache) -> Analysis {
+    analyse_with(pos, color, None, true, Some(cache))
 }
 
 /// `with_line`: write the helpmate line in SAN (checked with shakmaty);
 /// without it a winnable line is checked on the solver's own boards only.
-fn analyse_with(pos: &Chess, color: Color, budget: Option<u64>, with_line: bool) -> Analysis {
+fn analyse_with(
+    pos: &Chess,
+    color: Color,
+    budget: Option<u64>,
+    with_line: bool,
+    cache: Option<&mut SolvedCache>,
+) -> Analysis {
     let done = |verdict: Verdict, line: Vec<String>, reason: String| Analysis { color, verdict, line, reason };
     let w = side(color);
     let l = side(!color);
@@ -595,10 +654,10 @@ fn analyse_with(pos: &Chess, color: Color, budget: Option<u64>, with_line: bool)
             Bounded::Exhausted => Ok(None),
             Bounded::OutOfBudget => Err(()),
         },
-        _ => match winnability(&board, winner) {
-            Some(Winnability::Winnable { helpmate }) => Ok(Some(helpmate)),
-            Some(Winnability::Unwinnable) => Ok(None),
-            None => Err(()),
+        _ => match cache.map_or_else(|| solve(&board, winner), |c| c.winnability(&board, winner)) {
+            Solved::Line(helpmate) => Ok(Some(helpmate)),
+            Solved::NoMate => Ok(None),
+            Solved::Undecided => Err(()),
         },
     };
     match found {
@@ -646,12 +705,21 @@ fn analyse_with(pos: &Chess, color: Color, budget: Option<u64>, with_line: bool)
 /// Dead in the sense of Article 9.6: neither side can checkmate. `None`
 /// when neither side is proven able to mate and one is undetermined.
 pub(crate) fn dead(pos: &Chess, budget: Option<u64>) -> Option<bool> {
-    let first = pos.turn();
-    let a = analyse_with(pos, first, budget, false);
+    dead_with(pos, pos.turn(), budget, None)
+}
+
+/// [`dead`], asking first whether `first` can mate (enough to show the
+/// position alive), with CHA-Solver's answers kept in `cache`.
+pub(crate) fn dead_cached(pos: &Chess, first: Color, cache: &mut SolvedCache) -> Option<bool> {
+    dead_with(pos, first, None, Some(cache))
+}
+
+fn dead_with(pos: &Chess, first: Color, budget: Option<u64>, mut cache: Option<&mut SolvedCache>) -> Option<bool> {
+    let a = analyse_with(pos, first, budget, false, cache.as_deref_mut());
     if a.verdict == Verdict::Winnable {
         return Some(false);
     }
-    let b = analyse_with(pos, !first, budget, false);
+    let b = analyse_with(pos, !first, budget, false, cache);
     match (a.verdict, b.verdict) {
         (_, Verdict::Winnable) => Some(false),
         (Verdict::Unwinnable, Verdict::Unwinnable) => Some(true),

@@ -141,7 +141,8 @@ def random_ending_pgn(n: int, seed: int = 17, *, max_plies: int = 300) -> str:
 #: Endings of the games for the differential test of issue 26 (check against convert), as the servers write them.
 JUDGEMENT_ENDINGS = [
     ("1-0", "Time forfeit"), ("0-1", "Time forfeit"), ("1-0", "{w} won on time"), ("0-1", "{b} won on time"),
-    ("1/2-1/2", "Game drawn by timeout vs insufficient material"), ("1-0", "{w} won by resignation"),
+    ("1/2-1/2", "Game drawn by timeout vs insufficient material"), ("1/2-1/2", "Time forfeit"),
+    ("1-0", "{w} won by resignation"),
     ("0-1", "{b} won by resignation"), ("1-0", "Normal"), ("0-1", "Normal"), ("1/2-1/2", "Normal"),
     ("1/2-1/2", "Game drawn by repetition"), ("1/2-1/2", "Game drawn by agreement"), ("1-0", "Abandoned"),
 ]

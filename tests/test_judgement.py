@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from chesslaws.check import check_file
+from chesslaws.editions import get_edition
 from chesslaws.cli import main
 from chesslaws.pgn import read_pgn
 
@@ -196,3 +197,45 @@ def test_convert_reads_gz_and_zst_without_the_zstandard_package(tmp_path: Path,
         assert "2 game logs written" in res.output, res.output
         assert sorted(f.name for f in out.iterdir()) == ["games-1.jsonl", "games-2.jsonl"]
     assert len(paths) == 2, "zstd is needed to write the .zst file of this test"
+
+
+# ---------------------------------------------------------------------------
+# Flag falls the records write in other ways (issue 26)
+
+_ON_TIME = """[Event "On time {n}"]
+[Site "lichess.org"]
+[White "a"]
+[Black "b"]
+[Result "{result}"]
+[TimeControl "60+0"]
+[Termination "Time forfeit"]
+[SetUp "1"]
+[FEN "{fen}"]
+
+{moves} {result}
+
+"""
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_draws_on_time_written_as_time_forfeits_are_judged_alike(edition: str, tmp_path: Path) -> None:
+    """1. A lichess draw on time ("Time forfeit", 1/2-1/2: the flag of the player to move fell) where the
+    opponent can mate: the Laws give him the game (Article 6.9; 1989: 10.14), in both tools. 2. The same
+    where the opponent has a lone king: the draw stands. 3. A queen that must be taken at once is no mating
+    material: after 1. Qg7+ only Kxg7 can follow, so the position is dead (1997 9.6, 2023 5.2.2) the moment
+    the queen checks, though a material count sees a queen there (the 1989 Laws have no dead position, and
+    their flag rule, 10.5, only asks for more than a bare king)."""
+    games = [
+        ("1/2-1/2", "8/8/8/4k3/8/8/8/R3K3 w - - 0 1", "1. Ra2"),
+        ("1/2-1/2", "4k3/8/8/8/8/8/q7/6K1 w - - 0 1", "1. Kf1"),
+        ("1-0", "7k/8/8/8/8/8/8/K5Q1 w - - 0 1", "1. Qg7+"),
+    ]
+    p = tmp_path / "on_time.pgn"
+    p.write_text("".join(_ON_TIME.format(n=i + 1, result=r, fen=f, moves=m) for i, (r, f, m) in enumerate(games)),
+                 encoding="utf-8")
+    checked = dict(check_judgements(str(p), edition))
+    assert checked == dict(convert_judgements(str(p), edition))
+    ed = get_edition(edition)
+    assert checked[1] == ("time_forfeit", ed.articles.get("flag"))
+    assert checked[2] is None
+    assert checked[3] == (None if edition == "1989" else ("dead_position", ed.articles.get("dead_position")))

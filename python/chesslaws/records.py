@@ -834,9 +834,13 @@ class _Converter:
             ev: dict[str, Any] = {"type": "resign", "t": ms_to_t(t_end), "by": loser}
             return g.apply(ev), events + [ev]
         if result == "1/2-1/2":
-            # A draw on time ("timeout vs insufficient material"), judged as `check` judges it; a draw
-            # that only says "time forfeit" is not taken for one.
-            if kind == "timeout_vs_insufficient":
+            # A draw on time (chess.com "timeout vs insufficient material", lichess "Time forfeit" with
+            # 1/2-1/2: the flag of the player to move fell), judged as `check` judges it.
+            # (A draw `check --fix` wrote, its last comment citing the Laws, is theirs: its "Time forfeit"
+            # may be the flag of the player not to move.)
+            last_comment = self.pgn.moves[-1].comment if self.pgn.moves else self.pgn.comment
+            fixed = bool(last_comment and last_comment.lstrip().startswith("chesslaws check,"))
+            if kind == "timeout_vs_insufficient" or (kind == "time_forfeit" and not fixed):
                 done = self._flag(g, events, turn, "black" if turn == "white" else "white", said)
                 if done is not None:
                     return done
