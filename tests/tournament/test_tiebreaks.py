@@ -337,18 +337,15 @@ def test_standard_points_are_refused_under_the_2023_rules() -> None:
     assert Regulations.from_json(reg.to_json()) == reg
 
 
-@pytest.mark.skipif(TBS_RUN is None, reason=NO_TBS)
-@pytest.mark.parametrize("scoring", ["3-1-0", "3-1-0/pab=1", "3-1-0/pab=0", "2-1-0", "1-0.5-0"])
-def test_standard_points_agree_with_the_fide_tec_checker(scoring: str, tmp_path: Path) -> None:
-    """A 15-player Swiss of 6 rounds under the 2026 rules with half, full and zero byes, PABs, forfeit wins and
-    losses, double forfeits and a withdrawal: every player's STD equals the checker's (which reads the scoring
-    back from the file's points). In 3-1-0 STD is not the points over 3 (the ties it breaks are real)."""
+def _football_swiss(scoring: str, rules: str) -> Tournament:
+    """A 15-player Swiss of 6 rounds with half, full and zero byes, PABs, forfeit wins and losses, double
+    forfeits and a withdrawal, in the given scoring and C.07 rules."""
     import random
 
     from chesslaws.tournament import pair_next_round
 
     rng = random.Random(1)
-    t = Tournament("Football", Regulations(rounds=6, scoring=Scoring.parse(scoring), tiebreak_rules="2026"))
+    t = Tournament("Football", Regulations(rounds=6, scoring=Scoring.parse(scoring), tiebreak_rules=rules))  # type: ignore[arg-type]
     for i in range(15):
         t = t.add_player(f"P{i + 1:02}", rng.randint(1400, 2300))
     t = t.order_by_rating().request_bye(2, 3, "half").request_bye(3, 5, "full").request_bye(4, 7, "zero")
@@ -363,9 +360,25 @@ def test_standard_points_agree_with_the_fide_tec_checker(scoring: str, tmp_path:
                              "1/2-1/2" if x < 0.4 else "1-0" if x < 0.7 else "0-1")
     kinds = {e.kind for es in player_entries(t).values() for e in es}
     assert {"pab", "half", "full", "zero", "absent", "forfeit_win", "forfeit_loss"} <= kinds
-    theirs = tbs_values(t, tmp_path, {"STD": "STD"})
-    ours = tiebreak_values(t, ("STD",))
-    assert {sn: v["STD"] for sn, v in theirs.items()} == {sn: v["STD"] for sn, v in ours.items()}
-    if scoring in ("3-1-0", "3-1-0/pab=1"):
+    return t
+
+
+@pytest.mark.skipif(TBS_RUN is None, reason=NO_TBS)
+@pytest.mark.parametrize("rules", ["2023", "2026"])
+@pytest.mark.parametrize("scoring", ["3-1-0", "3-1-0/pab=1", "3-1-0/pab=0", "2-1-0", "1-0.5-0"])
+def test_every_tiebreak_agrees_with_the_fide_tec_checker_in_every_scoring(scoring: str, rules: str,
+                                                                           tmp_path: Path) -> None:
+    """The football Swiss under either C.07 rules: every tie-break of every player equals the checker's (which
+    reads the scoring back from the file's points; rules version 1 or 2), Sonneborn-Berger weighted by the
+    round's points (3 or 1 in 3-1-0), a full-point bye not a voluntary unplayed round. In 3-1-0 STD is not the
+    points over 3 (the ties it breaks are real)."""
+    t = _football_swiss(scoring, rules)
+    names = dict(TBS_NAMES_2026, STD="STD") if rules == "2026" else TBS_NAMES
+    theirs = tbs_values(t, tmp_path, names)
+    ours = tiebreak_values(t, tuple(names))
+    diffs = [(sn, k, theirs[sn][k], ours[sn][k]) for sn in ours for k in names
+             if abs(theirs[sn][k] - ours[sn][k]) > 1e-9]
+    assert diffs == []
+    if scoring in ("3-1-0", "3-1-0/pab=1") and rules == "2026":
         points = {s.start_number: s.points for s in standings(t, ())}
         assert any(ours[a]["STD"] != ours[b]["STD"] for a in points for b in points if points[a] == points[b])
