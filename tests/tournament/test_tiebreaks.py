@@ -71,6 +71,9 @@ def test_football_scoring() -> None:
     rows = standings(t, ("BH",))
     assert [(s.start_number, s.points) for s in rows] == [(1, 7), (2, 5), (3, 4), (4, 0)]
     assert dict(rows[0].tiebreaks)["BH"] == 0 + 5 + 4
+    # Sonneborn-Berger weighs each opponent's score by the points the round gave, 3 or 1 (FIDE TEC's checker):
+    # P1 beat P4 (0 x 3), drew P2 (5 x 1), beat P3 (4 x 3) = 17; P2 drew P3 (4) and P1 (7), beat P4 (0) = 11.
+    assert [tiebreak_values(t, ("SB",))[i]["SB"] for i in (1, 2, 3, 4)] == [17, 11, 5, 0]
 
 
 def example_b() -> Tournament:
@@ -108,6 +111,21 @@ def test_example_b_unplayed_rounds() -> None:
     assert [v[i]["WON"] for i in range(1, 7)] == [2, 1, 1, 0, 0, 0]
     # Only games played count for ARO: P2 met P4 and P6 over the board: (1900 + 1700) / 2.
     assert v[2]["ARO"] == 1800
+
+
+def test_a_full_point_bye_is_not_a_voluntary_unplayed_round() -> None:
+    """Example B with full-point byes for P3 in round 1 and P4 in round 3 (C.07 16.2.1, with the PAB; FIDE TEC's
+    checker): P3's cut removes the least value, P5's 0.5, not the bye's dummy (P3's own 2.5): 2.5 + 0.5 + 2.5
+    less 0.5 = 5; P4's last-round bye counts as the win it gave in P1's Buchholz, not as a draw: P4 1.5, P6 1,
+    P3 2.5 = 5."""
+    from dataclasses import replace
+
+    t = example_b()
+    r1, r2, r3 = t.rounds
+    t = replace(t, rounds=(replace(r1, byes=(Bye(3, "full"), Bye(6, "pab"))), r2, replace(r3, byes=(Bye(4, "full"),))))
+    v = tiebreak_values(t, ("BH", "BH-C1"))
+    assert (v[3]["BH"], v[3]["BH-C1"]) == (5.5, 5.0)
+    assert v[1]["BH"] == 5.0
 
 
 def test_example_b_ranking() -> None:
@@ -345,7 +363,7 @@ def _football_swiss(scoring: str, rules: str) -> Tournament:
     from chesslaws.tournament import pair_next_round
 
     rng = random.Random(1)
-    t = Tournament("Football", Regulations(rounds=6, scoring=Scoring.parse(scoring), tiebreak_rules=rules))  # type: ignore[arg-type]
+    t = Tournament("Football", Regulations(rounds=6, scoring=Scoring.parse(scoring), tiebreak_rules=rules))
     for i in range(15):
         t = t.add_player(f"P{i + 1:02}", rng.randint(1400, 2300))
     t = t.order_by_rating().request_bye(2, 3, "half").request_bye(3, 5, "full").request_bye(4, 7, "zero")
