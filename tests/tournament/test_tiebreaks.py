@@ -114,8 +114,8 @@ def test_example_b_unplayed_rounds() -> None:
 
 
 def test_a_full_point_bye_is_not_a_voluntary_unplayed_round() -> None:
-    """Example B with full-point byes for P3 in round 1 and P4 in round 3 (C.07 16.2.1, with the PAB; FIDE TEC's
-    checker): P3's cut removes the least value, P5's 0.5, not the bye's dummy (P3's own 2.5): 2.5 + 0.5 + 2.5
+    """Example B with full-point byes for P3 in round 1 and P4 in round 3 (not voluntary: FIDE TEC's checker;
+    C.07 16.2.1 with the PAB in a third-party reading): P3's cut removes the least value, P5's 0.5, not the bye's dummy (P3's own 2.5): 2.5 + 0.5 + 2.5
     less 0.5 = 5; P4's last-round bye counts as the win it gave in P1's Buchholz, not as a draw: P4 1.5, P6 1,
     P3 2.5 = 5."""
     from dataclasses import replace
@@ -214,6 +214,16 @@ def tbs_values(t: Tournament, tmp: Path, names: dict[str, str] | None = None,
     return values
 
 
+def tbs_de_ranks(t: Tournament, tmp: Path) -> dict[int, int]:
+    """Each player's rank by points, then direct encounter, as the checker gives it."""
+    path = tmp / "de.trf"
+    path.write_text(write_trf(t))
+    assert TBS_RUN is not None
+    out = subprocess.run([*TBS_RUN[0], "-i", str(path), "-f", "TRF", "-dT", "-t", "PTS", "DE"],
+                         capture_output=True, text=True, cwd=TBS_RUN[1], timeout=120).stdout.splitlines()
+    return {int(line.split("\t")[0]): int(line.split("\t")[1]) for line in out[1:]}
+
+
 @pytest.mark.skipif(TBS_RUN is None, reason=NO_TBS)
 @pytest.mark.parametrize("make", [example_a, example_b], ids=["a", "b"])
 def test_worked_examples_agree_with_the_fide_tec_checker(make: Any, tmp_path: Path) -> None:
@@ -238,13 +248,7 @@ def test_direct_encounter_ranks_as_the_fide_tec_checker(system: str, tmp_path: P
             for b in t.rounds[-1].boards:
                 x = rng.random()
                 t = t.set_result(r, b.table, "1/2-1/2" if x < 0.4 else "1-0" if x < 0.7 else "0-1")
-        path = tmp_path / "de.trf"
-        path.write_text(write_trf(t))
-        assert TBS_RUN is not None
-        out = subprocess.run([*TBS_RUN[0], "-i", str(path), "-f", "TRF", "-dT", "-t", "PTS", "DE"],
-                             capture_output=True, text=True, cwd=TBS_RUN[1], timeout=120).stdout.splitlines()
-        theirs = {int(line.split("\t")[0]): int(line.split("\t")[1]) for line in out[1:]}
-        assert theirs == {s.start_number: s.rank for s in standings(t, ("DE",))}, (system, seed)
+        assert tbs_de_ranks(t, tmp_path) == {s.start_number: s.rank for s in standings(t, ("DE",))}, (system, seed)
 
 
 @pytest.mark.skipif(TBS_RUN is None, reason=NO_TBS)
@@ -387,9 +391,9 @@ def _football_swiss(scoring: str, rules: str) -> Tournament:
 def test_every_tiebreak_agrees_with_the_fide_tec_checker_in_every_scoring(scoring: str, rules: str,
                                                                            tmp_path: Path) -> None:
     """The football Swiss under either C.07 rules: every tie-break of every player equals the checker's (which
-    reads the scoring back from the file's points; rules version 1 or 2), Sonneborn-Berger weighted by the
-    round's points (3 or 1 in 3-1-0), a full-point bye not a voluntary unplayed round. In 3-1-0 STD is not the
-    points over 3 (the ties it breaks are real)."""
+    reads the scoring back from the file's points; rules version 1 or 2), and so does the ranking by direct
+    encounter: Sonneborn-Berger weighted by the round's points (3 or 1 in 3-1-0), a full-point bye not a
+    voluntary unplayed round. In 3-1-0 STD is not the points over 3 (the ties it breaks are real)."""
     t = _football_swiss(scoring, rules)
     names = dict(TBS_NAMES_2026, STD="STD") if rules == "2026" else TBS_NAMES
     theirs = tbs_values(t, tmp_path, names)
@@ -397,6 +401,7 @@ def test_every_tiebreak_agrees_with_the_fide_tec_checker_in_every_scoring(scorin
     diffs = [(sn, k, theirs[sn][k], ours[sn][k]) for sn in ours for k in names
              if abs(theirs[sn][k] - ours[sn][k]) > 1e-9]
     assert diffs == []
+    assert tbs_de_ranks(t, tmp_path) == {s.start_number: s.rank for s in standings(t, ("DE",))}
     if scoring in ("3-1-0", "3-1-0/pab=1") and rules == "2026":
         points = {s.start_number: s.points for s in standings(t, ())}
         assert any(ours[a]["STD"] != ours[b]["STD"] for a in points for b in points if points[a] == points[b])

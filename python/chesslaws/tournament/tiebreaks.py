@@ -7,8 +7,8 @@ Unplayed rounds (C.07 Art. 16, 2023 wording):
   round sat out after a withdrawal;
 - a voluntary unplayed round (VUR, 16.1) is a requested half- or zero-point
   bye, a forfeit loss, or a round sat out after a withdrawal; a full-point
-  bye is not (16.2.1 puts it with the pairing-allocated bye; FIDE TEC's
-  checker: a bye that scores a win is not voluntary);
+  bye is not (FIDE TEC's checker: a bye that scores a win is not voluntary;
+  a third-party reading of the text puts it in 16.2.1 with the PAB);
 - in the opponents' tie-breaks a player's score counts what each round
   gave, except that requested byes followed only by voluntary unplayed
   rounds (a withdrawal, byes at the end) count as draws (16.3);
