@@ -71,6 +71,9 @@ def test_football_scoring() -> None:
     rows = standings(t, ("BH",))
     assert [(s.start_number, s.points) for s in rows] == [(1, 7), (2, 5), (3, 4), (4, 0)]
     assert dict(rows[0].tiebreaks)["BH"] == 0 + 5 + 4
+    # Sonneborn-Berger weighs each opponent's score by the points the round gave, 3 or 1 (FIDE TEC's checker):
+    # P1 beat P4 (0 x 3), drew P2 (5 x 1), beat P3 (4 x 3) = 17; P2 drew P3 (4) and P1 (7), beat P4 (0) = 11.
+    assert [tiebreak_values(t, ("SB",))[i]["SB"] for i in (1, 2, 3, 4)] == [17, 11, 5, 0]
 
 
 def example_b() -> Tournament:
@@ -108,6 +111,21 @@ def test_example_b_unplayed_rounds() -> None:
     assert [v[i]["WON"] for i in range(1, 7)] == [2, 1, 1, 0, 0, 0]
     # Only games played count for ARO: P2 met P4 and P6 over the board: (1900 + 1700) / 2.
     assert v[2]["ARO"] == 1800
+
+
+def test_a_full_point_bye_is_not_a_voluntary_unplayed_round() -> None:
+    """Example B with full-point byes for P3 in round 1 and P4 in round 3 (not voluntary: FIDE TEC's checker;
+    C.07 16.2.1 with the PAB in a third-party reading): P3's cut removes the least value, P5's 0.5, not the bye's dummy (P3's own 2.5): 2.5 + 0.5 + 2.5
+    less 0.5 = 5; P4's last-round bye counts as the win it gave in P1's Buchholz, not as a draw: P4 1.5, P6 1,
+    P3 2.5 = 5."""
+    from dataclasses import replace
+
+    t = example_b()
+    r1, r2, r3 = t.rounds
+    t = replace(t, rounds=(replace(r1, byes=(Bye(3, "full"), Bye(6, "pab"))), r2, replace(r3, byes=(Bye(4, "full"),))))
+    v = tiebreak_values(t, ("BH", "BH-C1"))
+    assert (v[3]["BH"], v[3]["BH-C1"]) == (5.5, 5.0)
+    assert v[1]["BH"] == 5.0
 
 
 def test_example_b_ranking() -> None:
@@ -196,6 +214,16 @@ def tbs_values(t: Tournament, tmp: Path, names: dict[str, str] | None = None,
     return values
 
 
+def tbs_de_ranks(t: Tournament, tmp: Path) -> dict[int, int]:
+    """Each player's rank by points, then direct encounter, as the checker gives it."""
+    path = tmp / "de.trf"
+    path.write_text(write_trf(t))
+    assert TBS_RUN is not None
+    out = subprocess.run([*TBS_RUN[0], "-i", str(path), "-f", "TRF", "-dT", "-t", "PTS", "DE"],
+                         capture_output=True, text=True, cwd=TBS_RUN[1], timeout=120).stdout.splitlines()
+    return {int(line.split("\t")[0]): int(line.split("\t")[1]) for line in out[1:]}
+
+
 @pytest.mark.skipif(TBS_RUN is None, reason=NO_TBS)
 @pytest.mark.parametrize("make", [example_a, example_b], ids=["a", "b"])
 def test_worked_examples_agree_with_the_fide_tec_checker(make: Any, tmp_path: Path) -> None:
@@ -220,13 +248,7 @@ def test_direct_encounter_ranks_as_the_fide_tec_checker(system: str, tmp_path: P
             for b in t.rounds[-1].boards:
                 x = rng.random()
                 t = t.set_result(r, b.table, "1/2-1/2" if x < 0.4 else "1-0" if x < 0.7 else "0-1")
-        path = tmp_path / "de.trf"
-        path.write_text(write_trf(t))
-        assert TBS_RUN is not None
-        out = subprocess.run([*TBS_RUN[0], "-i", str(path), "-f", "TRF", "-dT", "-t", "PTS", "DE"],
-                             capture_output=True, text=True, cwd=TBS_RUN[1], timeout=120).stdout.splitlines()
-        theirs = {int(line.split("\t")[0]): int(line.split("\t")[1]) for line in out[1:]}
-        assert theirs == {s.start_number: s.rank for s in standings(t, ("DE",))}, (system, seed)
+        assert tbs_de_ranks(t, tmp_path) == {s.start_number: s.rank for s in standings(t, ("DE",))}, (system, seed)
 
 
 @pytest.mark.skipif(TBS_RUN is None, reason=NO_TBS)
@@ -337,18 +359,15 @@ def test_standard_points_are_refused_under_the_2023_rules() -> None:
     assert Regulations.from_json(reg.to_json()) == reg
 
 
-@pytest.mark.skipif(TBS_RUN is None, reason=NO_TBS)
-@pytest.mark.parametrize("scoring", ["3-1-0", "3-1-0/pab=1", "3-1-0/pab=0", "2-1-0", "1-0.5-0"])
-def test_standard_points_agree_with_the_fide_tec_checker(scoring: str, tmp_path: Path) -> None:
-    """A 15-player Swiss of 6 rounds under the 2026 rules with half, full and zero byes, PABs, forfeit wins and
-    losses, double forfeits and a withdrawal: every player's STD equals the checker's (which reads the scoring
-    back from the file's points). In 3-1-0 STD is not the points over 3 (the ties it breaks are real)."""
+def _football_swiss(scoring: str, rules: str) -> Tournament:
+    """A 15-player Swiss of 6 rounds with half, full and zero byes, PABs, forfeit wins and losses, double
+    forfeits and a withdrawal, in the given scoring and C.07 rules."""
     import random
 
     from chesslaws.tournament import pair_next_round
 
     rng = random.Random(1)
-    t = Tournament("Football", Regulations(rounds=6, scoring=Scoring.parse(scoring), tiebreak_rules="2026"))
+    t = Tournament("Football", Regulations(rounds=6, scoring=Scoring.parse(scoring), tiebreak_rules=rules))
     for i in range(15):
         t = t.add_player(f"P{i + 1:02}", rng.randint(1400, 2300))
     t = t.order_by_rating().request_bye(2, 3, "half").request_bye(3, 5, "full").request_bye(4, 7, "zero")
@@ -363,9 +382,26 @@ def test_standard_points_agree_with_the_fide_tec_checker(scoring: str, tmp_path:
                              "1/2-1/2" if x < 0.4 else "1-0" if x < 0.7 else "0-1")
     kinds = {e.kind for es in player_entries(t).values() for e in es}
     assert {"pab", "half", "full", "zero", "absent", "forfeit_win", "forfeit_loss"} <= kinds
-    theirs = tbs_values(t, tmp_path, {"STD": "STD"})
-    ours = tiebreak_values(t, ("STD",))
-    assert {sn: v["STD"] for sn, v in theirs.items()} == {sn: v["STD"] for sn, v in ours.items()}
-    if scoring in ("3-1-0", "3-1-0/pab=1"):
+    return t
+
+
+@pytest.mark.skipif(TBS_RUN is None, reason=NO_TBS)
+@pytest.mark.parametrize("rules", ["2023", "2026"])
+@pytest.mark.parametrize("scoring", ["3-1-0", "3-1-0/pab=1", "3-1-0/pab=0", "2-1-0", "1-0.5-0"])
+def test_every_tiebreak_agrees_with_the_fide_tec_checker_in_every_scoring(scoring: str, rules: str,
+                                                                           tmp_path: Path) -> None:
+    """The football Swiss under either C.07 rules: every tie-break of every player equals the checker's (which
+    reads the scoring back from the file's points; rules version 1 or 2), and so does the ranking by direct
+    encounter: Sonneborn-Berger weighted by the round's points (3 or 1 in 3-1-0), a full-point bye not a
+    voluntary unplayed round. In 3-1-0 STD is not the points over 3 (the ties it breaks are real)."""
+    t = _football_swiss(scoring, rules)
+    names = dict(TBS_NAMES_2026, STD="STD") if rules == "2026" else TBS_NAMES
+    theirs = tbs_values(t, tmp_path, names)
+    ours = tiebreak_values(t, tuple(names))
+    diffs = [(sn, k, theirs[sn][k], ours[sn][k]) for sn in ours for k in names
+             if abs(theirs[sn][k] - ours[sn][k]) > 1e-9]
+    assert diffs == []
+    assert tbs_de_ranks(t, tmp_path) == {s.start_number: s.rank for s in standings(t, ("DE",))}
+    if scoring in ("3-1-0", "3-1-0/pab=1") and rules == "2026":
         points = {s.start_number: s.points for s in standings(t, ())}
         assert any(ours[a]["STD"] != ours[b]["STD"] for a in points for b in points if points[a] == points[b])

@@ -9,10 +9,12 @@ from chesslaws.tournament.model import Scoring, Tournament
 
 Kind = Literal["win", "draw", "loss", "forfeit_win", "forfeit_loss", "pab", "full", "half", "zero", "absent",
                "free", "pending"]
-#: C.07 2023 Art. 16.1: requested byes and forfeit losses are voluntary unplayed rounds (VUR);
-#: so is a round the player sat out after withdrawing.
-VOLUNTARY: frozenset[str] = frozenset({"forfeit_loss", "full", "half", "zero", "absent"})
-REQUESTED_BYES: frozenset[str] = frozenset({"full", "half", "zero", "absent"})
+#: C.07 2023 Art. 16: requested byes (half- or zero-point) and forfeit losses are voluntary unplayed rounds
+#: (VUR); so is a round the player sat out after withdrawing. A full-point bye is not: FIDE TEC's checker counts
+#: a bye that scores a win as not voluntary, and a third-party reading of the text puts it in 16.2.1 with the
+#: pairing-allocated bye.
+VOLUNTARY: frozenset[str] = frozenset({"forfeit_loss", "half", "zero", "absent"})
+REQUESTED_BYES: frozenset[str] = frozenset({"half", "zero", "absent"})
 
 _WHITE_KIND: dict[str, tuple[Kind, Kind]] = {
     "1-0": ("win", "loss"), "0-1": ("loss", "win"), "1/2-1/2": ("draw", "draw"), "0-0": ("loss", "loss"),

@@ -5,14 +5,23 @@ Unplayed rounds (C.07 Art. 16, 2023 wording):
 
 - an unplayed round is a bye of any kind, a forfeit (won or lost), or a
   round sat out after a withdrawal;
-- a voluntary unplayed round (VUR, 16.1) is a requested bye (full, half or
-  zero), a forfeit loss, or a round sat out after a withdrawal;
+- a voluntary unplayed round (VUR, 16.1) is a requested half- or zero-point
+  bye, a forfeit loss, or a round sat out after a withdrawal; a full-point
+  bye is not (FIDE TEC's checker: a bye that scores a win is not voluntary;
+  a third-party reading of the text puts it in 16.2.1 with the PAB);
 - in the opponents' tie-breaks a player's score counts what each round
   gave, except that requested byes followed only by voluntary unplayed
   rounds (a withdrawal, byes at the end) count as draws (16.3);
 - a player's own unplayed round counts as a game against a dummy opponent
   whose score is the player's own final score (16.4);
 - cuts remove the voluntary unplayed rounds first (16.5).
+
+Points are the event's (its scoring system, e.g. 3-1-0): scores, adjusted
+scores and the dummy's in Buchholz, and in Sonneborn-Berger each opponent's
+score times the points the round gave (3 for a win, 1 for a draw in 3-1-0;
+the PAB its own points), not times 1, 1/2 or 0. This is FIDE TEC's checker's
+reading (gacrux ``compute_buchholz_sonneborn_berger``: ``score * sres`` with
+``sres`` the round's points in the event's scoring).
 
 Direct encounter (DE) ranks the tied players by the points they scored
 against each other (the average when two met twice); when not all of them
@@ -94,7 +103,7 @@ class Standing:
 @dataclass(frozen=True, slots=True)
 class _Contribution:
     opponent_score: float  # the (adjusted or dummy) score this round brings
-    result: float  # the fraction of a win obtained: 1, 1/2, 0
+    result: float  # the points the round gave, in the event's scoring (3, 1, 0 in 3-1-0)
     voluntary: bool
 
     @property
@@ -129,9 +138,9 @@ class _Calc:
             if e.kind == "free":
                 continue
             if e.played and e.opponent is not None:
-                out.append(_Contribution(self.adjusted[e.opponent], e.game_points, False))
+                out.append(_Contribution(self.adjusted[e.opponent], e.points, False))
             else:
-                out.append(_Contribution(self._dummy(sn, e), e.game_points, e.voluntary))
+                out.append(_Contribution(self._dummy(sn, e), e.points, e.voluntary))
         return out
 
     def _dummy(self, sn: int, e: Entry) -> float:
