@@ -1,7 +1,7 @@
 """schemathesis against the OpenAPI description: no server error, whatever the input.
 
 Runs the schemathesis CLI (fuzzing and stateful phases, bounded examples and
-time) against a live server twice: as a stranger, and with the arbiter's token
+time: 9 s a run) against a live server twice: as a stranger, and with the arbiter's token
 of an over-the-board game (where the arbiter may enter every event), so that
 fuzzed events reach the arbiter itself. If the arbiter raised anything but a
 chesslaws error on the way (the server answers those with 422, never 500, and
@@ -39,7 +39,7 @@ def _schemathesis(url: str, tmp: Path, *, game: str | None, token: str | None, s
     config.write_text(f'[parameters]\n"path.game_id" = "{game}"\n' if game else "")
     cmd = [*cmd, "--config-file", str(config), "run", f"{url}/openapi.json",
            "--checks", "not_a_server_error", "--phases", "fuzzing,stateful",
-           "--max-examples", "30", "--max-time", "15", "--seed", str(seed), "--workers", "2",
+           "--max-examples", "30", "--max-time", "9", "--seed", str(seed), "--workers", "2",
            "--request-timeout", "10", "--warnings=off"]
     if token:
         cmd += ["-H", f"Authorization: Bearer {token}"]
