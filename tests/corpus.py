@@ -15,10 +15,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from parallel import in_parallel
-
-__all__ = ["CORPUS", "FULL_CORPUS", "SAMPLE", "SAMPLED", "in_parallel", "sampled"]
-
 CORPUS: Path | None = next(
     (p for p in (Path(__file__).resolve().parents[2] / "shared" / "corpus", Path("/work/shared/corpus"))
      if p.is_dir()), None)

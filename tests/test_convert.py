@@ -32,7 +32,8 @@ from chesslaws.records import (
     termination_rules,
 )
 
-from corpus import CORPUS, in_parallel, sampled
+from corpus import CORPUS, sampled
+from parallel import in_parallel
 
 DATA = Path(__file__).resolve().parent / "data"
 SAMPLES = ["convert_chesscom.pgn", "convert_lichess.pgn", "convert_twic.pgn"]

@@ -20,7 +20,8 @@ from chesslaws.cli import main
 from chesslaws.pgn import read_pgn
 
 from check_gen import judgement_pgn
-from corpus import CORPUS, FULL_CORPUS, in_parallel, sampled
+from corpus import CORPUS, FULL_CORPUS, sampled
+from parallel import in_parallel
 from judgement import check_judgements, convert_judgements, disagreements
 
 chess_pgn = pytest.importorskip("chess.pgn")

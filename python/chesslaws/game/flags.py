@@ -160,6 +160,12 @@ def _sealed_move_concluded(b: _Builder, t: int) -> bool:
     return True
 
 
+def ending_by_itself(state: GameState) -> str:
+    """What ended a game that ended by itself, as the arbiter's ``observe`` names it: ``"flag"`` (a flag
+    fall the arbiter present saw) or ``"default_time"`` (a player still absent when it passed)."""
+    return "flag" if state.termination == "time_forfeit" else "default_time"
+
+
 def _record_ending(b: _Builder, ev: Event) -> None:
     """``observe`` of an ending that happened by itself by ``ev.t`` (:func:`observe`): the flag fall the
     arbiter present saw, or the default time that passed for a player still absent. The game already ended
@@ -168,8 +174,7 @@ def _record_ending(b: _Builder, ev: Event) -> None:
     time since its last heartbeat) can undo it. It is refused when the game ended otherwise than ``what``
     says (:func:`~chesslaws.game.handlers.transition` refuses it when the game was over before its instant)."""
     s = b.s
-    what = "flag" if s.termination == "time_forfeit" else "default_time"
-    if ev.get("what") != what:
+    if ev.get("what") != ending_by_itself(s):
         said = {"flag": "a flag fall", "default_time": "the default time"}.get(ev.get("what"), "an illegal move")
         raise GameError(ev, f"the game did not end by {said}: {s.rulings[-1].text}")
 

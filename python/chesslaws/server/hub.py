@@ -30,7 +30,7 @@ from chesslaws.errors import AmbiguousMove, ChessLawsError, IllegalMove, Invalid
 from chesslaws.events import SCHEMAS, ms_to_t
 from chesslaws.game import Game
 from chesslaws.game.draws import awaiting_arbiter
-from chesslaws.game.flags import due
+from chesslaws.game.flags import due, ending_by_itself
 from chesslaws.history import Moves
 from chesslaws.position import STARTING_FEN, Position
 from chesslaws.server.controls import controls
@@ -807,9 +807,8 @@ class Hub:
         seen = seen_at(game, t).state
         if seen.status != "finished":
             return
-        what = "flag" if seen.termination == "time_forfeit" else "default_time"
         try:
-            await self._apply(live, "observe", "arbiter", {"what": what}, "arbiter", at=t)
+            await self._apply(live, "observe", "arbiter", {"what": ending_by_itself(seen)}, "arbiter", at=t)
         except ApiError as err:
             if err.status != 409:  # 409: another process wrote first; its log, now read, ends the game
                 raise
