@@ -254,10 +254,14 @@ class Fields(Mapping[str, Any]):
         raise KeyError(name)
 
     def get(self, name: str, default: Any = None) -> Any:
-        try:
-            return self[name]
-        except KeyError:
-            return default
+        # (not through __getitem__: a field left out, the common case, would raise and catch a KeyError)
+        names = self._names
+        if len(names) == 1:
+            return self._values if names[0] == name else default
+        for n, v in zip(names, self._values):
+            if n == name:
+                return v
+        return default
 
     def __contains__(self, name: object) -> bool:
         return name in self._names

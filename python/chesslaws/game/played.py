@@ -83,7 +83,7 @@ def _after_move(
     b.set(position=nxt, keys=keys, offer=offer, counter=None, touched=(), touch_violation=None,
           illegal_pending=None, unpressed_illegal=None, released=(), promotion_piece=None, promotion_touched=False,
           observed=False, slip=None)
-    if any(a.by != mover and not a.answered for a in b.s.unseen):
+    if b.s.unseen and any(a.by != mover and not a.answered for a in b.s.unseen):
         # The opponent has made his next move: too late to claim the act; where A.5.2 applies, too late for
         # the arbiter to act on it as well. Elsewhere he still does when he finds it (2023 7.5.1).
         lapse = b.s.config.partially_supervised
