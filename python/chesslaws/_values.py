@@ -9,6 +9,7 @@ that has either goes to :func:`dataclasses.replace`, which runs them.
 from __future__ import annotations
 
 import dataclasses
+import types
 from typing import Any, Callable, TypeVar
 
 T = TypeVar("T")
@@ -22,14 +23,23 @@ def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any] | None:
             or any(not f.init or not f.name.isidentifier() for f in fields)):
         return None
     names = tuple(f.name for f in fields)
-    # One straight-line function per class (as dataclasses builds __init__): no loop, no getattr.
+    # One straight-line function per class (as dataclasses builds __init__): no loop over the fields, no
+    # getattr; each slot is written through its own descriptor (cheaper than object.__setattr__), then
+    # the few changes over them.
+    slots = [getattr(cls, n, None) for n in names]
+    if any(type(d) is not types.MemberDescriptorType for d in slots):
+        return None
+    setters = {n: d.__set__ for n, d in zip(names, slots)}  # type: ignore[union-attr]
     lines = ["def copy(obj, changes):",
              "    if not changes.keys() <= known:",
              "        raise TypeError(f'{cls.__name__} has no field {sorted(changes.keys() - known)[0]!r}')",
              "    out = new(cls)"]
-    lines += [f"    sa(out, {n!r}, changes[{n!r}] if {n!r} in changes else obj.{n})" for n in names]
-    lines.append("    return out")
-    scope: dict[str, Any] = {"cls": cls, "known": frozenset(names), "new": object.__new__, "sa": object.__setattr__}
+    lines += [f"    set_{i}(out, obj.{n})" for i, n in enumerate(names)]
+    lines += ["    for name, value in changes.items():",
+              "        setters[name](out, value)",
+              "    return out"]
+    scope: dict[str, Any] = {"cls": cls, "known": frozenset(names), "new": object.__new__, "setters": setters}
+    scope.update({f"set_{i}": setters[n] for i, n in enumerate(names)})
     exec("\n".join(lines), scope)  # noqa: S102 - the source is built from the class's own field names
     return scope["copy"]  # type: ignore[no-any-return]
 

@@ -157,23 +157,39 @@ class Clock:
             else:
                 why = f"{self._running}'s clock is running"
             raise ClockError(f"{side} cannot press the clock at {t_ms}: {why}")
-        c = self._advance(t_ms)
-        remaining = c._remaining[i]
-        made = c._moves[i]
-        period = c._control.period_for_move(made)
-        if period is not None and c._fell_at[i] is None:
+        # The clock at t_ms (as _advance), the press and the opponent's new turn (as _begin_turn), built
+        # as one value: a press is on every move.
+        if self._since is None:
+            remaining, fell_at, used, turn_ms = self._remaining, self._fell_at, self._used, self._turn_ms
+        else:
+            remaining, fell_at, used, _, turn_ms = self._advanced(t_ms, i)
+        left = remaining[i]
+        made = self._moves[i]
+        control = self._control
+        period = control.period_for_move(made)
+        if period is not None and fell_at[i] is None:
             if period.delay == "bronstein":
-                remaining += min(c._turn_ms, period.delay_ms)
-            remaining += period.increment_ms
-            added = c._control.added_after(made + 1)
+                left += min(turn_ms, period.delay_ms)
+            left += period.increment_ms
+            added = control.added_after(made + 1)
             if added is not None:
-                remaining += added.ms
-        c = replace(
-            c,
-            _remaining=_pair(c._remaining, i, remaining),
-            _moves=_pair(c._moves, i, made + 1),
+                left += added.ms
+        moves = _pair(self._moves, i, made + 1)
+        nxt = _other(side)
+        following = control.period_for_move(moves[1 - i])
+        delay = following.delay_ms if following is not None and following.delay == "simple" else 0
+        return replace(
+            self,
+            _since=t_ms,
+            _remaining=_pair(remaining, i, left),
+            _fell_at=fell_at,
+            _used=used,
+            _moves=moves,
+            _running=nxt,
+            _paused=None,
+            _delay_left=delay,
+            _turn_ms=0,
         )
-        return c._begin_turn(_other(side))
 
     def stop(self, t_ms: int) -> Clock:
         """Interrupt the game at ``t_ms`` (1997 6.12): no clock runs.
@@ -316,7 +332,9 @@ class Clock:
         self._check_t(t_ms)
         if self._control.unlimited:
             return None
-        return self._advance(t_ms)._remaining[i]
+        if self._running != side or self._since is None:  # its clock does not run: its time stands
+            return self._remaining[i]
+        return self._advanced(t_ms, i)[0][i]
 
     def used(self, t_ms: int, side: Color) -> int:
         """The time ``side``'s clock has run up to ``t_ms`` (thinking time)."""
@@ -398,27 +416,37 @@ class Clock:
         side = self._running
         if side is None or self._since is None:
             return replace(self, _since=t_ms)
-        i = _index(side)
-        dt = t_ms - self._since
-        in_delay = min(dt, self._delay_left)
-        remaining = self._remaining
-        fell_at = self._fell_at
-        if not self._control.unlimited and fell_at[i] is None:
-            flag = self._since + self._delay_left + remaining[i]
-            if t_ms >= flag:
-                fell_at = _opt_pair(fell_at, i, flag)
-                remaining = _pair(remaining, i, 0)
-            else:
-                remaining = _pair(remaining, i, remaining[i] - (dt - in_delay))
+        remaining, fell_at, used, delay_left, turn_ms = self._advanced(t_ms, _index(side))
         return replace(
             self,
             _since=t_ms,
             _remaining=remaining,
             _fell_at=fell_at,
-            _used=_pair(self._used, i, self._used[i] + dt),
-            _delay_left=self._delay_left - in_delay,
-            _turn_ms=self._turn_ms + dt,
+            _used=used,
+            _delay_left=delay_left,
+            _turn_ms=turn_ms,
         )
+
+    def _advanced(
+        self, t_ms: int, i: int
+    ) -> tuple[tuple[int, int], tuple[int | None, int | None], tuple[int, int], int, int]:
+        """What :meth:`_advance` changes when side ``i``'s clock runs (since ``_since``): the remaining
+        times, the flags' instants, the used times, the simple delay left and the turn's time."""
+        since = self._since
+        assert since is not None
+        dt = t_ms - since
+        in_delay = min(dt, self._delay_left)
+        remaining = self._remaining
+        fell_at = self._fell_at
+        if not self._control.unlimited and fell_at[i] is None:
+            flag = since + self._delay_left + remaining[i]
+            if t_ms >= flag:
+                fell_at = _opt_pair(fell_at, i, flag)
+                remaining = _pair(remaining, i, 0)
+            else:
+                remaining = _pair(remaining, i, remaining[i] - (dt - in_delay))
+        used = _pair(self._used, i, self._used[i] + dt)
+        return remaining, fell_at, used, self._delay_left - in_delay, self._turn_ms + dt
 
     def _begin_turn(self, side: Color) -> Clock:
         """``side``'s clock runs from ``_since``, a fresh turn."""

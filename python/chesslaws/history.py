@@ -53,18 +53,23 @@ class Moves(View[MoveRecord]):
         return cls(Shared(2), 0)
 
     def appended(self, record: MoveRecord) -> Moves:
-        """These moves and ``record`` after them."""
+        """These moves and ``record`` after them (kept as it is where it cannot be packed)."""
         n = self._n
-        san, uci = text_id(record.san), text_id(record.uci)
-        clock = record.clock_ms
-        if (san == NO_TEXT or uci == NO_TEXT or record.ply != n + 1 or not 0 <= record.t_ms < _T_LIMIT
-                or (clock is not None and not -_CLOCK_ZERO < clock < _CLOCK_ZERO)
-                or record.color not in ("white", "black")):
+        words = _words(n, record.ply, record.color, record.san, record.uci, record.t_ms, record.clock_ms,
+                       record.draw_offer, record.illegal)
+        return Moves(self._buf.append_at(n, (0, 0), record) if words is None else self._buf.append_at(n, words),
+                     n + 1)
+
+    def appended_move(self, color: Color, san: str, uci: str, t_ms: int, clock_ms: int | None,
+                      draw_offer: bool = False, illegal: bool = False) -> Moves:
+        """These moves and the next one, given by its :class:`MoveRecord`'s fields (its ply is the next):
+        the record is built only where it cannot be packed; else when it is read."""
+        n = self._n
+        words = _words(n, n + 1, color, san, uci, t_ms, clock_ms, draw_offer, illegal)
+        if words is None:
+            record = MoveRecord(n + 1, color, san, uci, t_ms, clock_ms, draw_offer, illegal)
             return Moves(self._buf.append_at(n, (0, 0), record), n + 1)
-        flags = (record.color == "black") | record.draw_offer << 1 | record.illegal << 2
-        w0 = 1 | flags << 1 | san << 4 | record.t_ms << 20
-        w1 = uci | (0 if clock is None else clock + _CLOCK_ZERO) << 16
-        return Moves(self._buf.append_at(n, (w0, w1)), n + 1)
+        return Moves(self._buf.append_at(n, words), n + 1)
 
     def rows(self, start: int = 0, stop: int | None = None) -> list[Row]:
         """The fields of the moves from ``start`` to ``stop`` as tuples in :class:`MoveRecord`'s order:
@@ -87,6 +92,18 @@ class Moves(View[MoveRecord]):
         if not self._buf.words[2 * i] & 1:
             return self._buf.object(i)  # type: ignore[no-any-return]
         return MoveRecord(*self._row(i))
+
+
+def _words(n: int, ply: int, color: Color, san: str, uci: str, t_ms: int, clock_ms: int | None,
+           draw_offer: bool, illegal: bool) -> tuple[int, int] | None:
+    """The two words of move ``n`` (0-based), or None when its fields do not fit them."""
+    sid, uid = text_id(san), text_id(uci)
+    if (sid == NO_TEXT or uid == NO_TEXT or ply != n + 1 or not 0 <= t_ms < _T_LIMIT
+            or (clock_ms is not None and not -_CLOCK_ZERO < clock_ms < _CLOCK_ZERO)
+            or color not in ("white", "black") or type(draw_offer) is not bool or type(illegal) is not bool):
+        return None
+    flags = (color == "black") | draw_offer << 1 | illegal << 2
+    return 1 | flags << 1 | sid << 4 | t_ms << 20, uid | (0 if clock_ms is None else clock_ms + _CLOCK_ZERO) << 16
 
 
 class Keys(View[int]):

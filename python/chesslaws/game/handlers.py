@@ -59,7 +59,7 @@ from chesslaws.game.completion import _end_checks_after_move, _on_resign
 from chesslaws.game.conduct import _on_conduct, _on_penalty, _on_refuse
 from chesslaws.game.draws import _on_accept, _on_claim_draw, _on_decision, _on_decline, _on_offer, _on_request_increment
 from chesslaws.game.flags import (
-    _on_claim_flag, _on_set_clocks, _on_start_clocks, _on_stop_clocks, observe,
+    _on_claim_flag, _on_set_clocks, _on_start_clocks, _on_stop_clocks, due, observe,
 )
 from chesslaws.game.irregularities import _on_annul, _on_claim_setup, _on_claim_win, _on_reinstate
 from chesslaws.game.moving import _on_adjust, _on_claim_touch_move, _on_move, _on_touch
@@ -161,7 +161,12 @@ def transition(state: GameState, ev: Event) -> GameState:
         raise GameError(ev, f"t goes back in time (the previous event was at t={ms_to_t(state.t_ms)})")
     if ev.type == "observe" and not state.ongoing:
         raise GameError(ev, "the game was not in play: there is nothing to observe")
-    seen = observe(state, ev.t_ms)
+    # When nothing happens by itself by the event's instant (no flag an arbiter sees, nobody absent), the
+    # state then is this one at a later t_ms: the builder starts from this one with the new t_ms as its first
+    # change (one copy of the state a move, not two). Its ``s`` is then the state as the last event left it:
+    # the handlers take the event's instant from the event (``ev.t_ms``), never from ``b.s.t_ms``.
+    quiet = not due(state, ev.t_ms)
+    seen = state if quiet else observe(state, ev.t_ms)
     if seen.status != "ongoing" and ev.type not in _ALLOWED_WHEN[seen.status]:
         if seen.status == "annulled":
             raise GameError(ev, "the game has been annulled")
@@ -172,6 +177,8 @@ def transition(state: GameState, ev: Event) -> GameState:
         when = f" at t={ms_to_t(seen.rulings[-1].t_ms)}" if seen.rulings else ""
         raise GameError(ev, f"the game is over{when}: {last}".rstrip(": "))
     b = _Builder(seen)
+    if quiet:
+        b.changes["t_ms"] = ev.t_ms
     if ev.get("assistant") and not _assistant_acts(b, ev):
         return b.build()  # an act outside the assistant's duties is not accepted (2023 D.2.11)
     HANDLERS[ev.type](b, ev)

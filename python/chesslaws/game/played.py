@@ -29,8 +29,8 @@ from chesslaws._values import replace
 from chesslaws.clock import Clock
 from chesslaws.events import Event
 from chesslaws.game.completion import _end_checks_after_move, _illegal_position_stays
-from chesslaws.history import Keys
-from chesslaws.game.state import DrawOffer, MoveRecord, _Builder, other
+from chesslaws.history import Keys, Moves
+from chesslaws.game.state import DrawOffer, _Builder, other
 from chesslaws.position import Position
 from chesslaws.timecontrol import Color
 
@@ -38,18 +38,11 @@ from chesslaws.timecontrol import Color
 def _record(
     b: _Builder, t: int, mover: Color, san: str, uci: str, clock: Clock, *, offer: bool, ended: bool, illegal: bool
 ) -> None:
-    # The move's letters are shared with every equal move of every live game (a game keeps its records).
-    record = MoveRecord(
-        ply=len(b.get("moves")) + 1,
-        color=mover,
-        san=sys.intern(san),
-        uci=sys.intern(uci),
-        t_ms=t,
-        clock_ms=clock.remaining(t, mover),
-        draw_offer=offer and not ended,
-        illegal=illegal,
-    )
-    b.set(moves=b.get("moves").appended(record))
+    # The move's letters are shared with every equal move of every live game (a game keeps its records);
+    # the record itself is built when it is read (history.Moves).
+    moves: Moves = b.get("moves")
+    b.set(moves=moves.appended_move(mover, sys.intern(san), sys.intern(uci), t, clock.remaining(t, mover),
+                                    offer and not ended, illegal))
 
 
 def _play(b: _Builder, ev: Event, mover: Color, text: str, *, offer_draw: bool = False) -> None:
@@ -90,7 +83,7 @@ def _after_move(
     b.set(position=nxt, keys=keys, offer=offer, counter=None, touched=(), touch_violation=None,
           illegal_pending=None, unpressed_illegal=None, released=(), promotion_piece=None, promotion_touched=False,
           observed=False, slip=None)
-    if any(a.by != mover and not a.answered for a in b.s.unseen):
+    if b.s.unseen and any(a.by != mover and not a.answered for a in b.s.unseen):
         # The opponent has made his next move: too late to claim the act; where A.5.2 applies, too late for
         # the arbiter to act on it as well. Elsewhere he still does when he finds it (2023 7.5.1).
         lapse = b.s.config.partially_supervised
