@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import httpx
@@ -147,9 +148,10 @@ def test_the_arbiter_enters_both_game_scores(server: Any, browser: Any) -> None:
     arbiter.select_option("#sheet-who", "white")
     arbiter.fill("#score-moves", "1. e4 e5")
     arbiter.click("#arb-game-score")
-    for _ in range(200):  # the first score is in the log before the second is entered
-        if any(e["type"] == "game_score" for e in log_of(server, g["id"])):
-            break
+    deadline = time.monotonic() + 30  # the first score is in the log before the second is entered
+    while not any(e["type"] == "game_score" for e in log_of(server, g["id"])):
+        assert time.monotonic() < deadline, "White's game score never reached the log"
+        time.sleep(0.05)
     arbiter.select_option("#sheet-who", "black")
     arbiter.fill("#score-moves", "1.e4 d5")
     arbiter.click("#arb-game-score")

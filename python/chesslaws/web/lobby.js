@@ -6,13 +6,7 @@ const LABEL = {  // in the page's language (i18n.js)
   get arbiter() { return T("Arbiter"); }, get spectator() { return T("Watch"); },
 };
 
-function toast(text, ok) {
-  const el = $("toast");
-  el.textContent = text;
-  el.className = "toast show" + (ok ? " ok" : "");
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { el.className = "toast"; }, ok ? 2500 : 5000);
-}
+const { toast, copy, showQr } = TL;  // tlinks.js
 
 function esc(s) { return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]); }
 
@@ -21,28 +15,6 @@ function myGames() {
   try { return JSON.parse(localStorage.getItem("chesslaws:mygames") || "{}") || {}; } catch (err) { return {}; }
 }
 function saveMyGames(all) { localStorage.setItem("chesslaws:mygames", JSON.stringify(all)); }
-
-async function copy(text, input) {
-  try {
-    await navigator.clipboard.writeText(text);
-  } catch (err) {  // not a secure context: select and copy the old way
-    if (input) { input.focus(); input.select(); }
-    try { document.execCommand("copy"); } catch (e) { toast("Select the link and copy it."); return; }
-  }
-  toast(T("Link copied."), true);
-}
-
-async function showQr(link, label) {
-  try {
-    const res = await fetch("/api/qr", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ text: link }) });
-    if (!res.ok) throw new Error((await res.json()).error);
-    const svg = await res.text();
-    $("qr-img").src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(svg);
-    $("qr-title").textContent = `${label}: scan with the phone`;
-    $("qr-link").textContent = link;
-    $("qr-dialog").showModal();
-  } catch (err) { toast("No QR code: " + err.message); }
-}
 
 function linkRow(seat, link, idPrefix) {
   const row = document.createElement("div");

@@ -2,8 +2,11 @@
 // Links of the tournament pages (the event list, the round console, the pairing sheet, a player's page):
 // a read-only field with Copy, QR and Open; the QR dialog; the events this browser was given, kept in
 // localStorage like the lobby's seat links ("chesslaws:mytournaments": id -> {name, console, players}).
+// The lobby loads it too, for its toast, Copy and QR (one implementation of each); where the page has
+// i18n.js, the messages are in the page's language.
 const TL = (function () {
   const $ = (x) => document.getElementById(x);
+  const tr = (text) => (typeof T === "function" ? T(text) : text);
   function el(tag, attrs, text) {
     const e = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
@@ -23,9 +26,9 @@ const TL = (function () {
       await navigator.clipboard.writeText(text);
     } catch (err) { // not a secure context: select and copy the old way
       if (input) { input.focus(); input.select(); }
-      try { document.execCommand("copy"); } catch (e) { toast("Select the link and copy it."); return; }
+      try { document.execCommand("copy"); } catch (e) { toast(tr("Select the link and copy it.")); return; }
     }
-    toast("Link copied.", true);
+    toast(tr("Link copied."), true);
   }
   async function qrSvg(text) {
     const res = await fetch("/api/qr", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ text }) });
