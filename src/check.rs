@@ -66,21 +66,19 @@ use shakmaty::{Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, Positi
 
 use crate::dead::{analyse_cached, dead_cached, Analysis, SolvedCache, Verdict};
 
-thread_local! {
-    /// CHA-Solver's answers on this thread (a worker checks batch after
-    /// batch): the same end positions come back in a database.
-    static SOLVED: std::cell::RefCell<SolvedCache> = std::cell::RefCell::new(SolvedCache::default());
-}
+/// CHA-Solver's answers, shared by the workers (each checks batch after
+/// batch): the same end positions come back in a database.
+static SOLVED: std::sync::LazyLock<SolvedCache> = std::sync::LazyLock::new(SolvedCache::default);
 
 /// Can `color` mate in `pos`? The arbiter's analysis (`dead::analyse`).
 fn analysis(pos: &Chess, color: Color) -> Analysis {
-    SOLVED.with(|c| analyse_cached(pos, color, &mut c.borrow_mut()))
+    analyse_cached(pos, color, &SOLVED)
 }
 
 /// Is `pos` dead (Article 9.6 / 5.2.2)? The arbiter's `dead::dead`, asking
 /// first whether `first` can mate.
 fn is_dead(pos: &Chess, first: Color) -> Option<bool> {
-    SOLVED.with(|c| dead_cached(pos, first, &mut c.borrow_mut()))
+    dead_cached(pos, first, &SOLVED)
 }
 
 /// A game longer than this is cut (and reported): memory stays bounded.
