@@ -3240,6 +3240,36 @@ mod tests {
     }
 
     #[test]
+    fn blitz_under_1997() {
+        // As `chesslaws.timecontrol.classify(tc, "1997") == "blitz"` (tests/test_judgement.py compares
+        // the two on more tags): all the moves in under 15 minutes, increments of 60 moves counted.
+        for (tag, blitz) in [("180", true), ("180+2", true), ("840", true), ("899+0", true), ("900", false),
+                             ("600+5", false), ("60+14", false), ("180+0.5", true), ("40/300", false),
+                             ("40/5400:1800+30", false), ("-", false), ("?", false), ("", false),
+                             ("3 min", false), ("G/5", false), ("1/259200", false), ("5/60:300", true)] {
+            assert_eq!(blitz_1997(tag), blitz, "{tag}");
+        }
+    }
+
+    #[test]
+    fn mating_potential_as_the_arbiter_reads_it() {
+        let board = |fen: &str| Fen::from_ascii(fen.as_bytes()).unwrap().into_position::<Chess>(CastlingMode::Standard)
+            .unwrap().board().clone();
+        let w = Color::White;
+        assert_eq!(mating_potential(&board("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), w), Err("has a lone king"));
+        assert_eq!(mating_potential(&board("4k3/8/8/8/8/8/8/2NNK3 w - - 0 1"), w),
+                   Err("has only two knights against a lone king"));
+        assert_eq!(mating_potential(&board("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1"), w),
+                   Err("has only one minor piece against a lone king"));
+        assert_eq!(mating_potential(&board("4k3/8/8/8/8/8/8/2BBK3 w - - 0 1"), w), Ok(()));  // both colours
+        assert_eq!(mating_potential(&board("4k3/8/8/8/8/8/8/B1B1K3 w - - 0 1"), w),
+                   Err("has only one minor piece against a lone king"));  // same colour: as two minors, no pair
+        assert_eq!(mating_potential(&board("4k3/8/8/8/8/8/8/2BNK3 w - - 0 1"), w), Ok(()));
+        assert_eq!(mating_potential(&board("4k3/7p/8/8/8/8/8/2N1K3 w - - 0 1"), w), Ok(()));  // Black can block
+        assert_eq!(mating_potential(&board("4k3/8/8/8/8/8/3P4/4K3 w - - 0 1"), w), Ok(()));
+    }
+
+    #[test]
     fn terminations() {
         assert_eq!(termination_kind("Magnus won on time"), Some("time_forfeit"));
         assert_eq!(termination_kind("Time forfeit"), Some("time_forfeit"));
