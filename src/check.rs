@@ -66,21 +66,19 @@ use shakmaty::{Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, Positi
 
 use crate::dead::{analyse_cached, dead_cached, Analysis, SolvedCache, Verdict};
 
-thread_local! {
-    /// CHA-Solver's answers on this thread (a worker checks batch after
-    /// batch): the same end positions come back in a database.
-    static SOLVED: std::cell::RefCell<SolvedCache> = std::cell::RefCell::new(SolvedCache::default());
-}
+/// CHA-Solver's answers, shared by the workers (each checks batch after
+/// batch): the same end positions come back in a database.
+static SOLVED: std::sync::LazyLock<SolvedCache> = std::sync::LazyLock::new(SolvedCache::default);
 
 /// Can `color` mate in `pos`? The arbiter's analysis (`dead::analyse`).
 fn analysis(pos: &Chess, color: Color) -> Analysis {
-    SOLVED.with(|c| analyse_cached(pos, color, &mut c.borrow_mut()))
+    analyse_cached(pos, color, &SOLVED)
 }
 
 /// Is `pos` dead (Article 9.6 / 5.2.2)? The arbiter's `dead::dead`, asking
 /// first whether `first` can mate.
 fn is_dead(pos: &Chess, first: Color) -> Option<bool> {
-    SOLVED.with(|c| dead_cached(pos, first, &mut c.borrow_mut()))
+    dead_cached(pos, first, &SOLVED)
 }
 
 /// A game longer than this is cut (and reported): memory stays bounded.
@@ -109,6 +107,10 @@ pub struct Rules {
     resign_rule: bool,
     /// 2023 5.2.3: a draw by agreement needs both players to have moved.
     agreement_both_moved: bool,
+    /// 1997 Appendix C.4: in blitz (C.1: all the moves in under 15
+    /// minutes, by the TimeControl tag) a player must have mating
+    /// potential to win, whatever the way he won but checkmate.
+    mating_potential_in_blitz: bool,
 }
 
 impl Rules {
@@ -122,6 +124,7 @@ impl Rules {
                 bare_king_flag: true,
                 resign_rule: false,
                 agreement_both_moved: false,
+                mating_potential_in_blitz: false,
             }),
             "1997" => Some(Rules {
                 list_1989: false,
@@ -131,6 +134,7 @@ impl Rules {
                 bare_king_flag: false,
                 resign_rule: false,
                 agreement_both_moved: false,
+                mating_potential_in_blitz: true,
             }),
             "2023" => Some(Rules {
                 list_1989: false,
@@ -140,6 +144,7 @@ impl Rules {
                 bare_king_flag: false,
                 resign_rule: true,
                 agreement_both_moved: true,
+                mating_potential_in_blitz: false,
             }),
             _ => None,
         }
@@ -190,6 +195,84 @@ pub struct Fix {
 }
 
 const DRAW: &str = "1/2-1/2";
+
+/// 1997 Appendix C.1: a PGN TimeControl under which all the moves must be
+/// made in a fixed time of under 15 minutes (as
+/// `chesslaws.timecontrol.classify` reads it: the control ends in sudden
+/// death; its periods' times, plus the increments of a 60-move game).
+/// A tag that cannot be read is no time control: not blitz.
+pub fn blitz_1997(tag: &str) -> bool {
+    let tag = tag.trim();
+    if tag.is_empty() || tag == "-" || tag == "?" {
+        return false;
+    }
+    // (moves of the period or None for sudden death, ms, increment ms)
+    let mut periods: Vec<(Option<u64>, u64, u64)> = Vec::new();
+    for field in tag.split(':') {
+        let (moves, rest) = match field.split_once('/') {
+            Some((m, r)) => match m.parse::<u64>() {
+                Ok(m) if m > 0 => (Some(m), r),
+                _ => return false,
+            },
+            None => (None, field),
+        };
+        let (secs, inc) = rest.split_once('+').unwrap_or((rest, "0"));
+        let (Some(ms), Some(inc_ms)) = (seconds_ms(secs), seconds_ms(inc)) else { return false };
+        periods.push((moves, ms, inc_ms));
+    }
+    let Some(&(None, ..)) = periods.last() else { return false };
+    let mut total: u64 = periods.iter().map(|p| p.1).sum();
+    let (mut index, mut left) = (0usize, periods[0].0);
+    for _ in 0..60 {
+        while left == Some(0) {
+            index += 1;
+            left = periods[index].0;
+        }
+        total += periods[index].2;
+        left = left.map(|n| n - 1);
+    }
+    total < 15 * 60 * 1000
+}
+
+/// Whole or decimal seconds ("180", "0.5") in milliseconds.
+fn seconds_ms(text: &str) -> Option<u64> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+        return None;
+    }
+    let secs: f64 = text.parse().ok()?;
+    Some((secs * 1000.0).round() as u64)
+}
+
+/// 1997 Appendix C.4: forces that could produce, possibly by helpmate, a
+/// position where the opponent having the move cannot avoid mate in one;
+/// read as material, as the arbiter reads it
+/// (`chesslaws.game.state._mating_potential`). `Err(why)` when `color` has
+/// none.
+pub fn mating_potential(board: &shakmaty::Board, color: Color) -> Result<(), &'static str> {
+    let own = board.by_color(color);
+    if !(own & (board.queens() | board.rooks() | board.pawns())).is_empty() {
+        return Ok(());
+    }
+    let bishops = own & board.bishops();
+    let knights = own & board.knights();
+    if !bishops.is_empty() && !knights.is_empty() {
+        return Ok(());
+    }
+    if bishops.count() >= 2 && !(bishops & Bitboard::LIGHT_SQUARES).is_empty() && !(bishops & Bitboard::DARK_SQUARES).is_empty() {
+        return Ok(());
+    }
+    let minors = bishops.count() + knights.count();
+    if minors == 0 {
+        return Err("has a lone king");
+    }
+    if board.by_color(!color).count() > 1 {
+        return Ok(()); // a minor piece, and the opponent has material that can block
+    }
+    if knights.count() == 2 && minors == 2 {
+        return Err("has only two knights against a lone king");
+    }
+    Err("has only one minor piece against a lone king")
+}
 
 fn win_for(c: Color) -> &'static str {
     match c {
@@ -1188,6 +1271,8 @@ pub struct Checker {
     last_san: Option<SanPlus>,
     last_mover: Option<Color>,
     clocks: [Option<u64>; 2],
+    /// The clock the record gives after the last move played ([%clk]).
+    last_clock: Option<u64>,
     /// The position the movetext starts from, and the main-line moves played.
     start_pos: Chess,
     moves: Vec<Move>,
@@ -1200,6 +1285,9 @@ pub struct Checker {
     tag_result: Option<&'static str>,
     token_result: Option<&'static str>,
     termination: String,
+    /// The TimeControl tag (kept only where the edition's rules need it:
+    /// 1997 C.4).
+    time_control: String,
     /// The comment just before the movetext's result.
     final_comment: String,
     /// That comment is the one `--fix` writes: the result is the Laws'.
@@ -1227,6 +1315,7 @@ impl Checker {
             last_san: None,
             last_mover: None,
             clocks: [None, None],
+            last_clock: None,
             start_pos: Chess::default(),
             moves: Vec::new(),
             has_fen: false,
@@ -1236,6 +1325,7 @@ impl Checker {
             tag_result: None,
             token_result: None,
             termination: String::new(),
+            time_control: String::new(),
             final_comment: String::new(),
             fix_comment: false,
         }
@@ -1256,6 +1346,7 @@ impl Checker {
         self.last_san = None;
         self.last_mover = None;
         self.clocks = [None, None];
+        self.last_clock = None;
         self.moves.clear();
         self.has_fen = false;
         self.fen = None;
@@ -1264,6 +1355,7 @@ impl Checker {
         self.tag_result = None;
         self.token_result = None;
         self.termination.clear();
+        self.time_control.clear();
         self.final_comment.clear();
         self.fix_comment = false;
     }
@@ -1636,7 +1728,9 @@ impl Checker {
             if on_time {
                 let loser = self.pos.turn();
                 let winner = !loser;
-                if self.cannot_mate_proved(winner, self.rules.bare_king_flag).is_none() {
+                if self.cannot_mate_proved(winner, self.rules.bare_king_flag).is_none()
+                    && self.lacks_mating_potential(winner).is_none()
+                {
                     let ply = self.ply;
                     let mv = self.last_move_text();
                     let where_ = if ply == 0 {
@@ -1668,17 +1762,32 @@ impl Checker {
         let said = termination_kind(&self.termination)
             .filter(|k| !matches!(*k, "normal" | "unterminated"))
             .or_else(|| termination_kind(&self.final_comment));
-        let on_time = matches!(said, Some("time_forfeit" | "abandoned")) || self.clocks[idx(loser)] == Some(0);
-        if !on_time && matches!(said, Some("adjudication" | "rules_infraction" | "timeout_vs_insufficient")) {
+        // The loser's flag fell while his clock ran: on his turn, or after
+        // he made his last move and before he pressed the clock (a move not
+        // completed: 1997 6.7(a), 2023 6.2.1), the position on the board
+        // being the one after it. With no move at all, or a clock after
+        // that move showing time left (he pressed it), his clock was not
+        // running: written as a resignation, as `convert` writes it.
+        let on_time = (matches!(said, Some("time_forfeit" | "abandoned")) || self.clocks[idx(loser)] == Some(0))
+            && (self.pos.turn() == loser || (self.ply > 0 && self.last_clock.is_none_or(|c| c == 0)));
+        let decision = matches!(said, Some("adjudication" | "rules_infraction"));
+        if !on_time && (decision || said == Some("timeout_vs_insufficient")) {
             // An arbiter's or a server's decision, not a resignation: not
-            // judged by the resignation rule.
+            // judged by the resignation rule (only by 1997 C.4, which holds
+            // of any win in blitz).
+            if decision {
+                self.judge_mating_potential(winner, "resignation", "an arbiter's decision");
+            }
             return;
         }
         let ply = self.ply;
         let mv = self.last_move_text();
         let where_ = if ply == 0 { "In the starting position".to_string() } else { format!("After {}", self.label(ply, &mv)) };
         if on_time {
-            if let Some(why) = self.cannot_mate(winner, self.rules.bare_king_flag) {
+            // In 1997 blitz the arbiter asks C.4 before 6.9 (`game.flags._flag_outcome`).
+            if self.lacks_mating_potential(winner).is_some() {
+                self.judge_mating_potential(winner, "time_forfeit", &format!("{}'s flag fell", side(loser)));
+            } else if let Some(why) = self.cannot_mate(winner, self.rules.bare_king_flag) {
                 let text = format!(
                     "{where_} {}'s flag fell, but {why}: the game is drawn, not {}",
                     side(loser),
@@ -1697,7 +1806,36 @@ impl Checker {
                 self.finding("resignation", ply, mv, "resignation", text);
                 self.report.fix = Some(Fix { result: DRAW, rule: "resignation", cut_ply: None });
             }
+        } else {
+            self.judge_mating_potential(winner, "resignation", &format!("a resignation by {}", side(loser)));
         }
+    }
+
+    /// 1997 C.4 (blitz): "In order to win, a player must have mating
+    /// potential", of any win but checkmate; the arbiter's rule
+    /// (`chesslaws.game.state`), read from the record's TimeControl (no
+    /// tag: not blitz, as `convert` reads it).
+    fn lacks_mating_potential(&self, winner: Color) -> Option<&'static str> {
+        if !self.rules.mating_potential_in_blitz || !blitz_1997(&self.time_control) {
+            return None;
+        }
+        mating_potential(self.pos.board(), winner).err()
+    }
+
+    /// A finding when the record's win (`how`) is one 1997 C.4 draws.
+    fn judge_mating_potential(&mut self, winner: Color, kind: &'static str, how: &str) {
+        let Some(why) = self.lacks_mating_potential(winner) else { return };
+        let ply = self.ply;
+        let mv = self.last_move_text();
+        let where_ = if ply == 0 { "In the starting position".to_string() } else { format!("After {}", self.label(ply, &mv)) };
+        let text = format!(
+            "{where_} the record gives {} ({how}), but {} {why}: in blitz a player must have mating potential to \
+             win, so the game is drawn",
+            win_for(winner),
+            side(winner)
+        );
+        self.finding(kind, ply, mv, "mating_potential", text);
+        self.report.fix = Some(Fix { result: DRAW, rule: "mating_potential", cut_ply: None });
     }
 
     fn apply_tag(&mut self, name: &str, value: String) {
@@ -1713,6 +1851,7 @@ impl Checker {
             }
             "Result" => self.tag_result = parse_result(&value),
             "Termination" => self.termination = value,
+            "TimeControl" if self.rules.mating_potential_in_blitz => self.time_control = value,
             _ => {}
         }
     }
@@ -1747,6 +1886,7 @@ impl Checker {
         let irreversible = self.rules.fivefold && self.pos.is_irreversible(m);
         let mover = self.pos.turn();
         self.pos.play_unchecked(m);
+        self.last_clock = None;
         self.moves.push(m);
         self.ply += 1;
         self.last_san = Some(san_plus);
@@ -1863,6 +2003,7 @@ impl Visitor for Checker {
             if let Some(mover) = self.last_mover {
                 if let Some(ms) = last_clock(comment.as_bytes()) {
                     self.clocks[idx(mover)] = Some(ms);
+                    self.last_clock = Some(ms);
                 }
             }
         }
@@ -2053,7 +2194,9 @@ pub fn check_text(
         }
         for &(n, v) in &head.tags {
             let name = &rest[n.0..n.1];
-            if matches!(name, b"FEN" | b"Variant" | b"Result" | b"Termination") {
+            if matches!(name, b"FEN" | b"Variant" | b"Result" | b"Termination")
+                || (name == b"TimeControl" && checker.rules.mating_potential_in_blitz)
+            {
                 checker.apply_tag(std::str::from_utf8(name).unwrap_or_default(), decode_value(rest, v));
             }
         }
@@ -3094,6 +3237,36 @@ mod tests {
         let h = parse_head(b"[Event \"A\"]\n\n[Event \"B\"]\n\n1. e4 *\n", 1);
         assert!(h.header_only);
         assert_eq!(h.end, 13);
+    }
+
+    #[test]
+    fn blitz_under_1997() {
+        // As `chesslaws.timecontrol.classify(tc, "1997") == "blitz"` (tests/test_judgement.py compares
+        // the two on more tags): all the moves in under 15 minutes, increments of 60 moves counted.
+        for (tag, blitz) in [("180", true), ("180+2", true), ("840", true), ("899+0", true), ("900", false),
+                             ("600+5", false), ("60+14", false), ("180+0.5", true), ("40/300", false),
+                             ("40/5400:1800+30", false), ("-", false), ("?", false), ("", false),
+                             ("3 min", false), ("G/5", false), ("1/259200", false), ("5/60:300", true)] {
+            assert_eq!(blitz_1997(tag), blitz, "{tag}");
+        }
+    }
+
+    #[test]
+    fn mating_potential_as_the_arbiter_reads_it() {
+        let board = |fen: &str| Fen::from_ascii(fen.as_bytes()).unwrap().into_position::<Chess>(CastlingMode::Standard)
+            .unwrap().board().clone();
+        let w = Color::White;
+        assert_eq!(mating_potential(&board("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), w), Err("has a lone king"));
+        assert_eq!(mating_potential(&board("4k3/8/8/8/8/8/8/2NNK3 w - - 0 1"), w),
+                   Err("has only two knights against a lone king"));
+        assert_eq!(mating_potential(&board("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1"), w),
+                   Err("has only one minor piece against a lone king"));
+        assert_eq!(mating_potential(&board("4k3/8/8/8/8/8/8/2BBK3 w - - 0 1"), w), Ok(()));  // both colours
+        assert_eq!(mating_potential(&board("4k3/8/8/8/8/8/8/B1B1K3 w - - 0 1"), w),
+                   Err("has only one minor piece against a lone king"));  // same colour: as two minors, no pair
+        assert_eq!(mating_potential(&board("4k3/8/8/8/8/8/8/2BNK3 w - - 0 1"), w), Ok(()));
+        assert_eq!(mating_potential(&board("4k3/7p/8/8/8/8/8/2N1K3 w - - 0 1"), w), Ok(()));  // Black can block
+        assert_eq!(mating_potential(&board("4k3/8/8/8/8/8/3P4/4K3 w - - 0 1"), w), Ok(()));
     }
 
     #[test]

@@ -540,25 +540,30 @@ enum Solved {
 /// function of the board (pieces, side to move, castling rights, en
 /// passant square) and the intended winner, so an answer kept is the
 /// answer the search would give again. Bounded: emptied when full.
+/// Shared by the threads of a run (`check --jobs N`: what one worker
+/// solved, the others need not solve again); the lock is held to look up
+/// and to store, never during a search.
 #[derive(Default)]
 pub(crate) struct SolvedCache {
-    map: BoardMap<[Option<Solved>; 2]>,
+    map: std::sync::Mutex<BoardMap<[Option<Solved>; 2]>>,
 }
 
 /// Boards a [`SolvedCache`] holds at most (a few hundred bytes each).
 const SOLVED_CACHE_BOARDS: usize = 4096;
 
 impl SolvedCache {
-    fn winnability(&mut self, board: &Board, winner: chess::Color) -> Solved {
+    fn winnability(&self, board: &Board, winner: chess::Color) -> Solved {
         let i = winner.to_index();
-        if let Some(Some(s)) = self.map.get(board).map(|e| &e[i]) {
+        let lock = || self.map.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(Some(s)) = lock().get(board).map(|e| &e[i]) {
             return s.clone();
         }
         let s = solve(board, winner);
-        if self.map.len() >= SOLVED_CACHE_BOARDS && !self.map.contains_key(board) {
-            self.map.clear();
+        let mut map = lock();
+        if map.len() >= SOLVED_CACHE_BOARDS && !map.contains_key(board) {
+            map.clear();
         }
-        self.map.entry(*board).or_default()[i] = Some(s.clone());
+        map.entry(*board).or_default()[i] = Some(s.clone());
         s
     }
 }
@@ -572,7 +577,7 @@ fn solve(board: &Board, winner: chess::Color) -> Solved {
 }
 
 /// [`analyse`] with CHA-Solver's answers kept in `cache`.
-pub(crate) fn analyse_cached(pos: &Chess, color: Color, cache: &mut SolvedCache) -> Analysis {
+pub(crate) fn analyse_cached(pos: &Chess, color: Color, cache: &SolvedCache) -> Analysis {
     analyse_with(pos, color, None, true, Some(cache))
 }
 
@@ -583,7 +588,7 @@ fn analyse_with(
     color: Color,
     budget: Option<u64>,
     with_line: bool,
-    cache: Option<&mut SolvedCache>,
+    cache: Option<&SolvedCache>,
 ) -> Analysis {
     let done = |verdict: Verdict, line: Vec<String>, reason: String| Analysis { color, verdict, line, reason };
     let w = side(color);
@@ -727,12 +732,12 @@ fn first_asked(pos: &Chess) -> Color {
 
 /// [`dead`], asking first whether `first` can mate (enough to show the
 /// position alive), with CHA-Solver's answers kept in `cache`.
-pub(crate) fn dead_cached(pos: &Chess, first: Color, cache: &mut SolvedCache) -> Option<bool> {
+pub(crate) fn dead_cached(pos: &Chess, first: Color, cache: &SolvedCache) -> Option<bool> {
     dead_with(pos, first, None, Some(cache))
 }
 
-fn dead_with(pos: &Chess, first: Color, budget: Option<u64>, mut cache: Option<&mut SolvedCache>) -> Option<bool> {
-    let a = analyse_with(pos, first, budget, false, cache.as_deref_mut());
+fn dead_with(pos: &Chess, first: Color, budget: Option<u64>, cache: Option<&SolvedCache>) -> Option<bool> {
+    let a = analyse_with(pos, first, budget, false, cache);
     if a.verdict == Verdict::Winnable {
         return Some(false);
     }

@@ -54,10 +54,6 @@ def convert_judgements(path: str, edition: str,
         if not convertible(g) or (g.chess960 and edition != "2023"):
             continue
         conv = pgn_to_log(g, edition=edition)
-        if any("flag cannot have fallen" in p for p in conv.problems):
-            # A record whose loser on time is not the player to move: convert writes the record's win as
-            # a resignation (the flag that fell was not running), check judges the flag (issue 26, open).
-            continue
         state = Game.from_events(conv.events).state
         played = sum(1 for e in conv.events if e["type"] == "move" or e.get("move"))
         cut = played < len(g.moves)
@@ -70,6 +66,10 @@ def convert_judgements(path: str, edition: str,
             yield g.number, None
             continue
         kind = _KIND_OF_TERMINATION[state.termination]
+        c4 = ed.articles.get("mating_potential")
+        if c4 is not None and state.rulings and state.rulings[-1].article == c4:
+            yield g.number, (kind, c4)  # 1997 C.4: no mating potential, no win in blitz
+            continue
         if kind == "resignation" and not ed.resign_draw_when_opponent_cannot_mate:
             yield g.number, None  # the record's own ending, written as a resignation
             continue

@@ -17,7 +17,9 @@ from click.testing import CliRunner
 from chesslaws.check import check_file
 from chesslaws.editions import get_edition
 from chesslaws.cli import main
+from chesslaws.game import Game
 from chesslaws.pgn import read_pgn
+from chesslaws.records import pgn_to_log
 
 from check_gen import judgement_pgn
 from corpus import CORPUS, FULL_CORPUS, sampled
@@ -240,3 +242,114 @@ def test_draws_on_time_written_as_time_forfeits_are_judged_alike(edition: str, t
     assert checked[1] == ("time_forfeit", ed.articles.get("flag"))
     assert checked[2] is None
     assert checked[3] == (None if edition == "1989" else ("dead_position", ed.articles.get("dead_position")))
+
+
+_RECORD = """[Event "{n}"]
+[Site "lichess.org"]
+[White "a"]
+[Black "b"]
+[Result "{result}"]
+{tc}[Termination "{term}"]
+[SetUp "1"]
+[FEN "{fen}"]
+
+{moves} {result}
+
+"""
+
+
+def _records(path: Path, games: list[tuple[str, str, str, str, str | None]]) -> str:
+    """Writes the records (result, Termination, FEN, moves, TimeControl or None) to `path`."""
+    path.write_text("".join(_RECORD.format(n=i + 1, result=r, term=t, fen=f, moves=m,
+                                           tc=f'[TimeControl "{tc}"]\n' if tc else "")
+                            for i, (r, t, f, m, tc) in enumerate(games)), encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_win_on_time_recorded_for_the_player_to_move_is_judged_alike(edition: str, tmp_path: Path) -> None:
+    """The loser on time made the last recorded move: his flag fell after he made it and before he pressed
+    the clock (a move not completed: 1997 6.7(a), 2023 6.2.1; 1989 12.3: he had not stopped his clock), so
+    the flag rule judges the position on the board, after that move. 1. Black takes White's last rook: White
+    has a bare king and cannot mate, the game is drawn (6.9; 1989 10.5). 2. White keeps the rook: the win
+    stands. Both tools judge it so; convert writes the move as made without pressing, and the flag after.
+    3. As 1, but the record's clock after Black's move shows time left: he pressed it, so his flag cannot have
+    fallen, and both tools take the record's win as Black's resignation (2023 5.1.2 as this project reads
+    it: White cannot mate, a draw)."""
+    p = _records(tmp_path / "mover_lost.pgn", [
+        ("1-0", "Time forfeit", "4k3/8/8/8/8/8/r7/R3K3 b - - 0 1", "1... Rxa1+", "5400"),
+        ("1-0", "Time forfeit", "4k3/8/8/8/8/8/r7/R3K3 b - - 0 1", "1... Ra3", "5400"),
+        ("1-0", "Time forfeit", "4k3/8/8/8/8/8/r7/R3K3 b - - 0 1", "1... Rxa1+ {[%clk 1:29:59]}", "5400"),
+    ])
+    checked = dict(check_judgements(p, edition))
+    assert checked == dict(convert_judgements(p, edition))
+    ed = get_edition(edition)
+    resign = ("resignation", ed.articles.get("resignation")) if ed.resign_draw_when_opponent_cannot_mate else None
+    assert checked == {1: ("time_forfeit", ed.articles.get("flag_draw")), 2: None, 3: resign}
+    *on_time, pressed = read_pgn(p)
+    conv = pgn_to_log(pressed, edition=edition)
+    assert any("Black's flag cannot have fallen" in q for q in conv.problems), conv.problems
+    for g, result in zip(on_time, ("1/2-1/2", "1-0")):
+        conv = pgn_to_log(g, edition=edition)
+        assert not any("cannot have fallen" in q for q in conv.problems), conv.problems
+        move, flag = conv.events[-2:]
+        assert (move["type"], move["by"], move.get("press")) == ("move", "black", False)
+        assert (flag["type"], flag["by"]) == ("claim_flag", "white")
+        assert Game.from_events(conv.events).state.result == result
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_the_1997_rule_of_mating_potential_in_blitz_is_judged_alike(edition: str, tmp_path: Path) -> None:
+    """1997 Appendix C.4: in blitz (C.1: the TimeControl gives all the moves in under 15 minutes) a player
+    must have mating potential to win, whatever the way he won. Each record under blitz (180+2) and
+    standard play (5400), the wins also without a TimeControl (not blitz, for either tool; a draw on time
+    with no time control is read as a flag by check, as an agreement by convert). 1. A win on time with two
+    knights against a lone king (6.9 lets them win: a mate exists). 2. A resignation by the side with a
+    queen against a lone king (2023 5.1.2 as this project reads it: drawn too; 1989 10.5: a bare king
+    cannot win, which neither tool counts as a finding). 3. A draw on time where the opponent has the two
+    knights: his win by 6.9, except in 1997 blitz."""
+    games = [("1-0", "Time forfeit", "4k3/8/8/8/8/8/8/2NNK3 w - - 0 1", "1. Kf2"),
+             ("1-0", "a won by resignation", "4k3/8/8/8/8/8/q7/4K3 w - - 0 1", "1. Kf1"),
+             ("1/2-1/2", "Time forfeit", "4k3/8/8/8/8/8/8/2NNK3 w - - 0 1", "1. Kf2")]
+    p = _records(tmp_path / "blitz.pgn", [(*g, tc) for tc in ("180+2", "5400") for g in games]
+                 + [(*g, None) for g in games[:2]])
+    checked = dict(check_judgements(p, edition))
+    assert checked == dict(convert_judgements(p, edition))
+    ed = get_edition(edition)
+    resign = ("resignation", ed.articles.get("resignation")) if ed.resign_draw_when_opponent_cannot_mate else None
+    flag = ("time_forfeit", ed.articles.get("flag"))
+    standard = [None, resign, flag]
+    blitz = [("time_forfeit", "C.4"), ("resignation", "C.4"), None] if edition == "1997" else standard
+    assert [checked[n] for n in range(1, 9)] == blitz + standard + standard[:2]
+    if edition == "1997":
+        res = CliRunner().invoke(main, ["check", p, "--edition", "1997", "--only-problems"])
+        assert ("time_forfeit [Article C.4 (1997)] After 1. Kf2 the record gives 1-0 (Black's flag fell), but "
+                "White has only two knights against a lone king: in blitz a player must have mating potential to "
+                "win, so the game is drawn") in res.output, res.output
+
+
+def test_check_reads_blitz_from_the_time_control_as_the_arbiter_does(tmp_path: Path) -> None:
+    """1997 C.1 in check (Rust) and in the arbiter (``timecontrol.classify``): the same TimeControl tags
+    are blitz, seen through C.4 (a win on time with two knights against a lone king)."""
+    from chesslaws.timecontrol import TimeControl, classify
+
+    controls = ["180", "180+2", "5+3", "600", "840", "899+0", "900", "60+14", "10+1", "180+0.5", "40/300",
+                "40/5400:1800+30", "60/600:300", "40/300:60", "5400", "-", "?", "", "1/259200", "3 min", "G/5"]
+    p = _records(tmp_path / "controls.pgn", [("1-0", "Time forfeit", "4k3/8/8/8/8/8/8/2NNK3 w - - 0 1", "1. Kf2",
+                                              tc or None) for tc in controls])
+    checked = dict(check_judgements(p, "1997"))
+    assert checked == dict(convert_judgements(p, "1997"))
+
+    def blitz(text: str) -> bool:
+        for read in (TimeControl.from_pgn, TimeControl.parse):
+            try:
+                tc = read(text)
+            except Exception:
+                continue
+            per_move = len(tc.periods) == 1 and tc.periods[0].moves == 1  # correspondence: no clock
+            return not tc.unlimited and not per_move and classify(tc, "1997") == "blitz"
+        return False
+
+    expected = {n + 1: ("time_forfeit", "C.4") if blitz(tc) else None for n, tc in enumerate(controls)}
+    assert checked == expected
+    assert sum(j is not None for j in checked.values()) == 9

@@ -31,6 +31,17 @@ The Laws' decisions are the arbiter's (the same analysis as
 same records inconsistent, by the same article (tests/test_judgement.py).
 - ``resignation`` (2023, 5.1.2): a win by resignation where the winner
   could not have mated: a draw.
+- ``time_forfeit`` or ``resignation`` citing 1997 Appendix C.4: in blitz
+  (C.1, read from the ``TimeControl`` tag as
+  :func:`chesslaws.timecontrol.classify` reads it; no tag, not blitz) a win
+  other than by checkmate, an arbiter's decision included, where the winner
+  has no mating potential (the arbiter's material reading): a draw.
+
+A win on time recorded with the winner to move is the flag of the loser
+after he made his last move and before he pressed the clock (a move not
+completed), judged on the position after that move; where the record's
+clock after that move shows time left, or there is no move, it is taken
+as a resignation, as ``convert`` writes it.
 - ``agreement`` (2023, 5.2.3): a draw the record does not explain (an
   agreement, as ``convert`` writes it) before both players have made a
   move: void, the game has no result.

@@ -482,7 +482,8 @@ def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_prob
     those with findings, then the summary). Reports illegal or unreadable moves, games that
     go on or record another result after checkmate, stalemate, a dead
     position, fivefold repetition or 75 moves (2023), wins on time or by
-    resignation (2023) where the winner could not have mated, and PGN
+    resignation (2023) where the winner could not have mated (1997 blitz,
+    by the TimeControl tag: had no mating potential, C.4), and PGN
     syntax faults (a quote not escaped in a tag, a Result tag that
     contradicts the movetext, tags with no movetext).
 

@@ -821,7 +821,7 @@ class _Converter:
             if kind in ("time_forfeit", "timeout_vs_insufficient", "abandoned"):
                 # An abandoned game is lost on time (the player who left let his clock run out), as
                 # `check` judges it.
-                done = self._flag(g, events, loser, winner, said)
+                done = self._flag(g, events, loser, winner, said, last)
                 if done is not None:
                     return done
             elif kind in _AUTOMATIC_ENDS:
@@ -870,13 +870,28 @@ class _Converter:
             self.notes.append(f"{said}, but no result (*): the game is left unfinished")
         return g, events
 
-    def _flag(self, g: Game, events: list[dict[str, Any]], loser: Color, winner: Color, said: str
-              ) -> tuple[Game, list[dict[str, Any]]] | None:
+    def _flag(self, g: Game, events: list[dict[str, Any]], loser: Color, winner: Color, said: str,
+              last: dict[str, Any] | None = None) -> tuple[Game, list[dict[str, Any]]] | None:
         st = g.state
         if not self.timed:
             self.problems.append(f"{said} says the flag fell, but the record has no time control")
             return None
-        if st.turn != loser:
+        if st.turn != loser and last is not None and last["side"] == loser and not last.get("target"):
+            # The loser's last move is on the board, but his flag fell before he pressed the clock: the
+            # move was made and not completed (1997 6.7(a), 2023 6.2.1; 1989 12.3: he had not stopped his
+            # clock), so his clock ran on until it fell, the position on the board being the one after
+            # that move, which the flag rule judges (as `check` does). (A clock after that move showing
+            # time left says he pressed it: then his flag cannot have fallen.)
+            prev: Game = last["game"]
+            unpressed = dict(events[last["index"]], press=False)
+            g = prev.apply(unpressed)
+            events = events[:last["index"]] + [unpressed]
+            self.expected[-1] = None  # the record's clock after a move never pressed is not the Laws' clock
+            self.notes.append(f"{said} with {NAME[winner]} to move: {NAME[loser]}'s flag fell after he made "
+                              f"{self.name(last['ply0'])} and before he pressed the clock (written as a move "
+                              "made without pressing)")
+            st = g.state
+        if st.turn != loser and st.clock.running != loser:
             self.problems.append(f"{said}: {NAME[loser]}'s flag cannot have fallen, {NAME[winner]}'s clock was "
                                  "running")
             return None
