@@ -1282,13 +1282,17 @@ class Hub:
             raise ApiError(409, "the game has not started: it starts when both players have opened it")
         elif t < 0:
             raise ApiError(409, f"the game has not started yet: it starts in {-t:.0f} s")
-        if kind != "observe":  # a game that ended by itself by then: the ending is written first
+        ms = round(t * 1000)
+        # Something happened by itself by t (a flag fall observed, the default time)? Asked once: usually not.
+        by_itself = due(live.game.state, ms)
+        if by_itself and kind != "observe":  # a game that ended by itself by then: the ending is written first
             await self._write_ending_locked(live, t)
+            by_itself = due(live.game.state, ms)
         event: dict[str, Any] = {"type": kind, "t": t, "by": by}
         event.update({k: v for k, v in body.items() if k not in ("type", "t", "by")})
         game = live.game
         if live.interface != "otb":  # judged on the game as it stands at t (a flag may have fallen)
-            self._check_legal(seen_at(game, t) if due(game.state, round(t * 1000)) else game, event)
+            self._check_legal(seen_at(game, t) if by_itself else game, event)
         try:
             new = game.apply(event)
         except WrongState as err:  # said for people: what was not done and why, without the log's t=
@@ -1697,10 +1701,12 @@ class Hub:
         # The view of each language has the moves from the first one a viewer of that language lacks.
         now = live.game.state.moves
         first: dict[str, int] = {}
+        has: list[int] = []  # how many of the moves each viewer has (asking for new moves only)
         for sub in subs:
             lacks = _common_prefix(sub.sent, now) if sub.delta else 0
+            has.append(lacks)
             first[sub.lang] = min(first.get(sub.lang, lacks), lacks)
-        for sub in subs:
+        for k, sub in enumerate(subs):
             parts = views.get(sub.lang)
             if parts is None:
                 parts = views[sub.lang] = self._view(live, sub.lang, first[sub.lang])
@@ -1711,7 +1717,7 @@ class Hub:
                     records = live.view_records
             assert records is not None
             view, legal = parts
-            base = _common_prefix(sub.sent, records) if sub.delta else -1
+            base = (has[k] if records is now else _common_prefix(sub.sent, records)) if sub.delta else -1
             offset = first[sub.lang]
             same = bool(sub.delta and sub.sent is not None and (sub.sent_controls is view["controls"]
                                                                  or sub.sent_controls == view["controls"]))
