@@ -28,7 +28,7 @@ def test_messages_are_compact_json_whatever_they_hold() -> None:
     in the same compact form, so that an acknowledgement can still carry its state (hub._with_state)."""
     import json
 
-    from chesslaws.server.hub import _STATE_HEAD, _with_state
+    from chesslaws.server.hub import _STATE_HEAD, _state_text, _with_state
     from chesslaws.server.store import dumps
 
     for state in ({"ply": 3, "name": "Ä"}, {"ply": 10**30}):
@@ -36,6 +36,12 @@ def test_messages_are_compact_json_whatever_they_hold() -> None:
         assert msg.startswith(_STATE_HEAD) and json.loads(msg)["state"] == state
         both = json.loads(_with_state({"kind": "ack", "rid": 1, "seq": 2}, msg))
         assert both == {"kind": "ack", "rid": 1, "seq": 2, "state": state}
+        # The legal moves, written as JSON by the core, are spliced in as the state's last key.
+        legal = '[{"uci":"e2e4","san":"e4"},{"uci":"e1g1","san":"O-O+"}]'
+        spliced = _state_text(state, legal)
+        assert spliced.startswith(_STATE_HEAD)
+        assert json.loads(spliced) == {"kind": "state", "state": {**state, "legal_moves": json.loads(legal)}}
+        assert json.loads(_state_text(state, "[]"))["state"]["legal_moves"] == []
 
 
 def test_the_clocks_at_an_instant_without_the_state_at_that_instant_are_the_states() -> None:
