@@ -3,11 +3,11 @@
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use shakmaty::fen::{Fen, ParseFenError};
-use shakmaty::san::{San, SanError, SanPlus};
+use shakmaty::san::{San, SanError, SanPlus, Suffix};
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{
-    CastlingMode, Chess, Color, EnPassantMode, Move, Position as _, PositionErrorKinds, Role,
+    CastlingMode, Chess, Color, EnPassantMode, Move, MoveList, Position as _, PositionErrorKinds, Role,
     Square,
 };
 
@@ -293,6 +293,39 @@ pub fn uci_of(m: Move) -> String {
 /// UCI of `m` as written in `pos`'s castling mode: in Chess960 a castling is
 /// the king taking its own rook (`e1h1`), in standard chess the king's two
 /// squares (`e1g1`).
+/// `SanPlus::from_move(pos.clone(), m)` for a move `m` of `legals`, the legal moves of `pos`: the same SAN,
+/// with the candidates for its disambiguation taken from `legals` (shakmaty generates them again for
+/// every move), and checkmate looked for only after a check (shakmaty asks for the outcome, which
+/// generates the replies after every move).
+pub fn san_among(pos: &Chess, m: Move, legals: &MoveList) -> SanPlus {
+    let (role, to) = match m {
+        Move::Normal { role, to, .. } | Move::Put { role, to } => (Some(role), to),
+        Move::EnPassant { to, .. } => (Some(Role::Pawn), to),
+        Move::Castle { .. } => (None, m.to()),
+    };
+    let mut candidates = MoveList::new();
+    for &c in legals.iter() {
+        let same = match (role, c) {
+            (Some(r), Move::Normal { role: cr, to: ct, .. } | Move::Put { role: cr, to: ct }) => cr == r && ct == to,
+            (Some(r), Move::EnPassant { to: ct, .. }) => r == Role::Pawn && ct == to,
+            (None, Move::Castle { .. }) => c.castling_side() == m.castling_side(),
+            _ => false,
+        };
+        if same {
+            candidates.push(c);
+        }
+    }
+    let san = San::disambiguate(m, &candidates);
+    let mut after = pos.clone();
+    after.play_unchecked(m);
+    let suffix = if after.checkers().any() {
+        Some(if after.legal_moves().is_empty() { Suffix::Checkmate } else { Suffix::Check })
+    } else {
+        None
+    };
+    SanPlus { san, suffix }
+}
+
 pub fn uci_in(pos: &Chess, m: Move) -> String {
     UciMove::from_move(m, pos.castles().mode()).to_string()
 }
@@ -701,6 +734,28 @@ impl Position {
             .filter(|m| m.capture() != Some(Role::King))
             .map(|m| uci_in(&self.pos, m))
             .collect()
+    }
+
+    /// The legal moves as the JSON text of a list of `{"uci": ..., "san": ...}` objects: the pairs of
+    /// `legal_moves_san`, in the same order, with the same SAN. The server splices it into its states as
+    /// it is: no Python object per move, and each move's SAN without generating the moves again
+    /// (`san_among`). UCI and SAN are plain ASCII letters, digits and `x+#=-`: nothing to escape.
+    fn legal_moves_json(&self) -> String {
+        let legals = self.pos.legal_moves();
+        let mut out = String::with_capacity(2 + legals.len() * 30);
+        out.push('[');
+        for (k, &m) in legals.iter().enumerate() {
+            if k > 0 {
+                out.push(',');
+            }
+            out.push_str("{\"uci\":\"");
+            out.push_str(&uci_in(&self.pos, m));
+            out.push_str("\",\"san\":\"");
+            san_among(&self.pos, m, &legals).append_to_string(&mut out);
+            out.push_str("\"}");
+        }
+        out.push(']');
+        out
     }
 
     /// Legal moves as (UCI, SAN with check suffix) pairs.

@@ -8,6 +8,7 @@ Results", also Ethereal's fischer.epd), a copy in tests/data/chess960_perft.epd.
 
 from __future__ import annotations
 
+import json
 import random
 from collections import defaultdict
 from pathlib import Path
@@ -275,9 +276,11 @@ def _play_960_games(bounds: tuple[int, int]) -> tuple[int, int]:
             assert position.shredder_fen() == board.fen(shredder=True), where
             ours_keys[position.repetition_key()].add(ply)
             theirs_keys[board._transposition_key()].add(ply)
-            legal = sorted(position.legal_moves_san())
+            pairs = position.legal_moves_san()
+            legal = sorted(pairs)
             expected = sorted((board.uci(m), board.san(m)) for m in board.legal_moves)
             assert legal == expected, where
+            assert json.loads(position.legal_moves_json()) == [{"uci": u, "san": s} for u, s in pairs], where
             if board.is_game_over():
                 break
             move = _pick(board, rng, history)

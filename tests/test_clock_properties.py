@@ -93,6 +93,19 @@ def test_remaining_never_negative(control: TimeControl, steps: list[tuple[Any, .
 
 @settings(max_examples=200, deadline=None)
 @given(controls(), st.lists(STEP, max_size=40), st.integers(0, 2_000_000))
+def test_remaining_is_what_the_clock_run_on_to_that_instant_shows(control: TimeControl, steps: list[tuple[Any, ...]],
+                                                                 later: int) -> None:
+    """``remaining`` computes a side's time at an instant without building the clock at that instant (a
+    state's view asks for it at every move): it must equal that clock's, delays and flag falls included."""
+    for c, t in run(control, steps):
+        for side in SIDES:
+            for at in (t, t + 1, t + later // 7, t + later // 3, t + later):
+                expected = None if control.unlimited else c._advance(at)._remaining[0 if side == "white" else 1]
+                assert c.remaining(at, side) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(controls(), st.lists(STEP, max_size=40), st.integers(0, 2_000_000))
 def test_time_runs_only_on_the_running_clock(control: TimeControl, steps: list[tuple[Any, ...]], later: int) -> None:
     for c, t in run(control, steps):
         for side in SIDES:

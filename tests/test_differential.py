@@ -22,6 +22,7 @@ old position must be unchanged.
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from collections.abc import Hashable
@@ -141,6 +142,8 @@ def _compare(
         assert pos.parse_move(san) == uci, f"{where}: {san}"
         assert pos.parse_move(uci) == uci, f"{where}: {uci}"
     assert pos.legal_moves() == [uci for uci, _ in ours]
+    # The same pairs, in the same order, as the JSON text the server splices into its states.
+    assert json.loads(pos.legal_moves_json()) == [{"uci": uci, "san": san} for uci, san in ours], where
 
     assert pos.is_check() == board.is_check(), where
     assert pos.is_checkmate() == board.is_checkmate(), where

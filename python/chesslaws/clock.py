@@ -332,9 +332,16 @@ class Clock:
         self._check_t(t_ms)
         if self._control.unlimited:
             return None
-        if self._running != side or self._since is None:  # its clock does not run: its time stands
-            return self._remaining[i]
-        return self._advanced(t_ms, i)[0][i]
+        # What _advance(t_ms) leaves on this side, without building that clock (a state's view asks
+        # for both sides at every move): only the running side's time runs, after its delay, to zero.
+        left = self._remaining[i]
+        since = self._since
+        if self._running != side or since is None or self._fell_at[i] is not None:
+            return left
+        dt = t_ms - since
+        if t_ms >= since + self._delay_left + left:
+            return 0
+        return left - (dt - min(dt, self._delay_left))
 
     def used(self, t_ms: int, side: Color) -> int:
         """The time ``side``'s clock has run up to ``t_ms`` (thinking time)."""

@@ -26,11 +26,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Coroutine, Mapping, Sequence, TypeVar
 
+import orjson
+
 from chesslaws.errors import AmbiguousMove, ChessLawsError, IllegalMove, InvalidInput, UnreadableMove, WrongState
 from chesslaws.events import SCHEMAS, ms_to_t
 from chesslaws.game import Game
 from chesslaws.game.draws import awaiting_arbiter
 from chesslaws.game.flags import due, ending_by_itself
+from chesslaws.game.state import GameState
 from chesslaws.history import Moves
 from chesslaws.position import STARTING_FEN, Position
 from chesslaws.server.controls import controls
@@ -88,6 +91,28 @@ def _with_state(ack: dict[str, Any], state_message: str) -> str:
     ``{"kind": "state", "state": {...}}``) as its ``"state"``, without encoding the state again."""
     assert state_message.startswith(_STATE_HEAD)
     return dumps(ack)[:-1] + ',"state":' + state_message[len(_STATE_HEAD):]
+
+
+def _state_text(state: dict[str, Any], legal: str) -> str:
+    """The message ``{"kind": "state", "state": state}`` with ``legal`` (JSON text) as the state's
+    ``"legal_moves"`` (the last key), without decoding and encoding it again (see :meth:`Hub._view`)."""
+    return dumps({"kind": "state", "state": state})[:-2] + ',"legal_moves":' + legal + "}}"
+
+
+def _clocks_at(clocks: dict[str, Any], st: GameState, ms: int) -> None:
+    """``clocks``, the clocks of ``st.to_json()``, as they stand at the later instant ``ms`` when nothing
+    happens by itself by then (:func:`~chesslaws.game.flags.due` is false): as in ``st`` at ``ms``, only
+    the running side's time has run on, down to zero at its flag's instant (the clock's
+    :meth:`~chesslaws.clock.Clock.flag_time`, which counts a delay first). Cheaper than the state at
+    ``ms`` (a test holds the two equal)."""
+    running = st.clock.running
+    if running is None:
+        return
+    key = "white_ms" if running == "white" else "black_ms"
+    left = clocks[key]
+    flag = st.clock.flag_time(running)
+    if left is not None and flag is not None:
+        clocks[key] = max(0, min(left, flag - ms))
 
 
 #: A live game keeps the FEN after every this many moves for its view (see Hub._move_list).
@@ -400,7 +425,7 @@ class LiveGame:
     move_fens: list[str | None] = field(default_factory=list)
     move_tail: tuple[int, str | None] | None = None
     # The legal moves of one position (the position itself, held, is the key: no FEN is written for it).
-    legal_cache: tuple[Position, str, list[dict[str, str]]] | None = None
+    legal_cache: tuple[Position, str, str] | None = None  # (position, language, their JSON)
     view_records: Sequence[Any] = ()  # the move records of the latest view (see Hub.broadcast)
     # What a view takes from the game's configuration alone (see Hub.view), per language: built again
     # only when an event changes the configuration (the object is then another one).
@@ -1257,13 +1282,17 @@ class Hub:
             raise ApiError(409, "the game has not started: it starts when both players have opened it")
         elif t < 0:
             raise ApiError(409, f"the game has not started yet: it starts in {-t:.0f} s")
-        if kind != "observe":  # a game that ended by itself by then: the ending is written first
+        ms = round(t * 1000)
+        # Something happened by itself by t (a flag fall observed, the default time)? Asked once: usually not.
+        by_itself = due(live.game.state, ms)
+        if by_itself and kind != "observe":  # a game that ended by itself by then: the ending is written first
             await self._write_ending_locked(live, t)
+            by_itself = due(live.game.state, ms)
         event: dict[str, Any] = {"type": kind, "t": t, "by": by}
         event.update({k: v for k, v in body.items() if k not in ("type", "t", "by")})
         game = live.game
         if live.interface != "otb":  # judged on the game as it stands at t (a flag may have fallen)
-            self._check_legal(seen_at(game, t) if due(game.state, round(t * 1000)) else game, event)
+            self._check_legal(seen_at(game, t) if by_itself else game, event)
         try:
             new = game.apply(event)
         except WrongState as err:  # said for people: what was not done and why, without the log's t=
@@ -1474,25 +1503,41 @@ class Hub:
         """The state of the spec, plus what a board needs: moves, legal moves, names, server time.
         ``moves_from``: the moves from that index on only (a broadcast to viewers that have the earlier
         ones, see :meth:`broadcast`); every other view has them all."""
+        out, legal = self._view(live, lang, moves_from)
+        out["legal_moves"] = orjson.loads(legal)
+        return out
+
+    def _view(self, live: LiveGame, lang: str, moves_from: int) -> tuple[dict[str, Any], str]:
+        """:meth:`view` without its legal moves, and the legal moves as JSON text (the core writes them so,
+        for the broadcast to splice into its message: see :func:`_state_text`)."""
         lang = self.language_of(lang)
         t = self.t_of(live)
-        game = seen_at(live.game, t)
+        game = live.game
         st = game.state
+        ms = round(t * 1000)
+        if ms > st.t_ms and due(st, ms):  # something happened by itself by t: the game as it stands then
+            game = game.at(t)
+            st = game.state
         cfg = st.config
         out = game.to_json()
+        if ms > st.t_ms:  # nothing else changed by t but the running clock (flags.due): its time at t
+            _clocks_at(out["clocks"], st, ms)
         local = lang != "en"
         moves = self._move_list(live, st.moves, cfg.fen, lang if local else "en", cfg.chess960, moves_from)
         live.view_records = st.moves
-        legal: list[dict[str, str]] = []
+        legal = "[]"
         if st.ongoing:
             pos, key = st.position, lang if local else "en"
             kept = live.legal_cache
             if kept is not None and kept[0] is pos and kept[1] == key:
                 legal = kept[2]
             else:
-                legal = [{"uci": u, "san": s} for u, s in pos.legal_moves_san()]
                 if local:
-                    self._localise_legal(legal, pos, lang)
+                    listed = [{"uci": u, "san": s} for u, s in pos.legal_moves_san()]
+                    self._localise_legal(listed, pos, lang)
+                    legal = dumps(listed)
+                else:
+                    legal = pos.legal_moves_json()
                 live.legal_cache = (pos, key, legal)
         fixed = live.config_cache.get(lang)
         if fixed is None or fixed[0] is not cfg:
@@ -1522,7 +1567,6 @@ class Hub:
             "seats_open": [s for s in ("white", "black") if not live.token_hashes.get(s)],
             "interface": live.interface,
             "moves": moves,
-            "legal_moves": legal,
             "check": st.position.is_check(),
             "absent": sorted(st.absent),
             "lang": lang,
@@ -1533,7 +1577,7 @@ class Hub:
             "arbiter_watching": any(sub.seat == "arbiter" for sub in live.subscribers),
             "held": live.held,
         })
-        return out
+        return out, legal
 
     @staticmethod
     def _aborted(game: Game) -> bool:
@@ -1629,7 +1673,7 @@ class Hub:
                 m.pop("san_local", None)
 
     def state_message(self, live: LiveGame, lang: str) -> str:
-        return dumps({"kind": "state", "state": self.view(live, lang)})
+        return _state_text(*self._view(live, lang, 0))
 
     def send_state(self, live: LiveGame, sub: Subscriber) -> None:
         """Queues the whole state for one viewer (on connecting, or after it missed messages)."""
@@ -1650,27 +1694,30 @@ class Hub:
                     watch(live.id)
                 except Exception:  # noqa: BLE001 - a watcher's fault never stops a state
                     log.exception("a watcher of game %s failed", live.id)
-        views: dict[str, dict[str, Any]] = {}
+        views: dict[str, tuple[dict[str, Any], str]] = {}
         cache: dict[tuple[str, int, bool], str] = {}
         records: Sequence[Any] | None = None
         subs = [only] if only is not None else list(live.subscribers)
         # The view of each language has the moves from the first one a viewer of that language lacks.
         now = live.game.state.moves
         first: dict[str, int] = {}
+        has: list[int] = []  # how many of the moves each viewer has (asking for new moves only)
         for sub in subs:
             lacks = _common_prefix(sub.sent, now) if sub.delta else 0
+            has.append(lacks)
             first[sub.lang] = min(first.get(sub.lang, lacks), lacks)
-        for sub in subs:
-            view = views.get(sub.lang)
-            if view is None:
-                view = views[sub.lang] = self.view(live, sub.lang, first[sub.lang])
+        for k, sub in enumerate(subs):
+            parts = views.get(sub.lang)
+            if parts is None:
+                parts = views[sub.lang] = self._view(live, sub.lang, first[sub.lang])
                 if live.view_records is not now:  # the moves seen at t are others: all of them
                     first[sub.lang] = 0
-                    view = views[sub.lang] = self.view(live, sub.lang)
+                    parts = views[sub.lang] = self._view(live, sub.lang, 0)
                 if records is None:
                     records = live.view_records
             assert records is not None
-            base = _common_prefix(sub.sent, records) if sub.delta else -1
+            view, legal = parts
+            base = (has[k] if records is now else _common_prefix(sub.sent, records)) if sub.delta else -1
             offset = first[sub.lang]
             same = bool(sub.delta and sub.sent is not None and (sub.sent_controls is view["controls"]
                                                                  or sub.sent_controls == view["controls"]))
@@ -1681,7 +1728,7 @@ class Hub:
                     out = {**view, "moves": view["moves"][base - offset:], "moves_from": base}
                     if same:
                         del out["controls"]
-                msg = cache[(sub.lang, base, same)] = dumps({"kind": "state", "state": out})
+                msg = cache[(sub.lang, base, same)] = _state_text(out, legal)
             if ack is not None and sub is ack[0]:
                 msg = _with_state(ack[1], msg)
             try:
@@ -1689,8 +1736,8 @@ class Hub:
             except asyncio.QueueFull:  # a viewer that does not read: only the latest state matters
                 sub.queue.clear()
                 if base > 0 or same:  # what it missed may have changed anything: the whole state again
-                    whole = view if offset == 0 else self.view(live, sub.lang)
-                    msg = dumps({"kind": "state", "state": {**whole, "moves_from": 0}})
+                    whole = view if offset == 0 else self._view(live, sub.lang, 0)[0]
+                    msg = _state_text({**whole, "moves_from": 0}, legal)
                     if ack is not None and sub is ack[0]:
                         msg = _with_state(ack[1], msg)
                 sub.queue.put_nowait(msg)
