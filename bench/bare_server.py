@@ -123,5 +123,7 @@ def create(db: str) -> FastAPI:
 
 
 if __name__ == "__main__":
+    # The transport as `chesslaws serve` runs it: no per-message deflate (uvicorn's default is on, and
+    # compressing every row would charge the relay for work chesslaws does not do).
     uvicorn.run(create(sys.argv[2]), host="127.0.0.1", port=int(sys.argv[1]), log_level="warning",
-                ws_max_size=16 * 1024)
+                ws_max_size=16 * 1024, ws_per_message_deflate=False)
