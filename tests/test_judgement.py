@@ -266,6 +266,13 @@ def _records(path: Path, games: list[tuple[str, str, str, str, str | None]]) -> 
     return str(path)
 
 
+def _bare_king_resigned_to(edition: str) -> tuple[str, str] | None:
+    """The judgement of a resignation to a player having a bare king: a draw by 2023 5.1.2 (as this project
+    reads it: he cannot mate) and by 1989 10.5 (a bare king cannot win the game); under 1997 (standard play)
+    the resignation stands."""
+    return {"1989": ("resignation", "10.5"), "1997": None, "2023": ("resignation", "5.1.2")}[edition]
+
+
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_a_win_on_time_recorded_for_the_player_to_move_is_judged_alike(edition: str, tmp_path: Path) -> None:
     """The loser on time made the last recorded move: his flag fell after he made it and before he pressed
@@ -275,7 +282,7 @@ def test_a_win_on_time_recorded_for_the_player_to_move_is_judged_alike(edition: 
     stands. Both tools judge it so; convert writes the move as made without pressing, and the flag after.
     3. As 1, but the record's clock after Black's move shows time left: he pressed it, so his flag cannot have
     fallen, and both tools take the record's win as Black's resignation (2023 5.1.2 as this project reads
-    it: White cannot mate, a draw)."""
+    it: White cannot mate, a draw; 1989 10.5: White has a bare king, a draw)."""
     p = _records(tmp_path / "mover_lost.pgn", [
         ("1-0", "Time forfeit", "4k3/8/8/8/8/8/r7/R3K3 b - - 0 1", "1... Rxa1+", "5400"),
         ("1-0", "Time forfeit", "4k3/8/8/8/8/8/r7/R3K3 b - - 0 1", "1... Ra3", "5400"),
@@ -284,7 +291,7 @@ def test_a_win_on_time_recorded_for_the_player_to_move_is_judged_alike(edition: 
     checked = dict(check_judgements(p, edition))
     assert checked == dict(convert_judgements(p, edition))
     ed = get_edition(edition)
-    resign = ("resignation", ed.articles.get("resignation")) if ed.resign_draw_when_opponent_cannot_mate else None
+    resign = _bare_king_resigned_to(edition)
     assert checked == {1: ("time_forfeit", ed.articles.get("flag_draw")), 2: None, 3: resign}
     *on_time, pressed = read_pgn(p)
     conv = pgn_to_log(pressed, edition=edition)
@@ -306,7 +313,7 @@ def test_the_1997_rule_of_mating_potential_in_blitz_is_judged_alike(edition: str
     with no time control is read as a flag by check, as an agreement by convert). 1. A win on time with two
     knights against a lone king (6.9 lets them win: a mate exists). 2. A resignation by the side with a
     queen against a lone king (2023 5.1.2 as this project reads it: drawn too; 1989 10.5: a bare king
-    cannot win, which neither tool counts as a finding). 3. A draw on time where the opponent has the two
+    cannot win the game). 3. A draw on time where the opponent has the two
     knights: his win by 6.9, except in 1997 blitz."""
     games = [("1-0", "Time forfeit", "4k3/8/8/8/8/8/8/2NNK3 w - - 0 1", "1. Kf2"),
              ("1-0", "a won by resignation", "4k3/8/8/8/8/8/q7/4K3 w - - 0 1", "1. Kf1"),
@@ -316,7 +323,7 @@ def test_the_1997_rule_of_mating_potential_in_blitz_is_judged_alike(edition: str
     checked = dict(check_judgements(p, edition))
     assert checked == dict(convert_judgements(p, edition))
     ed = get_edition(edition)
-    resign = ("resignation", ed.articles.get("resignation")) if ed.resign_draw_when_opponent_cannot_mate else None
+    resign = _bare_king_resigned_to(edition)
     flag = ("time_forfeit", ed.articles.get("flag"))
     standard = [None, resign, flag]
     blitz = [("time_forfeit", "C.4"), ("resignation", "C.4"), None] if edition == "1997" else standard
@@ -353,3 +360,34 @@ def test_check_reads_blitz_from_the_time_control_as_the_arbiter_does(tmp_path: P
     expected = {n + 1: ("time_forfeit", "C.4") if blitz(tc) else None for n, tc in enumerate(controls)}
     assert checked == expected
     assert sum(j is not None for j in checked.values()) == 9
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_win_by_a_bare_king_is_judged_alike(edition: str, tmp_path: Path) -> None:
+    """1989 Article 10.5: "A player having a bare king cannot win the game", whatever the way he won. 1. A
+    resignation by Black, White having a bare king against a queen; 2. the same for Black (0-1, "Normal":
+    written as White's resignation); 3. a win on time for White's bare king; 4. a resignation by Black against a
+    king and rook (not a bare king; a mate exists, so 2023 5.1.2 lets it stand too). Under 1989 both tools
+    draw 1-3 by 10.5; under 2023 the resignations are drawn by 5.1.2 as this project reads it; under 1997
+    (standard play) only the flag is (6.9)."""
+    p = _records(tmp_path / "bare_king.pgn", [
+        ("1-0", "a won by resignation", "4k3/8/8/8/8/8/q7/4K3 w - - 0 1", "1. Kf1", "5400"),
+        ("0-1", "Normal", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "1. Kf2", "5400"),
+        ("1-0", "Time forfeit", "4k3/8/8/8/8/8/q7/4K3 w - - 0 1", "1. Kf1", "5400"),
+        ("1-0", "a won by resignation", "4k3/8/8/8/8/8/q7/4KR2 w - - 0 1", "1. Rf2", "5400"),
+    ])
+    checked = dict(check_judgements(p, edition))
+    assert checked == dict(convert_judgements(p, edition))
+    ed = get_edition(edition)
+    flag = ("time_forfeit", ed.articles.get("flag_draw"))
+    expected = {
+        "1989": [("resignation", "10.5"), ("resignation", "10.5"), flag, None],
+        "1997": [None, None, flag, None],
+        "2023": [("resignation", "5.1.2"), ("resignation", "5.1.2"), flag, None],
+    }[edition]
+    assert [checked[n] for n in range(1, 5)] == expected
+    if edition == "1989":
+        res = CliRunner().invoke(main, ["check", p, "--edition", "1989", "--only-problems"])
+        assert ("resignation [Article 10.5 (1989)] After 1. Kf2 the record gives 0-1 (a resignation by White), "
+                "but Black has only the king left: a player having a bare king cannot win the game, so the game "
+                "is drawn") in res.output, res.output

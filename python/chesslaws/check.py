@@ -30,7 +30,9 @@ The Laws' decisions are the arbiter's (the same analysis as
 ``chesslaws.mating``), so that ``chesslaws convert --report`` calls the
 same records inconsistent, by the same article (tests/test_judgement.py).
 - ``resignation`` (2023, 5.1.2): a win by resignation where the winner
-  could not have mated: a draw.
+  could not have mated: a draw. (1989, 10.5): a win other than on time
+  (a resignation, an arbiter's decision) by a player having a bare king:
+  a draw, whatever the way he won.
 - ``time_forfeit`` or ``resignation`` citing 1997 Appendix C.4: in blitz
   (C.1, read from the ``TimeControl`` tag as
   :func:`chesslaws.timecontrol.classify` reads it; no tag, not blitz) a win

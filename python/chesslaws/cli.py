@@ -483,7 +483,8 @@ def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_prob
     go on or record another result after checkmate, stalemate, a dead
     position, fivefold repetition or 75 moves (2023), wins on time or by
     resignation (2023) where the winner could not have mated (1997 blitz,
-    by the TimeControl tag: had no mating potential, C.4), and PGN
+    by the TimeControl tag: had no mating potential, C.4; 1989: any win
+    but checkmate by a player having a bare king, 10.5), and PGN
     syntax faults (a quote not escaped in a tag, a Result tag that
     contradicts the movetext, tags with no movetext).
 
