@@ -309,8 +309,8 @@ def test_a_win_on_time_recorded_for_the_player_to_move_is_judged_alike(edition: 
 def test_the_1997_rule_of_mating_potential_in_blitz_is_judged_alike(edition: str, tmp_path: Path) -> None:
     """1997 Appendix C.4: in blitz (C.1: the TimeControl gives all the moves in under 15 minutes) a player
     must have mating potential to win, whatever the way he won. Each record under blitz (180+2) and
-    standard play (5400), the wins also without a TimeControl (not blitz, for either tool; a draw on time
-    with no time control is read as a flag by check, as an agreement by convert). 1. A win on time with two
+    standard play (5400), and without a TimeControl (not blitz, for either tool; a flag judged by 6.9 all
+    the same: test_a_flag_recorded_without_a_time_control_is_judged_alike). 1. A win on time with two
     knights against a lone king (6.9 lets them win: a mate exists). 2. A resignation by the side with a
     queen against a lone king (2023 5.1.2 as this project reads it: drawn too; 1989 10.5: a bare king
     cannot win the game). 3. A draw on time where the opponent has the two
@@ -319,7 +319,7 @@ def test_the_1997_rule_of_mating_potential_in_blitz_is_judged_alike(edition: str
              ("1-0", "a won by resignation", "4k3/8/8/8/8/8/q7/4K3 w - - 0 1", "1. Kf1"),
              ("1/2-1/2", "Time forfeit", "4k3/8/8/8/8/8/8/2NNK3 w - - 0 1", "1. Kf2")]
     p = _records(tmp_path / "blitz.pgn", [(*g, tc) for tc in ("180+2", "5400") for g in games]
-                 + [(*g, None) for g in games[:2]])
+                 + [(*g, None) for g in games])
     checked = dict(check_judgements(p, edition))
     assert checked == dict(convert_judgements(p, edition))
     ed = get_edition(edition)
@@ -327,7 +327,7 @@ def test_the_1997_rule_of_mating_potential_in_blitz_is_judged_alike(edition: str
     flag = ("time_forfeit", ed.articles.get("flag"))
     standard = [None, resign, flag]
     blitz = [("time_forfeit", "C.4"), ("resignation", "C.4"), None] if edition == "1997" else standard
-    assert [checked[n] for n in range(1, 9)] == blitz + standard + standard[:2]
+    assert [checked[n] for n in range(1, 10)] == blitz + standard + standard
     if edition == "1997":
         res = CliRunner().invoke(main, ["check", p, "--edition", "1997", "--only-problems"])
         assert ("time_forfeit [Article C.4 (1997)] After 1. Kf2 the record gives 1-0 (Black's flag fell), but "
@@ -391,3 +391,49 @@ def test_a_win_by_a_bare_king_is_judged_alike(edition: str, tmp_path: Path) -> N
         assert ("resignation [Article 10.5 (1989)] After 1. Kf2 the record gives 0-1 (a resignation by White), "
                 "but Black has only the king left: a player having a bare king cannot win the game, so the game "
                 "is drawn") in res.output, res.output
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_flag_recorded_without_a_time_control_is_judged_alike(edition: str, tmp_path: Path) -> None:
+    """A record that says a flag fell but has no TimeControl (as many real records, TWIC's among them), or
+    one with a fixed time for each move (correspondence, which no clock of the Laws keeps). What a flag fall
+    leads to asks only for the position (1989 10.14 and 10.5, 1997 6.9 and 6.10, 2023 6.9), not for the
+    clock's numbers: check judges the flag, and convert writes it on a nominal clock of standard play (was:
+    a resignation or an agreement, which judged the same record otherwise). 1. A win on time for a bare
+    king: drawn. 2. A draw on time where the opponent has two knights: his win (a mate exists; 1989: not a
+    bare king). 3. A win on time from the opening: it stands. 4. A draw on time against a lone king: it
+    stands. 5. As 1, with [%clk] times. 6. The loser made the last move and his clock after it shows time
+    left (he pressed it): no flag of his can have fallen, a resignation for both tools. 7. As 1 under a
+    correspondence control."""
+    bare = "4k3/8/8/8/8/8/q7/4K3 w - - 0 1"
+    p = _records(tmp_path / "no_time_control.pgn", [
+        ("1-0", "Time forfeit", bare, "1. Kf1", None),
+        ("1/2-1/2", "Time forfeit", "4k3/8/8/8/8/8/8/2NNK3 w - - 0 1", "1. Kf2", None),
+        ("1-0", "a won on time", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "1. e4 e5 2. Nf3",
+         None),
+        ("1/2-1/2", "Time forfeit", bare, "1. Kf1", None),
+        ("1-0", "Time forfeit", bare,
+         "1. Kf1 {[%clk 1:00:00]} Qb1+ {[%clk 0:59:00]} 2. Kf2 {[%clk 0:58:30]}", None),
+        ("1-0", "Time forfeit", bare, "1. Kf1 {[%clk 1:00:00]} Qb1+ {[%clk 0:59:00]}", None),
+        ("1-0", "Time forfeit", bare, "1. Kf1", "1/259200"),
+    ])
+    checked = dict(check_judgements(p, edition))
+    assert checked == dict(convert_judgements(p, edition))
+    ed = get_edition(edition)
+    drawn = ("time_forfeit", ed.articles.get("flag_draw"))
+    won = ("time_forfeit", ed.articles.get("flag"))
+    assert [checked[n] for n in range(1, 8)] == [drawn, won, None, None, drawn, _bare_king_resigned_to(edition),
+                                                 drawn]
+    from chesslaws.timecontrol import TimeControl, classify
+
+    for n, g in enumerate(read_pgn(p), start=1):
+        conv = pgn_to_log(g, edition=edition)
+        flagged = conv.events[-1]["type"] == "claim_flag"
+        assert flagged == (n != 6), (n, conv.events[-1])
+        if flagged:
+            assert any("a nominal 120 min (standard play)" in note for note in conv.notes), conv.notes
+            control = TimeControl.from_pgn(conv.events[0]["time_control"])
+            assert classify(control, edition) == "standard"
+        else:
+            assert conv.events[0]["time_control"] == "-"
+            assert any("Black's flag cannot have fallen" in q for q in conv.problems), conv.problems

@@ -233,7 +233,9 @@ def convert(pgn: str, out_dir: str, edition: str | None, report: bool, seconds_p
       set_clocks, never smoothed over;
     - the ending is read from the moves, the Termination tag and the last
       comment (chesslaws/data/terminations.tsv): a time forfeit becomes the
-      winner's flag claim after the flag fell, a repetition or fifty-move
+      winner's flag claim after the flag fell (with no TimeControl, on a
+      nominal clock of standard play: the flag rule asks only for the
+      position), a repetition or fifty-move
       draw the claim of the player to move, other draws an agreement, other
       wins a resignation; after a mate, stalemate or dead position nothing
       is written, and moves recorded after it are left out;

@@ -872,10 +872,12 @@ class _Converter:
 
     def _flag(self, g: Game, events: list[dict[str, Any]], loser: Color, winner: Color, said: str,
               last: dict[str, Any] | None = None) -> tuple[Game, list[dict[str, Any]]] | None:
-        st = g.state
         if not self.timed:
-            self.problems.append(f"{said} says the flag fell, but the record has no time control")
-            return None
+            clocked = self._nominal_clock(g, events, last, loser, said)
+            if clocked is None:
+                return None
+            g, events, last = clocked
+        st = g.state
         if st.turn != loser and last is not None and last["side"] == loser and not last.get("target"):
             # The loser's last move is on the board, but his flag fell before he pressed the clock: the
             # move was made and not completed (1997 6.7(a), 2023 6.2.1; 1989 12.3: he had not stopped his
@@ -906,6 +908,37 @@ class _Converter:
             self.problems.append(f"the record gives {self.result} on time; the Laws give {after.state.result}: "
                                  f"{ruling}")
         return after, events + [ev]
+
+    def _nominal_clock(self, g: Game, events: list[dict[str, Any]], last: dict[str, Any] | None, loser: Color,
+                       said: str) -> tuple[Game, list[dict[str, Any]], dict[str, Any] | None] | None:
+        """The log of a record that says a flag fell but has no time control the Laws' clock can keep (no
+        TimeControl tag, one not understood, or a fixed time for each move), given a nominal clock on which
+        that flag can fall. What a flag fall leads to asks only for the position (1989 10.14 and 10.5, 1997
+        6.9 and 6.10, 2023 6.9: can the opponent mate?), not for the clock's numbers, so the record is judged
+        by the flag rule, as ``check`` judges it. The clock: a sudden death of standard play in every edition
+        (two hours at least, so not 1997 blitz: C.4 is not asked, as ``check`` does not ask it without a
+        TimeControl tag), an hour longer than the whole game so far, so that no flag falls before the last
+        move; the arbiter absent, so that the winner's claim the instant after the fall shows it. The moves
+        keep the times they were given without a clock. None (a problem) when the arbiter does not accept it."""
+        minutes = max(120, -(-g.state.t_ms // 60_000) + 60)
+        control = TimeControl.from_pgn(str(minutes * 60))
+        start = dict(events[0], time_control=str(control))
+        if start.get("arbiter") != "occasional":
+            start["arbiter"] = "absent"
+        clocked = [start] + events[1:]
+        try:
+            g = Game.from_events(clocked)
+            if last is not None:
+                last = dict(last, game=Game.from_events(clocked[:last["index"]]))
+        except ChessLawsError as err:
+            self.problems.append(f"{said} says the flag fell, but the record has no time control, and the arbiter "
+                                 f"does not accept a nominal one: {err}")
+            return None
+        self.notes.append(f"{said} says the flag fell, but the record has no time control: what a flag fall leads "
+                          f"to asks only for the position, so the log gives the clocks a nominal {minutes} min "
+                          f"(standard play), on which {NAME[loser]}'s flag falls after the last move (the arbiter "
+                          "absent, the flag claimed by the winner the instant after it fell)")
+        return g, clocked, last
 
     def _claim(self, g: Game, events: list[dict[str, Any]], last: dict[str, Any] | None, reasons: list[str],
                *, search: bool) -> tuple[Game, list[dict[str, Any]]] | None:
