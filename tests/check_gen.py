@@ -197,9 +197,10 @@ def judgement_game(rng: random.Random, index: int, *, max_plies: int = 300) -> s
     # Standard play, and every third game blitz (3 minutes and 2 seconds a move: under 1997 C.1, all the
     # moves in under 15 minutes), where the 1997 rule of mating potential (Appendix C.4) holds of every win;
     # one game in six with no TimeControl at all (as many real records, TWIC's among them), where a flag is
-    # still judged by what it leads to in the position.
+    # still judged by what it leads to in the position; one in nine blitz with clocks that start at zero
+    # ("0+1", lichess's hyperbullet: the server gives each player a start, which the tag does not show).
     if index % 3 == 0:
-        h["TimeControl"] = "180+2"
+        h["TimeControl"] = "0+1" if index % 9 == 0 else "180+2"
     elif index % 6 != 1:
         h["TimeControl"] = "5400"
     h["Termination"] = termination.format(w=white, b=black)

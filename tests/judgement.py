@@ -29,6 +29,7 @@ _KIND_OF_TERMINATION = {
     "checkmate": "checkmate", "stalemate": "stalemate", "dead_position": "dead_position",
     "insufficient_material": "insufficient_material", "fivefold_repetition": "fivefold",
     "seventyfive_moves": "seventyfive", "time_forfeit": "time_forfeit", "resignation": "resignation",
+    "both_flags_fallen": "time_forfeit",
 }
 
 Judgement = tuple[str, str | None] | None
@@ -66,6 +67,11 @@ def convert_judgements(path: str, edition: str,
             yield g.number, None
             continue
         kind = _KIND_OF_TERMINATION[state.termination]
+        if state.termination == "both_flags_fallen":
+            # Both flags down (1989 12.8, 1997 6.11, 10.4 and B.8, 2023 III.3.1): check judges only the
+            # record's loser's flag, so this is a disagreement wherever the record gives a result.
+            yield g.number, (kind, state.rulings[-1].article if state.rulings else None)
+            continue
         # Rules that undo any win but checkmate: 1997 C.4 (no mating potential, no win in blitz), 1989 10.5
         # (a player having a bare king cannot win the game), the last ruling of a game they drew.
         undo = {ed.articles.get(r) for r in ("mating_potential", "bare_king")} - {None}

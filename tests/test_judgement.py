@@ -437,3 +437,34 @@ def test_a_flag_recorded_without_a_time_control_is_judged_alike(edition: str, tm
         else:
             assert conv.events[0]["time_control"] == "-"
             assert any("Black's flag cannot have fallen" in q for q in conv.problems), conv.problems
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_clocks_that_start_at_zero_are_judged_alike(edition: str, tmp_path: Path) -> None:
+    """TimeControl "0+1" (lichess's hyperbullet): read literally, each flag falls the moment its clock is
+    started, so both are down after Black's first move and a recorded win on time became a draw (1997
+    B.8, 2023 III.3.1.2) or a game going on (1989 12.8), or a log the arbiter refused, while check judged the
+    loser's flag. The server gives each player a start the tag does not show (lichess: the increment, at
+    least 3 s): convert writes that start, and both tools judge the loser's flag. 1. A win on time from
+    the opening, no clock times: it stands. 2. A win on time with two knights against a lone king: a mate
+    exists (6.9; 1989: not a bare king), but in 1997 blitz the winner has no mating potential (C.4). 3. As
+    1, with lichess's [%clk] times, White's last clock at 0."""
+    opening = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    p = _records(tmp_path / "zero_start.pgn", [
+        ("0-1", "Time forfeit", opening, "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6", "0+1"),
+        ("1-0", "Time forfeit", "4k3/8/8/8/8/8/8/2NNK3 w - - 0 1", "1. Kf2", "0+1"),
+        ("0-1", "Time forfeit", opening,
+         "1. e4 {[%clk 0:00:03]} e5 {[%clk 0:00:03]} 2. Nf3 {[%clk 0:00:02]} Nc6 {[%clk 0:00:03]} "
+         "3. Bc4 {[%clk 0:00:01]} Nf6 {[%clk 0:00:03]} 4. Ng5 {[%clk 0:00:00]}", "0+1"),
+    ])
+    checked = dict(check_judgements(p, edition))
+    assert checked == dict(convert_judgements(p, edition))
+    assert [checked[n] for n in range(1, 4)] == [None, ("time_forfeit", "C.4") if edition == "1997" else None,
+                                                 None]
+    for g in read_pgn(p):
+        conv = pgn_to_log(g, edition=edition)
+        assert conv.events[0]["time_control"] == "3+1"
+        assert any("TimeControl '0+1' starts the clocks at zero" in n for n in conv.notes), conv.notes
+        state = Game.from_events(conv.events).state
+        assert state.termination == "time_forfeit", state.rulings[-1]
+        assert not any("Both flags" in r.text for r in state.rulings)

@@ -19,7 +19,7 @@ the same log.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Iterator, Mapping
@@ -391,6 +391,17 @@ def _read_control(text: str, notes: list[str]) -> tuple[TimeControl | None, int 
         except TimeControlError:
             notes.append(f"TimeControl {text!r} not understood: written without a clock")
             return None, None
+    first = control.periods[0] if len(control.periods) == 1 else None
+    if first is not None and first.moves is None and first.ms == 0 and first.increment_ms > 0:
+        # "0+1": the clocks start at zero, so each flag would fall the moment its clock is started and
+        # both be down after Black's first move (1997 B.8 and C.2: a draw), whatever the record says.
+        # The servers that offer it give each player a start: lichess the increment, at least 3 s.
+        start = max(first.increment_ms, 3000)
+        control = TimeControl(periods=(replace(first, ms=start),))
+        notes.append(f"TimeControl {text!r} starts the clocks at zero, on which no move could be made in time: "
+                     f"written with the start lichess gives such a game, {_fmt(start)} (the increment, at least "
+                     "3 s)")
+        return control, None
     if control.periods and control.periods[0].moves == 1 and len(control.periods) == 1:
         notes.append(f"TimeControl {text!r} gives a fixed time for every move (correspondence), which no clock "
                      "of the Laws keeps: written without a clock, moves placed at the times the record's "
