@@ -145,14 +145,15 @@ JUDGEMENT_ENDINGS = [
     ("1-0", "{w} won by resignation"),
     ("0-1", "{b} won by resignation"), ("1-0", "Normal"), ("0-1", "Normal"), ("1/2-1/2", "Normal"),
     ("1/2-1/2", "Game drawn by repetition"), ("1/2-1/2", "Game drawn by agreement"), ("1-0", "Abandoned"),
+    ("1-0", "adjudication"), ("0-1", "Rules infraction"),
 ]
 
 #: Wins for a player having a bare king (White's, Black's), as the servers write them.
 BARE_KING_WINS = {
     chess.WHITE: [("1-0", "{w} won by resignation"), ("1-0", "Normal"), ("1-0", "Time forfeit"),
-                  ("1-0", "{w} won on time"), ("1-0", "Abandoned")],
+                  ("1-0", "{w} won on time"), ("1-0", "Abandoned"), ("1-0", "adjudication")],
     chess.BLACK: [("0-1", "{b} won by resignation"), ("0-1", "Normal"), ("0-1", "Time forfeit"),
-                  ("0-1", "{b} won on time")],
+                  ("0-1", "{b} won on time"), ("0-1", "Rules infraction")],
 }
 
 

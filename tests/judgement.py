@@ -30,6 +30,9 @@ _KIND_OF_TERMINATION = {
     "insufficient_material": "insufficient_material", "fivefold_repetition": "fivefold",
     "seventyfive_moves": "seventyfive", "time_forfeit": "time_forfeit", "resignation": "resignation",
     "both_flags_fallen": "time_forfeit",
+    # An arbiter's decision (an adjudication, a rules infraction): check names its findings on one
+    # "resignation", the ending convert wrote for it before.
+    "arbiter_decision": "resignation",
 }
 
 Judgement = tuple[str, str | None] | None

@@ -468,3 +468,31 @@ def test_clocks_that_start_at_zero_are_judged_alike(edition: str, tmp_path: Path
         state = Game.from_events(conv.events).state
         assert state.termination == "time_forfeit", state.rulings[-1]
         assert not any("Both flags" in r.text for r in state.rulings)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_win_by_the_arbiters_decision_is_judged_alike(edition: str, tmp_path: Path) -> None:
+    """A win the record gives by an arbiter's or a server's decision (Termination "adjudication", "rules
+    infraction"): no resignation, so no rule of resignation judges it (2023 5.1.2 as this project reads
+    it), only the rules that undo any win: 1989 10.5 (a bare king) and 1997 C.4 (blitz, mating potential).
+    convert writes it as the arbiter's adjudication (was: the loser's resignation, which 2023 drew where
+    the winner cannot mate, while check let it stand). 1-2. White, with a bare king against a queen, wins
+    by adjudication, by a rules infraction; 3. White wins by adjudication with two knights in blitz; 4. the
+    same in standard play."""
+    p = _records(tmp_path / "decisions.pgn", [
+        ("1-0", "adjudication", "4k3/8/8/8/8/8/q7/4K3 w - - 0 1", "1. Kf1", "5400"),
+        ("1-0", "rules infraction", "4k3/8/8/8/8/8/q7/4K3 w - - 0 1", "1. Kf1", "5400"),
+        ("1-0", "adjudication", "4k3/8/8/8/8/8/8/2NNK3 w - - 0 1", "1. Kf2", "180+2"),
+        ("1-0", "adjudication", "4k3/8/8/8/8/8/8/2NNK3 w - - 0 1", "1. Kf2", "5400"),
+    ])
+    checked = dict(check_judgements(p, edition))
+    assert checked == dict(convert_judgements(p, edition))
+    expected = {"1989": [("resignation", "10.5")] * 2 + [None, None],
+                "1997": [None, None, ("resignation", "C.4"), None],
+                "2023": [None] * 4}[edition]
+    assert [checked[n] for n in range(1, 5)] == expected
+    for g in read_pgn(p):
+        conv = pgn_to_log(g, edition=edition)
+        last = conv.events[-1]
+        assert (last["type"], last["on"], last["ruling"]) == ("decision", "adjudication", "white_wins")
+        assert Game.from_events(conv.events).state.termination == "arbiter_decision"

@@ -236,7 +236,8 @@ def convert(pgn: str, out_dir: str, edition: str | None, report: bool, seconds_p
       winner's flag claim after the flag fell (with no TimeControl, on a
       nominal clock of standard play: the flag rule asks only for the
       position), a repetition or fifty-move
-      draw the claim of the player to move, other draws an agreement, other
+      draw the claim of the player to move, other draws an agreement, a win
+      by adjudication or a rules infraction the arbiter's decision, other
       wins a resignation; after a mate, stalemate or dead position nothing
       is written, and moves recorded after it are left out;
     - the tags chesslaws writes (replay --pgn) are read back: Arbiter,

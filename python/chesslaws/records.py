@@ -838,12 +838,26 @@ class _Converter:
             elif kind in _AUTOMATIC_ENDS:
                 self.problems.append(f"{said} says {kind.replace('_', ' ')}, but the final position is not one "
                                      "that ends the game")
-            if kind in ("adjudication", "rules_infraction", "abandoned"):
+            if kind in ("adjudication", "rules_infraction"):
+                # The arbiter's (or the server's) decision, not the loser's resignation: no rule of
+                # resignation judges it (2023 5.1.2 as this project reads it), only the rules that
+                # undo any win (1989 10.5, 1997 C.4), as `check` judges it.
+                ev: dict[str, Any] = {"type": "decision", "t": ms_to_t(t_end), "by": "arbiter", "on": "adjudication",
+                      "ruling": f"{winner}_wins", "reason": self.term_text or kind.replace("_", " ")}
+                try:
+                    after = g.apply(ev)
+                except ChessLawsError as err:
+                    self.notes.append(f"{said}: the arbiter does not accept it as his decision ({err}): written as "
+                                      f"{NAME[loser]}'s resignation")
+                else:
+                    self.notes.append(f"{said}: written as the arbiter's decision")
+                    return after, events + [ev]
+            elif kind == "abandoned":
                 self.notes.append(f"{said}: written as {NAME[loser]}'s resignation")
             elif kind in (None, "normal"):
                 self.notes.append(f"{result} with no mate on the board: written as {NAME[loser]}'s resignation")
-            ev: dict[str, Any] = {"type": "resign", "t": ms_to_t(t_end), "by": loser}
-            return g.apply(ev), events + [ev]
+            resign: dict[str, Any] = {"type": "resign", "t": ms_to_t(t_end), "by": loser}
+            return g.apply(resign), events + [resign]
         if result == "1/2-1/2":
             # A draw on time (chess.com "timeout vs insufficient material", lichess "Time forfeit" with
             # 1/2-1/2: the flag of the player to move fell), judged as `check` judges it.
