@@ -1775,7 +1775,11 @@ impl Checker {
         // being the one after it. With no move at all, or a clock after
         // that move showing time left (he pressed it), his clock was not
         // running: written as a resignation, as `convert` writes it.
-        let on_time = (matches!(said, Some("time_forfeit" | "abandoned")) || self.clocks[idx(loser)] == Some(0))
+        // (A win recorded with chess.com's "timeout vs insufficient
+        // material", a draw's text, is read as a flag too, as `convert`
+        // reads it.)
+        let on_time = (matches!(said, Some("time_forfeit" | "abandoned" | "timeout_vs_insufficient"))
+            || self.clocks[idx(loser)] == Some(0))
             && (self.pos.turn() == loser || (self.ply > 0 && self.last_clock.is_none_or(|c| c == 0)));
         let decision = matches!(said, Some("adjudication" | "rules_infraction"));
         if !on_time && self.rules.bare_king_never_wins && self.pos.board().by_color(winner).count() == 1 {
@@ -1791,13 +1795,11 @@ impl Checker {
             self.judge_bare_king(winner, &how);
             return;
         }
-        if !on_time && (decision || said == Some("timeout_vs_insufficient")) {
+        if !on_time && decision {
             // An arbiter's or a server's decision, not a resignation: not
             // judged by the resignation rule (only by 1997 C.4, which holds
             // of any win in blitz).
-            if decision {
-                self.judge_mating_potential(winner, "resignation", "an arbiter's decision");
-            }
+            self.judge_mating_potential(winner, "resignation", "an arbiter's decision");
             return;
         }
         let ply = self.ply;

@@ -145,7 +145,7 @@ JUDGEMENT_ENDINGS = [
     ("1-0", "{w} won by resignation"),
     ("0-1", "{b} won by resignation"), ("1-0", "Normal"), ("0-1", "Normal"), ("1/2-1/2", "Normal"),
     ("1/2-1/2", "Game drawn by repetition"), ("1/2-1/2", "Game drawn by agreement"), ("1-0", "Abandoned"),
-    ("1-0", "adjudication"), ("0-1", "Rules infraction"),
+    ("1-0", "adjudication"), ("0-1", "Rules infraction"), ("0-1", "Game drawn by timeout vs insufficient material"),
 ]
 
 #: Wins for a player having a bare king (White's, Black's), as the servers write them.

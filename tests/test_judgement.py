@@ -496,3 +496,23 @@ def test_a_win_by_the_arbiters_decision_is_judged_alike(edition: str, tmp_path: 
         last = conv.events[-1]
         assert (last["type"], last["on"], last["ruling"]) == ("decision", "adjudication", "white_wins")
         assert Game.from_events(conv.events).state.termination == "arbiter_decision"
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_win_recorded_as_a_timeout_vs_insufficient_material_is_judged_alike(edition: str, tmp_path: Path) -> None:
+    """A win the record gives with chess.com's draw text "timeout vs insufficient material": a flag fell,
+    for both tools (convert judged the flag, check nothing). 1. Black's flag fell, White has a bare king:
+    drawn (6.9; 1989 10.5). 2. White has a rook: the win stands. 3. As 1, Black having made the last move
+    and his clock after it showing time left (he pressed it): no flag of his can have fallen, a resignation
+    for both tools."""
+    bare = "4k3/8/8/8/8/8/r7/R3K3 b - - 0 1"
+    text = "Game drawn by timeout vs insufficient material"
+    p = _records(tmp_path / "timeout_vs_insufficient.pgn", [
+        ("1-0", text, bare, "1... Rxa1+", "5400"),
+        ("1-0", text, bare, "1... Ra3", "5400"),
+        ("1-0", text, bare, "1... Rxa1+ {[%clk 1:29:59]}", "5400"),
+    ])
+    checked = dict(check_judgements(p, edition))
+    assert checked == dict(convert_judgements(p, edition))
+    ed = get_edition(edition)
+    assert checked == {1: ("time_forfeit", ed.articles.get("flag_draw")), 2: None, 3: _bare_king_resigned_to(edition)}

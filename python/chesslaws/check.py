@@ -20,7 +20,8 @@ Kinds of finding (``Finding.kind``) and the rule they cite:
   ``insufficient_material`` (1989 Article 10.4), ``fivefold``,
   ``seventyfive`` (2023): the game was over by the Laws at ``ply``, and the
   record goes on with more moves or gives another result.
-- ``time_forfeit``: a win on time (also an abandoned game) where the
+- ``time_forfeit``: a win on time (also an abandoned game, and a win
+  given with the draw's text "timeout vs insufficient material") where the
   winner could not have mated (Article 6.9; 1989: only against a bare
   king, 10.5): a draw; or a draw on time ("timeout vs insufficient
   material") where the opponent of the player to move could mate: his
