@@ -6,6 +6,7 @@ from __future__ import annotations
 import builtins
 import gzip
 import io
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -391,6 +392,8 @@ def test_a_win_by_a_bare_king_is_judged_alike(edition: str, tmp_path: Path) -> N
         assert ("resignation [Article 10.5 (1989)] After 1. Kf2 the record gives 0-1 (a resignation by White), "
                 "but Black has only the king left: a player having a bare king cannot win the game, so the game "
                 "is drawn") in res.output, res.output
+        # The summary names the article its resignation findings cite (10.5, not 10.2: no finding).
+        assert re.search(r"\n  resignation +10\.5 +2\n", res.output), res.output
 
 
 @pytest.mark.parametrize("edition", EDITIONS)

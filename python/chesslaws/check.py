@@ -203,7 +203,7 @@ class Summary:
         for kind, n in kinds:
             self.by_kind[kind] += n
             if kind not in self.articles:
-                self.articles[kind] = ed.articles.get(_RULE_OF_KIND.get(kind, ""))
+                self.articles[kind] = ed.articles.get(_rule_of_kind(kind, ed))
 
     def add_report(self, report: GameReport) -> None:
         if report.findings:
@@ -268,6 +268,17 @@ _RULE_OF_KIND = {
     "resignation": "resignation",
     "agreement": "agreement",
 }
+
+
+def _rule_of_kind(kind: str, ed: Edition) -> str:
+    """The rule the summary names for a kind of finding. A resignation finding under 1989 is always 10.5
+    (a bare king cannot win), under 1997 always C.4 (no mating potential in blitz): the editions' own
+    resignation articles are no finding."""
+    if kind == "resignation" and ed.bare_king_cannot_win:
+        return "bare_king"
+    if kind == "resignation" and ed.mating_potential_in_blitz:
+        return "mating_potential"
+    return _RULE_OF_KIND.get(kind, "")
 
 
 class FixCounts(Counter[str]):
