@@ -102,6 +102,10 @@ pub struct Rules {
     /// 1989 10.5: a flag fall is a draw only against a bare king; later
     /// editions (6.9): whenever the opponent cannot mate.
     bare_king_flag: bool,
+    /// 1989 10.5: "A player having a bare king cannot win the game",
+    /// whatever the way he won (a resignation, an arbiter's decision), as
+    /// the arbiter reads it (`chesslaws.game.state._Builder.end`).
+    bare_king_never_wins: bool,
     /// 2023 5.1.2 as this project reads it: a resignation in a position
     /// where the winner could not mate is a draw.
     resign_rule: bool,
@@ -122,6 +126,7 @@ impl Rules {
                 fivefold: false,
                 seventyfive: false,
                 bare_king_flag: true,
+                bare_king_never_wins: true,
                 resign_rule: false,
                 agreement_both_moved: false,
                 mating_potential_in_blitz: false,
@@ -132,6 +137,7 @@ impl Rules {
                 fivefold: false,
                 seventyfive: false,
                 bare_king_flag: false,
+                bare_king_never_wins: false,
                 resign_rule: false,
                 agreement_both_moved: false,
                 mating_potential_in_blitz: true,
@@ -142,6 +148,7 @@ impl Rules {
                 fivefold: true,
                 seventyfive: true,
                 bare_king_flag: false,
+                bare_king_never_wins: false,
                 resign_rule: true,
                 agreement_both_moved: true,
                 mating_potential_in_blitz: false,
@@ -1768,16 +1775,31 @@ impl Checker {
         // being the one after it. With no move at all, or a clock after
         // that move showing time left (he pressed it), his clock was not
         // running: written as a resignation, as `convert` writes it.
-        let on_time = (matches!(said, Some("time_forfeit" | "abandoned")) || self.clocks[idx(loser)] == Some(0))
+        // (A win recorded with chess.com's "timeout vs insufficient
+        // material", a draw's text, is read as a flag too, as `convert`
+        // reads it.)
+        let on_time = (matches!(said, Some("time_forfeit" | "abandoned" | "timeout_vs_insufficient"))
+            || self.clocks[idx(loser)] == Some(0))
             && (self.pos.turn() == loser || (self.ply > 0 && self.last_clock.is_none_or(|c| c == 0)));
         let decision = matches!(said, Some("adjudication" | "rules_infraction"));
-        if !on_time && (decision || said == Some("timeout_vs_insufficient")) {
+        if !on_time && self.rules.bare_king_never_wins && self.pos.board().by_color(winner).count() == 1 {
+            // 1989 10.5: a bare king cannot win, whatever the way the game
+            // was won; `convert` writes such a win as a resignation, which
+            // the arbiter draws by 10.5. (A flag is judged below by the same
+            // article.)
+            let how = if decision {
+                "an arbiter's decision".to_string()
+            } else {
+                format!("a resignation by {}", side(loser))
+            };
+            self.judge_bare_king(winner, &how);
+            return;
+        }
+        if !on_time && decision {
             // An arbiter's or a server's decision, not a resignation: not
             // judged by the resignation rule (only by 1997 C.4, which holds
             // of any win in blitz).
-            if decision {
-                self.judge_mating_potential(winner, "resignation", "an arbiter's decision");
-            }
+            self.judge_mating_potential(winner, "resignation", "an arbiter's decision");
             return;
         }
         let ply = self.ply;
@@ -1820,6 +1842,22 @@ impl Checker {
             return None;
         }
         mating_potential(self.pos.board(), winner).err()
+    }
+
+    /// 1989 10.5: the record's win (`how`, not on time) by a player having
+    /// a bare king is a draw.
+    fn judge_bare_king(&mut self, winner: Color, how: &str) {
+        let ply = self.ply;
+        let mv = self.last_move_text();
+        let where_ = if ply == 0 { "In the starting position".to_string() } else { format!("After {}", self.label(ply, &mv)) };
+        let text = format!(
+            "{where_} the record gives {} ({how}), but {} has only the king left: a player having a bare king \
+             cannot win the game, so the game is drawn",
+            win_for(winner),
+            side(winner)
+        );
+        self.finding("resignation", ply, mv, "bare_king", text);
+        self.report.fix = Some(Fix { result: DRAW, rule: "bare_king", cut_ply: None });
     }
 
     /// A finding when the record's win (`how`) is one 1997 C.4 draws.

@@ -145,14 +145,24 @@ JUDGEMENT_ENDINGS = [
     ("1-0", "{w} won by resignation"),
     ("0-1", "{b} won by resignation"), ("1-0", "Normal"), ("0-1", "Normal"), ("1/2-1/2", "Normal"),
     ("1/2-1/2", "Game drawn by repetition"), ("1/2-1/2", "Game drawn by agreement"), ("1-0", "Abandoned"),
+    ("1-0", "adjudication"), ("0-1", "Rules infraction"), ("0-1", "Game drawn by timeout vs insufficient material"),
 ]
+
+#: Wins for a player having a bare king (White's, Black's), as the servers write them.
+BARE_KING_WINS = {
+    chess.WHITE: [("1-0", "{w} won by resignation"), ("1-0", "Normal"), ("1-0", "Time forfeit"),
+                  ("1-0", "{w} won on time"), ("1-0", "Abandoned"), ("1-0", "adjudication")],
+    chess.BLACK: [("0-1", "{b} won by resignation"), ("0-1", "Normal"), ("0-1", "Time forfeit"),
+                  ("0-1", "{b} won on time"), ("0-1", "Rules infraction")],
+}
 
 
 def judgement_game(rng: random.Random, index: int, *, max_plies: int = 300) -> str:
     """A game for the differential test of issue 26: random legal moves (biased towards captures, so that
     the material runs out) stopped at a random ply, or some plies past the end of the game (moves recorded
     after a checkmate, stalemate or dead position), with a random result and Termination, under a time
-    control of standard play or blitz (a flag fall against every material balance the random play leaves)."""
+    control of standard play or blitz or none (a flag fall against every material balance the random play
+    leaves)."""
     board = chess.Board()
     limit = rng.randrange(10, max_plies)
     moves: list[chess.Move] = []
@@ -173,6 +183,11 @@ def judgement_game(rng: random.Random, index: int, *, max_plies: int = 300) -> s
     outcome = board.outcome(claim_draw=False)
     if outcome is not None and rng.random() < 0.5:
         result, termination = outcome.result(), "Normal"
+    bare = [c for c in chess.COLORS if board.occupied_co[c] == board.kings & board.occupied_co[c]]
+    if outcome is None and len(bare) == 1 and rng.random() < 0.5:
+        # A win recorded for a player having a bare king (1989 10.5: he cannot win the game, whatever the
+        # way he won), by resignation, on time or by the record's word alone.
+        result, termination = rng.choice(BARE_KING_WINS[bare[0]])
     game = chess.pgn.Game()
     h = game.headers
     white, black = f"Player{rng.randrange(1000)}", f"Player{rng.randrange(1000)}"
@@ -181,8 +196,14 @@ def judgement_game(rng: random.Random, index: int, *, max_plies: int = 300) -> s
     h["White"], h["Black"] = white, black
     h["Result"] = result
     # Standard play, and every third game blitz (3 minutes and 2 seconds a move: under 1997 C.1, all the
-    # moves in under 15 minutes), where the 1997 rule of mating potential (Appendix C.4) holds of every win.
-    h["TimeControl"] = "180+2" if index % 3 == 0 else "5400"
+    # moves in under 15 minutes), where the 1997 rule of mating potential (Appendix C.4) holds of every win;
+    # one game in six with no TimeControl at all (as many real records, TWIC's among them), where a flag is
+    # still judged by what it leads to in the position; one in nine blitz with clocks that start at zero
+    # ("0+1", lichess's hyperbullet: the server gives each player a start, which the tag does not show).
+    if index % 3 == 0:
+        h["TimeControl"] = "0+1" if index % 9 == 0 else "180+2"
+    elif index % 6 != 1:
+        h["TimeControl"] = "5400"
     h["Termination"] = termination.format(w=white, b=black)
     node: chess.pgn.GameNode = game
     for m in moves:

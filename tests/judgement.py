@@ -29,6 +29,10 @@ _KIND_OF_TERMINATION = {
     "checkmate": "checkmate", "stalemate": "stalemate", "dead_position": "dead_position",
     "insufficient_material": "insufficient_material", "fivefold_repetition": "fivefold",
     "seventyfive_moves": "seventyfive", "time_forfeit": "time_forfeit", "resignation": "resignation",
+    "both_flags_fallen": "time_forfeit",
+    # An arbiter's decision (an adjudication, a rules infraction): check names its findings on one
+    # "resignation", the ending convert wrote for it before.
+    "arbiter_decision": "resignation",
 }
 
 Judgement = tuple[str, str | None] | None
@@ -66,12 +70,16 @@ def convert_judgements(path: str, edition: str,
             yield g.number, None
             continue
         kind = _KIND_OF_TERMINATION[state.termination]
-        c4 = ed.articles.get("mating_potential")
-        if c4 is not None and state.rulings and state.rulings[-1].article == c4:
-            yield g.number, (kind, c4)  # 1997 C.4: no mating potential, no win in blitz
+        if state.termination == "both_flags_fallen":
+            # Both flags down (1989 12.8, 1997 6.11, 10.4 and B.8, 2023 III.3.1): check judges only the
+            # record's loser's flag, so this is a disagreement wherever the record gives a result.
+            yield g.number, (kind, state.rulings[-1].article if state.rulings else None)
             continue
-        if kind == "resignation" and not ed.resign_draw_when_opponent_cannot_mate:
-            yield g.number, None  # the record's own ending, written as a resignation
+        # Rules that undo any win but checkmate: 1997 C.4 (no mating potential, no win in blitz), 1989 10.5
+        # (a player having a bare king cannot win the game), the last ruling of a game they drew.
+        undo = {ed.articles.get(r) for r in ("mating_potential", "bare_king")} - {None}
+        if state.rulings and state.rulings[-1].article in undo:
+            yield g.number, (kind, state.rulings[-1].article)
             continue
         rule = {"time_forfeit": "flag_draw" if state.result == "1/2-1/2" else "flag"}.get(kind, kind)
         yield g.number, (kind, ed.articles.get(rule))

@@ -197,6 +197,8 @@ def test_planted_1989(planted_file: Path) -> None:
         "dead_continues": [("insufficient_material", 1, "10.4")],
         "dead_decisive": [("insufficient_material", 1, "10.4")],
         "stalemate_decisive": [("stalemate", 5, "10.3")],
+        # 1989 10.5: a player having a bare king cannot win the game, by resignation either.
+        "resign_lone_king": [("resignation", 2, "10.5")],
     }
     assert "10.4(a)" in r["dead_continues"].findings[0].text
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import builtins
 import gzip
 import io
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -266,6 +267,13 @@ def _records(path: Path, games: list[tuple[str, str, str, str, str | None]]) -> 
     return str(path)
 
 
+def _bare_king_resigned_to(edition: str) -> tuple[str, str] | None:
+    """The judgement of a resignation to a player having a bare king: a draw by 2023 5.1.2 (as this project
+    reads it: he cannot mate) and by 1989 10.5 (a bare king cannot win the game); under 1997 (standard play)
+    the resignation stands."""
+    return {"1989": ("resignation", "10.5"), "1997": None, "2023": ("resignation", "5.1.2")}[edition]
+
+
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_a_win_on_time_recorded_for_the_player_to_move_is_judged_alike(edition: str, tmp_path: Path) -> None:
     """The loser on time made the last recorded move: his flag fell after he made it and before he pressed
@@ -275,7 +283,7 @@ def test_a_win_on_time_recorded_for_the_player_to_move_is_judged_alike(edition: 
     stands. Both tools judge it so; convert writes the move as made without pressing, and the flag after.
     3. As 1, but the record's clock after Black's move shows time left: he pressed it, so his flag cannot have
     fallen, and both tools take the record's win as Black's resignation (2023 5.1.2 as this project reads
-    it: White cannot mate, a draw)."""
+    it: White cannot mate, a draw; 1989 10.5: White has a bare king, a draw)."""
     p = _records(tmp_path / "mover_lost.pgn", [
         ("1-0", "Time forfeit", "4k3/8/8/8/8/8/r7/R3K3 b - - 0 1", "1... Rxa1+", "5400"),
         ("1-0", "Time forfeit", "4k3/8/8/8/8/8/r7/R3K3 b - - 0 1", "1... Ra3", "5400"),
@@ -284,7 +292,7 @@ def test_a_win_on_time_recorded_for_the_player_to_move_is_judged_alike(edition: 
     checked = dict(check_judgements(p, edition))
     assert checked == dict(convert_judgements(p, edition))
     ed = get_edition(edition)
-    resign = ("resignation", ed.articles.get("resignation")) if ed.resign_draw_when_opponent_cannot_mate else None
+    resign = _bare_king_resigned_to(edition)
     assert checked == {1: ("time_forfeit", ed.articles.get("flag_draw")), 2: None, 3: resign}
     *on_time, pressed = read_pgn(p)
     conv = pgn_to_log(pressed, edition=edition)
@@ -302,25 +310,25 @@ def test_a_win_on_time_recorded_for_the_player_to_move_is_judged_alike(edition: 
 def test_the_1997_rule_of_mating_potential_in_blitz_is_judged_alike(edition: str, tmp_path: Path) -> None:
     """1997 Appendix C.4: in blitz (C.1: the TimeControl gives all the moves in under 15 minutes) a player
     must have mating potential to win, whatever the way he won. Each record under blitz (180+2) and
-    standard play (5400), the wins also without a TimeControl (not blitz, for either tool; a draw on time
-    with no time control is read as a flag by check, as an agreement by convert). 1. A win on time with two
+    standard play (5400), and without a TimeControl (not blitz, for either tool; a flag judged by 6.9 all
+    the same: test_a_flag_recorded_without_a_time_control_is_judged_alike). 1. A win on time with two
     knights against a lone king (6.9 lets them win: a mate exists). 2. A resignation by the side with a
     queen against a lone king (2023 5.1.2 as this project reads it: drawn too; 1989 10.5: a bare king
-    cannot win, which neither tool counts as a finding). 3. A draw on time where the opponent has the two
+    cannot win the game). 3. A draw on time where the opponent has the two
     knights: his win by 6.9, except in 1997 blitz."""
     games = [("1-0", "Time forfeit", "4k3/8/8/8/8/8/8/2NNK3 w - - 0 1", "1. Kf2"),
              ("1-0", "a won by resignation", "4k3/8/8/8/8/8/q7/4K3 w - - 0 1", "1. Kf1"),
              ("1/2-1/2", "Time forfeit", "4k3/8/8/8/8/8/8/2NNK3 w - - 0 1", "1. Kf2")]
     p = _records(tmp_path / "blitz.pgn", [(*g, tc) for tc in ("180+2", "5400") for g in games]
-                 + [(*g, None) for g in games[:2]])
+                 + [(*g, None) for g in games])
     checked = dict(check_judgements(p, edition))
     assert checked == dict(convert_judgements(p, edition))
     ed = get_edition(edition)
-    resign = ("resignation", ed.articles.get("resignation")) if ed.resign_draw_when_opponent_cannot_mate else None
+    resign = _bare_king_resigned_to(edition)
     flag = ("time_forfeit", ed.articles.get("flag"))
     standard = [None, resign, flag]
     blitz = [("time_forfeit", "C.4"), ("resignation", "C.4"), None] if edition == "1997" else standard
-    assert [checked[n] for n in range(1, 9)] == blitz + standard + standard[:2]
+    assert [checked[n] for n in range(1, 10)] == blitz + standard + standard
     if edition == "1997":
         res = CliRunner().invoke(main, ["check", p, "--edition", "1997", "--only-problems"])
         assert ("time_forfeit [Article C.4 (1997)] After 1. Kf2 the record gives 1-0 (Black's flag fell), but "
@@ -353,3 +361,161 @@ def test_check_reads_blitz_from_the_time_control_as_the_arbiter_does(tmp_path: P
     expected = {n + 1: ("time_forfeit", "C.4") if blitz(tc) else None for n, tc in enumerate(controls)}
     assert checked == expected
     assert sum(j is not None for j in checked.values()) == 9
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_win_by_a_bare_king_is_judged_alike(edition: str, tmp_path: Path) -> None:
+    """1989 Article 10.5: "A player having a bare king cannot win the game", whatever the way he won. 1. A
+    resignation by Black, White having a bare king against a queen; 2. the same for Black (0-1, "Normal":
+    written as White's resignation); 3. a win on time for White's bare king; 4. a resignation by Black against a
+    king and rook (not a bare king; a mate exists, so 2023 5.1.2 lets it stand too). Under 1989 both tools
+    draw 1-3 by 10.5; under 2023 the resignations are drawn by 5.1.2 as this project reads it; under 1997
+    (standard play) only the flag is (6.9)."""
+    p = _records(tmp_path / "bare_king.pgn", [
+        ("1-0", "a won by resignation", "4k3/8/8/8/8/8/q7/4K3 w - - 0 1", "1. Kf1", "5400"),
+        ("0-1", "Normal", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "1. Kf2", "5400"),
+        ("1-0", "Time forfeit", "4k3/8/8/8/8/8/q7/4K3 w - - 0 1", "1. Kf1", "5400"),
+        ("1-0", "a won by resignation", "4k3/8/8/8/8/8/q7/4KR2 w - - 0 1", "1. Rf2", "5400"),
+    ])
+    checked = dict(check_judgements(p, edition))
+    assert checked == dict(convert_judgements(p, edition))
+    ed = get_edition(edition)
+    flag = ("time_forfeit", ed.articles.get("flag_draw"))
+    expected = {
+        "1989": [("resignation", "10.5"), ("resignation", "10.5"), flag, None],
+        "1997": [None, None, flag, None],
+        "2023": [("resignation", "5.1.2"), ("resignation", "5.1.2"), flag, None],
+    }[edition]
+    assert [checked[n] for n in range(1, 5)] == expected
+    if edition == "1989":
+        res = CliRunner().invoke(main, ["check", p, "--edition", "1989", "--only-problems"])
+        assert ("resignation [Article 10.5 (1989)] After 1. Kf2 the record gives 0-1 (a resignation by White), "
+                "but Black has only the king left: a player having a bare king cannot win the game, so the game "
+                "is drawn") in res.output, res.output
+        # The summary names the article its resignation findings cite (10.5, not 10.2: no finding).
+        assert re.search(r"\n  resignation +10\.5 +2\n", res.output), res.output
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_flag_recorded_without_a_time_control_is_judged_alike(edition: str, tmp_path: Path) -> None:
+    """A record that says a flag fell but has no TimeControl (as many real records, TWIC's among them), or
+    one with a fixed time for each move (correspondence, which no clock of the Laws keeps). What a flag fall
+    leads to asks only for the position (1989 10.14 and 10.5, 1997 6.9 and 6.10, 2023 6.9), not for the
+    clock's numbers: check judges the flag, and convert writes it on a nominal clock of standard play (was:
+    a resignation or an agreement, which judged the same record otherwise). 1. A win on time for a bare
+    king: drawn. 2. A draw on time where the opponent has two knights: his win (a mate exists; 1989: not a
+    bare king). 3. A win on time from the opening: it stands. 4. A draw on time against a lone king: it
+    stands. 5. As 1, with [%clk] times. 6. The loser made the last move and his clock after it shows time
+    left (he pressed it): no flag of his can have fallen, a resignation for both tools. 7. As 1 under a
+    correspondence control."""
+    bare = "4k3/8/8/8/8/8/q7/4K3 w - - 0 1"
+    p = _records(tmp_path / "no_time_control.pgn", [
+        ("1-0", "Time forfeit", bare, "1. Kf1", None),
+        ("1/2-1/2", "Time forfeit", "4k3/8/8/8/8/8/8/2NNK3 w - - 0 1", "1. Kf2", None),
+        ("1-0", "a won on time", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "1. e4 e5 2. Nf3",
+         None),
+        ("1/2-1/2", "Time forfeit", bare, "1. Kf1", None),
+        ("1-0", "Time forfeit", bare,
+         "1. Kf1 {[%clk 1:00:00]} Qb1+ {[%clk 0:59:00]} 2. Kf2 {[%clk 0:58:30]}", None),
+        ("1-0", "Time forfeit", bare, "1. Kf1 {[%clk 1:00:00]} Qb1+ {[%clk 0:59:00]}", None),
+        ("1-0", "Time forfeit", bare, "1. Kf1", "1/259200"),
+    ])
+    checked = dict(check_judgements(p, edition))
+    assert checked == dict(convert_judgements(p, edition))
+    ed = get_edition(edition)
+    drawn = ("time_forfeit", ed.articles.get("flag_draw"))
+    won = ("time_forfeit", ed.articles.get("flag"))
+    assert [checked[n] for n in range(1, 8)] == [drawn, won, None, None, drawn, _bare_king_resigned_to(edition),
+                                                 drawn]
+    from chesslaws.timecontrol import TimeControl, classify
+
+    for n, g in enumerate(read_pgn(p), start=1):
+        conv = pgn_to_log(g, edition=edition)
+        flagged = conv.events[-1]["type"] == "claim_flag"
+        assert flagged == (n != 6), (n, conv.events[-1])
+        if flagged:
+            assert any("a nominal 120 min (standard play)" in note for note in conv.notes), conv.notes
+            control = TimeControl.from_pgn(conv.events[0]["time_control"])
+            assert classify(control, edition) == "standard"
+        else:
+            assert conv.events[0]["time_control"] == "-"
+            assert any("Black's flag cannot have fallen" in q for q in conv.problems), conv.problems
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_clocks_that_start_at_zero_are_judged_alike(edition: str, tmp_path: Path) -> None:
+    """TimeControl "0+1" (lichess's hyperbullet): read literally, each flag falls the moment its clock is
+    started, so both are down after Black's first move and a recorded win on time became a draw (1997
+    B.8, 2023 III.3.1.2) or a game going on (1989 12.8), or a log the arbiter refused, while check judged the
+    loser's flag. The server gives each player a start the tag does not show (lichess: the increment, at
+    least 3 s): convert writes that start, and both tools judge the loser's flag. 1. A win on time from
+    the opening, no clock times: it stands. 2. A win on time with two knights against a lone king: a mate
+    exists (6.9; 1989: not a bare king), but in 1997 blitz the winner has no mating potential (C.4). 3. As
+    1, with lichess's [%clk] times, White's last clock at 0."""
+    opening = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    p = _records(tmp_path / "zero_start.pgn", [
+        ("0-1", "Time forfeit", opening, "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6", "0+1"),
+        ("1-0", "Time forfeit", "4k3/8/8/8/8/8/8/2NNK3 w - - 0 1", "1. Kf2", "0+1"),
+        ("0-1", "Time forfeit", opening,
+         "1. e4 {[%clk 0:00:03]} e5 {[%clk 0:00:03]} 2. Nf3 {[%clk 0:00:02]} Nc6 {[%clk 0:00:03]} "
+         "3. Bc4 {[%clk 0:00:01]} Nf6 {[%clk 0:00:03]} 4. Ng5 {[%clk 0:00:00]}", "0+1"),
+    ])
+    checked = dict(check_judgements(p, edition))
+    assert checked == dict(convert_judgements(p, edition))
+    assert [checked[n] for n in range(1, 4)] == [None, ("time_forfeit", "C.4") if edition == "1997" else None,
+                                                 None]
+    for g in read_pgn(p):
+        conv = pgn_to_log(g, edition=edition)
+        assert conv.events[0]["time_control"] == "3+1"
+        assert any("TimeControl '0+1' starts the clocks at zero" in n for n in conv.notes), conv.notes
+        state = Game.from_events(conv.events).state
+        assert state.termination == "time_forfeit", state.rulings[-1]
+        assert not any("Both flags" in r.text for r in state.rulings)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_win_by_the_arbiters_decision_is_judged_alike(edition: str, tmp_path: Path) -> None:
+    """A win the record gives by an arbiter's or a server's decision (Termination "adjudication", "rules
+    infraction"): no resignation, so no rule of resignation judges it (2023 5.1.2 as this project reads
+    it), only the rules that undo any win: 1989 10.5 (a bare king) and 1997 C.4 (blitz, mating potential).
+    convert writes it as the arbiter's adjudication (was: the loser's resignation, which 2023 drew where
+    the winner cannot mate, while check let it stand). 1-2. White, with a bare king against a queen, wins
+    by adjudication, by a rules infraction; 3. White wins by adjudication with two knights in blitz; 4. the
+    same in standard play."""
+    p = _records(tmp_path / "decisions.pgn", [
+        ("1-0", "adjudication", "4k3/8/8/8/8/8/q7/4K3 w - - 0 1", "1. Kf1", "5400"),
+        ("1-0", "rules infraction", "4k3/8/8/8/8/8/q7/4K3 w - - 0 1", "1. Kf1", "5400"),
+        ("1-0", "adjudication", "4k3/8/8/8/8/8/8/2NNK3 w - - 0 1", "1. Kf2", "180+2"),
+        ("1-0", "adjudication", "4k3/8/8/8/8/8/8/2NNK3 w - - 0 1", "1. Kf2", "5400"),
+    ])
+    checked = dict(check_judgements(p, edition))
+    assert checked == dict(convert_judgements(p, edition))
+    expected = {"1989": [("resignation", "10.5")] * 2 + [None, None],
+                "1997": [None, None, ("resignation", "C.4"), None],
+                "2023": [None] * 4}[edition]
+    assert [checked[n] for n in range(1, 5)] == expected
+    for g in read_pgn(p):
+        conv = pgn_to_log(g, edition=edition)
+        last = conv.events[-1]
+        assert (last["type"], last["on"], last["ruling"]) == ("decision", "adjudication", "white_wins")
+        assert Game.from_events(conv.events).state.termination == "arbiter_decision"
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_win_recorded_as_a_timeout_vs_insufficient_material_is_judged_alike(edition: str, tmp_path: Path) -> None:
+    """A win the record gives with chess.com's draw text "timeout vs insufficient material": a flag fell,
+    for both tools (convert judged the flag, check nothing). 1. Black's flag fell, White has a bare king:
+    drawn (6.9; 1989 10.5). 2. White has a rook: the win stands. 3. As 1, Black having made the last move
+    and his clock after it showing time left (he pressed it): no flag of his can have fallen, a resignation
+    for both tools."""
+    bare = "4k3/8/8/8/8/8/r7/R3K3 b - - 0 1"
+    text = "Game drawn by timeout vs insufficient material"
+    p = _records(tmp_path / "timeout_vs_insufficient.pgn", [
+        ("1-0", text, bare, "1... Rxa1+", "5400"),
+        ("1-0", text, bare, "1... Ra3", "5400"),
+        ("1-0", text, bare, "1... Rxa1+ {[%clk 1:29:59]}", "5400"),
+    ])
+    checked = dict(check_judgements(p, edition))
+    assert checked == dict(convert_judgements(p, edition))
+    ed = get_edition(edition)
+    assert checked == {1: ("time_forfeit", ed.articles.get("flag_draw")), 2: None, 3: _bare_king_resigned_to(edition)}

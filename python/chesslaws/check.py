@@ -20,7 +20,8 @@ Kinds of finding (``Finding.kind``) and the rule they cite:
   ``insufficient_material`` (1989 Article 10.4), ``fivefold``,
   ``seventyfive`` (2023): the game was over by the Laws at ``ply``, and the
   record goes on with more moves or gives another result.
-- ``time_forfeit``: a win on time (also an abandoned game) where the
+- ``time_forfeit``: a win on time (also an abandoned game, and a win
+  given with the draw's text "timeout vs insufficient material") where the
   winner could not have mated (Article 6.9; 1989: only against a bare
   king, 10.5): a draw; or a draw on time ("timeout vs insufficient
   material") where the opponent of the player to move could mate: his
@@ -30,7 +31,9 @@ The Laws' decisions are the arbiter's (the same analysis as
 ``chesslaws.mating``), so that ``chesslaws convert --report`` calls the
 same records inconsistent, by the same article (tests/test_judgement.py).
 - ``resignation`` (2023, 5.1.2): a win by resignation where the winner
-  could not have mated: a draw.
+  could not have mated: a draw. (1989, 10.5): a win other than on time
+  (a resignation, an arbiter's decision) by a player having a bare king:
+  a draw, whatever the way he won.
 - ``time_forfeit`` or ``resignation`` citing 1997 Appendix C.4: in blitz
   (C.1, read from the ``TimeControl`` tag as
   :func:`chesslaws.timecontrol.classify` reads it; no tag, not blitz) a win
@@ -200,7 +203,7 @@ class Summary:
         for kind, n in kinds:
             self.by_kind[kind] += n
             if kind not in self.articles:
-                self.articles[kind] = ed.articles.get(_RULE_OF_KIND.get(kind, ""))
+                self.articles[kind] = ed.articles.get(_rule_of_kind(kind, ed))
 
     def add_report(self, report: GameReport) -> None:
         if report.findings:
@@ -265,6 +268,17 @@ _RULE_OF_KIND = {
     "resignation": "resignation",
     "agreement": "agreement",
 }
+
+
+def _rule_of_kind(kind: str, ed: Edition) -> str:
+    """The rule the summary names for a kind of finding. A resignation finding under 1989 is always 10.5
+    (a bare king cannot win), under 1997 always C.4 (no mating potential in blitz): the editions' own
+    resignation articles are no finding."""
+    if kind == "resignation" and ed.bare_king_cannot_win:
+        return "bare_king"
+    if kind == "resignation" and ed.mating_potential_in_blitz:
+        return "mating_potential"
+    return _RULE_OF_KIND.get(kind, "")
 
 
 class FixCounts(Counter[str]):

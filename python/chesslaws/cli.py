@@ -233,8 +233,11 @@ def convert(pgn: str, out_dir: str, edition: str | None, report: bool, seconds_p
       set_clocks, never smoothed over;
     - the ending is read from the moves, the Termination tag and the last
       comment (chesslaws/data/terminations.tsv): a time forfeit becomes the
-      winner's flag claim after the flag fell, a repetition or fifty-move
-      draw the claim of the player to move, other draws an agreement, other
+      winner's flag claim after the flag fell (with no TimeControl, on a
+      nominal clock of standard play: the flag rule asks only for the
+      position), a repetition or fifty-move
+      draw the claim of the player to move, other draws an agreement, a win
+      by adjudication or a rules infraction the arbiter's decision, other
       wins a resignation; after a mate, stalemate or dead position nothing
       is written, and moves recorded after it are left out;
     - the tags chesslaws writes (replay --pgn) are read back: Arbiter,
@@ -483,7 +486,8 @@ def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_prob
     go on or record another result after checkmate, stalemate, a dead
     position, fivefold repetition or 75 moves (2023), wins on time or by
     resignation (2023) where the winner could not have mated (1997 blitz,
-    by the TimeControl tag: had no mating potential, C.4), and PGN
+    by the TimeControl tag: had no mating potential, C.4; 1989: any win
+    but checkmate by a player having a bare king, 10.5), and PGN
     syntax faults (a quote not escaped in a tag, a Result tag that
     contradicts the movetext, tags with no movetext).
 

@@ -19,7 +19,7 @@ the same log.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Iterator, Mapping
@@ -391,6 +391,17 @@ def _read_control(text: str, notes: list[str]) -> tuple[TimeControl | None, int 
         except TimeControlError:
             notes.append(f"TimeControl {text!r} not understood: written without a clock")
             return None, None
+    first = control.periods[0] if len(control.periods) == 1 else None
+    if first is not None and first.moves is None and first.ms == 0 and first.increment_ms > 0:
+        # "0+1": the clocks start at zero, so each flag would fall the moment its clock is started and
+        # both be down after Black's first move (1997 B.8 and C.2: a draw), whatever the record says.
+        # The servers that offer it give each player a start: lichess the increment, at least 3 s.
+        start = max(first.increment_ms, 3000)
+        control = TimeControl(periods=(replace(first, ms=start),))
+        notes.append(f"TimeControl {text!r} starts the clocks at zero, on which no move could be made in time: "
+                     f"written with the start lichess gives such a game, {_fmt(start)} (the increment, at least "
+                     "3 s)")
+        return control, None
     if control.periods and control.periods[0].moves == 1 and len(control.periods) == 1:
         notes.append(f"TimeControl {text!r} gives a fixed time for every move (correspondence), which no clock "
                      "of the Laws keeps: written without a clock, moves placed at the times the record's "
@@ -827,12 +838,26 @@ class _Converter:
             elif kind in _AUTOMATIC_ENDS:
                 self.problems.append(f"{said} says {kind.replace('_', ' ')}, but the final position is not one "
                                      "that ends the game")
-            if kind in ("adjudication", "rules_infraction", "abandoned"):
+            if kind in ("adjudication", "rules_infraction"):
+                # The arbiter's (or the server's) decision, not the loser's resignation: no rule of
+                # resignation judges it (2023 5.1.2 as this project reads it), only the rules that
+                # undo any win (1989 10.5, 1997 C.4), as `check` judges it.
+                ev: dict[str, Any] = {"type": "decision", "t": ms_to_t(t_end), "by": "arbiter", "on": "adjudication",
+                      "ruling": f"{winner}_wins", "reason": self.term_text or kind.replace("_", " ")}
+                try:
+                    after = g.apply(ev)
+                except ChessLawsError as err:
+                    self.notes.append(f"{said}: the arbiter does not accept it as his decision ({err}): written as "
+                                      f"{NAME[loser]}'s resignation")
+                else:
+                    self.notes.append(f"{said}: written as the arbiter's decision")
+                    return after, events + [ev]
+            elif kind == "abandoned":
                 self.notes.append(f"{said}: written as {NAME[loser]}'s resignation")
             elif kind in (None, "normal"):
                 self.notes.append(f"{result} with no mate on the board: written as {NAME[loser]}'s resignation")
-            ev: dict[str, Any] = {"type": "resign", "t": ms_to_t(t_end), "by": loser}
-            return g.apply(ev), events + [ev]
+            resign: dict[str, Any] = {"type": "resign", "t": ms_to_t(t_end), "by": loser}
+            return g.apply(resign), events + [resign]
         if result == "1/2-1/2":
             # A draw on time (chess.com "timeout vs insufficient material", lichess "Time forfeit" with
             # 1/2-1/2: the flag of the player to move fell), judged as `check` judges it.
@@ -872,10 +897,12 @@ class _Converter:
 
     def _flag(self, g: Game, events: list[dict[str, Any]], loser: Color, winner: Color, said: str,
               last: dict[str, Any] | None = None) -> tuple[Game, list[dict[str, Any]]] | None:
-        st = g.state
         if not self.timed:
-            self.problems.append(f"{said} says the flag fell, but the record has no time control")
-            return None
+            clocked = self._nominal_clock(g, events, last, loser, said)
+            if clocked is None:
+                return None
+            g, events, last = clocked
+        st = g.state
         if st.turn != loser and last is not None and last["side"] == loser and not last.get("target"):
             # The loser's last move is on the board, but his flag fell before he pressed the clock: the
             # move was made and not completed (1997 6.7(a), 2023 6.2.1; 1989 12.3: he had not stopped his
@@ -906,6 +933,37 @@ class _Converter:
             self.problems.append(f"the record gives {self.result} on time; the Laws give {after.state.result}: "
                                  f"{ruling}")
         return after, events + [ev]
+
+    def _nominal_clock(self, g: Game, events: list[dict[str, Any]], last: dict[str, Any] | None, loser: Color,
+                       said: str) -> tuple[Game, list[dict[str, Any]], dict[str, Any] | None] | None:
+        """The log of a record that says a flag fell but has no time control the Laws' clock can keep (no
+        TimeControl tag, one not understood, or a fixed time for each move), given a nominal clock on which
+        that flag can fall. What a flag fall leads to asks only for the position (1989 10.14 and 10.5, 1997
+        6.9 and 6.10, 2023 6.9: can the opponent mate?), not for the clock's numbers, so the record is judged
+        by the flag rule, as ``check`` judges it. The clock: a sudden death of standard play in every edition
+        (two hours at least, so not 1997 blitz: C.4 is not asked, as ``check`` does not ask it without a
+        TimeControl tag), an hour longer than the whole game so far, so that no flag falls before the last
+        move; the arbiter absent, so that the winner's claim the instant after the fall shows it. The moves
+        keep the times they were given without a clock. None (a problem) when the arbiter does not accept it."""
+        minutes = max(120, -(-g.state.t_ms // 60_000) + 60)
+        control = TimeControl.from_pgn(str(minutes * 60))
+        start = dict(events[0], time_control=str(control))
+        if start.get("arbiter") != "occasional":
+            start["arbiter"] = "absent"
+        clocked = [start] + events[1:]
+        try:
+            g = Game.from_events(clocked)
+            if last is not None:
+                last = dict(last, game=Game.from_events(clocked[:last["index"]]))
+        except ChessLawsError as err:
+            self.problems.append(f"{said} says the flag fell, but the record has no time control, and the arbiter "
+                                 f"does not accept a nominal one: {err}")
+            return None
+        self.notes.append(f"{said} says the flag fell, but the record has no time control: what a flag fall leads "
+                          f"to asks only for the position, so the log gives the clocks a nominal {minutes} min "
+                          f"(standard play), on which {NAME[loser]}'s flag falls after the last move (the arbiter "
+                          "absent, the flag claimed by the winner the instant after it fell)")
+        return g, clocked, last
 
     def _claim(self, g: Game, events: list[dict[str, Any]], last: dict[str, Any] | None, reasons: list[str],
                *, search: bool) -> tuple[Game, list[dict[str, Any]]] | None:
