@@ -1289,7 +1289,9 @@ class Hub:
             await self._write_ending_locked(live, t)
             by_itself = due(live.game.state, ms)
         event: dict[str, Any] = {"type": kind, "t": t, "by": by}
-        event.update({k: v for k, v in body.items() if k not in ("type", "t", "by")})
+        for k, v in body.items():  # (a loop: no dictionary built to be copied in)
+            if k != "type" and k != "t" and k != "by":
+                event[k] = v
         game = live.game
         if live.interface != "otb":  # judged on the game as it stands at t (a flag may have fallen)
             self._check_legal(seen_at(game, t) if by_itself else game, event)
