@@ -306,7 +306,11 @@ class Event:
         out: dict[str, Any] = {"type": self.type, "t": ms_to_t(self.t_ms)}
         if self.by is not None:
             out["by"] = self.by
-        out.update(self.fields)
+        fields = self.fields
+        if type(fields) is Fields:  # its names and values at once (not key by key through the mapping)
+            out.update(zip(fields._names, fields._all()))
+        else:
+            out.update(fields)
         return out
 
 

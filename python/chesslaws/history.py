@@ -74,8 +74,12 @@ class Moves(View[MoveRecord]):
     def rows(self, start: int = 0, stop: int | None = None) -> list[Row]:
         """The fields of the moves from ``start`` to ``stop`` as tuples in :class:`MoveRecord`'s order:
         what a view of many moves reads, at a fraction of the cost of building their records."""
+        start = max(0, start)
+        stop = self._n if stop is None else min(stop, self._n)
+        if stop == start + 1:  # one move: the view broadcast after a move, the usual case
+            return [self._row(start)]
         row = self._row
-        return [row(i) for i in range(max(0, start), self._n if stop is None else min(stop, self._n))]
+        return [row(i) for i in range(start, stop)]
 
     def _row(self, i: int) -> Row:
         words = self._buf.words
