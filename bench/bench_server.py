@@ -53,6 +53,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 from typing import Any, Iterator
 
 import httpx
@@ -268,13 +269,13 @@ def measure(cmd: list[str], games: int, seconds: float, think: float, *, bare: b
 def traced_kib_per_game(lines: list[list[str]], plies: int) -> dict[str, Any]:
     """What a live game holds in the server, measured with tracemalloc in this process (see the
     module's docstring): KiB per game in a Hub (game, view caches, one viewer) and for the Game alone."""
-    import gc
-    import tracemalloc
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from memprobe import load_live, retained  # the measure of the memory tests (tests/memprobe.py)
 
     from chesslaws.game import Game
     from chesslaws.server.guard import UNLIMITED
-    from chesslaws.server.hub import Hub, Subscriber
-    from chesslaws.server.store import GameRecord, open_store
+    from chesslaws.server.hub import Hub
+    from chesslaws.server.store import open_store
 
     logs: list[list[dict[str, Any]]] = []
     for line in lines:
@@ -289,29 +290,12 @@ def traced_kib_per_game(lines: list[list[str]], plies: int) -> dict[str, Any]:
     hub = Hub(open_store(os.path.join(tmp, "mem.sqlite3")), UNLIMITED)
 
     def load(i: int, text: str) -> None:
-        rec = GameRecord(f"g{i}", time.time() - 10_000, "online", {"white": "W", "black": "B"},
-                         {"white": None, "black": None, "arbiter": None}, [json.loads(x) for x in text.splitlines()])
-        hub.store.create_game(rec)
-        hub._load(rec)
-        live = hub.games[rec.id]
-        sub = Subscriber("en", seat="white", delta=True)
-        live.subscribers.add(sub)
-        hub.send_state(live, sub)
-        sub.queue.get_nowait()
-        hub.view(live, "en")
+        load_live(hub, f"g{i}", [json.loads(x) for x in text.splitlines()])
 
     def traced(build: Any) -> int:
-        gc.collect()
-        tracemalloc.start()
-        try:
-            kept = build()
-            gc.collect()
-            snapshot = tracemalloc.take_snapshot()
-        finally:
-            tracemalloc.stop()
+        size, kept = retained(build)
         del kept
-        # A block of 16 KiB or more is a table shared by every game that grew meanwhile, not a game's.
-        return sum(t.size for t in snapshot.traces if t.size < 16 * 1024)
+        return size
 
     half = len(texts) // 2  # the first half live already (the letters of common moves are shared)
     for i, text in enumerate(texts[:half]):

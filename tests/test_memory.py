@@ -11,10 +11,10 @@ server (tests/server/test_memory_live.py).
 
 from __future__ import annotations
 
-import gc
 import json
 import random
-import tracemalloc
+
+from memprobe import retained
 
 from chesslaws.game import Game
 
@@ -49,27 +49,6 @@ def random_log(seed: int, plies: int = 200) -> str:
         else:  # pragma: no cover - every move ends the game: never with these seeds
             raise AssertionError("no move keeps the game going")
     return "\n".join(lines)
-
-
-#: A block this large is no part of one game (its largest tuple, of 200 entries, is 1.6 KiB): it is a
-#: table shared by every game (the interpreter's interned strings, the field names) that happened to grow
-#: while the game was built, which happens or not depending on what ran before.
-SHARED_BLOCK = 16 * 1024
-
-
-def retained(build: object) -> tuple[int, object]:
-    """Bytes allocated by ``build()`` and still held once it returned (its result kept), in blocks of
-    less than :data:`SHARED_BLOCK`; and the result."""
-    assert callable(build)
-    gc.collect()
-    tracemalloc.start()
-    try:
-        kept = build()
-        gc.collect()
-        snapshot = tracemalloc.take_snapshot()
-    finally:
-        tracemalloc.stop()
-    return sum(t.size for t in snapshot.traces if t.size < SHARED_BLOCK), kept
 
 
 def replay(text: str) -> Game:

@@ -9,21 +9,19 @@ live games of other logs are loaded first, as on a server (the letters of common
 
 from __future__ import annotations
 
-import gc
 import json
 import sys
-import time
-import tracemalloc
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from test_memory import SHARED_BLOCK, random_log  # noqa: E402
+from memprobe import load_live, retained  # noqa: E402
+from test_memory import random_log  # noqa: E402
 
 from chesslaws.server.guard import UNLIMITED  # noqa: E402
-from chesslaws.server.hub import Hub, LiveGame, Subscriber  # noqa: E402
-from chesslaws.server.store import GameRecord, open_store  # noqa: E402
+from chesslaws.server.hub import Hub, LiveGame  # noqa: E402
+from chesslaws.server.store import open_store  # noqa: E402
 
 #: Bytes one live game of 200 plies (100 moves each) may hold in the server, viewed once. Before
 #: issue 27, about 274 KiB measured this way (a dictionary per move kept for the view, 91 KiB; the
@@ -34,17 +32,7 @@ LIVE_CEILING = 28 * 1024
 
 
 def _load(hub: Hub, gid: str, text: str) -> LiveGame:
-    events = [json.loads(line) for line in text.splitlines()]
-    rec = GameRecord(gid, time.time() - 5000, "online", {"white": "W", "black": "B"},
-                     {"white": None, "black": None, "arbiter": None}, events)
-    hub.store.create_game(rec)
-    hub._load(rec)
-    live = hub.games[gid]
-    sub = Subscriber("en", seat="white", delta=True)
-    live.subscribers.add(sub)
-    hub.send_state(live, sub)  # the whole state, as on connecting
-    sub.queue.get_nowait()
-    hub.view(live, "en")  # and the state as GET /api/games/{id} shows it
+    live: LiveGame = load_live(hub, gid, [json.loads(line) for line in text.splitlines()])
     return live
 
 
@@ -54,15 +42,7 @@ def test_a_live_game_of_200_plies_stays_under_its_ceiling(tmp_path: Path) -> Non
         for seed in (1, 2, 3):
             _load(hub, f"other{seed}", random_log(seed))
         text = random_log(15)
-        gc.collect()
-        tracemalloc.start()
-        try:
-            live = _load(hub, "measured", text)
-            gc.collect()
-            snapshot = tracemalloc.take_snapshot()
-        finally:
-            tracemalloc.stop()
-        size = sum(t.size for t in snapshot.traces if t.size < SHARED_BLOCK)
+        size, live = retained(lambda: _load(hub, "measured", text))
         st = live.game.state
         assert len(st.moves) == 200 and st.ongoing and len(hub.games) == 4
         view: dict[str, Any] = hub.view(live, "en")
