@@ -290,9 +290,6 @@ pub fn uci_of(m: Move) -> String {
     UciMove::from_move(m, CastlingMode::Standard).to_string()
 }
 
-/// UCI of `m` as written in `pos`'s castling mode: in Chess960 a castling is
-/// the king taking its own rook (`e1h1`), in standard chess the king's two
-/// squares (`e1g1`).
 /// `SanPlus::from_move(pos.clone(), m)` for a move `m` of `legals`, the legal moves of `pos`: the same SAN,
 /// with the candidates for its disambiguation taken from `legals` (shakmaty generates them again for
 /// every move), and checkmate looked for only after a check (shakmaty asks for the outcome, which
@@ -326,6 +323,9 @@ pub fn san_among(pos: &Chess, m: Move, legals: &MoveList) -> SanPlus {
     SanPlus { san, suffix }
 }
 
+/// UCI of `m` as written in `pos`'s castling mode: in Chess960 a castling is
+/// the king taking its own rook (`e1h1`), in standard chess the king's two
+/// squares (`e1g1`).
 pub fn uci_in(pos: &Chess, m: Move) -> String {
     UciMove::from_move(m, pos.castles().mode()).to_string()
 }
@@ -579,6 +579,15 @@ pub struct Position {
     pub pos: Chess,
 }
 
+impl Position {
+    /// The legal moves as (UCI, SAN with its suffix) pairs, in shakmaty's order: what
+    /// `legal_moves_san` returns and `legal_moves_json` writes (one SAN for both, `san_among`).
+    fn san_pairs(&self) -> Vec<(String, SanPlus)> {
+        let legals = self.pos.legal_moves();
+        legals.iter().map(|&m| (uci_in(&self.pos, m), san_among(&self.pos, m, &legals))).collect()
+    }
+}
+
 #[pymethods]
 impl Position {
     /// The position given by `fen`, or the standard initial position. With
@@ -737,21 +746,20 @@ impl Position {
     }
 
     /// The legal moves as the JSON text of a list of `{"uci": ..., "san": ...}` objects: the pairs of
-    /// `legal_moves_san`, in the same order, with the same SAN. The server splices it into its states as
-    /// it is: no Python object per move, and each move's SAN without generating the moves again
-    /// (`san_among`). UCI and SAN are plain ASCII letters, digits and `x+#=-`: nothing to escape.
+    /// `legal_moves_san`, in the same order. The server splices it into its states as it is: no Python
+    /// object per move. UCI and SAN are plain ASCII letters, digits and `x+#=-`: nothing to escape.
     fn legal_moves_json(&self) -> String {
-        let legals = self.pos.legal_moves();
-        let mut out = String::with_capacity(2 + legals.len() * 30);
+        let pairs = self.san_pairs();
+        let mut out = String::with_capacity(2 + pairs.len() * 30);
         out.push('[');
-        for (k, &m) in legals.iter().enumerate() {
+        for (k, (uci, san)) in pairs.iter().enumerate() {
             if k > 0 {
                 out.push(',');
             }
             out.push_str("{\"uci\":\"");
-            out.push_str(&uci_in(&self.pos, m));
+            out.push_str(uci);
             out.push_str("\",\"san\":\"");
-            san_among(&self.pos, m, &legals).append_to_string(&mut out);
+            san.append_to_string(&mut out);
             out.push_str("\"}");
         }
         out.push(']');
@@ -760,11 +768,7 @@ impl Position {
 
     /// Legal moves as (UCI, SAN with check suffix) pairs.
     fn legal_moves_san(&self) -> Vec<(String, String)> {
-        self.pos
-            .legal_moves()
-            .into_iter()
-            .map(|m| (uci_in(&self.pos, m), SanPlus::from_move(self.pos.clone(), m).to_string()))
-            .collect()
+        self.san_pairs().into_iter().map(|(uci, san)| (uci, san.to_string())).collect()
     }
 
     /// True when `text` (UCI or SAN) is a legal move here.
