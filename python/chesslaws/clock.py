@@ -71,6 +71,12 @@ def _other(side: Color) -> Color:
     return "black" if side == "white" else "white"
 
 
+def _turn_delay(control: TimeControl, made: int) -> int:
+    """The simple delay of a turn begun after ``made`` moves (0 in a period without one)."""
+    period = control.period_for_move(made)
+    return period.delay_ms if period is not None and period.delay == "simple" else 0
+
+
 def _pair(values: tuple[int, int], i: int, value: int) -> tuple[int, int]:
     return (value, values[1]) if i == 0 else (values[0], value)
 
@@ -176,8 +182,6 @@ class Clock:
                 left += added.ms
         moves = _pair(self._moves, i, made + 1)
         nxt = _other(side)
-        following = control.period_for_move(moves[1 - i])
-        delay = following.delay_ms if following is not None and following.delay == "simple" else 0
         return replace(
             self,
             _since=t_ms,
@@ -187,7 +191,7 @@ class Clock:
             _moves=moves,
             _running=nxt,
             _paused=None,
-            _delay_left=delay,
+            _delay_left=_turn_delay(control, moves[1 - i]),
             _turn_ms=0,
         )
 
@@ -457,6 +461,5 @@ class Clock:
 
     def _begin_turn(self, side: Color) -> Clock:
         """``side``'s clock runs from ``_since``, a fresh turn."""
-        period = self._control.period_for_move(self._moves[_index(side)])
-        delay = period.delay_ms if period is not None and period.delay == "simple" else 0
+        delay = _turn_delay(self._control, self._moves[_index(side)])
         return replace(self, _running=side, _paused=None, _delay_left=delay, _turn_ms=0)

@@ -208,6 +208,10 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
 )
 
 
+#: What :meth:`Fields.get` returns for a field left out, when asked by ``[]``.
+_ABSENT = object()
+
+
 class Fields(Mapping[str, Any]):
     """An event's fields: an immutable mapping, compact because a live game keeps every event of its
     log. The names are one tuple shared by every event with the same fields (``("move",)`` for a
@@ -243,18 +247,13 @@ class Fields(Mapping[str, Any]):
         return (self._values,) if len(self._names) == 1 else tuple(self._values)
 
     def __getitem__(self, name: str) -> Any:
-        names = self._names
-        if len(names) == 1:
-            if names[0] == name:
-                return self._values
-        else:
-            for n, v in zip(names, self._values):
-                if n == name:
-                    return v
-        raise KeyError(name)
+        value = self.get(name, _ABSENT)
+        if value is _ABSENT:
+            raise KeyError(name)
+        return value
 
     def get(self, name: str, default: Any = None) -> Any:
-        # (not through __getitem__: a field left out, the common case, would raise and catch a KeyError)
+        # (the lookup itself: a field left out, the common case, raises no KeyError)
         names = self._names
         if len(names) == 1:
             return self._values if names[0] == name else default

@@ -102,17 +102,12 @@ def _state_text(state: dict[str, Any], legal: str) -> str:
 def _clocks_at(clocks: dict[str, Any], st: GameState, ms: int) -> None:
     """``clocks``, the clocks of ``st.to_json()``, as they stand at the later instant ``ms`` when nothing
     happens by itself by then (:func:`~chesslaws.game.flags.due` is false): as in ``st`` at ``ms``, only
-    the running side's time has run on, down to zero at its flag's instant (the clock's
-    :meth:`~chesslaws.clock.Clock.flag_time`, which counts a delay first). Cheaper than the state at
-    ``ms`` (a test holds the two equal)."""
+    the running side's time has run on (:meth:`~chesslaws.clock.Clock.remaining` at ``ms``, as the
+    state's own ``to_json`` reads it at its instant). Cheaper than the state at ``ms`` (a test holds the
+    two equal)."""
     running = st.clock.running
-    if running is None:
-        return
-    key = "white_ms" if running == "white" else "black_ms"
-    left = clocks[key]
-    flag = st.clock.flag_time(running)
-    if left is not None and flag is not None:
-        clocks[key] = max(0, min(left, flag - ms))
+    if running is not None:
+        clocks["white_ms" if running == "white" else "black_ms"] = st.clock.remaining(ms, running)
 
 
 #: A live game keeps the FEN after every this many moves for its view (see Hub._move_list).
