@@ -320,9 +320,15 @@ def _check_move_text(fen: str, text: str) -> None:
                 call(text)
         assert not p.is_legal(text)
         if UCI.fullmatch(text.strip()):
-            # In UCI python-chess reads exactly the legal moves, as we do.
-            with pytest.raises(ValueError):
-                board.parse_uci(text.strip())
+            # In UCI python-chess reads exactly the legal moves, as we do, but for one leniency of its own:
+            # a castling written with a promotion letter ("e1c1b", which no king move has) it reads as the
+            # castling, the letter dropped.
+            try:
+                lenient = board.parse_uci(text.strip())
+            except ValueError:
+                pass
+            else:
+                assert len(text.strip()) == 5 and board.is_castling(lenient), (fen, text)
         # (python-chess reads more SAN than we do: it ignores a wrong "x".)
         return
     except ChessLawsError as err:  # pragma: no cover - would be a bug
