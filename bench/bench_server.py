@@ -20,6 +20,11 @@ Reports:
   view and a viewer asking for new moves, and what it then holds is divided
   by the games; the arbiter's Game alone likewise.
 
+With --bare, the arbiter alone: ``Game.apply`` on the same moves in this process (the 1997 Laws and the
+same clock), by CPU a move, and its dead-position search; a server that does both the arbiter's work
+and the relay's reaches at most relay / (relay + arbiter) of a move's limit, whatever its view and
+plumbing cost.
+
 Memory per live game, issue 27 (tracemalloc, in-process part of this bench on its
 random games; the same measure is held by tests/test_memory.py and
 tests/server/test_memory_live.py):
@@ -313,6 +318,44 @@ def traced_kib_per_game(lines: list[list[str]], plies: int) -> dict[str, Any]:
             "game_kib_per_game": round(game_bytes / n / 1024, 1)}
 
 
+def arbiter_cpu_per_move(lines: list[list[str]]) -> dict[str, Any]:
+    """What the arbiter alone costs a move, by CPU in this process: ``Game.apply`` on the same random games
+    the server played (1997 Laws, the same time control, a move event each), and the part of it spent in the
+    dead-position search (Article 9.6, native: the calls ``Game.apply`` makes, timed as it makes them). The
+    server does this for every move, plus all that the relay does; so ``relay / (relay + arbiter)`` bounds the
+    share of a move's limit that any server on this arbiter can reach."""
+    from chesslaws import dead
+    from chesslaws.game import Game
+
+    searched = [0.0, 0]
+    plain = dead.is_dead
+
+    def timed(position: Any, **kw: Any) -> Any:
+        t = time.process_time()
+        try:
+            return plain(position, **kw)
+        finally:
+            searched[0] += time.process_time() - t
+            searched[1] += 1
+
+    moves = 0
+    dead.is_dead = timed  # type: ignore[assignment]
+    try:
+        t0 = time.process_time()
+        for line in lines:
+            g = Game.from_events([{"type": "start", "t": 0, "edition": "1997", "time_control": "40/5400+30:1800+30",
+                                   "white": "W", "black": "B"}])
+            for i, move in enumerate(line):
+                g = g.apply({"type": "move", "t": round(1 + i * 1.237, 3), "by": "white" if i % 2 == 0 else "black",
+                             "move": move})
+            moves += len(line)
+        total = time.process_time() - t0
+    finally:
+        dead.is_dead = plain  # type: ignore[assignment]
+    return {"moves": moves, "apply_us_per_move": round(total / max(1, moves) * 1e6, 1),
+            "dead_search_us_per_move": round(searched[0] / max(1, moves) * 1e6, 1), "dead_searches": searched[1]}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=200, help="concurrent games (1..2000)")
@@ -354,6 +397,11 @@ def main() -> None:
         result["relay"] = relay
         result["share_of_relay"] = round(result["moves_per_second"] / relay["moves_per_second"], 3)
         result["cpu_share_of_relay"] = round(relay["server_cpu_us_per_move"] / result["server_cpu_us_per_move"], 3)
+        if lines is not None:  # the arbiter alone on the moves the games played (their average length)
+            plies = max(1, round(result["moves"] / games))
+            arb = result["arbiter"] = arbiter_cpu_per_move([line[:plies] for line in lines[:100]])
+            r = relay["server_cpu_us_per_move"]
+            result["arbiter_bound_of_relay"] = round(r / (r + arb["apply_us_per_move"]), 3)
     if lines is not None:  # the same random games, at the plies they reached on average
         plies = max(1, round(result["moves"] / games))
         result["traced"] = traced_kib_per_game(lines[:100], plies)  # half of them live first, half measured
@@ -385,6 +433,13 @@ def main() -> None:
         print(f"  a move's limit      {r['moves_per_second']} rows/s, {r['server_cpu_us_per_move']} us a row (the row also "
               f"sent to the opponent's socket): chesslaws serve reaches {result['share_of_relay']}x of it by rate, "
               f"{result['cpu_share_of_relay']}x by CPU")
+        arb = result.get("arbiter")
+        if arb:
+            r = result["relay"]["server_cpu_us_per_move"]
+            print(f"  the arbiter alone   {arb['apply_us_per_move']} us a move by CPU (Game.apply on the same moves, in this "
+                  f"process; the dead-position search {arb['dead_search_us_per_move']} us of it): a server that does it "
+                  f"and what the relay does reaches at most {result['arbiter_bound_of_relay']}x of a move's limit; "
+                  f"0.6x leaves {round(r / 0.6 - r, 1)} us a move for all that the relay does not do")
     print(f"  load average        {' '.join(open('/proc/loadavg').read().split()[:3])}")
     print(json.dumps(result))
 
