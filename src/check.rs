@@ -64,11 +64,7 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::uci::UciMove;
 use shakmaty::{Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, Position as _, Role, Square};
 
-use crate::dead::{analyse_cached, dead_cached, Analysis, SolvedCache, Verdict};
-
-/// CHA-Solver's answers, shared by the workers (each checks batch after
-/// batch): the same end positions come back in a database.
-static SOLVED: std::sync::LazyLock<SolvedCache> = std::sync::LazyLock::new(SolvedCache::default);
+use crate::dead::{analyse_cached, dead_cached, Analysis, Verdict, SOLVED};
 
 /// Can `color` mate in `pos`? The arbiter's analysis (`dead::analyse`).
 fn analysis(pos: &Chess, color: Color) -> Analysis {

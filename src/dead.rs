@@ -548,6 +548,12 @@ pub(crate) struct SolvedCache {
     map: std::sync::Mutex<BoardMap<[Option<Solved>; 2]>>,
 }
 
+/// CHA-Solver's answers for the whole process: shared by `check`'s workers (each checks batch after
+/// batch: the same end positions come back in a database) and by the arbiter's dead-position search
+/// in live games and replays (real games share their openings: about a tenth of the positions searched
+/// after a pawn move or a capture in the corpus's games had been searched in an earlier game).
+pub(crate) static SOLVED: std::sync::LazyLock<SolvedCache> = std::sync::LazyLock::new(SolvedCache::default);
+
 /// Boards a [`SolvedCache`] holds at most (a few hundred bytes each).
 const SOLVED_CACHE_BOARDS: usize = 4096;
 
@@ -708,9 +714,11 @@ fn analyse_with(
 }
 
 /// Dead in the sense of Article 9.6: neither side can checkmate. `None`
-/// when neither side is proven able to mate and one is undetermined.
+/// when neither side is proven able to mate and one is undetermined. Without a budget (or with one
+/// no smaller than the solver's own bound) CHA-Solver's answers are kept in [`SOLVED`]: the answer for
+/// a board is the same each time it is asked.
 pub(crate) fn dead(pos: &Chess, budget: Option<u64>) -> Option<bool> {
-    dead_with(pos, first_asked(pos), budget, None)
+    dead_with(pos, first_asked(pos), budget, Some(&SOLVED))
 }
 
 /// The side whose mate is looked for first: the one with more queens and rooks (the side to move
