@@ -1,6 +1,6 @@
 """Replaying games: chesslaws' Python API against python-chess's push_san.
 
-    python bench/bench_replay.py [--games N] [--runs N] [--seed S] [--cpu]
+    python bench/bench_replay.py [--games N] [--runs N] [--seed S] [--cpu] [--pgn FILE]
 
 The games (lists of SAN) are generated with python-chess from a fixed seed:
 random legal moves until mate, stalemate or a random length of 40-200
@@ -16,13 +16,17 @@ Target: chesslaws at least 10x faster. The median of ``--runs`` runs each.
 The same games are then replayed through the arbiter, ``Game.apply`` (each
 move a ``move`` event of the log, under the 2023 Laws with a 90+30 clock:
 touch-move, offers, clocks and the automatic ends checked on every move),
-against the same python-chess loop. No target: the figure watches that the
+against the same python-chess loop. Each of these runs is a process of its own (the core
+keeps CHA-Solver's answers for the whole process). With ``--pgn FILE`` the games are the first
+GAMES of a real file instead (cut where a game ends by itself), which share their openings as a
+server's games do. No target: the figure watches that the
 arbiter does not get slower (compare its ratio between two runs).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -48,6 +52,41 @@ def make_games(n: int, seed: int) -> list[list[str]]:
             sans.append(board.san(move))
             board.push(move)
         games.append(sans)
+    return games
+
+
+def read_games(path: str, n: int) -> list[list[str]]:
+    """The SAN of the first ``n`` games of a PGN file that python-chess reads without an error, each cut
+    before the game ends by itself (so that every move is a move of a game going on)."""
+    import gzip
+    import io
+
+    import chess.pgn
+
+    with open(path, "rb") as fh:
+        data = fh.read()
+    if path.endswith(".zst"):
+        import zstandard
+
+        data = zstandard.ZstdDecompressor().stream_reader(io.BytesIO(data)).read()
+    elif path.endswith(".gz"):
+        data = gzip.decompress(data)
+    text = io.StringIO(data.decode("utf-8", "replace"))
+    games: list[list[str]] = []
+    while len(games) < n:
+        game = chess.pgn.read_game(text)
+        if game is None:
+            break
+        if game.errors or game.board().fen() != chess.STARTING_FEN:
+            continue
+        board, sans = game.board(), []
+        for move in game.mainline_moves():
+            sans.append(board.san(move))
+            board.push(move)
+            if board.is_game_over(claim_draw=False) or board.is_repetition(5):
+                break
+        if sans:
+            games.append(sans)
     return games
 
 
@@ -83,21 +122,45 @@ def replay_python_chess(games: list[list[str]]) -> str:
     return last
 
 
+def one_run_elsewhere(args: argparse.Namespace) -> float:
+    """One pass of :func:`replay_game` over the same games, in a new process: its time in seconds."""
+    import subprocess
+
+    cmd = [sys.executable, os.path.abspath(__file__), "--one-run", "--games", str(args.games), "--seed", str(args.seed)]
+    if args.pgn is not None:
+        cmd += ["--pgn", args.pgn]
+    if args.cpu:
+        cmd.append("--cpu")
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return float(out.strip().splitlines()[-1])
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--pgn", default=None,
+                        help="replay the first GAMES games of this PGN file (.pgn, .pgn.gz or .pgn.zst; for instance "
+                             "../shared/corpus/online_lichess_DrDrunkenstein.pgn.zst) instead of random games: real "
+                             "games share their openings, as a server's live games do")
+    parser.add_argument("--one-run", action="store_true", help=argparse.SUPPRESS)  # one Game.apply pass, its time
     parser.add_argument("--cpu", action="store_true",
                         help="time by this process's CPU time (time.process_time) rather than the wall clock: "
                              "what a machine shared with other work changes least")
     args = parser.parse_args()
     clock = time.process_time if args.cpu else time.perf_counter
 
-    games = make_games(args.games, args.seed)
+    games = make_games(args.games, args.seed) if args.pgn is None else read_games(args.pgn, args.games)
+    if args.one_run:
+        start = clock()
+        replay_game(games)
+        print(clock() - start)
+        return 0
     plies = sum(len(g) for g in games)
     assert replay_chesslaws(games) == replay_python_chess(games)
-    print(f"replay benchmark: {args.games} games, {plies} moves (seed {args.seed}), median of {args.runs} runs"
+    source = f"seed {args.seed}" if args.pgn is None else os.path.basename(args.pgn)
+    print(f"replay benchmark: {len(games)} games, {plies} moves ({source}), median of {args.runs} runs"
           f"{' (CPU time)' if args.cpu else ''}")
 
     ours, theirs = [], []
@@ -116,9 +179,10 @@ def main() -> int:
 
     arbiter, peer = [], []
     for _ in range(args.runs):
-        start = clock()
-        replay_game(games)
-        arbiter.append(clock() - start)
+        # Each run of the arbiter in a process of its own: the core keeps CHA-Solver's answers for the
+        # whole process (dead.rs, SOLVED), so a second pass over the same games in one process would
+        # find every dead-position search answered, as no server does.
+        arbiter.append(one_run_elsewhere(args))
         start = clock()
         replay_python_chess(games)
         peer.append(clock() - start)
