@@ -56,31 +56,20 @@ def make_games(n: int, seed: int) -> list[list[str]]:
 
 
 def read_games(path: str, n: int) -> list[list[str]]:
-    """The SAN of the first ``n`` games of a PGN file that python-chess reads without an error, each cut
-    before the game ends by itself (so that every move is a move of a game going on)."""
-    import gzip
-    import io
+    """The SAN of the first ``n`` games of a PGN file (plain, gzip or zstd: :func:`chesslaws.pgn.read_pgn`)
+    read without an error from the standard start, each cut before the game ends by itself (so that every
+    move is a move of a game going on)."""
+    from chesslaws.pgn import read_pgn
 
-    import chess.pgn
-
-    with open(path, "rb") as fh:
-        data = fh.read()
-    if path.endswith(".zst"):
-        import zstandard
-
-        data = zstandard.ZstdDecompressor().stream_reader(io.BytesIO(data)).read()
-    elif path.endswith(".gz"):
-        data = gzip.decompress(data)
-    text = io.StringIO(data.decode("utf-8", "replace"))
     games: list[list[str]] = []
-    while len(games) < n:
-        game = chess.pgn.read_game(text)
-        if game is None:
+    for game in read_pgn(path):
+        if len(games) >= n:
             break
-        if game.errors or game.board().fen() != chess.STARTING_FEN:
+        if not game.ok or "FEN" in game.tags or game.chess960:
             continue
-        board, sans = game.board(), []
-        for move in game.mainline_moves():
+        board, sans = chess.Board(), []
+        for uci in game.uci:
+            move = chess.Move.from_uci(uci)
             sans.append(board.san(move))
             board.push(move)
             if board.is_game_over(claim_draw=False) or board.is_repetition(5):

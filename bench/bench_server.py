@@ -271,6 +271,17 @@ def measure(cmd: list[str], games: int, seconds: float, think: float, *, bare: b
         return asyncio.run(run(games, seconds, base, pid, think, bare, full_moves, relay, lines))
 
 
+def game_log(line: list[str]) -> list[dict[str, Any]]:
+    """The log of a game that plays ``line`` (UCI): its start (1997 Laws, the bench's time control) and a
+    move event a move, 1.237 s apart."""
+    events: list[dict[str, Any]] = [{"type": "start", "t": 0, "edition": "1997",
+                                     "time_control": "40/5400+30:1800+30", "white": "W", "black": "B"}]
+    for i, move in enumerate(line):
+        events.append({"type": "move", "t": round(1 + i * 1.237, 3), "by": "white" if i % 2 == 0 else "black",
+                       "move": move})
+    return events
+
+
 def traced_kib_per_game(lines: list[list[str]], plies: int) -> dict[str, Any]:
     """What a live game holds in the server, measured with tracemalloc in this process (see the
     module's docstring): KiB per game in a Hub (game, view caches, one viewer) and for the Game alone."""
@@ -282,14 +293,7 @@ def traced_kib_per_game(lines: list[list[str]], plies: int) -> dict[str, Any]:
     from chesslaws.server.hub import Hub
     from chesslaws.server.store import open_store
 
-    logs: list[list[dict[str, Any]]] = []
-    for line in lines:
-        events: list[dict[str, Any]] = [{"type": "start", "t": 0, "edition": "1997",
-                                         "time_control": "40/5400+30:1800+30", "white": "W", "black": "B"}]
-        for i, move in enumerate(line[:plies]):
-            events.append({"type": "move", "t": round(1 + i * 1.237, 3), "by": "white" if i % 2 == 0 else "black",
-                           "move": move})
-        logs.append(events)
+    logs = [game_log(line[:plies]) for line in lines]
     texts = ["\n".join(json.dumps(e) for e in events) for events in logs]
     tmp = tempfile.mkdtemp(prefix="chesslaws-bench-mem-")
     hub = Hub(open_store(os.path.join(tmp, "mem.sqlite3")), UNLIMITED)
@@ -343,12 +347,11 @@ def arbiter_cpu_per_move(lines: list[list[str]]) -> dict[str, Any]:
     try:
         t0 = time.process_time()
         for line in lines:
-            g = Game.from_events([{"type": "start", "t": 0, "edition": "1997", "time_control": "40/5400+30:1800+30",
-                                   "white": "W", "black": "B"}])
-            for i, move in enumerate(line):
-                g = g.apply({"type": "move", "t": round(1 + i * 1.237, 3), "by": "white" if i % 2 == 0 else "black",
-                             "move": move})
-            moves += len(line)
+            start, *events = game_log(line)
+            g = Game.from_events([start])
+            for event in events:
+                g = g.apply(event)
+            moves += len(events)
         total = time.process_time() - t0
     finally:
         dead.is_dead = plain  # type: ignore[assignment]
@@ -397,13 +400,12 @@ def main() -> None:
         result["relay"] = relay
         result["share_of_relay"] = round(result["moves_per_second"] / relay["moves_per_second"], 3)
         result["cpu_share_of_relay"] = round(relay["server_cpu_us_per_move"] / result["server_cpu_us_per_move"], 3)
-        if lines is not None:  # the arbiter alone on the moves the games played (their average length)
-            plies = max(1, round(result["moves"] / games))
-            arb = result["arbiter"] = arbiter_cpu_per_move([line[:plies] for line in lines[:100]])
-            r = relay["server_cpu_us_per_move"]
-            result["arbiter_bound_of_relay"] = round(r / (r + arb["apply_us_per_move"]), 3)
+    plies = max(1, round(result["moves"] / games))  # the plies the games reached on average
+    if args.bare and lines is not None:  # the arbiter alone on the moves the games played
+        arb = result["arbiter"] = arbiter_cpu_per_move([line[:plies] for line in lines[:100]])
+        r = result["relay"]["server_cpu_us_per_move"]
+        result["arbiter_bound_of_relay"] = round(r / (r + arb["apply_us_per_move"]), 3)
     if lines is not None:  # the same random games, at the plies they reached on average
-        plies = max(1, round(result["moves"] / games))
         result["traced"] = traced_kib_per_game(lines[:100], plies)  # half of them live first, half measured
     result["db"] = "postgresql" if db.startswith("postgres") else "sqlite (WAL, synchronous=FULL)"
     lat = result["latency_ms"]
