@@ -446,6 +446,33 @@ def test_a_store_failure_is_answered_503_and_leaves_the_game_untouched(
     assert post(client, gid, tok["white"], {"type": "move", "move": "e4"}).json()["seq"] == 3
 
 
+def test_the_first_move_after_the_store_returns_is_served_without_waiting_for_the_ping(
+        client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A request that finds the store marked away asks it again before refusing: the player who moves
+    the moment the database is back is served (the interruption written first), not told 503 until the
+    server's next ping notices."""
+    import chesslaws.server.hub as hub_module
+
+    monkeypatch.setattr(hub_module, "PING_EVERY", 3600.0)  # the ping never comes to the rescue
+    g = create(client, time_control="600")
+    gid, tok = g["id"], g["tokens"]
+    store = client.app.state.hub.store
+
+    def down(*args: Any) -> None:
+        raise OSError("gone")
+
+    with monkeypatch.context() as away:
+        for name in ("append", "append_many", "ping"):
+            away.setattr(store, name, down)
+        assert post(client, gid, tok["white"], {"type": "move", "move": "e4"}).status_code == 503
+        assert client.get(f"/api/games/{gid}").json()["store_down"] is True
+    time.sleep(hub_module.ASK_EVERY)  # the request above asked last; the next one may ask again
+    r = post(client, gid, tok["white"], {"type": "move", "move": "e4"})
+    assert r.status_code == 200, r.text
+    assert [ln["type"] for ln in log_lines(client, gid)][1:] == ["stop_clocks", "start_clocks", "move"]
+    assert client.get(f"/api/games/{gid}").json()["store_down"] is False
+
+
 def test_serve_command_options_and_a_database_that_cannot_be_opened(tmp_path: Any) -> None:
     from click.testing import CliRunner
 

@@ -64,6 +64,8 @@ RETRY_AFTER_OUTAGE = 2
 #: How often the store is pinged, in seconds (an outage is noticed within this time); each ping records
 #: the server's heartbeat.
 PING_EVERY = 1.0
+#: Seconds between a request's own questions to an unreachable store (see Hub._refuse_while_down).
+ASK_EVERY = 0.25
 #: A restart after a longer gap since the last heartbeat gives the time back to the running clocks.
 RESTART_GAP = 1.0
 #: Seconds a game that is over stays in memory (for its last viewers) before it is retired to the
@@ -454,6 +456,8 @@ class Hub:
         # Outage bookkeeping: the last instant the store answered, and since when it has not.
         self.last_ok = 0.0
         self.down_since: float | None = None
+        self._recovering: asyncio.Lock | None = None  # one give-back at a time (the ping's or a request's)
+        self._asked_at = 0.0  # the last time a request asked the store whether it is back
         self._monitor: asyncio.Task[None] | None = None
         self.retire_after = RETIRE_AFTER
         self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
@@ -594,13 +598,35 @@ class Hub:
                     log.warning("the game store came back but the interruptions could not be written yet: %s",
                                 _reason(err))
 
+    async def _refuse_while_down(self) -> None:
+        """Raises the outage's 503 while the store is unreachable. Before refusing, a request asks the
+        store once more (at most every ``ASK_EVERY`` seconds): the first request after the database
+        returned is served, the interruptions written first, rather than refused until the next ping."""
+        if self.down_since is None:
+            return
+        now = time.monotonic()
+        if now - self._asked_at >= ASK_EVERY:
+            self._asked_at = now
+            try:
+                await self._db(lambda: self.store.ping(self.now()))
+                await self._recover()
+            except Exception:  # noqa: BLE001 - still away (or the give-back failed): refused below
+                pass
+        if self.down_since is not None:
+            raise self._unavailable()
+
     async def _recover(self) -> None:
-        """The store is back: the time that passed while no move could be stored is given back."""
-        assert self.down_since is not None
-        down, up = self.down_since, self.now()
-        await self._give_back(down, up, f"the server could not store moves for {up - down:.1f} s (its database "
-                                        "was unreachable)", "the server's database is back")
-        self.down_since = None
+        """The store is back: the time that passed while no move could be stored is given back. Once:
+        the ping and a request that both find the store back share one give-back."""
+        if self._recovering is None:
+            self._recovering = asyncio.Lock()
+        async with self._recovering:
+            if self.down_since is None:
+                return  # given back by whoever held the lock
+            down, up = self.down_since, self.now()
+            await self._give_back(down, up, f"the server could not store moves for {up - down:.1f} s (its "
+                                            "database was unreachable)", "the server's database is back")
+            self.down_since = None
         log.warning("the game store is back after %.1f s; the interruptions are in the logs", up - down)
         for live in self.games.values():
             self.schedule(live)
@@ -964,8 +990,7 @@ class Hub:
                 "reason": reason or f"its log could not be replayed ({aside.reason})"}
         game = aside.prefix.apply(line)
         seq = len(aside.record.events)
-        if self.down_since is not None:
-            raise self._unavailable()
+        await self._refuse_while_down()
         try:
             await self._db(lambda: self.store.append(game_id, seq, game.events[-1].to_json()))
         except StoreError:
@@ -998,8 +1023,7 @@ class Hub:
         tc = game.state.config.time_control
         if tc.periods and tc.periods[0].ms + tc.periods[0].increment_ms < 1000:
             raise ApiError(422, f"time_control: {tc} gives less than one second for the game")
-        if self.down_since is not None:
-            raise self._unavailable()
+        await self._refuse_while_down()
         tokens: dict[str, str] = {"arbiter": secrets.token_urlsafe(24)}
         for seat in ("white", "black"):
             if names.get(seat):
@@ -1201,8 +1225,7 @@ class Hub:
             raise ApiError(422, "do not send 't': the server's clock stamps every event")
         if seat in ("white", "black") and kind == "stop_clocks":
             self._may_summon(live, seat)
-        if self.down_since is not None:
-            raise self._unavailable()
+        await self._refuse_while_down()
         claimed_by = body.get("by")
         if seat in ("white", "black"):
             if schema.by == "arbiter":
