@@ -18,6 +18,17 @@ def create(client: Any, **body: Any) -> dict[str, Any]:
     return dict(r.json())
 
 
+def state_when(client: Any, gid: str, ok: Callable[[dict[str, Any]], bool], what: str) -> dict[str, Any]:
+    """The game's state once ``ok`` holds for it, asked again until it does (10 s at most)."""
+    deadline = time.monotonic() + 10
+    while True:
+        state = dict(client.get(f"/api/games/{gid}").json())
+        if ok(state):
+            return state
+        assert time.monotonic() < deadline, f"timed out waiting for {what}: {state}"
+        time.sleep(0.05)
+
+
 def move(client: Any, g: dict[str, Any], side: str, text: str) -> Any:
     return client.post(f"/api/games/{g['id']}/events", json={"type": "move", "move": text},
                        headers={"Authorization": f"Bearer {g['tokens'][side]}"})
@@ -36,9 +47,8 @@ def test_clocks_start_when_both_players_have_opened_the_game(make_client: Callab
         state = client.get(f"/api/games/{g['id']}").json()
         assert state["waiting_for"] == ["black"] and state["clocks"]["white_ms"] == 60_000
         with client.websocket_connect(f"/api/games/{g['id']}/ws?token={g['tokens']['black']}"):
-            time.sleep(0.3)
-            state = client.get(f"/api/games/{g['id']}").json()
-            assert state["waiting_for"] == [] and state["started"]
+            state = state_when(client, g["id"], lambda s: s["waiting_for"] == [], "Black's arrival")
+            assert state["started"]
             assert 59_000 < state["clocks"]["white_ms"] <= 60_000  # it runs from now, not from the creation
             assert move(client, g, "white", "e4").status_code == 200
     # A server restart keeps the start: t=0 was stored.
@@ -140,8 +150,7 @@ def test_a_player_who_comes_after_the_start_arrives_then(make_client: Callable[[
     with client.websocket_connect(f"/api/games/{g['id']}/ws?token={g['tokens']['black']}") as ws:
         ws.receive_json()
         ws.receive_json()
-        time.sleep(0.4)
-        state = client.get(f"/api/games/{g['id']}").json()
+        state = state_when(client, g["id"], lambda s: "black" not in s["absent"], "Black's arrival")
     assert state["absent"] == ["white"] and state["status"] == "ongoing"
     log = client.get(f"/api/games/{g['id']}/log").text.splitlines()
     assert '"arrive"' in log[-1] and '"black"' in log[-1]

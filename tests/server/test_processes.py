@@ -120,5 +120,10 @@ def test_a_flag_falls_for_every_process_and_is_written_once(three: list[Any]) ->
         st = httpx.get(f"{server.url}/api/games/{gid}").json()
         assert st["termination"] == "time_forfeit" and st["result"] == "0-1"
     for server in (a, b):
-        lines = [json.loads(x) for x in httpx.get(f"{server.url}/api/games/{gid}/log").text.splitlines()]
+        deadline = time.monotonic() + 10  # the ending is written just after the flag falls: wait for it
+        while True:
+            lines = [json.loads(x) for x in httpx.get(f"{server.url}/api/games/{gid}/log").text.splitlines()]
+            if len(lines) > 1 or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
         assert [(x["type"], x.get("what")) for x in lines] == [("start", None), ("observe", "flag")]
