@@ -458,6 +458,7 @@ class Hub:
         self.down_since: float | None = None
         self._recovering: asyncio.Lock | None = None  # one give-back at a time (the ping's or a request's)
         self._asked_at = 0.0  # the last time a request asked the store whether it is back
+        self._asking = False  # a request is asking it now
         self._monitor: asyncio.Task[None] | None = None
         self.retire_after = RETIRE_AFTER
         self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
@@ -605,13 +606,15 @@ class Hub:
         if self.down_since is None:
             return
         now = time.monotonic()
-        if now - self._asked_at >= ASK_EVERY:
-            self._asked_at = now
+        if not self._asking and now - self._asked_at >= ASK_EVERY:  # one question at a time: a database
+            self._asking, self._asked_at = True, now  # that hangs (up to the pool's timeout) piles up nothing
             try:
                 await self._db(lambda: self.store.ping(self.now()))
                 await self._recover()
             except Exception:  # noqa: BLE001 - still away (or the give-back failed): refused below
                 pass
+            finally:
+                self._asking = False
         if self.down_since is not None:
             raise self._unavailable()
 
