@@ -87,19 +87,34 @@ function announce(text) {
   setTimeout(() => { el.textContent = text; }, 30);
 }
 
-// A confirmation with the server's text: resolves true when confirmed.
-function confirmAsk(title, text, okLabel) {
+// The player a dialog is about, by colour and name: "White (Anna)".
+function whoLabel(color) {
+  const name = S && S[color] && S[color] !== "?" ? S[color] : "";
+  return name ? `${NAME[color]} (${name})` : NAME[color];
+}
+
+// A confirmation with the server's text: resolves true when confirmed. `who` (a colour) names the player
+// the step concerns in the title: "White (Anna): Resign". The focus starts on Cancel, so that Enter or
+// Space pressed by habit cancels; the confirm button takes no click in its first moments, so that a
+// double click or tap on the button that opened the dialog cannot confirm it.
+const CONFIRM_ARM_MS = 400;
+function confirmAsk(title, text, okLabel, who) {
   const dlg = $("confirm");
-  $("confirm-title").textContent = title;
+  $("confirm-title").textContent = who ? `${whoLabel(who)}: ${title}` : title;
   $("confirm-text").textContent = text;
-  $("confirm-yes").textContent = okLabel || "Confirm";
-  $("confirm-no").textContent = (S && S.controls && S.controls.cancel) || "Cancel";
+  const yes = $("confirm-yes");
+  yes.textContent = okLabel || T("Confirm");
+  $("confirm-no").textContent = (S && S.controls && S.controls.cancel) || T("Cancel");
+  dlg.dataset.who = who || "";
   return new Promise((resolve) => {
-    const done = () => { dlg.removeEventListener("close", done); resolve(dlg.returnValue === "ok"); };
+    const done = () => { dlg.removeEventListener("close", done); clearTimeout(confirmAsk.timer); resolve(dlg.returnValue === "ok"); };
     dlg.returnValue = "";
     dlg.addEventListener("close", done);
+    yes.disabled = true;
+    clearTimeout(confirmAsk.timer);
+    confirmAsk.timer = setTimeout(() => { yes.disabled = false; }, CONFIRM_ARM_MS);
     dlg.showModal();
-    $("confirm-yes").focus();
+    $("confirm-no").focus();
   });
 }
 
@@ -763,7 +778,12 @@ function renderActions() {
       if (player || otbArbiter) {
         const a = document.createElement("button");
         a.className = "primary"; a.id = "btn-accept"; a.textContent = "Accept";
-        a.addEventListener("click", () => send({ type: "accept_draw" }));
+        a.addEventListener("click", async () => {
+          const by = actorOf();
+          if (!(await confirmAsk(T("Accept the draw"), T("Accept {color}'s draw offer? The game ends in a draw (Article {art}).",
+            { color: NAME[offer.by], art: article("agreement") }), T("Accept draw"), by))) return;
+          send({ type: "accept_draw" });
+        });
         const d = document.createElement("button");
         d.id = "btn-decline"; d.textContent = "Decline";
         d.addEventListener("click", () => send({ type: "decline_draw" }));
@@ -1014,10 +1034,13 @@ function setState(state) {
 // --- buttons ---------------------------------------------------------------------------------
 function ctl(name) { return (S && S.controls && S.controls[name]) || null; }
 
+// An article of the game's edition that the page cites in its own dialogs (controls.articles).
+function article(rule) { return (S && S.controls && S.controls.articles && S.controls.articles[rule]) || "?"; }
+
 $("btn-offer").addEventListener("click", async () => {
   if ($("offer-with-move").checked && myTurnColor()) { toast("The offer goes with your next move.", true); return; }
   const c = ctl("offer_draw");
-  if (!(await confirmAsk(c ? c.title : "Offer a draw", c ? c.confirm : "Offer a draw?", c ? c.ok : "Offer draw"))) return;
+  if (!(await confirmAsk(c ? c.title : "Offer a draw", c ? c.confirm : "Offer a draw?", c ? c.ok : "Offer draw", actorOf()))) return;
   send({ type: "offer_draw" });
 });
 function claimButton(reason) {
@@ -1027,7 +1050,7 @@ function claimButton(reason) {
     const withMove = $("claim-with-move").checked;
     const text = (c ? c.confirm : "") + (withMove && ctl("with_move") ? "\n\n" + S.controls.with_move : "");
     const ok = withMove ? (ctl("ok_claim_with_move") || "Claim with my next move") : (c ? c.ok : "Claim");
-    if (!(await confirmAsk(c ? c.title : "Claim a draw", text, ok))) return;
+    if (!(await confirmAsk(c ? c.title : "Claim a draw", text, ok, actorOf()))) return;
     if (withMove) {
       armedClaim = reason;
       renderActions();
@@ -1042,7 +1065,7 @@ $("btn-fifty").addEventListener("click", claimButton("fifty"));
 $("claim-with-move").addEventListener("change", () => { if (!$("claim-with-move").checked) armedClaim = null; renderActions(); });
 $("btn-quickplay").addEventListener("click", async () => {
   const c = ctl("quickplay");
-  if (!c || !(await confirmAsk(c.title, c.confirm, c.ok))) return;
+  if (!c || !(await confirmAsk(c.title, c.confirm, c.ok, actorOf()))) return;
   const event = { type: "claim_draw", reason: "quickplay" };
   if ($("quickplay-grounds").value) event.grounds = $("quickplay-grounds").value;
   if (S.arbiter === "absent") event.final_position = S.fen;  // written down for the opponent to verify (1997 D.1, 2023 III.6.1)
@@ -1050,12 +1073,12 @@ $("btn-quickplay").addEventListener("click", async () => {
 });
 $("btn-flag").addEventListener("click", async () => {
   const c = ctl("flag");
-  if (!c || !(await confirmAsk(c.title, c.confirm, c.ok))) return;
+  if (!c || !(await confirmAsk(c.title, c.confirm, c.ok, actorOf()))) return;
   send({ type: "claim_flag" });
 });
 $("btn-resign").addEventListener("click", async () => {
   const c = ctl("resign");
-  if (!(await confirmAsk(c ? c.title : "Resign", c ? c.confirm : "Resign the game?", c ? c.ok : "Resign"))) return;
+  if (!(await confirmAsk(c ? c.title : "Resign", c ? c.confirm : "Resign the game?", c ? c.ok : "Resign", actorOf()))) return;
   send({ type: "resign" });
 });
 
@@ -1070,7 +1093,7 @@ $("btn-seal").addEventListener("click", async () => {
   const move = $("seal-move").value.trim();
   if (!move) { toast("Write the move to seal first."); return; }
   const c = ctl("seal");
-  if (!(await confirmAsk(c ? c.title : "Seal the move", (c ? c.confirm : "") + `\n\n${move}`, c ? c.ok : "Seal"))) return;
+  if (!(await confirmAsk(c ? c.title : "Seal the move", (c ? c.confirm : "") + `\n\n${move}`, c ? c.ok : "Seal", actorOf()))) return;
   if (await send({ type: "seal", move })) $("seal-move").value = "";
 });
 $("btn-arrive").addEventListener("click", () => send({ type: "arrive" }));
@@ -1302,7 +1325,7 @@ function showAlert(msg) {
 }
 
 $("btn-summon").addEventListener("click", async () => {
-  if (!(await confirmAsk("Call the arbiter", "Stop the clocks to call the arbiter? Do it only to ask for his help: the arbiter restarts the clocks.", "Stop clocks and call"))) return;
+  if (!(await confirmAsk("Call the arbiter", "Stop the clocks to call the arbiter? Do it only to ask for his help: the arbiter restarts the clocks.", "Stop clocks and call", actorOf()))) return;
   send({ type: "stop_clocks" });
 });
 

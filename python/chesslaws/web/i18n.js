@@ -5,6 +5,9 @@
 "use strict";
 window.I18N = {
  "de": {
+  "Accept the draw": "Remis annehmen",
+  "Accept draw": "Remis annehmen",
+  "Accept {color}'s draw offer? The game ends in a draw (Article {art}).": "Das Remisangebot von {color} annehmen? Die Partie endet remis (Artikel {art}).",
   "the opponent makes no effort to win by normal means": "der Gegner bemüht sich nicht, mit normalen Mitteln zu gewinnen",
   "the opponent cannot win by normal means": "der Gegner kann mit normalen Mitteln nicht gewinnen",
   "grounds…": "Begründung…",
@@ -255,6 +258,9 @@ window.I18N = {
   "No moves yet.": "Noch keine Züge."
  },
  "fr": {
+  "Accept the draw": "Accepter la nulle",
+  "Accept draw": "Accepter la nulle",
+  "Accept {color}'s draw offer? The game ends in a draw (Article {art}).": "Accepter la proposition de nulle des {color} ? La partie est nulle (article {art}).",
   "the opponent makes no effort to win by normal means": "l'adversaire ne fait aucun effort pour gagner par des moyens normaux",
   "the opponent cannot win by normal means": "l'adversaire ne peut pas gagner par des moyens normaux",
   "grounds…": "motif…",
@@ -505,6 +511,9 @@ window.I18N = {
   "No moves yet.": "Aucun coup pour l'instant."
  },
  "es": {
+  "Accept the draw": "Aceptar tablas",
+  "Accept draw": "Aceptar tablas",
+  "Accept {color}'s draw offer? The game ends in a draw (Article {art}).": "¿Aceptar la oferta de tablas de las {color}? La partida termina en tablas (artículo {art}).",
   "the opponent makes no effort to win by normal means": "el rival no hace ningún esfuerzo por ganar por medios normales",
   "the opponent cannot win by normal means": "el rival no puede ganar por medios normales",
   "grounds…": "motivo…",

@@ -1,0 +1,115 @@
+"""A live game in the browser that no mis-click, failed request or bad connection may cost a player:
+game-ending steps asked first, naming the player, with the focus on Cancel; over the board, what has
+consequences under the Laws asked first; the connection watched, and failures said.
+
+Screenshots at 1280 px and 390 px go to ``CHESSLAWS_SHOTS`` (a directory) when set, else to the test's tmp dir.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from conftest import needs_chromium
+from test_e2e import click_move, new_game, open_seat, wait_end
+
+pytestmark = needs_chromium
+
+
+def log_of(server: Any, game_id: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in httpx.get(f"{server.url}/api/games/{game_id}/log").text.splitlines()]
+
+
+def shoot(page: Any, shots: Path, name: str) -> None:
+    """The page at 1280 px and at 390 px (a phone), then back to 1280 px."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.screenshot(path=str(shots / f"{name}-1280.png"))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.screenshot(path=str(shots / f"{name}-390.png"))
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def focused(page: Any) -> str:
+    return str(page.evaluate("() => document.activeElement && document.activeElement.id"))
+
+
+# --- 1. game-ending steps: asked first, the player named, Cancel focused ----------------------------------------
+
+
+def test_resigning_asks_naming_the_player_and_enter_or_space_cancels(server: Any, browser: Any, shots: Path) -> None:
+    g = new_game(server, time_control="600", edition="2023", white="Alice")
+    white = open_seat(browser, g["links"]["white"])
+    white.wait_for_selector("#btn-resign:not([disabled])")
+    before = len(log_of(server, g["id"]))
+    for key in ("Enter", " "):  # pressed by habit, on the focus the dialog opens with: it cancels
+        white.click("#btn-resign")
+        white.wait_for_selector("#confirm[open]")
+        assert white.inner_text("#confirm-title") == "White (Alice): Resign"
+        assert focused(white) == "confirm-no"
+        if key == "Enter":
+            shoot(white, shots, "resign-confirm")
+        white.keyboard.press(key)
+        white.wait_for_selector("#confirm:not([open])", state="attached")
+    # A double click, or a tap landing on the dialog as it opens, does not confirm it.
+    state = white.evaluate("""() => {
+      document.getElementById('btn-resign').click();
+      const yes = document.getElementById('confirm-yes');
+      yes.click();
+      return {open: document.getElementById('confirm').open, disabled: yes.disabled};
+    }""")
+    assert state == {"open": True, "disabled": True}
+    white.click("#confirm-no")
+    white.wait_for_timeout(300)  # what a mistaken click would have sent has had time to arrive
+    assert len(log_of(server, g["id"])) == before
+    assert white.get_attribute("#status", "data-status") == "ongoing"
+    white.click("#btn-resign")
+    white.click("#confirm-yes")  # once armed, a deliberate click resigns
+    wait_end(white, "resignation")
+    white.context.close()
+
+
+def test_accepting_a_draw_offer_asks_first(server: Any, browser: Any, shots: Path) -> None:
+    g = new_game(server, time_control="600", edition="2023", white="Alice", black="Bruno")
+    white = open_seat(browser, g["links"]["white"])
+    black = open_seat(browser, g["links"]["black"])
+    click_move(white, "e2", "e4")  # 2023 5.2.3: a draw by agreement once both players have moved
+    click_move(black, "e7", "e5")
+    white.wait_for_selector("[data-sq='g1'] .pc.mine")
+    white.click("#btn-offer")
+    assert white.inner_text("#confirm-title") == "White (Alice): Offer a draw"
+    white.click("#confirm-yes")
+    black.click("#btn-accept")
+    black.wait_for_selector("#confirm[open]")
+    assert black.inner_text("#confirm-title") == "Black (Bruno): Accept the draw"
+    assert "Accept White's draw offer? The game ends in a draw (Article 5.2.3)." == black.inner_text("#confirm-text")
+    assert focused(black) == "confirm-no"
+    shoot(black, shots, "accept-confirm")
+    black.keyboard.press("Enter")
+    black.wait_for_timeout(300)
+    assert [e["type"] for e in log_of(server, g["id"])][-1] == "offer_draw"  # nothing accepted
+    black.click("#btn-accept")
+    black.click("#confirm-yes")
+    for page in (white, black):
+        wait_end(page, "agreement")
+    white.context.close()
+    black.context.close()
+
+
+def test_claims_name_the_player_the_arbiter_enters_them_for(server: Any, browser: Any) -> None:
+    """Over the board the arbiter enters a claim for the player chosen: the dialog names that player."""
+    g = new_game(server, time_control="5400", edition="2023", interface="otb", white="Alice", black="Bruno")
+    arbiter = open_seat(browser, g["links"]["arbiter"])
+    click_move(arbiter, "e2", "e4")
+    arbiter.wait_for_selector("#sheet td:has-text('e4')")
+    arbiter.select_option("#act-for", "black")
+    arbiter.click("#btn-threefold")
+    assert arbiter.inner_text("#confirm-title") == "Black (Bruno): Claim a draw by repetition"
+    arbiter.click("#confirm-no")
+    arbiter.click("#btn-resign")
+    assert arbiter.inner_text("#confirm-title") == "Black (Bruno): Resign"
+    arbiter.click("#confirm-no")
+    assert log_of(server, g["id"])[-1]["type"] == "move"
+    arbiter.context.close()
