@@ -61,6 +61,7 @@ def test_the_arbiter_enters_a_release_and_the_touch_move_claim(server: Any, brow
     arbiter.fill("#hand-square", "f3")
     arbiter.fill("#hand-from", "g1")
     arbiter.click("#btn-release")
+    arbiter.click("#confirm-yes")  # a release binds the player: asked first
     arbiter.wait_for_function("() => document.getElementById('hand-square').value === ''")
     released = log_of(server, g["id"])[-1]
     assert (released["type"], released["by"], released["square"], released["from"]) == ("release", "white", "f3", "g1")
@@ -68,6 +69,7 @@ def test_the_arbiter_enters_a_release_and_the_touch_move_claim(server: Any, brow
     arbiter.wait_for_selector("#sheet td:has-text('Nh3')")
     arbiter.select_option("#act-for", "black")
     arbiter.click("#btn-claim-touch")
+    arbiter.click("#confirm-yes")
     arbiter.wait_for_selector("#rulings:has-text('released on f3')")
     assert "Nh3" not in arbiter.inner_text("#sheet")
     claim = log_of(server, g["id"])[-1]
@@ -173,6 +175,7 @@ def test_an_occasional_arbiter_observes_an_illegal_move_and_a_flag(server: Any, 
     arbiter.wait_for_selector("#sheet td:has-text('e5')")
     arbiter.fill("#move-input", "e1e3")
     arbiter.press("#move-input", "Enter")
+    arbiter.click("#confirm-yes")  # an illegal move has consequences: asked first
     arbiter.wait_for_selector("#sheet td:has-text('e1-e3')")
     click_move(arbiter, "b8", "c6")
     arbiter.wait_for_selector("#sheet td:has-text('Nc6')")

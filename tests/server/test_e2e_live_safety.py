@@ -113,3 +113,68 @@ def test_claims_name_the_player_the_arbiter_enters_them_for(server: Any, browser
     arbiter.click("#confirm-no")
     assert log_of(server, g["id"])[-1]["type"] == "move"
     arbiter.context.close()
+
+
+# --- 2. over the board: what has consequences under the Laws is asked first, naming the player -----------------
+
+
+def test_an_illegal_move_entered_over_the_board_is_asked_first(server: Any, browser: Any, shots: Path) -> None:
+    """2023 7.5.1: the arbiter types e1e3 for White (not a legal move): the page asks, naming White, before
+    the illegal move is logged; Enter on the dialog cancels and nothing is logged."""
+    g = new_game(server, time_control="5400", edition="2023", interface="otb", white="Alice", black="Bruno")
+    arbiter = open_seat(browser, g["links"]["arbiter"])
+    click_move(arbiter, "e2", "e4")
+    click_move(arbiter, "e7", "e5")
+    arbiter.wait_for_selector("#sheet td:has-text('e5')")
+    arbiter.fill("#move-input", "e1e3")
+    arbiter.press("#move-input", "Enter")
+    arbiter.wait_for_selector("#confirm[open]")
+    assert arbiter.inner_text("#confirm-title") == "White (Alice): An illegal move"
+    assert "Record it as an illegal move made by White (Alice)?" in arbiter.inner_text("#confirm-text")
+    assert "(Article 7.5.1)" in arbiter.inner_text("#confirm-text")
+    assert focused(arbiter) == "confirm-no"
+    shoot(arbiter, shots, "illegal-confirm")
+    arbiter.keyboard.press("Enter")
+    arbiter.wait_for_selector("#confirm:not([open])", state="attached")
+    arbiter.wait_for_timeout(300)
+    assert [e.get("move") for e in log_of(server, g["id"])][-1] == "e7e5"  # nothing recorded
+    assert arbiter.input_value("#move-input") == "e1e3"  # still there, to send once confirmed
+    arbiter.press("#move-input", "Enter")
+    arbiter.click("#confirm-yes")
+    arbiter.wait_for_selector("#rulings:has-text('illegal')")  # taken back at once: the arbiter saw it
+    assert log_of(server, g["id"])[-1]["move"] == "e1e3"
+    arbiter.context.close()
+
+
+def test_a_touch_and_a_touch_move_claim_are_asked_first(server: Any, browser: Any) -> None:
+    """2023 4.3: a touch entered for White binds him to move the piece; Black's claim that a move broke the
+    rule is recorded only once confirmed, each dialog naming its player."""
+    g = new_game(server, time_control="5400", edition="2023", interface="otb", white="Alice", black="Bruno")
+    arbiter = open_seat(browser, g["links"]["arbiter"])
+    arbiter.fill("#hand-square", "g1")
+    arbiter.click("#btn-touch")
+    assert arbiter.inner_text("#confirm-title") == "White (Alice): A touched piece"
+    assert "touched g1? The touched piece must be moved" in arbiter.inner_text("#confirm-text")
+    assert "(Article 4.3)" in arbiter.inner_text("#confirm-text")
+    arbiter.keyboard.press(" ")
+    arbiter.wait_for_selector("#confirm:not([open])", state="attached")
+    arbiter.wait_for_timeout(300)
+    assert log_of(server, g["id"])[-1]["type"] == "start"
+    arbiter.click("#btn-touch")
+    arbiter.click("#confirm-yes")
+    arbiter.wait_for_function("() => document.getElementById('hand-square').value === ''")
+    touched = log_of(server, g["id"])[-1]
+    assert (touched["type"], touched["by"], touched["square"]) == ("touch", "white", "g1")
+    click_move(arbiter, "b1", "c3")  # the touched knight not moved: the claim's matter
+    arbiter.wait_for_selector("#sheet td:has-text('Nc3')")
+    arbiter.select_option("#act-for", "black")
+    arbiter.click("#btn-claim-touch")
+    assert arbiter.inner_text("#confirm-title") == "Black (Bruno): Claim touch-move"
+    arbiter.click("#confirm-no")
+    arbiter.wait_for_timeout(300)
+    assert log_of(server, g["id"])[-1]["type"] == "move"
+    arbiter.click("#btn-claim-touch")
+    arbiter.click("#confirm-yes")
+    arbiter.wait_for_selector("#rulings:has-text('touched')")
+    assert log_of(server, g["id"])[-1]["type"] == "claim_touch_move"
+    arbiter.context.close()

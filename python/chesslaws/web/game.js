@@ -1190,12 +1190,27 @@ function handEvent(type) {
   else if (from && type === "release") event.from = from;
   return event;
 }
+// A touch or a release binds the player under the Laws (the touched piece moved or taken, the piece released
+// on a square moved there): asked first, naming the player.
+const HAND_ASK = {
+  touch: ["A touched piece", "Record that {who} touched {sq}? The touched piece must be moved, or captured, if it can be (Article {art}).", "Record the touch", "touch_move"],
+  release: ["A piece released", "Record that {who} released a piece on {sq}? A piece released on a square is moved there, if the move is legal (Article {art}).", "Record the release", "release"],
+};
 for (const type of ["touch", "release", "adjust"]) {
   $("btn-" + type).addEventListener("click", async () => {
-    if (await send(handEvent(type))) { $("hand-square").value = ""; $("hand-from").value = ""; $("hand-piece").value = ""; }
+    const event = handEvent(type);
+    const ask = HAND_ASK[type];
+    if (ask && event.square && !(await confirmAsk(T(ask[0]), T(ask[1], { who: whoLabel(event.by), sq: event.square,
+      art: article(ask[3]) }), T(ask[2]), event.by))) return;
+    if (await send(event)) { $("hand-square").value = ""; $("hand-from").value = ""; $("hand-piece").value = ""; }
   });
 }
-$("btn-claim-touch").addEventListener("click", () => send({ type: "claim_touch_move" }));
+$("btn-claim-touch").addEventListener("click", async () => {
+  const by = $("act-for").value;
+  if (!(await confirmAsk(T("Claim touch-move"), T("Record {who}'s claim that {opponent}'s last move broke the touch-move rule (Article {art})?",
+    { who: whoLabel(by), opponent: NAME[by === "white" ? "black" : "white"], art: article("touch_move") }), T("Record the claim"), by))) return;
+  send({ type: "claim_touch_move" });
+});
 $("btn-displace").addEventListener("click", async () => {
   const squares = $("hand-square").value.split(/[ ,]+/).map((x) => x.trim().toLowerCase()).filter((x) => x);
   if (await send({ type: "displace", squares })) $("hand-square").value = "";
@@ -1248,8 +1263,14 @@ $("move-entry").addEventListener("submit", (e) => {
   const coordinates = /^[a-h][1-8][a-h][1-8][qrbn]?$/.test(text.trim());
   if (!m && seat === "arbiter" && S.interface === "otb" && coordinates) {
     // Over the board the arbiter enters what was played: an illegal move, in coordinates, is logged as one.
-    $("move-input").value = "";
-    playMove(text.trim());
+    // It has consequences under the Laws (taken back, and penalised): asked first, naming the player.
+    const uci = text.trim(), by = S.turn;
+    confirmAsk(T("An illegal move"), T("{uci} is not a legal move. Record it as an illegal move made by {who}? It is taken back and may be penalised (Article {art}).",
+      { uci, who: whoLabel(by), art: article("illegal_move") }), T("Record the illegal move"), by).then((ok) => {
+      if (!ok || !S || S.turn !== by) return;
+      $("move-input").value = "";
+      playMove(uci);
+    });
     return;
   }
   if (!m) { toast(`No legal move “${text.trim()}” in this position.`); return; }
