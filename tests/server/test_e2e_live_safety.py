@@ -178,3 +178,80 @@ def test_a_touch_and_a_touch_move_claim_are_asked_first(server: Any, browser: An
     arbiter.wait_for_selector("#rulings:has-text('touched')")
     assert log_of(server, g["id"])[-1]["type"] == "claim_touch_move"
     arbiter.context.close()
+
+
+# --- 3. the connection: an offline bar, a reconnection by itself, a heartbeat -----------------------------------
+
+
+class Link:
+    """The page's WebSocket through Playwright's route: it may be cut (every message dropped both ways, as on
+    a connection that died without a close) or closed; it counts the connections the page opened."""
+
+    def __init__(self, page: Any) -> None:
+        self.opened = 0
+        self.dead = False
+        self.routes: list[Any] = []
+        self.delay_states = 0.0  # seconds by which a state from the server is held back (a slow link)
+        self.held: list[tuple[float, Any, str]] = []
+        page.route_web_socket("**/api/games/*/ws*", self._route)
+
+    def _route(self, ws: Any) -> None:
+        self.opened += 1
+        self.routes.append(ws)
+        server = ws.connect_to_server()
+        ws.on_message(lambda m: None if self.dead else server.send(m))
+        server.on_message(lambda m: None if self.dead else ws.send(m))
+
+    def close(self) -> None:
+        self.routes[-1].close()
+
+
+HEARTBEAT = "window.CHESSLAWS_HEARTBEAT = {every: 600, within: 400};"
+
+
+def test_a_dead_connection_is_found_by_the_heartbeat_and_the_page_reconnects(server: Any, browser: Any,
+                                                                             shots: Path) -> None:
+    """Messages stop both ways with no close (a phone that changed networks): the page finds it by the pong
+    that does not come, says it is offline, connects again and reads the state, with the move made meanwhile.
+    A healthy connection is never dropped by the heartbeat."""
+    g = new_game(server, time_control="600", white="Alice", black="Bruno")
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    ctx.add_init_script(HEARTBEAT)
+    page = ctx.new_page()
+    link = Link(page)
+    page.goto(g["links"]["black"])
+    page.wait_for_selector("#status[data-status]")
+    page.wait_for_selector("#conn.up")
+    # Several heartbeats on a healthy connection: answered, no reconnection.
+    page.wait_for_function("() => Number(document.body.dataset.pongs || 0) >= 5")
+    assert link.opened == 1 and page.is_hidden("#offline")
+    link.dead = True
+    httpx.post(f"{server.url}/api/games/{g['id']}/events", json={"type": "move", "move": "e4"},
+               headers={"Authorization": f"Bearer {g['tokens']['white']}"}).raise_for_status()
+    page.wait_for_selector("#offline:has-text('Offline: reconnecting')")
+    assert page.is_visible("#offline") and not page.is_visible("#conn.up")
+    shoot(page, shots, "offline-bar")
+    assert page.inner_text("#sheet").strip() == "No moves yet."  # the move has not reached this page
+    link.dead = False
+    page.wait_for_selector("#offline", state="hidden")
+    page.wait_for_selector("#sheet td:has-text('e4')")  # the state read again on the new socket
+    assert link.opened == 2
+    page.wait_for_selector("#conn.up")
+    ctx.close()
+
+
+def test_a_closed_connection_shows_the_bar_and_reconnects_by_itself(server: Any, browser: Any) -> None:
+    g = new_game(server, time_control="600")
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    link = Link(page)
+    page.goto(g["links"]["white"])
+    page.wait_for_selector("#conn.up")
+    link.close()
+    page.wait_for_selector("#offline:visible")
+    page.wait_for_selector("#offline", state="hidden")
+    assert link.opened == 2
+    click_move(page, "e2", "e4")  # the new socket carries the move
+    page.wait_for_selector("#sheet td:has-text('e4')")
+    assert log_of(server, g["id"])[-1]["move"] == "e2e4"
+    ctx.close()

@@ -1400,19 +1400,85 @@ function takeState(state, sock) {
   setState(state);
 }
 
+// The connection. A dropped socket is said at once (the offline bar: the board and clocks may be out of date)
+// and connected again by itself, after 1 s, then up to every 5 s; the first state on the new socket is
+// whole. A heartbeat finds a connection that died without a close (a phone that changed networks, a
+// sleeping laptop, a proxy that dropped it): every HEARTBEAT.every ms the page sends {"type": "ping"}, and
+// only a ping left unanswered for HEARTBEAT.within ms closes the socket and connects again.
+const HEARTBEAT = Object.assign({ every: 10000, within: 5000 }, window.CHESSLAWS_HEARTBEAT || {});
+let attempts = 0;        // connections tried since the last one that opened
+let pingId = 0;
+function offline(down) {
+  $("offline").hidden = !down;
+  document.body.classList.toggle("offline", down);
+  $("conn").classList.toggle("up", !down);
+  const label = down ? T("reconnecting…") : T("connected");
+  $("conn").title = label;
+  $("conn").setAttribute("aria-label", label);
+}
+function heartbeat(sock) {
+  const beat = { timer: null, waiting: null, id: 0 };
+  const ping = () => {
+    if (ws !== sock || sock.readyState !== WebSocket.OPEN || beat.waiting) return;
+    beat.id = ++pingId;
+    try { sock.send(JSON.stringify({ type: "ping", id: beat.id })); } catch (err) { /* closing */ }
+    beat.waiting = setTimeout(() => {  // no pong: the connection is dead, though no close came
+      if (ws !== sock) return;
+      lost(sock);
+    }, HEARTBEAT.within);
+  };
+  beat.timer = setInterval(ping, HEARTBEAT.every);
+  beat.ping = ping;
+  beat.pong = (msg) => {
+    if (msg.id !== beat.id) return;
+    clearTimeout(beat.waiting);
+    beat.waiting = null;
+    document.body.dataset.pongs = String(Number(document.body.dataset.pongs || 0) + 1);
+  };
+  beat.stop = () => { clearInterval(beat.timer); clearTimeout(beat.waiting); beat.waiting = null; };
+  return beat;
+}
+let beat = null;
+// The socket is lost (closed, or found dead): what was sent on it has no answer coming; connect again.
+function lost(sock) {
+  if (ws !== sock) return;
+  sock.onclose = null;
+  sock.onmessage = null;
+  try { sock.close(); } catch (err) { /* already closed */ }
+  if (beat) { beat.stop(); beat = null; }
+  dropAwaiting();
+  offline(true);
+  ws = null;
+  const wait = Math.min(5000, 1000 * Math.max(1, attempts));
+  clearTimeout(lost.timer);
+  lost.timer = setTimeout(() => { if (ws === null) connect(); }, wait);
+}
+window.addEventListener("online", () => { if (ws === null) { clearTimeout(lost.timer); connect(); } });
+// Back to a tab that slept (a laptop's lid, a phone's screen): ask the server at once whether the socket lives.
+document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible" && beat) beat.ping(); });
+
 function connect() {
-  if (ws) { ws.onclose = null; ws.close(); dropAwaiting(); }
+  if (ws) { ws.onclose = null; ws.onmessage = null; ws.close(); dropAwaiting(); }
+  if (beat) { beat.stop(); beat = null; }
+  attempts++;
   // moves=new: each state carries only the moves this socket lacks (after the first moves_from).
   const params = new URLSearchParams({ lang, moves: "new" });
   if (token) params.set("token", token);
   const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/games/${gameId}/ws?${params}`;
   const sock = new WebSocket(url);
   ws = sock;
-  sock.onopen = () => { $("conn").classList.add("up"); $("conn").title = "connected"; $("conn").setAttribute("aria-label", "connected"); };
+  sock.onopen = () => {
+    if (ws !== sock) return;
+    attempts = 0;
+    offline(false);
+    beat = heartbeat(sock);
+  };
   sock.onmessage = (e) => {
     const msg = JSON.parse(e.data);
     if (msg.kind === "state") {
       takeState(msg.state, sock);
+    } else if (msg.kind === "pong") {
+      if (beat && ws === sock) beat.pong(msg);
     } else if (msg.kind === "ack") {
       if (msg.state) takeState(msg.state, sock);  // the acknowledgement of our event, with the new state
       answered(msg);
@@ -1428,13 +1494,7 @@ function connect() {
       if (msg.status === 404) sock.onclose = null;
     }
   };
-  sock.onclose = () => {
-    dropAwaiting();
-    $("conn").classList.remove("up");
-    $("conn").title = "reconnecting…";
-    $("conn").setAttribute("aria-label", "reconnecting");
-    setTimeout(() => { if (ws === sock) connect(); }, 1000);
-  };
+  sock.onclose = () => lost(sock);
 }
 
 async function languages() {

@@ -5,6 +5,10 @@
 "use strict";
 window.I18N = {
  "de": {
+  "Offline: reconnecting…": "Offline: Verbindung wird wiederhergestellt…",
+  "The board and clocks may be out of date until the connection is back.": "Brett und Uhren sind möglicherweise nicht aktuell, bis die Verbindung wieder steht.",
+  "reconnecting…": "Verbindung wird wiederhergestellt…",
+  "connected": "verbunden",
   "An illegal move": "Ein regelwidriger Zug",
   "{uci} is not a legal move. Record it as an illegal move made by {who}? It is taken back and may be penalised (Article {art}).": "{uci} ist kein regelgemäßer Zug. Als regelwidrigen Zug von {who} festhalten? Er wird zurückgenommen und kann bestraft werden (Artikel {art}).",
   "Record the illegal move": "Regelwidrigen Zug festhalten",
@@ -270,6 +274,10 @@ window.I18N = {
   "No moves yet.": "Noch keine Züge."
  },
  "fr": {
+  "Offline: reconnecting…": "Hors ligne : reconnexion…",
+  "The board and clocks may be out of date until the connection is back.": "L'échiquier et les pendules peuvent ne pas être à jour tant que la connexion n'est pas rétablie.",
+  "reconnecting…": "reconnexion…",
+  "connected": "connecté",
   "An illegal move": "Un coup illégal",
   "{uci} is not a legal move. Record it as an illegal move made by {who}? It is taken back and may be penalised (Article {art}).": "{uci} n'est pas un coup légal. L'enregistrer comme coup illégal joué par {who} ? Il est repris et peut être sanctionné (article {art}).",
   "Record the illegal move": "Enregistrer le coup illégal",
@@ -535,6 +543,10 @@ window.I18N = {
   "No moves yet.": "Aucun coup pour l'instant."
  },
  "es": {
+  "Offline: reconnecting…": "Sin conexión: reconectando…",
+  "The board and clocks may be out of date until the connection is back.": "El tablero y los relojes pueden no estar al día hasta que vuelva la conexión.",
+  "reconnecting…": "reconectando…",
+  "connected": "conectado",
   "An illegal move": "Una jugada ilegal",
   "{uci} is not a legal move. Record it as an illegal move made by {who}? It is taken back and may be penalised (Article {art}).": "{uci} no es una jugada legal. ¿Registrarla como jugada ilegal de {who}? Se retrocede y puede ser sancionada (artículo {art}).",
   "Record the illegal move": "Registrar la jugada ilegal",
