@@ -159,11 +159,38 @@ function moveWords(m) {
 async function api(method, path, body) {
   const headers = { "Content-Type": "application/json" };
   if (token) headers["Authorization"] = "Bearer " + token;
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (err) {  // no answer at all: the network, or the server is down
+    const e = new Error(T("The server cannot be reached."));
+    e.status = 0;
+    throw e;
+  }
   let data = null;
   try { data = await res.json(); } catch (e) { data = null; }
-  if (!res.ok) throw new Error((data && data.error) || res.statusText);
+  if (!res.ok) {
+    const e = new Error((data && data.error) || `${res.status} ${res.statusText}`.trim());
+    e.status = res.status;
+    e.retryAfter = parseInt(res.headers.get("retry-after") || "", 10) || null;
+    throw e;
+  }
   return data;
+}
+
+// What the player is told when an event was not recorded: the server could not take it (no answer, a
+// server error, the database away) — nothing was recorded, try again; or the server refused it (the Laws,
+// a wrong input): its reason. Never a silent failure.
+function notRecorded(status, reason, retryAfter) {
+  if (status === 0 || status >= 500) {
+    const again = retryAfter ? T("Try again in {s} s.", { s: retryAfter }) : T("Try again.");
+    const why = status === 0 ? T("The server cannot be reached.") : reason || String(status);
+    // The server's own 503 says it already ("the game store is unreachable: nothing was recorded; ...").
+    const said = /nothing was recorded/i.test(why);
+    toast(said ? `${why.charAt(0).toUpperCase()}${why.slice(1)}. ${again}` : `${T("Nothing was recorded")}: ${why} ${again}`);
+  } else {
+    toast(reason || T("Refused."));
+  }
 }
 
 const PLAYER_EVENTS = new Set(["offer_draw", "accept_draw", "decline_draw", "claim_draw", "claim_flag", "resign", "arrive",
@@ -187,8 +214,8 @@ async function send(event) {
   if (ws && ws.readyState === WebSocket.OPEN) {
     const reply = await sendOnSocket(ws, event);
     if (reply && reply.kind === "ack") return true;
-    if (reply) { toast(reply.error || "refused"); return false; }
-    toast("No answer from the server: the board shows what it recorded once it is reachable again.");
+    if (reply) { notRecorded(reply.status, reply.error, reply.retry_after); return false; }
+    toast(T("No answer from the server: it may not have recorded this. The board shows what it recorded once it is reachable again."));
     return false;
   }
   try {
@@ -196,7 +223,7 @@ async function send(event) {
     if (ack && ack.state && ack.state.lang === lang && (!S || ack.state.seq >= S.seq)) setState(ack.state);
     return true;
   } catch (err) {
-    toast(err.message);
+    notRecorded(err.status, err.message, err.retryAfter);
     return false;
   }
 }
@@ -534,7 +561,9 @@ function fmtClock(ms) {
 function clockMs(color) {
   const base = S.clocks[color + "_ms"];
   if (base === null || base === undefined) return null;
-  if (S.status === "ongoing" && S.clocks.running === color && S.server_t >= 0) {
+  // While the server cannot store moves its clocks are held (no flag falls for a player who cannot move;
+  // the time is given back when the store returns): the page holds them too, at the server's time.
+  if (S.status === "ongoing" && S.clocks.running === color && S.server_t >= 0 && !S.store_down) {
     return Math.max(0, base - (performance.now() - recvAt));
   }
   return base;
@@ -546,12 +575,13 @@ function tick() {
       const el = $(id).querySelector(".clock");
       const ms = clockMs(color);
       el.textContent = fmtClock(ms);
-      const running = S.status === "ongoing" && S.clocks.running === color && S.started;
+      const running = S.status === "ongoing" && S.clocks.running === color && S.started && !S.store_down;
       el.classList.toggle("running", running);
+      el.classList.toggle("held", S.status === "ongoing" && S.clocks.running === color && !!S.store_down);
       el.classList.toggle("low", ms !== null && ms < 10000);
       el.classList.toggle("flagged", ms === 0 && ms !== null);
       el.dataset.ms = ms === null ? "" : String(Math.round(ms));
-      el.setAttribute("aria-label", `${NAME[color]}'s clock: ${clockWords(ms)}`);
+      el.setAttribute("aria-label", `${NAME[color]}'s clock: ${clockWords(ms)}` + (el.classList.contains("held") ? ", held" : ""));
       if (running && color === seat && ms !== null && ms < 10000 && !lowWarned) { lowWarned = true; SOUND.low(); }
     }
     const first = $("status").firstChild;
@@ -652,7 +682,7 @@ function renderStatus() {
     }
     if (S.check) notes.push(T("check"));
     if (running === null && S.time_control !== "-") notes.push(T(clocksStopped() ? "clocks stopped: the game goes on when the arbiter restarts them" : "clocks stopped"));
-    if (S.store_down) notes.push("the server cannot store moves just now: the time is given back when it can");
+    if (S.store_down) notes.push(T("the server cannot store moves just now: the clocks are held, and nothing is recorded until it can"));
     for (const p of S.pending) {
       if (p.kind === "claim") notes.push(`${NAME[p.by]}'s ${p.reason} claim awaits the arbiter`);
       // Shown to the arbiter only: nobody may tell a player he has not pressed (2023 12.6, 1997 13.6, 1989 12.9).
@@ -1449,6 +1479,7 @@ function lost(sock) {
   dropAwaiting();
   offline(true);
   ws = null;
+  readState();  // meanwhile the state over HTTP, if it answers (a network that blocks WebSockets)
   const wait = Math.min(5000, 1000 * Math.max(1, attempts));
   clearTimeout(lost.timer);
   lost.timer = setTimeout(() => { if (ws === null) connect(); }, wait);
@@ -1456,6 +1487,13 @@ function lost(sock) {
 window.addEventListener("online", () => { if (ws === null) { clearTimeout(lost.timer); connect(); } });
 // Back to a tab that slept (a laptop's lid, a phone's screen): ask the server at once whether the socket lives.
 document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible" && beat) beat.ping(); });
+
+async function readState() {
+  try {
+    const state = await api("GET", `/api/games/${gameId}?lang=${encodeURIComponent(lang)}`);
+    if (state && state.lang === lang && (!S || state.seq >= S.seq)) setState(state);
+  } catch (err) { /* unreachable too: the offline bar says so */ }
+}
 
 function connect() {
   if (ws) { ws.onclose = null; ws.onmessage = null; ws.close(); dropAwaiting(); }

@@ -5,6 +5,13 @@
 "use strict";
 window.I18N = {
  "de": {
+  "The server cannot be reached.": "Der Server ist nicht erreichbar.",
+  "Try again in {s} s.": "Versuchen Sie es in {s} s erneut.",
+  "Try again.": "Versuchen Sie es erneut.",
+  "Nothing was recorded": "Nichts wurde festgehalten",
+  "Refused.": "Abgelehnt.",
+  "No answer from the server: it may not have recorded this. The board shows what it recorded once it is reachable again.": "Keine Antwort vom Server: er hat dies vielleicht nicht festgehalten. Das Brett zeigt, was er festgehalten hat, sobald er wieder erreichbar ist.",
+  "the server cannot store moves just now: the clocks are held, and nothing is recorded until it can": "der Server kann gerade keine Züge speichern: die Uhren stehen, und nichts wird festgehalten, bis er es wieder kann",
   "Offline: reconnecting…": "Offline: Verbindung wird wiederhergestellt…",
   "The board and clocks may be out of date until the connection is back.": "Brett und Uhren sind möglicherweise nicht aktuell, bis die Verbindung wieder steht.",
   "reconnecting…": "Verbindung wird wiederhergestellt…",
@@ -274,6 +281,13 @@ window.I18N = {
   "No moves yet.": "Noch keine Züge."
  },
  "fr": {
+  "The server cannot be reached.": "Le serveur est injoignable.",
+  "Try again in {s} s.": "Réessayez dans {s} s.",
+  "Try again.": "Réessayez.",
+  "Nothing was recorded": "Rien n'a été enregistré",
+  "Refused.": "Refusé.",
+  "No answer from the server: it may not have recorded this. The board shows what it recorded once it is reachable again.": "Pas de réponse du serveur : il ne l'a peut-être pas enregistré. L'échiquier montre ce qu'il a enregistré dès qu'il est de nouveau joignable.",
+  "the server cannot store moves just now: the clocks are held, and nothing is recorded until it can": "le serveur ne peut pas enregistrer de coups pour l'instant : les pendules sont arrêtées, et rien n'est enregistré jusqu'à son retour",
   "Offline: reconnecting…": "Hors ligne : reconnexion…",
   "The board and clocks may be out of date until the connection is back.": "L'échiquier et les pendules peuvent ne pas être à jour tant que la connexion n'est pas rétablie.",
   "reconnecting…": "reconnexion…",
@@ -543,6 +557,13 @@ window.I18N = {
   "No moves yet.": "Aucun coup pour l'instant."
  },
  "es": {
+  "The server cannot be reached.": "No se puede contactar con el servidor.",
+  "Try again in {s} s.": "Inténtelo de nuevo en {s} s.",
+  "Try again.": "Inténtelo de nuevo.",
+  "Nothing was recorded": "No se registró nada",
+  "Refused.": "Rechazado.",
+  "No answer from the server: it may not have recorded this. The board shows what it recorded once it is reachable again.": "Sin respuesta del servidor: puede que no lo haya registrado. El tablero muestra lo que registró en cuanto vuelva a estar disponible.",
+  "the server cannot store moves just now: the clocks are held, and nothing is recorded until it can": "el servidor no puede guardar jugadas ahora: los relojes están detenidos y no se registra nada hasta que pueda",
   "Offline: reconnecting…": "Sin conexión: reconectando…",
   "The board and clocks may be out of date until the connection is back.": "El tablero y los relojes pueden no estar al día hasta que vuelva la conexión.",
   "reconnecting…": "reconectando…",
