@@ -191,8 +191,8 @@ class Link:
         self.opened = 0
         self.dead = False
         self.routes: list[Any] = []
-        self.delay_states = 0.0  # seconds by which a state from the server is held back (a slow link)
-        self.held: list[tuple[float, Any, str]] = []
+        self.hold_states = False  # states from the server held back (a slow link, a queue), pongs not
+        self.held: list[tuple[Any, str]] = []
         page.route_web_socket("**/api/games/*/ws*", self._route)
 
         self.refuse = False  # every connection closed at once (a network that blocks WebSockets)
@@ -225,7 +225,16 @@ class Link:
         if self.store_down and msg.get("kind") == "state":
             msg["state"]["store_down"] = True
             m = json.dumps(msg)
+        if self.hold_states and msg.get("kind") == "state":
+            self.held.append((ws, m))
+            return
         ws.send(m)
+
+    def release(self) -> None:
+        self.hold_states = False
+        for ws, m in self.held:
+            ws.send(m)
+        self.held.clear()
 
     def close(self) -> None:
         self.routes[-1].close()
@@ -355,4 +364,40 @@ def test_a_move_refused_on_the_socket_while_the_store_is_away_says_so_and_the_cl
     piece_back_on_e2(page)
     shoot(page, shots, "store-down")
     assert log_of(server, g["id"])[-1]["type"] == "start"
+    ctx.close()
+
+
+# --- 5. a slow link: the running clock shown is the server's, not the late state's ----------------------------
+
+
+def server_state(server: Any, g: dict[str, Any]) -> dict[str, Any]:
+    return dict(httpx.get(f"{server.url}/api/games/{g['id']}").json())
+
+
+def test_a_state_that_arrives_late_does_not_show_the_running_clock_fuller_than_the_servers(
+        server: Any, browser: Any) -> None:
+    """White's move reaches Black's page 1.5 s late (the link slow, or messages queued): Black's clock, running
+    since the move, must not show those 1.5 s as still his. The pongs of the heartbeat (and the states that
+    came fast) tell the page the server's game time."""
+    g = new_game(server, time_control="600", white="Alice", black="Bruno")
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    ctx.add_init_script(HEARTBEAT)
+    page = ctx.new_page()
+    link = Link(page)
+    page.goto(g["links"]["black"])
+    page.wait_for_selector("#status[data-status='ongoing']")
+    page.wait_for_function("() => Number(document.body.dataset.pongs || 0) >= 2")
+    link.hold_states = True
+    httpx.post(f"{server.url}/api/games/{g['id']}/events", json={"type": "move", "move": "e4"},
+               headers={"Authorization": f"Bearer {g['tokens']['white']}"}).raise_for_status()
+    moved = server_state(server, g)["clocks"]["black_ms"]
+    while not link.held or server_state(server, g)["clocks"]["black_ms"] > moved - 1500:
+        page.wait_for_timeout(100)  # the state waits on the link while Black's clock runs on the server
+    link.release()
+    clock = page.locator(".player[data-color='black'] .clock.running")
+    clock.wait_for()
+    on_server = server_state(server, g)["clocks"]["black_ms"]
+    shown = int(clock.get_attribute("data-ms") or "0")
+    assert shown <= on_server + 400, f"the page shows {shown} ms, the server {on_server} ms"
+    assert shown >= on_server - 1000  # and not much emptier either
     ctx.close()

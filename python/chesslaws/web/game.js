@@ -558,13 +558,35 @@ function fmtClock(ms) {
   return `${m}:${String(sec).padStart(2, "0")}`;
 }
 
+// The game's time on the server, as this page reckons it. A state gives the clocks at the game time
+// server_t; it arrives some time later (the link's latency, more on a slow link or when messages queue),
+// so counting down from its arrival would show the running clock that much fuller than the server's.
+// Each state and each pong (its t) says the server's game time was at least t when it arrived here: the
+// best of these bounds in the last minute (the message that came fastest) is the page's offset, and the
+// running clock counts down from server_t by the game time that has passed since, arrival delay included.
+const OFFSET_WINDOW_MS = 60000;
+let offsets = [];        // [{at: performance.now(), off: seconds of game time minus local seconds}]
+function clockSample(t) {
+  if (typeof t !== "number" || t < 0) return;  // not started: t counts nothing yet
+  const now = performance.now();
+  offsets = offsets.filter((o) => now - o.at < OFFSET_WINDOW_MS);
+  offsets.push({ at: now, off: t - now / 1000 });
+}
+function gameNow() {  // seconds
+  let off = -Infinity;
+  for (const o of offsets) off = Math.max(off, o.off);
+  return off === -Infinity ? null : performance.now() / 1000 + off;
+}
+
 function clockMs(color) {
   const base = S.clocks[color + "_ms"];
   if (base === null || base === undefined) return null;
   // While the server cannot store moves its clocks are held (no flag falls for a player who cannot move;
   // the time is given back when the store returns): the page holds them too, at the server's time.
   if (S.status === "ongoing" && S.clocks.running === color && S.server_t >= 0 && !S.store_down) {
-    return Math.max(0, base - (performance.now() - recvAt));
+    const now = gameNow();
+    const passed = now === null ? (performance.now() - recvAt) : Math.max(performance.now() - recvAt, (now - S.server_t) * 1000);
+    return Math.max(0, base - passed);
   }
   return base;
 }
@@ -1041,6 +1063,7 @@ function setState(state) {
   const before = S;
   S = state;
   recvAt = performance.now();
+  clockSample(S.server_t);
   if (!rematchLooked && (S.status === "finished" || S.status === "annulled")) { rematchLooked = true; lookForRematch(); }
   if (selected && !legalFrom(selected).length) selected = null;
   if (viewPly !== null && viewPly > S.moves.length) viewPly = null;
@@ -1460,6 +1483,7 @@ function heartbeat(sock) {
   beat.timer = setInterval(ping, HEARTBEAT.every);
   beat.ping = ping;
   beat.pong = (msg) => {
+    clockSample(msg.t);
     if (msg.id !== beat.id) return;
     clearTimeout(beat.waiting);
     beat.waiting = null;
