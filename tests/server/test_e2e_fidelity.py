@@ -190,6 +190,7 @@ def test_an_occasional_arbiter_observes_an_illegal_move_and_a_flag(server: Any, 
     arbiter.wait_for_selector("#arb-period:not([hidden])")  # a flag down, in a period with moves
     assert arbiter.get_attribute("#status", "data-status") == "ongoing"
     arbiter.click("#arb-observe-flag")
+    arbiter.click("#confirm-yes")
     arbiter.wait_for_selector('#status[data-result="0-1"]')
     arbiter.context.close()
 
@@ -224,6 +225,7 @@ def test_the_arbiter_shows_the_scoresheet_and_decides_the_signed_result(server: 
     resign_and_sign_a_draw(arbiter)
     arbiter.select_option("#result-decided", "white_wins")
     arbiter.click("#arb-decide-result")
+    arbiter.click("#confirm-yes")
     arbiter.wait_for_selector('#status[data-result="1-0"]')
     decided = log_of(server, g["id"])[-1]
     assert (decided["type"], decided["on"], decided["ruling"]) == ("decision", "result", "white_wins")
@@ -283,6 +285,7 @@ def test_the_arbiter_enters_an_explanation_an_appeal_and_its_decision(server: An
     assert (appealed["type"], appealed["by"], appealed["ruling"]) == ("appeal", "black", 2)
     arbiter.select_option("#appeal-result", "1-0")
     arbiter.click("#arb-appeal-accept")
+    arbiter.click("#confirm-yes")
     arbiter.wait_for_selector('#status[data-result="1-0"]')
     decided = log_of(server, g["id"])[-1]
     assert (decided["type"], decided["ruling"], decided["result"]) == ("appeal_decision", "accept", "1-0")

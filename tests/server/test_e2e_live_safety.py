@@ -401,3 +401,38 @@ def test_a_state_that_arrives_late_does_not_show_the_running_clock_fuller_than_t
     assert shown <= on_server + 400, f"the page shows {shown} ms, the server {on_server} ms"
     assert shown >= on_server - 1000  # and not much emptier either
     ctx.close()
+
+
+# --- 1 (the arbiter): his steps that end the game or change its result are asked first too ----------------------
+
+
+def test_the_arbiters_flag_seen_down_and_result_decided_are_asked_first(server: Any, browser: Any) -> None:
+    """An occasional arbiter (2023 6.8) sees White's flag down: the dialog names White; Enter cancels. Then
+    he decides the result (8.7): asked, naming the result."""
+    g = new_game(server, time_control="40/5400", edition="2023", interface="otb", arbiter="occasional",
+                 white="Alice", black="Bruno")
+    arbiter = open_seat(browser, g["links"]["arbiter"])
+    arbiter.fill("#arb-w", "0:00")
+    arbiter.fill("#arb-b", "80:00")
+    arbiter.click("#arb-set")
+    arbiter.wait_for_selector("#arb-period:not([hidden])")
+    arbiter.click("#arb-observe-flag")
+    assert arbiter.inner_text("#confirm-title") == "White (Alice): A flag down"
+    assert "(Article 6.9)" in arbiter.inner_text("#confirm-text")
+    assert focused(arbiter) == "confirm-no"
+    arbiter.keyboard.press("Enter")
+    arbiter.wait_for_selector("#confirm:not([open])", state="attached")
+    arbiter.wait_for_timeout(300)
+    assert log_of(server, g["id"])[-1]["type"] == "set_clocks"
+    arbiter.click("#arb-observe-flag")
+    arbiter.click("#confirm-yes")
+    arbiter.wait_for_selector('#status[data-result="0-1"]')
+    arbiter.select_option("#result-decided", "draw")
+    arbiter.click("#arb-decide-result")
+    assert arbiter.inner_text("#confirm-title") == "Result decided"
+    assert "Decide that the result is ½-½?" in arbiter.inner_text("#confirm-text")
+    assert "(Article 8.7)" in arbiter.inner_text("#confirm-text")
+    arbiter.click("#confirm-no")
+    arbiter.wait_for_timeout(300)
+    assert log_of(server, g["id"])[-1]["type"] == "observe"
+    arbiter.context.close()

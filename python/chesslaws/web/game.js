@@ -1180,15 +1180,35 @@ $("arb-penalty").addEventListener("click", async () => {
   send(ev);
 });
 for (const b of document.querySelectorAll(".arb-decision")) {
-  b.addEventListener("click", () => send({ type: "decision", on: "quickplay", ruling: b.dataset.ruling }));
+  b.addEventListener("click", async () => {
+    // A draw ends the game: asked first, naming the claimant.
+    const claim = S.pending.find((p) => p.kind === "claim" && p.reason === "quickplay");
+    const c = ctl("quickplay");
+    if (b.dataset.ruling === "draw" && claim && !(await confirmAsk(T("Quickplay claim"),
+      T("Rule {who}'s claim a draw? The game ends in a draw (Article {art}).", { who: whoLabel(claim.by), art: c ? c.article : "?" }),
+      T("Draw"), claim.by))) return;
+    send({ type: "decision", on: "quickplay", ruling: b.dataset.ruling });
+  });
 }
 $("arb-sheet-note").addEventListener("click", () =>
   send({ type: "scoresheet", by: $("sheet-who").value, plies: parseInt($("sheet-plies").value, 10) || 0 }));
-$("arb-observe-flag").addEventListener("click", () => send({ type: "observe", what: "flag" }));
+$("arb-observe-flag").addEventListener("click", async () => {
+  const down = ["white", "black"].filter((c) => S.clocks[c + "_ms"] === 0);
+  const who = down.length === 1 ? down[0] : null;
+  const text = who ? T("Record that you see {who}'s flag down? The game may end on time (Article {art}).", { who: whoLabel(who), art: article("flag") })
+    : T("Record that you see a flag down? The game may end on time (Article {art}).", { art: article("flag") });
+  if (!(await confirmAsk(T("A flag down"), text, T("Record"), who))) return;
+  send({ type: "observe", what: "flag" });
+});
 $("arb-observe-illegal").addEventListener("click", () => send({ type: "observe", what: "illegal_move" }));
 $("arb-next-period").addEventListener("click", () => send({ type: "decision", on: "period", ruling: "next_period" }));
-$("arb-decide-result").addEventListener("click", () =>
-  send({ type: "decision", on: "result", ruling: $("result-decided").value }));
+$("arb-decide-result").addEventListener("click", async () => {
+  const sel = $("result-decided");
+  const shown = sel.options[sel.selectedIndex].textContent;
+  if (!(await confirmAsk(T("Result decided"), T("Decide that the result is {result}? It stands as the game's result (Article {art}).",
+    { result: shown, art: article("result_decided") }), T("Decide")))) return;
+  send({ type: "decision", on: "result", ruling: sel.value });
+});
 $("arb-request-sheet").addEventListener("click", () => send({ type: "request_scoresheet", by: $("sheet-who").value }));
 $("arb-request-blank").addEventListener("click", () =>
   send({ type: "request_scoresheet", by: $("sheet-who").value, kind: "blank" }));
@@ -1202,7 +1222,9 @@ $("arb-explain").addEventListener("click", () => {
 $("arb-appeal").addEventListener("click", () =>
   send({ type: "appeal", by: $("recourse-who").value, ruling: parseInt($("appeal-ruling").value, 10) || 1 }));
 for (const [id, ruling] of [["arb-appeal-reject", "reject"], ["arb-appeal-accept", "accept"]]) {
-  $(id).addEventListener("click", () => {
+  $(id).addEventListener("click", async () => {
+    if (ruling === "accept" && !(await confirmAsk(T("The appeal accepted"), T("Accept the appeal? Your decision is reversed, and a result chosen replaces the game's (Article {art}).",
+      { art: article("appeal_decision") }), T("Accept the appeal")))) return;
     // Several appeals waiting: the one against the ruling number entered above is decided.
     const waiting = S.pending.filter((p) => p.kind === "appeal");
     const chosen = parseInt($("appeal-ruling").value, 10);

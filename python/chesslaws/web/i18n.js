@@ -5,6 +5,17 @@
 "use strict";
 window.I18N = {
  "de": {
+  "A flag down": "Ein gefallenes Fallblättchen",
+  "Accept the appeal": "Einspruch stattgeben",
+  "Accept the appeal? Your decision is reversed, and a result chosen replaces the game's (Article {art}).": "Dem Einspruch stattgeben? Ihre Entscheidung wird aufgehoben, und ein gewähltes Ergebnis ersetzt das der Partie (Artikel {art}).",
+  "Decide": "Entscheiden",
+  "Decide that the result is {result}? It stands as the game's result (Article {art}).": "Entscheiden, dass das Ergebnis {result} lautet? Es gilt als Ergebnis der Partie (Artikel {art}).",
+  "Record": "Festhalten",
+  "Record that you see {who}'s flag down? The game may end on time (Article {art}).": "Festhalten, dass Sie das Fallblättchen von {who} gefallen sehen? Die Partie kann durch Zeitüberschreitung enden (Artikel {art}).",
+  "Result decided": "Ergebnis entschieden",
+  "Rule {who}'s claim a draw? The game ends in a draw (Article {art}).": "Der Reklamation von {who} stattgeben und auf Remis entscheiden? Die Partie endet remis (Artikel {art}).",
+  "The appeal accepted": "Einspruch stattgegeben",
+  "Record that you see a flag down? The game may end on time (Article {art}).": "Festhalten, dass Sie ein gefallenes Fallblättchen sehen? Die Partie kann durch Zeitüberschreitung enden (Artikel {art}).",
   "The server cannot be reached.": "Der Server ist nicht erreichbar.",
   "Try again in {s} s.": "Versuchen Sie es in {s} s erneut.",
   "Try again.": "Versuchen Sie es erneut.",
@@ -281,6 +292,17 @@ window.I18N = {
   "No moves yet.": "Noch keine Züge."
  },
  "fr": {
+  "A flag down": "Un drapeau tombé",
+  "Accept the appeal": "Accueillir l'appel",
+  "Accept the appeal? Your decision is reversed, and a result chosen replaces the game's (Article {art}).": "Accueillir l'appel ? Votre décision est annulée, et un résultat choisi remplace celui de la partie (article {art}).",
+  "Decide": "Décider",
+  "Decide that the result is {result}? It stands as the game's result (Article {art}).": "Décider que le résultat est {result} ? Il devient le résultat de la partie (article {art}).",
+  "Record": "Enregistrer",
+  "Record that you see {who}'s flag down? The game may end on time (Article {art}).": "Enregistrer que vous voyez le drapeau de {who} tombé ? La partie peut se terminer au temps (article {art}).",
+  "Result decided": "Résultat décidé",
+  "Rule {who}'s claim a draw? The game ends in a draw (Article {art}).": "Déclarer nulle la réclamation de {who} ? La partie est nulle (article {art}).",
+  "The appeal accepted": "Appel accueilli",
+  "Record that you see a flag down? The game may end on time (Article {art}).": "Enregistrer que vous voyez un drapeau tombé ? La partie peut se terminer au temps (article {art}).",
   "The server cannot be reached.": "Le serveur est injoignable.",
   "Try again in {s} s.": "Réessayez dans {s} s.",
   "Try again.": "Réessayez.",
@@ -557,6 +579,17 @@ window.I18N = {
   "No moves yet.": "Aucun coup pour l'instant."
  },
  "es": {
+  "A flag down": "Una bandera caída",
+  "Accept the appeal": "Aceptar la apelación",
+  "Accept the appeal? Your decision is reversed, and a result chosen replaces the game's (Article {art}).": "¿Aceptar la apelación? Su decisión se revoca, y un resultado elegido sustituye al de la partida (artículo {art}).",
+  "Decide": "Decidir",
+  "Decide that the result is {result}? It stands as the game's result (Article {art}).": "¿Decidir que el resultado es {result}? Queda como resultado de la partida (artículo {art}).",
+  "Record": "Registrar",
+  "Record that you see {who}'s flag down? The game may end on time (Article {art}).": "¿Registrar que ve caída la bandera de {who}? La partida puede terminar por tiempo (artículo {art}).",
+  "Result decided": "Resultado decidido",
+  "Rule {who}'s claim a draw? The game ends in a draw (Article {art}).": "¿Declarar tablas la reclamación de {who}? La partida termina en tablas (artículo {art}).",
+  "The appeal accepted": "Apelación aceptada",
+  "Record that you see a flag down? The game may end on time (Article {art}).": "¿Registrar que ve una bandera caída? La partida puede terminar por tiempo (artículo {art}).",
   "The server cannot be reached.": "No se puede contactar con el servidor.",
   "Try again in {s} s.": "Inténtelo de nuevo en {s} s.",
   "Try again.": "Inténtelo de nuevo.",
