@@ -258,6 +258,30 @@ def test_websocket_stream_and_events(client: Any) -> None:
         assert ws.receive_json()["status"] == 404
 
 
+def test_websocket_heartbeat_ping_is_answered_by_a_pong_with_the_game_time(client: Any) -> None:
+    """The page's heartbeat: {"type": "ping"} is answered by a pong carrying its id and the game's time t
+    (as a state's server_t), to a spectator too; nothing is counted and nothing enters the log."""
+    g = create(client, time_control="600")
+    gid, tok = g["id"], g["tokens"]
+    with client.websocket_connect(f"/api/games/{gid}/ws") as spectator, \
+            client.websocket_connect(f"/api/games/{gid}/ws?token={tok['white']}") as white:
+        spectator.receive_json(), spectator.receive_json()
+        white.receive_json()
+        t0 = white.receive_json()["state"]["server_t"]
+        for i in range(3):
+            white.send_text(json.dumps({"type": "ping", "id": i}))
+            pong = white.receive_json()
+            assert (pong["kind"], pong["id"]) == ("pong", i)
+            assert pong["t"] >= t0
+        spectator.send_text(json.dumps({"type": "ping", "id": "s1"}))
+        assert spectator.receive_json()["kind"] == "pong"
+        white.send_text(json.dumps({"type": "ping", "id": {"nested": 1}}))  # an id is a string or an integer
+        assert white.receive_json()["id"] is None
+        white.send_text(json.dumps({"rid": 1, "event": {"type": "move", "move": "e4"}}))  # the socket still works
+        assert {white.receive_json()["kind"], white.receive_json()["kind"]} == {"ack", "state"}
+    assert [e["type"] for e in log_lines(client, gid)] == ["start", "move"]
+
+
 def test_restart_rebuilds_games_and_clocks_from_the_log(make_client: Callable[[], Any]) -> None:
     first = make_client()
     g = create(first, time_control="3", edition="2023")

@@ -112,6 +112,8 @@ def test_draw_by_agreement(server: Any, browser: Any) -> None:
     assert "offers a draw" in black.inner_text("#offer-banner")
     assert "pending" in white.inner_text("#offer-banner")
     black.click("#btn-accept")
+    assert black.inner_text("#confirm-title") == "Black (Boris): Accept the draw"  # a click alone ends nothing
+    black.click("#confirm-yes")
     for page in (white, black):
         wait_end(page, "agreement")
         assert page.get_attribute("#status", "data-result") == "1/2-1/2"

@@ -61,6 +61,7 @@ def test_the_arbiter_enters_a_release_and_the_touch_move_claim(server: Any, brow
     arbiter.fill("#hand-square", "f3")
     arbiter.fill("#hand-from", "g1")
     arbiter.click("#btn-release")
+    arbiter.click("#confirm-yes")  # a release binds the player: asked first
     arbiter.wait_for_function("() => document.getElementById('hand-square').value === ''")
     released = log_of(server, g["id"])[-1]
     assert (released["type"], released["by"], released["square"], released["from"]) == ("release", "white", "f3", "g1")
@@ -68,6 +69,7 @@ def test_the_arbiter_enters_a_release_and_the_touch_move_claim(server: Any, brow
     arbiter.wait_for_selector("#sheet td:has-text('Nh3')")
     arbiter.select_option("#act-for", "black")
     arbiter.click("#btn-claim-touch")
+    arbiter.click("#confirm-yes")
     arbiter.wait_for_selector("#rulings:has-text('released on f3')")
     assert "Nh3" not in arbiter.inner_text("#sheet")
     claim = log_of(server, g["id"])[-1]
@@ -173,6 +175,7 @@ def test_an_occasional_arbiter_observes_an_illegal_move_and_a_flag(server: Any, 
     arbiter.wait_for_selector("#sheet td:has-text('e5')")
     arbiter.fill("#move-input", "e1e3")
     arbiter.press("#move-input", "Enter")
+    arbiter.click("#confirm-yes")  # an illegal move has consequences: asked first
     arbiter.wait_for_selector("#sheet td:has-text('e1-e3')")
     click_move(arbiter, "b8", "c6")
     arbiter.wait_for_selector("#sheet td:has-text('Nc6')")
@@ -187,6 +190,7 @@ def test_an_occasional_arbiter_observes_an_illegal_move_and_a_flag(server: Any, 
     arbiter.wait_for_selector("#arb-period:not([hidden])")  # a flag down, in a period with moves
     assert arbiter.get_attribute("#status", "data-status") == "ongoing"
     arbiter.click("#arb-observe-flag")
+    arbiter.click("#confirm-yes")
     arbiter.wait_for_selector('#status[data-result="0-1"]')
     arbiter.context.close()
 
@@ -221,6 +225,7 @@ def test_the_arbiter_shows_the_scoresheet_and_decides_the_signed_result(server: 
     resign_and_sign_a_draw(arbiter)
     arbiter.select_option("#result-decided", "white_wins")
     arbiter.click("#arb-decide-result")
+    arbiter.click("#confirm-yes")
     arbiter.wait_for_selector('#status[data-result="1-0"]')
     decided = log_of(server, g["id"])[-1]
     assert (decided["type"], decided["on"], decided["ruling"]) == ("decision", "result", "white_wins")
@@ -280,6 +285,7 @@ def test_the_arbiter_enters_an_explanation_an_appeal_and_its_decision(server: An
     assert (appealed["type"], appealed["by"], appealed["ruling"]) == ("appeal", "black", 2)
     arbiter.select_option("#appeal-result", "1-0")
     arbiter.click("#arb-appeal-accept")
+    arbiter.click("#confirm-yes")
     arbiter.wait_for_selector('#status[data-result="1-0"]')
     decided = log_of(server, g["id"])[-1]
     assert (decided["type"], decided["ruling"], decided["result"]) == ("appeal_decision", "accept", "1-0")

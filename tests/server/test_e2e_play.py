@@ -119,7 +119,7 @@ def test_claims_ask_first_and_name_the_editions_penalty_in_two_languages(server:
     white.click("#btn-fifty")
     white.wait_for_selector("#confirm[open]")
     assert "erhält Ihr Gegner 2 Minuten Bedenkzeit (Artikel 9.5.3)" in white.inner_text("#confirm-text")
-    assert white.inner_text("#confirm-title") == "Remis: 50-Züge-Regel"
+    assert white.inner_text("#confirm-title") == "Weiß (Anna): Remis: 50-Züge-Regel"  # the player named
     assert white.inner_text("#confirm-yes") == "Beanspruchen" and white.inner_text("#confirm-no") == "Abbrechen"
     white.click("#confirm-yes")
     white.wait_for_selector("#rulings li:has-text('incorrect')")

@@ -569,6 +569,19 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
                     msg = strict_json(text)
                     if not isinstance(msg, dict):
                         raise ApiError(400, "a message is a JSON object {\"rid\": ..., \"event\": {...}}")
+                    if msg.get("type") == "ping" and "event" not in msg:
+                        # The page's heartbeat: a socket on which no pong comes back is dead even if no close
+                        # arrived. Anyone may ping (nothing is counted); the pong carries the game's time t,
+                        # by which the page sets its clocks against the server's.
+                        pid = msg.get("id")
+                        if not isinstance(pid, (str, int)) or isinstance(pid, bool):
+                            pid = None
+                        reply = {"kind": "pong", "id": pid, "t": hub.t_of(live)}
+                        try:
+                            sub.queue.put_nowait(dumps(reply))
+                        except asyncio.QueueFull:
+                            await ws.send_text(dumps(reply))
+                        continue
                     rid = msg.get("rid")
                     if not isinstance(rid, (str, int, type(None))) or isinstance(rid, bool):
                         rid = None

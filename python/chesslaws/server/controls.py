@@ -17,7 +17,9 @@ that is there also has a dialog ``title`` and an ``ok`` button label)::
      "quickplay":  {"confirm": "...", "article": "III.5", "below_ms": 120000, "needs_move": true} | None,
      "flag":       {"confirm": "...", "article": "6.9"} | None,
      "seal":       {"confirm": "...", "article": "I.1.1"} | None,
-     "with_move":  "..."}   # what "with my next move" means, when a claim may go with a move
+     "with_move":  "...",   # what "with my next move" means, when a claim may go with a move
+     "articles":   {"agreement": "5.2.3", "touch_move": "4.3", "release": "4.7", "illegal_move": "7.5.1",
+                   "flag": "6.9", "result_decided": "8.7", "appeal_decision": "11.10"}}  # cited by the page
 """
 
 from __future__ import annotations
@@ -267,6 +269,10 @@ def controls(state: GameState, lang: str = "en") -> dict[str, Any]:
         out["seal"] = {"confirm": t["seal"].format(art=art), "article": art}
     else:
         out["seal"] = None
+    # The articles the page cites in its own dialogs (accepting a draw; over the board, the touch-move rule
+    # and an illegal move entered by the arbiter; the arbiter's flag seen down, result decided, appeal upheld).
+    out["articles"] = {rule: ed.article(rule) for rule in ("agreement", "touch_move", "release", "illegal_move",
+                                                  "flag", "result_decided", "appeal_decision")}
     for name, ok in (("offer_draw", "ok_offer_draw"), ("resign", "ok_resign"), ("threefold", "ok_claim"),
                      ("fifty", "ok_claim"), ("quickplay", "ok_claim"), ("flag", "ok_claim"), ("seal", "ok_seal")):
         if out.get(name) is not None:

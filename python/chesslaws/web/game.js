@@ -87,19 +87,34 @@ function announce(text) {
   setTimeout(() => { el.textContent = text; }, 30);
 }
 
-// A confirmation with the server's text: resolves true when confirmed.
-function confirmAsk(title, text, okLabel) {
+// The player a dialog is about, by colour and name: "White (Anna)".
+function whoLabel(color) {
+  const name = S && S[color] && S[color] !== "?" ? S[color] : "";
+  return name ? `${NAME[color]} (${name})` : NAME[color];
+}
+
+// A confirmation with the server's text: resolves true when confirmed. `who` (a colour) names the player
+// the step concerns in the title: "White (Anna): Resign". The focus starts on Cancel, so that Enter or
+// Space pressed by habit cancels; the confirm button takes no click in its first moments, so that a
+// double click or tap on the button that opened the dialog cannot confirm it.
+const CONFIRM_ARM_MS = 400;
+function confirmAsk(title, text, okLabel, who) {
   const dlg = $("confirm");
-  $("confirm-title").textContent = title;
+  $("confirm-title").textContent = who ? `${whoLabel(who)}: ${title}` : title;
   $("confirm-text").textContent = text;
-  $("confirm-yes").textContent = okLabel || "Confirm";
-  $("confirm-no").textContent = (S && S.controls && S.controls.cancel) || "Cancel";
+  const yes = $("confirm-yes");
+  yes.textContent = okLabel || T("Confirm");
+  $("confirm-no").textContent = (S && S.controls && S.controls.cancel) || T("Cancel");
+  dlg.dataset.who = who || "";
   return new Promise((resolve) => {
-    const done = () => { dlg.removeEventListener("close", done); resolve(dlg.returnValue === "ok"); };
+    const done = () => { dlg.removeEventListener("close", done); clearTimeout(confirmAsk.timer); resolve(dlg.returnValue === "ok"); };
     dlg.returnValue = "";
     dlg.addEventListener("close", done);
+    yes.disabled = true;
+    clearTimeout(confirmAsk.timer);
+    confirmAsk.timer = setTimeout(() => { yes.disabled = false; }, CONFIRM_ARM_MS);
     dlg.showModal();
-    $("confirm-yes").focus();
+    $("confirm-no").focus();
   });
 }
 
@@ -144,11 +159,38 @@ function moveWords(m) {
 async function api(method, path, body) {
   const headers = { "Content-Type": "application/json" };
   if (token) headers["Authorization"] = "Bearer " + token;
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (err) {  // no answer at all: the network, or the server is down
+    const e = new Error(T("The server cannot be reached."));
+    e.status = 0;
+    throw e;
+  }
   let data = null;
   try { data = await res.json(); } catch (e) { data = null; }
-  if (!res.ok) throw new Error((data && data.error) || res.statusText);
+  if (!res.ok) {
+    const e = new Error((data && data.error) || `${res.status} ${res.statusText}`.trim());
+    e.status = res.status;
+    e.retryAfter = parseInt(res.headers.get("retry-after") || "", 10) || null;
+    throw e;
+  }
   return data;
+}
+
+// What the player is told when an event was not recorded: the server could not take it (no answer, a
+// server error, the database away) — nothing was recorded, try again; or the server refused it (the Laws,
+// a wrong input): its reason. Never a silent failure.
+function notRecorded(status, reason, retryAfter) {
+  if (status === 0 || status >= 500) {
+    const again = retryAfter ? T("Try again in {s} s.", { s: retryAfter }) : T("Try again.");
+    const why = status === 0 ? T("The server cannot be reached.") : reason || String(status);
+    // The server's own 503 says it already ("the game store is unreachable: nothing was recorded; ...").
+    const said = /nothing was recorded/i.test(why);
+    toast(said ? `${why.charAt(0).toUpperCase()}${why.slice(1)}. ${again}` : `${T("Nothing was recorded")}: ${why} ${again}`);
+  } else {
+    toast(reason || T("Refused."));
+  }
 }
 
 const PLAYER_EVENTS = new Set(["offer_draw", "accept_draw", "decline_draw", "claim_draw", "claim_flag", "resign", "arrive",
@@ -172,8 +214,8 @@ async function send(event) {
   if (ws && ws.readyState === WebSocket.OPEN) {
     const reply = await sendOnSocket(ws, event);
     if (reply && reply.kind === "ack") return true;
-    if (reply) { toast(reply.error || "refused"); return false; }
-    toast("No answer from the server: the board shows what it recorded once it is reachable again.");
+    if (reply) { notRecorded(reply.status, reply.error, reply.retry_after); return false; }
+    toast(T("No answer from the server: it may not have recorded this. The board shows what it recorded once it is reachable again."));
     return false;
   }
   try {
@@ -181,7 +223,7 @@ async function send(event) {
     if (ack && ack.state && ack.state.lang === lang && (!S || ack.state.seq >= S.seq)) setState(ack.state);
     return true;
   } catch (err) {
-    toast(err.message);
+    notRecorded(err.status, err.message, err.retryAfter);
     return false;
   }
 }
@@ -516,11 +558,35 @@ function fmtClock(ms) {
   return `${m}:${String(sec).padStart(2, "0")}`;
 }
 
+// The game's time on the server, as this page reckons it. A state gives the clocks at the game time
+// server_t; it arrives some time later (the link's latency, more on a slow link or when messages queue),
+// so counting down from its arrival would show the running clock that much fuller than the server's.
+// Each state and each pong (its t) says the server's game time was at least t when it arrived here: the
+// best of these bounds in the last minute (the message that came fastest) is the page's offset, and the
+// running clock counts down from server_t by the game time that has passed since, arrival delay included.
+const OFFSET_WINDOW_MS = 60000;
+let offsets = [];        // [{at: performance.now(), off: seconds of game time minus local seconds}]
+function clockSample(t) {
+  if (typeof t !== "number" || t < 0) return;  // not started: t counts nothing yet
+  const now = performance.now();
+  offsets = offsets.filter((o) => now - o.at < OFFSET_WINDOW_MS);
+  offsets.push({ at: now, off: t - now / 1000 });
+}
+function gameNow() {  // seconds
+  let off = -Infinity;
+  for (const o of offsets) off = Math.max(off, o.off);
+  return off === -Infinity ? null : performance.now() / 1000 + off;
+}
+
 function clockMs(color) {
   const base = S.clocks[color + "_ms"];
   if (base === null || base === undefined) return null;
-  if (S.status === "ongoing" && S.clocks.running === color && S.server_t >= 0) {
-    return Math.max(0, base - (performance.now() - recvAt));
+  // While the server cannot store moves its clocks are held (no flag falls for a player who cannot move;
+  // the time is given back when the store returns): the page holds them too, at the server's time.
+  if (S.status === "ongoing" && S.clocks.running === color && S.server_t >= 0 && !S.store_down) {
+    const now = gameNow();
+    const passed = now === null ? (performance.now() - recvAt) : Math.max(performance.now() - recvAt, (now - S.server_t) * 1000);
+    return Math.max(0, base - passed);
   }
   return base;
 }
@@ -531,12 +597,13 @@ function tick() {
       const el = $(id).querySelector(".clock");
       const ms = clockMs(color);
       el.textContent = fmtClock(ms);
-      const running = S.status === "ongoing" && S.clocks.running === color && S.started;
+      const running = S.status === "ongoing" && S.clocks.running === color && S.started && !S.store_down;
       el.classList.toggle("running", running);
+      el.classList.toggle("held", S.status === "ongoing" && S.clocks.running === color && !!S.store_down);
       el.classList.toggle("low", ms !== null && ms < 10000);
       el.classList.toggle("flagged", ms === 0 && ms !== null);
       el.dataset.ms = ms === null ? "" : String(Math.round(ms));
-      el.setAttribute("aria-label", `${NAME[color]}'s clock: ${clockWords(ms)}`);
+      el.setAttribute("aria-label", `${NAME[color]}'s clock: ${clockWords(ms)}` + (el.classList.contains("held") ? ", held" : ""));
       if (running && color === seat && ms !== null && ms < 10000 && !lowWarned) { lowWarned = true; SOUND.low(); }
     }
     const first = $("status").firstChild;
@@ -637,7 +704,7 @@ function renderStatus() {
     }
     if (S.check) notes.push(T("check"));
     if (running === null && S.time_control !== "-") notes.push(T(clocksStopped() ? "clocks stopped: the game goes on when the arbiter restarts them" : "clocks stopped"));
-    if (S.store_down) notes.push("the server cannot store moves just now: the time is given back when it can");
+    if (S.store_down) notes.push(T("the server cannot store moves just now: the clocks are held, and nothing is recorded until it can"));
     for (const p of S.pending) {
       if (p.kind === "claim") notes.push(`${NAME[p.by]}'s ${p.reason} claim awaits the arbiter`);
       // Shown to the arbiter only: nobody may tell a player he has not pressed (2023 12.6, 1997 13.6, 1989 12.9).
@@ -763,7 +830,12 @@ function renderActions() {
       if (player || otbArbiter) {
         const a = document.createElement("button");
         a.className = "primary"; a.id = "btn-accept"; a.textContent = "Accept";
-        a.addEventListener("click", () => send({ type: "accept_draw" }));
+        a.addEventListener("click", async () => {
+          const by = actorOf();
+          if (!(await confirmAsk(T("Accept the draw"), T("Accept {color}'s draw offer? The game ends in a draw (Article {art}).",
+            { color: NAME[offer.by], art: article("agreement") }), T("Accept draw"), by))) return;
+          send({ type: "accept_draw" });
+        });
         const d = document.createElement("button");
         d.id = "btn-decline"; d.textContent = "Decline";
         d.addEventListener("click", () => send({ type: "decline_draw" }));
@@ -991,6 +1063,7 @@ function setState(state) {
   const before = S;
   S = state;
   recvAt = performance.now();
+  clockSample(S.server_t);
   if (!rematchLooked && (S.status === "finished" || S.status === "annulled")) { rematchLooked = true; lookForRematch(); }
   if (selected && !legalFrom(selected).length) selected = null;
   if (viewPly !== null && viewPly > S.moves.length) viewPly = null;
@@ -1014,10 +1087,13 @@ function setState(state) {
 // --- buttons ---------------------------------------------------------------------------------
 function ctl(name) { return (S && S.controls && S.controls[name]) || null; }
 
+// An article of the game's edition that the page cites in its own dialogs (controls.articles).
+function article(rule) { return (S && S.controls && S.controls.articles && S.controls.articles[rule]) || "?"; }
+
 $("btn-offer").addEventListener("click", async () => {
   if ($("offer-with-move").checked && myTurnColor()) { toast("The offer goes with your next move.", true); return; }
   const c = ctl("offer_draw");
-  if (!(await confirmAsk(c ? c.title : "Offer a draw", c ? c.confirm : "Offer a draw?", c ? c.ok : "Offer draw"))) return;
+  if (!(await confirmAsk(c ? c.title : "Offer a draw", c ? c.confirm : "Offer a draw?", c ? c.ok : "Offer draw", actorOf()))) return;
   send({ type: "offer_draw" });
 });
 function claimButton(reason) {
@@ -1027,7 +1103,7 @@ function claimButton(reason) {
     const withMove = $("claim-with-move").checked;
     const text = (c ? c.confirm : "") + (withMove && ctl("with_move") ? "\n\n" + S.controls.with_move : "");
     const ok = withMove ? (ctl("ok_claim_with_move") || "Claim with my next move") : (c ? c.ok : "Claim");
-    if (!(await confirmAsk(c ? c.title : "Claim a draw", text, ok))) return;
+    if (!(await confirmAsk(c ? c.title : "Claim a draw", text, ok, actorOf()))) return;
     if (withMove) {
       armedClaim = reason;
       renderActions();
@@ -1042,7 +1118,7 @@ $("btn-fifty").addEventListener("click", claimButton("fifty"));
 $("claim-with-move").addEventListener("change", () => { if (!$("claim-with-move").checked) armedClaim = null; renderActions(); });
 $("btn-quickplay").addEventListener("click", async () => {
   const c = ctl("quickplay");
-  if (!c || !(await confirmAsk(c.title, c.confirm, c.ok))) return;
+  if (!c || !(await confirmAsk(c.title, c.confirm, c.ok, actorOf()))) return;
   const event = { type: "claim_draw", reason: "quickplay" };
   if ($("quickplay-grounds").value) event.grounds = $("quickplay-grounds").value;
   if (S.arbiter === "absent") event.final_position = S.fen;  // written down for the opponent to verify (1997 D.1, 2023 III.6.1)
@@ -1050,12 +1126,12 @@ $("btn-quickplay").addEventListener("click", async () => {
 });
 $("btn-flag").addEventListener("click", async () => {
   const c = ctl("flag");
-  if (!c || !(await confirmAsk(c.title, c.confirm, c.ok))) return;
+  if (!c || !(await confirmAsk(c.title, c.confirm, c.ok, actorOf()))) return;
   send({ type: "claim_flag" });
 });
 $("btn-resign").addEventListener("click", async () => {
   const c = ctl("resign");
-  if (!(await confirmAsk(c ? c.title : "Resign", c ? c.confirm : "Resign the game?", c ? c.ok : "Resign"))) return;
+  if (!(await confirmAsk(c ? c.title : "Resign", c ? c.confirm : "Resign the game?", c ? c.ok : "Resign", actorOf()))) return;
   send({ type: "resign" });
 });
 
@@ -1070,7 +1146,7 @@ $("btn-seal").addEventListener("click", async () => {
   const move = $("seal-move").value.trim();
   if (!move) { toast("Write the move to seal first."); return; }
   const c = ctl("seal");
-  if (!(await confirmAsk(c ? c.title : "Seal the move", (c ? c.confirm : "") + `\n\n${move}`, c ? c.ok : "Seal"))) return;
+  if (!(await confirmAsk(c ? c.title : "Seal the move", (c ? c.confirm : "") + `\n\n${move}`, c ? c.ok : "Seal", actorOf()))) return;
   if (await send({ type: "seal", move })) $("seal-move").value = "";
 });
 $("btn-arrive").addEventListener("click", () => send({ type: "arrive" }));
@@ -1104,15 +1180,35 @@ $("arb-penalty").addEventListener("click", async () => {
   send(ev);
 });
 for (const b of document.querySelectorAll(".arb-decision")) {
-  b.addEventListener("click", () => send({ type: "decision", on: "quickplay", ruling: b.dataset.ruling }));
+  b.addEventListener("click", async () => {
+    // A draw ends the game: asked first, naming the claimant.
+    const claim = S.pending.find((p) => p.kind === "claim" && p.reason === "quickplay");
+    const c = ctl("quickplay");
+    if (b.dataset.ruling === "draw" && claim && !(await confirmAsk(T("Quickplay claim"),
+      T("Rule {who}'s claim a draw? The game ends in a draw (Article {art}).", { who: whoLabel(claim.by), art: c ? c.article : "?" }),
+      T("Draw"), claim.by))) return;
+    send({ type: "decision", on: "quickplay", ruling: b.dataset.ruling });
+  });
 }
 $("arb-sheet-note").addEventListener("click", () =>
   send({ type: "scoresheet", by: $("sheet-who").value, plies: parseInt($("sheet-plies").value, 10) || 0 }));
-$("arb-observe-flag").addEventListener("click", () => send({ type: "observe", what: "flag" }));
+$("arb-observe-flag").addEventListener("click", async () => {
+  const down = ["white", "black"].filter((c) => S.clocks[c + "_ms"] === 0);
+  const who = down.length === 1 ? down[0] : null;
+  const text = who ? T("Record that you see {who}'s flag down? The game may end on time (Article {art}).", { who: whoLabel(who), art: article("flag") })
+    : T("Record that you see a flag down? The game may end on time (Article {art}).", { art: article("flag") });
+  if (!(await confirmAsk(T("A flag down"), text, T("Record"), who))) return;
+  send({ type: "observe", what: "flag" });
+});
 $("arb-observe-illegal").addEventListener("click", () => send({ type: "observe", what: "illegal_move" }));
 $("arb-next-period").addEventListener("click", () => send({ type: "decision", on: "period", ruling: "next_period" }));
-$("arb-decide-result").addEventListener("click", () =>
-  send({ type: "decision", on: "result", ruling: $("result-decided").value }));
+$("arb-decide-result").addEventListener("click", async () => {
+  const sel = $("result-decided");
+  const shown = sel.options[sel.selectedIndex].textContent;
+  if (!(await confirmAsk(T("Result decided"), T("Decide that the result is {result}? It stands as the game's result (Article {art}).",
+    { result: shown, art: article("result_decided") }), T("Decide")))) return;
+  send({ type: "decision", on: "result", ruling: sel.value });
+});
 $("arb-request-sheet").addEventListener("click", () => send({ type: "request_scoresheet", by: $("sheet-who").value }));
 $("arb-request-blank").addEventListener("click", () =>
   send({ type: "request_scoresheet", by: $("sheet-who").value, kind: "blank" }));
@@ -1126,7 +1222,9 @@ $("arb-explain").addEventListener("click", () => {
 $("arb-appeal").addEventListener("click", () =>
   send({ type: "appeal", by: $("recourse-who").value, ruling: parseInt($("appeal-ruling").value, 10) || 1 }));
 for (const [id, ruling] of [["arb-appeal-reject", "reject"], ["arb-appeal-accept", "accept"]]) {
-  $(id).addEventListener("click", () => {
+  $(id).addEventListener("click", async () => {
+    if (ruling === "accept" && !(await confirmAsk(T("The appeal accepted"), T("Accept the appeal? Your decision is reversed, and a result chosen replaces the game's (Article {art}).",
+      { art: article("appeal_decision") }), T("Accept the appeal")))) return;
     // Several appeals waiting: the one against the ruling number entered above is decided.
     const waiting = S.pending.filter((p) => p.kind === "appeal");
     const chosen = parseInt($("appeal-ruling").value, 10);
@@ -1167,12 +1265,27 @@ function handEvent(type) {
   else if (from && type === "release") event.from = from;
   return event;
 }
+// A touch or a release binds the player under the Laws (the touched piece moved or taken, the piece released
+// on a square moved there): asked first, naming the player.
+const HAND_ASK = {
+  touch: ["A touched piece", "Record that {who} touched {sq}? The touched piece must be moved, or captured, if it can be (Article {art}).", "Record the touch", "touch_move"],
+  release: ["A piece released", "Record that {who} released a piece on {sq}? A piece released on a square is moved there, if the move is legal (Article {art}).", "Record the release", "release"],
+};
 for (const type of ["touch", "release", "adjust"]) {
   $("btn-" + type).addEventListener("click", async () => {
-    if (await send(handEvent(type))) { $("hand-square").value = ""; $("hand-from").value = ""; $("hand-piece").value = ""; }
+    const event = handEvent(type);
+    const ask = HAND_ASK[type];
+    if (ask && event.square && !(await confirmAsk(T(ask[0]), T(ask[1], { who: whoLabel(event.by), sq: event.square,
+      art: article(ask[3]) }), T(ask[2]), event.by))) return;
+    if (await send(event)) { $("hand-square").value = ""; $("hand-from").value = ""; $("hand-piece").value = ""; }
   });
 }
-$("btn-claim-touch").addEventListener("click", () => send({ type: "claim_touch_move" }));
+$("btn-claim-touch").addEventListener("click", async () => {
+  const by = $("act-for").value;
+  if (!(await confirmAsk(T("Claim touch-move"), T("Record {who}'s claim that {opponent}'s last move broke the touch-move rule (Article {art})?",
+    { who: whoLabel(by), opponent: NAME[by === "white" ? "black" : "white"], art: article("touch_move") }), T("Record the claim"), by))) return;
+  send({ type: "claim_touch_move" });
+});
 $("btn-displace").addEventListener("click", async () => {
   const squares = $("hand-square").value.split(/[ ,]+/).map((x) => x.trim().toLowerCase()).filter((x) => x);
   if (await send({ type: "displace", squares })) $("hand-square").value = "";
@@ -1225,8 +1338,14 @@ $("move-entry").addEventListener("submit", (e) => {
   const coordinates = /^[a-h][1-8][a-h][1-8][qrbn]?$/.test(text.trim());
   if (!m && seat === "arbiter" && S.interface === "otb" && coordinates) {
     // Over the board the arbiter enters what was played: an illegal move, in coordinates, is logged as one.
-    $("move-input").value = "";
-    playMove(text.trim());
+    // It has consequences under the Laws (taken back, and penalised): asked first, naming the player.
+    const uci = text.trim(), by = S.turn;
+    confirmAsk(T("An illegal move"), T("{uci} is not a legal move. Record it as an illegal move made by {who}? It is taken back and may be penalised (Article {art}).",
+      { uci, who: whoLabel(by), art: article("illegal_move") }), T("Record the illegal move"), by).then((ok) => {
+      if (!ok || !S || S.turn !== by) return;
+      $("move-input").value = "";
+      playMove(uci);
+    });
     return;
   }
   if (!m) { toast(`No legal move “${text.trim()}” in this position.`); return; }
@@ -1302,7 +1421,7 @@ function showAlert(msg) {
 }
 
 $("btn-summon").addEventListener("click", async () => {
-  if (!(await confirmAsk("Call the arbiter", "Stop the clocks to call the arbiter? Do it only to ask for his help: the arbiter restarts the clocks.", "Stop clocks and call"))) return;
+  if (!(await confirmAsk("Call the arbiter", "Stop the clocks to call the arbiter? Do it only to ask for his help: the arbiter restarts the clocks.", "Stop clocks and call", actorOf()))) return;
   send({ type: "stop_clocks" });
 });
 
@@ -1356,19 +1475,94 @@ function takeState(state, sock) {
   setState(state);
 }
 
+// The connection. A dropped socket is said at once (the offline bar: the board and clocks may be out of date)
+// and connected again by itself, after 1 s, then up to every 5 s; the first state on the new socket is
+// whole. A heartbeat finds a connection that died without a close (a phone that changed networks, a
+// sleeping laptop, a proxy that dropped it): every HEARTBEAT.every ms the page sends {"type": "ping"}, and
+// only a ping left unanswered for HEARTBEAT.within ms closes the socket and connects again.
+const HEARTBEAT = Object.assign({ every: 10000, within: 5000 }, window.CHESSLAWS_HEARTBEAT || {});
+let attempts = 0;        // connections tried since the last one that opened
+let pingId = 0;
+function offline(down) {
+  $("offline").hidden = !down;
+  document.body.classList.toggle("offline", down);
+  $("conn").classList.toggle("up", !down);
+  const label = down ? T("reconnecting…") : T("connected");
+  $("conn").title = label;
+  $("conn").setAttribute("aria-label", label);
+}
+function heartbeat(sock) {
+  const beat = { timer: null, waiting: null, id: 0 };
+  const ping = () => {
+    if (ws !== sock || sock.readyState !== WebSocket.OPEN || beat.waiting) return;
+    beat.id = ++pingId;
+    try { sock.send(JSON.stringify({ type: "ping", id: beat.id })); } catch (err) { /* closing */ }
+    beat.waiting = setTimeout(() => {  // no pong: the connection is dead, though no close came
+      if (ws !== sock) return;
+      lost(sock);
+    }, HEARTBEAT.within);
+  };
+  beat.timer = setInterval(ping, HEARTBEAT.every);
+  beat.ping = ping;
+  beat.pong = (msg) => {
+    clockSample(msg.t);
+    if (msg.id !== beat.id) return;
+    clearTimeout(beat.waiting);
+    beat.waiting = null;
+    document.body.dataset.pongs = String(Number(document.body.dataset.pongs || 0) + 1);
+  };
+  beat.stop = () => { clearInterval(beat.timer); clearTimeout(beat.waiting); beat.waiting = null; };
+  return beat;
+}
+let beat = null;
+// The socket is lost (closed, or found dead): what was sent on it has no answer coming; connect again.
+function lost(sock) {
+  if (ws !== sock) return;
+  sock.onclose = null;
+  sock.onmessage = null;
+  try { sock.close(); } catch (err) { /* already closed */ }
+  if (beat) { beat.stop(); beat = null; }
+  dropAwaiting();
+  offline(true);
+  ws = null;
+  readState();  // meanwhile the state over HTTP, if it answers (a network that blocks WebSockets)
+  const wait = Math.min(5000, 1000 * Math.max(1, attempts));
+  clearTimeout(lost.timer);
+  lost.timer = setTimeout(() => { if (ws === null) connect(); }, wait);
+}
+window.addEventListener("online", () => { if (ws === null) { clearTimeout(lost.timer); connect(); } });
+// Back to a tab that slept (a laptop's lid, a phone's screen): ask the server at once whether the socket lives.
+document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible" && beat) beat.ping(); });
+
+async function readState() {
+  try {
+    const state = await api("GET", `/api/games/${gameId}?lang=${encodeURIComponent(lang)}`);
+    if (state && state.lang === lang && (!S || state.seq >= S.seq)) setState(state);
+  } catch (err) { /* unreachable too: the offline bar says so */ }
+}
+
 function connect() {
-  if (ws) { ws.onclose = null; ws.close(); dropAwaiting(); }
+  if (ws) { ws.onclose = null; ws.onmessage = null; ws.close(); dropAwaiting(); }
+  if (beat) { beat.stop(); beat = null; }
+  attempts++;
   // moves=new: each state carries only the moves this socket lacks (after the first moves_from).
   const params = new URLSearchParams({ lang, moves: "new" });
   if (token) params.set("token", token);
   const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/games/${gameId}/ws?${params}`;
   const sock = new WebSocket(url);
   ws = sock;
-  sock.onopen = () => { $("conn").classList.add("up"); $("conn").title = "connected"; $("conn").setAttribute("aria-label", "connected"); };
+  sock.onopen = () => {
+    if (ws !== sock) return;
+    attempts = 0;
+    offline(false);
+    beat = heartbeat(sock);
+  };
   sock.onmessage = (e) => {
     const msg = JSON.parse(e.data);
     if (msg.kind === "state") {
       takeState(msg.state, sock);
+    } else if (msg.kind === "pong") {
+      if (beat && ws === sock) beat.pong(msg);
     } else if (msg.kind === "ack") {
       if (msg.state) takeState(msg.state, sock);  // the acknowledgement of our event, with the new state
       answered(msg);
@@ -1384,13 +1578,7 @@ function connect() {
       if (msg.status === 404) sock.onclose = null;
     }
   };
-  sock.onclose = () => {
-    dropAwaiting();
-    $("conn").classList.remove("up");
-    $("conn").title = "reconnecting…";
-    $("conn").setAttribute("aria-label", "reconnecting");
-    setTimeout(() => { if (ws === sock) connect(); }, 1000);
-  };
+  sock.onclose = () => lost(sock);
 }
 
 async function languages() {
