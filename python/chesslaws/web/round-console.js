@@ -201,7 +201,7 @@
   function resultForm(round, b) {
     const form = el("span", { class: "enter", role: "group", "aria-label": `enter the result of board ${b.table}` });
     form.addEventListener("pointerenter", () => { holding = true; });
-    form.addEventListener("pointerleave", () => { holding = false; if (again) changed(); });
+    form.addEventListener("pointerleave", () => { holding = false; if (again) refresh(); });
     for (const [value, label] of ENTER) {
       const btn = el("button", { type: "button", "data-result": value, title: `enter ${value}` }, label);
       btn.addEventListener("click", async () => {
@@ -228,8 +228,13 @@
     }
   }
 
+  // One read at a time; a change (or a click) that comes while the page reads, or while the pointer is on a
+  // result form, makes it read again afterwards: what it shows is never older than the last change.
+  let again = false;
   async function refresh() {
-    if (!token || busy || holding) return;
+    if (!token) return;
+    if (busy || holding) { again = true; return; }
+    again = false;
     busy = true;
     try {
       const q = chosen ? `?round=${chosen}` : "";
@@ -246,6 +251,7 @@
       showError("The server cannot be reached; trying again…");
     } finally {
       busy = false;
+      if (again && !holding) refresh();
     }
   }
 
@@ -281,12 +287,6 @@
   });
   if (!token) $("c-login").hidden = false;
   // No polling: the event's socket says when anything changed (a move, an ending, a result).
-  let again = false;
-  async function changed() {
-    if (busy || holding) { again = true; return; }
-    await refresh();
-    if (again) { again = false; changed(); }
-  }
-  TL.follow(id, changed);
+  TL.follow(id, refresh);
   setInterval(tick, 250);
 })();

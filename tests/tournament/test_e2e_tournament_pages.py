@@ -1,0 +1,114 @@
+"""The organiser's and the players' tournament pages in Chromium: what they show is never older than the last
+change (a change that comes while a page reads makes it read again), the creation form, and the round's start."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import httpx
+
+from conftest import needs_chromium
+
+pytestmark = needs_chromium
+
+
+def token_of(link: str) -> str:
+    return urlparse(link).fragment.split("token=", 1)[1]
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(url: str, names: list[str], **regs: Any) -> tuple[str, str]:
+    body = {"name": "Club Rapid", "system": "swiss", "rounds": 2, "time_control": "600+0",
+            "players": [{"name": n, "rating": 2000 - 10 * i} for i, n in enumerate(names)], **regs}
+    r = httpx.post(f"{url}/api/tournaments", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()["id"], r.json()["arbiter_token"]
+
+
+def pair(url: str, tid: str, tok: str, start: str = "now") -> dict[str, Any]:
+    r = httpx.post(f"{url}/api/tournaments/{tid}/rounds", json={"start": start}, headers=bearer(tok))
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def resign(url: str, link: str) -> None:
+    gid = urlparse(link).path.rsplit("/", 1)[1]
+    r = httpx.post(f"{url}/api/games/{gid}/events", json={"type": "resign"}, headers=bearer(token_of(link)))
+    assert r.status_code == 200, r.text
+
+
+class Stale:
+    """Holds the first read of ``pattern`` the page makes once armed: the answer is fetched at once (the event
+    as it is then) and handed to the page only on :meth:`release`, after the event has changed."""
+
+    def __init__(self, page: Any, pattern: str) -> None:
+        self.page = page
+        self.armed = False
+        self.held: list[tuple[Any, Any]] = []
+        page.route(pattern, self._route)
+
+    def _route(self, route: Any) -> None:
+        if self.armed and not self.held:
+            self.held.append((route, route.fetch()))
+        else:
+            route.continue_()
+
+    def wait_held(self) -> None:
+        while not self.held:  # the state waited for: the page's read is in hand
+            self.page.wait_for_timeout(20)
+
+    def release(self) -> None:
+        route, answer = self.held[0]
+        route.fulfill(response=answer)
+
+
+def test_the_player_page_reads_again_when_the_event_changes_during_its_read(live_server: Any, browser: Any) -> None:
+    url = live_server.url
+    tid, tok = create(url, ["Anna", "Boris"], rounds=1)
+    paired = pair(url, tid, tok)
+    (board,) = paired["boards"]
+    page_of = {p["start_number"]: p["page"] for p in paired["players"]}
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    stale = Stale(page, f"**/api/tournaments/{tid}/players/*")
+    stale.armed = True
+    with page.expect_websocket() as got:
+        page.goto(page_of[board["white"]["start_number"]])
+    ws = got.value
+    stale.wait_held()  # the page reads the event as it is: the game in play
+    with ws.expect_event("framereceived", predicate=lambda f: "changed" in str(f)):
+        resign(url, board["black"]["link"])  # meanwhile the game ends
+    stale.release()
+    page.wait_for_selector("#p-wait:has-text('is over')")
+    page.wait_for_selector("#p-games tbody tr[data-round='1'] td.res:text-is('1 – 0')")
+
+
+def test_the_console_reads_again_when_the_event_changes_during_a_read_it_was_asked_for(
+        live_server: Any, browser: Any) -> None:
+    url = live_server.url
+    tid, tok = create(url, ["Anna", "Boris", "Chen", "Dana"], rounds=2)
+    for b in pair(url, tid, tok)["boards"]:
+        resign(url, b["black"]["link"])
+    httpx.get(f"{url}/api/tournaments/{tid}")  # the results taken
+    boards = pair(url, tid, tok)["boards"]
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    stale = Stale(page, f"**/api/tournaments/{tid}/console*")
+    with page.expect_websocket() as got:
+        page.goto(f"{url}/tournament/{tid}/arbiter#token={tok}")
+    ws = got.value
+    page.wait_for_selector("#c-round:text-is('Round 2')")
+    page.click("#c-prev")
+    page.wait_for_selector("#c-round:text-is('Round 1')")
+    stale.armed = True
+    page.click("#c-next")  # the arbiter goes back to the round in play: the read is the round as it is
+    stale.wait_held()
+    with ws.expect_event("framereceived", predicate=lambda f: "changed" in str(f)):
+        resign(url, boards[0]["black"]["link"])  # meanwhile board 1 ends
+    stale.release()
+    page.wait_for_selector("#c-round:text-is('Round 2')")
+    page.wait_for_selector("[data-count='finished'] b:text-is('1')")
+    page.wait_for_selector("#c-boards tbody tr[data-table='1'] td.res:text-is('1 – 0')")
