@@ -112,3 +112,24 @@ def test_the_console_reads_again_when_the_event_changes_during_a_read_it_was_ask
     page.wait_for_selector("#c-round:text-is('Round 2')")
     page.wait_for_selector("[data-count='finished'] b:text-is('1')")
     page.wait_for_selector("#c-boards tbody tr[data-table='1'] td.res:text-is('1 – 0')")
+
+
+def test_the_form_reads_the_time_control_as_the_lobby_does(live_server: Any, browser: Any, shots: Path) -> None:
+    url = live_server.url
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(f"{url}/tournaments")
+    page.fill("#t-name", "Minutes Open")
+    page.fill("#t-players", "Anna, 2000\nBoris, 1900")
+    page.fill("#t-tc", "900+10")  # seconds, as the API writes it: refused, with the players' way named
+    page.wait_for_selector("#t-tc-meaning.bad:has-text('minutes')")
+    page.click("#t-create-btn")
+    page.wait_for_selector("#t-error:not([hidden]):has-text('Time control')")
+    assert page.locator("#t-created").is_hidden()
+    page.fill("#t-tc", "90+30")  # 90 minutes + 30 s a move, as in the lobby
+    page.wait_for_selector("#t-tc-meaning:not(.bad):has-text('90 min')")
+    page.screenshot(path=str(shots / "tournaments-form-tc-1280.png"), full_page=True)
+    page.click("#t-create-btn")
+    page.wait_for_selector("#t-created:not([hidden])")
+    tid = page.locator("#t-links .link input").first.input_value().split("/tournament/")[1].split("/")[0]
+    assert httpx.get(f"{url}/api/tournaments/{tid}").json()["regulations"]["time_control"] == "5400+30"
+    page.wait_for_selector(f"#t-list tr[data-id='{tid}'] td.wide:text-is('90+30')")  # the list shows it the same way

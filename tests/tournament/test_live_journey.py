@@ -80,7 +80,7 @@ def test_a_swiss_run_from_the_pages_to_the_checked_final_standings(live_server: 
     org.fill("#t-name", "Club Swiss")
     org.select_option("#t-system", "swiss")
     org.fill("#t-rounds", "3")
-    org.fill("#t-tc", "30+5")
+    org.fill("#t-tc", "30s+5")  # 30 seconds (the lobby's reading: "30+5" is 30 minutes)
     org.fill("#t-default", "3")
     org.select_option("#t-tbrules", "2026")
     org.fill("#t-tiebreaks", ", ".join(TEC))

@@ -85,7 +85,7 @@
     $("c-standings").href = `/tournament/${encodeURIComponent(d.id)}`;
     const g = d.regulations;
     $("c-info").textContent = "round console · tournament arbiter";
-    $("c-regs").textContent = `${g.system.replace(/-/g, " ")} · Laws of ${g.edition} · time control ${g.time_control} · ` +
+    $("c-regs").textContent = `${g.system.replace(/-/g, " ")} · Laws of ${g.edition} · time control ${TC.show(g.time_control)} · ` +
       `${d.paired_rounds} of ${d.total_rounds} rounds paired` + (d.finished ? " · finished" : "");
     $("c-bar").hidden = false;
     $("c-round").textContent = d.round ? `Round ${d.round}` : "No round yet";

@@ -27,13 +27,19 @@
       name.append(el("a", { href: t.page }, t.name));
       tr.append(name, el("td", {}, t.system.replace(/-/g, " ")), el("td", {}, t.players),
         el("td", {}, t.finished ? `${t.total_rounds} · over` : `${t.paired_rounds} of ${t.total_rounds}`),
-        el("td", { class: "wide" }, t.edition), el("td", { class: "wide" }, t.time_control));
+        el("td", { class: "wide" }, t.edition), el("td", { class: "wide" }, TC.show(t.time_control)));
       return tr;
     });
     if (more) $("t-list").tBodies[0].append(...trs); else $("t-list").tBodies[0].replaceChildren(...trs);
     if (rows.length) last = rows[rows.length - 1].id;
     $("t-more").hidden = rows.length < 25;
     $("t-empty").hidden = !!$("t-list").tBodies[0].children.length;
+  }
+
+  function timeControl() {
+    const tc = readTc();
+    if (!tc.ok) { $("t-tc").focus(); throw new Error(`Time control: ${tc.error}`); }
+    return tc.api;
   }
 
   function players() {
@@ -49,6 +55,9 @@
     return out;
   }
 
+  // The time control as players write it, read as the lobby reads it (TC, tc.js): "90+30" is 90 minutes and
+  // 30 s a move; the API is sent its seconds form.
+  const readTc = TC.attach($("t-tc"), $("t-tc-meaning"));
   $("t-system").addEventListener("change", () => { $("t-rounds-field").hidden = $("t-system").value !== "swiss"; });
   $("t-create").addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -56,7 +65,7 @@
     let body;
     try {
       body = { name: $("t-name").value.trim(), system: $("t-system").value, rounds: Number($("t-rounds").value),
-        edition: $("t-edition").value, time_control: $("t-tc").value.trim(), scoring: $("t-scoring").value.trim(),
+        edition: $("t-edition").value, time_control: timeControl(), scoring: $("t-scoring").value.trim(),
         tiebreak_rules: $("t-tbrules").value, players: players() };
       if ($("t-default").value !== "") body.default_time = Number($("t-default").value);
       const tbs = $("t-tiebreaks").value.split(/[\s,]+/).filter(Boolean);
@@ -71,6 +80,7 @@
       $("t-links").replaceChildren(TL.linkRow("Console", out.console, "the round console"), TL.linkRow("Page", out.page, "the standings page"));
       $("t-created").hidden = false;
       $("t-create").reset();
+      readTc();
       showMine();
       page(false);
     } finally { $("t-create-btn").disabled = false; }
