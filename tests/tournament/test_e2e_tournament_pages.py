@@ -133,3 +133,32 @@ def test_the_form_reads_the_time_control_as_the_lobby_does(live_server: Any, bro
     tid = page.locator("#t-links .link input").first.input_value().split("/tournament/")[1].split("/")[0]
     assert httpx.get(f"{url}/api/tournaments/{tid}").json()["regulations"]["time_control"] == "5400+30"
     page.wait_for_selector(f"#t-list tr[data-id='{tid}'] td.wide:text-is('90+30')")  # the list shows it the same way
+
+
+def test_a_bad_player_line_is_named_by_its_line_and_field(live_server: Any, browser: Any, shots: Path) -> None:
+    url = live_server.url
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(f"{url}/tournaments")
+    page.fill("#t-name", "Lines Open")
+    before = len(httpx.get(f"{url}/api/tournaments").json())
+    # Line 3 of the box (line 2 is blank): a rating no list has.
+    page.fill("#t-players", "Berg, Anna, 2010\n\nBoris Chen, 5000\nDana")
+    page.click("#t-create-btn")
+    error = page.locator("#t-error:not([hidden])")
+    error.wait_for()
+    text = error.inner_text()
+    assert "line 3" in text and "Boris Chen" in text and "rating" in text, text
+    page.screenshot(path=str(shots / "tournaments-form-error-1280.png"), full_page=True)
+    assert len(httpx.get(f"{url}/api/tournaments").json()) == before  # nothing created
+    # A name longer than the server takes: the line, and the field.
+    page.fill("#t-players", "Anna\n" + "X" * 101 + ", 1800")
+    page.click("#t-create-btn")
+    page.wait_for_selector("#t-error:has-text('line 2')")
+    assert "name" in page.locator("#t-error").inner_text()
+    # Fixed: created, a name with a comma kept whole, its rating read.
+    page.fill("#t-players", "Berg, Anna, 2010\n\nBoris Chen, 1950\nDana")
+    page.click("#t-create-btn")
+    page.wait_for_selector("#t-created:not([hidden])")
+    tid = page.locator("#t-links .link input").first.input_value().split("/tournament/")[1].split("/")[0]
+    got = [(p["name"], p["rating"]) for p in httpx.get(f"{url}/api/tournaments/{tid}").json()["players"]]
+    assert got == [("Berg, Anna", 2010), ("Boris Chen", 1950), ("Dana", 0)]
