@@ -162,3 +162,30 @@ def test_a_bad_player_line_is_named_by_its_line_and_field(live_server: Any, brow
     tid = page.locator("#t-links .link input").first.input_value().split("/tournament/")[1].split("/")[0]
     got = [(p["name"], p["rating"]) for p in httpx.get(f"{url}/api/tournaments/{tid}").json()["players"]]
     assert got == [("Berg, Anna", 2010), ("Boris Chen", 1950), ("Dana", 0)]
+
+
+def held_round_with_one_player_here(url: str, browser: Any, default_time: float) -> tuple[Any, str, str, dict[str, Any]]:
+    """A held round of one board whose White has opened his game; the console open on it."""
+    tid, tok = create(url, ["Anna", "Boris"], rounds=1, default_time=default_time)
+    (board,) = pair(url, tid, tok, start="held")["boards"]
+    con = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    con.goto(f"{url}/tournament/{tid}/arbiter#token={tok}")
+    con.wait_for_selector("#c-start-box:not([hidden])")
+    con.wait_for_selector("#c-absent:not([hidden]):has-text('2 of 2')")
+    here = browser.new_context(viewport={"width": 900, "height": 900}).new_page()
+    here.goto(board["white"]["link"])
+    here.wait_for_selector("#status:has-text('The round has not started yet')")
+    return con, tid, tok, board
+
+
+def test_the_console_shows_who_has_not_opened_the_game_before_the_start(live_server: Any, browser: Any,
+                                                                       shots: Path) -> None:
+    con, tid, tok, board = held_round_with_one_player_here(live_server.url, browser, 30)
+    white, black = board["white"]["name"], board["black"]["name"]
+    row = con.locator("#c-boards tbody tr[data-table='1'] td.state")
+    # The console reads the round again when he opens it (not at some later change).
+    row.locator(f".badge:text-is('{white} is here')").wait_for(timeout=10000)
+    row.locator(f".badge:text-is('{black} has not opened the game')").wait_for()
+    text = con.locator("#c-absent").inner_text()
+    assert "1 of 2" in text and f"{black} (board 1, black)" in text and white not in text, text
+    con.screenshot(path=str(shots / "round-console-absent-1280.png"), full_page=True)

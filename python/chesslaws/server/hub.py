@@ -1116,7 +1116,9 @@ class Hub:
     async def _arrive(self, live: LiveGame, seat: str) -> None:
         """A scheduled game: the player is at the board. Before t=0 he will arrive at t=0 exactly."""
         if self.t_of(live) < 0:
-            live.early.add(seat)
+            if seat not in live.early:
+                live.early.add(seat)
+                self._tell_watchers(live.id)  # the round's console shows who is there before the start
             return
         async with live.lock:
             st = live.game.state
@@ -1708,6 +1710,13 @@ class Hub:
         sub.sent_controls = None
         self.broadcast(live, only=sub)
 
+    def _tell_watchers(self, game_id: str) -> None:
+        for watch in self.watchers:
+            try:
+                watch(game_id)
+            except Exception:  # noqa: BLE001 - a watcher's fault never stops a state
+                log.exception("a watcher of game %s failed", game_id)
+
     def broadcast(self, live: LiveGame, only: Subscriber | None = None,
                   ack: tuple[Subscriber, dict[str, Any]] | None = None) -> None:
         """Queues the state for every viewer (or ``only`` one). The view is built once per language and
@@ -1716,11 +1725,7 @@ class Hub:
         ``ack``: (the sender's socket, its acknowledgement): that socket gets the acknowledgement with
         its state in it (``"state"``), in place of the state alone."""
         if only is None:
-            for watch in self.watchers:
-                try:
-                    watch(live.id)
-                except Exception:  # noqa: BLE001 - a watcher's fault never stops a state
-                    log.exception("a watcher of game %s failed", live.id)
+            self._tell_watchers(live.id)
         views: dict[str, tuple[dict[str, Any], str]] = {}
         cache: dict[tuple[str, int, bool], str] = {}
         records: Sequence[Any] | None = None

@@ -189,7 +189,8 @@ def retired_console(view: dict[str, Any]) -> dict[str, Any]:
         "last_moves": _san_list(moves, 4),
         "clocks": {"white_ms": clocks.get("white_ms"), "black_ms": clocks.get("black_ms"), "running": None,
                    "timed": view.get("time_control", "-") != "-"},
-        "clocks_stopped": False, "flags": [], "pending": [], "absent": [], "waiting_for": [], "to_decide": [],
+        "clocks_stopped": False, "flags": [], "pending": [], "absent": [], "present_early": [], "waiting_for": [],
+        "to_decide": [],
     }
 
 
@@ -218,6 +219,9 @@ def game_console(hub: Any, live: Any) -> dict[str, Any]:
         decide.append("adjourned: the sealed move waits")
     if st.status == "annulled":
         decide.append("annulled: enter the board's result in the Result column")
+    # Before t=0 the log has every player absent; who has opened the game (the hub's early arrivals) will be
+    # at the board from the start: the console shows who has not, before the arbiter starts the round.
+    early = live.early if t < 0 and ongoing else set()
     return {
         "status": st.status, "result": st.result, "termination": st.termination,
         "started": t >= 0, "held": live.held, "ply": len(st.moves), "turn": st.turn,
@@ -225,8 +229,8 @@ def game_console(hub: Any, live: Any) -> dict[str, Any]:
         "clocks": {"white_ms": clocks["white"], "black_ms": clocks["black"],
                    "running": st.clock.running if ongoing else None, "timed": timed},
         "clocks_stopped": stopped, "flags": flags,
-        "pending": pending, "absent": sorted(st.absent), "waiting_for": hub.waiting_for(live),
-        "to_decide": decide,
+        "pending": pending, "absent": sorted(st.absent - early), "present_early": sorted(early & st.absent),
+        "default_time_ms": cfg.default_time_ms, "waiting_for": hub.waiting_for(live), "to_decide": decide,
     }
 
 
@@ -502,7 +506,7 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
         base = str(request.base_url)
         boards: list[dict[str, Any]] = []
         count = {"boards": 0, "in_play": 0, "finished": 0, "to_decide": 0, "pending": 0, "clocks_stopped": 0,
-                 "held": 0}
+                 "held": 0, "absent": 0}
         rnd = t.rounds[number - 1] if t.rounds else None
 
         def seat_link(gid: str, seat: str) -> str | None:
@@ -545,6 +549,8 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
                 count["pending"] += len(g["pending"])
                 count["clocks_stopped"] += g["clocks_stopped"]
                 count["held"] += bool(g.get("held")) and g["status"] == "ongoing"
+                if g["status"] == "ongoing" and not g["started"]:
+                    count["absent"] += len(g["absent"])
             boards.append(row)
         return {"id": t.id, "name": t.name, "regulations": t.regulations.to_json(), "total_rounds": t.total_rounds,
                 "paired_rounds": len(t.rounds), "round": number if rnd else 0,

@@ -53,7 +53,10 @@
       else out.push(badge(`${g.turn} to move`, "live"));
     }
     for (const s of g.waiting_for || []) if (g.status === "ongoing") out.push(badge(`waiting for ${s}`, "info"));
-    for (const s of g.absent || []) if (g.status === "ongoing") out.push(badge(`${s} absent`, "info"));
+    if (g.status === "ongoing" && !g.started) { // before t=0: who has opened the game, who has not
+      for (const s of g.present_early || []) out.push(badge(`${b[s].name} is here`, "live"));
+      for (const s of g.absent || []) out.push(badge(`${b[s].name} has not opened the game`, "warn"));
+    } else for (const s of g.absent || []) if (g.status === "ongoing") out.push(badge(`${s} absent`, "info"));
     for (const p of g.pending || []) {
       const what = p.kind.replace(/_/g, " ");
       out.push(badge(`${what} by ${p.by}`, p.kind === "draw_offer" ? "info" : "warn"));
@@ -79,6 +82,17 @@
     return td;
   }
 
+  // The players of the round's games not started yet who have not opened their game: absent at the start.
+  function absentees(d) {
+    const out = [];
+    for (const b of d.boards) {
+      const g = b.game;
+      if (!g || b.result || g.status !== "ongoing" || g.started) continue;
+      for (const side of g.absent || []) out.push({ name: b[side].name, table: b.table, side });
+    }
+    return out;
+  }
+
   function render(d) {
     document.title = `chesslaws · ${d.name} · round ${d.round}`;
     $("c-name").textContent = d.name;
@@ -95,6 +109,13 @@
     $("c-pair").textContent = `Pair round ${d.paired_rounds + 1}`;
     $("c-start-box").hidden = !d.counts.held;
     $("c-held-note").hidden = !d.counts.held;
+    const away = absentees(d);
+    const waiting = d.boards.some((b) => b.game && !b.result && b.game.status === "ongoing" && !b.game.started);
+    $("c-absent").hidden = !waiting;
+    $("c-absent").className = away.length ? "regs absent-list warn" : "regs absent-list";
+    $("c-absent").textContent = !away.length ? "Every player has opened the game: all are at the board from the start."
+      : `Not at the board yet (${away.length} of ${2 * d.boards.filter((b) => b.game && !b.game.started && !b.result).length} have not opened their game): ` +
+        away.map((a) => `${a.name} (board ${a.table}, ${a.side})`).join(", ") + ".";
     $("c-sheet").hidden = !d.round;
     $("c-sheet").href = `/tournament/${encodeURIComponent(d.id)}/sheet${d.round ? `?round=${d.round}` : ""}#token=${encodeURIComponent(token)}`;
     TL.remember(d.id, { name: d.name, console: location.href });
