@@ -189,3 +189,48 @@ def test_the_console_shows_who_has_not_opened_the_game_before_the_start(live_ser
     text = con.locator("#c-absent").inner_text()
     assert "1 of 2" in text and f"{black} (board 1, black)" in text and white not in text, text
     con.screenshot(path=str(shots / "round-console-absent-1280.png"), full_page=True)
+
+
+def test_start_round_asks_before_the_absent_lose_by_default(live_server: Any, browser: Any, shots: Path) -> None:
+    url = live_server.url
+    con, tid, tok, board = held_round_with_one_player_here(url, browser, 0)  # default time 0: lost at once
+    white, black = board["white"]["name"], board["black"]["name"]
+    con.wait_for_selector(f"#c-absent:has-text('{black}'):has-text('1 of 2')")
+    asked: list[str] = []
+
+    def answer(accept: bool) -> None:
+        def on(d: Any) -> None:
+            asked.append(d.message)
+            d.accept() if accept else d.dismiss()
+        con.once("dialog", on)
+
+    answer(False)
+    con.click("#c-start")  # asked first; the arbiter says no: nothing starts
+    assert len(asked) == 1
+    question = asked[0]
+    assert "1 player has not opened the game" in question and f"{black} (board 1, black)" in question, question
+    assert white not in question and "loses by default at once" in question, question
+    gid = board["game_id"]
+    assert httpx.get(f"{url}/api/games/{gid}").json()["held"]
+    assert con.locator("#c-start-box").is_visible()
+    answer(True)
+    con.click("#c-start")
+    con.wait_for_selector("#c-start-box", state="hidden")
+    assert len(asked) == 2
+    t = httpx.get(f"{url}/api/tournaments/{tid}").json()
+    assert (t["rounds"][0]["boards"][0]["result"], t["rounds"][0]["boards"][0]["termination"]) == ("+-", "late_arrival")
+
+
+def test_start_round_is_one_click_when_everyone_is_there(live_server: Any, browser: Any) -> None:
+    url = live_server.url
+    con, tid, tok, board = held_round_with_one_player_here(url, browser, 30)
+    other = browser.new_context(viewport={"width": 900, "height": 900}).new_page()
+    other.goto(board["black"]["link"])
+    other.wait_for_selector("#status:has-text('The round has not started yet')")
+    con.wait_for_selector("#c-absent:has-text('Every player has opened the game')")
+    asked: list[str] = []
+    con.on("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    con.click("#c-start")
+    con.wait_for_selector("#c-start-box", state="hidden")
+    assert asked == []
+    assert httpx.get(f"{url}/api/games/{board['game_id']}").json()["absent"] == []

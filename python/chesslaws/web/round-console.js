@@ -92,6 +92,14 @@
     }
     return out;
   }
+  function defaultTime(d) {
+    const g = d.boards.find((b) => b.game && b.game.default_time_ms !== undefined);
+    return g ? g.game.default_time_ms : null;
+  }
+  function duration(ms) {
+    const s = Math.round(ms / 1000);
+    return s % 60 === 0 && s >= 60 ? `${s / 60} min` : `${s} s`;
+  }
 
   function render(d) {
     document.title = `chesslaws · ${d.name} · round ${d.round}`;
@@ -295,10 +303,26 @@
       $("c-pair").disabled = false;
     }
   });
+  // Starting the round never forfeits anyone by one click: who has not opened the game is named first, with
+  // what the default time (Article 6.7) will do to him, and the arbiter confirms.
+  function startQuestion(d, minutes) {
+    const away = absentees(d);
+    if (!away.length) return null;
+    const when = minutes > 0 ? `in ${minutes} min` : "now";
+    const dt = defaultTime(d);
+    const fate = dt === 0
+      ? "The default time is 0 (Article 6.7.1): each of them loses by default at once unless at the board by the start."
+      : `Each of them loses by default if not at the board within the default time${dt ? ` (${duration(dt)})` : ""} after the start (Article 6.7).`;
+    return `Start round ${d.round} ${when}?\n\n${away.length === 1 ? "1 player has" : `${away.length} players have`} not opened the game yet:\n` +
+      away.map((a) => `  ${a.name} (board ${a.table}, ${a.side})`).join("\n") + `\n\n${fate}`;
+  }
   $("c-start").addEventListener("click", async () => {
     if (!data) return;
+    const minutes = Number($("c-start-in").value || 0);
+    const question = startQuestion(data, minutes);
+    if (question && !confirm(question)) return;
     $("c-start").disabled = true;
-    try { await post(`/rounds/${data.round}/start`, { in: 60 * Number($("c-start-in").value || 0) }); } finally { $("c-start").disabled = false; }
+    try { await post(`/rounds/${data.round}/start`, { in: 60 * minutes }); } finally { $("c-start").disabled = false; }
   });
   $("c-add").addEventListener("submit", async (ev) => {
     ev.preventDefault();
