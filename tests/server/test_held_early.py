@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any, Callable
+
+import pytest
 
 from chesslaws.server.guard import UNLIMITED
 from chesslaws.server.hub import Hub
@@ -39,3 +42,102 @@ def test_an_early_player_arrives_even_when_the_opponent_arrives_first(tmp_path: 
     assert absent == []
     assert [by for _, by, _ in arrivals] == ["black", "white"]
     assert arrivals[1][2] == arrivals[0][2]  # White's arrival at the first instant the log allows
+
+
+class Flaky:
+    """The store, which can go away (every call raises an outage's OSError), e.g. right after a named call."""
+
+    def __init__(self, store: Any) -> None:
+        self._store = store
+        self.down = False
+        self.down_after: str | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._store, name)
+        if not callable(attr):
+            return attr
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if self.down and name != "close":
+                raise OSError("the database is unreachable")
+            out = attr(*args, **kwargs)
+            if name == self.down_after:
+                self.down, self.down_after = True, None
+            return out
+        return call
+
+
+async def until(check: Callable[[], bool]) -> None:
+    """Waits for a state of the hub (asked again at each turn of the loop)."""
+    for _ in range(2000):
+        if check():
+            return
+        await asyncio.sleep(0.005)
+    raise AssertionError("the state never came")
+
+
+START = {"edition": "2023", "time_control": "600+0", "white": "W", "black": "B", "default_time": 2}
+
+
+def test_a_player_who_comes_during_an_outage_is_written_at_the_board_before_the_interruption(
+        tmp_path: Path) -> None:
+    async def run() -> tuple[str, list[tuple[str, str | None]]]:
+        store = Flaky(open_store(str(tmp_path / "came.sqlite3")))
+        hub = Hub(store, UNLIMITED)  # type: ignore[arg-type]
+        await hub.start()
+        assert hub._monitor is not None
+        hub._monitor.cancel()
+        try:
+            live, _ = await hub.create(dict(START), {"white": "W", "black": "B"}, "online", held=True, presence=True)
+            await hub.present(live, "white")
+            assert await hub.start_held(live, hub.now())  # White at the board from t=0; Black not yet
+            await until(lambda: live.game.state.absent == {"black"})
+            store.down = True
+            hub.last_ok = hub.now()
+            hub._store_down()
+            await hub.present(live, "black")  # Black opens the game while nothing can be written
+            hub._wall0 += 10  # and the database stays away longer than the default time
+            store.down = False
+            await hub._recover()
+            st = hub.game_now(live).state
+            return st.status, [(e.type, e.by) for e in live.game.events]
+        finally:
+            await hub.stop()
+
+    status, events = asyncio.run(run())
+    assert status == "ongoing", events
+    assert events == [("start", None), ("arrive", "white"), ("arrive", "black"), ("stop_clocks", "arbiter"),
+                      ("start_clocks", "arbiter")]
+
+
+def test_players_at_the_board_when_an_outage_begins_with_the_round_are_not_forfeited(
+        tmp_path: Path) -> None:
+    """Both players opened their game; the database goes away as the round starts, before their arrivals are
+    written, and stays away longer than the default time: when it is back they are at the board from t=0, and
+    nobody loses by default."""
+
+    async def run() -> tuple[str, list[str], list[str]]:
+        store = Flaky(open_store(str(tmp_path / "outage.sqlite3")))
+        hub = Hub(store, UNLIMITED)  # type: ignore[arg-type]
+        await hub.start()
+        assert hub._monitor is not None
+        hub._monitor.cancel()  # the database returns when this test says
+        try:
+            live, _ = await hub.create(dict(START), {"white": "W", "black": "B"}, "online", held=True, presence=True)
+            await hub.present(live, "white")
+            await hub.present(live, "black")
+            store.down_after = "set_start"  # the round's start is stored; then the database is away
+            assert await hub.start_held(live, hub.now())
+            assert hub.down_since is not None and live.game.state.absent == {"white", "black"}
+            hub._wall0 += 10  # the outage lasts 10 s: longer than the default time (2 s)
+            store.down = False
+            await hub._recover()
+            await until(lambda: not live.game.state.absent)
+            st = hub.game_now(live).state
+            return st.status, [e.type for e in live.game.events], sorted(live.early)
+        finally:
+            await hub.stop()
+
+    status, events, early = asyncio.run(run())
+    assert status == "ongoing" and early == []
+    assert events[:3] == ["start", "arrive", "arrive"]  # at the board before anything else

@@ -649,6 +649,11 @@ class Hub:
                     if any(e.type == "start_clocks" and e.by == "arbiter" and e.t_ms >= since_ms
                            for e in live.game.events[-4:]):
                         continue
+                # Who was at the board while nothing could be written (opened the game before t=0, or came
+                # during the outage) is written at the board first, before the interruption: the time the
+                # server could not store moves never makes him absent.
+                if live.early and round(down - live.created_at, 3) >= 0:
+                    await self._arrivals_locked(live)
                 game = live.game
                 t_down = max(round(down - live.created_at, 3), game.events[-1].t_ms / 1000)
                 t_up = max(round(up - live.created_at, 3), t_down)
@@ -1127,6 +1132,8 @@ class Hub:
                     await self._apply(live, "arrive", seat, {}, seat)  # type: ignore[arg-type]
                 except ApiError as err:
                     log.warning("arrival in %s refused: %s", live.id, err.message)
+                    if err.status == 503:  # the store is away: he is at the board, written when it is back
+                        live.early.add(seat)
                     return
             else:
                 return
@@ -1138,16 +1145,24 @@ class Hub:
         arrival is written at that event's instant, the earliest the log allows: never dropped, since
         dropping it would leave a player who was there absent until the default time forfeits him."""
         async with live.lock:
-            for seat in sorted(live.early):
-                st = live.game.state
-                if st.ongoing and seat in st.absent:
-                    try:
-                        await self._apply(live, "arrive", seat, {}, seat,  # type: ignore[arg-type]
-                                          at=max(st.t_ms, 0) / 1000)
-                    except ApiError as err:
-                        log.warning("arrival in %s refused: %s", live.id, err.message)
-            live.early.clear()
+            await self._arrivals_locked(live)
         self.broadcast(live)
+
+    async def _arrivals_locked(self, live: LiveGame) -> None:
+        """The arrivals of ``live.early``, each at the first instant the log allows (the caller holds the
+        game's lock). One the store cannot take now (an outage) stays, to be written when it is back (before
+        the interruption: :meth:`_give_back`): a player who was there is never dropped for it."""
+        for seat in sorted(live.early):
+            st = live.game.state
+            if st.ongoing and seat in st.absent:
+                try:
+                    await self._apply(live, "arrive", seat, {}, seat,  # type: ignore[arg-type]
+                                      at=max(st.t_ms, 0) / 1000)
+                except ApiError as err:
+                    log.warning("arrival in %s refused: %s", live.id, err.message)
+                    if err.status == 503:
+                        continue
+            live.early.discard(seat)
 
     def abort_deadline_ms(self, live: LiveGame) -> int | None:
         """When an online game without a first move by the side to move is aborted (ms since t=0), or None."""
