@@ -9,6 +9,7 @@ from typing import Any, Callable
 
 import pytest
 
+from chesslaws.server import hub as hub_module
 from chesslaws.server.guard import UNLIMITED
 from chesslaws.server.hub import Hub
 from chesslaws.server.store import open_store
@@ -111,10 +112,11 @@ def test_a_player_who_comes_during_an_outage_is_written_at_the_board_before_the_
 
 
 def test_players_at_the_board_when_an_outage_begins_with_the_round_are_not_forfeited(
-        tmp_path: Path) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Both players opened their game; the database goes away as the round starts, before their arrivals are
     written, and stays away longer than the default time: when it is back they are at the board from t=0, and
     nobody loses by default."""
+    monkeypatch.setattr(hub_module, "RESUME_GRACE", 0.2)  # its start, which nobody could use, moves after it
 
     async def run() -> tuple[str, list[str], list[str]]:
         store = Flaky(open_store(str(tmp_path / "outage.sqlite3")))
@@ -141,3 +143,87 @@ def test_players_at_the_board_when_an_outage_begins_with_the_round_are_not_forfe
     status, events, early = asyncio.run(run())
     assert status == "ongoing" and early == []
     assert events[:3] == ["start", "arrive", "arrive"]  # at the board before anything else
+
+
+def test_a_round_start_that_falls_in_an_outage_moves_after_it_and_costs_no_clock_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The round is to start while the database is away: nothing can be written, nobody can move. When it is
+    back, the start moves to a moment after the return (RESUME_GRACE): the players who had opened the game
+    arrive then, the clocks and the default time count none of the outage."""
+    monkeypatch.setattr(hub_module, "RESUME_GRACE", 0.2)
+
+    async def run() -> tuple[float, float, str, list[str], int | None]:
+        store = Flaky(open_store(str(tmp_path / "missed.sqlite3")))
+        hub = Hub(store, UNLIMITED)  # type: ignore[arg-type]
+        await hub.start()
+        assert hub._monitor is not None
+        hub._monitor.cancel()
+        try:
+            live, _ = await hub.create(dict(START), {"white": "W", "black": "B"}, "online", held=True, presence=True)
+            await hub.present(live, "white")
+            await hub.present(live, "black")
+            assert await hub.start_held(live, hub.now() + 1)  # the round starts in a second
+            store.down = True  # the database goes away before it
+            hub.last_ok = hub.now()
+            hub._store_down()
+            hub._wall0 += 10  # and comes back 10 s later: the start passed meanwhile
+            store.down = False
+            back = hub.now()
+            await hub._recover()
+            moved_to = live.created_at
+            await until(lambda: hub.t_of(live) >= 0 and not live.game.state.absent)
+            st = hub.game_now(live).state
+            return back, moved_to, st.status, [e.type for e in live.game.events], st.remaining_ms("white")
+        finally:
+            await hub.stop()
+
+    back, moved_to, status, events, white_ms = asyncio.run(run())
+    assert moved_to == pytest.approx(back + 0.2, abs=0.1)
+    assert status == "ongoing" and events == ["start", "arrive", "arrive"]
+    assert white_ms is not None and white_ms > 599_000  # White's clock lost nothing to the outage
+
+
+def test_a_scheduled_start_missed_while_the_server_was_down_happens_soon_after_the_restart(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The round was to start while the server was not running: after the restart it starts a few seconds
+    later (RESUME_GRACE), nobody having lost by default meanwhile; the new start is stored."""
+    monkeypatch.setattr(hub_module, "RESUME_GRACE", 0.5)
+    path = str(tmp_path / "restart.sqlite3")
+
+    async def first() -> tuple[str, float]:
+        hub = Hub(open_store(path), UNLIMITED)
+        await hub.start()
+        try:
+            live, _ = await hub.create(dict(START), {"white": "W", "black": "B"}, "online", held=True, presence=True)
+            at = hub.now() + 1
+            assert await hub.start_held(live, at)  # scheduled a second from now; the server stops before
+            return live.id, at
+        finally:
+            await hub.stop()
+
+    async def restart(gid: str, at: float) -> tuple[float, float, str, list[str], str, list[str]]:
+        hub = Hub(open_store(path), UNLIMITED)
+        hub._wall0 += 30  # the server comes back 30 s later: the start, and the default time, passed meanwhile
+        await hub.start()
+        try:
+            live = hub.games[gid]
+            back = hub.now()
+            moved_to = live.created_at
+            before = hub.game_now(live).state.status
+            await hub.present(live, "white")  # White's page connects again before the new start
+            await until(lambda: hub.t_of(live) >= 0 and not live.early)
+            st = hub.game_now(live).state
+            return back, moved_to, before, sorted(st.absent), st.status, [e.type for e in live.game.events]
+        finally:
+            await hub.stop()
+
+    gid, at = asyncio.run(first())
+    back, moved_to, before, absent, status, events = asyncio.run(restart(gid, at))
+    assert moved_to == pytest.approx(back + 0.5, abs=0.2)  # a few seconds after the restart
+    assert before == "ongoing" and status == "ongoing" and absent == ["black"] and events == ["start", "arrive"]
+    stored = open_store(path)
+    try:
+        rec = stored.load(gid)
+        assert rec is not None and rec.created_at == moved_to
+    finally:
+        stored.close()

@@ -68,6 +68,10 @@ PING_EVERY = 1.0
 ASK_EVERY = 0.25
 #: A restart after a longer gap since the last heartbeat gives the time back to the running clocks.
 RESTART_GAP = 1.0
+#: Seconds after the server (or its database) is back at which a scheduled game that has not begun (no
+#: player at the board yet, no move) starts, if its start fell while no player could reach it: the time for
+#: the players' pages to connect again (see Hub._give_back).
+RESUME_GRACE = 10.0
 #: Seconds a game that is over stays in memory (for its last viewers) before it is retired to the
 #: store as its final state; it is loaded again on demand.
 RETIRE_AFTER = 60.0
@@ -649,6 +653,8 @@ class Hub:
                     if any(e.type == "start_clocks" and e.by == "arbiter" and e.t_ms >= since_ms
                            for e in live.game.events[-4:]):
                         continue
+                if await self._postpone_unbegun_locked(live, down, up):
+                    continue
                 # Who was at the board while nothing could be written (opened the game before t=0, or came
                 # during the outage) is written at the board first, before the interruption: the time the
                 # server could not store moves never makes him absent.
@@ -679,6 +685,29 @@ class Hub:
                     continue
                 live.game = new
                 log.info("game %s: clocks held from t=%.3f to t=%.3f (%s)", live.id, t_down, t_up, why)
+
+    async def _postpone_unbegun_locked(self, live: LiveGame, down: float, up: float) -> bool:
+        """A scheduled game whose log is its start alone (nobody at the board yet, no move) and whose t=0 came
+        before ``up`` while no player could reach it or be written at the board (the server or its database
+        away from ``down`` to ``up``): its t=0 moves later by the time that could not be used, to
+        ``RESUME_GRACE`` seconds after ``up`` less the time it had already run before ``down``. So a round
+        start missed while the server was down happens a few seconds after it is back, the clocks and the
+        default time (Article 6.7) counting none of the time away. True if it was postponed."""
+        game = live.game
+        t0 = live.created_at
+        if not live.scheduled or len(game.events) != 1 or not game.state.ongoing or t0 >= up:
+            return False
+        new_t0 = round(up + RESUME_GRACE - max(0.0, down - t0), 3)
+        if self.store.shared:  # another process back from the same outage may have postponed it already
+            rec = await self._db(lambda: self.store.load(live.id))
+            if rec is not None and rec.created_at != t0:
+                live.created_at = rec.created_at
+                return True
+        await self._db(lambda: self.store.set_start(live.id, new_t0, self._rule(live)))
+        live.created_at = new_t0
+        log.info("game %s: its start, at %.3f while the server could not record it, moves to %.3f", live.id, t0,
+                 new_t0)
+        return True
 
     async def start(self) -> None:
         """Rebuilds every stored game from its log. A log that cannot be replayed does not stop the
