@@ -234,3 +234,26 @@ def test_start_round_is_one_click_when_everyone_is_there(live_server: Any, brows
     con.wait_for_selector("#c-start-box", state="hidden")
     assert asked == []
     assert httpx.get(f"{url}/api/games/{board['game_id']}").json()["absent"] == []
+
+
+def test_a_tournament_game_links_back_to_its_event_and_offers_no_rematch(live_server: Any, browser: Any,
+                                                                         shots: Path) -> None:
+    url = live_server.url
+    tid, tok = create(url, ["Anna", "Boris"], rounds=1, time_control="3600+0")
+    (board,) = pair(url, tid, tok)["boards"]
+    for width in (1280, 390):
+        page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
+        page.goto(board["white"]["link"])
+        link = page.locator("#tournament-link")
+        link.wait_for()
+        assert link.inner_text() == "← Club Rapid, round 1" and link.get_attribute("href") == f"/tournament/{tid}"
+        if width == 1280:
+            resign(url, board["black"]["link"])
+        page.wait_for_selector("#end-box:not([hidden])")
+        assert page.locator("#btn-tournament").is_visible()
+        assert page.locator("#btn-tournament").get_attribute("href") == f"/tournament/{tid}"
+        assert page.locator("#btn-rematch").is_hidden() and page.locator("#btn-newgame").is_hidden()
+        page.screenshot(path=str(shots / f"tournament-game-{width}.png"), full_page=True)
+    assert httpx.get(f"{url}/api/games/{board['game_id']}/tournament").json()["table"] == 1
+    casual = httpx.post(f"{url}/api/games", json={"white": "A", "black": "B"}).json()
+    assert httpx.get(f"{url}/api/games/{casual['id']}/tournament").status_code == 404

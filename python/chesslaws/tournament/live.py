@@ -29,6 +29,7 @@
 - ``GET /api/tournaments/{id}/players/{n}`` (the player's own token as Bearer): the player's current
   game's link and results; ``WS /api/tournaments/{id}/ws``: ``{"kind": "changed"}`` whenever a game or
   the event changes (the pages read the event again);
+- ``GET /api/games/{id}/tournament``: the event, round and table of a tournament's game (its page links back);
 - ``GET /tournament/{id}``: the standings page; ``GET /tournament/{id}/arbiter``: the round's arbiter
   console page (the arbiter's token in the URL fragment); ``GET /tournament/{id}/player/{n}``: a
   player's page (the player's token in the fragment); ``GET /tournaments``: the events and the form
@@ -457,6 +458,24 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
                  "time_control": t.regulations.time_control, "players": len(t.players),
                  "total_rounds": t.total_rounds, "paired_rounds": len(t.rounds), "finished": t.finished,
                  "updated_at": updated, "page": f"/tournament/{tid}"} for tid, updated, t in rows]
+
+    @app.get("/api/games/{game_id}/tournament", tags=["tournaments"],
+             summary="The tournament a game is a round's board of (404 if none)")
+    async def tournament_of(game_id: str) -> dict[str, Any]:
+        """The event, round and table of a tournament's game: its page links back to the event (and offers no
+        rematch, the pairings deciding who plays whom)."""
+        if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", game_id):
+            raise ApiError(404, "no such game")
+        tid = game_tid.get(game_id) if game_id in game_tid else await db(lambda: store.tournament_of_game(game_id))
+        if tid is None:
+            raise ApiError(404, f"game {game_id!r} is no tournament's")
+        t = await load(tid)
+        for rnd in t.rounds:
+            for b in rnd.boards:
+                if b.game_id == game_id:
+                    return {"id": t.id, "name": t.name, "round": rnd.number, "table": b.table,
+                            "page": f"/tournament/{t.id}"}
+        raise ApiError(404, f"game {game_id!r} is no tournament's")
 
     @app.websocket("/api/tournaments/{tid}/ws")
     async def changes(ws: WebSocket, tid: str) -> None:
