@@ -257,3 +257,20 @@ def test_a_tournament_game_links_back_to_its_event_and_offers_no_rematch(live_se
     assert httpx.get(f"{url}/api/games/{board['game_id']}/tournament").json()["table"] == 1
     casual = httpx.post(f"{url}/api/games", json={"white": "A", "black": "B"}).json()
     assert httpx.get(f"{url}/api/games/{casual['id']}/tournament").status_code == 404
+
+
+def test_a_control_without_increment_reads_as_minutes_plus_increment(live_server: Any, browser: Any) -> None:
+    url = live_server.url
+    tid, tok = create(url, ["Anna", "Boris"], rounds=1, time_control="3600")
+    (board,) = pair(url, tid, tok)["boards"]
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(board["white"]["link"])
+    page.wait_for_selector("#info:has-text('Laws of')")
+    assert " · 60+0 · " in page.inner_text("#info")  # an hour, no increment: not a bare "60"
+    page.goto(f"{url}/tournament/{tid}")
+    page.wait_for_selector("#t-regs:has-text('time control 60+0 ·')")
+    page.goto(f"{url}/")
+    page.click("#presets button[data-tc='60']")  # the lobby's one-minute preset
+    assert page.input_value("#tc") == "1+0"
+    assert "on" in (page.get_attribute("#presets button[data-tc='60']", "class") or "")
+    page.wait_for_selector("#tc-meaning:has-text('1 min each')")
