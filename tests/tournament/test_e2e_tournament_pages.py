@@ -85,6 +85,7 @@ def test_the_player_page_reads_again_when_the_event_changes_during_its_read(live
     stale.release()
     page.wait_for_selector("#p-wait:has-text('is over')")
     page.wait_for_selector("#p-games tbody tr[data-round='1'] td.res:text-is('1 – 0')")
+    page.wait_for_selector("#p-score:text-is('1 point · rank 1')")  # one point, not "1 points"
 
 
 def test_the_console_reads_again_when_the_event_changes_during_a_read_it_was_asked_for(

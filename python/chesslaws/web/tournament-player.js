@@ -52,7 +52,7 @@
         tr.append(el("td", {}, g.round), el("td", {}, g.table), el("td", {}, g.color), opp, el("td", { class: "res" }, g.result ? RESULTS[g.result] || g.result : "…"));
         return tr;
       }));
-      $("p-score").textContent = d.standing ? `${points(d.standing.points)} points · rank ${d.standing.rank}` : "";
+      $("p-score").textContent = d.standing ? `${points(d.standing.points)} ${d.standing.points === 1 || d.standing.points === 0.5 ? "point" : "points"} · rank ${d.standing.rank}` : "";
     } catch (e) {
       $("p-error").textContent = "The server cannot be reached; trying again…"; $("p-error").hidden = false;
     } finally {
