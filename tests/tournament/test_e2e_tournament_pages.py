@@ -9,7 +9,7 @@ from urllib.parse import urlparse
 
 import httpx
 
-from conftest import needs_chromium
+from conftest import at_390, needs_chromium
 
 pytestmark = needs_chromium
 
@@ -150,6 +150,8 @@ def test_a_bad_player_line_is_named_by_its_line_and_field(live_server: Any, brow
     text = error.inner_text()
     assert "line 3" in text and "Boris Chen" in text and "rating" in text, text
     page.screenshot(path=str(shots / "tournaments-form-error-1280.png"), full_page=True)
+    at_390(page, shots, "tournaments-form-error")
+    page.set_viewport_size({"width": 1280, "height": 900})
     assert len(httpx.get(f"{url}/api/tournaments").json()) == before  # nothing created
     # A name longer than the server takes: the line, and the field.
     page.fill("#t-players", "Anna\n" + "X" * 101 + ", 1800")
@@ -187,9 +189,12 @@ def test_the_console_shows_who_has_not_opened_the_game_before_the_start(live_ser
     # The console reads the round again when he opens it (not at some later change).
     row.locator(f".badge:text-is('{white} is here')").wait_for(timeout=10000)
     row.locator(f".badge:text-is('{black} has not opened the game')").wait_for()
+    assert con.locator("#c-boards-title").text_content() == "Round 1: 1 board"
+    assert con.locator("[data-count='boards']").text_content() == "1 board"
     text = con.locator("#c-absent").inner_text()
     assert "1 of 2" in text and f"{black} (board 1, black)" in text and white not in text, text
     con.screenshot(path=str(shots / "round-console-absent-1280.png"), full_page=True)
+    at_390(con, shots, "round-console-absent")
 
 
 def test_start_round_asks_before_the_absent_lose_by_default(live_server: Any, browser: Any, shots: Path) -> None:

@@ -134,7 +134,7 @@
       ["to decide", c.to_decide, c.to_decide > 0], ["offers & claims", c.pending, false], ["clocks stopped", c.clocks_stopped, c.clocks_stopped > 0]];
     $("c-counts").replaceChildren(...counts.map(([label, n, hot]) => {
       const s = el("span", { class: `count${hot ? " hot" : ""}`, "data-count": label });
-      s.append(el("b", {}, n), document.createTextNode(` ${label}`));
+      s.append(el("b", {}, n), document.createTextNode(` ${label === "boards" && n === 1 ? "board" : label}`));
       return s;
     }));
 
@@ -163,7 +163,7 @@
       return tr;
     });
     $("c-boards").tBodies[0].replaceChildren(...rows);
-    $("c-boards-title").textContent = d.round ? `Round ${d.round}: ${d.boards.length} boards` : "Boards";
+    $("c-boards-title").textContent = d.round ? `Round ${d.round}: ${d.boards.length} board${d.boards.length === 1 ? "" : "s"}` : "Boards";
     $("c-boards-panel").hidden = false;
     $("c-byes").replaceChildren(...d.byes.map((y) => el("p", { class: "bye" }, `${y.name}: ${BYES[y.kind] || y.kind}`)));
     if (!d.round) $("c-byes").replaceChildren(el("p", { class: "bye" }, "Round 1 is not paired yet."));
