@@ -227,3 +227,42 @@ def test_a_scheduled_start_missed_while_the_server_was_down_happens_soon_after_t
         assert rec is not None and rec.created_at == moved_to
     finally:
         stored.close()
+
+
+def test_the_default_time_of_a_player_absent_does_not_run_while_the_server_is_down(tmp_path: Path) -> None:
+    """White is at the board, Black not yet (default time 2 s); the server stops and comes back 30 s later.
+    Black could not reach the game meanwhile: the interruption extends his default time by its length, and he
+    arrives after the restart without losing by default."""
+    path = str(tmp_path / "absent.sqlite3")
+
+    async def first() -> str:
+        hub = Hub(open_store(path), UNLIMITED)
+        await hub.start()
+        try:
+            live, _ = await hub.create(dict(START), {"white": "W", "black": "B"}, "online", held=True, presence=True)
+            await hub.present(live, "white")
+            assert await hub.start_held(live, hub.now())
+            await until(lambda: live.game.state.absent == {"black"})
+            return live.id
+        finally:
+            await hub.stop()
+
+    async def restart(gid: str) -> tuple[str, list[tuple[str, str | None]], str]:
+        hub = Hub(open_store(path), UNLIMITED)
+        hub._wall0 += 30
+        await hub.start()
+        try:
+            live = hub.games[gid]
+            ruling = live.game.state.rulings[-2].text
+            await hub.present(live, "black")  # Black's page connects after the restart
+            await until(lambda: not live.game.state.absent)
+            return hub.game_now(live).state.status, [(e.type, e.by) for e in live.game.events], ruling
+        finally:
+            await hub.stop()
+
+    gid = asyncio.run(first())
+    status, events, ruling = asyncio.run(restart(gid))
+    assert status == "ongoing", events
+    assert events == [("start", None), ("arrive", "white"), ("stop_clocks", "arbiter"), ("start_clocks", "arbiter"),
+                      ("arrive", "black")]
+    assert "The default time of Black, absent, is extended by" in ruling

@@ -668,9 +668,12 @@ class Hub:
                 seen = seen_at(game, t_down)
                 if not seen.state.ongoing or seen.state.clock.running is None:
                     continue
+                stop: dict[str, Any] = {"type": "stop_clocks", "t": t_down, "by": "arbiter",
+                                        "reason": f"{why}; the time that passed is given back"}
+                if seen.state.absent:  # nobody could be written at the board meanwhile: the default time waits too
+                    stop["default_time_extended_ms"] = round((t_up - t_down) * 1000)
                 try:
-                    stopped = game.apply({"type": "stop_clocks", "t": t_down, "by": "arbiter",
-                                          "reason": f"{why}; the time that passed is given back"})
+                    stopped = game.apply(stop)
                     new = stopped.apply({"type": "start_clocks", "t": t_up, "by": "arbiter", "reason": back})
                 except Exception as err:  # noqa: BLE001 - one game's interruption, never the server's start
                     log.warning("game %s: no interruption written: %s", live.id, err)
@@ -1839,7 +1842,7 @@ class Hub:
             if ft is not None:
                 when.append(ft)
         if st.absent:
-            when.append(cfg.start_t_ms + cfg.default_time_ms + 1)
+            when.append(st.session_start_ms + cfg.default_time_ms + st.absence_excused_ms + 1)
         abort = self.abort_deadline_ms(live)
         if abort is not None:
             when.append(abort)
