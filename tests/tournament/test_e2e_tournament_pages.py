@@ -67,7 +67,8 @@ class Stale:
         route.fulfill(response=answer)
 
 
-def test_the_player_page_reads_again_when_the_event_changes_during_its_read(live_server: Any, browser: Any) -> None:
+def test_the_player_page_reads_again_when_the_event_changes_during_its_read(live_server: Any, browser: Any,
+                                                                            shots: Path) -> None:
     url = live_server.url
     tid, tok = create(url, ["Anna", "Boris"], rounds=1)
     paired = pair(url, tid, tok)
@@ -86,6 +87,8 @@ def test_the_player_page_reads_again_when_the_event_changes_during_its_read(live
     page.wait_for_selector("#p-wait:has-text('is over')")
     page.wait_for_selector("#p-games tbody tr[data-round='1'] td.res:text-is('1 – 0')")
     page.wait_for_selector("#p-score:text-is('1 point · rank 1')")  # one point, not "1 points"
+    page.screenshot(path=str(shots / "player-page-1280.png"), full_page=True)
+    at_390(page, shots, "player-page")
 
 
 def test_the_console_reads_again_when_the_event_changes_during_a_read_it_was_asked_for(
@@ -128,6 +131,7 @@ def test_the_form_reads_the_time_control_as_the_lobby_does(live_server: Any, bro
     assert page.locator("#t-created").is_hidden()
     page.fill("#t-tc", "90+30")  # 90 minutes + 30 s a move, as in the lobby
     page.wait_for_selector("#t-tc-meaning:not(.bad):has-text('90 min')")
+    assert page.locator("#t-error").is_hidden()  # the error went as the field was fixed
     page.screenshot(path=str(shots / "tournaments-form-tc-1280.png"), full_page=True)
     page.click("#t-create-btn")
     page.wait_for_selector("#t-created:not([hidden])")

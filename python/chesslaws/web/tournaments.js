@@ -82,6 +82,7 @@
   // The time control as players write it, read as the lobby reads it (TC, tc.js): "90+30" is 90 minutes and
   // 30 s a move; the API is sent its seconds form.
   const readTc = TC.attach($("t-tc"), $("t-tc-meaning"));
+  $("t-create").addEventListener("input", () => { $("t-error").hidden = true; }); // an error goes once it is being fixed
   $("t-system").addEventListener("change", () => { $("t-rounds-field").hidden = $("t-system").value !== "swiss"; });
   $("t-create").addEventListener("submit", async (ev) => {
     ev.preventDefault();
