@@ -433,3 +433,15 @@ def test_the_console_shows_who_has_not_opened_the_game_before_the_round_starts(
         assert c.post(f"/api/tournaments/{tid}/rounds/1/start", json={}, headers=bearer(tok)).json()["started"] == 1
         until(lambda: game()["started"], "the start")
         assert game()["absent"] == ["black"]  # after t=0 the log says it: White arrived at t=0
+
+
+def test_a_tournament_game_has_no_rematch(make_client: Callable[[], Any]) -> None:
+    c = make_client()
+    tid, tok = create(c, n=2, rounds=1)
+    (b,) = c.post(f"/api/tournaments/{tid}/rounds", json=NOW, headers=bearer(tok)).json()["boards"]
+    r = c.post(f"/api/games/{b['game_id']}/events", json={"type": "resign"}, headers=bearer(token_of(b["black"]["link"])))
+    assert r.status_code == 200
+    r = c.post(f"/api/games/{b['game_id']}/rematch", headers=bearer(token_of(b["white"]["link"])))
+    assert r.status_code == 409 and "round 1 of Club Blitz" in r.json()["error"] and "pairings" in r.json()["error"]
+    assert c.get(f"/api/games/{b['game_id']}/tournament").json() == {
+        "id": tid, "name": "Club Blitz", "round": 1, "table": 1, "page": f"/tournament/{tid}"}
