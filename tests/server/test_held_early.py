@@ -266,3 +266,40 @@ def test_the_default_time_of_a_player_absent_does_not_run_while_the_server_is_do
     assert events == [("start", None), ("arrive", "white"), ("stop_clocks", "arbiter"), ("start_clocks", "arbiter"),
                       ("arrive", "black")]
     assert "The default time of Black, absent, is extended by" in ruling
+
+
+def test_a_game_lost_by_default_before_the_server_stopped_is_not_started_again(tmp_path: Path) -> None:
+    """Nobody came and the default time passed before the server stopped (the ending not yet written): the
+    restart writes that ending; it does not move the start as it does for a start the players could not use."""
+    path = str(tmp_path / "over.sqlite3")
+
+    async def first() -> str:
+        hub = Hub(open_store(path), UNLIMITED)
+        await hub.start()
+        try:
+            start = dict(START, default_time=0.2)
+            live, _ = await hub.create(start, {"white": "W", "black": "B"}, "online", held=True, presence=True)
+            assert await hub.start_held(live, hub.now() - 5)  # started 5 s ago: the default time has passed
+            return live.id
+        finally:  # the server is killed: nothing written on the way out (no ending, no retirement)
+            for each in hub.games.values():
+                if each.timer is not None:
+                    each.timer.cancel()
+            assert hub._monitor is not None
+            hub._monitor.cancel()
+            await hub._db(hub.store.close)
+            hub._executor.shutdown(wait=True)
+
+    async def restart(gid: str) -> tuple[float, float, str | None]:
+        hub = Hub(open_store(path), UNLIMITED)
+        hub._wall0 += 30
+        await hub.start()
+        try:
+            live = hub.games.get(gid) or await hub.fetch(gid)
+            return live.created_at, hub.now(), hub.game_now(live).state.termination
+        finally:
+            await hub.stop()
+
+    gid = asyncio.run(first())
+    created_at, now, termination = asyncio.run(restart(gid))
+    assert created_at < now - 30 and termination == "late_arrival"

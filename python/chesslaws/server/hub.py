@@ -700,6 +700,8 @@ class Hub:
         t0 = live.created_at
         if not live.scheduled or len(game.events) != 1 or not game.state.ongoing or t0 >= up:
             return False
+        if t0 < down and not seen_at(game, round(down - t0, 3)).state.ongoing:
+            return False  # over by itself before (the default time passed): its ending stands
         new_t0 = round(up + RESUME_GRACE - max(0.0, down - t0), 3)
         if self.store.shared:  # another process back from the same outage may have postponed it already
             rec = await self._db(lambda: self.store.load(live.id))
