@@ -303,3 +303,34 @@ def test_a_game_lost_by_default_before_the_server_stopped_is_not_started_again(t
     gid = asyncio.run(first())
     created_at, now, termination = asyncio.run(restart(gid))
     assert created_at < now - 30 and termination == "late_arrival"
+
+
+def test_a_player_who_comes_during_an_outage_after_his_default_time_still_loses(tmp_path: Path) -> None:
+    async def run() -> tuple[str | None, list[str]]:
+        store = Flaky(open_store(str(tmp_path / "toolate.sqlite3")))
+        hub = Hub(store, UNLIMITED)  # type: ignore[arg-type]
+        await hub.start()
+        assert hub._monitor is not None
+        hub._monitor.cancel()
+        try:
+            live, _ = await hub.create(dict(START), {"white": "W", "black": "B"}, "online", held=True, presence=True)
+            await hub.present(live, "white")
+            assert await hub.start_held(live, hub.now())
+            await until(lambda: live.game.state.absent == {"black"})
+            if live.timer is not None:
+                live.timer.cancel()  # Black's default time (2 s) passes with its ending not yet written
+            hub._wall0 += 5
+            store.down = True
+            hub.last_ok = hub.now()
+            hub._store_down()
+            await hub.present(live, "black")  # too late, while nothing can be written
+            assert live.early == set()
+            store.down = False
+            await hub._recover()
+            ended = await hub.settle(live)
+            return (ended.state.termination if ended else None), [e.type for e in live.game.events]
+        finally:
+            await hub.stop()
+
+    termination, events = asyncio.run(run())
+    assert termination == "late_arrival" and "arrive" not in events[2:], events

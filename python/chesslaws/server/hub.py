@@ -1166,7 +1166,9 @@ class Hub:
                     await self._apply(live, "arrive", seat, {}, seat)  # type: ignore[arg-type]
                 except ApiError as err:
                     log.warning("arrival in %s refused: %s", live.id, err.message)
-                    if err.status == 503:  # the store is away: he is at the board, written when it is back
+                    # The store is away: he is at the board, written when it is back (if the game had not
+                    # ended by itself by then: the server's time stands still at the outage's start).
+                    if err.status == 503 and seen_at(live.game, self.t_of(live)).state.ongoing:
                         live.early.add(seat)
                     return
             else:
