@@ -207,3 +207,28 @@ def test_a_5_4_only_where_appendix_a_5_applies_and_an_arbiter_observes(fields: d
     if g.state.status == "ongoing" and g.state.turn == "black":
         g = g.apply(ev("move", 9, "black", move="Kg7"))
     assert all(r.article != "A.5.4" for r in g.state.rulings)
+
+
+# --- 6.7.1: an interruption in which nobody could reach the board does not count against the absent -----------
+
+def test_2023_the_arbiter_extends_the_default_time_by_an_interruption_while_a_player_is_absent() -> None:
+    """Black absent (default time 60 s); White at the board. The arbiter stops the clocks at t=10 for an
+    interruption of 90 s and extends the default time by it (6.7.1 "unless the arbiter decides otherwise"):
+    Black may still come until t=150; after that he loses, the ruling naming the extension."""
+    base = (start(edition="2023", time_control="600", default_time=60, absent=["white", "black"]),
+            ev("arrive", 1, "white"),
+            ev("stop_clocks", 10, "arbiter", reason="the server was not running", default_time_extended_ms=90_000),
+            ev("start_clocks", 100, "arbiter", reason="the server is back"))
+    g = game(*base)
+    assert "extended by 1:30" in g.state.rulings[-2].text
+    assert summary(g.at(149)) == ("ongoing", "*", None)
+    assert summary(game(*base, ev("arrive", 140, "black"))) == ("ongoing", "*", None)
+    late = g.at(151)
+    assert summary(late) == ("finished", "1-0", "late_arrival") and "the 1:30 of interruptions not counted" in last_ruling(late).text
+    for wrong in (ev("stop_clocks", 10, "arbiter", default_time_extended_ms=-1),
+                  ev("stop_clocks", 10, "white", default_time_extended_ms=1000)):
+        with pytest.raises(ChessLawsError, match="default_time_extended_ms"):
+            game(*base[:2], wrong)
+    # Without the arbiter's extension the default time runs on through the interruption.
+    plain = game(*base[:2], ev("stop_clocks", 10, "arbiter"), ev("start_clocks", 20, "arbiter"))
+    assert summary(plain.at(61)) == ("finished", "1-0", "late_arrival")

@@ -411,3 +411,37 @@ def test_a_round_paired_while_another_process_changed_the_event_is_refused_and_k
     assert c.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok)).status_code == 201
     with TournamentStore(db_url) as store:
         assert store.load(tid).requested_byes == ((2, 1, "half"),) and len(store.load(tid).rounds) == 1
+
+
+def test_the_console_shows_who_has_not_opened_the_game_before_the_round_starts(
+        make_client: Callable[[], Any]) -> None:
+    c = make_client()
+    tid, tok = create(c, n=2, rounds=1, time_control="60+0", default_time=30)
+    (b,) = c.post(f"/api/tournaments/{tid}/rounds", json={"start": "held"}, headers=bearer(tok)).json()["boards"]
+
+    def game() -> Any:
+        return c.get(f"/api/tournaments/{tid}/console", headers=bearer(tok)).json()["boards"][0]["game"]
+
+    assert (game()["absent"], game()["present_early"]) == (["black", "white"], [])
+    with c.websocket_connect(f"/api/games/{b['game_id']}/ws?token={token_of(b['white']['link'])}") as ws:
+        assert ws.receive_json()["kind"] == "hello"
+        # White has opened the game: only Black is absent, before the arbiter starts the round.
+        until(lambda: game()["absent"] == ["black"], "White at the board before the start")
+        console = c.get(f"/api/tournaments/{tid}/console", headers=bearer(tok)).json()
+        assert console["boards"][0]["game"]["present_early"] == ["white"]
+        assert console["counts"]["absent"] == 1 and console["boards"][0]["game"]["default_time_ms"] == 30000
+        assert c.post(f"/api/tournaments/{tid}/rounds/1/start", json={}, headers=bearer(tok)).json()["started"] == 1
+        until(lambda: game()["started"], "the start")
+        assert game()["absent"] == ["black"]  # after t=0 the log says it: White arrived at t=0
+
+
+def test_a_tournament_game_has_no_rematch(make_client: Callable[[], Any]) -> None:
+    c = make_client()
+    tid, tok = create(c, n=2, rounds=1)
+    (b,) = c.post(f"/api/tournaments/{tid}/rounds", json=NOW, headers=bearer(tok)).json()["boards"]
+    r = c.post(f"/api/games/{b['game_id']}/events", json={"type": "resign"}, headers=bearer(token_of(b["black"]["link"])))
+    assert r.status_code == 200
+    r = c.post(f"/api/games/{b['game_id']}/rematch", headers=bearer(token_of(b["white"]["link"])))
+    assert r.status_code == 409 and "round 1 of Club Blitz" in r.json()["error"] and "pairings" in r.json()["error"]
+    assert c.get(f"/api/games/{b['game_id']}/tournament").json() == {
+        "id": tid, "name": "Club Blitz", "round": 1, "table": 1, "page": f"/tournament/{tid}"}

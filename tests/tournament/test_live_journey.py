@@ -80,7 +80,7 @@ def test_a_swiss_run_from_the_pages_to_the_checked_final_standings(live_server: 
     org.fill("#t-name", "Club Swiss")
     org.select_option("#t-system", "swiss")
     org.fill("#t-rounds", "3")
-    org.fill("#t-tc", "30+5")
+    org.fill("#t-tc", "30s+5")  # 30 seconds (the lobby's reading: "30+5" is 30 minutes)
     org.fill("#t-default", "3")
     org.select_option("#t-tbrules", "2026")
     org.fill("#t-tiebreaks", ", ".join(TEC))
@@ -119,8 +119,18 @@ def test_a_swiss_run_from_the_pages_to_the_checked_final_standings(live_server: 
             page.wait_for_selector("#status:has-text('The round has not started yet')")
         return where
 
-    def start() -> None:
+    def start(no_show: str | None = None) -> None:
+        """Starts the round: in one click when everyone has opened the game; with a no-show, the console
+        names him first and the arbiter confirms."""
+        asked: list[str] = []
+        if no_show is None:
+            con.wait_for_selector("#c-absent:has-text('Every player has opened the game')")
+        else:
+            con.wait_for_selector(f"#c-absent:has-text('{no_show}')")
+            con.once("dialog", lambda d: (asked.append(d.message), d.accept()))
         con.click("#c-start")
+        if no_show is not None:
+            assert len(asked) == 1 and no_show in asked[0], asked
         con.wait_for_selector("#c-start-box", state="hidden")
 
     def board(where: dict[str, tuple[int, str]], table: int) -> tuple[str, str]:
@@ -175,7 +185,7 @@ def test_a_swiss_run_from_the_pages_to_the_checked_final_standings(live_server: 
         page.click("#p-play")
         page.wait_for_selector("#status:has-text('The round has not started yet')")
     assert con.locator("#c-byes .bye:has-text('pairing-allocated bye')").count() == 1
-    start()  # board 1's Black never opens the game: he loses when the default time has passed
+    start(no_show)  # board 1's Black never opens the game: he loses when the default time has passed
     w, b = board(where, 2)
     click_move(players[w], "g1", "f3")
     resign(players[b])

@@ -98,7 +98,7 @@ def observe(state: GameState, t_ms: int) -> GameState:
         if flag_at is not None and flag_at > t_ms:
             flag_at = None
     late = sorted(a for a in state.absent if a in ("white", "black"))
-    deadline = state.session_start_ms + cfg.default_time_ms
+    deadline = state.session_start_ms + cfg.default_time_ms + state.absence_excused_ms
     late_due = bool(late) and t_ms > deadline
     if flag_at is not None and flagged is not None and (not late_due or flag_at <= deadline):
         b = _Builder(state)
@@ -120,6 +120,8 @@ def _late_arrival(b: _Builder, late: list[str], deadline: int) -> None:
     limit = fmt_duration(s.config.default_time_ms)
     resumed = s.session_start_ms != s.config.start_t_ms
     since = "the start of the session" if resumed else "the scheduled start"
+    if s.absence_excused_ms:  # the arbiter's extension (6.7.1): the interruptions did not count
+        since += f", the {fmt_duration(s.absence_excused_ms)} of interruptions not counted"
     key = "late_resumption" if resumed and "late_resumption" in s.edition.articles else "late_arrival"
     if len(late) == 2:
         b.end(deadline, Outcome("0-0", "late_arrival"), key,
@@ -234,10 +236,18 @@ def _on_stop_clocks(b: _Builder, ev: Event) -> None:
     s = b.s
     if s.clock.running is None:
         raise GameError(ev, "the clocks are already stopped")
+    extra = ev.get("default_time_extended_ms")
+    if extra is not None and (ev.by != "arbiter" or int(extra) < 0):
+        raise EventError("'default_time_extended_ms' is the arbiter's, and not negative", field="default_time_extended_ms")
     b.set(clock=s.clock.stop(ev.t_ms))
     if ev.by == "arbiter":
         why = ev.get("reason")
-        b.rule(ev.t_ms, "interruption", f"The arbiter stops the clocks: {why}." if why else "The arbiter stops the clocks.")
+        said = f"The arbiter stops the clocks: {why}." if why else "The arbiter stops the clocks."
+        if extra and s.absent:  # 6.7.1: the arbiter decides that the interruption does not count against the absent
+            b.set(absence_excused_ms=s.absence_excused_ms + int(extra))
+            late = " and ".join(NAME[c] for c in ("white", "black") if c in s.absent)
+            said += f" The default time of {late}, absent, is extended by {fmt_duration(int(extra))}."
+        b.rule(ev.t_ms, "interruption", said)
 
 
 def _on_start_clocks(b: _Builder, ev: Event) -> None:

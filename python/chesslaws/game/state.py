@@ -321,6 +321,10 @@ class GameState:
     illegal_moves: Mapping[str, int] = field(default_factory=lambda: {"white": 0, "black": 0})
     postponed: bool = False  # a quickplay claim was postponed: a draw stays possible
     session_start_ms: int = 0  # start of the current session (resumption), for late arrival
+    # Time the arbiter added to the default time of the players absent (6.7.1 "unless the arbiter decides
+    # otherwise"): the interruptions in which nobody could reach the board (start_clocks'
+    # ``default_time_extended_ms``).
+    absence_excused_ms: int = 0
     touched: tuple[str, ...] = ()  # squares touched by the player having the move, in order (Article 4)
     touch_violation: GameState | None = None  # the state before a move that broke touch-move
     illegal_pending: GameState | None = None  # the state before an illegal move that may still be claimed

@@ -68,6 +68,10 @@ PING_EVERY = 1.0
 ASK_EVERY = 0.25
 #: A restart after a longer gap since the last heartbeat gives the time back to the running clocks.
 RESTART_GAP = 1.0
+#: Seconds after the server (or its database) is back at which a scheduled game that has not begun (no
+#: player at the board yet, no move) starts, if its start fell while no player could reach it: the time for
+#: the players' pages to connect again (see Hub._give_back).
+RESUME_GRACE = 10.0
 #: Seconds a game that is over stays in memory (for its last viewers) before it is retired to the
 #: store as its final state; it is loaded again on demand.
 RETIRE_AFTER = 60.0
@@ -652,6 +656,13 @@ class Hub:
                     if any(e.type == "start_clocks" and e.by == "arbiter" and e.t_ms >= since_ms
                            for e in live.game.events[-4:]):
                         continue
+                if await self._postpone_unbegun_locked(live, down, up):
+                    continue
+                # Who was at the board while nothing could be written (opened the game before t=0, or came
+                # during the outage) is written at the board first, before the interruption: the time the
+                # server could not store moves never makes him absent.
+                if live.early and round(down - live.created_at, 3) >= 0:
+                    await self._arrivals_locked(live)
                 game = live.game
                 t_down = max(round(down - live.created_at, 3), game.events[-1].t_ms / 1000)
                 t_up = max(round(up - live.created_at, 3), t_down)
@@ -660,9 +671,12 @@ class Hub:
                 seen = seen_at(game, t_down)
                 if not seen.state.ongoing or seen.state.clock.running is None:
                     continue
+                stop: dict[str, Any] = {"type": "stop_clocks", "t": t_down, "by": "arbiter",
+                                        "reason": f"{why}; the time that passed is given back"}
+                if seen.state.absent:  # nobody could be written at the board meanwhile: the default time waits too
+                    stop["default_time_extended_ms"] = round((t_up - t_down) * 1000)
                 try:
-                    stopped = game.apply({"type": "stop_clocks", "t": t_down, "by": "arbiter",
-                                          "reason": f"{why}; the time that passed is given back"})
+                    stopped = game.apply(stop)
                     new = stopped.apply({"type": "start_clocks", "t": t_up, "by": "arbiter", "reason": back})
                 except Exception as err:  # noqa: BLE001 - one game's interruption, never the server's start
                     log.warning("game %s: no interruption written: %s", live.id, err)
@@ -677,6 +691,31 @@ class Hub:
                     continue
                 live.game = new
                 log.info("game %s: clocks held from t=%.3f to t=%.3f (%s)", live.id, t_down, t_up, why)
+
+    async def _postpone_unbegun_locked(self, live: LiveGame, down: float, up: float) -> bool:
+        """A scheduled game whose log is its start alone (nobody at the board yet, no move) and whose t=0 came
+        before ``up`` while no player could reach it or be written at the board (the server or its database
+        away from ``down`` to ``up``): its t=0 moves later by the time that could not be used, to
+        ``RESUME_GRACE`` seconds after ``up`` less the time it had already run before ``down``. So a round
+        start missed while the server was down happens a few seconds after it is back, the clocks and the
+        default time (Article 6.7) counting none of the time away. True if it was postponed."""
+        game = live.game
+        t0 = live.created_at
+        if not live.scheduled or len(game.events) != 1 or not game.state.ongoing or t0 >= up:
+            return False
+        if t0 < down and not seen_at(game, round(down - t0, 3)).state.ongoing:
+            return False  # over by itself before (the default time passed): its ending stands
+        new_t0 = round(up + RESUME_GRACE - max(0.0, down - t0), 3)
+        if self.store.shared:  # another process back from the same outage may have postponed it already
+            rec = await self._db(lambda: self.store.load(live.id))
+            if rec is not None and rec.created_at != t0:
+                live.created_at = rec.created_at
+                return True
+        await self._db(lambda: self.store.set_start(live.id, new_t0, self._rule(live)))
+        live.created_at = new_t0
+        log.info("game %s: its start, at %.3f while the server could not record it, moves to %.3f", live.id, t0,
+                 new_t0)
+        return True
 
     async def start(self) -> None:
         """Rebuilds every stored game from its log. A log that cannot be replayed does not stop the
@@ -1119,7 +1158,9 @@ class Hub:
     async def _arrive(self, live: LiveGame, seat: str) -> None:
         """A scheduled game: the player is at the board. Before t=0 he will arrive at t=0 exactly."""
         if self.t_of(live) < 0:
-            live.early.add(seat)
+            if seat not in live.early:
+                live.early.add(seat)
+                self._tell_watchers(live.id)  # the round's console shows who is there before the start
             return
         async with live.lock:
             st = live.game.state
@@ -1128,6 +1169,10 @@ class Hub:
                     await self._apply(live, "arrive", seat, {}, seat)  # type: ignore[arg-type]
                 except ApiError as err:
                     log.warning("arrival in %s refused: %s", live.id, err.message)
+                    # The store is away: he is at the board, written when it is back (if the game had not
+                    # ended by itself by then: the server's time stands still at the outage's start).
+                    if err.status == 503 and seen_at(live.game, self.t_of(live)).state.ongoing:
+                        live.early.add(seat)
                     return
             else:
                 return
@@ -1139,16 +1184,24 @@ class Hub:
         arrival is written at that event's instant, the earliest the log allows: never dropped, since
         dropping it would leave a player who was there absent until the default time forfeits him."""
         async with live.lock:
-            for seat in sorted(live.early):
-                st = live.game.state
-                if st.ongoing and seat in st.absent:
-                    try:
-                        await self._apply(live, "arrive", seat, {}, seat,  # type: ignore[arg-type]
-                                          at=max(st.t_ms, 0) / 1000)
-                    except ApiError as err:
-                        log.warning("arrival in %s refused: %s", live.id, err.message)
-            live.early.clear()
+            await self._arrivals_locked(live)
         self.broadcast(live)
+
+    async def _arrivals_locked(self, live: LiveGame) -> None:
+        """The arrivals of ``live.early``, each at the first instant the log allows (the caller holds the
+        game's lock). One the store cannot take now (an outage) stays, to be written when it is back (before
+        the interruption: :meth:`_give_back`): a player who was there is never dropped for it."""
+        for seat in sorted(live.early):
+            st = live.game.state
+            if st.ongoing and seat in st.absent:
+                try:
+                    await self._apply(live, "arrive", seat, {}, seat,  # type: ignore[arg-type]
+                                      at=max(st.t_ms, 0) / 1000)
+                except ApiError as err:
+                    log.warning("arrival in %s refused: %s", live.id, err.message)
+                    if err.status == 503:
+                        continue
+            live.early.discard(seat)
 
     def abort_deadline_ms(self, live: LiveGame) -> int | None:
         """When an online game without a first move by the side to move is aborted (ms since t=0), or None."""
@@ -1711,6 +1764,13 @@ class Hub:
         sub.sent_controls = None
         self.broadcast(live, only=sub)
 
+    def _tell_watchers(self, game_id: str) -> None:
+        for watch in self.watchers:
+            try:
+                watch(game_id)
+            except Exception:  # noqa: BLE001 - a watcher's fault never stops a state
+                log.exception("a watcher of game %s failed", game_id)
+
     def broadcast(self, live: LiveGame, only: Subscriber | None = None,
                   ack: tuple[Subscriber, dict[str, Any]] | None = None) -> None:
         """Queues the state for every viewer (or ``only`` one). The view is built once per language and
@@ -1719,11 +1779,7 @@ class Hub:
         ``ack``: (the sender's socket, its acknowledgement): that socket gets the acknowledgement with
         its state in it (``"state"``), in place of the state alone."""
         if only is None:
-            for watch in self.watchers:
-                try:
-                    watch(live.id)
-                except Exception:  # noqa: BLE001 - a watcher's fault never stops a state
-                    log.exception("a watcher of game %s failed", live.id)
+            self._tell_watchers(live.id)
         views: dict[str, tuple[dict[str, Any], str]] = {}
         cache: dict[tuple[str, int, bool], str] = {}
         records: Sequence[Any] | None = None
@@ -1793,7 +1849,7 @@ class Hub:
             if ft is not None:
                 when.append(ft)
         if st.absent:
-            when.append(cfg.start_t_ms + cfg.default_time_ms + 1)
+            when.append(st.session_start_ms + cfg.default_time_ms + st.absence_excused_ms + 1)
         abort = self.abort_deadline_ms(live)
         if abort is not None:
             when.append(abort)

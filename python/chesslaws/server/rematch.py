@@ -4,6 +4,8 @@
 edition, time control, arbiter, variant and position; against an engine, the same engine at the same
 strength) and tells everyone watching the old game (a message of kind "rematch"); every player who calls it
 gets his own seat's link in that one new game. ``GET /api/games/{id}/rematch`` says whether there is one.
+A round of an event (a game whose start names its ``event`` and ``round``, as a tournament's do) has no
+rematch: the pairings decide who plays whom.
 The rematches are kept in the server's memory: after a restart a finished game offers a new one.
 """
 
@@ -47,6 +49,10 @@ class Rematches:
         """The rematch of ``live`` (made on the first call)."""
         if live.game.state.status in ("ongoing", "adjourned"):
             raise ApiError(409, "the game is still in play: a rematch comes after its end")
+        tags = live.game.state.config.tags
+        if "round" in tags and "event" in tags and tags.get("event") != EVENT:  # a competition's game
+            raise ApiError(409, f"this game is round {tags['round']} of {tags['event']}: the pairings decide who "
+                                "plays whom next, not a rematch")
         async with self._lock:
             done = self.made.get(live.id)
             if done is None:

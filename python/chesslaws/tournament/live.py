@@ -29,6 +29,7 @@
 - ``GET /api/tournaments/{id}/players/{n}`` (the player's own token as Bearer): the player's current
   game's link and results; ``WS /api/tournaments/{id}/ws``: ``{"kind": "changed"}`` whenever a game or
   the event changes (the pages read the event again);
+- ``GET /api/games/{id}/tournament``: the event, round and table of a tournament's game (its page links back);
 - ``GET /tournament/{id}``: the standings page; ``GET /tournament/{id}/arbiter``: the round's arbiter
   console page (the arbiter's token in the URL fragment); ``GET /tournament/{id}/player/{n}``: a
   player's page (the player's token in the fragment); ``GET /tournaments``: the events and the form
@@ -189,7 +190,8 @@ def retired_console(view: dict[str, Any]) -> dict[str, Any]:
         "last_moves": _san_list(moves, 4),
         "clocks": {"white_ms": clocks.get("white_ms"), "black_ms": clocks.get("black_ms"), "running": None,
                    "timed": view.get("time_control", "-") != "-"},
-        "clocks_stopped": False, "flags": [], "pending": [], "absent": [], "waiting_for": [], "to_decide": [],
+        "clocks_stopped": False, "flags": [], "pending": [], "absent": [], "present_early": [], "waiting_for": [],
+        "to_decide": [],
     }
 
 
@@ -218,6 +220,9 @@ def game_console(hub: Any, live: Any) -> dict[str, Any]:
         decide.append("adjourned: the sealed move waits")
     if st.status == "annulled":
         decide.append("annulled: enter the board's result in the Result column")
+    # Before t=0 the log has every player absent; who has opened the game (the hub's early arrivals) will be
+    # at the board from the start: the console shows who has not, before the arbiter starts the round.
+    early = live.early if t < 0 and ongoing else set()
     return {
         "status": st.status, "result": st.result, "termination": st.termination,
         "started": t >= 0, "held": live.held, "ply": len(st.moves), "turn": st.turn,
@@ -225,8 +230,8 @@ def game_console(hub: Any, live: Any) -> dict[str, Any]:
         "clocks": {"white_ms": clocks["white"], "black_ms": clocks["black"],
                    "running": st.clock.running if ongoing else None, "timed": timed},
         "clocks_stopped": stopped, "flags": flags,
-        "pending": pending, "absent": sorted(st.absent), "waiting_for": hub.waiting_for(live),
-        "to_decide": decide,
+        "pending": pending, "absent": sorted(st.absent - early), "present_early": sorted(early & st.absent),
+        "default_time_ms": cfg.default_time_ms, "waiting_for": hub.waiting_for(live), "to_decide": decide,
     }
 
 
@@ -454,6 +459,24 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
                  "total_rounds": t.total_rounds, "paired_rounds": len(t.rounds), "finished": t.finished,
                  "updated_at": updated, "page": f"/tournament/{tid}"} for tid, updated, t in rows]
 
+    @app.get("/api/games/{game_id}/tournament", tags=["tournaments"],
+             summary="The tournament a game is a round's board of (404 if none)")
+    async def tournament_of(game_id: str) -> dict[str, Any]:
+        """The event, round and table of a tournament's game: its page links back to the event (and offers no
+        rematch, the pairings deciding who plays whom)."""
+        if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", game_id):
+            raise ApiError(404, "no such game")
+        tid = game_tid.get(game_id) if game_id in game_tid else await db(lambda: store.tournament_of_game(game_id))
+        if tid is None:
+            raise ApiError(404, f"game {game_id!r} is no tournament's")
+        t = await load(tid)
+        for rnd in t.rounds:
+            for b in rnd.boards:
+                if b.game_id == game_id:
+                    return {"id": t.id, "name": t.name, "round": rnd.number, "table": b.table,
+                            "page": f"/tournament/{t.id}"}
+        raise ApiError(404, f"game {game_id!r} is no tournament's")
+
     @app.websocket("/api/tournaments/{tid}/ws")
     async def changes(ws: WebSocket, tid: str) -> None:
         """``{"kind": "changed"}`` whenever a game of the event or the event changes (never more than the
@@ -502,7 +525,7 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
         base = str(request.base_url)
         boards: list[dict[str, Any]] = []
         count = {"boards": 0, "in_play": 0, "finished": 0, "to_decide": 0, "pending": 0, "clocks_stopped": 0,
-                 "held": 0}
+                 "held": 0, "absent": 0}
         rnd = t.rounds[number - 1] if t.rounds else None
 
         def seat_link(gid: str, seat: str) -> str | None:
@@ -545,6 +568,8 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
                 count["pending"] += len(g["pending"])
                 count["clocks_stopped"] += g["clocks_stopped"]
                 count["held"] += bool(g.get("held")) and g["status"] == "ongoing"
+                if g["status"] == "ongoing" and not g["started"]:
+                    count["absent"] += len(g["absent"])
             boards.append(row)
         return {"id": t.id, "name": t.name, "regulations": t.regulations.to_json(), "total_rounds": t.total_rounds,
                 "paired_rounds": len(t.rounds), "round": number if rnd else 0,

@@ -849,18 +849,32 @@ function renderActions() {
 
 // --- the end: a rematch (colours swapped) or a new game ------------------------------------------------------
 let rematch = null;  // {id, by}: the rematch of this game, once someone asked for it
+// A tournament's game ({id, name, round, table, page}): the page links back to the event, and offers neither a
+// rematch nor a new game (the pairings decide who plays whom).
+let tournament = null;
+async function lookForTournament() {
+  try { tournament = await api("GET", `/api/games/${gameId}/tournament`); } catch (err) { return; /* a game of its own */ }
+  const a = $("tournament-link");
+  a.href = tournament.page;
+  a.textContent = "← " + T("{name}, round {round}", { name: tournament.name, round: tournament.round });
+  a.hidden = false;
+  $("btn-tournament").href = tournament.page;
+  if (S) render();
+}
 function renderEnd(player) {
   const over = S.status === "finished" || S.status === "annulled";
   $("end-box").hidden = !over;
   if (!over) return;
-  $("btn-rematch").hidden = !player;
+  $("btn-tournament").hidden = !tournament;
+  $("btn-newgame").hidden = !!tournament;
+  $("btn-rematch").hidden = !player || !!tournament;
   const note = $("rematch-note");
   const asked = rematch && rematch.by && rematch.by !== seat && player;
   $("btn-rematch").textContent = T(asked ? "Accept the rematch" : rematch && player ? "Go to the rematch" : "Rematch");
   note.hidden = !asked;
   note.textContent = asked ? T("{color} asks for a rematch, colours swapped.", { color: NAME[rematch.by] }) : "";
   const watch = $("watch-rematch");
-  watch.hidden = !rematch || player;
+  watch.hidden = !rematch || player || !!tournament;
   if (rematch) watch.href = `/game/${encodeURIComponent(rematch.id)}`;
 }
 $("btn-rematch").addEventListener("click", async () => {
@@ -1062,6 +1076,7 @@ function setState(state) {
   if (S && state.seq < S.seq) return;
   const before = S;
   S = state;
+  if (!before) lookForTournament();
   recvAt = performance.now();
   clockSample(S.server_t);
   if (!rematchLooked && (S.status === "finished" || S.status === "annulled")) { rematchLooked = true; lookForRematch(); }

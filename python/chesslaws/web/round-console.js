@@ -53,7 +53,10 @@
       else out.push(badge(`${g.turn} to move`, "live"));
     }
     for (const s of g.waiting_for || []) if (g.status === "ongoing") out.push(badge(`waiting for ${s}`, "info"));
-    for (const s of g.absent || []) if (g.status === "ongoing") out.push(badge(`${s} absent`, "info"));
+    if (g.status === "ongoing" && !g.started) { // before t=0: who has opened the game, who has not
+      for (const s of g.present_early || []) out.push(badge(`${b[s].name} is here`, "live"));
+      for (const s of g.absent || []) out.push(badge(`${b[s].name} has not opened the game`, "warn"));
+    } else for (const s of g.absent || []) if (g.status === "ongoing") out.push(badge(`${s} absent`, "info"));
     for (const p of g.pending || []) {
       const what = p.kind.replace(/_/g, " ");
       out.push(badge(`${what} by ${p.by}`, p.kind === "draw_offer" ? "info" : "warn"));
@@ -79,13 +82,32 @@
     return td;
   }
 
+  // The players of the round's games not started yet who have not opened their game: absent at the start.
+  function absentees(d) {
+    const out = [];
+    for (const b of d.boards) {
+      const g = b.game;
+      if (!g || b.result || g.status !== "ongoing" || g.started) continue;
+      for (const side of g.absent || []) out.push({ name: b[side].name, table: b.table, side });
+    }
+    return out;
+  }
+  function defaultTime(d) {
+    const g = d.boards.find((b) => b.game && b.game.default_time_ms !== undefined);
+    return g ? g.game.default_time_ms : null;
+  }
+  function duration(ms) {
+    const s = Math.round(ms / 1000);
+    return s % 60 === 0 && s >= 60 ? `${s / 60} min` : `${s} s`;
+  }
+
   function render(d) {
     document.title = `chesslaws · ${d.name} · round ${d.round}`;
     $("c-name").textContent = d.name;
     $("c-standings").href = `/tournament/${encodeURIComponent(d.id)}`;
     const g = d.regulations;
     $("c-info").textContent = "round console · tournament arbiter";
-    $("c-regs").textContent = `${g.system.replace(/-/g, " ")} · Laws of ${g.edition} · time control ${g.time_control} · ` +
+    $("c-regs").textContent = `${g.system.replace(/-/g, " ")} · Laws of ${g.edition} · time control ${TC.show(g.time_control)} · ` +
       `${d.paired_rounds} of ${d.total_rounds} rounds paired` + (d.finished ? " · finished" : "");
     $("c-bar").hidden = false;
     $("c-round").textContent = d.round ? `Round ${d.round}` : "No round yet";
@@ -95,6 +117,13 @@
     $("c-pair").textContent = `Pair round ${d.paired_rounds + 1}`;
     $("c-start-box").hidden = !d.counts.held;
     $("c-held-note").hidden = !d.counts.held;
+    const away = absentees(d);
+    const waiting = d.boards.some((b) => b.game && !b.result && b.game.status === "ongoing" && !b.game.started);
+    $("c-absent").hidden = !waiting;
+    $("c-absent").className = away.length ? "regs absent-list warn" : "regs absent-list";
+    $("c-absent").textContent = !away.length ? "Every player has opened the game: all are at the board from the start."
+      : `Not at the board yet (${away.length} of ${2 * d.boards.filter((b) => b.game && !b.game.started && !b.result).length} have not opened their game): ` +
+        away.map((a) => `${a.name} (board ${a.table}, ${a.side})`).join(", ") + ".";
     $("c-sheet").hidden = !d.round;
     $("c-sheet").href = `/tournament/${encodeURIComponent(d.id)}/sheet${d.round ? `?round=${d.round}` : ""}#token=${encodeURIComponent(token)}`;
     TL.remember(d.id, { name: d.name, console: location.href });
@@ -105,7 +134,7 @@
       ["to decide", c.to_decide, c.to_decide > 0], ["offers & claims", c.pending, false], ["clocks stopped", c.clocks_stopped, c.clocks_stopped > 0]];
     $("c-counts").replaceChildren(...counts.map(([label, n, hot]) => {
       const s = el("span", { class: `count${hot ? " hot" : ""}`, "data-count": label });
-      s.append(el("b", {}, n), document.createTextNode(` ${label}`));
+      s.append(el("b", {}, n), document.createTextNode(` ${label === "boards" && n === 1 ? "board" : label}`));
       return s;
     }));
 
@@ -134,7 +163,7 @@
       return tr;
     });
     $("c-boards").tBodies[0].replaceChildren(...rows);
-    $("c-boards-title").textContent = d.round ? `Round ${d.round}: ${d.boards.length} boards` : "Boards";
+    $("c-boards-title").textContent = d.round ? `Round ${d.round}: ${d.boards.length} board${d.boards.length === 1 ? "" : "s"}` : "Boards";
     $("c-boards-panel").hidden = false;
     $("c-byes").replaceChildren(...d.byes.map((y) => el("p", { class: "bye" }, `${y.name}: ${BYES[y.kind] || y.kind}`)));
     if (!d.round) $("c-byes").replaceChildren(el("p", { class: "bye" }, "Round 1 is not paired yet."));
@@ -201,7 +230,7 @@
   function resultForm(round, b) {
     const form = el("span", { class: "enter", role: "group", "aria-label": `enter the result of board ${b.table}` });
     form.addEventListener("pointerenter", () => { holding = true; });
-    form.addEventListener("pointerleave", () => { holding = false; if (again) changed(); });
+    form.addEventListener("pointerleave", () => { holding = false; if (again) refresh(); });
     for (const [value, label] of ENTER) {
       const btn = el("button", { type: "button", "data-result": value, title: `enter ${value}` }, label);
       btn.addEventListener("click", async () => {
@@ -228,8 +257,13 @@
     }
   }
 
+  // One read at a time; a change (or a click) that comes while the page reads, or while the pointer is on a
+  // result form, makes it read again afterwards: what it shows is never older than the last change.
+  let again = false;
   async function refresh() {
-    if (!token || busy || holding) return;
+    if (!token) return;
+    if (busy || holding) { again = true; return; }
+    again = false;
     busy = true;
     try {
       const q = chosen ? `?round=${chosen}` : "";
@@ -246,6 +280,7 @@
       showError("The server cannot be reached; trying again…");
     } finally {
       busy = false;
+      if (again && !holding) refresh();
     }
   }
 
@@ -268,10 +303,26 @@
       $("c-pair").disabled = false;
     }
   });
+  // Starting the round never forfeits anyone by one click: who has not opened the game is named first, with
+  // what the default time (Article 6.7) will do to him, and the arbiter confirms.
+  function startQuestion(d, minutes) {
+    const away = absentees(d);
+    if (!away.length) return null;
+    const when = minutes > 0 ? `in ${minutes} min` : "now";
+    const dt = defaultTime(d);
+    const fate = dt === 0
+      ? "The default time is 0 (Article 6.7.1): each of them loses by default at once unless at the board by the start."
+      : `Each of them loses by default if not at the board within the default time${dt ? ` (${duration(dt)})` : ""} after the start (Article 6.7).`;
+    return `Start round ${d.round} ${when}?\n\n${away.length === 1 ? "1 player has" : `${away.length} players have`} not opened the game yet:\n` +
+      away.map((a) => `  ${a.name} (board ${a.table}, ${a.side})`).join("\n") + `\n\n${fate}`;
+  }
   $("c-start").addEventListener("click", async () => {
     if (!data) return;
+    const minutes = Number($("c-start-in").value || 0);
+    const question = startQuestion(data, minutes);
+    if (question && !confirm(question)) return;
     $("c-start").disabled = true;
-    try { await post(`/rounds/${data.round}/start`, { in: 60 * Number($("c-start-in").value || 0) }); } finally { $("c-start").disabled = false; }
+    try { await post(`/rounds/${data.round}/start`, { in: 60 * minutes }); } finally { $("c-start").disabled = false; }
   });
   $("c-add").addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -281,12 +332,6 @@
   });
   if (!token) $("c-login").hidden = false;
   // No polling: the event's socket says when anything changed (a move, an ending, a result).
-  let again = false;
-  async function changed() {
-    if (busy || holding) { again = true; return; }
-    await refresh();
-    if (again) { again = false; changed(); }
-  }
-  TL.follow(id, changed);
+  TL.follow(id, refresh);
   setInterval(tick, 250);
 })();

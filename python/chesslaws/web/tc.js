@@ -38,7 +38,7 @@ window.TC = (() => {
       }
       if (seconds <= 0 && !(inc && num(inc) > 0)) return { ok: false, error: tr("A period needs some time.", {}) + " " + hint() };
       const secText = String(Math.round(seconds * 1000) / 1000);
-      api.push(`${moves ? moves + "/" : ""}${secText}${inc ? "+" + inc : ""}${dk ? dk + delay : ""}`);
+      api.push(`${moves ? moves + "/" : ""}${secText}${inc && num(inc) > 0 ? "+" + inc : ""}${dk ? dk + delay : ""}`);
       const len = unit === "s" ? tr("{n} s", { n: base }) : tr("{n} min", { n: base });
       let s = moves ? tr("{n} moves in {t}", { n: moves, t: len })
         : (parts.length > 1 ? tr("{t} for the rest of the game", { t: len }) : tr("{t} each", { t: len }));
@@ -49,7 +49,8 @@ window.TC = (() => {
     }
     return { ok: true, api: api.join(":"), meaning: said.join(tr(", then ", {})) };
   }
-  // The API's form ("300+3") the players' way ("5+3").
+  // The API's form ("300+3") the players' way ("5+3"). A period for the rest of the game always shows its
+  // increment, "+0" when it has none: "60" is "1+0" (one minute), never a bare "1" that reads as anything.
   function show(apiText) {
     if (!apiText || apiText === "-") return "-";
     return String(apiText).split(":").map((p) => {
@@ -57,7 +58,8 @@ window.TC = (() => {
       if (!m) return p;
       const sec = num(m[2]);
       const base = sec % 60 === 0 || sec >= 60 ? minutes(sec) : sec + "s";
-      return `${m[1] ? m[1] + "/" : ""}${base}${m[3]}`;
+      const rest = m[1] || m[3] ? m[3] : "+0";
+      return `${m[1] ? m[1] + "/" : ""}${base}${rest}`;
     }).join(":");
   }
   // An input with a line under it saying what it means; returns a function giving the API's form or null.

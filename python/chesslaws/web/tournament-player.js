@@ -13,8 +13,12 @@
 
   function points(x) { return Number.isInteger(x) ? String(x) : String(x).replace(".5", "½").replace(/^0½$/, "½"); }
 
+  // One read at a time; a change that comes while the page reads makes it read again afterwards (a round
+  // paired or a result in meanwhile is never left unshown).
+  let again = false;
   async function refresh() {
-    if (busy) return;
+    if (busy) { again = true; return; }
+    again = false;
     busy = true;
     try {
       const r = await fetch(`/api/tournaments/${encodeURIComponent(id)}/players/${encodeURIComponent(number)}`, { headers: { Authorization: `Bearer ${token}` } });
@@ -48,10 +52,13 @@
         tr.append(el("td", {}, g.round), el("td", {}, g.table), el("td", {}, g.color), opp, el("td", { class: "res" }, g.result ? RESULTS[g.result] || g.result : "…"));
         return tr;
       }));
-      $("p-score").textContent = d.standing ? `${points(d.standing.points)} points · rank ${d.standing.rank}` : "";
+      $("p-score").textContent = d.standing ? `${points(d.standing.points)} ${d.standing.points === 1 || d.standing.points === 0.5 ? "point" : "points"} · rank ${d.standing.rank}` : "";
     } catch (e) {
       $("p-error").textContent = "The server cannot be reached; trying again…"; $("p-error").hidden = false;
-    } finally { busy = false; }
+    } finally {
+      busy = false;
+      if (again) refresh();
+    }
   }
   if (!token) { $("p-error").textContent = "Open this page from the link the arbiter gave you (it carries your token)."; $("p-error").hidden = false; }
   else TL.follow(id, refresh);

@@ -104,7 +104,7 @@
       const g = t.regulations;
       document.getElementById("t-info").textContent = `${g.system.replace(/-/g, " ")} · ${t.players.length} players`;
       document.getElementById("t-regs").textContent =
-        `Laws of ${g.edition} · time control ${g.time_control} · scoring ${g.scoring}` + (g.quickplay ? " · quickplay Guidelines" : "");
+        `Laws of ${g.edition} · time control ${TC.show(g.time_control)} · scoring ${g.scoring}` + (g.quickplay ? " · quickplay Guidelines" : "");
       renderStandings(t);
       renderCrosstable(t);
       renderRounds(t);

@@ -27,7 +27,7 @@
       name.append(el("a", { href: t.page }, t.name));
       tr.append(name, el("td", {}, t.system.replace(/-/g, " ")), el("td", {}, t.players),
         el("td", {}, t.finished ? `${t.total_rounds} · over` : `${t.paired_rounds} of ${t.total_rounds}`),
-        el("td", { class: "wide" }, t.edition), el("td", { class: "wide" }, t.time_control));
+        el("td", { class: "wide" }, t.edition), el("td", { class: "wide" }, TC.show(t.time_control)));
       return tr;
     });
     if (more) $("t-list").tBodies[0].append(...trs); else $("t-list").tBodies[0].replaceChildren(...trs);
@@ -36,19 +36,53 @@
     $("t-empty").hidden = !!$("t-list").tBodies[0].children.length;
   }
 
+  function timeControl() {
+    const tc = readTc();
+    if (!tc.ok) { $("t-tc").focus(); throw new Error(`Time control: ${tc.error}`); }
+    return tc.api;
+  }
+
+  // The players, one a line: "name" or "name, rating" (a name may hold commas: "Berg, Anna, 2010"). A line
+  // that cannot be read is named by its number in the box, with its text and the field at fault.
+  let lineOf = []; // the box's line number of each player sent
   function players() {
     const out = [];
+    lineOf = [];
     for (const [i, line] of $("t-players").value.split("\n").entries()) {
       const text = line.trim();
       if (!text) continue;
-      const m = /^(.*?)(?:[,;\t]\s*(\d{1,4}))?\s*$/.exec(text);
-      const name = (m ? m[1] : text).trim();
-      if (!name) throw new Error(`players, line ${i + 1}: no name`);
-      out.push({ name, rating: m && m[2] ? Number(m[2]) : 0 });
+      const where = `Players, line ${i + 1} ("${text.length > 40 ? text.slice(0, 40) + "…" : text}")`;
+      const cut = Math.max(text.lastIndexOf(","), text.lastIndexOf(";"), text.lastIndexOf("\t"));
+      const last = cut >= 0 ? text.slice(cut + 1).trim() : "";
+      let name = text, rating = 0;
+      if (cut >= 0 && /^[+-]?\d[\d.]*$/.test(last)) {
+        if (!/^\d+$/.test(last) || Number(last) > 3500) {
+          throw new Error(`${where}: the rating "${last}" is not a whole number from 0 to 3500`);
+        }
+        name = text.slice(0, cut).trim();
+        rating = Number(last);
+      }
+      if (!name) throw new Error(`${where}: the name is missing (write: name, rating)`);
+      if (name.length > 100) throw new Error(`${where}: the name is longer than 100 characters`);
+      out.push({ name, rating });
+      lineOf.push(i + 1);
     }
     return out;
   }
 
+  // The server's error with its fields named as the form names them ("players.2.rating" is a line of the box).
+  const LABELS = { name: "Name", rounds: "Rounds", time_control: "Time control", default_time: "Default time",
+    scoring: "Scoring", tiebreaks: "Tie-breaks", tiebreak_rules: "Tie-break rules", edition: "Laws of", system: "System" };
+  function named(text) {
+    return String(text)
+      .replace(/\bplayers\.(\d+)\.(\w+)/g, (m, k, field) => `Players, line ${lineOf[Number(k)] || Number(k) + 1}, ${field}`)
+      .replace(/(^|; )(\w+)(?=: )/g, (m, sep, field) => sep + (LABELS[field] || field));
+  }
+
+  // The time control as players write it, read as the lobby reads it (TC, tc.js): "90+30" is 90 minutes and
+  // 30 s a move; the API is sent its seconds form.
+  const readTc = TC.attach($("t-tc"), $("t-tc-meaning"));
+  $("t-create").addEventListener("input", () => { $("t-error").hidden = true; }); // an error goes once it is being fixed
   $("t-system").addEventListener("change", () => { $("t-rounds-field").hidden = $("t-system").value !== "swiss"; });
   $("t-create").addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -56,7 +90,7 @@
     let body;
     try {
       body = { name: $("t-name").value.trim(), system: $("t-system").value, rounds: Number($("t-rounds").value),
-        edition: $("t-edition").value, time_control: $("t-tc").value.trim(), scoring: $("t-scoring").value.trim(),
+        edition: $("t-edition").value, time_control: timeControl(), scoring: $("t-scoring").value.trim(),
         tiebreak_rules: $("t-tbrules").value, players: players() };
       if ($("t-default").value !== "") body.default_time = Number($("t-default").value);
       const tbs = $("t-tiebreaks").value.split(/[\s,]+/).filter(Boolean);
@@ -66,11 +100,12 @@
     try {
       const r = await fetch("/api/tournaments", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
       const out = await r.json();
-      if (!r.ok) { $("t-error").textContent = out.error || `error ${r.status}`; $("t-error").hidden = false; return; }
+      if (!r.ok) { $("t-error").textContent = named(out.error || `error ${r.status}`); $("t-error").hidden = false; return; }
       TL.remember(out.id, { name: out.name, console: out.console });
       $("t-links").replaceChildren(TL.linkRow("Console", out.console, "the round console"), TL.linkRow("Page", out.page, "the standings page"));
       $("t-created").hidden = false;
       $("t-create").reset();
+      readTc();
       showMine();
       page(false);
     } finally { $("t-create-btn").disabled = false; }
