@@ -265,7 +265,7 @@ def test_step_through_moves_flip_and_type_moves(server: Any, browser: Any, shots
     post(server, g, "white", {"type": "move", "move": "Bb5"})
     black.wait_for_selector("#sheet button.mv[data-ply='5']")
     black.press("#move-input", "Enter")
-    black.wait_for_selector("#toast:has-text('No legal move')")
+    black.wait_for_selector("#toast:has-text('Kein legaler Zug „Kxe9“')")  # the page speaks German now
     black.fill("#move-input", "a7a6")  # coordinates
     black.press("#move-input", "Enter")
     black.wait_for_selector("#sheet button.mv[data-ply='6']")

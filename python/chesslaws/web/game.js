@@ -687,8 +687,8 @@ function renderStatus() {
     sub.textContent = T("The clocks start when both players have opened the game.") +
       (S.seats_open.length ? ` Open seat: ${S.seats_open.map((c) => NAME[c]).join(", ")}.` : "");
   } else if (S.held) {
-    main.textContent = "The round has not started yet";
-    sub.textContent = "The clocks start when the arbiter starts the round.";
+    main.textContent = T("The round has not started yet");
+    sub.textContent = T("The clocks start when the arbiter starts the round.");
   } else if (S.server_t < 0) {
     main.textContent = T("The game has not started yet");
   } else {
@@ -786,7 +786,9 @@ function renderActions() {
   const hint = $("claim-with-move-hint");
   if (armedClaim) {
     hint.hidden = false;
-    hint.textContent = `Armed: your next move is written down with a ${armedClaim === "threefold" ? "threefold repetition" : "fifty-move"} claim. Click the claim again to disarm.`;
+    hint.textContent = armedClaim === "threefold"
+      ? T("Armed: your next move is written down with a threefold repetition claim. Click the claim again to disarm.")
+      : T("Armed: your next move is written down with a fifty-move claim. Click the claim again to disarm.");
   } else if (withMove) {
     hint.hidden = false;
     hint.textContent = C.with_move || "";
@@ -829,7 +831,7 @@ function renderActions() {
       div.appendChild(txt);
       if (player || otbArbiter) {
         const a = document.createElement("button");
-        a.className = "primary"; a.id = "btn-accept"; a.textContent = "Accept";
+        a.className = "primary"; a.id = "btn-accept"; a.textContent = T("Accept");
         a.addEventListener("click", async () => {
           const by = actorOf();
           if (!(await confirmAsk(T("Accept the draw"), T("Accept {color}'s draw offer? The game ends in a draw (Article {art}).",
@@ -837,7 +839,7 @@ function renderActions() {
           send({ type: "accept_draw" });
         });
         const d = document.createElement("button");
-        d.id = "btn-decline"; d.textContent = "Decline";
+        d.id = "btn-decline"; d.textContent = T("Decline");
         d.addEventListener("click", () => send({ type: "decline_draw" }));
         div.appendChild(a); div.appendChild(d);
       }
@@ -1033,7 +1035,7 @@ function renderConsole() {
       const last = seals[seals.length - 1];
       box.textContent = last ? `Sealed move (only you see it): ${last.move} — ${NAME[last.by]}, move ${sealed.move_number || ""}` : "";
     })
-    .catch(() => { box.textContent = "The sealed move could not be read."; });
+    .catch(() => { box.textContent = T("The sealed move could not be read."); });
 }
 
 function render() {
@@ -1042,7 +1044,7 @@ function render() {
     ` · ${S.time_control === "-" ? T("no clock") : TC.show(S.time_control)} · ${T(S.mode)} · ${T("arbiter {how}", { how: T(S.arbiter) })}` +
     (S.interface === "otb" ? " · over the board" : "");
   document.title = `${S.white} v ${S.black} · chesslaws`;
-  $("page-title").textContent = `${S.white} (White) v ${S.black} (Black)`;
+  $("page-title").textContent = T("{white} (White) v {black} (Black)", { white: S.white, black: S.black });
   renderPlayers();
   renderBoard();
   renderStatus();
@@ -1106,7 +1108,7 @@ function ctl(name) { return (S && S.controls && S.controls[name]) || null; }
 function article(rule) { return (S && S.controls && S.controls.articles && S.controls.articles[rule]) || "?"; }
 
 $("btn-offer").addEventListener("click", async () => {
-  if ($("offer-with-move").checked && myTurnColor()) { toast("The offer goes with your next move.", true); return; }
+  if ($("offer-with-move").checked && myTurnColor()) { toast(T("The offer goes with your next move."), true); return; }
   const c = ctl("offer_draw");
   if (!(await confirmAsk(c ? c.title : "Offer a draw", c ? c.confirm : "Offer a draw?", c ? c.ok : "Offer draw", actorOf()))) return;
   send({ type: "offer_draw" });
@@ -1122,7 +1124,7 @@ function claimButton(reason) {
     if (withMove) {
       armedClaim = reason;
       renderActions();
-      toast("Now make the move you write down: the claim goes with it.", true);
+      toast(T("Now make the move you write down: the claim goes with it."), true);
       return;
     }
     send({ type: "claim_draw", reason });
@@ -1159,7 +1161,7 @@ function parseClock(text) {
 }
 $("btn-seal").addEventListener("click", async () => {
   const move = $("seal-move").value.trim();
-  if (!move) { toast("Write the move to seal first."); return; }
+  if (!move) { toast(T("Write the move to seal first.")); return; }
   const c = ctl("seal");
   if (!(await confirmAsk(c ? c.title : "Seal the move", (c ? c.confirm : "") + `\n\n${move}`, c ? c.ok : "Seal", actorOf()))) return;
   if (await send({ type: "seal", move })) $("seal-move").value = "";
@@ -1173,7 +1175,7 @@ $("arb-stop").addEventListener("click", () => send({ type: "stop_clocks" }));
 $("arb-start").addEventListener("click", () => send({ type: "start_clocks" }));
 $("arb-set").addEventListener("click", () => {
   const w = parseClock($("arb-w").value), b = parseClock($("arb-b").value);
-  if (w === null || b === null) { toast("Write the times as m:ss (or h:mm:ss)."); return; }
+  if (w === null || b === null) { toast(T("Write the times as m:ss (or h:mm:ss).")); return; }
   send({ type: "set_clocks", white_ms: w, black_ms: b });
 });
 $("pen-kind").addEventListener("change", () => { if (S) renderConsole(); });
@@ -1183,7 +1185,7 @@ $("arb-penalty").addEventListener("click", async () => {
   const ev = { type: "penalty", against, kind };
   if (kind === "add_time" || kind === "reduce_time") {
     const sec = parseFloat($("pen-sec").value);
-    if (!(sec > 0)) { toast("Write the seconds (a positive number)."); return; }
+    if (!(sec > 0)) { toast(T("Write the seconds (a positive number).")); return; }
     ev.seconds = sec;
   }
   const reason = $("pen-reason").value.trim();
@@ -1363,7 +1365,7 @@ $("move-entry").addEventListener("submit", (e) => {
     });
     return;
   }
-  if (!m) { toast(`No legal move “${text.trim()}” in this position.`); return; }
+  if (!m) { toast(T("No legal move “{text}” in this position.", { text: text.trim() })); return; }
   $("move-input").value = "";
   playMove(m.uci);
 });
@@ -1460,7 +1462,7 @@ async function whoAmI() {
       seat = (await api("GET", `/api/games/${gameId}/seat`)).seat;
       if (seat !== "spectator") { remember(seat); keepToken(seat); }
     } catch (err) {
-      toast("This link's token opens no seat: watching as a spectator.");
+      toast(T("This link's token opens no seat: watching as a spectator."));
       forgetToken();
       token = null;
     }
@@ -1618,7 +1620,7 @@ async function languages() {
       const r = await fetch(`/api/games/${gameId}/log`, { headers: { Authorization: "Bearer " + token } });
       const blob = new Blob([await r.text()], { type: "text/plain" });
       window.open(URL.createObjectURL(blob), "_blank");
-    } catch (err) { toast("The log could not be read."); }
+    } catch (err) { toast(T("The log could not be read.")); }
   });
   await languages();
   await whoAmI();

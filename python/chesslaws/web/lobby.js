@@ -63,7 +63,7 @@ $("variant").addEventListener("change", () => {
 $("edition").addEventListener("change", () => {
   if ($("edition").value !== "2023" && $("variant").value === "chess960") {
     $("variant").value = "standard";
-    toast("Chess960 is in the 2023 Laws only: back to standard chess.");
+    toast(T("Chess960 is in the 2023 Laws only: back to standard chess."));
   }
   showStartFields();
 });
@@ -93,7 +93,7 @@ $("create").addEventListener("submit", async (e) => {
     const n = $("c960").value.trim();
     if (n !== "") {
       const k = Number(n);
-      if (!Number.isInteger(k) || k < 0 || k > 959) { toast("A Chess960 position is numbered 0 to 959."); return; }
+      if (!Number.isInteger(k) || k < 0 || k > 959) { toast(T("A Chess960 position is numbered 0 to 959.")); return; }
       body.start_position = k;
     }
   }
@@ -102,7 +102,7 @@ $("create").addEventListener("submit", async (e) => {
       body.when_ready = true;
     } else {
       const [h, m] = ($("start-at").value || "").split(":").map((x) => parseInt(x, 10));
-      if (isNaN(h) || isNaN(m)) { toast("Choose the start time."); return; }
+      if (isNaN(h) || isNaN(m)) { toast(T("Choose the start time.")); return; }
       const at = new Date(); at.setHours(h, m, 0, 0);
       if (at.getTime() <= Date.now()) at.setDate(at.getDate() + 1);
       body.start_in = Math.round((at.getTime() - Date.now()) / 1000);

@@ -6,7 +6,8 @@
 // i18n.js, the messages are in the page's language.
 const TL = (function () {
   const $ = (x) => document.getElementById(x);
-  const tr = (text) => (typeof T === "function" ? T(text) : text);
+  const tr = (text, vars) => (typeof T === "function" ? T(text, vars)
+    : text.replace(/\{(\w+)\}/g, (m, k) => (vars && k in vars ? String(vars[k]) : m)));
   function el(tag, attrs, text) {
     const e = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
@@ -41,7 +42,7 @@ const TL = (function () {
       $("qr-title").textContent = `${label}: scan with the phone`;
       $("qr-link").textContent = link;
       $("qr-dialog").showModal();
-    } catch (err) { toast("No QR code: " + err.message); }
+    } catch (err) { toast(tr("No QR code: {why}", { why: err.message })); }
   }
   let serial = 0;
   // One link: label, the link in a read-only field, Copy, QR, Open.
