@@ -554,7 +554,7 @@ pub fn scan_movetext(text: &[u8], offsets: bool) -> Scan {
 /// Annotation symbols written in the movetext (Informator-style
 /// evaluations "+=", "+-", "±", "∞", novelties "N"/"TN", "ep"), which no
 /// reader takes for a move.
-fn is_annotation(token: &[u8]) -> bool {
+pub(crate) fn is_annotation(token: &[u8]) -> bool {
     if matches!(token, b"N" | b"TN" | b"D" | b"ep" | b"e.p" | b"-") {
         return true;
     }
@@ -709,7 +709,7 @@ pub fn parse_alt(token: &[u8]) -> Option<Alt> {
 }
 
 impl Alt {
-    fn to_move(self, pos: &Chess) -> Result<Move, SanError> {
+    pub(crate) fn to_move(self, pos: &Chess) -> Result<Move, SanError> {
         match self {
             Alt::San(san) => resolve(pos, &san),
             Alt::Coords { role, uci } => {
@@ -759,7 +759,7 @@ fn unescape_into(raw: &[u8], out: &mut Vec<u8>) {
 /// The tags of one line (`[Name "value"]`, possibly several), or why not.
 /// Returns where text that is no tag starts on the line (the movetext, in
 /// `[Result "*"] e4 *`), if any.
-fn parse_tag_line(
+pub(crate) fn parse_tag_line(
     line: &[u8],
     base: usize,
     tags: &mut Vec<((usize, usize), (usize, usize))>,
@@ -1152,7 +1152,7 @@ fn resolve_quickly(pos: &Chess, san: &San) -> Option<Move> {
     Some(Move::Normal { role, from, capture: board.role_at(to), to, promotion: None })
 }
 
-fn resolve(pos: &Chess, san: &San) -> Result<Move, SanError> {
+pub(crate) fn resolve(pos: &Chess, san: &San) -> Result<Move, SanError> {
     if let Some(m) = resolve_quickly(pos, san) {
         return Ok(m);
     }

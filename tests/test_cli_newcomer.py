@@ -61,3 +61,51 @@ def test_the_elo_of_a_hundred_percent_score_is_not_made_up() -> None:
     assert "bound cannot be computed" in elo_text(Tally(draws=4))
     mixed = elo_text(Tally(wins=5, draws=3, losses=2))
     assert mixed.startswith("Elo +") and "±" in mixed
+
+
+# `convert` reads a record exactly as `check` does: the notations check reads (FIDE long algebraic, UCI with
+# an upper-case promotion, figurines, FIDE promotion without '=', annotation glyphs) and tag values with
+# quotes that are not escaped are moves and tags to both, never a game one accepts and the other skips.
+ODD_RECORDS = """[Event "Tournament "Championship" Finals"]
+[Site "Club "Victory""]
+[White "Smith, John "The King""]
+[Black "Jones"]
+[Result "1-0"]
+
+1. e2-e4 e7-e5 2. Ng1-f3 b8c6 3. \u2657c4 \u265ef6 += 4. d2d4 exd4 5. O-O Nxe4 6. Re1 d5 7. Bxd5 Qxd5
+8. Nc3 Qa5 9. Nxe4 Be6 10. Neg5 O-O-O 11. Nxe6 fxe6 12. Rxe6 Bd6 13. Bg5 Rde8 14. Qe2 h6 15. Bxf6 gxf6
+16. Rxf6 Rxe2 1-0
+
+[FEN "7k/3P4/7K/8/8/8/8/8 w - - 6 55"]
+[SetUp "1"]
+[Result "1-0"]
+
+d7d8R 1-0
+
+[FEN "7k/3P4/7K/8/8/8/8/8 w - - 6 55"]
+[SetUp "1"]
+[Result "1-0"]
+
+55. d8Q+ 1-0
+"""
+
+
+def test_convert_reads_every_record_check_reads(tmp_path: Path) -> None:
+    import json
+
+    pgn = tmp_path / "odd.pgn"
+    pgn.write_text(ODD_RECORDS, encoding="utf-8")
+    r = CliRunner().invoke(main, ["check", str(pgn), "--json", "--jobs", "1"])
+    games = [json.loads(line) for line in r.output.splitlines()][:-1]
+    assert [g["plies"] for g in games] == [32, 1, 1], r.output
+    assert not any(f["kind"] in ("unreadable_move", "illegal_move") for g in games for f in g["findings"]), r.output
+    assert games[0]["tags"]["Event"] == 'Tournament "Championship" Finals'
+    out = tmp_path / "logs"
+    r = CliRunner().invoke(main, ["convert", str(pgn), "--out", str(out)])
+    assert "3 game logs written" in r.output and "skipped" not in r.output, r.output
+    for number, g in enumerate(games, 1):
+        events = [json.loads(line) for line in (out / f"odd-{number}.jsonl").read_text().splitlines()]
+        assert sum(e["type"] == "move" for e in events) == g["plies"]
+    start = json.loads((out / "odd-1.jsonl").read_text().splitlines()[0])
+    assert start["event"] == 'Tournament "Championship" Finals' and start["white"] == 'Smith, John "The King"'
+
