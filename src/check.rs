@@ -1673,6 +1673,22 @@ impl Checker {
                 self.finding("result_tag", ply, String::new(), "", text);
             }
         }
+        if result.is_none_or(|r| r == "*") && !self.fix_comment && !self.stopped {
+            // An unfinished game, or a result not written: said, never
+            // taken for a clean game (a void agreement `--fix` wrote as `*`,
+            // its comment citing the Laws, is the Laws' result; a record
+            // read only up to an illegal or unreadable move has its finding).
+            let mut text = match result {
+                None => "the record has no result: no Result tag and no result at the end of the movetext".to_string(),
+                Some(_) => "the record gives no result (*): the game is unfinished, or its result was not written"
+                    .to_string(),
+            };
+            if let Some(end) = self.ending.as_ref().filter(|e| e.continued == 0) {
+                text.push_str(&format!("; the game was over by {}, the result the Laws give is {}", end.kind, end.expected));
+            }
+            let ply = self.ply;
+            self.finding("no_result", ply, String::new(), "", text);
+        }
         if self.stopped && self.ending.as_ref().is_none_or(|e| e.continued == 0) {
             return;
         }

@@ -109,3 +109,17 @@ def test_convert_reads_every_record_check_reads(tmp_path: Path) -> None:
     start = json.loads((out / "odd-1.jsonl").read_text().splitlines()[0])
     assert start["event"] == 'Tournament "Championship" Finals' and start["white"] == 'Smith, John "The King"'
 
+
+def test_check_reports_a_game_without_result(tmp_path: Path) -> None:
+    pgn = tmp_path / "unfinished.pgn"
+    pgn.write_text('[Event "a"]\n[Result "*"]\n\n1. e4 e5 *\n\n'
+                   '[Event "b"]\n\n1. d4 d5\n\n'
+                   '[Event "c"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n\n'
+                   '[Event "d"]\n[Result "*"]\n\n1. f3 e5 2. g4 Qh4# *\n', encoding="utf-8")
+    code, out = run("check", str(pgn), "--jobs", "1")
+    assert code == 1, out
+    assert "game 1 (line 1)" in out and "game 2 (line 6)" in out and "game 3 " not in out, out
+    assert "no_result [PGN] the record gives no result (*)" in out
+    assert "no_result [PGN] the record has no result" in out
+    assert "the game was over by checkmate, the result the Laws give is 0-1" in out
+    assert "no_result" in out.split("Laws of 2023")[1]  # counted in the summary

@@ -52,6 +52,11 @@ as a resignation, as ``convert`` writes it.
   unescaped quote): no article.
 - ``result_tag``: the ``Result`` tag contradicts the result at the end of
   the movetext (no article).
+- ``no_result``: the game has no result: ``*``, or neither a ``Result``
+  tag nor a result after the moves (an unfinished game, or a result not
+  written); where the game was over on the board, the text gives the
+  result the Laws give. No article. Not said of a game read only up to an
+  illegal or unreadable move (that move is its finding).
 - ``no_movetext``: a tag section with no movetext after it, not even a
   result (broadcast exports of games not started): a game without moves.
 

@@ -489,7 +489,8 @@ def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_prob
     by the TimeControl tag: had no mating potential, C.4; 1989: any win
     but checkmate by a player having a bare king, 10.5), and PGN
     syntax faults (a quote not escaped in a tag, a Result tag that
-    contradicts the movetext, tags with no movetext).
+    contradicts the movetext, tags with no movetext), and games with no
+    result (`*` or none: no_result).
 
     Moves are read in SAN, FIDE notation (a8Q, e2-e4, Ng1-f3), UCI
     coordinates (g1f3) and figurines; Chess960 games castle by their rules;
@@ -501,7 +502,8 @@ def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_prob
     movetext), the moves recorded after the end left out, and a comment
     citing the article where the result changed. Games with illegal or
     unreadable moves are left out (or kept as they were: --unreadable keep).
-    What changed is summed up at the end. A fixed file checks clean.
+    What changed is summed up at the end. A fixed file checks clean but
+    for the games recorded without a result (--fix cannot give them one).
 
     Exit status: 0 when every game is clean, 1 when there are findings, 2 on
     bad usage or a file that cannot be read.
