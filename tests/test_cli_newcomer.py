@@ -123,3 +123,32 @@ def test_check_reports_a_game_without_result(tmp_path: Path) -> None:
     assert "no_result [PGN] the record has no result" in out
     assert "the game was over by checkmate, the result the Laws give is 0-1" in out
     assert "no_result" in out.split("Laws of 2023")[1]  # counted in the summary
+
+
+def test_utf16_or_binary_input_is_named_not_read_as_garbage(tmp_path: Path) -> None:
+    import gzip
+
+    text = '[Event "x"]\n[Result "1-0"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n'
+    files = {
+        "bom.pgn": ("\ufeff" + text).encode("utf-16-le"),  # Windows Notepad's "Unicode"
+        "le.pgn": text.encode("utf-16-le"),  # no byte-order mark
+        "bom.pgn.gz": gzip.compress(text.encode("utf-16")),
+        "prog.pgn": b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 8,
+        "games.zip": b"PK\x03\x04" + bytes(200),
+    }
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    for command in ("check", "convert", "replay"):
+        for name, what in (("bom.pgn", "is UTF-16 text"), ("le.pgn", "is UTF-16LE text"),
+                           ("bom.pgn.gz", "is UTF-16 text"), ("prog.pgn", "is a binary file"),
+                           ("games.zip", "is a ZIP archive")):
+            if command == "replay" and name.endswith(".gz"):
+                continue
+            args = [command, str(tmp_path / name)] + (["--out", str(tmp_path / "logs")] if command == "convert" else [])
+            r = CliRunner().invoke(main, args)
+            assert r.exit_code == 2, (command, name, r.output)
+            assert f"{tmp_path / name} {what}" in r.output, (command, name, r.output)
+            assert "Traceback" not in r.output and "unreadable_move" not in r.output and "not a move" not in r.output
+    r = CliRunner().invoke(main, ["check", str(tmp_path / "le.pgn")])
+    assert "save it as UTF-8 (iconv -f UTF-16LE -t UTF-8" in r.output
+    assert not (tmp_path / "logs").exists()  # convert stopped before writing anything

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from chesslaws.errors import ChessLawsError, InvalidFen, InvalidInput
 from chesslaws.position import STARTING_FEN, Position, perft, perft_divide
@@ -110,6 +110,62 @@ def perft_command(fen: str, depth: int, divide: bool, threads: int | None, chess
         click.echo(perft(position, depth, threads))
 
 
+def _not_text(path: str) -> str | None:
+    """What the file at ``path`` is when it is no text the readers read (UTF-8, or Latin-1, plain, .gz or .zst):
+    "UTF-16 text", "a binary file"..., judged on its first bytes (after gzip or zstd). None when it may be
+    text, or cannot be opened (the reader then says why)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096)
+            if head.startswith(b"\x1f\x8b"):
+                import gzip
+
+                fh.seek(0)
+                head = gzip.GzipFile(fileobj=fh).read(4096)
+            elif head.startswith(b"\x28\xb5\x2f\xfd"):
+                try:
+                    import zstandard  # type: ignore[import-not-found,unused-ignore]
+                except ImportError:
+                    return None
+                fh.seek(0)
+                head = zstandard.ZstdDecompressor().stream_reader(fh).read(4096)
+    except (OSError, EOFError, ValueError):
+        return None
+    if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return "UTF-32 text"
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "UTF-16 text"
+    for magic, what in ((b"PK\x03\x04", "a ZIP archive"), (b"BZh", "bzip2-compressed"),
+                        (b"\xfd7zXZ\x00", "xz-compressed"), (b"7z\xbc\xaf", "a 7-Zip archive"),
+                        (b"%PDF", "a PDF document"), (b"SQLite format 3\x00", "an SQLite database")):
+        if head.startswith(magic):
+            return what
+    if b"\x00" not in head:
+        return None
+    even, odd = head[0::2], head[1::2]
+    if odd.count(0) > 0.9 * len(odd):
+        return "UTF-16LE text (without a byte-order mark)"
+    if even.count(0) > 0.9 * len(even):
+        return "UTF-16BE text (without a byte-order mark)"
+    return "a binary file"
+
+
+def _not_text_error(command: str, path: str, what: str, wanted: str) -> NoReturn:
+    """Exit 2 naming the file and what it is."""
+    if what.startswith("UTF-"):
+        import os
+
+        fix = "; save it as UTF-8"
+        if not path.endswith((".gz", ".zst")):
+            fix += f" (iconv -f {what.split()[0]} -t UTF-8 {path} > utf8-{os.path.basename(path)})"
+    elif what.endswith("-compressed") or "archive" in what:
+        fix = "; decompress it first (chesslaws reads plain, .gz and .zst files)"
+    else:
+        fix = ""
+    click.echo(f"chesslaws {command}: {path} is {what}, not {wanted}{fix}", err=True)
+    sys.exit(2)
+
+
 def _summary(game: "Game") -> str:
     from chesslaws.game import fmt_duration
 
@@ -189,6 +245,9 @@ def replay(log: str, as_json: bool, as_pgn: bool, at: float | None) -> None:
                 path = fh.name
         else:
             path = log
+            what = _not_text(path)
+            if what is not None:
+                _not_text_error("replay", log, what, "a game log (UTF-8 JSON Lines)")
         game = Game.from_events(read_log(path))
         if at is not None:
             game = game.at(at)
@@ -269,6 +328,9 @@ def convert(pgn: str, out_dir: str, edition: str | None, report: bool, seconds_p
     from chesslaws.pgn import PgnGame, read_pgn
     from chesslaws.records import convertible, pgn_to_log
 
+    what = _not_text(pgn)
+    if what is not None:
+        _not_text_error("convert", pgn, what, "PGN text")
     os.makedirs(out_dir, exist_ok=True)
     base = os.path.basename(pgn)
     for ext in (".gz", ".zst"):
@@ -547,6 +609,9 @@ def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_prob
             sys.exit(2)
     try:
         for path in files:
+            what = None if path == "-" else _not_text(path)
+            if what is not None:
+                _not_text_error("check", path, what, "PGN text")
             try:
                 fc = FileCheck(path, edition=edition, jobs=jobs, problems_only=only_problems or not as_json,
                                json=as_json, file=path if many else None, fix=fixed_out is not None,
@@ -611,6 +676,10 @@ def _check_on_dask(files: tuple[str, ...], edition: str, as_json: bool, only_pro
         click.echo(f"chesslaws check: {err}", err=True)
         sys.exit(2)
     paths = [str(p) for p in files]
+    for path in paths:
+        what = _not_text(path)
+        if what is not None:
+            _not_text_error("check", path, what, "PGN text")
     try:
         reports, total = check_files_dask(paths, scheduler=scheduler, edition=edition,
                                           problems_only=only_problems or not as_json,
