@@ -152,3 +152,25 @@ def test_utf16_or_binary_input_is_named_not_read_as_garbage(tmp_path: Path) -> N
     r = CliRunner().invoke(main, ["check", str(tmp_path / "le.pgn")])
     assert "save it as UTF-8 (iconv -f UTF-16LE -t UTF-8" in r.output
     assert not (tmp_path / "logs").exists()  # convert stopped before writing anything
+
+
+def test_replay_of_a_pgn_file_says_to_convert_it(tmp_path: Path) -> None:
+    import gzip
+
+    text = '[Event "x"]\n[Result "0-1"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n'
+    (tmp_path / "games.pgn").write_text(text)
+    (tmp_path / "games.pgn.gz").write_bytes(gzip.compress(text.encode()))
+    (tmp_path / "export.txt").write_text(text)
+    for name in ("games.pgn", "games.pgn.gz", "export.txt"):
+        code, out = run("replay", str(tmp_path / name))
+        assert code == 2 and "is a PGN file, not a game log" in out, out
+        assert f"chesslaws convert {tmp_path / name} --out logs/" in out and "not valid JSON" not in out, out
+    code, out = run("replay", str(tmp_path / "games.pgn"))
+    assert "chesslaws replay logs/games-1.jsonl" in out
+    # convert's own log of it replays, as the hint says.
+    assert run("convert", str(tmp_path / "games.pgn"), "--out", str(tmp_path / "logs"))[0] == 0
+    code, out = run("replay", str(tmp_path / "logs" / "games-1.jsonl"))
+    assert code == 0 and "checkmate" in out.lower(), out
+    (tmp_path / "broken.jsonl").write_text('{"type": "start"\n')
+    code, out = run("replay", str(tmp_path / "broken.jsonl"))
+    assert code == 2 and "line 1: not valid JSON" in out and "PGN" not in out

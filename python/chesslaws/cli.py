@@ -166,6 +166,30 @@ def _not_text_error(command: str, path: str, what: str, wanted: str) -> NoReturn
     sys.exit(2)
 
 
+def _pgn_stem(path: str) -> str:
+    """The NAME of convert's NAME-N.jsonl for the PGN file ``path``."""
+    import os
+
+    base = os.path.basename(path)
+    for ext in (".gz", ".zst"):
+        base = base[: -len(ext)] if base.endswith(ext) else base
+    return os.path.splitext(base)[0]
+
+
+def _looks_like_pgn(path: str) -> bool:
+    """A PGN file by its name (.pgn, .pgn.gz, .pgn.zst) or its first text (a tag pair, a move number)."""
+    import re
+
+    if path.lower().endswith((".pgn", ".pgn.gz", ".pgn.zst")):
+        return True
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096).decode("latin-1").lstrip("\ufeff\xef\xbb\xbf \t\r\n")
+    except OSError:
+        return False
+    return re.match(r'\[\s*[A-Za-z0-9_]+\s+"|1\.\s*[a-hNBRQKO]', head) is not None
+
+
 def _summary(game: "Game") -> str:
     from chesslaws.game import fmt_duration
 
@@ -255,6 +279,11 @@ def replay(log: str, as_json: bool, as_pgn: bool, at: float | None) -> None:
         click.echo(f"chesslaws replay: cannot read {log}: {err.strerror}", err=True)
         sys.exit(2)
     except ChessLawsError as err:
+        if log != "-" and _looks_like_pgn(log):
+            click.echo(f"chesslaws replay: {log} is a PGN file, not a game log; convert it to game logs first:\n"
+                       f"  chesslaws convert {log} --out logs/\n"
+                       f"  chesslaws replay logs/{_pgn_stem(log)}-1.jsonl", err=True)
+            sys.exit(2)
         click.echo(f"chesslaws replay: {log}: {err}", err=True)
         sys.exit(2)
     if as_pgn:
@@ -332,10 +361,7 @@ def convert(pgn: str, out_dir: str, edition: str | None, report: bool, seconds_p
     if what is not None:
         _not_text_error("convert", pgn, what, "PGN text")
     os.makedirs(out_dir, exist_ok=True)
-    base = os.path.basename(pgn)
-    for ext in (".gz", ".zst"):
-        base = base[: -len(ext)] if base.endswith(ext) else base
-    stem = os.path.splitext(base)[0]
+    stem = _pgn_stem(pgn)
     written = failed = inconsistent = 0
     show_progress = sys.stderr.isatty()
     last_progress = time.monotonic()
