@@ -174,3 +174,18 @@ def test_replay_of_a_pgn_file_says_to_convert_it(tmp_path: Path) -> None:
     (tmp_path / "broken.jsonl").write_text('{"type": "start"\n')
     code, out = run("replay", str(tmp_path / "broken.jsonl"))
     assert code == 2 and "line 1: not valid JSON" in out and "PGN" not in out
+
+
+def test_perft_with_a_depth_alone_counts_from_the_starting_position() -> None:
+    assert run("perft", "3") == (0, "8902\n")
+    assert run("perft", "startpos", "3") == (0, "8902\n")
+    code, out = run("perft", "2", "--divide")
+    assert code == 0 and out.splitlines()[-1] == "400" and "e2e4: 20" in out
+    code, out = run("perft", "--help")
+    assert "[FEN] DEPTH" in out and "chesslaws perft 5" in out
+    code, out = run("perft")
+    assert code == 2 and "missing DEPTH" in out
+    code, out = run("perft", "8/8/8/4k3/8/8/8/4K3 w - - 0 1")
+    assert code == 2 and "missing DEPTH after the position" in out
+    code, out = run("perft", "21")
+    assert code == 2 and "Invalid value for DEPTH" in out and "0 to 20" in out
