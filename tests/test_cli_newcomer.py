@@ -189,3 +189,15 @@ def test_perft_with_a_depth_alone_counts_from_the_starting_position() -> None:
     assert code == 2 and "missing DEPTH after the position" in out
     code, out = run("perft", "21")
     assert code == 2 and "Invalid value for DEPTH" in out and "0 to 20" in out
+
+
+def test_tournament_commands_do_not_create_a_database_that_does_not_exist(tmp_path: Path) -> None:
+    db = tmp_path / "typo.sqlite3"
+    for args in (["list"], ["standings", "Open"], ["export", "Open"], ["export", "Open", "--pgn"], ["show", "Open"],
+                 ["add", "Open", "Ann"], ["pair", "Open"], ["result", "Open", "1", "1", "1-0"]):
+        code, out = run("tournament", *args, "--db", str(db))
+        assert code == 2 and f"the database {db} does not exist" in out, (args, out)
+        assert not list(tmp_path.iterdir()), (args, list(tmp_path.iterdir()))
+    assert run("tournament", "create", "Open", "--rounds", "3", "--db", str(db))[0] == 0
+    code, out = run("tournament", "list", "--db", str(db))
+    assert code == 0 and "Open" in out

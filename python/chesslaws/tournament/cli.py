@@ -12,7 +12,8 @@ import click
 
 from chesslaws.tournament.model import TIEBREAKS, Regulations, Scoring, Tournament, TournamentError
 
-DB_HELP = "SQLite file, or a postgresql:// URL (the same database as `chesslaws serve`)."
+DB_HELP = ("SQLite file (only create and import make it when it does not exist), or a postgresql:// URL (the same "
+           "database as `chesslaws serve`).")
 
 
 def _die(message: str, code: int = 1) -> NoReturn:
@@ -20,9 +21,15 @@ def _die(message: str, code: int = 1) -> NoReturn:
     sys.exit(code)
 
 
-def _store(db: str) -> Any:
+def _store(db: str, *, create: bool = True) -> Any:
+    """The database; with ``create=False`` (every command but create and import) a SQLite file that does not
+    exist is said so, and not created empty."""
     from chesslaws.tournament.store import TournamentStore
 
+    if not create and not db.startswith(("postgresql://", "postgres://")) and db != ":memory:" \
+            and not os.path.exists(db):
+        _die(f"the database {db} does not exist (give the --db of `chesslaws serve`, or create a tournament: "
+             f"chesslaws tournament create NAME --db {db})", 2)
     try:
         return TournamentStore(db)
     except Exception as err:  # the database cannot be opened
@@ -30,7 +37,7 @@ def _store(db: str) -> Any:
 
 
 def _load(db: str, key: str) -> tuple[Any, Tournament]:
-    store = _store(db)
+    store = _store(db, create=False)
     try:
         return store, store.load(key)
     except TournamentError as err:
@@ -206,7 +213,7 @@ def create(name: str, system: str, rounds: int, edition: str, time_control: str,
 @click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL", help=DB_HELP)
 def list_command(db: str) -> None:
     """List the tournaments in the database (id, name)."""
-    for tid, name, _ in _store(db).tournaments():
+    for tid, name, _ in _store(db, create=False).tournaments():
         click.echo(f"{tid}  {name}")
 
 
