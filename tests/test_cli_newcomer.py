@@ -201,3 +201,37 @@ def test_tournament_commands_do_not_create_a_database_that_does_not_exist(tmp_pa
     assert run("tournament", "create", "Open", "--rounds", "3", "--db", str(db))[0] == 0
     code, out = run("tournament", "list", "--db", str(db))
     assert code == 0 and "Open" in out
+
+
+def test_trf_import_errors_name_the_line_and_the_field(tmp_path: Path) -> None:
+    source = (Path(__file__).parent / "data" / "trf_gros2010_xxa_r5absences.trf").read_text(encoding="utf-8")
+    lines = source.split("\n")
+    first = next(i for i, line in enumerate(lines) if line.startswith("001    1 "))
+    number = first + 1  # the file's line number of start number 1
+
+    def broken(line: str) -> str:
+        return "\n".join(lines[:first] + [line] + lines[first + 1:])
+
+    def cell(line: str, column: int, text: str) -> str:  # columns from 1, as TRF-16 numbers them
+        return line[:column - 1] + text + line[column - 1 + len(text):]
+
+    row = lines[first]
+    cases = [
+        (cell(row, 99, "x"), f"line {number}: round 1 result (column 99): 'x' is not one of"),
+        (cell(row, 97, "q"), f"line {number}: round 1 colour (column 97): 'q' is not w, b or -"),
+        (cell(row, 99, "="), f"line {number}: round 1 result (column 99): player 1 (White) scored '=' but the "
+                             "opponent '0'"),
+        (cell(row, 102, "  12"), f"line {number}: round 2 opponent (columns 102-105): player 1 meets 12, but 12 "
+                                 "(line "),
+        (cell(row, 102, "  99"), f"line {number}: round 2 opponent (columns 102-105): player 1 meets 99, who has no "
+                                 "player line (001)"),
+        (cell(row, 5, "   2"), f"line {number + 1}: 001: start number (columns 5-8) 2 is repeated (also on line "
+                               f"{number})"),
+        (cell(row, 5, " 999"), f"line {number}: 001: start number (columns 5-8) 999: the start numbers must run"),
+    ]
+    for i, (line, message) in enumerate(cases):
+        trf = tmp_path / f"broken{i}.trf"
+        trf.write_text(broken(line), encoding="utf-8")
+        code, out = run("tournament", "import", str(trf), "--db", str(tmp_path / "t.sqlite3"))
+        assert code != 0 and message in out, (message, out)
+        assert "line 0" not in out
