@@ -235,3 +235,32 @@ def test_trf_import_errors_name_the_line_and_the_field(tmp_path: Path) -> None:
         code, out = run("tournament", "import", str(trf), "--db", str(tmp_path / "t.sqlite3"))
         assert code != 0 and message in out, (message, out)
         assert "line 0" not in out
+
+
+def test_options_that_would_be_ignored_are_usage_errors(tmp_path: Path) -> None:
+    pgn = tmp_path / "g.pgn"
+    pgn.write_text('[Result "0-1"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n')
+    code, out = run("check", str(pgn), "--unreadable", "keep")
+    assert code == 2 and "add --fix OUT.pgn" in out, out
+    assert run("check", str(pgn), "--unreadable", "keep", "--fix", str(tmp_path / "f.pgn"))[0] == 0
+    assert run("convert", str(pgn), "--out", str(tmp_path / "logs"))[0] == 0
+    log = str(tmp_path / "logs" / "g-1.jsonl")
+    code, out = run("replay", log, "--json", "--pgn")
+    assert code == 2 and "give one of them" in out, out
+    code, out = run("serve", "--engine-pool", "4", "--port", "1")
+    assert code == 2 and "give --engine NAME=COMMAND" in out, out
+    db = str(tmp_path / "t.sqlite3")
+    assert run("tournament", "create", "Open", "--rounds", "3", "--db", db)[0] == 0
+    assert run("tournament", "add", "Open", "Ann", "Bob", "Cleo", "Dan", "--db", db)[0] == 0
+    code, out = run("tournament", "pair", "Open", "--engine", "caissify", "--bbp", "/bin/true", "--db", db)
+    assert code == 2 and "--engine caissify does not use" in out, out
+    assert run("tournament", "pair", "Open", "--engine", "caissify", "--db", db)[0] == 0
+    code, out = run("tournament", "result", "Open", "1", "1", "1-0", "--game", log, "--db", db)
+    assert code == 2 and "not both" in out, out
+    code, out = run("tournament", "result", "Open", "1", "1", "1-0", "--at", "60", "--db", db)
+    assert code == 2 and "give --game" in out, out
+    code, out = run("tournament", "export", "Open", "--round", "1", "--db", db)
+    assert code == 2 and "add --pgn" in out, out
+    code, out = run("tournament", "standings", "Open", "--json", "--crosstable", "--db", db)
+    assert code == 2 and "give one of them" in out, out
+

@@ -269,6 +269,9 @@ def replay(log: str, as_json: bool, as_pgn: bool, at: float | None) -> None:
 
     from chesslaws.game import Game, read_log
 
+    if as_json and as_pgn:
+        raise click.UsageError("--json and --pgn print the game in two ways: give one of them")
+
     try:
         if log == "-":
             import io
@@ -513,6 +516,9 @@ def serve(host: str, port: int, db: str, no_rate_limits: bool, ws_compression: b
       chesslaws serve --db postgresql://user@localhost/chesslaws
       chesslaws serve --engine stockfish=/usr/games/stockfish --engine-pool 2
     """
+    if not engines and click.get_current_context().get_parameter_source("engine_pool") \
+            == click.core.ParameterSource.COMMANDLINE:
+        raise click.UsageError("--engine-pool sizes the pool of each --engine: give --engine NAME=COMMAND")
     try:
         from chesslaws.server import open_store, run
     except ImportError as err:
@@ -621,6 +627,9 @@ def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_prob
     from chesslaws.check import FileCheck, FixCounts, GameReport, Summary
     from chesslaws.editions import get_edition
 
+    if fix_path is None and click.get_current_context().get_parameter_source("unreadable") \
+            == click.core.ParameterSource.COMMANDLINE:
+        raise click.UsageError("--unreadable says what --fix writes of the games it cannot read: add --fix OUT.pgn")
     total = Summary(edition=edition)
     out = sys.stdout
     show_progress = sys.stderr.isatty()

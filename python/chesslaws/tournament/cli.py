@@ -284,6 +284,9 @@ def pair(tournament_key: str, engine: str, bbp_path: str | None, db: str) -> Non
       chesslaws tournament pair Open --bbp /opt/bbp/bbpPairings.exe
       chesslaws tournament pair Open --engine caissify
     """
+    if engine == "caissify" and click.get_current_context().get_parameter_source("bbp_path") \
+            == click.core.ParameterSource.COMMANDLINE:
+        raise click.UsageError("--bbp names bbpPairings, which --engine caissify does not use")
     from chesslaws.tournament.pairing import (
         LARGE_FOR_CAISSIFY, BbpDutch, CaissifyDutch, SwissEngine, find_bbp, pair_next_round,
     )
@@ -342,6 +345,10 @@ def result(tournament_key: str, round_number: int, table: int, result: str | Non
     """
     from chesslaws.game import Game
 
+    if game_log and result:
+        raise click.UsageError(f"give RESULT or --game LOG, not both (the log's result would stand, not {result})")
+    if at is not None and not game_log:
+        raise click.UsageError("--at is the time in the game of --game LOG: give --game")
     store, t = _load(db, tournament_key)
     try:
         if game_log:
@@ -533,6 +540,8 @@ def standings_command(source: str, as_json: bool, tiebreaks: str | None, crossta
     from chesslaws.tournament.tiebreaks import crosstable as make_crosstable
     from chesslaws.tournament.tiebreaks import standings
 
+    if as_json and crosstable:
+        raise click.UsageError("--crosstable is printed as text, not in --json: give one of them")
     t = _tournament_from(source, db)
     codes = _tiebreaks(tiebreaks, t.regulations.system, tiebreak_rules or t.regulations.tiebreak_rules) \
         if tiebreaks else t.regulations.tiebreaks
@@ -566,7 +575,7 @@ def standings_command(source: str, as_json: bool, tiebreaks: str | None, crossta
 
 @tournament.command()
 @click.argument("tournament_key", metavar="TOURNAMENT")
-@click.option("--round", "round_number", type=int, default=None, help="Only this round (PGN).")
+@click.option("--round", "round_number", type=int, default=None, help="With --pgn: only this round's games.")
 @click.option("--pgn", "as_pgn", is_flag=True, help="PGN of the games whose logs are stored, instead of TRF.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default="-", show_default=True,
               help="File to write ('-': standard output).")
@@ -579,6 +588,8 @@ def export(tournament_key: str, round_number: int | None, as_pgn: bool, output: 
       chesslaws tournament export Open -o open.trf
       chesslaws tournament export Open --pgn --round 3 -o round3.pgn
     """
+    if round_number is not None and not as_pgn:
+        raise click.UsageError("--round exports one round's games as PGN: add --pgn (the TRF holds every round)")
     store, t = _load(db, tournament_key)
     if as_pgn:
         from chesslaws.tournament.pgn import event_pgn
