@@ -263,4 +263,20 @@ def test_options_that_would_be_ignored_are_usage_errors(tmp_path: Path) -> None:
     assert code == 2 and "add --pgn" in out, out
     code, out = run("tournament", "standings", "Open", "--json", "--crosstable", "--db", db)
     assert code == 2 and "give one of them" in out, out
+    code, out = run("tournament", "add", "Open", "--db", db)
+    assert code == 2 and "--from-trf" in out, out
 
+
+def test_tournament_add_from_trf_registers_the_files_players(tmp_path: Path) -> None:
+    trf = Path(__file__).parent / "data" / "trf_gros2010_xxa_r5absences.trf"
+    db = str(tmp_path / "t.sqlite3")
+    assert run("tournament", "create", "Gros", "--rounds", "9", "--db", db)[0] == 0
+    code, out = run("tournament", "add", "Gros", "--from-trf", str(trf), "--db", db)
+    players = sum(1 for line in trf.read_text(encoding="utf-8").splitlines() if line.startswith("001"))
+    assert code == 0 and out.strip() == f"{players} players", out
+    code, out = run("tournament", "standings", "Gros", "--json", "--db", db)
+    assert "Mirzoev Azer" in out
+    code, out = run("tournament", "add", "Gros", "Ann", "--from-trf", str(trf), "--db", db)
+    assert code == 2 and "give no NAMES" in out
+    code, out = run("tournament", "add", "Gros", "--from-trf", str(trf), "--rating", "2000", "--db", db)
+    assert code == 2 and "no --rating" in out

@@ -219,7 +219,7 @@ def list_command(db: str) -> None:
 
 @tournament.command()
 @click.argument("tournament_key", metavar="TOURNAMENT")
-@click.argument("names", nargs=-1, required=True)
+@click.argument("names", nargs=-1)
 @click.option("--rating", type=click.IntRange(0, 3500), default=0, help="Rating (0: unrated).")
 @click.option("--title", default="", help="GM, IM, WGM, FM...")
 @click.option("--federation", default="", help="Three-letter federation code.")
@@ -235,11 +235,34 @@ def add(tournament_key: str, names: tuple[str, ...], rating: int, title: str, fe
     Examples:
       chesslaws tournament add Open "Carlsen, Magnus" --rating 2830 --title GM --federation NOR
       chesslaws tournament add Open Ann Bob Cleo Dan
+      chesslaws tournament add Open --from-trf entries.trf
     """
+    ctx = click.get_current_context()
+    if from_trf is not None:
+        given = [f"--{n.replace('_', '-')}" for n in ("rating", "title", "federation", "fide_id")
+                 if ctx.get_parameter_source(n) == click.core.ParameterSource.COMMANDLINE]
+        if names or given:
+            raise click.UsageError("--from-trf takes the players and their details from the file: give no NAMES"
+                                   + (f" and no {', '.join(given)}" if given else ""))
+    elif not names:
+        raise click.UsageError("give the NAMES of the players, or --from-trf FILE.trf")
     store, t = _load(db, tournament_key)
+    people: list[tuple[str, int, str, str, str, str, str]] = [(n, rating, title, federation, fide_id, "", "")
+                                                              for n in names]
+    if from_trf is not None:
+        from chesslaws.tournament.trf import read_trf
+
+        try:
+            with open(from_trf, encoding="utf-8", errors="replace") as f:
+                entries = read_trf(f.read())
+        except OSError as err:
+            _die(f"cannot read {from_trf}: {err}", 2)
+        except TournamentError as err:
+            _die(f"{from_trf}: {err}")
+        people = [(p.name, p.rating, p.title, p.federation, p.fide_id, p.sex, p.birth) for p in entries.players]
     try:
-        for n in names:
-            t = t.add_player(n, rating, title, federation, fide_id)
+        for person in people:
+            t = t.add_player(*person)
     except (TournamentError, Exception) as err:
         _die(str(err))
     _save(store, t)
