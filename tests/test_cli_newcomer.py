@@ -280,3 +280,19 @@ def test_tournament_add_from_trf_registers_the_files_players(tmp_path: Path) -> 
     assert code == 2 and "give no NAMES" in out
     code, out = run("tournament", "add", "Gros", "--from-trf", str(trf), "--rating", "2000", "--db", db)
     assert code == 2 and "no --rating" in out
+
+
+def test_swiss_options_given_to_a_round_robin_are_usage_errors(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.sqlite3")
+    code, out = run("tournament", "create", "RR", "--system", "round-robin", "--rounds", "5", "--db", db)
+    assert code == 2 and "--rounds is for a Swiss" in out, out
+    code, out = run("tournament", "create", "RR", "--system", "round-robin", "--initial-colour", "black", "--db", db)
+    assert code == 2 and "--initial-colour is for a Swiss" in out, out
+    assert run("tournament", "list", "--db", db)[0] == 2  # nothing was created
+    assert run("tournament", "create", "RR", "--system", "round-robin", "--db", db)[0] == 0
+    assert run("tournament", "add", "RR", "A", "B", "C", "D", "--db", db)[0] == 0
+    trf = tmp_path / "rr.trf"
+    assert run("tournament", "export", "RR", "-o", str(trf), "--db", db)[0] == 0
+    code, out = run("tournament", "import", str(trf), "--rounds", "5", "--name", "RR2", "--db", db)
+    assert code == 2 and "--rounds is for a Swiss" in out, out
+    assert run("tournament", "import", str(trf), "--name", "RR2", "--db", db)[0] == 0

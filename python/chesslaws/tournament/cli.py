@@ -198,6 +198,13 @@ def create(name: str, system: str, rounds: int, edition: str, time_control: str,
            scoring: str, quickplay: bool, tiebreaks: str | None, tiebreak_rules: str, unrated_rating: int | None,
            acceleration: str, initial_colour: str, site: str, date: str, db: str) -> None:
     """Create a tournament NAME with its regulations; prints its id."""
+    if system != "swiss":
+        ctx = click.get_current_context()
+        given = [f"--{n.replace('_', '-')}" for n in ("rounds", "initial_colour")
+                 if ctx.get_parameter_source(n) == click.core.ParameterSource.COMMANDLINE]
+        if given:
+            raise click.UsageError(f"{' and '.join(given)} {'is' if len(given) == 1 else 'are'} for a Swiss: a round "
+                                   "robin's rounds and colours are the Berger tables' (C.05)")
     try:
         reg = Regulations(system=system, rounds=rounds, edition=edition, time_control=time_control,  # type: ignore[arg-type]
                           default_time=default_time, scoring=Scoring.parse(scoring), quickplay=quickplay,
@@ -514,6 +521,9 @@ def import_trf(trf_file: str, name: str | None, rounds: int | None, edition: str
         _die(f"cannot read {trf_file}: {err}", 2)
     try:
         t = read_trf(text)
+        if rounds and t.regulations.system != "swiss":
+            raise click.UsageError(f"--rounds is for a Swiss; {trf_file} is a {t.regulations.system} (its 092 "
+                                   "line): its rounds are the Berger tables' (C.05)")
         codes = _tiebreaks(tiebreaks, t.regulations.system, tiebreak_rules)
         reg = Regulations(system=t.regulations.system, rounds=rounds or t.regulations.rounds, edition=edition,
                           time_control=time_control or t.regulations.time_control, scoring=t.regulations.scoring,
