@@ -296,3 +296,17 @@ def test_swiss_options_given_to_a_round_robin_are_usage_errors(tmp_path: Path) -
     code, out = run("tournament", "import", str(trf), "--rounds", "5", "--name", "RR2", "--db", db)
     assert code == 2 and "--rounds is for a Swiss" in out, out
     assert run("tournament", "import", str(trf), "--name", "RR2", "--db", db)[0] == 0
+
+
+def test_help_texts_say_what_the_options_do() -> None:
+    def run(*args: str) -> tuple[int, str]:  # the help as words, whatever the terminal's width
+        code, out = globals()["run"](*args)
+        return code, " ".join(out.split())
+
+    code, out = run("check", "--help")
+    assert "--only-problems" in out and "With --json: only the games with findings" in out
+    assert "check games.pgn.zst --only-problems" not in out  # the text report lists only those anyway
+    code, out = run("replay", "--help")
+    assert "a PGN file is not a log: convert it first" in out
+    code, out = run("convert", "--help")
+    assert "Examples:" in out and "2 for a file that is not" in out

@@ -256,7 +256,9 @@ def _summary(game: "Game") -> str:
 def replay(log: str, as_json: bool, as_pgn: bool, at: float | None) -> None:
     """Replay the game log LOG (JSON Lines) under its edition of the Laws.
 
-    Prints the position, the clocks, the moves and every ruling with its
+    LOG is a log as `chesslaws serve` gives it (GET /api/games/ID/log) or
+    `chesslaws convert` writes it from a PGN file ('-' for standard input);
+    a PGN file is not a log: convert it first. Prints the position, the clocks, the moves and every ruling with its
     article. With --json, prints the state as in docs/game-log.md.
     A log that cannot be replayed gives its line number and the reason,
     and exit status 2.
@@ -356,10 +358,11 @@ def convert(pgn: str, out_dir: str, edition: str | None, report: bool, seconds_p
     (illegal moves, another variant) are reported and skipped. Chess960 games
     (a Variant tag such as Chess960 or cutechess's fischerandom) convert under
     the 2023 Laws, the only edition with Chess960 (Guidelines II). Exit status 0 when
-    every game converted consistently, 1 otherwise.
+    every game converted consistently, 1 otherwise, 2 for a file that is not
+    PGN text (UTF-16, binary) or cannot be read.
 
     \b
-    Example:
+    Examples:
       chesslaws convert games.pgn --out logs/ --edition 1997
       chesslaws convert lichess.pgn.zst --out logs/ --report
       chesslaws replay logs/games-1.jsonl
@@ -569,7 +572,8 @@ def serve(host: str, port: int, db: str, no_rate_limits: bool, ws_compression: b
               help="The Laws to apply.")
 @click.option("--json", "as_json", is_flag=True,
               help="One JSON object per game (with its findings), then a summary object.")
-@click.option("--only-problems", is_flag=True, help="Report only the games with findings.")
+@click.option("--only-problems", is_flag=True,
+              help="With --json: only the games with findings (the text report never lists the others).")
 @click.option("--jobs", type=click.IntRange(1, 1024), default=None,
               help="Threads checking games (default: all cores; with --dask: per file).")
 @click.option("--fix", "fix_path", default=None, metavar="OUT.pgn", type=click.Path(dir_okay=False),
@@ -615,7 +619,7 @@ def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_prob
 
     \b
     Examples:
-      chesslaws check games.pgn.zst --only-problems
+      chesslaws check games.pgn.zst
       zcat games.pgn.gz | chesslaws check - --json --edition 1997
       chesslaws check twic.pgn --fix twic-fixed.pgn --edition 2023
       chesslaws check old.pgn --edition 1989 --fix old-fixed.pgn --unreadable keep
