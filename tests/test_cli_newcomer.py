@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from chesslaws.cli import main
@@ -310,3 +311,22 @@ def test_help_texts_say_what_the_options_do() -> None:
     assert "a PGN file is not a log: convert it first" in out
     code, out = run("convert", "--help")
     assert "Examples:" in out and "2 for a file that is not" in out
+
+
+def test_replay_of_standard_input_is_checked_as_a_file_is_and_leaves_no_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tempfile
+
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    pgn = '[Result "0-1"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n'
+    r = CliRunner().invoke(main, ["replay", "-"], input=pgn.encode("utf-16"))
+    assert r.exit_code == 2 and "standard input is UTF-16 text" in r.output and "iconv" not in r.output, r.output
+    r = CliRunner().invoke(main, ["replay", "-"], input=pgn)
+    assert r.exit_code == 2 and "standard input is PGN, not a game log" in r.output, r.output
+    (tmp_path / "g.pgn").write_text(pgn)
+    assert run("convert", str(tmp_path / "g.pgn"), "--out", str(tmp_path))[0] == 0
+    r = CliRunner().invoke(main, ["replay", "-"], input=(tmp_path / "g-1.jsonl").read_bytes())
+    assert r.exit_code == 0 and "checkmate" in r.output, r.output
+    assert list(temp.iterdir()) == []  # the copy of standard input is removed

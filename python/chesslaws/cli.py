@@ -167,7 +167,7 @@ def _not_text_error(command: str, path: str, what: str, wanted: str) -> NoReturn
         import os
 
         fix = "; save it as UTF-8"
-        if not path.endswith((".gz", ".zst")):
+        if not path.endswith((".gz", ".zst")) and path != "standard input":
             fix += f" (iconv -f {what.split()[0]} -t UTF-8 {path} > utf8-{os.path.basename(path)})"
     elif what.endswith("-compressed") or "archive" in what:
         fix = "; decompress it first (chesslaws reads plain, .gz and .zst files)"
@@ -258,10 +258,12 @@ def replay(log: str, as_json: bool, as_pgn: bool, at: float | None) -> None:
 
     LOG is a log as `chesslaws serve` gives it (GET /api/games/ID/log) or
     `chesslaws convert` writes it from a PGN file ('-' for standard input);
-    a PGN file is not a log: convert it first. Prints the position, the clocks, the moves and every ruling with its
-    article. With --json, prints the state as in docs/game-log.md.
-    A log that cannot be replayed gives its line number and the reason,
-    and exit status 2.
+    a PGN file is not a log: convert it first.
+
+    Prints the position, the clocks, the moves and every ruling with its
+    article. With --json, prints the state as in docs/game-log.md. A log
+    that cannot be replayed gives its line number and the reason, and exit
+    status 2.
 
     \b
     Example:
@@ -274,20 +276,20 @@ def replay(log: str, as_json: bool, as_pgn: bool, at: float | None) -> None:
     if as_json and as_pgn:
         raise click.UsageError("--json and --pgn print the game in two ways: give one of them")
 
-    try:
-        if log == "-":
-            import io
-            import tempfile
+    import os
+    import tempfile
 
-            data = sys.stdin.read()
-            with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as fh:
-                fh.write(data)
-                path = fh.name
+    stdin_copy = None
+    try:
+        if log == "-":  # standard input, as a file: read once, checked as a file is, then removed
+            with tempfile.NamedTemporaryFile("wb", suffix=".jsonl", delete=False) as fh:
+                fh.write(click.get_binary_stream("stdin").read())
+                stdin_copy = path = fh.name
         else:
             path = log
-            what = _not_text(path)
-            if what is not None:
-                _not_text_error("replay", log, what, "a game log (UTF-8 JSON Lines)")
+        what = _not_text(path)
+        if what is not None:
+            _not_text_error("replay", "standard input" if log == "-" else log, what, "a game log (UTF-8 JSON Lines)")
         game = Game.from_events(read_log(path))
         if at is not None:
             game = game.at(at)
@@ -295,13 +297,20 @@ def replay(log: str, as_json: bool, as_pgn: bool, at: float | None) -> None:
         click.echo(f"chesslaws replay: cannot read {log}: {err.strerror}", err=True)
         sys.exit(2)
     except ChessLawsError as err:
-        if log != "-" and _looks_like_pgn(log):
-            click.echo(f"chesslaws replay: {log} is a PGN file, not a game log; convert it to game logs first:\n"
-                       f"  chesslaws convert {log} --out logs/\n"
-                       f"  chesslaws replay logs/{_pgn_stem(log)}-1.jsonl", err=True)
+        if _looks_like_pgn(path):
+            if log == "-":
+                click.echo("chesslaws replay: standard input is PGN, not a game log; save it to a file and convert "
+                           "it to game logs first:\n  chesslaws convert FILE.pgn --out logs/", err=True)
+            else:
+                click.echo(f"chesslaws replay: {log} is a PGN file, not a game log; convert it to game logs first:\n"
+                           f"  chesslaws convert {log} --out logs/\n"
+                           f"  chesslaws replay logs/{_pgn_stem(log)}-1.jsonl", err=True)
             sys.exit(2)
         click.echo(f"chesslaws replay: {log}: {err}", err=True)
         sys.exit(2)
+    finally:
+        if stdin_copy is not None:
+            os.unlink(stdin_copy)
     if as_pgn:
         from chesslaws.records import game_to_pgn
 
