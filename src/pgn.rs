@@ -1163,6 +1163,27 @@ mod tests {
     }
 
     #[test]
+    fn read_as_check_reads_them() {
+        // Tag values with quotes not escaped, as check's parse_tag_line reads them.
+        assert_eq!(
+            repair_tag_line(b"[Site \"Club \"Victory\"\"]\r\n").as_deref(),
+            Some(&b"[Site \"Club \\\"Victory\\\"\"]\r\n"[..])
+        );
+        assert_eq!(repair_tag_line(b"[Site \"Club\"]\n"), None);
+        assert_eq!(repair_tag_line(b"1. e4 e5 *\n"), None);
+        let g = read("[Event \"Tournament \"Championship\" Finals\"]\n[White \"A\"]\n\n1. e2-e4 {x} e7e5 2. \u{2658}f3 += N Nc6 *\n");
+        assert_eq!(g.len(), 1);
+        assert_eq!(g[0].tags[0], ("Event".into(), "Tournament \"Championship\" Finals".into()));
+        assert!(g[0].errors.is_empty(), "{:?}", g[0].errors);
+        let san: Vec<&str> = g[0].moves.iter().map(|m| m.san.as_str()).collect();
+        assert_eq!(san, ["e4", "e5", "Nf3", "Nc6"]);
+        assert_eq!(g[0].moves[0].comment.as_deref(), Some("x"));
+        // A move check cannot play is an error here too, and nothing after it is played.
+        let g = read("1. e2-e5 e5 *\n");
+        assert!(g[0].moves.is_empty() && g[0].errors[0].reason.starts_with("illegal move"), "{:?}", g[0].errors);
+    }
+
+    #[test]
     fn normal_is_standard_chess() {
         for v in ["normal", "Standard", "From Position", "standard  chess"] {
             let g = read(&format!("[Variant \"{v}\"]\n\n1. e4 *\n"));
