@@ -439,36 +439,22 @@ pub fn scan_movetext(text: &[u8], offsets: bool) -> Scan {
             }
             _ => {
                 let rest = &text[i..];
-                let result_len = if rest.starts_with(b"1-0") || rest.starts_with(b"0-1") {
-                    if rest.starts_with(b"0-1") || !rest.starts_with(b"0-0") {
-                        3
-                    } else {
-                        0
-                    }
-                } else if rest.starts_with(b"1/2-1/2") {
-                    7
-                } else if rest.starts_with("½-½".as_bytes()) {
-                    "½-½".len()
-                } else {
-                    0
-                };
-                if result_len > 0 {
+                if let Some((result_len, outcome)) = result_token(rest) {
                     if depth == 0 {
                         out.result_at = Some((i, i + result_len));
                         out.final_comment = comment;
                     }
-                    out.events.push(Event::Outcome(match rest[0] {
-                        b'1' if result_len == 3 => Outcome::Known(KnownOutcome::Decisive { winner: Color::White }),
-                        b'0' => Outcome::Known(KnownOutcome::Decisive { winner: Color::Black }),
-                        _ => Outcome::Known(KnownOutcome::Draw),
-                    }));
+                    out.events.push(Event::Outcome(outcome));
                     i += result_len;
                     continue;
                 }
                 if c == b'0' {
-                    if rest.starts_with(b"0-0") {
-                        let long = rest.starts_with(b"0-0-0");
-                        i += if long { 5 } else { 3 };
+                    let d = dash_len(&rest[1..]);
+                    if d > 0 && rest[1 + d..].starts_with(b"0") {
+                        let short = 2 + d;
+                        let d2 = dash_len(&rest[short..]);
+                        let long = d2 > 0 && rest[short + d2..].starts_with(b"0");
+                        i += if long { short + d2 + 1 } else { short };
                         let suffix = match text.get(i) {
                             Some(b'+') => Some(shakmaty::san::Suffix::Check),
                             Some(b'#') => Some(shakmaty::san::Suffix::Checkmate),
@@ -549,6 +535,32 @@ pub fn scan_movetext(text: &[u8], offsets: bool) -> Scan {
     }
     out.plain = plain;
     out
+}
+
+/// The length of the dash starting `rest`: `-`, or the en or em dash that
+/// `pgn_reader` also reads in a result (`1–0`) and in castling with zeros.
+fn dash_len(rest: &[u8]) -> usize {
+    ["-", "\u{2013}", "\u{2014}"].iter().find(|d| rest.starts_with(d.as_bytes())).map_or(0, |d| d.len())
+}
+
+/// A result token starting `rest`, as `pgn_reader` reads it: `1-0`, `0-1`,
+/// `1/2-1/2`, `½-½`, with any dash of [`dash_len`].
+fn result_token(rest: &[u8]) -> Option<(usize, Outcome)> {
+    let half = "½".as_bytes();
+    let draw = Outcome::Known(KnownOutcome::Draw);
+    let (head, tail, outcome): (&[u8], &[u8], Outcome) = if rest.starts_with(b"1/2") {
+        (b"1/2", b"1/2", draw)
+    } else if rest.starts_with(half) {
+        (half, half, draw)
+    } else if rest.starts_with(b"1") {
+        (b"1", b"0", Outcome::Known(KnownOutcome::Decisive { winner: Color::White }))
+    } else if rest.starts_with(b"0") {
+        (b"0", b"1", Outcome::Known(KnownOutcome::Decisive { winner: Color::Black }))
+    } else {
+        return None;
+    };
+    let d = dash_len(&rest[head.len()..]);
+    (d > 0 && rest[head.len() + d..].starts_with(tail)).then_some((head.len() + d + tail.len(), outcome))
 }
 
 /// Annotation symbols written in the movetext (Informator-style
@@ -3189,6 +3201,16 @@ mod tests {
 
     #[test]
     fn scanning() {
+        // The dashes pgn_reader reads in results and castling with zeros: en and em dash.
+        for (text, result) in [("1. e4 e5 1\u{2013}0\n", "1\u{2013}0"), ("1. e4 e5 0\u{2014}1\n", "0\u{2014}1"),
+                               ("1. e4 e5 1/2\u{2013}1/2\n", "1/2\u{2013}1/2"), ("1. e4 e5 ½\u{2013}½\n", "½\u{2013}½")] {
+            let sc = scan_movetext(text.as_bytes(), false);
+            assert!(sc.extras.is_empty(), "{text}: {:?}", sc.extras);
+            let (a, b) = sc.result_at.unwrap();
+            assert_eq!(&text.as_bytes()[a..b], result.as_bytes());
+        }
+        let sc = scan_movetext("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. 0\u{2013}0 *\n".as_bytes(), false);
+        assert!(sc.extras.is_empty(), "{:?}", sc.extras);
         let sc = scan_movetext(b"1. e4 e5 2. Zz9 *\n", true);
         assert_eq!(sc.extras, vec![(2, "Zz9".to_string())]);
         assert_eq!(sc.result_at, Some((16, 17)));

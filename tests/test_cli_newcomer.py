@@ -330,3 +330,17 @@ def test_replay_of_standard_input_is_checked_as_a_file_is_and_leaves_no_file(
     r = CliRunner().invoke(main, ["replay", "-"], input=(tmp_path / "g-1.jsonl").read_bytes())
     assert r.exit_code == 0 and "checkmate" in r.output, r.output
     assert list(temp.iterdir()) == []  # the copy of standard input is removed
+
+
+def test_results_written_with_an_en_or_em_dash_are_results_to_check_as_to_convert(tmp_path: Path) -> None:
+    import json
+
+    pgn = tmp_path / "dashes.pgn"
+    pgn.write_text('[Event "a"]\n\n1. f3 e5 2. g4 Qh4# 0\u20131\n\n'
+                   '[Event "b"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. 0\u20130 Nf6 1/2\u20141/2\n', encoding="utf-8")
+    code, out = run("check", str(pgn), "--json", "--jobs", "1")
+    games = [json.loads(line) for line in out.splitlines()][:-1]
+    assert code == 0 and [(g["result"], g["plies"], g["findings"]) for g in games] == [
+        ("0-1", 4, []), ("1/2-1/2", 8, [])], out
+    code, out = run("convert", str(pgn), "--out", str(tmp_path / "logs"))
+    assert code == 0 and "2 game logs written" in out, out
