@@ -630,7 +630,14 @@ impl GameCollector {
             self.started = true;
             self.game.line = junk.first().map_or(line, |j| j.line.min(line));
         }
-        for j in junk {
+        let mut junk = junk.into_iter().peekable();
+        while let Some(j) = junk.next() {
+            if j.text == "e" && junk.peek().is_some_and(|n| n.text == "p") {
+                // "e.p." (en passant) written after the move: the reader passes
+                // over "e" and "p" between its dots; check skips it too.
+                junk.next();
+                continue;
+            }
             let words: Vec<&str> = j.text.split_ascii_whitespace().collect();
             let readable = !j.text.starts_with('[')
                 && !words.is_empty()
@@ -1178,6 +1185,9 @@ mod tests {
         let san: Vec<&str> = g[0].moves.iter().map(|m| m.san.as_str()).collect();
         assert_eq!(san, ["e4", "e5", "Nf3", "Nc6"]);
         assert_eq!(g[0].moves[0].comment.as_deref(), Some("x"));
+        // "e.p." after an en passant capture is no move.
+        let g = read("1. e4 a6 2. e5 d5 3. exd6 e.p. c6 *\n");
+        assert!(g[0].errors.is_empty() && g[0].moves.len() == 6, "{:?}", g[0].errors);
         // A move check cannot play is an error here too, and nothing after it is played.
         let g = read("1. e2-e5 e5 *\n");
         assert!(g[0].moves.is_empty() && g[0].errors[0].reason.starts_with("illegal move"), "{:?}", g[0].errors);

@@ -88,6 +88,10 @@ d7d8R 1-0
 [Result "1-0"]
 
 55. d8Q+ 1-0
+
+[Event "en passant written out"]
+
+1. e4 a6 2. e5 d5 3. exd6 e.p. c6 *
 """
 
 
@@ -98,12 +102,12 @@ def test_convert_reads_every_record_check_reads(tmp_path: Path) -> None:
     pgn.write_text(ODD_RECORDS, encoding="utf-8")
     r = CliRunner().invoke(main, ["check", str(pgn), "--json", "--jobs", "1"])
     games = [json.loads(line) for line in r.output.splitlines()][:-1]
-    assert [g["plies"] for g in games] == [32, 1, 1], r.output
+    assert [g["plies"] for g in games] == [32, 1, 1, 6], r.output
     assert not any(f["kind"] in ("unreadable_move", "illegal_move") for g in games for f in g["findings"]), r.output
     assert games[0]["tags"]["Event"] == 'Tournament "Championship" Finals'
     out = tmp_path / "logs"
     r = CliRunner().invoke(main, ["convert", str(pgn), "--out", str(out)])
-    assert "3 game logs written" in r.output and "skipped" not in r.output, r.output
+    assert "4 game logs written" in r.output and "skipped" not in r.output, r.output
     for number, g in enumerate(games, 1):
         events = [json.loads(line) for line in (out / f"odd-{number}.jsonl").read_text().splitlines()]
         assert sum(e["type"] == "move" for e in events) == g["plies"]
