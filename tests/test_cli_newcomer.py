@@ -138,7 +138,7 @@ def test_utf16_or_binary_input_is_named_not_read_as_garbage(tmp_path: Path) -> N
         "bom.pgn": ("\ufeff" + text).encode("utf-16-le"),  # Windows Notepad's "Unicode"
         "le.pgn": text.encode("utf-16-le"),  # no byte-order mark
         "bom.pgn.gz": gzip.compress(text.encode("utf-16")),
-        "prog.pgn": b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 8,
+        "prog.pgn": b"\x7fELF\x02\x01\x01\x00" + bytes(56) + bytes(range(256)) * 8,  # an executable's start
         "games.zip": b"PK\x03\x04" + bytes(200),
     }
     for name, data in files.items():
@@ -157,6 +157,17 @@ def test_utf16_or_binary_input_is_named_not_read_as_garbage(tmp_path: Path) -> N
     r = CliRunner().invoke(main, ["check", str(tmp_path / "le.pgn")])
     assert "save it as UTF-8 (iconv -f UTF-16LE -t UTF-8" in r.output
     assert not (tmp_path / "logs").exists()  # convert stopped before writing anything
+    # Standard input, which only the native reader sees (a process of its own: it reads file descriptor 0).
+    import subprocess
+    import sys
+
+    p = subprocess.run([sys.executable, "-m", "chesslaws.cli", "check", "-"], input=files["le.pgn"],
+                       capture_output=True, timeout=60)
+    assert p.returncode == 2 and b"standard input is UTF-16LE text" in p.stderr, p
+    # A stray control character does not make a PGN file binary: it is read, as the text it is in.
+    (tmp_path / "stray.pgn").write_bytes(text.replace("2. g4", "2. g4 \x00").encode())
+    code, out = run("check", str(tmp_path / "stray.pgn"))
+    assert code == 1 and "unreadable_move" in out and "binary" not in out, out
 
 
 def test_replay_of_a_pgn_file_says_to_convert_it(tmp_path: Path) -> None:

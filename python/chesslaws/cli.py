@@ -151,14 +151,17 @@ def _not_text(path: str) -> str | None:
                         (b"%PDF", "a PDF document"), (b"SQLite format 3\x00", "an SQLite database")):
         if head.startswith(magic):
             return what
-    if b"\x00" not in head:
-        return None
     even, odd = head[0::2], head[1::2]
-    if odd.count(0) > 0.9 * len(odd):
+    if odd and odd.count(0) > 0.9 * len(odd):
         return "UTF-16LE text (without a byte-order mark)"
-    if even.count(0) > 0.9 * len(even):
+    if even and even.count(0) > 0.9 * len(even):
         return "UTF-16BE text (without a byte-order mark)"
-    return "a binary file"
+    # Control characters that no text has (a stray one in a PGN file is read as the text it is in).
+    control = sum(1 for b in head if b < 0x20 and b not in b"\t\n\r\x0b\x0c\x1a\x1b")
+    nul = head.count(0)
+    if (nul >= 4 and nul * 100 > len(head)) or (control >= 4 and control * 10 > len(head)):
+        return "a binary file"
+    return None
 
 
 def _not_text_error(command: str, path: str, what: str, wanted: str) -> NoReturn:
