@@ -359,3 +359,18 @@ def test_results_written_with_an_en_or_em_dash_are_results_to_check_as_to_conver
         ("0-1", 4, []), ("1/2-1/2", 8, [])], out
     code, out = run("convert", str(pgn), "--out", str(tmp_path / "logs"))
     assert code == 0 and "2 game logs written" in out, out
+
+
+def test_tournament_show_of_a_round_not_paired_says_so(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.sqlite3")
+    assert run("tournament", "create", "Open", "--rounds", "3", "--db", db)[0] == 0
+    assert run("tournament", "add", "Open", "A", "B", "C", "D", "--db", db)[0] == 0
+    code, out = run("tournament", "show", "Open", "1", "--db", db)
+    assert code == 1 and "round 1 is not paired (no round is paired, of 3)" in out, out
+    assert run("tournament", "pair", "Open", "--engine", "caissify", "--db", db)[0] == 0
+    code, out = run("tournament", "show", "Open", "7", "--db", db)
+    assert code == 1 and "round 7 is not paired (rounds 1..1 are paired, of 3)" in out, out
+    code, out = run("tournament", "show", "Open", "1", "--db", db)
+    assert code == 0 and "Round 1" in out
+    code, out = run("tournament", "standings", str(tmp_path / "missing.trf"))
+    assert code == 2 and "cannot read" in out and "No such file or directory" in out and "Errno" not in out, out

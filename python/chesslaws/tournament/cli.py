@@ -263,7 +263,7 @@ def add(tournament_key: str, names: tuple[str, ...], rating: int, title: str, fe
             with open(from_trf, encoding="utf-8", errors="replace") as f:
                 entries = read_trf(f.read())
         except OSError as err:
-            _die(f"cannot read {from_trf}: {err}", 2)
+            _die(f"cannot read {from_trf}: {err.strerror}", 2)
         except TournamentError as err:
             _die(f"{from_trf}: {err}")
         people = [(p.name, p.rating, p.title, p.federation, p.fide_id, p.sex, p.birth) for p in entries.players]
@@ -441,7 +441,7 @@ def _tournament_from(source: str, db: str) -> Tournament:
             with open(source, encoding="utf-8", errors="replace") as f:
                 return read_trf(f.read())
         except OSError as err:
-            _die(f"cannot read {source}: {err}", 2)
+            _die(f"cannot read {source}: {err.strerror}", 2)
         except TournamentError as err:
             _die(f"{source}: {err}")
     return _load(db, source)[1]
@@ -658,6 +658,9 @@ def _players(n: int) -> str:
 def show(tournament_key: str, round_number: int | None, db: str) -> None:
     """Print the regulations and the pairings of ROUND (default: every round)."""
     _, t = _load(db, tournament_key)
+    if round_number is not None and not any(r.number == round_number for r in t.rounds):
+        _die(f"{t.name}: round {round_number} is not paired (" + (f"rounds 1..{len(t.rounds)} are" if t.rounds else
+             "no round is") + f" paired, of {t.total_rounds})")
     reg = t.regulations
     click.echo(f"{t.name} ({t.id}): {reg.system}, {t.total_rounds} rounds, {_players(len(t.players))}")
     default = (f"as the {reg.edition} Laws set it" if reg.default_time is None else f"{reg.default_time:g} s")
