@@ -854,6 +854,17 @@ pub(crate) fn parse_tag_line(
                 _ => k += 1,
             }
         }
+        let body = line.trim_ascii_end();
+        if close.is_none() && body.ends_with(b"\\\"]") && body.len() - 3 >= value_start {
+            // [Event "Tournament \"]: a backslash ending the value, not an
+            // escaped quote (python-chess reads it so).
+            close = Some((body.len() - 2, body.len()));
+            errors.push(format!(
+                "line {line_no}: the value of the tag {} ends with a backslash, read as a backslash (write \\\\): {}",
+                name(),
+                shown()
+            ));
+        }
         let Some((value_end, after)) = close else {
             errors.push(format!("line {line_no}: the tag {} is not closed with '\"]': {}", name(), shown()));
             return None;

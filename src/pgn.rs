@@ -329,7 +329,10 @@ fn repair_tag_line(line: &[u8]) -> Option<Vec<u8>> {
     let mut tags = Vec::new();
     let mut errors = Vec::new();
     let rest = crate::check::parse_tag_line(line, 0, &mut tags, &mut errors, 0);
-    if errors.is_empty() || tags.is_empty() || !errors.iter().all(|e| e.contains("not escaped")) {
+    if errors.is_empty()
+        || tags.is_empty()
+        || !errors.iter().all(|e| e.contains("not escaped") || e.contains("ends with a backslash"))
+    {
         return None;
     }
     let mut out = Vec::with_capacity(line.len() + 8);
@@ -344,6 +347,11 @@ fn repair_tag_line(line: &[u8]) -> Option<Vec<u8>> {
                 b'\\' if k + 1 < value.len() => {
                     out.extend_from_slice(&value[k..k + 2]);
                     k += 2;
+                }
+                b'\\' => {
+                    // A backslash ending the value: itself, escaped.
+                    out.extend_from_slice(b"\\\\");
+                    k += 1;
                 }
                 b'"' => {
                     out.extend_from_slice(b"\\\"");
@@ -1177,6 +1185,7 @@ mod tests {
             Some(&b"[Site \"Club \\\"Victory\\\"\"]\r\n"[..])
         );
         assert_eq!(repair_tag_line(b"[Site \"Club\"]\n"), None);
+        assert_eq!(repair_tag_line(b"[Event \"Tournament \\\"]\n").as_deref(), Some(&b"[Event \"Tournament \\\\\"]\n"[..]));
         assert_eq!(repair_tag_line(b"1. e4 e5 *\n"), None);
         let g = read("[Event \"Tournament \"Championship\" Finals\"]\n[White \"A\"]\n\n1. e2-e4 {x} e7e5 2. \u{2658}f3 += N Nc6 *\n");
         assert_eq!(g.len(), 1);

@@ -374,3 +374,21 @@ def test_tournament_show_of_a_round_not_paired_says_so(tmp_path: Path) -> None:
     assert code == 0 and "Round 1" in out
     code, out = run("tournament", "standings", str(tmp_path / "missing.trf"))
     assert code == 2 and "cannot read" in out and "No such file or directory" in out and "Errno" not in out, out
+
+
+def test_a_tag_value_ending_with_a_backslash_reads_the_same_to_check_and_convert(tmp_path: Path) -> None:
+    import json
+
+    pgn = tmp_path / "backslash.pgn"
+    pgn.write_text('[Event "Tournament \\"]\n[Site "Madrid"]\n[Result "0-1"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n')
+    code, out = run("check", str(pgn), "--json", "--jobs", "1")
+    game = json.loads(out.splitlines()[0])
+    assert game["tags"]["Event"] == "Tournament \\" and game["plies"] == 4, out  # as python-chess reads it
+    assert [f["kind"] for f in game["findings"]] == ["pgn_error"] and "ends with a backslash" in out
+    code, out = run("convert", str(pgn), "--out", str(tmp_path))
+    start = json.loads((tmp_path / "backslash-1.jsonl").read_text().splitlines()[0])
+    assert code == 0 and start["event"] == "Tournament \\" and start["site"] == "Madrid", start
+    fixed = tmp_path / "fixed.pgn"
+    run("check", str(pgn), "--fix", str(fixed))
+    code, out = run("check", str(fixed))
+    assert code == 0 and '[Event "Tournament \\\\"]' in fixed.read_text(), fixed.read_text()
