@@ -392,3 +392,15 @@ def test_a_tag_value_ending_with_a_backslash_reads_the_same_to_check_and_convert
     run("check", str(pgn), "--fix", str(fixed))
     code, out = run("check", str(fixed))
     assert code == 0 and '[Event "Tournament \\\\"]' in fixed.read_text(), fixed.read_text()
+
+
+def test_a_file_with_no_game_is_said_to_have_none(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.pgn"
+    empty.write_text("\n")
+    code, out = run("check", str(empty))
+    assert code == 0 and f"no game in {empty}" in out, out
+    code, out = run("convert", str(empty), "--out", str(tmp_path / "logs"))
+    assert code == 0 and f"no game in {empty}" in out and "0 game logs written" in out, out
+    game = tmp_path / "one.pgn"
+    game.write_text('[Result "0-1"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n')
+    assert "no game" not in run("check", str(game))[1]

@@ -434,6 +434,8 @@ def convert(pgn: str, out_dir: str, edition: str | None, report: bool, seconds_p
             click.echo(f"\r{written + failed} games...", err=True, nl=False)
     if show_progress and written + failed:
         click.echo("\r", err=True, nl=False)
+    if written + failed == 0:
+        click.echo(f"chesslaws convert: no game in {pgn} (empty, or no PGN in it)", err=True)
     parts = [f"{written} game log{'s' if written != 1 else ''} written to {out_dir}"]
     if inconsistent:
         parts.append(f"{inconsistent} inconsistent record{'s' if inconsistent != 1 else ''}")
@@ -702,6 +704,9 @@ def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_prob
             if show_progress:
                 _progress(path, fc.bytes_read, fc.total_bytes, fc.games)
                 click.echo("", err=True)
+            if fc.games == 0 and status == 0:
+                click.echo(f"chesslaws check: no game in {'standard input' if path == '-' else path} "
+                           "(empty, or no PGN in it)", err=True)
             total.merge(fc.summary())
             fixes.update(fc.fixes)
     finally:
