@@ -1706,11 +1706,19 @@ impl Checker {
                 Some(_) => "the record gives no result (*): the game is unfinished, or its result was not written"
                     .to_string(),
             };
-            if let Some(end) = self.ending.as_ref().filter(|e| e.continued == 0) {
-                text.push_str(&format!("; the game was over by {}, the result the Laws give is {}", end.kind, end.expected));
-            }
             let ply = self.ply;
-            self.finding("no_result", ply, String::new(), "", text);
+            match self.ending.clone().filter(|e| e.continued == 0) {
+                Some(end) => {
+                    // The Laws gave the result on the board: --fix writes it.
+                    let at = if end.ply == 0 { "in the starting position".to_string() } else {
+                        format!("after {}", self.label(end.ply, &end.mv))
+                    };
+                    text.push_str(&format!("; the game was over {at} by {}: {}", end.kind, end.expected));
+                    self.finding("no_result", ply, String::new(), end.rule, text);
+                    self.report.fix = Some(Fix { result: end.expected, rule: end.rule, cut_ply: None });
+                }
+                None => self.finding("no_result", ply, String::new(), "", text),
+            }
         }
         if self.stopped && self.ending.as_ref().is_none_or(|e| e.continued == 0) {
             return;

@@ -126,8 +126,16 @@ def test_check_reports_a_game_without_result(tmp_path: Path) -> None:
     assert "game 1 (line 1)" in out and "game 2 (line 6)" in out and "game 3 " not in out, out
     assert "no_result [PGN] the record gives no result (*)" in out
     assert "no_result [PGN] the record has no result" in out
-    assert "the game was over by checkmate, the result the Laws give is 0-1" in out
+    assert "the game was over after 2... Qh4# by checkmate: 0-1" in out
     assert "no_result" in out.split("Laws of 2023")[1]  # counted in the summary
+    # --fix writes the result the Laws gave on the board; an unfinished game stays unfinished.
+    fixed = tmp_path / "fixed.pgn"
+    code, out = run("check", str(pgn), "--fix", str(fixed), "--jobs", "1")
+    assert "1 result changed by the Laws of 2023" in out and "Article 5.1.1 (checkmate): 1" in out, out
+    text = fixed.read_text()
+    assert '[Event "d"]\n[Result "0-1"]' in text and "The result is 0-1, not *." in text, text
+    code, out = run("check", str(fixed), "--jobs", "1")
+    assert "game 4 " not in out and "game 1 " in out and "game 2 " in out, out
 
 
 def test_utf16_or_binary_input_is_named_not_read_as_garbage(tmp_path: Path) -> None:
