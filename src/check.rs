@@ -439,36 +439,22 @@ pub fn scan_movetext(text: &[u8], offsets: bool) -> Scan {
             }
             _ => {
                 let rest = &text[i..];
-                let result_len = if rest.starts_with(b"1-0") || rest.starts_with(b"0-1") {
-                    if rest.starts_with(b"0-1") || !rest.starts_with(b"0-0") {
-                        3
-                    } else {
-                        0
-                    }
-                } else if rest.starts_with(b"1/2-1/2") {
-                    7
-                } else if rest.starts_with("½-½".as_bytes()) {
-                    "½-½".len()
-                } else {
-                    0
-                };
-                if result_len > 0 {
+                if let Some((result_len, outcome)) = result_token(rest) {
                     if depth == 0 {
                         out.result_at = Some((i, i + result_len));
                         out.final_comment = comment;
                     }
-                    out.events.push(Event::Outcome(match rest[0] {
-                        b'1' if result_len == 3 => Outcome::Known(KnownOutcome::Decisive { winner: Color::White }),
-                        b'0' => Outcome::Known(KnownOutcome::Decisive { winner: Color::Black }),
-                        _ => Outcome::Known(KnownOutcome::Draw),
-                    }));
+                    out.events.push(Event::Outcome(outcome));
                     i += result_len;
                     continue;
                 }
                 if c == b'0' {
-                    if rest.starts_with(b"0-0") {
-                        let long = rest.starts_with(b"0-0-0");
-                        i += if long { 5 } else { 3 };
+                    let d = dash_len(&rest[1..]);
+                    if d > 0 && rest[1 + d..].starts_with(b"0") {
+                        let short = 2 + d;
+                        let d2 = dash_len(&rest[short..]);
+                        let long = d2 > 0 && rest[short + d2..].starts_with(b"0");
+                        i += if long { short + d2 + 1 } else { short };
                         let suffix = match text.get(i) {
                             Some(b'+') => Some(shakmaty::san::Suffix::Check),
                             Some(b'#') => Some(shakmaty::san::Suffix::Checkmate),
@@ -551,10 +537,36 @@ pub fn scan_movetext(text: &[u8], offsets: bool) -> Scan {
     out
 }
 
+/// The length of the dash starting `rest`: `-`, or the en or em dash that
+/// `pgn_reader` also reads in a result (`1–0`) and in castling with zeros.
+fn dash_len(rest: &[u8]) -> usize {
+    ["-", "\u{2013}", "\u{2014}"].iter().find(|d| rest.starts_with(d.as_bytes())).map_or(0, |d| d.len())
+}
+
+/// A result token starting `rest`, as `pgn_reader` reads it: `1-0`, `0-1`,
+/// `1/2-1/2`, `½-½`, with any dash of [`dash_len`].
+fn result_token(rest: &[u8]) -> Option<(usize, Outcome)> {
+    let half = "½".as_bytes();
+    let draw = Outcome::Known(KnownOutcome::Draw);
+    let (head, tail, outcome): (&[u8], &[u8], Outcome) = if rest.starts_with(b"1/2") {
+        (b"1/2", b"1/2", draw)
+    } else if rest.starts_with(half) {
+        (half, half, draw)
+    } else if rest.starts_with(b"1") {
+        (b"1", b"0", Outcome::Known(KnownOutcome::Decisive { winner: Color::White }))
+    } else if rest.starts_with(b"0") {
+        (b"0", b"1", Outcome::Known(KnownOutcome::Decisive { winner: Color::Black }))
+    } else {
+        return None;
+    };
+    let d = dash_len(&rest[head.len()..]);
+    (d > 0 && rest[head.len() + d..].starts_with(tail)).then_some((head.len() + d + tail.len(), outcome))
+}
+
 /// Annotation symbols written in the movetext (Informator-style
 /// evaluations "+=", "+-", "±", "∞", novelties "N"/"TN", "ep"), which no
 /// reader takes for a move.
-fn is_annotation(token: &[u8]) -> bool {
+pub(crate) fn is_annotation(token: &[u8]) -> bool {
     if matches!(token, b"N" | b"TN" | b"D" | b"ep" | b"e.p" | b"-") {
         return true;
     }
@@ -709,7 +721,7 @@ pub fn parse_alt(token: &[u8]) -> Option<Alt> {
 }
 
 impl Alt {
-    fn to_move(self, pos: &Chess) -> Result<Move, SanError> {
+    pub(crate) fn to_move(self, pos: &Chess) -> Result<Move, SanError> {
         match self {
             Alt::San(san) => resolve(pos, &san),
             Alt::Coords { role, uci } => {
@@ -759,7 +771,7 @@ fn unescape_into(raw: &[u8], out: &mut Vec<u8>) {
 /// The tags of one line (`[Name "value"]`, possibly several), or why not.
 /// Returns where text that is no tag starts on the line (the movetext, in
 /// `[Result "*"] e4 *`), if any.
-fn parse_tag_line(
+pub(crate) fn parse_tag_line(
     line: &[u8],
     base: usize,
     tags: &mut Vec<((usize, usize), (usize, usize))>,
@@ -841,6 +853,17 @@ fn parse_tag_line(
                 }
                 _ => k += 1,
             }
+        }
+        let body = line.trim_ascii_end();
+        if close.is_none() && body.ends_with(b"\\\"]") && body.len() - 3 >= value_start {
+            // [Event "Tournament \"]: a backslash ending the value, not an
+            // escaped quote (python-chess reads it so).
+            close = Some((body.len() - 2, body.len()));
+            errors.push(format!(
+                "line {line_no}: the value of the tag {} ends with a backslash, read as a backslash (write \\\\): {}",
+                name(),
+                shown()
+            ));
         }
         let Some((value_end, after)) = close else {
             errors.push(format!("line {line_no}: the tag {} is not closed with '\"]': {}", name(), shown()));
@@ -1152,7 +1175,7 @@ fn resolve_quickly(pos: &Chess, san: &San) -> Option<Move> {
     Some(Move::Normal { role, from, capture: board.role_at(to), to, promotion: None })
 }
 
-fn resolve(pos: &Chess, san: &San) -> Result<Move, SanError> {
+pub(crate) fn resolve(pos: &Chess, san: &San) -> Result<Move, SanError> {
     if let Some(m) = resolve_quickly(pos, san) {
         return Ok(m);
     }
@@ -1671,6 +1694,30 @@ impl Checker {
                 let text = format!("the Result tag gives {t}, but the movetext ends with {m}");
                 let ply = self.ply;
                 self.finding("result_tag", ply, String::new(), "", text);
+            }
+        }
+        if result.is_none_or(|r| r == "*") && !self.fix_comment && !self.stopped {
+            // An unfinished game, or a result not written: said, never
+            // taken for a clean game (a void agreement `--fix` wrote as `*`,
+            // its comment citing the Laws, is the Laws' result; a record
+            // read only up to an illegal or unreadable move has its finding).
+            let mut text = match result {
+                None => "the record has no result: no Result tag and no result at the end of the movetext".to_string(),
+                Some(_) => "the record gives no result (*): the game is unfinished, or its result was not written"
+                    .to_string(),
+            };
+            let ply = self.ply;
+            match self.ending.clone().filter(|e| e.continued == 0) {
+                Some(end) => {
+                    // The Laws gave the result on the board: --fix writes it.
+                    let at = if end.ply == 0 { "in the starting position".to_string() } else {
+                        format!("after {}", self.label(end.ply, &end.mv))
+                    };
+                    text.push_str(&format!("; the game was over {at} by {}: {}", end.kind, end.expected));
+                    self.finding("no_result", ply, String::new(), end.rule, text);
+                    self.report.fix = Some(Fix { result: end.expected, rule: end.rule, cut_ply: None });
+                }
+                None => self.finding("no_result", ply, String::new(), "", text),
             }
         }
         if self.stopped && self.ending.as_ref().is_none_or(|e| e.continued == 0) {
@@ -2479,10 +2526,55 @@ pub fn open_input(path: &str, count: Arc<AtomicU64>) -> io::Result<(Input, Optio
         Box::new(BufReader::with_capacity(1 << 20, flate2::bufread::MultiGzDecoder::new(br)))
     } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
         Box::new(BufReader::with_capacity(1 << 20, zstd::stream::read::Decoder::with_buffer(br)?))
+    } else if let Some(what) = not_text(head) {
+        // Said at once, rather than read as text into findings on its bytes.
+        let source = if path == "-" { "standard input" } else { "the file" };
+        let advice = if what.starts_with("UTF") { ": save it as UTF-8" } else { "" };
+        return Err(io::Error::new(io::ErrorKind::InvalidData, format!("{source} is {what}, not PGN text{advice}")));
     } else {
         Box::new(br)
     };
     Ok((input, total))
+}
+
+/// What the first bytes of an input show it is when it is no text a PGN
+/// reader reads (UTF-8 or Latin-1): UTF-16 or UTF-32 text, an archive, a
+/// binary file. None when it may be text.
+pub fn not_text(head: &[u8]) -> Option<&'static str> {
+    let head = &head[..head.len().min(4096)];
+    if head.starts_with(b"\xff\xfe\x00\x00") || head.starts_with(b"\x00\x00\xfe\xff") {
+        return Some("UTF-32 text");
+    }
+    if head.starts_with(b"\xff\xfe") || head.starts_with(b"\xfe\xff") {
+        return Some("UTF-16 text");
+    }
+    for (magic, what) in [
+        (&b"PK\x03\x04"[..], "a ZIP archive"),
+        (b"BZh", "bzip2-compressed"),
+        (b"\xfd7zXZ\x00", "xz-compressed"),
+        (b"7z\xbc\xaf", "a 7-Zip archive"),
+        (b"%PDF", "a PDF document"),
+        (b"SQLite format 3\x00", "an SQLite database"),
+    ] {
+        if head.starts_with(magic) {
+            return Some(what);
+        }
+    }
+    let zeros = |start: usize| {
+        let n = head.iter().skip(start).step_by(2).count();
+        n > 0 && head.iter().skip(start).step_by(2).filter(|&&b| b == 0).count() * 10 > n * 9
+    };
+    if zeros(1) {
+        return Some("UTF-16LE text (without a byte-order mark)");
+    }
+    if zeros(0) {
+        return Some("UTF-16BE text (without a byte-order mark)");
+    }
+    // Control characters that no text has (a stray one in a PGN file is
+    // read as the text it is in): a binary file.
+    let nul = head.iter().filter(|&&b| b == 0).count();
+    let control = head.iter().filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | 0x1a | 0x1b)).count();
+    ((nul >= 4 && nul * 100 > head.len()) || (control >= 4 && control * 10 > head.len())).then_some("a binary file")
 }
 
 #[derive(Debug, Clone)]
@@ -3173,6 +3265,16 @@ mod tests {
 
     #[test]
     fn scanning() {
+        // The dashes pgn_reader reads in results and castling with zeros: en and em dash.
+        for (text, result) in [("1. e4 e5 1\u{2013}0\n", "1\u{2013}0"), ("1. e4 e5 0\u{2014}1\n", "0\u{2014}1"),
+                               ("1. e4 e5 1/2\u{2013}1/2\n", "1/2\u{2013}1/2"), ("1. e4 e5 ½\u{2013}½\n", "½\u{2013}½")] {
+            let sc = scan_movetext(text.as_bytes(), false);
+            assert!(sc.extras.is_empty(), "{text}: {:?}", sc.extras);
+            let (a, b) = sc.result_at.unwrap();
+            assert_eq!(&text.as_bytes()[a..b], result.as_bytes());
+        }
+        let sc = scan_movetext("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. 0\u{2013}0 *\n".as_bytes(), false);
+        assert!(sc.extras.is_empty(), "{:?}", sc.extras);
         let sc = scan_movetext(b"1. e4 e5 2. Zz9 *\n", true);
         assert_eq!(sc.extras, vec![(2, "Zz9".to_string())]);
         assert_eq!(sc.result_at, Some((16, 17)));

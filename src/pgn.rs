@@ -317,6 +317,66 @@ fn tag_name(text: &[u8]) -> Option<&[u8]> {
     }
 }
 
+/// A tag line whose values have quotes that are not escaped
+/// (`[Event "Club "Victory""]`), rewritten with them escaped, so that the
+/// values read here as `chesslaws check` reads them (its tag reader,
+/// `check::parse_tag_line`: up to the last `"]`), not as junk and a game
+/// that falls apart. None when the line is no such tag line.
+fn repair_tag_line(line: &[u8]) -> Option<Vec<u8>> {
+    if !line.trim_ascii_start().starts_with(b"[") {
+        return None;
+    }
+    let mut tags = Vec::new();
+    let mut errors = Vec::new();
+    let rest = crate::check::parse_tag_line(line, 0, &mut tags, &mut errors, 0);
+    if errors.is_empty()
+        || tags.is_empty()
+        || !errors.iter().all(|e| e.contains("not escaped") || e.contains("ends with a backslash"))
+    {
+        return None;
+    }
+    let mut out = Vec::with_capacity(line.len() + 8);
+    for ((n0, n1), (v0, v1)) in tags {
+        out.push(b'[');
+        out.extend_from_slice(&line[n0..n1]);
+        out.extend_from_slice(b" \"");
+        let value = &line[v0..v1];
+        let mut k = 0;
+        while k < value.len() {
+            match value[k] {
+                b'\\' if k + 1 < value.len() => {
+                    out.extend_from_slice(&value[k..k + 2]);
+                    k += 2;
+                }
+                b'\\' => {
+                    // A backslash ending the value: itself, escaped.
+                    out.extend_from_slice(b"\\\\");
+                    k += 1;
+                }
+                b'"' => {
+                    out.extend_from_slice(b"\\\"");
+                    k += 1;
+                }
+                b => {
+                    out.push(b);
+                    k += 1;
+                }
+            }
+        }
+        out.extend_from_slice(b"\"]");
+    }
+    match rest {
+        Some(i) => {
+            out.push(b' ');
+            out.extend_from_slice(&line[i..]);
+        }
+        None if line.ends_with(b"\r\n") => out.extend_from_slice(b"\r\n"),
+        None if line.ends_with(b"\n") => out.push(b'\n'),
+        None => {}
+    }
+    Some(out)
+}
+
 fn is_harmless(text: &[u8]) -> bool {
     if text.is_empty() || text[0] == b'%' || text[0] == b';' {
         return true;
@@ -365,6 +425,11 @@ impl<R: BufRead> Read for LineFeed<R> {
                 for b in data.iter_mut() {
                     if matches!(*b, 0x1a | 0x0b | 0x0c) {
                         *b = b' ';
+                    }
+                }
+                if self.at_line_start && !was_held {
+                    if let Some(fixed) = repair_tag_line(&data).filter(|f| f.len() <= buf.len()) {
+                        data = fixed;
                     }
                 }
                 let mut synthetic = false;
@@ -573,7 +638,26 @@ impl GameCollector {
             self.started = true;
             self.game.line = junk.first().map_or(line, |j| j.line.min(line));
         }
-        for j in junk {
+        let mut junk = junk.into_iter().peekable();
+        while let Some(j) = junk.next() {
+            if j.text == "e" && junk.peek().is_some_and(|n| n.text == "p") {
+                // "e.p." (en passant) written after the move: the reader passes
+                // over "e" and "p" between its dots; check skips it too.
+                junk.next();
+                continue;
+            }
+            let words: Vec<&str> = j.text.split_ascii_whitespace().collect();
+            let readable = !j.text.starts_with('[')
+                && !words.is_empty()
+                && words.iter().all(|w| {
+                    crate::check::is_annotation(w.as_bytes()) || crate::check::parse_alt(w.as_bytes()).is_some()
+                });
+            if readable {
+                for w in words {
+                    self.play_other(j.line, w);
+                }
+                continue;
+            }
             let reason = if j.text.starts_with('[') {
                 "not a tag pair: a tag is written [Name \"value\"]".to_string()
             } else if self.game.moves.is_empty() && self.game.tags.is_empty() && j.text.starts_with('"') {
@@ -676,18 +760,35 @@ impl GameCollector {
     }
 
     fn play(&mut self, line: u64, san_plus: SanPlus) {
-        let text = san_plus.to_string();
-        let result = san_plus.san.to_move(&self.pos).or_else(|e| {
-            // Tolerate a missing or extra capture sign.
-            if let (SanError::IllegalSan, San::Normal { role, file, rank, capture, to, promotion }) =
-                (&e, san_plus.san)
-            {
-                let flipped = San::Normal { role, file, rank, capture: !capture, to, promotion };
-                flipped.to_move(&self.pos).map_err(|_| e)
-            } else {
-                Err(e)
-            }
-        });
+        // Resolved as `chesslaws check` resolves it (UCI coordinates read as
+        // a pawn move, a missing or extra capture sign tolerated).
+        let result = crate::check::resolve(&self.pos, &san_plus.san);
+        self.play_move(line, san_plus.to_string(), result, Some(san_plus.san));
+    }
+
+    /// Plays a token `pgn_reader` passed over that `chesslaws check` reads
+    /// as a move or an annotation (FIDE promotions `a8Q`, long algebraic
+    /// `e2-e4`, UCI `e7e8Q`, figurines, "+=", "N"), so that a record reads
+    /// the same here as there.
+    fn play_other(&mut self, line: u64, token: &str) {
+        if crate::check::is_annotation(token.as_bytes()) {
+            return;
+        }
+        let Some(alt) = crate::check::parse_alt(token.as_bytes()) else {
+            return;
+        };
+        if !self.stopped {
+            self.flush_move();
+            let result = alt.to_move(&self.pos);
+            let san = match alt {
+                crate::check::Alt::San(san) => Some(san),
+                crate::check::Alt::Coords { .. } => None,
+            };
+            self.play_move(line, token.to_string(), result, san);
+        }
+    }
+
+    fn play_move(&mut self, line: u64, text: String, result: Result<shakmaty::Move, SanError>, san: Option<San>) {
         match result {
             Ok(m) => {
                 let uci = uci_in(&self.pos, m);
@@ -709,7 +810,7 @@ impl GameCollector {
                 let fen = Fen::from_position(&self.pos, EnPassantMode::Legal).to_string();
                 let reason = match e {
                     SanError::IllegalSan => {
-                        if matches!(san_plus.san, San::Null) {
+                        if matches!(san, Some(San::Null)) {
                             format!("a null move is not a move ({side} to move in {fen})")
                         } else {
                             format!("illegal move for {side} in {fen}")
@@ -720,7 +821,7 @@ impl GameCollector {
                             .pos
                             .legal_moves()
                             .into_iter()
-                            .filter(|m| san_plus.san.matches(*m))
+                            .filter(|m| san.is_some_and(|s| s.matches(*m)))
                             .map(|m| format!("{} ({})", San::from_move(&self.pos, m), uci_in(&self.pos, m)))
                             .collect();
                         format!("ambiguous move for {side} in {fen}: it fits {}", fits.join(" and "))
@@ -1074,6 +1175,31 @@ mod tests {
         assert_eq!(g[1].line, 5);
         assert_eq!(g[1].moves[0].line, 8);
         assert_eq!(g[1].result.as_deref(), Some("1-0"));
+    }
+
+    #[test]
+    fn read_as_check_reads_them() {
+        // Tag values with quotes not escaped, as check's parse_tag_line reads them.
+        assert_eq!(
+            repair_tag_line(b"[Site \"Club \"Victory\"\"]\r\n").as_deref(),
+            Some(&b"[Site \"Club \\\"Victory\\\"\"]\r\n"[..])
+        );
+        assert_eq!(repair_tag_line(b"[Site \"Club\"]\n"), None);
+        assert_eq!(repair_tag_line(b"[Event \"Tournament \\\"]\n").as_deref(), Some(&b"[Event \"Tournament \\\\\"]\n"[..]));
+        assert_eq!(repair_tag_line(b"1. e4 e5 *\n"), None);
+        let g = read("[Event \"Tournament \"Championship\" Finals\"]\n[White \"A\"]\n\n1. e2-e4 {x} e7e5 2. \u{2658}f3 += N Nc6 *\n");
+        assert_eq!(g.len(), 1);
+        assert_eq!(g[0].tags[0], ("Event".into(), "Tournament \"Championship\" Finals".into()));
+        assert!(g[0].errors.is_empty(), "{:?}", g[0].errors);
+        let san: Vec<&str> = g[0].moves.iter().map(|m| m.san.as_str()).collect();
+        assert_eq!(san, ["e4", "e5", "Nf3", "Nc6"]);
+        assert_eq!(g[0].moves[0].comment.as_deref(), Some("x"));
+        // "e.p." after an en passant capture is no move.
+        let g = read("1. e4 a6 2. e5 d5 3. exd6 e.p. c6 *\n");
+        assert!(g[0].errors.is_empty() && g[0].moves.len() == 6, "{:?}", g[0].errors);
+        // A move check cannot play is an error here too, and nothing after it is played.
+        let g = read("1. e2-e5 e5 *\n");
+        assert!(g[0].moves.is_empty() && g[0].errors[0].reason.starts_with("illegal move"), "{:?}", g[0].errors);
     }
 
     #[test]

@@ -513,3 +513,51 @@ def test_other_variants_are_refused() -> None:
     assert not g.ok and "neither standard chess nor Chess960" in g.errors[0].reason
     (g,) = read_pgn('[Variant "Chess960"]\n\n1. e4 *\n')  # Chess960 is read: tests/test_chess960_records.py
     assert g.ok and g.chess960
+
+
+def test_read_pgn_reads_every_notation_check_reads(tmp_path: Path) -> None:
+    """Random games written in a mix of the notations `chesslaws check` reads (SAN, UCI, FIDE long algebraic,
+    figurines, FIDE promotions without '=', annotation glyphs): read_pgn, and so `convert`, plays every move
+    check plays."""
+    from chesslaws.check import FileCheck
+
+    rng = random.Random(28)
+    figurines = {"K": "\u2654", "Q": "\u2655", "R": "\u2656", "B": "\u2657", "N": "\u2658"}
+    games = []
+    for n in range(80):
+        board, tokens = chess.Board(), []
+        for _ in range(rng.randrange(10, 120)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            m = rng.choice(moves)
+            if board.turn == chess.WHITE:
+                tokens.append(f"{board.fullmove_number}.")
+            san, r = board.san(m), rng.random()
+            piece = board.piece_at(m.from_square)
+            assert piece is not None
+            if r < 0.2:  # UCI, the promotion letter in either case (e7e8q, e7e8Q)
+                promotion = chess.piece_symbol(m.promotion) if m.promotion else ""
+                token = m.uci()[:4] + (promotion.upper() if rng.random() < 0.5 else promotion)
+            elif r < 0.4 and not board.is_castling(m):
+                role = "" if piece.piece_type == chess.PAWN else piece.symbol().upper()
+                token = (role + chess.square_name(m.from_square) + ("x" if board.is_capture(m) else "-")
+                         + chess.square_name(m.to_square) + (chess.piece_symbol(m.promotion).upper() if m.promotion else ""))
+            elif r < 0.5 and san[0] in figurines:
+                token = figurines[san[0]] + san[1:]
+            elif r < 0.6 and "=" in san:
+                token = san.replace("=", "")
+            else:
+                token = san
+            tokens.append(token)
+            if rng.random() < 0.05:
+                tokens.append(rng.choice(["+=", "=+", "\u00b1", "N", "!?", "$1", "{a comment}"]))
+            board.push(m)
+        games.append(f'[Event "{n}"]\n\n' + " ".join(tokens) + " *\n")
+    p = tmp_path / "notations.pgn"
+    p.write_text("\n".join(games), encoding="utf-8")
+    checked = [(r.game, r.plies, [f.kind for f in r.findings if f.kind != "no_result"]) for r in FileCheck(p, jobs=1)]
+    assert all(not kinds for _, _, kinds in checked), [c for c in checked if c[2]][:3]
+    read = [(g.number, len(g.moves), [str(e) for e in g.errors]) for g in read_pgn(p)]
+    assert [(n, plies) for n, plies, _ in read] == [(n, plies) for n, plies, _ in checked]
+    assert not any(errors for _, _, errors in read), [r for r in read if r[2]][:3]

@@ -52,6 +52,12 @@ as a resignation, as ``convert`` writes it.
   unescaped quote): no article.
 - ``result_tag``: the ``Result`` tag contradicts the result at the end of
   the movetext (no article).
+- ``no_result``: the game has no result: ``*``, or neither a ``Result``
+  tag nor a result after the moves (an unfinished game, or a result not
+  written). No article, but where the game was over on the board
+  (checkmate, stalemate, a dead position...) that ending's: the text gives
+  the result the Laws give, and ``--fix`` writes it. Not said of a game
+  read only up to an illegal or unreadable move (that move is its finding).
 - ``no_movetext``: a tag section with no movetext after it, not even a
   result (broadcast exports of games not started): a game without moves.
 

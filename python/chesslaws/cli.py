@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from chesslaws.errors import ChessLawsError, InvalidFen, InvalidInput
 from chesslaws.position import STARTING_FEN, Position, perft, perft_divide
@@ -47,8 +47,8 @@ def main() -> None:
 
 
 @main.command(name="perft")
-@click.argument("fen", default="startpos", metavar="FEN")
-@click.argument("depth", type=click.IntRange(0, 20))
+@click.argument("fen", required=False, metavar="[FEN]")
+@click.argument("depth", required=False, metavar="DEPTH")
 @click.option("--divide", is_flag=True, help="First print the count below each legal move (UCI: count).")
 @click.option("--threads", type=click.IntRange(1, 256), default=None, help="Threads to use (default: all cores).")
 @click.option(
@@ -57,25 +57,36 @@ def main() -> None:
     help="Chess960 castling (2023 Guidelines II). FEN may then use X-FEN or Shredder-FEN "
     "castling letters, or be `960:N` for starting position N (0-959, 518 = standard).",
 )
-def perft_command(fen: str, depth: int, divide: bool, threads: int | None, chess960: bool) -> None:
+def perft_command(fen: str | None, depth: str | None, divide: bool, threads: int | None, chess960: bool) -> None:
     """Count the leaf nodes of the legal move tree to DEPTH plies.
 
-    FEN is a position in Forsyth-Edwards Notation (quote it), or `startpos`.
+    FEN is a position in Forsyth-Edwards Notation (quote it), or `startpos`
+    (the default: `chesslaws perft 5` counts from the starting position).
     The count is printed on the last line; the move generator is tested this
     way against published counts. With --chess960, castling moves are the
     king taking its own rook in --divide's UCI (`e1h1`).
 
     \b
     Examples:
-      chesslaws perft startpos 5            -> 4865609
+      chesslaws perft 5                     -> 4865609
       chesslaws perft "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1" 3 --divide
       chesslaws perft --chess960 "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9" 4
                                             -> 326672 (Shredder-FEN; X-FEN `KQkq` reads the same)
       chesslaws perft --chess960 960:0 4    -> 201143 (starting position 0, BBQNNRKR)
     """
+    if fen is None:
+        raise click.UsageError("missing DEPTH, e.g. chesslaws perft 4")
+    if depth is None:  # `chesslaws perft 5`: the depth alone, from the starting position
+        if not fen.strip().isdigit():
+            raise click.UsageError(f"missing DEPTH after the position {fen!r}, e.g. chesslaws perft {fen!r} 4"
+                                   if " " in fen or "/" in fen else "missing DEPTH, e.g. chesslaws perft 4")
+        fen, depth = "startpos", fen
+    if not depth.strip().isdigit() or int(depth) > 20:
+        raise click.BadParameter(f"{depth!r}: a number of plies from 0 to 20", param_hint="DEPTH")
+    plies = int(depth)
     if not chess960 and fen.startswith("960:"):
         raise click.BadParameter(f"{fen!r} names a Chess960 starting position: add --chess960 "
-                                 f"(chesslaws perft --chess960 {fen} {depth})", param_hint="FEN")
+                                 f"(chesslaws perft --chess960 {fen} {plies})", param_hint="FEN")
     try:
         if chess960 and fen.startswith("960:"):
             try:
@@ -101,13 +112,96 @@ def perft_command(fen: str, depth: int, divide: bool, threads: int | None, chess
     except InvalidInput as err:
         raise click.BadParameter(str(err), param_hint="FEN") from None
     if divide:
-        rows = perft_divide(position, depth, threads)
+        rows = perft_divide(position, plies, threads)
         for uci, n in rows:
             click.echo(f"{uci}: {n}")
         click.echo()
-        click.echo(sum(n for _, n in rows) if depth > 0 else 1)
+        click.echo(sum(n for _, n in rows) if plies > 0 else 1)
     else:
-        click.echo(perft(position, depth, threads))
+        click.echo(perft(position, plies, threads))
+
+
+def _not_text(path: str) -> str | None:
+    """What the file at ``path`` is when it is no text the readers read (UTF-8, or Latin-1, plain, .gz or .zst):
+    "UTF-16 text", "a binary file"..., judged on its first bytes (after gzip or zstd). None when it may be
+    text, or cannot be opened (the reader then says why)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096)
+            if head.startswith(b"\x1f\x8b"):
+                import gzip
+
+                fh.seek(0)
+                head = gzip.GzipFile(fileobj=fh).read(4096)
+            elif head.startswith(b"\x28\xb5\x2f\xfd"):
+                try:
+                    import zstandard  # type: ignore[import-not-found,unused-ignore]
+                except ImportError:
+                    return None
+                fh.seek(0)
+                head = zstandard.ZstdDecompressor().stream_reader(fh).read(4096)
+    except (OSError, EOFError, ValueError):
+        return None
+    if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return "UTF-32 text"
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "UTF-16 text"
+    for magic, what in ((b"PK\x03\x04", "a ZIP archive"), (b"BZh", "bzip2-compressed"),
+                        (b"\xfd7zXZ\x00", "xz-compressed"), (b"7z\xbc\xaf", "a 7-Zip archive"),
+                        (b"%PDF", "a PDF document"), (b"SQLite format 3\x00", "an SQLite database")):
+        if head.startswith(magic):
+            return what
+    even, odd = head[0::2], head[1::2]
+    if odd and odd.count(0) > 0.9 * len(odd):
+        return "UTF-16LE text (without a byte-order mark)"
+    if even and even.count(0) > 0.9 * len(even):
+        return "UTF-16BE text (without a byte-order mark)"
+    # Control characters that no text has (a stray one in a PGN file is read as the text it is in).
+    control = sum(1 for b in head if b < 0x20 and b not in b"\t\n\r\x0b\x0c\x1a\x1b")
+    nul = head.count(0)
+    if (nul >= 4 and nul * 100 > len(head)) or (control >= 4 and control * 10 > len(head)):
+        return "a binary file"
+    return None
+
+
+def _not_text_error(command: str, path: str, what: str, wanted: str) -> NoReturn:
+    """Exit 2 naming the file and what it is."""
+    if what.startswith("UTF-"):
+        import os
+
+        fix = "; save it as UTF-8"
+        if not path.endswith((".gz", ".zst")) and path != "standard input":
+            fix += f" (iconv -f {what.split()[0]} -t UTF-8 {path} > utf8-{os.path.basename(path)})"
+    elif what.endswith("-compressed") or "archive" in what:
+        fix = "; decompress it first (chesslaws reads plain, .gz and .zst files)"
+    else:
+        fix = ""
+    click.echo(f"chesslaws {command}: {path} is {what}, not {wanted}{fix}", err=True)
+    sys.exit(2)
+
+
+def _pgn_stem(path: str) -> str:
+    """The NAME of convert's NAME-N.jsonl for the PGN file ``path``."""
+    import os
+
+    base = os.path.basename(path)
+    for ext in (".gz", ".zst"):
+        base = base[: -len(ext)] if base.endswith(ext) else base
+    return os.path.splitext(base)[0]
+
+
+def _looks_like_pgn(path: str) -> bool:
+    """A PGN file by its name (.pgn, .pgn.gz, .pgn.zst) or its first text (a tag pair, a move number)."""
+    import re
+
+    if path.lower().endswith((".pgn", ".pgn.gz", ".pgn.zst")):
+        return True
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096).decode("latin-1").lstrip("\ufeff\xef\xbb\xbf \t\r\n")
+    except OSError:
+        return False
+    return re.match(r'\[\s*[A-Za-z0-9_]+\s+"|1\.\s*[a-hNBRQKO]', head) is not None
 
 
 def _summary(game: "Game") -> str:
@@ -165,10 +259,14 @@ def _summary(game: "Game") -> str:
 def replay(log: str, as_json: bool, as_pgn: bool, at: float | None) -> None:
     """Replay the game log LOG (JSON Lines) under its edition of the Laws.
 
+    LOG is a log as `chesslaws serve` gives it (GET /api/games/ID/log) or
+    `chesslaws convert` writes it from a PGN file ('-' for standard input);
+    a PGN file is not a log: convert it first.
+
     Prints the position, the clocks, the moves and every ruling with its
-    article. With --json, prints the state as in docs/game-log.md.
-    A log that cannot be replayed gives its line number and the reason,
-    and exit status 2.
+    article. With --json, prints the state as in docs/game-log.md. A log
+    that cannot be replayed gives its line number and the reason, and exit
+    status 2.
 
     \b
     Example:
@@ -178,17 +276,23 @@ def replay(log: str, as_json: bool, as_pgn: bool, at: float | None) -> None:
 
     from chesslaws.game import Game, read_log
 
-    try:
-        if log == "-":
-            import io
-            import tempfile
+    if as_json and as_pgn:
+        raise click.UsageError("--json and --pgn print the game in two ways: give one of them")
 
-            data = sys.stdin.read()
-            with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as fh:
-                fh.write(data)
-                path = fh.name
+    import os
+    import tempfile
+
+    stdin_copy = None
+    try:
+        if log == "-":  # standard input, as a file: read once, checked as a file is, then removed
+            with tempfile.NamedTemporaryFile("wb", suffix=".jsonl", delete=False) as fh:
+                fh.write(click.get_binary_stream("stdin").read())
+                stdin_copy = path = fh.name
         else:
             path = log
+        what = _not_text(path)
+        if what is not None:
+            _not_text_error("replay", "standard input" if log == "-" else log, what, "a game log (UTF-8 JSON Lines)")
         game = Game.from_events(read_log(path))
         if at is not None:
             game = game.at(at)
@@ -196,8 +300,20 @@ def replay(log: str, as_json: bool, as_pgn: bool, at: float | None) -> None:
         click.echo(f"chesslaws replay: cannot read {log}: {err.strerror}", err=True)
         sys.exit(2)
     except ChessLawsError as err:
+        if _looks_like_pgn(path):
+            if log == "-":
+                click.echo("chesslaws replay: standard input is PGN, not a game log; save it to a file and convert "
+                           "it to game logs first:\n  chesslaws convert FILE.pgn --out logs/", err=True)
+            else:
+                click.echo(f"chesslaws replay: {log} is a PGN file, not a game log; convert it to game logs first:\n"
+                           f"  chesslaws convert {log} --out logs/\n"
+                           f"  chesslaws replay logs/{_pgn_stem(log)}-1.jsonl", err=True)
+            sys.exit(2)
         click.echo(f"chesslaws replay: {log}: {err}", err=True)
         sys.exit(2)
+    finally:
+        if stdin_copy is not None:
+            os.unlink(stdin_copy)
     if as_pgn:
         from chesslaws.records import game_to_pgn
 
@@ -254,10 +370,11 @@ def convert(pgn: str, out_dir: str, edition: str | None, report: bool, seconds_p
     (illegal moves, another variant) are reported and skipped. Chess960 games
     (a Variant tag such as Chess960 or cutechess's fischerandom) convert under
     the 2023 Laws, the only edition with Chess960 (Guidelines II). Exit status 0 when
-    every game converted consistently, 1 otherwise.
+    every game converted consistently, 1 otherwise, 2 for a file that is not
+    PGN text (UTF-16, binary) or cannot be read.
 
     \b
-    Example:
+    Examples:
       chesslaws convert games.pgn --out logs/ --edition 1997
       chesslaws convert lichess.pgn.zst --out logs/ --report
       chesslaws replay logs/games-1.jsonl
@@ -269,11 +386,11 @@ def convert(pgn: str, out_dir: str, edition: str | None, report: bool, seconds_p
     from chesslaws.pgn import PgnGame, read_pgn
     from chesslaws.records import convertible, pgn_to_log
 
+    what = _not_text(pgn)
+    if what is not None:
+        _not_text_error("convert", pgn, what, "PGN text")
     os.makedirs(out_dir, exist_ok=True)
-    base = os.path.basename(pgn)
-    for ext in (".gz", ".zst"):
-        base = base[: -len(ext)] if base.endswith(ext) else base
-    stem = os.path.splitext(base)[0]
+    stem = _pgn_stem(pgn)
     written = failed = inconsistent = 0
     show_progress = sys.stderr.isatty()
     last_progress = time.monotonic()
@@ -317,6 +434,8 @@ def convert(pgn: str, out_dir: str, edition: str | None, report: bool, seconds_p
             click.echo(f"\r{written + failed} games...", err=True, nl=False)
     if show_progress and written + failed:
         click.echo("\r", err=True, nl=False)
+    if written + failed == 0:
+        click.echo(f"chesslaws convert: no game in {pgn} (empty, or no PGN in it)", err=True)
     parts = [f"{written} game log{'s' if written != 1 else ''} written to {out_dir}"]
     if inconsistent:
         parts.append(f"{inconsistent} inconsistent record{'s' if inconsistent != 1 else ''}")
@@ -414,6 +533,9 @@ def serve(host: str, port: int, db: str, no_rate_limits: bool, ws_compression: b
       chesslaws serve --db postgresql://user@localhost/chesslaws
       chesslaws serve --engine stockfish=/usr/games/stockfish --engine-pool 2
     """
+    if not engines and click.get_current_context().get_parameter_source("engine_pool") \
+            == click.core.ParameterSource.COMMANDLINE:
+        raise click.UsageError("--engine-pool sizes the pool of each --engine: give --engine NAME=COMMAND")
     try:
         from chesslaws.server import open_store, run
     except ImportError as err:
@@ -464,7 +586,8 @@ def serve(host: str, port: int, db: str, no_rate_limits: bool, ws_compression: b
               help="The Laws to apply.")
 @click.option("--json", "as_json", is_flag=True,
               help="One JSON object per game (with its findings), then a summary object.")
-@click.option("--only-problems", is_flag=True, help="Report only the games with findings.")
+@click.option("--only-problems", is_flag=True,
+              help="With --json: only the games with findings (the text report never lists the others).")
 @click.option("--jobs", type=click.IntRange(1, 1024), default=None,
               help="Threads checking games (default: all cores; with --dask: per file).")
 @click.option("--fix", "fix_path", default=None, metavar="OUT.pgn", type=click.Path(dir_okay=False),
@@ -489,7 +612,8 @@ def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_prob
     by the TimeControl tag: had no mating potential, C.4; 1989: any win
     but checkmate by a player having a bare king, 10.5), and PGN
     syntax faults (a quote not escaped in a tag, a Result tag that
-    contradicts the movetext, tags with no movetext).
+    contradicts the movetext, tags with no movetext), and games with no
+    result (`*` or none: no_result).
 
     Moves are read in SAN, FIDE notation (a8Q, e2-e4, Ng1-f3), UCI
     coordinates (g1f3) and figurines; Chess960 games castle by their rules;
@@ -501,14 +625,15 @@ def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_prob
     movetext), the moves recorded after the end left out, and a comment
     citing the article where the result changed. Games with illegal or
     unreadable moves are left out (or kept as they were: --unreadable keep).
-    What changed is summed up at the end. A fixed file checks clean.
+    What changed is summed up at the end. A fixed file checks clean but
+    for the games recorded without a result (--fix cannot give them one).
 
     Exit status: 0 when every game is clean, 1 when there are findings, 2 on
     bad usage or a file that cannot be read.
 
     \b
     Examples:
-      chesslaws check games.pgn.zst --only-problems
+      chesslaws check games.pgn.zst
       zcat games.pgn.gz | chesslaws check - --json --edition 1997
       chesslaws check twic.pgn --fix twic-fixed.pgn --edition 2023
       chesslaws check old.pgn --edition 1989 --fix old-fixed.pgn --unreadable keep
@@ -520,6 +645,9 @@ def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_prob
     from chesslaws.check import FileCheck, FixCounts, GameReport, Summary
     from chesslaws.editions import get_edition
 
+    if fix_path is None and click.get_current_context().get_parameter_source("unreadable") \
+            == click.core.ParameterSource.COMMANDLINE:
+        raise click.UsageError("--unreadable says what --fix writes of the games it cannot read: add --fix OUT.pgn")
     total = Summary(edition=edition)
     out = sys.stdout
     show_progress = sys.stderr.isatty()
@@ -545,6 +673,9 @@ def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_prob
             sys.exit(2)
     try:
         for path in files:
+            what = None if path == "-" else _not_text(path)
+            if what is not None:
+                _not_text_error("check", path, what, "PGN text")
             try:
                 fc = FileCheck(path, edition=edition, jobs=jobs, problems_only=only_problems or not as_json,
                                json=as_json, file=path if many else None, fix=fixed_out is not None,
@@ -573,6 +704,9 @@ def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_prob
             if show_progress:
                 _progress(path, fc.bytes_read, fc.total_bytes, fc.games)
                 click.echo("", err=True)
+            if fc.games == 0 and status == 0:
+                click.echo(f"chesslaws check: no game in {'standard input' if path == '-' else path} "
+                           "(empty, or no PGN in it)", err=True)
             total.merge(fc.summary())
             fixes.update(fc.fixes)
     finally:
@@ -609,6 +743,10 @@ def _check_on_dask(files: tuple[str, ...], edition: str, as_json: bool, only_pro
         click.echo(f"chesslaws check: {err}", err=True)
         sys.exit(2)
     paths = [str(p) for p in files]
+    for path in paths:
+        what = _not_text(path)
+        if what is not None:
+            _not_text_error("check", path, what, "PGN text")
     try:
         reports, total = check_files_dask(paths, scheduler=scheduler, edition=edition,
                                           problems_only=only_problems or not as_json,

@@ -141,7 +141,11 @@ def read_pgn(source: str | bytes | os.PathLike[str]) -> Iterator[PgnGame]:
     PGN itself as ``bytes``. A ``str`` containing a line break is taken as
     PGN text, not a path. Text is UTF-8, else Latin-1 (old DOS and Windows
     files); a byte-order mark, Windows line endings and a Ctrl-Z ending the
-    file are read as python-chess reads them.
+    file are read as python-chess reads them. Moves and tags are read as
+    ``chesslaws check`` reads them: SAN, FIDE long algebraic (``Ng1-f3``),
+    FIDE promotions (``a8Q``), UCI coordinates (``g1f3``, ``e7e8Q``),
+    figurines; annotation glyphs (``+=``, ``N``) are skipped; a tag value
+    with quotes not escaped runs to the line's last ``"]``.
     """
     if isinstance(source, str) and ("\n" in source or "\r" in source):
         source = source.encode("utf-8")

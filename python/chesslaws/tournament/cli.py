@@ -12,7 +12,8 @@ import click
 
 from chesslaws.tournament.model import TIEBREAKS, Regulations, Scoring, Tournament, TournamentError
 
-DB_HELP = "SQLite file, or a postgresql:// URL (the same database as `chesslaws serve`)."
+DB_HELP = ("SQLite file (only create and import make it when it does not exist), or a postgresql:// URL (the same "
+           "database as `chesslaws serve`).")
 
 
 def _die(message: str, code: int = 1) -> NoReturn:
@@ -20,9 +21,15 @@ def _die(message: str, code: int = 1) -> NoReturn:
     sys.exit(code)
 
 
-def _store(db: str) -> Any:
+def _store(db: str, *, create: bool = True) -> Any:
+    """The database; with ``create=False`` (every command but create and import) a SQLite file that does not
+    exist is said so, and not created empty."""
     from chesslaws.tournament.store import TournamentStore
 
+    if not create and not db.startswith(("postgresql://", "postgres://")) and db != ":memory:" \
+            and not os.path.exists(db):
+        _die(f"the database {db} does not exist (give the --db of `chesslaws serve`, or create a tournament: "
+             f"chesslaws tournament create NAME --db {db})", 2)
     try:
         return TournamentStore(db)
     except Exception as err:  # the database cannot be opened
@@ -30,7 +37,7 @@ def _store(db: str) -> Any:
 
 
 def _load(db: str, key: str) -> tuple[Any, Tournament]:
-    store = _store(db)
+    store = _store(db, create=False)
     try:
         return store, store.load(key)
     except TournamentError as err:
@@ -191,6 +198,13 @@ def create(name: str, system: str, rounds: int, edition: str, time_control: str,
            scoring: str, quickplay: bool, tiebreaks: str | None, tiebreak_rules: str, unrated_rating: int | None,
            acceleration: str, initial_colour: str, site: str, date: str, db: str) -> None:
     """Create a tournament NAME with its regulations; prints its id."""
+    if system != "swiss":
+        ctx = click.get_current_context()
+        given = [f"--{n.replace('_', '-')}" for n in ("rounds", "initial_colour")
+                 if ctx.get_parameter_source(n) == click.core.ParameterSource.COMMANDLINE]
+        if given:
+            raise click.UsageError(f"{' and '.join(given)} {'is' if len(given) == 1 else 'are'} for a Swiss: a round "
+                                   "robin's rounds and colours are the Berger tables' (C.05)")
     try:
         reg = Regulations(system=system, rounds=rounds, edition=edition, time_control=time_control,  # type: ignore[arg-type]
                           default_time=default_time, scoring=Scoring.parse(scoring), quickplay=quickplay,
@@ -206,13 +220,13 @@ def create(name: str, system: str, rounds: int, edition: str, time_control: str,
 @click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL", help=DB_HELP)
 def list_command(db: str) -> None:
     """List the tournaments in the database (id, name)."""
-    for tid, name, _ in _store(db).tournaments():
+    for tid, name, _ in _store(db, create=False).tournaments():
         click.echo(f"{tid}  {name}")
 
 
 @tournament.command()
 @click.argument("tournament_key", metavar="TOURNAMENT")
-@click.argument("names", nargs=-1, required=True)
+@click.argument("names", nargs=-1)
 @click.option("--rating", type=click.IntRange(0, 3500), default=0, help="Rating (0: unrated).")
 @click.option("--title", default="", help="GM, IM, WGM, FM...")
 @click.option("--federation", default="", help="Three-letter federation code.")
@@ -228,11 +242,34 @@ def add(tournament_key: str, names: tuple[str, ...], rating: int, title: str, fe
     Examples:
       chesslaws tournament add Open "Carlsen, Magnus" --rating 2830 --title GM --federation NOR
       chesslaws tournament add Open Ann Bob Cleo Dan
+      chesslaws tournament add Open --from-trf entries.trf
     """
+    ctx = click.get_current_context()
+    if from_trf is not None:
+        given = [f"--{n.replace('_', '-')}" for n in ("rating", "title", "federation", "fide_id")
+                 if ctx.get_parameter_source(n) == click.core.ParameterSource.COMMANDLINE]
+        if names or given:
+            raise click.UsageError("--from-trf takes the players and their details from the file: give no NAMES"
+                                   + (f" and no {', '.join(given)}" if given else ""))
+    elif not names:
+        raise click.UsageError("give the NAMES of the players, or --from-trf FILE.trf")
     store, t = _load(db, tournament_key)
+    people: list[tuple[str, int, str, str, str, str, str]] = [(n, rating, title, federation, fide_id, "", "")
+                                                              for n in names]
+    if from_trf is not None:
+        from chesslaws.tournament.trf import read_trf
+
+        try:
+            with open(from_trf, encoding="utf-8", errors="replace") as f:
+                entries = read_trf(f.read())
+        except OSError as err:
+            _die(f"cannot read {from_trf}: {err.strerror}", 2)
+        except TournamentError as err:
+            _die(f"{from_trf}: {err}")
+        people = [(p.name, p.rating, p.title, p.federation, p.fide_id, p.sex, p.birth) for p in entries.players]
     try:
-        for n in names:
-            t = t.add_player(n, rating, title, federation, fide_id)
+        for person in people:
+            t = t.add_player(*person)
     except (TournamentError, Exception) as err:
         _die(str(err))
     _save(store, t)
@@ -277,6 +314,9 @@ def pair(tournament_key: str, engine: str, bbp_path: str | None, db: str) -> Non
       chesslaws tournament pair Open --bbp /opt/bbp/bbpPairings.exe
       chesslaws tournament pair Open --engine caissify
     """
+    if engine == "caissify" and click.get_current_context().get_parameter_source("bbp_path") \
+            == click.core.ParameterSource.COMMANDLINE:
+        raise click.UsageError("--bbp names bbpPairings, which --engine caissify does not use")
     from chesslaws.tournament.pairing import (
         LARGE_FOR_CAISSIFY, BbpDutch, CaissifyDutch, SwissEngine, find_bbp, pair_next_round,
     )
@@ -335,6 +375,10 @@ def result(tournament_key: str, round_number: int, table: int, result: str | Non
     """
     from chesslaws.game import Game
 
+    if game_log and result:
+        raise click.UsageError(f"give RESULT or --game LOG, not both (the log's result would stand, not {result})")
+    if at is not None and not game_log:
+        raise click.UsageError("--at is the time in the game of --game LOG: give --game")
     store, t = _load(db, tournament_key)
     try:
         if game_log:
@@ -397,7 +441,7 @@ def _tournament_from(source: str, db: str) -> Tournament:
             with open(source, encoding="utf-8", errors="replace") as f:
                 return read_trf(f.read())
         except OSError as err:
-            _die(f"cannot read {source}: {err}", 2)
+            _die(f"cannot read {source}: {err.strerror}", 2)
         except TournamentError as err:
             _die(f"{source}: {err}")
     return _load(db, source)[1]
@@ -477,6 +521,9 @@ def import_trf(trf_file: str, name: str | None, rounds: int | None, edition: str
         _die(f"cannot read {trf_file}: {err}", 2)
     try:
         t = read_trf(text)
+        if rounds and t.regulations.system != "swiss":
+            raise click.UsageError(f"--rounds is for a Swiss; {trf_file} is a {t.regulations.system} (its 092 "
+                                   "line): its rounds are the Berger tables' (C.05)")
         codes = _tiebreaks(tiebreaks, t.regulations.system, tiebreak_rules)
         reg = Regulations(system=t.regulations.system, rounds=rounds or t.regulations.rounds, edition=edition,
                           time_control=time_control or t.regulations.time_control, scoring=t.regulations.scoring,
@@ -526,6 +573,8 @@ def standings_command(source: str, as_json: bool, tiebreaks: str | None, crossta
     from chesslaws.tournament.tiebreaks import crosstable as make_crosstable
     from chesslaws.tournament.tiebreaks import standings
 
+    if as_json and crosstable:
+        raise click.UsageError("--crosstable is printed as text, not in --json: give one of them")
     t = _tournament_from(source, db)
     codes = _tiebreaks(tiebreaks, t.regulations.system, tiebreak_rules or t.regulations.tiebreak_rules) \
         if tiebreaks else t.regulations.tiebreaks
@@ -559,7 +608,7 @@ def standings_command(source: str, as_json: bool, tiebreaks: str | None, crossta
 
 @tournament.command()
 @click.argument("tournament_key", metavar="TOURNAMENT")
-@click.option("--round", "round_number", type=int, default=None, help="Only this round (PGN).")
+@click.option("--round", "round_number", type=int, default=None, help="With --pgn: only this round's games.")
 @click.option("--pgn", "as_pgn", is_flag=True, help="PGN of the games whose logs are stored, instead of TRF.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default="-", show_default=True,
               help="File to write ('-': standard output).")
@@ -572,6 +621,8 @@ def export(tournament_key: str, round_number: int | None, as_pgn: bool, output: 
       chesslaws tournament export Open -o open.trf
       chesslaws tournament export Open --pgn --round 3 -o round3.pgn
     """
+    if round_number is not None and not as_pgn:
+        raise click.UsageError("--round exports one round's games as PGN: add --pgn (the TRF holds every round)")
     store, t = _load(db, tournament_key)
     if as_pgn:
         from chesslaws.tournament.pgn import event_pgn
@@ -607,6 +658,9 @@ def _players(n: int) -> str:
 def show(tournament_key: str, round_number: int | None, db: str) -> None:
     """Print the regulations and the pairings of ROUND (default: every round)."""
     _, t = _load(db, tournament_key)
+    if round_number is not None and not any(r.number == round_number for r in t.rounds):
+        _die(f"{t.name}: round {round_number} is not paired (" + (f"rounds 1..{len(t.rounds)} are" if t.rounds else
+             "no round is") + f" paired, of {t.total_rounds})")
     reg = t.regulations
     click.echo(f"{t.name} ({t.id}): {reg.system}, {t.total_rounds} rounds, {_players(len(t.players))}")
     default = (f"as the {reg.edition} Laws set it" if reg.default_time is None else f"{reg.default_time:g} s")

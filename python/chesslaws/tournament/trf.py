@@ -146,6 +146,7 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
     accelerations: dict[int, tuple[float, ...]] = {}
     xxa_lines: dict[int, int] = {}
     raw_players: list[tuple[int, Player, list[tuple[int, str, str, str]]]] = []
+    player_nos: list[int] = []  # the line of each of raw_players
     for no, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1):
         line = raw.replace("\t", " ")
         if not line.strip():
@@ -220,13 +221,23 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
                 raise TrfError(no, f"{code}: {rest!r} is not a number of points") from None
         elif code == "001":
             raw_players.append(_read_player(no, line))
+            player_nos.append(no)
     if not raw_players:
         raise TrfError(1, "no player line (001)")
     if by_rank:
-        raw_players, absent, accelerations, xxa_lines = _ranked(raw_players, absent, accelerations, xxa_lines)
-    numbers = sorted(sn for sn, _, _ in raw_players)
+        raw_players, absent, accelerations, xxa_lines = _ranked(raw_players, player_nos, absent, accelerations,
+                                                                xxa_lines)
+    line_of: dict[int, int] = {}
+    for (sn, _, _), no in zip(raw_players, player_nos):
+        if sn in line_of:
+            raise TrfError(no, f"001: start number (columns 5-8) {sn} is repeated (also on line {line_of[sn]})")
+        line_of[sn] = no
+    numbers = sorted(line_of)
     if numbers != list(range(1, len(numbers) + 1)):
-        raise TrfError(1, f"start numbers must run 1..{len(numbers)} (got {numbers[:5]}...)")
+        missing = min(set(range(1, len(numbers) + 1)) - set(numbers))
+        sn = min((x for x in numbers if x > len(numbers)), key=lambda x: line_of[x])
+        raise TrfError(line_of[sn], f"001: start number (columns 5-8) {sn}: the start numbers must run "
+                                    f"1..{len(numbers)}, and {missing} has no player line")
     raw_players.sort(key=lambda x: x[0])
     for code, where in (("XXZ", absent), ("XXA", xxa_lines)):
         for sn, no in where.items():
@@ -263,36 +274,42 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
                    accelerations=tuple(sorted(accelerations.items())))
     rounds: list[Round] = []
     for r in range(1, n_rounds + 1):
-        rounds.append(_read_round(r, raw_players, system))
+        rounds.append(_read_round(r, raw_players, system, line_of))
     return replace(t, rounds=tuple(rounds), requested_byes=tuple(requests))
 
 
 _RawPlayer = tuple[int, Player, list[tuple[int, str, str, str]]]
 
 
-def _ranked(players: list[_RawPlayer], absent: dict[int, int], accelerations: dict[int, tuple[float, ...]],
+def _ranked(players: list[_RawPlayer], lines: list[int], absent: dict[int, int], accelerations: dict[int, tuple[float, ...]],
             xxa_lines: dict[int, int]) -> tuple[list[_RawPlayer], dict[int, int], dict[int, tuple[float, ...]],
                                                 dict[int, int]]:
     """``XXC rank`` (JaVaFo's TRF(x), read so by bbpPairings): the numbers in the file are only ids; the players'
     ranking, which the pairing systems use as pairing numbers (colours, the order within a score group), is
     the order of their ``001`` lines. Each player gets the number of his line's place, and every reference
     to an id (opponents, ``XXZ``, ``XXA``) follows."""
-    new = {sn: i for i, (sn, _, _) in enumerate(players, 1)}
-    if len(new) != len(players):
-        raise TrfError(1, "XXC rank: a player's id (columns 5-8) is repeated")
+    new: dict[int, int] = {}
+    first: dict[int, int] = {}
+    for i, ((sn, _, _), no) in enumerate(zip(players, lines), 1):
+        if sn in new:
+            raise TrfError(no, f"001: XXC rank: the player's id (columns 5-8) {sn} is repeated (also on line "
+                               f"{first[sn]})")
+        new[sn], first[sn] = i, no
 
-    def of(sn: int, where: str) -> int:
+    def of(sn: int, where: str, line: int) -> int:
         if sn not in new:
-            raise TrfError(1, f"XXC rank: {where} names id {sn}, which has no player line (001)")
+            raise TrfError(line, f"XXC rank: {where} names id {sn}, which has no player line (001)")
         return new[sn]
 
     out: list[_RawPlayer] = []
-    for sn, p, results in players:
-        moved = [(r, str(of(int(opp), f"player {sn}'s round {r}")) if opp.strip("0") else opp, colour, res)
+    for (sn, p, results), no in zip(players, lines):
+        moved = [(r, str(of(int(opp), f"round {r} (columns {92 + 10 * (r - 1)}-{95 + 10 * (r - 1)})", no))
+                  if opp.strip("0") else opp, colour, res)
                  for r, opp, colour, res in results]
         out.append((new[sn], replace(p, start_number=new[sn]), moved))
-    return (out, {of(sn, "XXZ"): no for sn, no in absent.items()},
-            {of(sn, "XXA"): pts for sn, pts in accelerations.items()}, {of(sn, "XXA"): no for sn, no in xxa_lines.items()})
+    return (out, {of(sn, "XXZ", no): no for sn, no in absent.items()},
+            {of(sn, "XXA", xxa_lines[sn]): pts for sn, pts in accelerations.items()},
+            {of(sn, "XXA", no): no for sn, no in xxa_lines.items()})
 
 
 #: JaVaFo's XXS codes (its Advanced User Manual): each code, or shortcut, and the codes it sets.
@@ -367,11 +384,13 @@ def _read_player(no: int, line: str) -> tuple[int, Player, list[tuple[int, str, 
         results.pop()
     for r, opp_text, colour, res in results:
         if opp_text and not opp_text.isdigit():
-            raise TrfError(no, f"round {r} (column {92 + 10 * (r - 1)}): opponent {opp_text!r} is not a number")
+            raise TrfError(no, f"round {r} opponent (columns {92 + 10 * (r - 1)}-{95 + 10 * (r - 1)}): {opp_text!r} "
+                               "is not a number")
         if colour not in "wb- ":
-            raise TrfError(no, f"round {r}: colour {colour!r} is not w, b or -")
+            raise TrfError(no, f"round {r} colour (column {97 + 10 * (r - 1)}): {colour!r} is not w, b or -")
         if res not in "10=+-WDLUFHZ ":
-            raise TrfError(no, f"round {r}: result {res!r} is not one of 1 0 = + - W D L U F H Z")
+            raise TrfError(no, f"round {r} result (column {99 + 10 * (r - 1)}): {res!r} is not one of "
+                               "1 0 = + - W D L U F H Z")
     return sn, player, results
 
 
@@ -379,7 +398,8 @@ _BYE_CODE: dict[str, ByeKind] = {"U": "pab", "F": "full", "H": "half", "Z": "zer
                                  "1": "full", "=": "half", "0": "zero", " ": "absent"}
 
 
-def _read_round(r: int, players: list[tuple[int, Player, list[tuple[int, str, str, str]]]], system: str) -> Round:
+def _read_round(r: int, players: list[tuple[int, Player, list[tuple[int, str, str, str]]]], system: str,
+                line_of: dict[int, int]) -> Round:
     seen: set[int] = set()
     boards: list[tuple[int, int, str, str]] = []
     byes: list[Bye] = []
@@ -398,22 +418,28 @@ def _read_round(r: int, players: list[tuple[int, Player, list[tuple[int, str, st
             continue
         if sn in seen:
             continue
-        if opp not in by_sn or r > len(by_sn[opp]):
-            raise TrfError(0, f"round {r}: player {sn} meets {opp}, who has no round {r}")
+        opp_field = f"round {r} opponent (columns {92 + 10 * (r - 1)}-{95 + 10 * (r - 1)})"
+        if opp not in by_sn:
+            raise TrfError(line_of[sn], f"{opp_field}: player {sn} meets {opp}, who has no player line (001)")
+        if r > len(by_sn[opp]):
+            raise TrfError(line_of[sn], f"{opp_field}: player {sn} meets {opp}, whose line "
+                                        f"{line_of[opp]} has no round {r}")
         _, back_text, back_colour, back_res = by_sn[opp][r - 1]
         if not back_text or int(back_text) != sn:
-            raise TrfError(0, f"round {r}: player {sn} meets {opp}, but {opp} meets {back_text or 'nobody'}")
+            raise TrfError(line_of[sn], f"{opp_field}: player {sn} meets {opp}, but {opp} (line {line_of[opp]}) "
+                                        f"meets {back_text or 'nobody'}")
         white, black = (sn, opp) if colour == "w" else (opp, sn)
         wres, bres = (res, back_res) if colour == "w" else (back_res, res)
         boards.append((white, black, wres, bres))
+        _board_result(r, white, wres, bres, line_of)  # its error names the lines before the boards are sorted
         seen.update((sn, opp))
     out: list[Board] = []
     for i, (white, black, wres, bres) in enumerate(sorted(boards, key=lambda b: min(b[0], b[1])), 1):
-        out.append(Board(i, white, black, _board_result(r, white, wres, bres)))
+        out.append(Board(i, white, black, _board_result(r, white, wres, bres, line_of)))
     return Round(r, tuple(out), tuple(byes))
 
 
-def _board_result(r: int, white: int, wres: str, bres: str) -> BoardResult | None:
+def _board_result(r: int, white: int, wres: str, bres: str, line_of: dict[int, int]) -> BoardResult | None:
     w = {"W": "1", "D": "=", "L": "0"}.get(wres, wres)
     b = {"W": "1", "D": "=", "L": "0"}.get(bres, bres)
     table: dict[tuple[str, str], BoardResult | None] = {
@@ -421,7 +447,8 @@ def _board_result(r: int, white: int, wres: str, bres: str) -> BoardResult | Non
         ("+", "-"): "+-", ("-", "+"): "-+", ("-", "-"): "--", (" ", " "): None,
     }
     if (w, b) not in table:
-        raise TrfError(0, f"round {r}: player {white} (White) scored {wres!r} but the opponent {bres!r}")
+        raise TrfError(line_of[white], f"round {r} result (column {99 + 10 * (r - 1)}): player {white} (White) "
+                                       f"scored {wres!r} but the opponent {bres!r}")
     return table[(w, b)]
 
 
