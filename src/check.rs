@@ -3182,8 +3182,17 @@ impl CheckRun {
     }
 }
 
+/// What the first bytes of a file show it is when it is no text a PGN reader
+/// reads (see [`not_text`]): the one rule, for the CLI's own reading too.
+#[pyfunction]
+#[pyo3(name = "not_text")]
+fn not_text_py(head: &[u8]) -> Option<&'static str> {
+    not_text(head)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<CheckRun>()?;
+    m.add_function(wrap_pyfunction!(not_text_py, m)?)?;
     Ok(())
 }
 

@@ -142,26 +142,9 @@ def _not_text(path: str) -> str | None:
                 head = zstandard.ZstdDecompressor().stream_reader(fh).read(4096)
     except (OSError, EOFError, ValueError):
         return None
-    if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
-        return "UTF-32 text"
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return "UTF-16 text"
-    for magic, what in ((b"PK\x03\x04", "a ZIP archive"), (b"BZh", "bzip2-compressed"),
-                        (b"\xfd7zXZ\x00", "xz-compressed"), (b"7z\xbc\xaf", "a 7-Zip archive"),
-                        (b"%PDF", "a PDF document"), (b"SQLite format 3\x00", "an SQLite database")):
-        if head.startswith(magic):
-            return what
-    even, odd = head[0::2], head[1::2]
-    if odd and odd.count(0) > 0.9 * len(odd):
-        return "UTF-16LE text (without a byte-order mark)"
-    if even and even.count(0) > 0.9 * len(even):
-        return "UTF-16BE text (without a byte-order mark)"
-    # Control characters that no text has (a stray one in a PGN file is read as the text it is in).
-    control = sum(1 for b in head if b < 0x20 and b not in b"\t\n\r\x0b\x0c\x1a\x1b")
-    nul = head.count(0)
-    if (nul >= 4 and nul * 100 > len(head)) or (control >= 4 and control * 10 > len(head)):
-        return "a binary file"
-    return None
+    from chesslaws._core import not_text
+
+    return not_text(head)
 
 
 def _not_text_error(command: str, path: str, what: str, wanted: str) -> NoReturn:
