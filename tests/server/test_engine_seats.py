@@ -228,3 +228,35 @@ def test_an_engine_game_starts_when_the_person_opens_it(tmp_path: Path) -> None:
         r = client.post("/api/engines/games", json={"engine": "fake", "color": "black", "when_ready": False})
         s = wait(client, r.json()["id"], lambda s: s["ply"] >= 1)
         assert s["ply"] >= 1 and s["waiting_for"] == []
+
+
+def test_an_engine_started_while_the_server_stops_is_closed_not_left_running() -> None:
+    """The pool is closed (the server stopping) while one of its processes is still starting: that process is
+    closed as soon as it has started, and the search that asked for it is told the server is stopping;
+    nothing outlives the pool."""
+    from chesslaws.engines import EngineError
+    from chesslaws.server.engines import EnginePool
+
+    pool = EnginePool(1)
+    spec = fake("fake", "legal")
+    started: list[Any] = []
+
+    class Closing:
+        """The spec, whose start lets the server stop before the process is handed over."""
+
+        def __eq__(self, other: object) -> bool:
+            return other is self
+
+        __hash__ = object.__hash__
+        options = spec.options
+
+        def start(self, start_timeout: float = 10.0) -> Any:
+            eng = spec.start(start_timeout)
+            started.append(eng)
+            pool.close()
+            return eng
+
+    with pytest.raises(EngineError, match="stopping"):
+        pool.acquire(Closing(), timeout=5)  # type: ignore[arg-type]
+    assert len(started) == 1 and not started[0].alive
+    assert pool.processes == 0

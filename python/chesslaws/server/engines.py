@@ -22,6 +22,7 @@ holds the person's seat link).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import re
@@ -51,6 +52,8 @@ CAP_MS = (1000, 10000)
 
 #: The ``event`` of every game against an engine: how a restarted server finds them again.
 EVENT = "Play against the computer"
+#: Seconds the server waits, on stopping, for an engine process being started to finish starting and close.
+STOP_WAIT = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,7 +200,14 @@ class EnginePool:
                 self._free.notify()
             raise
         with self._free:
-            self._all.add(eng)
+            stopping = self.closed
+            if not stopping:
+                self._all.add(eng)
+            else:
+                self._busy -= 1
+        if stopping:  # the server stopped while this process started: it would outlive the pool
+            eng.close(timeout=0.2)
+            raise EngineError("the server is stopping")
         return _Process(spec, eng)
 
     def release(self, proc: _Process, *, broken: bool = False) -> None:
@@ -292,6 +302,11 @@ class EnginePlayers:
                 seat.task.cancel()
         self.pool.close()
         self._executor.shutdown(wait=False, cancel_futures=True)
+        # A search ends at once on a closed pool, but a process being started finishes starting (and then
+        # closes): wait for that, a few seconds at most, so that no child is still being forked when the
+        # store closes after this (a forked child holds a copy of the store's file lock until it execs).
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(asyncio.to_thread(self._executor.shutdown, True), STOP_WAIT)
 
     def listing(self) -> list[dict[str, Any]]:
         return [{"name": name, "id": info.id_name, "strengths": info.strengths()} for name, info in self.info.items()]
