@@ -81,6 +81,36 @@ function toast(text, ok) {
   toast.timer = setTimeout(() => { el.className = "toast"; }, ok ? 2500 : 5000);
 }
 
+// A failure that says an event was NOT recorded stays on the screen (a player who looked away must still see
+// that his move did not count) until he acts again (sends an event, a move), closes it (its button, or Escape),
+// or a state shows the event recorded after all. It is an alert (role=alert): a screen reader says it at once.
+// Other messages (toast) still vanish by themselves.
+let failed = null;       // {event, plies}: the event the sticky failure is about
+function stickyError(text, event) {
+  const el = $("alert");
+  failed = { event: event || null, plies: S ? S.moves.length : 0 };
+  el.hidden = false;
+  $("alert-text").textContent = "";  // a new text in the live region: said again even when it is the same
+  $("alert-text").textContent = text;
+  document.body.dataset.alertShown = String(Number(document.body.dataset.alertShown || 0) + 1);
+}
+function clearError() {
+  failed = null;
+  $("alert").hidden = true;
+  $("alert-text").textContent = "";
+}
+// Does the state show the failed event recorded after all (a move answered too late, a resignation)?
+function failedNowRecorded() {
+  if (!failed || !failed.event || !S) return false;
+  const ev = failed.event;
+  const move = ev.type === "move" || (ev.type === "claim_draw" && ev.move) ? ev.move : null;
+  if (move) return S.moves.slice(failed.plies).some((m) => m.uci === move || m.san === move);
+  if (ev.type === "resign") return S.termination === "resignation";
+  if (ev.type === "offer_draw") return S.pending.some((p) => p.kind === "draw_offer");
+  return false;
+}
+$("alert-close").addEventListener("click", clearError);
+
 function announce(text) {
   const el = $("announce");
   el.textContent = "";
@@ -181,15 +211,15 @@ async function api(method, path, body) {
 // What the player is told when an event was not recorded: the server could not take it (no answer, a
 // server error, the database away) — nothing was recorded, try again; or the server refused it (the Laws,
 // a wrong input): its reason. Never a silent failure.
-function notRecorded(status, reason, retryAfter) {
+function notRecorded(status, reason, retryAfter, event) {
   if (status === 0 || status >= 500) {
     const again = retryAfter ? T("Try again in {s} s.", { s: retryAfter }) : T("Try again.");
     const why = status === 0 ? T("The server cannot be reached.") : reason || String(status);
     // The server's own 503 says it already ("the game store is unreachable: nothing was recorded; ...").
     const said = /nothing was recorded/i.test(why);
-    toast(said ? `${why.charAt(0).toUpperCase()}${why.slice(1)}. ${again}` : `${T("Nothing was recorded")}: ${why} ${again}`);
+    stickyError(said ? `${why.charAt(0).toUpperCase()}${why.slice(1)}. ${again}` : `${T("Nothing was recorded")}: ${why} ${again}`, event);
   } else {
-    toast(reason || T("Refused."));
+    stickyError(reason || T("Refused."), event);
   }
 }
 
@@ -209,13 +239,14 @@ async function send(event) {
     event.assistant = true;
     $("by-assistant").checked = false;
   }
+  clearError();  // the player acts again: what he is told next is about this
   // Over the open socket when there is one: the new state arrives on it just before the acknowledgement,
   // with only the new moves. Without a socket, over HTTP, whose answer carries the whole state.
   if (ws && ws.readyState === WebSocket.OPEN) {
     const reply = await sendOnSocket(ws, event);
     if (reply && reply.kind === "ack") return true;
-    if (reply) { notRecorded(reply.status, reply.error, reply.retry_after); return false; }
-    toast(T("No answer from the server: it may not have recorded this. The board shows what it recorded once it is reachable again."));
+    if (reply) { notRecorded(reply.status, reply.error, reply.retry_after, event); return false; }
+    stickyError(T("No answer from the server: it may not have recorded this. The board shows what it recorded once it is reachable again."), event);
     return false;
   }
   try {
@@ -223,7 +254,7 @@ async function send(event) {
     if (ack && ack.state && ack.state.lang === lang && (!S || ack.state.seq >= S.seq)) setState(ack.state);
     return true;
   } catch (err) {
-    notRecorded(err.status, err.message, err.retryAfter);
+    notRecorded(err.status, err.message, err.retryAfter, event);
     return false;
   }
 }
@@ -1084,6 +1115,7 @@ function setState(state) {
   if (!rematchLooked && (S.status === "finished" || S.status === "annulled")) { rematchLooked = true; lookForRematch(); }
   if (selected && !legalFrom(selected).length) selected = null;
   if (viewPly !== null && viewPly > S.moves.length) viewPly = null;
+  if (failedNowRecorded()) clearError();
   render();
   const n = S.moves.length;
   if (lastPly !== null && n > lastPly) {
@@ -1405,6 +1437,7 @@ document.addEventListener("keydown", (e) => {
   if (!S || e.altKey || e.ctrlKey || e.metaKey) return;
   const tag = (e.target && e.target.tagName) || "";
   if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || $("confirm").open) return;
+  if (e.key === "Escape" && !$("alert").hidden) { e.preventDefault(); clearError(); return; }
   if (e.key === "ArrowLeft" || e.key === ",") { e.preventDefault(); step(-1); }
   else if (e.key === "ArrowRight" || e.key === ".") { e.preventDefault(); step(1); }
   else if (e.key === "Home") { e.preventDefault(); setView(0); }
