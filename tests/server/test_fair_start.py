@@ -232,6 +232,7 @@ def test_the_articles_the_arbiters_console_cites_come_from_the_edition(
     arts = c["articles"]
     assert {k: arts.get(k) for k in expect} == expect
     assert [k for k in absent if k in arts] == []
+    assert c["observe_illegal_acts"] is (expect["observed_illegal"] not in ("B.5", "C.3"))
     if c["quickplay"] is not None:
         assert c["quickplay"]["postpone_gives_ms"] == 120_000
         assert c["quickplay"]["reject_gives_ms"] == (120_000 if edition == "2023" else 0)
