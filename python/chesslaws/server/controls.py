@@ -23,7 +23,8 @@ that is there also has a dialog ``title`` and an ``ok`` button label)::
                    "flag": "6.9", "result_decided": "8.7", "appeal_decision": "11.10",
                    "observed_illegal": "7.5.1", "illegal_move_penalty": "7.5.5", "next_period": "8.6",
                    "set_clocks": "6.10.2", "penalty_add_time": "12.9.2", "penalty_reduce_time": "12.9.3",
-                   "quickplay_postpone": "III.5.2", ...}}  # cited by the page (those the edition has)
+                   "quickplay_postpone": "III.5.2", ...},  # cited by the page (those the edition has)
+     "observe_illegal_acts": true}   # false where an illegal move the arbiter sees is not acted on (1997 B.5, C.3)
 """
 
 from __future__ import annotations
@@ -301,7 +302,11 @@ def controls(state: GameState, lang: str = "en") -> dict[str, Any]:
                  "quickplay_postpone", "quickplay_reject"):
         if rule in ed.articles:
             out["articles"][rule] = ed.article(rule)
-    out["articles"]["observed_illegal"] = ed.article(_observed_illegal_rule(state))
+    seen = _observed_illegal_rule(state)
+    out["articles"]["observed_illegal"] = ed.article(seen)
+    # 1997 C.3 (blitz) and B.5 (rapid): the arbiter who sees an illegal move does not act on it: nothing changes.
+    out["observe_illegal_acts"] = not (seen == "observed_illegal_blitz"
+                                       or (seen == "observed_illegal_rapid" and ed.rapid_rulings_on_request))
     for name, ok in (("offer_draw", "ok_offer_draw"), ("resign", "ok_resign"), ("threefold", "ok_claim"),
                      ("fifty", "ok_claim"), ("quickplay", "ok_claim"), ("flag", "ok_claim"), ("seal", "ok_seal")):
         if out.get(name) is not None:
