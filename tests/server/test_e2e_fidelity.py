@@ -27,8 +27,16 @@ def resign_and_sign_a_draw(arbiter: Any) -> None:
     arbiter.select_option("#sign-result", "1/2-1/2")
     arbiter.select_option("#sheet-who", "white")
     arbiter.click("#arb-sign")
+    # 2023 8.7: a signature with another result than the board's may change it: asked first, naming the player.
+    arbiter.wait_for_selector("#confirm[open]")
+    assert arbiter.inner_text("#confirm-title").startswith("White") and arbiter.inner_text("#confirm-title").endswith(": Signed")
+    assert "with ½-½, not the board's 1-0" in arbiter.inner_text("#confirm-text")
+    assert "(Article 8.7)" in arbiter.inner_text("#confirm-text")
+    arbiter.click("#confirm-yes")
+    arbiter.wait_for_selector("#confirm:not([open])", state="attached")
     arbiter.select_option("#sheet-who", "black")
     arbiter.click("#arb-sign")
+    arbiter.click("#confirm-yes")
     arbiter.wait_for_selector('#status[data-result="1/2-1/2"]')
 
 

@@ -209,16 +209,16 @@ def test_the_quickplay_claim_needs_the_move_only_in_2023(client: Any) -> None:
     ("2023", "5400", None, {"observed_illegal": "7.5.1", "illegal_move_penalty": "7.5.5", "next_period": "8.6",
                             "set_clocks": "6.10.2", "penalty_warning": "12.9.1", "penalty_add_time": "12.9.2",
                             "penalty_reduce_time": "12.9.3", "quickplay_postpone": "III.5.2",
-                            "quickplay_reject": "III.5.3"}, ["set_clocks_limit"]),
+                            "quickplay_reject": "III.5.3", "signed_result": "8.7"}, ["set_clocks_limit"]),
     ("1997", "1800", "rapid", {"observed_illegal": "B.5"}, []),
     ("1997", "40/7200:3600", None, {"observed_illegal": "7.4", "next_period": "8.6", "set_clocks": "6.13",
                                     "penalty_add_time": "13.4(b)", "penalty_reduce_time": "13.4(c)",
                                     "quickplay_postpone": "10.2(b)", "quickplay": "10.2"},
-     ["illegal_move_penalty", "quickplay_reject", "set_clocks_limit"]),
+     ["illegal_move_penalty", "quickplay_reject", "set_clocks_limit", "signed_result"]),
     ("1997", "300", "blitz", {"observed_illegal": "C.3"}, []),
     ("1989", "40/9000:3600", None, {"observed_illegal": "8.1", "next_period": "11.9", "set_clocks": "12.4",
                                     "set_clocks_limit": "12.4", "penalty_add_time": "16.5",
-                                    "penalty_reduce_time": "16.5"}, ["quickplay", "illegal_move_penalty"]),
+                                    "penalty_reduce_time": "16.5"}, ["quickplay", "illegal_move_penalty", "signed_result"]),
 ])
 def test_the_articles_the_arbiters_console_cites_come_from_the_edition(
         client: Any, edition: str, tc: str, mode: str | None, expect: dict[str, str], absent: list[str]) -> None:

@@ -295,11 +295,12 @@ def controls(state: GameState, lang: str = "en") -> dict[str, Any]:
     out["articles"] = {rule: ed.article(rule) for rule in ("agreement", "touch_move", "release", "illegal_move",
                                                   "flag", "result_decided", "appeal_decision")}
     # The arbiter's console asks before what changes a player's clock or the game (an illegal move observed,
-    # the next period, the clocks set, a penalty, a quickplay claim postponed or rejected): the articles of
+    # the next period, the clocks set, a penalty, a quickplay claim postponed or rejected, a signature that may
+    # change the result: 2023 8.7 only): the articles of
     # this edition it cites, only those the edition has (1989 has no quickplay finish; only 2023 has 7.5.5).
     for rule in ("illegal_move_penalty", "next_period", "set_clocks", "set_clocks_limit", "penalty_warning",
                  "penalty_add_time", "penalty_reduce_time", "penalty_loss", "penalty_expulsion", "quickplay",
-                 "quickplay_postpone", "quickplay_reject"):
+                 "quickplay_postpone", "quickplay_reject", "signed_result"):
         if rule in ed.articles:
             out["articles"][rule] = ed.article(rule)
     seen = _observed_illegal_rule(state)

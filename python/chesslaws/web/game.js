@@ -1394,7 +1394,17 @@ $("arb-game-score").addEventListener("click", () => send({
   type: "game_score", by: $("sheet-who").value,
   moves: $("score-moves").value.split(/[\s,]+/).map((m) => m.replace(/^\d+\.+/, "")).filter((m) => m),
 }));
-$("arb-sign").addEventListener("click", () => send({ type: "sign", by: $("sheet-who").value, result: $("sign-result").value }));
+// 2023 8.7: once both players sign the same result it stands, even if it is not the board's: a signature with
+// another result than the board's is asked first, naming the player (the earlier Laws give signatures no force).
+$("arb-sign").addEventListener("click", async () => {
+  const by = $("sheet-who").value, result = $("sign-result").value;
+  if (hasArticle("signed_result") && result !== S.result) {
+    const shown = (r) => r.replace(/1\/2/g, "½");
+    if (!(await confirmAsk(T("Signed"), T("{who} signs the scoresheet with {result}, not the board's {board}. Once both players have signed the same result, it stands even if incorrect, unless you decide otherwise (Article {art}).",
+      { who: whoLabel(by), result: shown(result), board: shown(S.result), art: article("signed_result") }), T("Signed"), by))) return;
+  }
+  send({ type: "sign", by, result });
+});
 $("arb-refuse").addEventListener("click", async () => {
   const who = $("ref-against").value;
   const text = who === "both" ? "Both players persistently refuse to comply with the Laws: both lose the game."

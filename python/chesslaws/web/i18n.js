@@ -5,6 +5,8 @@
 "use strict";
 window.I18N = {
  "de": {
+  "Signed": "Unterschrieben",
+  "{who} signs the scoresheet with {result}, not the board's {board}. Once both players have signed the same result, it stands even if incorrect, unless you decide otherwise (Article {art}).": "{who} unterschreibt das Partieformular mit {result}, nicht mit dem Ergebnis auf dem Brett, {board}. Haben beide Spieler dasselbe Ergebnis unterschrieben, bleibt es bestehen, auch wenn es falsch ist, es sei denn, Sie entscheiden anders (Artikel {art}).",
   "1 minute": "1 Minute",
   "{n} minutes": "{n} Minuten",
   "1 second": "1 Sekunde",
@@ -345,6 +347,8 @@ window.I18N = {
   "{white} (White) v {black} (Black)": "{white} (Weiß) – {black} (Schwarz)"
  },
  "fr": {
+  "Signed": "Signé",
+  "{who} signs the scoresheet with {result}, not the board's {board}. Once both players have signed the same result, it stands even if incorrect, unless you decide otherwise (Article {art}).": "{who} signe la feuille de partie avec {result}, et non le résultat de l'échiquier, {board}. Une fois que les deux joueurs ont signé le même résultat, il reste valable même s'il est inexact, à moins que vous n'en décidiez autrement (article {art}).",
   "1 minute": "1 minute",
   "{n} minutes": "{n} minutes",
   "1 second": "1 seconde",
@@ -685,6 +689,8 @@ window.I18N = {
   "{white} (White) v {black} (Black)": "{white} (Blancs) – {black} (Noirs)"
  },
  "es": {
+  "Signed": "Firmado",
+  "{who} signs the scoresheet with {result}, not the board's {board}. Once both players have signed the same result, it stands even if incorrect, unless you decide otherwise (Article {art}).": "{who} firma la planilla con {result}, no con el resultado del tablero, {board}. Una vez que ambos jugadores han firmado el mismo resultado, este se mantiene aunque sea incorrecto, salvo que usted decida otra cosa (artículo {art}).",
   "1 minute": "1 minuto",
   "{n} minutes": "{n} minutos",
   "1 second": "1 segundo",
