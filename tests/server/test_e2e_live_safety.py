@@ -665,3 +665,24 @@ def test_a_move_not_recorded_stays_said_until_the_player_acts_or_closes_it(
     page.clock.run_for(3_000)
     page.wait_for_selector("#toast.show", state="detached")
     ctx.close()
+
+
+def test_the_consoles_dialogs_and_the_alert_speak_the_pages_language(server: Any, browser: Any, shots: Path) -> None:
+    """A German page: the penalty's dialog is German, with the edition's article (2023 12.9.3), and the alert's
+    close button is named in German."""
+    g = new_game(server, time_control="5400", edition="2023", white="Alice", black="Bruno")
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    ctx.add_init_script("localStorage.setItem('chesslaws:lang', 'de')")
+    page = ctx.new_page()
+    page.goto(g["links"]["arbiter"])
+    page.wait_for_selector("#status[data-status='ongoing']")
+    page.select_option("#pen-kind", "reduce_time")
+    page.fill("#pen-sec", "120")
+    page.click("#arb-penalty")
+    shown = confirm_open(page)
+    assert shown["title"] == "Weiß (Alice): Strafe" and shown["ok"] == "Strafe verhängen"
+    assert shown["text"] == "Die Restzeit auf der Uhr von Weiß (Alice) wird um 2 Minuten verringert (Artikel 12.9.3)."
+    shoot(page, shots, "penalty-confirm-de")
+    page.click("#confirm-no")
+    assert page.get_attribute("#alert-close", "aria-label") == "Diese Meldung schließen"
+    ctx.close()
