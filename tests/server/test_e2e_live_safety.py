@@ -563,7 +563,8 @@ def test_setting_the_clocks_is_asked_and_a_flag_at_once_or_a_time_far_over_is_sa
     arbiter.context.close()
 
 
-def test_an_illegal_move_the_arbiter_observes_is_asked_first_naming_the_offender(server: Any, browser: Any) -> None:
+def test_an_illegal_move_the_arbiter_observes_is_asked_first_naming_the_offender(server: Any, browser: Any,
+                                                                               shots: Path) -> None:
     """2023 7.5.1 and 7.5.5: the occasional arbiter sees White's illegal move standing: the position before it is
     reinstated and White penalised; asked first, naming White and both articles."""
     g = new_game(server, time_control="40/5400", edition="2023", interface="otb", arbiter="occasional",
@@ -581,6 +582,7 @@ def test_an_illegal_move_the_arbiter_observes_is_asked_first_naming_the_offender
     assert shown["title"] == "White (Alice): An illegal move observed" and shown["focus"] == "confirm-no"
     assert shown["text"].startswith("Record that you see White (Alice)'s illegal move ")
     assert shown["text"].endswith("is penalised as for an illegal move (Article 7.5.1). The penalty: Article 7.5.5.")
+    shoot(arbiter, shots, "observe-illegal-confirm")
     cancel_with_enter(arbiter)
     assert log_of(server, g["id"])[-1]["move"] == "e1e3"
     arbiter.click("#arb-observe-illegal")
@@ -590,7 +592,8 @@ def test_an_illegal_move_the_arbiter_observes_is_asked_first_naming_the_offender
     arbiter.context.close()
 
 
-def test_a_quickplay_claim_postponed_or_rejected_is_asked_naming_who_receives_time(server: Any, browser: Any) -> None:
+def test_a_quickplay_claim_postponed_or_rejected_is_asked_naming_who_receives_time(server: Any, browser: Any,
+                                                                                  shots: Path) -> None:
     """2023 III.5.2 and III.5.3: postponing or rejecting White's quickplay claim gives Black two minutes: asked
     first, naming Black; under 1997 10.2 a rejection gives nothing, and the dialog says so."""
     for edition, reject_text in (
@@ -614,6 +617,7 @@ def test_a_quickplay_claim_postponed_or_rejected_is_asked_naming_who_receives_ti
         assert shown["text"].startswith("Postpone the decision on White (Alice)'s claim? Black (Bruno) receives "
                                         "2 minutes more on the clock")
         assert shown["text"].endswith("(Article III.5.2)." if edition == "2023" else "(Article 10.2(b)).")
+        shoot(arbiter, shots, f"quickplay-postpone-confirm-{edition}")
         cancel_with_enter(arbiter)
         arbiter.click("#arb-quickplay [data-ruling='reject']")
         shown = confirm_open(arbiter)
