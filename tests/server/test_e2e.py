@@ -168,11 +168,13 @@ def test_arbiter_console_and_spectator(server: Any, browser: Any) -> None:
     arbiter.fill("#arb-w", "2:00")
     arbiter.fill("#arb-b", "1:30")
     arbiter.click("#arb-set")
+    arbiter.click("#confirm-yes")  # the times change: asked first
     watcher.wait_for_selector(".player[data-color='black'] .clock:has-text('1:30')")
     arbiter.select_option("#pen-against", "black")
     arbiter.select_option("#pen-kind", "warning")
     arbiter.fill("#pen-reason", "noise")
     arbiter.click("#arb-penalty")
+    arbiter.click("#confirm-yes")  # every penalty is asked first
     watcher.wait_for_selector("#rulings li:has-text('warns Black (noise)')")
     assert "Article 13.4(a) (1997)" in watcher.inner_text("#rulings")
     arbiter.context.close()

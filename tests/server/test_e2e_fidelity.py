@@ -27,8 +27,16 @@ def resign_and_sign_a_draw(arbiter: Any) -> None:
     arbiter.select_option("#sign-result", "1/2-1/2")
     arbiter.select_option("#sheet-who", "white")
     arbiter.click("#arb-sign")
+    # 2023 8.7: a signature with another result than the board's may change it: asked first, naming the player.
+    arbiter.wait_for_selector("#confirm[open]")
+    assert arbiter.inner_text("#confirm-title").startswith("White") and arbiter.inner_text("#confirm-title").endswith(": Signed")
+    assert "with ½-½, not the board's 1-0" in arbiter.inner_text("#confirm-text")
+    assert "(Article 8.7)" in arbiter.inner_text("#confirm-text")
+    arbiter.click("#confirm-yes")
+    arbiter.wait_for_selector("#confirm:not([open])", state="attached")
     arbiter.select_option("#sheet-who", "black")
     arbiter.click("#arb-sign")
+    arbiter.click("#confirm-yes")
     arbiter.wait_for_selector('#status[data-result="1/2-1/2"]')
 
 
@@ -180,6 +188,7 @@ def test_an_occasional_arbiter_observes_an_illegal_move_and_a_flag(server: Any, 
     click_move(arbiter, "b8", "c6")
     arbiter.wait_for_selector("#sheet td:has-text('Nc6')")
     arbiter.click("#arb-observe-illegal")
+    arbiter.click("#confirm-yes")  # the position reinstated and a penalty: asked first
     arbiter.wait_for_selector("#rulings:has-text('later moves being taken back')")
     assert "Nc6" not in arbiter.inner_text("#sheet")
     observed = log_of(server, g["id"])[-1]
@@ -187,6 +196,7 @@ def test_an_occasional_arbiter_observes_an_illegal_move_and_a_flag(server: Any, 
     arbiter.fill("#arb-w", "0:00")
     arbiter.fill("#arb-b", "80:00")
     arbiter.click("#arb-set")
+    arbiter.click("#confirm-yes")  # a clock set to 0:00: asked about explicitly
     arbiter.wait_for_selector("#arb-period:not([hidden])")  # a flag down, in a period with moves
     assert arbiter.get_attribute("#status", "data-status") == "ongoing"
     arbiter.click("#arb-observe-flag")
@@ -203,7 +213,9 @@ def test_the_arbiter_rules_the_next_move_the_first_of_the_next_period(server: An
     arbiter.fill("#arb-w", "0:00")
     arbiter.fill("#arb-b", "80:00")
     arbiter.click("#arb-set")
+    arbiter.click("#confirm-yes")
     arbiter.click("#arb-next-period")
+    arbiter.click("#confirm-yes")  # the flagged player receives the next period's time: asked first
     arbiter.wait_for_selector("#rulings:has-text('first of the following time period')")
     decided = log_of(server, g["id"])[-1]
     assert (decided["type"], decided["on"], decided["ruling"]) == ("decision", "period", "next_period")

@@ -8,6 +8,7 @@ Screenshots at 1280 px and 390 px go to ``CHESSLAWS_SHOTS`` (a directory) when s
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -315,21 +316,21 @@ def test_a_move_sent_over_http_that_fails_says_nothing_was_recorded(server: Any,
     page.wait_for_selector("#offline:visible")
     page.route("**/api/games/*/events*", lambda route: route.abort())
     click_move(page, "e2", "e4")
-    page.wait_for_selector("#toast:has-text('Nothing was recorded: The server cannot be reached. Try again.')")
+    page.wait_for_selector("#alert:has-text('Nothing was recorded: The server cannot be reached. Try again.')")
     piece_back_on_e2(page)
     shoot(page, shots, "not-recorded")
     page.unroute("**/api/games/*/events*")
     page.route("**/api/games/*/events*", lambda route: route.fulfill(status=502, body="<html>Bad Gateway</html>"))
     click_move(page, "e2", "e4")
-    page.wait_for_selector("#toast:has-text('Nothing was recorded: 502')")
+    page.wait_for_selector("#alert:has-text('Nothing was recorded: 502')")
     piece_back_on_e2(page)
     page.unroute("**/api/games/*/events*")
     page.route("**/api/games/*/events*", lambda route: route.fulfill(
         status=503, headers={"retry-after": "2", "content-type": "application/json"},
         body=json.dumps({"error": UNREACHABLE})))
     click_move(page, "e2", "e4")
-    page.wait_for_selector("#toast:has-text('Try again in 2 s.')")
-    assert page.inner_text("#toast").startswith("The game store is unreachable: nothing was recorded;")
+    page.wait_for_selector("#alert:has-text('Try again in 2 s.')")
+    assert page.inner_text("#alert-text").startswith("The game store is unreachable: nothing was recorded;")
     piece_back_on_e2(page)
     assert log_of(server, g["id"])[-1]["type"] == "start"
     page.unroute("**/api/games/*/events*")
@@ -359,8 +360,8 @@ def test_a_move_refused_on_the_socket_while_the_store_is_away_says_so_and_the_cl
     held = page.evaluate("() => S.clocks.white_ms")
     assert int(clock.get_attribute("data-ms") or "-1") == round(held)
     click_move(page, "e2", "e4")
-    page.wait_for_selector("#toast:has-text('Try again in 2 s.')")
-    assert "nothing was recorded" in page.inner_text("#toast")
+    page.wait_for_selector("#alert:has-text('Try again in 2 s.')")
+    assert "nothing was recorded" in page.inner_text("#alert-text")
     piece_back_on_e2(page)
     shoot(page, shots, "store-down")
     assert log_of(server, g["id"])[-1]["type"] == "start"
@@ -415,6 +416,7 @@ def test_the_arbiters_flag_seen_down_and_result_decided_are_asked_first(server: 
     arbiter.fill("#arb-w", "0:00")
     arbiter.fill("#arb-b", "80:00")
     arbiter.click("#arb-set")
+    arbiter.click("#confirm-yes")
     arbiter.wait_for_selector("#arb-period:not([hidden])")
     arbiter.click("#arb-observe-flag")
     assert arbiter.inner_text("#confirm-title") == "White (Alice): A flag down"
@@ -436,3 +438,255 @@ def test_the_arbiters_flag_seen_down_and_result_decided_are_asked_first(server: 
     arbiter.wait_for_timeout(300)
     assert log_of(server, g["id"])[-1]["type"] == "observe"
     arbiter.context.close()
+
+
+# --- 1 (the arbiter): what changes a game without ending it is asked first, naming the player -------------------
+
+
+def confirm_open(page: Any) -> dict[str, str]:
+    """The dialog once open, as the arbiter reads it: title, text, the confirm button's label, the focus."""
+    page.wait_for_selector("#confirm[open]")
+    return {"title": page.inner_text("#confirm-title"), "text": page.inner_text("#confirm-text"),
+            "ok": page.inner_text("#confirm-yes"), "focus": focused(page)}
+
+
+def cancel_with_enter(page: Any) -> None:
+    page.keyboard.press("Enter")  # the focus is on Cancel: Enter pressed by habit cancels
+    page.wait_for_selector("#confirm:not([open])", state="attached")
+
+
+def test_a_time_penalty_is_asked_first_naming_the_player_and_the_editions_article(
+        server: Any, browser: Any, shots: Path) -> None:
+    """2023 12.9.3 and 12.9.2: "2 minutes" off White's clock, 1 minute more on White's clock for Black's offence:
+    each asked first, naming the player, with the edition's article; Enter cancels; only the penalty confirmed is
+    logged. A warning (12.9.1) is asked too."""
+    g = new_game(server, time_control="5400", edition="2023", white="Alice", black="Bruno")
+    arbiter = open_seat(browser, g["links"]["arbiter"])
+    arbiter.select_option("#pen-kind", "reduce_time")
+    arbiter.fill("#pen-sec", "120")
+    arbiter.click("#arb-penalty")
+    shown = confirm_open(arbiter)
+    assert shown == {"title": "White (Alice): Penalty", "focus": "confirm-no", "ok": "Give penalty",
+                     "text": "The time on White (Alice)'s clock is reduced by 2 minutes (Article 12.9.3)."}
+    shoot(arbiter, shots, "penalty-confirm")
+    cancel_with_enter(arbiter)
+    arbiter.select_option("#pen-against", "black")
+    arbiter.select_option("#pen-kind", "add_time")
+    arbiter.fill("#pen-sec", "60")
+    arbiter.fill("#pen-reason", "phone rang")
+    arbiter.click("#arb-penalty")
+    shown = confirm_open(arbiter)
+    assert shown["title"] == "Black (Bruno): Penalty"
+    assert shown["text"] == ("The time on White (Alice)'s clock is increased by 1 minute (Article 12.9.2).\n"
+                             "Reason: phone rang")
+    arbiter.click("#confirm-no")
+    arbiter.select_option("#pen-kind", "warning")
+    arbiter.click("#arb-penalty")
+    assert confirm_open(arbiter)["text"] == "Black (Bruno) is warned (Article 12.9.1).\nReason: phone rang"
+    arbiter.click("#confirm-yes")
+    arbiter.wait_for_selector("#rulings li:has-text('warns Black (phone rang)')")
+    penalties = [e for e in log_of(server, g["id"]) if e["type"] == "penalty"]
+    assert [(e["against"], e["kind"]) for e in penalties] == [("black", "warning")]  # nothing cancelled was sent
+    arbiter.context.close()
+
+
+def test_a_1989_time_penalty_cites_16_5(server: Any, browser: Any) -> None:
+    """1989 16.5: "a time penalty (by adding to the player's used time or to his opponent's unused time)": the
+    1989 article, never the 2023 one, from the state's controls."""
+    g = new_game(server, time_control="40/9000:3600", edition="1989", white="Alice", black="Bruno")
+    arbiter = open_seat(browser, g["links"]["arbiter"])
+    arbiter.select_option("#pen-kind", "reduce_time")
+    arbiter.fill("#pen-sec", "300")
+    arbiter.click("#arb-penalty")
+    assert confirm_open(arbiter)["text"] == "The time on White (Alice)'s clock is reduced by 5 minutes (Article 16.5)."
+    arbiter.click("#confirm-yes")
+    arbiter.wait_for_selector("#rulings li:has-text('is taken off his clock')")
+    white_ms = httpx.get(f"{server.url}/api/games/{g['id']}").json()["clocks"]["white_ms"]
+    assert 8_690_000 < white_ms <= 8_700_000
+    arbiter.context.close()
+
+
+def test_setting_the_clocks_is_asked_and_a_flag_at_once_or_a_time_far_over_is_said(
+        server: Any, browser: Any, shots: Path) -> None:
+    """2023 6.10.2: the arbiter sets the clocks: the dialog shows each player's time before and after. 0:00 (the flag
+    falls at once) and a time far over the whole time control are said explicitly, the confirm button saying
+    "anyway"; Enter cancels. Then 8.6, the next period, is asked naming the flagged player."""
+    g = new_game(server, time_control="40/5400:1800", edition="2023", interface="otb", arbiter="occasional",
+                 white="Alice", black="Bruno")
+    arbiter = open_seat(browser, g["links"]["arbiter"])
+    arbiter.fill("#arb-w", "0:00")
+    arbiter.fill("#arb-b", "80:00")
+    arbiter.click("#arb-set")
+    shown = confirm_open(arbiter)
+    assert shown["title"] == "Set the clocks" and shown["focus"] == "confirm-no"
+    assert shown["ok"] == "Set the clocks anyway"
+    assert shown["text"].startswith("⚠ White (Alice)'s clock is set to 0:00: the flag falls at once.\n")
+    assert re.search(r"\nWhite \(Alice\): 1:(30:00|29:5\d) → 0:00\nBlack \(Bruno\): 1:30:00 → 1:20:00\n", shown["text"])
+    assert shown["text"].endswith("The clocks show these times from now (Article 6.10.2).")
+    shoot(arbiter, shots, "set-clocks-zero-confirm")
+    cancel_with_enter(arbiter)
+    arbiter.click("#arb-stop")  # White's clock stands still: only Black's time changes below
+    arbiter.wait_for_selector("#rulings li:has-text('stops the clocks')")
+    white_left = arbiter.evaluate("() => fmtTime(S.clocks.white_ms)")
+    arbiter.fill("#arb-w", white_left)
+    arbiter.fill("#arb-b", "300:00")  # the whole control gives two hours
+    arbiter.click("#arb-set")
+    shown = confirm_open(arbiter)
+    assert shown["title"] == "Black (Bruno): Set the clocks"  # only Black's time changes
+    assert shown["text"].startswith("⚠ Black (Bruno)'s clock is set to 5:00:00, far more than the whole time "
+                                    "control (40/90:30+0) gives.")
+    arbiter.click("#confirm-no")
+    arbiter.fill("#arb-b", "85:00")
+    arbiter.click("#arb-set")
+    shown = confirm_open(arbiter)
+    assert shown["ok"] == "Set clocks" and "⚠" not in shown["text"]
+    assert shown["title"] == "Black (Bruno): Set the clocks"
+    arbiter.click("#confirm-no")
+    assert [e["type"] for e in log_of(server, g["id"])] == ["start", "stop_clocks"]  # three dialogs cancelled
+    arbiter.fill("#arb-w", "0:00")
+    arbiter.fill("#arb-b", "80:00")
+    arbiter.click("#arb-set")
+    arbiter.click("#confirm-yes")
+    arbiter.wait_for_selector("#arb-period:not([hidden])")
+    arbiter.click("#arb-next-period")
+    shown = confirm_open(arbiter)
+    assert shown["title"] == "White (Alice): Next move: first of the next period"
+    assert shown["text"].startswith("The flag of White (Alice) is down")
+    assert shown["text"].endswith("receives its time (Article 8.6).") and shown["ok"] == "Next period"
+    shoot(arbiter, shots, "next-period-confirm")
+    cancel_with_enter(arbiter)
+    assert log_of(server, g["id"])[-1]["type"] == "set_clocks"
+    arbiter.click("#arb-next-period")
+    arbiter.click("#confirm-yes")
+    arbiter.wait_for_selector("#rulings:has-text('first of the following time period')")
+    assert [e["type"] for e in log_of(server, g["id"])] == ["start", "stop_clocks", "set_clocks", "decision"]
+    arbiter.context.close()
+
+
+def test_an_illegal_move_the_arbiter_observes_is_asked_first_naming_the_offender(server: Any, browser: Any,
+                                                                               shots: Path) -> None:
+    """2023 7.5.1 and 7.5.5: the occasional arbiter sees White's illegal move standing: the position before it is
+    reinstated and White penalised; asked first, naming White and both articles."""
+    g = new_game(server, time_control="40/5400", edition="2023", interface="otb", arbiter="occasional",
+                 white="Alice", black="Bruno")
+    arbiter = open_seat(browser, g["links"]["arbiter"])
+    click_move(arbiter, "e2", "e4")
+    click_move(arbiter, "e7", "e5")
+    arbiter.wait_for_selector("#sheet td:has-text('e5')")
+    arbiter.fill("#move-input", "e1e3")
+    arbiter.press("#move-input", "Enter")
+    arbiter.click("#confirm-yes")
+    arbiter.wait_for_selector("#sheet td:has-text('e1-e3')")
+    arbiter.click("#arb-observe-illegal")
+    shown = confirm_open(arbiter)
+    assert shown["title"] == "White (Alice): An illegal move observed" and shown["focus"] == "confirm-no"
+    assert shown["text"].startswith("Record that you see White (Alice)'s illegal move ")
+    assert shown["text"].endswith("is penalised as for an illegal move (Article 7.5.1). The penalty: Article 7.5.5.")
+    shoot(arbiter, shots, "observe-illegal-confirm")
+    cancel_with_enter(arbiter)
+    assert log_of(server, g["id"])[-1]["move"] == "e1e3"
+    arbiter.click("#arb-observe-illegal")
+    arbiter.click("#confirm-yes")
+    arbiter.wait_for_selector("#rulings:has-text('The arbiter finds White')")
+    assert (log_of(server, g["id"])[-1]["type"], log_of(server, g["id"])[-1]["what"]) == ("observe", "illegal_move")
+    arbiter.context.close()
+
+
+def test_a_quickplay_claim_postponed_or_rejected_is_asked_naming_who_receives_time(server: Any, browser: Any,
+                                                                                  shots: Path) -> None:
+    """2023 III.5.2 and III.5.3: postponing or rejecting White's quickplay claim gives Black two minutes: asked
+    first, naming Black; under 1997 10.2 a rejection gives nothing, and the dialog says so."""
+    for edition, reject_text in (
+            ("2023", "Reject White (Alice)'s claim? Black (Bruno) receives 2 minutes more on the clock, and the game "
+                     "continues (Article III.5.3)."),
+            ("1997", "Reject White (Alice)'s claim? The game continues (Article 10.2).")):
+        g = new_game(server, time_control="5400", edition=edition, white="Alice", black="Bruno",
+                     quickplay_guidelines=True)
+        arbiter = open_seat(browser, g["links"]["arbiter"])
+        headers = {"Authorization": f"Bearer {g['tokens']['arbiter']}"}
+        url = f"{server.url}/api/games/{g['id']}/events"
+        r = httpx.post(url, json={"type": "set_clocks", "white_ms": 90_000, "black_ms": 3_000_000}, headers=headers)
+        assert r.status_code == 200, r.text
+        r = httpx.post(url, json={"type": "claim_draw", "reason": "quickplay"},
+                       headers={"Authorization": f"Bearer {g['tokens']['white']}"})
+        assert r.status_code == 200, r.text
+        arbiter.wait_for_selector("#arb-quickplay:not([hidden])")
+        arbiter.click("#arb-quickplay [data-ruling='postpone']")
+        shown = confirm_open(arbiter)
+        assert shown["title"] == "Black (Bruno): Quickplay claim" and shown["ok"] == "Postpone"
+        assert shown["text"].startswith("Postpone the decision on White (Alice)'s claim? Black (Bruno) receives "
+                                        "2 minutes more on the clock")
+        assert shown["text"].endswith("(Article III.5.2)." if edition == "2023" else "(Article 10.2(b)).")
+        shoot(arbiter, shots, f"quickplay-postpone-confirm-{edition}")
+        cancel_with_enter(arbiter)
+        arbiter.click("#arb-quickplay [data-ruling='reject']")
+        shown = confirm_open(arbiter)
+        assert shown["text"] == reject_text
+        arbiter.click("#confirm-yes")
+        arbiter.wait_for_selector("#rulings:has-text('rejects White')")
+        decisions = [e for e in log_of(server, g["id"]) if e["type"] == "decision"]
+        assert [e["ruling"] for e in decisions] == ["reject"]
+        arbiter.context.close()
+
+
+# --- 2. a failure that says nothing was recorded stays until the player acts ----------------------------------
+
+
+def test_a_move_not_recorded_stays_said_until_the_player_acts_or_closes_it(
+        server: Any, browser: Any, shots: Path) -> None:
+    """The server refuses White's move (503: nothing was recorded): the message is an alert, still there long
+    after a toast would have gone (the page's timers run 8 s on), closed from the keyboard; said again on a
+    second failure, it goes by itself when the player's next move is recorded. A success toast still vanishes."""
+    g = new_game(server, time_control="600", white="Alice")
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    page.clock.install()
+    link = Link(page)
+    link.error = {"status": 503, "error": UNREACHABLE, "retry_after": 2}  # the store away: nothing recorded
+    page.goto(g["links"]["white"])
+    page.wait_for_selector("#conn.up")
+    page.wait_for_selector("[data-sq='e2'] .pc.mine")
+    click_move(page, "e2", "e4")
+    alert = page.locator("#alert")
+    alert.wait_for(state="visible")
+    assert alert.get_attribute("role") == "alert"
+    assert page.inner_text("#alert-text").startswith("The game store is unreachable: nothing was recorded;")
+    page.clock.run_for(8_000)  # what used to vanish after 5 s (and before the next heartbeat, at 10 s)
+    assert alert.is_visible()
+    shoot(page, shots, "not-recorded-sticky")
+    page.focus("#alert-close")
+    assert page.get_attribute("#alert-close", "aria-label") == "Close this message"
+    page.keyboard.press("Enter")
+    alert.wait_for(state="hidden")
+    click_move(page, "e2", "e4")  # fails again: said again
+    alert.wait_for(state="visible")
+    link.error = None
+    click_move(page, "e2", "e4")  # the player acts: the message goes, and the move is recorded
+    page.wait_for_selector("#sheet td:has-text('e4')")
+    assert alert.is_hidden()
+    page.keyboard.press("c")  # a success toast (the clocks read aloud) still vanishes by itself
+    page.wait_for_selector("#toast.show")
+    page.clock.run_for(3_000)
+    page.wait_for_selector("#toast.show", state="detached")
+    ctx.close()
+
+
+def test_the_consoles_dialogs_and_the_alert_speak_the_pages_language(server: Any, browser: Any, shots: Path) -> None:
+    """A German page: the penalty's dialog is German, with the edition's article (2023 12.9.3), and the alert's
+    close button is named in German."""
+    g = new_game(server, time_control="5400", edition="2023", white="Alice", black="Bruno")
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    ctx.add_init_script("localStorage.setItem('chesslaws:lang', 'de')")
+    page = ctx.new_page()
+    page.goto(g["links"]["arbiter"])
+    page.wait_for_selector("#status[data-status='ongoing']")
+    page.select_option("#pen-kind", "reduce_time")
+    page.fill("#pen-sec", "120")
+    page.click("#arb-penalty")
+    shown = confirm_open(page)
+    assert shown["title"] == "Weiß (Alice): Strafe" and shown["ok"] == "Strafe verhängen"
+    assert shown["text"] == "Die Restzeit auf der Uhr von Weiß (Alice) wird um 2 Minuten verringert (Artikel 12.9.3)."
+    shoot(page, shots, "penalty-confirm-de")
+    page.click("#confirm-no")
+    assert page.get_attribute("#alert-close", "aria-label") == "Diese Meldung schließen"
+    ctx.close()

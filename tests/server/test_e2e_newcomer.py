@@ -158,8 +158,8 @@ def test_the_page_shows_a_refused_move_without_t(server: Any, browser: Any) -> N
     white.evaluate("() => { window.__send = send; }")
     assert post(server, g, "arbiter", {"type": "stop_clocks"}).status_code == 200
     white.evaluate("() => window.__send({type: 'move', move: 'g1f3'})")
-    white.wait_for_selector("#toast.show:has-text('Your move was not played')")
-    assert "t=" not in white.inner_text("#toast")
+    white.wait_for_selector("#alert:has-text('Your move was not played')")
+    assert "t=" not in white.inner_text("#alert-text")
     arbiter.close()
     ctx.close()
 

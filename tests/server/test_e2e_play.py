@@ -293,7 +293,7 @@ def test_arbiter_console_is_safe_and_sees_the_sealed_move(server: Any, browser: 
     assert not arbiter.is_visible("#pen-sec")
     arbiter.click("#arb-penalty")
     arbiter.wait_for_selector("#confirm[open]")
-    assert "White loses the game" in arbiter.inner_text("#confirm-text")
+    assert "White (Anna) loses the game (Article 13.4(d))" in arbiter.inner_text("#confirm-text")
     arbiter.click("#confirm-no")
     for button in ("#arb-annul", "#arb-refuse"):
         arbiter.click(button)
@@ -440,7 +440,7 @@ def test_moves_and_refusals_go_over_the_socket_and_states_carry_only_new_moves(s
     page.wait_for_selector("#sheet button.mv[data-ply='2']")
     # An event the server refuses (not Black's turn): the answer on the socket is shown.
     assert page.evaluate("send({type: 'resign', by: 'white'})") is False
-    page.wait_for_selector("#toast:has-text(\"white\")")
+    page.wait_for_selector("#alert:has-text(\"white\")")  # not recorded: kept until the player acts
     assert not [u for u in posts if u.endswith("/events") or "/events?" in u], "the page posted instead"
     events = [json.loads(f)["event"] for f in sent if '"rid"' in f]
     assert [e["type"] for e in events] == ["move", "resign"] and events[0]["move"] in ("e5", "e7e5")

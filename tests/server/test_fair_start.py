@@ -205,6 +205,39 @@ def test_the_quickplay_claim_needs_the_move_only_in_2023(client: Any) -> None:
     assert old["quickplay"]["needs_move"] is False and new["quickplay"]["needs_move"] is True
 
 
+@pytest.mark.parametrize("edition, tc, mode, expect, absent", [
+    ("2023", "5400", None, {"observed_illegal": "7.5.1", "illegal_move_penalty": "7.5.5", "next_period": "8.6",
+                            "set_clocks": "6.10.2", "penalty_warning": "12.9.1", "penalty_add_time": "12.9.2",
+                            "penalty_reduce_time": "12.9.3", "quickplay_postpone": "III.5.2",
+                            "quickplay_reject": "III.5.3", "signed_result": "8.7"}, ["set_clocks_limit"]),
+    ("1997", "1800", "rapid", {"observed_illegal": "B.5"}, []),
+    ("1997", "40/7200:3600", None, {"observed_illegal": "7.4", "next_period": "8.6", "set_clocks": "6.13",
+                                    "penalty_add_time": "13.4(b)", "penalty_reduce_time": "13.4(c)",
+                                    "quickplay_postpone": "10.2(b)", "quickplay": "10.2"},
+     ["illegal_move_penalty", "quickplay_reject", "set_clocks_limit", "signed_result"]),
+    ("1997", "300", "blitz", {"observed_illegal": "C.3"}, []),
+    ("1989", "40/9000:3600", None, {"observed_illegal": "8.1", "next_period": "11.9", "set_clocks": "12.4",
+                                    "set_clocks_limit": "12.4", "penalty_add_time": "16.5",
+                                    "penalty_reduce_time": "16.5"}, ["quickplay", "illegal_move_penalty", "signed_result"]),
+])
+def test_the_articles_the_arbiters_console_cites_come_from_the_edition(
+        client: Any, edition: str, tc: str, mode: str | None, expect: dict[str, str], absent: list[str]) -> None:
+    """The console asks before an illegal move observed, the next period, the clocks set, a penalty, a quickplay
+    claim postponed or rejected, citing these (2023 12.9.2 and 12.9.3, 1997 13.4(b) and (c), 1989 16.5; an
+    edition without the rule has no entry, never another edition's)."""
+    body: dict[str, Any] = {"edition": edition, "time_control": tc}
+    if mode:
+        body["mode"] = mode
+    c = create(client, **body)["state"]["controls"]
+    arts = c["articles"]
+    assert {k: arts.get(k) for k in expect} == expect
+    assert [k for k in absent if k in arts] == []
+    assert c["observe_illegal_acts"] is (expect["observed_illegal"] not in ("B.5", "C.3"))
+    if c["quickplay"] is not None:
+        assert c["quickplay"]["postpone_gives_ms"] == 120_000
+        assert c["quickplay"]["reject_gives_ms"] == (120_000 if edition == "2023" else 0)
+
+
 # --- issue 27, point 4: the fair start is the default of every online game created over the API ----------
 
 

@@ -14,12 +14,17 @@ that is there also has a dialog ``title`` and an ``ok`` button label)::
      "resign":     {"confirm": "...", "article": "5.1.2"},
      "threefold":  {"confirm": "...", "article": "9.2", "incorrect_article": "9.5.3", "with_move": true},
      "fifty":      {"confirm": "...", "article": "9.3", "incorrect_article": "9.5.3", "with_move": true},
-     "quickplay":  {"confirm": "...", "article": "III.5", "below_ms": 120000, "needs_move": true} | None,
+     "quickplay":  {"confirm": "...", "article": "III.5", "below_ms": 120000, "needs_move": true,
+                   "postpone_gives_ms": 120000, "reject_gives_ms": 120000} | None,   # 1997: rejection gives 0
      "flag":       {"confirm": "...", "article": "6.9"} | None,
      "seal":       {"confirm": "...", "article": "I.1.1"} | None,
      "with_move":  "...",   # what "with my next move" means, when a claim may go with a move
      "articles":   {"agreement": "5.2.3", "touch_move": "4.3", "release": "4.7", "illegal_move": "7.5.1",
-                   "flag": "6.9", "result_decided": "8.7", "appeal_decision": "11.10"}}  # cited by the page
+                   "flag": "6.9", "result_decided": "8.7", "appeal_decision": "11.10",
+                   "observed_illegal": "7.5.1", "illegal_move_penalty": "7.5.5", "next_period": "8.6",
+                   "set_clocks": "6.10.2", "penalty_add_time": "12.9.2", "penalty_reduce_time": "12.9.3",
+                   "quickplay_postpone": "III.5.2", ...},  # cited by the page (those the edition has)
+     "observe_illegal_acts": true}   # false where an illegal move the arbiter sees is not acted on (1997 B.5, C.3)
 """
 
 from __future__ import annotations
@@ -230,6 +235,19 @@ def adjournment_allowed(state: GameState) -> bool:
     return cfg.mode == "standard" and cfg.arbiter_present and not cfg.time_control.unlimited
 
 
+def _observed_illegal_rule(state: GameState) -> str:
+    """The rule an illegal move the arbiter observes comes under in this game (as ``observe`` rules it,
+    :mod:`chesslaws.game.observation`): 1997 C.3 in blitz and B.5 in rapid play, 2023 A.5.2 where one arbiter
+    supervises several games, else the edition's own (2023 7.5.1, 1997 7.4, 1989 8.1)."""
+    cfg = state.config
+    ed = cfg.edition
+    if cfg.mode == "blitz" and "observed_illegal_blitz" in ed.articles:
+        return "observed_illegal_blitz"
+    if (cfg.mode == "rapid" and ed.rapid_rulings_on_request) or cfg.partially_supervised:
+        return "observed_illegal_rapid"
+    return "observed_illegal"
+
+
 def controls(state: GameState, lang: str = "en") -> dict[str, Any]:
     """The controls block (see the module's docstring) in ``lang`` (English when it has no texts)."""
     code = lang if lang in TEXTS else "en"
@@ -255,8 +273,11 @@ def controls(state: GameState, lang: str = "en") -> dict[str, Any]:
         art = ed.article("quickplay")
         key = "quickplay_2023" if ed.name == "2023" else "quickplay_1997"
         # 2023 III.5: "the player having the move"; 1997 10.2: "the player", on either clock.
+        # What the arbiter's decision gives the opponent (2023 III.5.2 and III.5.3; 1997 10.2(b), where a
+        # rejection gives nothing), as the page's console tells before it is decided.
         out["quickplay"] = {"confirm": t[key].format(art=art), "article": art, "below_ms": 120_000,
-                            "needs_move": ed.name == "2023"}
+                            "needs_move": ed.name == "2023", "postpone_gives_ms": 120_000,
+                            "reject_gives_ms": 120_000 if ed.name == "2023" else 0}
     else:
         out["quickplay"] = None
     if not cfg.flags_observed and not cfg.time_control.unlimited:
@@ -273,6 +294,20 @@ def controls(state: GameState, lang: str = "en") -> dict[str, Any]:
     # and an illegal move entered by the arbiter; the arbiter's flag seen down, result decided, appeal upheld).
     out["articles"] = {rule: ed.article(rule) for rule in ("agreement", "touch_move", "release", "illegal_move",
                                                   "flag", "result_decided", "appeal_decision")}
+    # The arbiter's console asks before what changes a player's clock or the game (an illegal move observed,
+    # the next period, the clocks set, a penalty, a quickplay claim postponed or rejected, a signature that may
+    # change the result: 2023 8.7 only): the articles of
+    # this edition it cites, only those the edition has (1989 has no quickplay finish; only 2023 has 7.5.5).
+    for rule in ("illegal_move_penalty", "next_period", "set_clocks", "set_clocks_limit", "penalty_warning",
+                 "penalty_add_time", "penalty_reduce_time", "penalty_loss", "penalty_expulsion", "quickplay",
+                 "quickplay_postpone", "quickplay_reject", "signed_result"):
+        if rule in ed.articles:
+            out["articles"][rule] = ed.article(rule)
+    seen = _observed_illegal_rule(state)
+    out["articles"]["observed_illegal"] = ed.article(seen)
+    # 1997 C.3 (blitz) and B.5 (rapid): the arbiter who sees an illegal move does not act on it: nothing changes.
+    out["observe_illegal_acts"] = not (seen == "observed_illegal_blitz"
+                                       or (seen == "observed_illegal_rapid" and ed.rapid_rulings_on_request))
     for name, ok in (("offer_draw", "ok_offer_draw"), ("resign", "ok_resign"), ("threefold", "ok_claim"),
                      ("fifty", "ok_claim"), ("quickplay", "ok_claim"), ("flag", "ok_claim"), ("seal", "ok_seal")):
         if out.get(name) is not None:

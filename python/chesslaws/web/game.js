@@ -81,6 +81,36 @@ function toast(text, ok) {
   toast.timer = setTimeout(() => { el.className = "toast"; }, ok ? 2500 : 5000);
 }
 
+// A failure that says an event was NOT recorded stays on the screen (a player who looked away must still see
+// that his move did not count) until he acts again (sends an event, a move), closes it (its button, or Escape),
+// or a state shows the event recorded after all. It is an alert (role=alert): a screen reader says it at once.
+// Other messages (toast) still vanish by themselves.
+let failed = null;       // {event, plies}: the event the sticky failure is about
+function stickyError(text, event) {
+  const el = $("alert");
+  failed = { event: event || null, plies: S ? S.moves.length : 0 };
+  el.hidden = false;
+  $("alert-text").textContent = "";  // a new text in the live region: said again even when it is the same
+  $("alert-text").textContent = text;
+  document.body.dataset.alertShown = String(Number(document.body.dataset.alertShown || 0) + 1);
+}
+function clearError() {
+  failed = null;
+  $("alert").hidden = true;
+  $("alert-text").textContent = "";
+}
+// Does the state show the failed event recorded after all (a move answered too late, a resignation)?
+function failedNowRecorded() {
+  if (!failed || !failed.event || !S) return false;
+  const ev = failed.event;
+  const move = ev.type === "move" || (ev.type === "claim_draw" && ev.move) ? ev.move : null;
+  if (move) return S.moves.slice(failed.plies).some((m) => m.uci === move || m.san === move);
+  if (ev.type === "resign") return S.termination === "resignation";
+  if (ev.type === "offer_draw") return S.pending.some((p) => p.kind === "draw_offer");
+  return false;
+}
+$("alert-close").addEventListener("click", clearError);
+
 function announce(text) {
   const el = $("announce");
   el.textContent = "";
@@ -181,15 +211,15 @@ async function api(method, path, body) {
 // What the player is told when an event was not recorded: the server could not take it (no answer, a
 // server error, the database away) — nothing was recorded, try again; or the server refused it (the Laws,
 // a wrong input): its reason. Never a silent failure.
-function notRecorded(status, reason, retryAfter) {
+function notRecorded(status, reason, retryAfter, event) {
   if (status === 0 || status >= 500) {
     const again = retryAfter ? T("Try again in {s} s.", { s: retryAfter }) : T("Try again.");
     const why = status === 0 ? T("The server cannot be reached.") : reason || String(status);
     // The server's own 503 says it already ("the game store is unreachable: nothing was recorded; ...").
     const said = /nothing was recorded/i.test(why);
-    toast(said ? `${why.charAt(0).toUpperCase()}${why.slice(1)}. ${again}` : `${T("Nothing was recorded")}: ${why} ${again}`);
+    stickyError(said ? `${why.charAt(0).toUpperCase()}${why.slice(1)}. ${again}` : `${T("Nothing was recorded")}: ${why} ${again}`, event);
   } else {
-    toast(reason || T("Refused."));
+    stickyError(reason || T("Refused."), event);
   }
 }
 
@@ -209,13 +239,14 @@ async function send(event) {
     event.assistant = true;
     $("by-assistant").checked = false;
   }
+  clearError();  // the player acts again: what he is told next is about this
   // Over the open socket when there is one: the new state arrives on it just before the acknowledgement,
   // with only the new moves. Without a socket, over HTTP, whose answer carries the whole state.
   if (ws && ws.readyState === WebSocket.OPEN) {
     const reply = await sendOnSocket(ws, event);
     if (reply && reply.kind === "ack") return true;
-    if (reply) { notRecorded(reply.status, reply.error, reply.retry_after); return false; }
-    toast(T("No answer from the server: it may not have recorded this. The board shows what it recorded once it is reachable again."));
+    if (reply) { notRecorded(reply.status, reply.error, reply.retry_after, event); return false; }
+    stickyError(T("No answer from the server: it may not have recorded this. The board shows what it recorded once it is reachable again."), event);
     return false;
   }
   try {
@@ -223,7 +254,7 @@ async function send(event) {
     if (ack && ack.state && ack.state.lang === lang && (!S || ack.state.seq >= S.seq)) setState(ack.state);
     return true;
   } catch (err) {
-    notRecorded(err.status, err.message, err.retryAfter);
+    notRecorded(err.status, err.message, err.retryAfter, event);
     return false;
   }
 }
@@ -1084,6 +1115,7 @@ function setState(state) {
   if (!rematchLooked && (S.status === "finished" || S.status === "annulled")) { rematchLooked = true; lookForRematch(); }
   if (selected && !legalFrom(selected).length) selected = null;
   if (viewPly !== null && viewPly > S.moves.length) viewPly = null;
+  if (failedNowRecorded()) clearError();
   render();
   const n = S.moves.length;
   if (lastPly !== null && n > lastPly) {
@@ -1106,6 +1138,36 @@ function ctl(name) { return (S && S.controls && S.controls[name]) || null; }
 
 // An article of the game's edition that the page cites in its own dialogs (controls.articles).
 function article(rule) { return (S && S.controls && S.controls.articles && S.controls.articles[rule]) || "?"; }
+function hasArticle(rule) { return !!(S && S.controls && S.controls.articles && S.controls.articles[rule]); }
+function other(color) { return color === "white" ? "black" : "white"; }
+
+// A span of time in words, for the arbiter's dialogs: "2 minutes", "30 seconds", "1:30".
+function spanWords(ms) {
+  const s = Math.round(ms / 1000);
+  if (s % 60 === 0) return s === 60 ? T("1 minute") : T("{n} minutes", { n: s / 60 });
+  if (s < 60) return s === 1 ? T("1 second") : T("{n} seconds", { n: s });
+  return fmtClock(ms);
+}
+
+// A time as a clock shows it, without tenths: "0:00", "4:59", "1:20:00".
+function fmtTime(ms) {
+  if (ms === null || ms === undefined) return "\u2014";
+  const t = Math.floor(Math.max(0, ms) / 1000);
+  const h = Math.floor(t / 3600), m = Math.floor((t % 3600) / 60), sec = t % 60;
+  return (h ? `${h}:${String(m).padStart(2, "0")}` : `${m}`) + `:${String(sec).padStart(2, "0")}`;
+}
+// The whole time a time control gives ("40/5400+30:1800+30": 7200 s), in ms; null without a clock.
+function totalTimeMs(tc) {
+  if (!tc || tc === "-") return null;
+  let sec = 0;
+  for (const p of String(tc).split(":")) {
+    const m = /^(?:\d+\/)?(\d+(?:\.\d+)?)/.exec(p);
+    if (m) sec += parseFloat(m[1]);
+  }
+  return sec * 1000;
+}
+// A clock set to more than this many times the whole time control is asked about explicitly.
+const FAR_OVER = 1.5;
 
 $("btn-offer").addEventListener("click", async () => {
   if ($("offer-with-move").checked && myTurnColor()) { toast(T("The offer goes with your next move."), true); return; }
@@ -1173,9 +1235,32 @@ $("arb-lost").addEventListener("click", async () => {
 });
 $("arb-stop").addEventListener("click", () => send({ type: "stop_clocks" }));
 $("arb-start").addEventListener("click", () => send({ type: "start_clocks" }));
-$("arb-set").addEventListener("click", () => {
+// Setting the clocks changes what each player has left (2023 6.10.2, 1997 6.13, 1989 12.4): asked first, naming
+// the players and their times before and after; a clock set to 0:00 (the flag falls at once) or to far more than
+// the whole time control gives is asked about explicitly.
+$("arb-set").addEventListener("click", async () => {
   const w = parseClock($("arb-w").value), b = parseClock($("arb-b").value);
   if (w === null || b === null) { toast(T("Write the times as m:ss (or h:mm:ss).")); return; }
+  const set = { white: w, black: b };
+  const total = totalTimeMs(S.time_control);
+  const lines = [], warn = [];
+  for (const c of ["white", "black"]) {
+    const now = clockMs(c);
+    lines.push(T("{who}: {old} → {new}", { who: whoLabel(c), old: fmtTime(now), new: fmtTime(set[c]) }));
+    if (set[c] === 0) warn.push(T("{who}'s clock is set to 0:00: the flag falls at once.", { who: whoLabel(c) }));
+    else if (total !== null && set[c] > total * FAR_OVER) {
+      warn.push(T("{who}'s clock is set to {new}, far more than the whole time control ({tc}) gives.",
+        { who: whoLabel(c), new: fmtTime(set[c]), tc: TC.show(S.time_control) }));
+    }
+  }
+  const changed = ["white", "black"].filter((c) => Math.abs((clockMs(c) || 0) - set[c]) >= 1000);
+  const text = (warn.length ? "⚠ " + warn.join("\n⚠ ") + "\n\n" : "") + lines.join("\n") + "\n\n" +
+    T("The clocks show these times from now (Article {art}).", { art: article("set_clocks") });
+  $("confirm").dataset.warn = warn.length ? "yes" : "";
+  const ok = await confirmAsk(T("Set the clocks"), text, warn.length ? T("Set the clocks anyway") : T("Set clocks"),
+    changed.length === 1 ? changed[0] : null);
+  $("confirm").dataset.warn = "";
+  if (!ok) return;
   send({ type: "set_clocks", white_ms: w, black_ms: b });
 });
 $("pen-kind").addEventListener("change", () => { if (S) renderConsole(); });
@@ -1190,10 +1275,19 @@ $("arb-penalty").addEventListener("click", async () => {
   }
   const reason = $("pen-reason").value.trim();
   if (reason) ev.reason = reason;
-  if (kind === "loss" || kind === "expulsion") {
-    const what = kind === "loss" ? `${NAME[against]} loses the game` : `${NAME[against]} is expelled and loses the game`;
-    if (!(await confirmAsk("Penalty", `${what}${reason ? " (" + reason + ")" : ""}. This ends the game.`, "Give penalty"))) return;
-  }
+  // Every penalty is asked first, naming the player and what it does to his clock or his game, with the article
+  // of the edition's list (2023 12.9, 1997 13.4, 1989 16.5).
+  const vars = { who: whoLabel(against), opp: whoLabel(other(against)), art: article("penalty_" + kind),
+    time: ev.seconds ? spanWords(ev.seconds * 1000) : "" };
+  const what = {
+    warning: () => T("{who} is warned (Article {art}).", vars),
+    add_time: () => T("The time on {opp}'s clock is increased by {time} (Article {art}).", vars),
+    reduce_time: () => T("The time on {who}'s clock is reduced by {time} (Article {art}).", vars),
+    loss: () => T("{who} loses the game (Article {art}). This ends the game.", vars),
+    expulsion: () => T("{who} is expelled from the event and loses the game (Article {art}). This ends the game.", vars),
+  }[kind];
+  const text = what() + (reason ? "\n" + T("Reason: {reason}", { reason }) : "");
+  if (!(await confirmAsk(T("Penalty"), text, T("Give penalty"), against))) return;
   send(ev);
 });
 for (const b of document.querySelectorAll(".arb-decision")) {
@@ -1204,6 +1298,21 @@ for (const b of document.querySelectorAll(".arb-decision")) {
     if (b.dataset.ruling === "draw" && claim && !(await confirmAsk(T("Quickplay claim"),
       T("Rule {who}'s claim a draw? The game ends in a draw (Article {art}).", { who: whoLabel(claim.by), art: c ? c.article : "?" }),
       T("Draw"), claim.by))) return;
+    // A postponement or a rejection gives the opponent time (2023 III.5.2, III.5.3; 1997 10.2(b): a rejection
+    // gives none): asked first, naming the player who receives it.
+    if (b.dataset.ruling !== "draw" && claim && c) {
+      const postpone = b.dataset.ruling === "postpone";
+      const gives = postpone ? c.postpone_gives_ms : c.reject_gives_ms;
+      const rule = postpone ? "quickplay_postpone" : "quickplay_reject";
+      const vars = { who: whoLabel(claim.by), opp: whoLabel(other(claim.by)), time: spanWords(gives || 0),
+        art: hasArticle(rule) ? article(rule) : c.article };
+      const text = postpone
+        ? T("Postpone the decision on {who}'s claim? {opp} receives {time} more on the clock, and the game continues in your presence (Article {art}).", vars)
+        : gives ? T("Reject {who}'s claim? {opp} receives {time} more on the clock, and the game continues (Article {art}).", vars)
+          : T("Reject {who}'s claim? The game continues (Article {art}).", vars);
+      if (!(await confirmAsk(T("Quickplay claim"), text, postpone ? T("Postpone") : T("Reject"),
+        gives ? other(claim.by) : claim.by))) return;
+    }
     send({ type: "decision", on: "quickplay", ruling: b.dataset.ruling });
   });
 }
@@ -1217,8 +1326,35 @@ $("arb-observe-flag").addEventListener("click", async () => {
   if (!(await confirmAsk(T("A flag down"), text, T("Record"), who))) return;
   send({ type: "observe", what: "flag" });
 });
-$("arb-observe-illegal").addEventListener("click", () => send({ type: "observe", what: "illegal_move" }));
-$("arb-next-period").addEventListener("click", () => send({ type: "decision", on: "period", ruling: "next_period" }));
+// The arbiter who watches now and then sees an illegal move standing: the position before it is reinstated and
+// the offender penalised (2023 7.5.1 and 7.5.5, 1997 7.4, 1989 8.1; the rule of this game's mode from the server).
+// Where he only records that he does not act (1997 B.5 and C.3) nothing changes, and nothing is asked.
+$("arb-observe-illegal").addEventListener("click", async () => {
+  if (S.controls && S.controls.observe_illegal_acts !== false) {
+    const claimable = S.pending.find((p) => p.kind === "illegal_move_claimable");
+    const by = claimable ? other(claimable.by) : null;  // the last move made stands illegally: its player
+    const last = S.moves[S.moves.length - 1];
+    const art = article("observed_illegal");
+    const pen = hasArticle("illegal_move_penalty") ? " " + T("The penalty: Article {pen}.", { pen: article("illegal_move_penalty") }) : "";
+    const text = (by && last
+      ? T("Record that you see {who}'s illegal move {uci}? The position before it is reinstated and {who} is penalised as for an illegal move (Article {art}).",
+        { who: whoLabel(by), uci: last.san_local || last.san || last.uci, art })
+      : T("Record that you see the last illegal move standing on the board? The position before it is reinstated and the player who made it is penalised as for an illegal move (Article {art}).", { art })) + pen;
+    if (!(await confirmAsk(T("An illegal move observed"), text, T("Record the illegal move"), by))) return;
+  }
+  send({ type: "observe", what: "illegal_move" });
+});
+// 2023 and 1997 8.6, 1989 11.9: a flag down and the scoresheets cannot show the control passed: the next move is
+// the first of the next period, and each player still in the period receives its time.
+$("arb-next-period").addEventListener("click", async () => {
+  const down = ["white", "black"].filter((c) => S.clocks[c + "_ms"] === 0);
+  const who = down.length === 1 ? down[0] : null;
+  const names = down.map((c) => whoLabel(c)).join(" " + T("and") + " ");
+  if (!(await confirmAsk(T("Next move: first of the next period"),
+    T("The flag of {names} is down and the scoresheets cannot show that the time control was passed. The next move is the first of the following period, and each player still in the period receives its time (Article {art}).",
+      { names: names || T("A player"), art: article("next_period") }), T("Next period"), who))) return;
+  send({ type: "decision", on: "period", ruling: "next_period" });
+});
 $("arb-decide-result").addEventListener("click", async () => {
   const sel = $("result-decided");
   const shown = sel.options[sel.selectedIndex].textContent;
@@ -1258,7 +1394,17 @@ $("arb-game-score").addEventListener("click", () => send({
   type: "game_score", by: $("sheet-who").value,
   moves: $("score-moves").value.split(/[\s,]+/).map((m) => m.replace(/^\d+\.+/, "")).filter((m) => m),
 }));
-$("arb-sign").addEventListener("click", () => send({ type: "sign", by: $("sheet-who").value, result: $("sign-result").value }));
+// 2023 8.7: once both players sign the same result it stands, even if it is not the board's: a signature with
+// another result than the board's is asked first, naming the player (the earlier Laws give signatures no force).
+$("arb-sign").addEventListener("click", async () => {
+  const by = $("sheet-who").value, result = $("sign-result").value;
+  if (hasArticle("signed_result") && result !== S.result) {
+    const shown = (r) => r.replace(/1\/2/g, "½");
+    if (!(await confirmAsk(T("Signed"), T("{who} signs the scoresheet with {result}, not the board's {board}. Once both players have signed the same result, it stands even if incorrect, unless you decide otherwise (Article {art}).",
+      { who: whoLabel(by), result: shown(result), board: shown(S.result), art: article("signed_result") }), T("Signed"), by))) return;
+  }
+  send({ type: "sign", by, result });
+});
 $("arb-refuse").addEventListener("click", async () => {
   const who = $("ref-against").value;
   const text = who === "both" ? "Both players persistently refuse to comply with the Laws: both lose the game."
@@ -1405,6 +1551,7 @@ document.addEventListener("keydown", (e) => {
   if (!S || e.altKey || e.ctrlKey || e.metaKey) return;
   const tag = (e.target && e.target.tagName) || "";
   if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || $("confirm").open) return;
+  if (e.key === "Escape" && !$("alert").hidden) { e.preventDefault(); clearError(); return; }
   if (e.key === "ArrowLeft" || e.key === ",") { e.preventDefault(); step(-1); }
   else if (e.key === "ArrowRight" || e.key === ".") { e.preventDefault(); step(1); }
   else if (e.key === "Home") { e.preventDefault(); setView(0); }
