@@ -14,8 +14,8 @@ import pytest
 WEB = Path(__file__).resolve().parents[2] / "python" / "chesslaws" / "web"
 #: T("…") and tr("…") with a literal English text: its key in the dictionaries.
 CALL = re.compile(r"""\b(?:T|tr)\(\s*"((?:[^"\\]|\\.)*)"|\b(?:T|tr)\(\s*'((?:[^'\\]|\\.)*)'""")
-#: toast("…") or toast(`…`): a literal shown as it is, whatever the page's language.
-LITERAL_TOAST = re.compile(r"""\btoast\(\s*["'`]""")
+#: toast("…"), confirmAsk("…", …): a literal shown as it is, whatever the page's language.
+LITERAL_TOAST = re.compile(r"""\b(?:toast|confirmAsk)\(\s*["'`]""")
 
 
 def dictionaries() -> dict[str, dict[str, str]]:
@@ -52,7 +52,7 @@ def test_every_text_a_script_translates_has_its_translation(lang: str) -> None:
     assert missing == {}, f"{len(missing)} texts without their {lang} translation (add them to i18n.js)"
 
 
-def test_no_toast_shows_an_english_literal() -> None:
+def test_no_toast_or_dialog_shows_an_english_literal() -> None:
     found = [f"{p.name}:{n}: {line.strip()}" for p in sorted(WEB.glob("*.js")) if p.name != "i18n.js"
              for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if LITERAL_TOAST.search(line)]
-    assert found == [], "toast(T(...)) so that the text follows the page's language:\n" + "\n".join(found)
+    assert found == [], "toast(T(...)), confirmAsk(T(...)) so that the text follows the page's language:\n" + "\n".join(found)

@@ -1231,7 +1231,7 @@ $("btn-seal").addEventListener("click", async () => {
 $("btn-arrive").addEventListener("click", () => send({ type: "arrive" }));
 $("arb-resume").addEventListener("click", () => send({ type: "resume" }));
 $("arb-lost").addEventListener("click", async () => {
-  if (await confirmAsk("Envelope lost", "Continue from the adjourned position with the clock times recorded at adjournment? The sealer makes his sealed move on the board.", "Envelope lost")) send({ type: "envelope_lost" });
+  if (await confirmAsk(T("Envelope lost"), T("Continue from the adjourned position with the clock times recorded at adjournment? The sealer makes his sealed move on the board."), T("Envelope lost"))) send({ type: "envelope_lost" });
 });
 $("arb-stop").addEventListener("click", () => send({ type: "stop_clocks" }));
 $("arb-start").addEventListener("click", () => send({ type: "start_clocks" }));
@@ -1407,13 +1407,14 @@ $("arb-sign").addEventListener("click", async () => {
 });
 $("arb-refuse").addEventListener("click", async () => {
   const who = $("ref-against").value;
-  const text = who === "both" ? "Both players persistently refuse to comply with the Laws: both lose the game."
-    : `${NAME[who]} persistently refuses to comply with the Laws and loses the game.`;
-  if (await confirmAsk("Refusal to comply", text, "Rule")) send({ type: "refuse_to_comply", against: who });
+  const text = who === "both" ? T("Both players persistently refuse to comply with the Laws: both lose the game.")
+    : T("{who} persistently refuses to comply with the Laws and loses the game.", { who: NAME[who] });
+  if (await confirmAsk(T("Refusal to comply"), text, T("Rule"))) send({ type: "refuse_to_comply", against: who });
 });
 $("arb-annul").addEventListener("click", async () => {
   const reason = $("annul-reason").value.trim();
-  if (!(await confirmAsk("Annul the game", "The game is annulled: it has no result. This cannot be undone." + (reason ? ` Reason: ${reason}.` : ""), "Annul"))) return;
+  if (!(await confirmAsk(T("Annul the game"), T("The game is annulled: it has no result. This cannot be undone.")
+    + (reason ? " " + T("Reason: {reason}.", { reason }) : ""), T("Annul")))) return;
   send(reason ? { type: "annul", reason } : { type: "annul" });
 });
 $("act-for").addEventListener("change", () => { $("offer").dataset.key = "?"; renderActions(); });
@@ -1585,7 +1586,8 @@ function showAlert(msg) {
 }
 
 $("btn-summon").addEventListener("click", async () => {
-  if (!(await confirmAsk("Call the arbiter", "Stop the clocks to call the arbiter? Do it only to ask for his help: the arbiter restarts the clocks.", "Stop clocks and call", actorOf()))) return;
+  if (!(await confirmAsk(T("Call the arbiter"), T("Stop the clocks to call the arbiter? Do it only to ask for his help: the arbiter restarts the clocks."),
+    T("Stop clocks and call"), actorOf()))) return;
   send({ type: "stop_clocks" });
 });
 

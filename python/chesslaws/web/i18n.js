@@ -344,7 +344,16 @@ window.I18N = {
   "Accept": "Annehmen",
   "Decline": "Ablehnen",
   "The sealed move could not be read.": "Der abgegebene Zug konnte nicht gelesen werden.",
-  "{white} (White) v {black} (Black)": "{white} (Weiß) – {black} (Schwarz)"
+  "{white} (White) v {black} (Black)": "{white} (Weiß) – {black} (Schwarz)",
+  "Continue from the adjourned position with the clock times recorded at adjournment? The sealer makes his sealed move on the board.": "Von der Abbruchstellung mit den beim Abbruch notierten Uhrzeiten fortsetzen? Wer den Zug abgegeben hat, führt seinen abgegebenen Zug auf dem Brett aus.",
+  "Both players persistently refuse to comply with the Laws: both lose the game.": "Beide Spieler weigern sich beharrlich, die Regeln zu befolgen: beide verlieren die Partie.",
+  "{who} persistently refuses to comply with the Laws and loses the game.": "{who} weigert sich beharrlich, die Regeln zu befolgen, und verliert die Partie.",
+  "Refusal to comply": "Weigerung, die Regeln zu befolgen",
+  "Annul the game": "Partie annullieren",
+  "The game is annulled: it has no result. This cannot be undone.": "Die Partie wird annulliert: sie hat kein Ergebnis. Das kann nicht rückgängig gemacht werden.",
+  "Reason: {reason}.": "Grund: {reason}.",
+  "Stop the clocks to call the arbiter? Do it only to ask for his help: the arbiter restarts the clocks.": "Die Uhren anhalten, um den Schiedsrichter zu rufen? Nur, um seine Hilfe zu erbitten: der Schiedsrichter setzt die Uhren wieder in Gang.",
+  "Stop clocks and call": "Uhren anhalten und rufen"
  },
  "fr": {
   "Signed": "Signé",
@@ -686,7 +695,16 @@ window.I18N = {
   "Accept": "Accepter",
   "Decline": "Refuser",
   "The sealed move could not be read.": "Le coup sous enveloppe n'a pas pu être lu.",
-  "{white} (White) v {black} (Black)": "{white} (Blancs) – {black} (Noirs)"
+  "{white} (White) v {black} (Black)": "{white} (Blancs) – {black} (Noirs)",
+  "Continue from the adjourned position with the clock times recorded at adjournment? The sealer makes his sealed move on the board.": "Reprendre la position d'ajournement avec les temps notés à l'ajournement ? Le joueur qui a mis son coup sous enveloppe le joue sur l'échiquier.",
+  "Both players persistently refuse to comply with the Laws: both lose the game.": "Les deux joueurs refusent obstinément de respecter les Règles : tous deux perdent la partie.",
+  "{who} persistently refuses to comply with the Laws and loses the game.": "{who} refuse obstinément de respecter les Règles et perd la partie.",
+  "Refusal to comply": "Refus de respecter les Règles",
+  "Annul the game": "Annuler la partie",
+  "The game is annulled: it has no result. This cannot be undone.": "La partie est annulée : elle n'a pas de résultat. Cela ne peut pas être défait.",
+  "Reason: {reason}.": "Motif : {reason}.",
+  "Stop the clocks to call the arbiter? Do it only to ask for his help: the arbiter restarts the clocks.": "Arrêter les pendules pour appeler l'arbitre ? Seulement pour demander son aide : l'arbitre remet les pendules en marche.",
+  "Stop clocks and call": "Arrêter les pendules et appeler"
  },
  "es": {
   "Signed": "Firmado",
@@ -1028,7 +1046,16 @@ window.I18N = {
   "Accept": "Aceptar",
   "Decline": "Rechazar",
   "The sealed move could not be read.": "No se pudo leer la jugada sellada.",
-  "{white} (White) v {black} (Black)": "{white} (Blancas) – {black} (Negras)"
+  "{white} (White) v {black} (Black)": "{white} (Blancas) – {black} (Negras)",
+  "Continue from the adjourned position with the clock times recorded at adjournment? The sealer makes his sealed move on the board.": "¿Continuar desde la posición aplazada con los tiempos anotados al aplazar? Quien selló la jugada la hace en el tablero.",
+  "Both players persistently refuse to comply with the Laws: both lose the game.": "Ambos jugadores se niegan persistentemente a cumplir las Leyes: ambos pierden la partida.",
+  "{who} persistently refuses to comply with the Laws and loses the game.": "{who} se niega persistentemente a cumplir las Leyes y pierde la partida.",
+  "Refusal to comply": "Negativa a cumplir las Leyes",
+  "Annul the game": "Anular la partida",
+  "The game is annulled: it has no result. This cannot be undone.": "La partida se anula: no tiene resultado. No se puede deshacer.",
+  "Reason: {reason}.": "Motivo: {reason}.",
+  "Stop the clocks to call the arbiter? Do it only to ask for his help: the arbiter restarts the clocks.": "¿Detener los relojes para llamar al árbitro? Solo para pedir su ayuda: el árbitro vuelve a poner en marcha los relojes.",
+  "Stop clocks and call": "Detener los relojes y llamar"
  }
 };
 window.UI_LANGS = ["en", "de", "fr", "es"];
