@@ -483,6 +483,9 @@ class Hub:
         self._rules: dict[str, dict[str, Any]] = {}  # the online games' start rules, read at start
         # Told the id of every game whose state changed (its broadcast): tournaments follow their boards.
         self.watchers: list[Callable[[str], None]] = []
+        # Told the id of every tournament another process changed (see :meth:`announce_tournament`).
+        self.tournament_watchers: list[Callable[[str], None]] = []
+        self.origin = secrets.token_hex(6)  # this process, in what it announces (its own notes are not news)
 
     def language_list(self) -> list[dict[str, str]]:
         return list(self.languages)
@@ -749,6 +752,12 @@ class Hub:
             for each in list(self.games.values()):
                 asyncio.ensure_future(self._catch_up(each))
             return
+        kind, _, origin = what.partition(" ")
+        if kind == "tournament":  # an event changed on another process: its pages here read it again
+            if origin != self.origin:
+                for told in self.tournament_watchers:
+                    told(game_id)
+            return
         live = self.games.get(game_id)
         if live is None:
             return  # not in memory here: loaded from the store when asked for
@@ -798,6 +807,20 @@ class Hub:
                 live.held = False
                 self.schedule(live)
             self.broadcast(live)
+
+    def announce_tournament(self, tid: str) -> None:
+        """Tells the other processes of a shared store that the tournament ``tid`` changed (a round paired or
+        started, a result, a player's entry): their standings, player and console pages read it again."""
+        if not self.store.shared or self.down_since is not None:
+            return
+
+        async def run() -> None:
+            try:
+                await self._db(lambda: self.store.announce(tid, f"tournament {self.origin}"))
+            except Exception as err:  # noqa: BLE001 - their pages read it on the next change
+                log.warning("tournament %s: the change could not be announced: %s", tid, _reason(err))
+
+        asyncio.ensure_future(run())
 
     def _load(self, rec: GameRecord) -> None:
         """Rebuilds a stored game; one that cannot be rebuilt is set aside (never fatal)."""

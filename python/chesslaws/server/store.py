@@ -307,6 +307,10 @@ class Store(ABC):
         rows = self._q("SELECT rule FROM game_starts WHERE game_id = {p}", (game_id,))
         return read_rule(rows[0][0]) if rows else None
 
+    def announce(self, key: str, what: str) -> None:
+        """Tells the other processes of a shared store that ``key`` changed (``what`` says what kind of thing it
+        is: ``callback(key, what)`` of their :meth:`listen`); nothing on a store of one process."""
+
 
 class StoreLocked(Exception):
     """Another ``chesslaws serve`` has this SQLite file open."""
@@ -650,6 +654,9 @@ class PostgresStore(Store):
 
     def listen(self, callback: Any) -> Any:
         return _Listener(self.url, callback)
+
+    def announce(self, key: str, what: str) -> None:
+        self._tx(lambda cur: cur.execute("SELECT pg_notify('chesslaws', %s)", (f"{key} {what}",)))
 
     def set_start(self, game_id: str, created_at: float, rule: dict[str, Any]) -> None:
         def run(cur: Any) -> None:
