@@ -127,3 +127,51 @@ def test_a_flag_falls_for_every_process_and_is_written_once(three: list[Any]) ->
                 break
             time.sleep(0.05)
         assert [(x["type"], x.get("what")) for x in lines] == [("start", None), ("observe", "flag")]
+
+
+def _held_round(base: str, default_time: float) -> tuple[str, str, dict[str, Any]]:
+    """A tournament of two with its round paired held (its players absent until they open their game)."""
+    t = httpx.post(f"{base}/api/tournaments", json={"name": "Two Rooms", "rounds": 1, "time_control": "600+0",
+                                                     "default_time": default_time,
+                                                     "players": [{"name": "Anna"}, {"name": "Boris"}]}).json()
+    tid, tok = t["id"], t["arbiter_token"]
+    r = httpx.post(f"{base}/api/tournaments/{tid}/rounds", json={"start": "held"}, headers=auth(tok))
+    assert r.status_code == 201, r.text
+    return tid, tok, r.json()["boards"][0]
+
+
+def _console_game(base: str, tid: str, tok: str) -> dict[str, Any]:
+    got: dict[str, Any] = httpx.get(f"{base}/api/tournaments/{tid}/console", headers=auth(tok)).json()
+    return dict(got["boards"][0]["game"])
+
+
+def _wait_console(base: str, tid: str, tok: str, want: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    deadline = time.monotonic() + 10
+    g = _console_game(base, tid, tok)
+    while not want(g) and time.monotonic() < deadline:  # waits for the state (the console's next read)
+        time.sleep(0.05)
+        g = _console_game(base, tid, tok)
+    return g
+
+
+def test_a_player_who_opens_his_game_on_one_process_is_here_for_the_console_of_another(
+        pg_url: str, server_factory: Callable[..., Any]) -> None:
+    """Who opened a held game before the round's start is known to every process (the store keeps it, NOTIFY
+    tells it), never written into the game's log before t=0: the console on A shows White, whose socket is on
+    B, at the board; the round started on A, he is at the board from t=0 and only Black loses by default."""
+    a = server_factory(pg_url, extra=("--no-rate-limits",))
+    b = server_factory(pg_url, extra=("--no-rate-limits",))
+    tid, tok, board = _held_round(a.url, 0)
+    gid, white = board["game_id"], board["white"]["link"].split("#token=")[1]
+    with wsc.connect(b.url.replace("http://", "ws://") + f"/api/games/{gid}/ws?token={white}") as ws:
+        assert json.loads(ws.recv(5))["kind"] == "hello"
+        g = _wait_console(a.url, tid, tok, lambda g: g["present_early"] == ["white"])
+        assert (g["present_early"], g["absent"]) == (["white"], ["black"]), g
+        log = [json.loads(x) for x in httpx.get(f"{a.url}/api/games/{gid}/log").text.splitlines()]
+        assert [x["type"] for x in log] == ["start"]  # nothing in the log before t=0
+        r = httpx.post(f"{a.url}/api/tournaments/{tid}/rounds/1/start", json={}, headers=auth(tok))
+        assert r.status_code == 200 and r.json()["started"] == 1, r.text
+        t = httpx.get(f"{a.url}/api/tournaments/{tid}").json()
+    assert (t["rounds"][0]["boards"][0]["result"], t["rounds"][0]["boards"][0]["termination"]) == ("+-", "late_arrival")
+    log = [json.loads(x) for x in httpx.get(f"{b.url}/api/games/{gid}/log").text.splitlines()]
+    assert [(x["type"], x.get("by"), x["t"]) for x in log[:2]] == [("start", None, 0), ("arrive", "white", 0)], log

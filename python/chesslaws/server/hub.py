@@ -481,6 +481,7 @@ class Hub:
         self.languages = _languages()
         self._codes = {d["code"] for d in self.languages}
         self._rules: dict[str, dict[str, Any]] = {}  # the online games' start rules, read at start
+        self._presence: dict[str, set[str]] = {}  # who opened a scheduled game before its start, read at start
         # Told the id of every game whose state changed (its broadcast): tournaments follow their boards.
         self.watchers: list[Callable[[str], None]] = []
         # Told the id of every tournament another process changed (see :meth:`announce_tournament`).
@@ -726,6 +727,7 @@ class Hub:
         self._loop = asyncio.get_running_loop()
         records = await self._db(lambda: list(self.store.load_live()))  # games that are over stay in the store
         self._rules = await self._db(self.store.start_rules)
+        self._presence = await self._db(self.store.presences)
         for rec in records:
             self._load(rec)
         # The time since the last heartbeat (a crash, a restart, an outage the last server did not live
@@ -763,6 +765,8 @@ class Hub:
             return  # not in memory here: loaded from the store when asked for
         if what == "seat":
             asyncio.ensure_future(self.refresh_seats(live))
+        elif what == "presence":
+            asyncio.ensure_future(self.refresh_presence(live))
         elif what.isdigit() and int(what) >= live.seq:
             asyncio.ensure_future(self._catch_up(live))
 
@@ -822,6 +826,23 @@ class Hub:
 
         asyncio.ensure_future(run())
 
+    async def refresh_presence(self, live: LiveGame) -> None:
+        """Reads again who opened the game before its start (another process's player opened it)."""
+        try:
+            seats = await self._db(lambda: self.store.presence(live.id))
+        except Exception:  # noqa: BLE001 - read again on the next change
+            return
+        st = live.game.state
+        new = {s for s in seats if s in st.absent} - live.early if st.ongoing and live.scheduled else set()
+        if not new:
+            return
+        live.early |= new
+        if self.t_of(live) >= 0:  # started meanwhile: he is at the board from t=0 (whoever writes it first)
+            await self._arrive_early(live)
+        else:
+            self._tell_watchers(live.id)
+            self.broadcast(live)
+
     def _load(self, rec: GameRecord) -> None:
         """Rebuilds a stored game; one that cannot be rebuilt is set aside (never fatal)."""
         try:
@@ -868,6 +889,8 @@ class Hub:
         live.abort_after = rule.get("abort_after")
         live.scheduled = bool(rule.get("scheduled"))
         live.held = live.waiting and bool(rule.get("held"))
+        if live.scheduled and game.state.ongoing:  # who opened it before its start, not yet written at the board
+            live.early = {s for s in self._presence.get(rec.id, ()) if s in game.state.absent}
         self.games[rec.id] = live
         self.schedule(live)
         self.maybe_retire(live)
@@ -965,6 +988,9 @@ class Hub:
                     rule = await self._db(lambda: self.store.start_rule(game_id))
                     if rule is not None:
                         self._rules[game_id] = rule
+                    seats = await self._db(lambda: self.store.presence(game_id))
+                    if seats:
+                        self._presence[game_id] = seats
                     if rec is not None and game_id not in self.games:
                         self._load(rec)
                     pending.set_result(self.games.get(game_id))
@@ -1183,6 +1209,14 @@ class Hub:
         if self.t_of(live) < 0:
             if seat not in live.early:
                 live.early.add(seat)
+                # Kept in the store, not in the log (the Laws write nothing before t=0): every process of the
+                # database (the round's console may be served by another one) and a restart know he is here.
+                at = self.now()
+                try:
+                    await self._db(lambda: self.store.note_presence(live.id, seat, at))
+                except Exception as err:  # noqa: BLE001 - this process still knows; he is written at t=0
+                    log.warning("game %s: %s's opening before the start could not be stored: %s", live.id, seat,
+                                _reason(err))
                 self._tell_watchers(live.id)  # the round's console shows who is there before the start
             return
         async with live.lock:
@@ -1215,16 +1249,30 @@ class Hub:
         game's lock). One the store cannot take now (an outage) stays, to be written when it is back (before
         the interruption: :meth:`_give_back`): a player who was there is never dropped for it."""
         for seat in sorted(live.early):
-            st = live.game.state
-            if st.ongoing and seat in st.absent:
+            keep = False
+            for _ in range(3):  # another process may write first (his arrival, or another event): read, again
+                if self.store.shared:
+                    try:
+                        await self._catch_up_locked(live)
+                    except Exception:  # noqa: BLE001 - the store is away: written when it is back
+                        keep = True
+                        break
+                st = live.game.state
+                if not (st.ongoing and seat in st.absent):
+                    break
                 try:
                     await self._apply(live, "arrive", seat, {}, seat,  # type: ignore[arg-type]
                                       at=max(st.t_ms, 0) / 1000)
+                    break
                 except ApiError as err:
                     log.warning("arrival in %s refused: %s", live.id, err.message)
                     if err.status == 503:
-                        continue
-            live.early.discard(seat)
+                        keep = True
+                        break
+                    if err.status != 409:
+                        break
+            if not keep:
+                live.early.discard(seat)
 
     def abort_deadline_ms(self, live: LiveGame) -> int | None:
         """When an online game without a first move by the side to move is aborted (ms since t=0), or None."""

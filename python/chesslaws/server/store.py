@@ -21,9 +21,17 @@ Schema (the same in both databases)::
            PRIMARY KEY (game_id, seq))
     game_starts(game_id TEXT PRIMARY KEY REFERENCES games(id),
                 rule TEXT /* JSON: {"waiting": bool, "abort_after": seconds or null} (online fair start) */)
+    game_presence(game_id TEXT REFERENCES games(id), seat TEXT /* 'white' | 'black' */,
+                  t DOUBLE /* unix seconds */, PRIMARY KEY (game_id, seat))
 
 ``game_starts`` is a table of its own (created when missing, so older databases need no
 migration): a game without a row there started at ``created_at`` and is never aborted.
+
+``game_presence`` (also created when missing) holds who has opened a scheduled game before its t=0: such a
+player is at the board from t=0 (Article 6.7), but the game's log cannot say so before t=0 (the Laws write
+nothing before the start). Kept in the database, every process of one PostgreSQL database (and a restart)
+knows who is there: the round's console served by one process shows present a player whose socket is on
+another, and whichever process writes the arrivals at t=0 writes his.
 
 A stored row that cannot be read (a body that is not JSON, or too deep, or with an integer beyond
 Python's limit; a creation time that is not a time; a start rule that is not an object; a broken final
@@ -189,7 +197,8 @@ class Store(ABC):
 
     def listen(self, callback: Any) -> Any:
         """Calls ``callback(game_id, what)`` (from another thread) for every change another process
-        commits (``what``: the new event's number, or "seat"); returns an object with ``close()``.
+        commits (``what``: the new event's number, "seat", or "presence": a player opened the game before
+        its start); returns an object with ``close()``.
         Only shared stores announce changes."""
         raise NotImplementedError
 
@@ -307,9 +316,30 @@ class Store(ABC):
         rows = self._q("SELECT rule FROM game_starts WHERE game_id = {p}", (game_id,))
         return read_rule(rows[0][0]) if rows else None
 
+    # --- who opened a scheduled game before its start (table game_presence) ----------------------
     def announce(self, key: str, what: str) -> None:
         """Tells the other processes of a shared store that ``key`` changed (``what`` says what kind of thing it
         is: ``callback(key, what)`` of their :meth:`listen`); nothing on a store of one process."""
+
+    def note_presence(self, game_id: str, seat: str, t: float) -> None:
+        """Records that the player of ``seat`` opened the game at ``t`` (unix seconds), before its t=0;
+        once (the first opening counts); commits. Shared stores announce it ("presence")."""
+        self._q("INSERT INTO game_presence VALUES ({p},{p},{p}) ON CONFLICT (game_id, seat) DO NOTHING",
+                (game_id, seat, t))
+
+    def presence(self, game_id: str) -> set[str]:
+        """The seats whose players opened the game before its t=0."""
+        return {str(r[0]) for r in self._q("SELECT seat FROM game_presence WHERE game_id = {p}", (game_id,))
+                if r[0] in ("white", "black")}
+
+    def presences(self) -> dict[str, set[str]]:
+        """:meth:`presence` of every game that is not over, by id (games nobody opened early are absent)."""
+        out: dict[str, set[str]] = {}
+        for gid, seat in self._q("SELECT p.game_id, p.seat FROM game_presence p JOIN games g ON g.id = p.game_id "
+                                 "WHERE g.status = 'live'"):
+            if seat in ("white", "black"):
+                out.setdefault(str(gid), set()).add(str(seat))
+        return out
 
 
 class StoreLocked(Exception):
@@ -336,6 +366,12 @@ CREATE TABLE IF NOT EXISTS events (
 CREATE TABLE IF NOT EXISTS game_starts (
     game_id TEXT PRIMARY KEY REFERENCES games(id),
     rule TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS game_presence (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seat TEXT NOT NULL,
+    t DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (game_id, seat)
 );
 CREATE TABLE IF NOT EXISTS heartbeat (
     id INTEGER PRIMARY KEY,
@@ -657,6 +693,15 @@ class PostgresStore(Store):
 
     def announce(self, key: str, what: str) -> None:
         self._tx(lambda cur: cur.execute("SELECT pg_notify('chesslaws', %s)", (f"{key} {what}",)))
+
+    def note_presence(self, game_id: str, seat: str, t: float) -> None:
+        def run(cur: Any) -> None:
+            cur.execute("INSERT INTO game_presence VALUES (%s,%s,%s) ON CONFLICT (game_id, seat) DO NOTHING",
+                        (game_id, seat, t))
+            if cur.rowcount == 1:  # other processes: the round's console shows him here
+                cur.execute("SELECT pg_notify('chesslaws', %s)", (f"{game_id} presence",))
+
+        self._tx(run)
 
     def set_start(self, game_id: str, created_at: float, rule: dict[str, Any]) -> None:
         def run(cur: Any) -> None:
