@@ -175,3 +175,40 @@ def test_a_player_who_opens_his_game_on_one_process_is_here_for_the_console_of_a
     assert (t["rounds"][0]["boards"][0]["result"], t["rounds"][0]["boards"][0]["termination"]) == ("+-", "late_arrival")
     log = [json.loads(x) for x in httpx.get(f"{b.url}/api/games/{gid}/log").text.splitlines()]
     assert [(x["type"], x.get("by"), x["t"]) for x in log[:2]] == [("start", None, 0), ("arrive", "white", 0)], log
+
+
+def test_a_fair_start_comes_when_both_players_are_there_whichever_process_each_reached(
+        pg_url: str, server_factory: Callable[..., Any]) -> None:
+    """The default online start (t=0 when both players have opened the game): White's socket on A, Black's on
+    B. Each process knows the other's player is there (the store keeps who opened the game), the game starts
+    once, at one t=0 for both, and a move is taken through either."""
+    a = server_factory(pg_url, extra=("--no-rate-limits",))
+    b = server_factory(pg_url, extra=("--no-rate-limits",))
+    g = httpx.post(f"{a.url}/api/games", json={"white": "W", "black": "B", "time_control": "600+0"}).json()
+    gid, tok = g["id"], g["tokens"]
+
+    def ws(base: str, seat: str) -> Any:
+        return wsc.connect(base.replace("http://", "ws://") + f"/api/games/{gid}/ws?token={tok[seat]}")
+
+    with ws(a.url, "white") as wa, ws(b.url, "black") as wb:
+        for sock in (wa, wb):
+            assert json.loads(sock.recv(5))["kind"] == "hello"
+        started = {}
+        for name, sock in (("A", wa), ("B", wb)):
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:  # the states the socket is sent, until the game has started
+                msg = json.loads(sock.recv(10))
+                if msg["kind"] == "state" and not msg["state"]["waiting_for"]:
+                    started[name] = msg["state"]
+                    break
+        assert set(started) == {"A", "B"}, "the game never started for a process"
+    rows = [httpx.get(f"{s.url}/api/games/{gid}").json() for s in (a, b)]
+    assert rows[0]["waiting_for"] == rows[1]["waiting_for"] == []
+    assert _post(b.url, gid, tok["white"], {"type": "move", "move": "e4"}).status_code == 200
+    assert _post(a.url, gid, tok["black"], {"type": "move", "move": "e5"}).status_code == 200
+    spans = []  # when each process says t=0 was: between (before - its t) and (after - its t)
+    for s in (a, b):
+        before = time.time()
+        t = httpx.get(f"{s.url}/api/games/{gid}").json()["server_t"]
+        spans.append((before - t, time.time() - t))
+    assert max(lo for lo, _ in spans) <= min(hi for _, hi in spans) + 0.002, spans  # one t=0 for both

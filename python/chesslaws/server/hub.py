@@ -827,10 +827,16 @@ class Hub:
         asyncio.ensure_future(run())
 
     async def refresh_presence(self, live: LiveGame) -> None:
-        """Reads again who opened the game before its start (another process's player opened it)."""
+        """Reads again who opened the game before its start (another process's player opened it): a held or
+        scheduled game's early arrivals, or the players a fair start waits for."""
         try:
             seats = await self._db(lambda: self.store.presence(live.id))
         except Exception:  # noqa: BLE001 - read again on the next change
+            return
+        if live.waiting and not live.held:  # a fair start: both players there, on whichever process
+            if seats - live.present:
+                live.present |= seats
+                await self._start_when_ready(live)
             return
         st = live.game.state
         new = {s for s in seats if s in st.absent} - live.early if st.ongoing and live.scheduled else set()
@@ -891,6 +897,8 @@ class Hub:
         live.held = live.waiting and bool(rule.get("held"))
         if live.scheduled and game.state.ongoing:  # who opened it before its start, not yet written at the board
             live.early = {s for s in self._presence.get(rec.id, ()) if s in game.state.absent}
+        elif live.waiting and not live.held:  # who opened a game that waits for both players
+            live.present = set(self._presence.get(rec.id, ()))
         self.games[rec.id] = live
         self.schedule(live)
         self.maybe_retire(live)
@@ -1166,7 +1174,23 @@ class Hub:
             return
         if seat not in ("white", "black") or not live.waiting or live.held:
             return
-        live.present.add(seat)
+        if seat not in live.present:
+            # Kept in the store: the other player's socket may be on another process of the database, which
+            # must know that this one is here (it is told with NOTIFY, or reads it when it loads the game).
+            at = self.now()
+            others: set[str] = set()
+            try:
+                await self._db(lambda: self.store.note_presence(live.id, seat, at))
+                if self.store.shared:
+                    others = await self._db(lambda: self.store.presence(live.id))
+            except Exception as err:  # noqa: BLE001 - this process knows; the others when he opens it again
+                log.warning("game %s: %s's opening could not be stored: %s", live.id, seat, _reason(err))
+            live.present |= {seat} | others
+        await self._start_when_ready(live)
+
+    async def _start_when_ready(self, live: LiveGame) -> None:
+        """A game that waits for its players: t=0 is now if both are there (on whichever process). Another
+        process that saw them first may have started it: its t=0 is taken (one t=0 for every process)."""
         if self.waiting_for(live):
             self.broadcast(live)
             return
@@ -1174,12 +1198,17 @@ class Hub:
             if not live.waiting:
                 return
             created_at = round(self.now(), 3)
-            live.waiting = False
-            try:
-                await self._db(lambda: self.store.set_start(live.id, created_at, self._rule(live)))
-            except Exception as err:  # the start stays in memory; a restart waits for the players again
-                log.error("store failure: %r", err)
+            before = live.created_at
+            live.waiting = False  # started now (as anyone who looks meanwhile sees it) ...
             live.created_at = created_at
+            rule = self._rule(live)
+            try:  # ... unless another process started it first: then its t=0
+                live.created_at = await self._db(lambda: self.store.start_waiting(live.id, created_at, rule))
+            except Exception as err:  # noqa: BLE001 - the start stays in memory; a restart waits for them again
+                log.error("store failure: %r", err)
+            if live.created_at != created_at:
+                log.info("game %s: started by another process at %.3f (created %.3f)", live.id, live.created_at,
+                         before)
             self.schedule(live)
         self.broadcast(live)
 

@@ -311,6 +311,12 @@ class Store(ABC):
         """The start rule of every game that is not over, by id (games created without one are absent)."""
         return {}
 
+    def start_waiting(self, game_id: str, created_at: float, rule: dict[str, Any]) -> float:
+        """Starts a game that waits for its players (its rule ``waiting``) at ``created_at``, as
+        :meth:`set_start`, unless another process started it first: the game's t=0 in effect either way
+        (one t=0 for every process, whichever saw both players first)."""
+        raise StoreError(f"{type(self).__name__} cannot record a game's start rule")
+
     def start_rule(self, game_id: str) -> dict[str, Any] | None:
         """One game's start rule, or None."""
         rows = self._q("SELECT rule FROM game_starts WHERE game_id = {p}", (game_id,))
@@ -543,6 +549,25 @@ class SQLiteStore(Store):
                 _rollback(db)
                 raise
 
+    def start_waiting(self, game_id: str, created_at: float, rule: dict[str, Any]) -> float:
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                row = db.execute("SELECT s.rule, g.created_at FROM games g LEFT JOIN game_starts s ON s.game_id = g.id "
+                                 "WHERE g.id = ?", (game_id,)).fetchone()
+                if row is not None and row[0] is not None and not read_rule(row[0]).get("waiting"):
+                    db.execute("COMMIT")
+                    return float(row[1])
+                db.execute("UPDATE games SET created_at=? WHERE id=?", (created_at, game_id))
+                db.execute("INSERT INTO game_starts VALUES (?,?) ON CONFLICT (game_id) DO UPDATE SET rule=excluded.rule",
+                           (game_id, json.dumps(rule)))
+                db.execute("COMMIT")
+                return created_at
+            except BaseException:
+                _rollback(db)
+                raise
+
     def start_rules(self) -> dict[str, dict[str, Any]]:
         with self._lock:
             return {r[0]: read_rule(r[1]) for r in self._db.execute(
@@ -711,6 +736,22 @@ class PostgresStore(Store):
             cur.execute("SELECT pg_notify('chesslaws', %s)", (f"{game_id} seat",))  # other processes: t=0 moved
 
         self._tx(run)
+
+    def start_waiting(self, game_id: str, created_at: float, rule: dict[str, Any]) -> float:
+        def run(cur: Any) -> float:
+            cur.execute("SELECT g.created_at, s.rule FROM games g LEFT JOIN game_starts s ON s.game_id = g.id "
+                        "WHERE g.id = %s FOR UPDATE OF g", (game_id,))  # one process at a time decides
+            row = cur.fetchone()
+            if row is not None and row[1] is not None and not read_rule(row[1]).get("waiting"):
+                return float(row[0])  # another process started it first: its t=0
+            cur.execute("UPDATE games SET created_at=%s WHERE id=%s", (created_at, game_id))
+            cur.execute("INSERT INTO game_starts VALUES (%s,%s) ON CONFLICT (game_id) DO UPDATE SET rule=excluded.rule",
+                        (game_id, json.dumps(rule)))
+            cur.execute("SELECT pg_notify('chesslaws', %s)", (f"{game_id} seat",))  # other processes: t=0 is set
+            return created_at
+
+        out: float = self._tx(run)
+        return out
 
     def start_rules(self) -> dict[str, dict[str, Any]]:
         def run(cur: Any) -> dict[str, dict[str, Any]]:
