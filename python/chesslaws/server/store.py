@@ -27,11 +27,13 @@ Schema (the same in both databases)::
 ``game_starts`` is a table of its own (created when missing, so older databases need no
 migration): a game without a row there started at ``created_at`` and is never aborted.
 
-``game_presence`` (also created when missing) holds who has opened a scheduled game before its t=0: such a
-player is at the board from t=0 (Article 6.7), but the game's log cannot say so before t=0 (the Laws write
-nothing before the start). Kept in the database, every process of one PostgreSQL database (and a restart)
-knows who is there: the round's console served by one process shows present a player whose socket is on
-another, and whichever process writes the arrivals at t=0 writes his.
+``game_presence`` (also created when missing) holds who has opened an online game before its t=0: in a
+scheduled or held game (a tournament round's) such a player is at the board from t=0 (Article 6.7), but the
+game's log cannot say so before t=0 (the Laws write nothing before the start); a fair start waits for both
+players. Kept in the database, every process of one PostgreSQL database (and a restart) knows who is there:
+the round's console served by one process shows present a player whose socket is on another, whichever
+process writes the arrivals at t=0 writes his, and a fair start comes when its two players reached two
+processes (t=0 set once: :meth:`Store.start_waiting`).
 
 A stored row that cannot be read (a body that is not JSON, or too deep, or with an integer beyond
 Python's limit; a creation time that is not a time; a start rule that is not an object; a broken final
