@@ -212,3 +212,52 @@ def test_a_fair_start_comes_when_both_players_are_there_whichever_process_each_r
         t = httpx.get(f"{s.url}/api/games/{gid}").json()["server_t"]
         spans.append((before - t, time.time() - t))
     assert max(lo for lo, _ in spans) <= min(hi for _, hi in spans) + 0.002, spans  # one t=0 for both
+
+
+def _state_where(sock: Any, ok: Callable[[dict[str, Any]], bool], what: str) -> dict[str, Any]:
+    """The first state the socket is sent for which ``ok`` holds (10 s at most)."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        msg = json.loads(sock.recv(10))
+        if msg["kind"] == "state" and ok(msg["state"]):
+            return dict(msg["state"])
+    raise AssertionError(f"no state with {what}")
+
+
+def test_an_arbiter_watching_on_one_process_is_there_for_the_players_of_another(
+        pg_url: str, server_factory: Callable[..., Any]) -> None:
+    """The arbiter's console of a game open on A: White's page on B offers to call him, White's summons
+    through B is accepted and reaches the console on A at once; when the console closes, B knows."""
+    a = server_factory(pg_url, extra=("--no-rate-limits",))
+    b = server_factory(pg_url, extra=("--no-rate-limits",))
+    g = httpx.post(f"{a.url}/api/games", json={"white": "W", "black": "B", "time_control": "600+0",
+                                                 "when_ready": False}).json()
+    gid, tok = g["id"], g["tokens"]
+
+    def ws(base: str, seat: str) -> Any:
+        return wsc.connect(base.replace("http://", "ws://") + f"/api/games/{gid}/ws?token={tok[seat]}")
+
+    with ws(b.url, "white") as white:
+        assert json.loads(white.recv(5))["kind"] == "hello"
+        assert not _state_where(white, lambda s: True, "a state")["arbiter_watching"]
+        with ws(a.url, "arbiter") as arbiter:
+            assert json.loads(arbiter.recv(5))["kind"] == "hello"
+            _state_where(white, lambda s: s["arbiter_watching"], "the arbiter watching")
+            assert _post(b.url, gid, tok["white"], {"type": "move", "move": "e4"}).status_code == 200
+            r = _post(b.url, gid, tok["white"], {"type": "stop_clocks"})  # White summons the arbiter
+            assert r.status_code == 200, r.text
+            deadline = time.monotonic() + 10
+            alert = None
+            while alert is None and time.monotonic() < deadline:
+                msg = json.loads(arbiter.recv(10))
+                if msg["kind"] == "alert":
+                    alert = msg
+            assert alert is not None and alert["what"] == "summons" and alert["by"] == "white", alert
+        _state_where(white, lambda s: not s["arbiter_watching"], "the arbiter gone")
+    # A process that loads the game later asks whether its arbiter watches somewhere.
+    with ws(a.url, "arbiter") as arbiter:
+        assert json.loads(arbiter.recv(5))["kind"] == "hello"
+        c = server_factory(pg_url, extra=("--no-rate-limits",))
+        with ws(c.url, "black") as black:
+            assert json.loads(black.recv(5))["kind"] == "hello"
+            _state_where(black, lambda s: s["arbiter_watching"], "the arbiter watching (asked on loading)")

@@ -68,6 +68,9 @@ PING_EVERY = 1.0
 ASK_EVERY = 0.25
 #: A restart after a longer gap since the last heartbeat gives the time back to the running clocks.
 RESTART_GAP = 1.0
+#: Seconds between the reminders a process sends while an arbiter's console of a game is open on it (several
+#: processes on one database); one not reminded of for three times as long is gone (its process died).
+ARBITER_BEAT = 5.0
 #: Seconds after the server (or its database) is back at which a scheduled game that has not begun (no
 #: player at the board yet, no move) starts, if its start fell while no player could reach it: the time for
 #: the players' pages to connect again (see Hub._give_back).
@@ -418,6 +421,9 @@ class LiveGame:
     held: bool = False
     incorrect_claims: dict[str, int] = field(default_factory=lambda: {"white": 0, "black": 0})
     full_alerted: bool = False  # the arbiter was told that the log is full
+    # The other processes of a shared store with an arbiter's console of this game open: their origins, and
+    # when each last said so (monotonic seconds; each says it again every ARBITER_BEAT s while it is open).
+    arbiters_elsewhere: dict[str, float] = field(default_factory=dict)
     retire: asyncio.TimerHandle | None = None
     # What the view computed and keeps (see Hub._move_list): the move records it was computed for, the
     # FEN after every _FEN_STEP-th move (None from a move the board cannot replay on) and after the last
@@ -594,12 +600,18 @@ class Hub:
     async def _watch_store(self) -> None:
         """Pings the store; notices an outage within a second even if nobody writes, and when it
         returns, writes the interruption into every game that was running."""
+        beat = time.monotonic()
         while True:
             await asyncio.sleep(PING_EVERY)
             try:
                 await self._db(lambda: self.store.ping(self.now()))
             except Exception:  # noqa: BLE001 - an outage, already noted by _db
                 continue
+            if self.store.shared and time.monotonic() - beat >= ARBITER_BEAT:
+                beat = time.monotonic()
+                for live in list(self.games.values()):  # the arbiter's consoles open here: still open
+                    if self._arbiter_here(live):
+                        self._announce(live.id, f"arbiter {self.origin} 1")
             if self.down_since is not None:
                 try:
                     await self._recover()
@@ -753,6 +765,7 @@ class Hub:
         if game_id is None:  # (re)connected: whatever was missed meanwhile
             for each in list(self.games.values()):
                 asyncio.ensure_future(self._catch_up(each))
+            self._announce("*", f"arbiter? {self.origin}")  # and whose arbiter's console is open elsewhere
             return
         kind, _, origin = what.partition(" ")
         if kind == "tournament":  # an event changed on another process: its pages here read it again
@@ -760,9 +773,19 @@ class Hub:
                 for told in self.tournament_watchers:
                     told(game_id)
             return
+        if kind == "arbiter?" and origin != self.origin:  # a process asks who has an arbiter's console open
+            for each in ([self.games[game_id]] if game_id in self.games else
+                         list(self.games.values()) if game_id == "*" else []):
+                if self._arbiter_here(each):
+                    self._announce(each.id, f"arbiter {self.origin} 1")
+            return
         live = self.games.get(game_id)
         if live is None:
             return  # not in memory here: loaded from the store when asked for
+        if kind in ("arbiter", "alert"):
+            if origin.split(" ", 1)[0] != self.origin:
+                self._heard_arbiter(live, kind, origin)
+            return
         if what == "seat":
             asyncio.ensure_future(self.refresh_seats(live))
         elif what == "presence":
@@ -815,16 +838,48 @@ class Hub:
     def announce_tournament(self, tid: str) -> None:
         """Tells the other processes of a shared store that the tournament ``tid`` changed (a round paired or
         started, a result, a player's entry): their standings, player and console pages read it again."""
+        self._announce(tid, f"tournament {self.origin}")
+
+    def _announce(self, key: str, what: str) -> None:
+        """NOTIFY ``key what`` to the other processes of a shared store (nothing on a store of one process)."""
         if not self.store.shared or self.down_since is not None:
             return
 
         async def run() -> None:
             try:
-                await self._db(lambda: self.store.announce(tid, f"tournament {self.origin}"))
-            except Exception as err:  # noqa: BLE001 - their pages read it on the next change
-                log.warning("tournament %s: the change could not be announced: %s", tid, _reason(err))
+                await self._db(lambda: self.store.announce(key, what))
+            except Exception as err:  # noqa: BLE001 - told again on the next change
+                log.warning("%s: %s could not be announced: %s", key, what.split(" ", 1)[0], _reason(err))
 
         asyncio.ensure_future(run())
+
+    # --- the arbiter's consoles, on whichever process -----------------------------------------------
+    def arbiter_console(self, live: LiveGame, opened: bool) -> None:
+        """An arbiter's console of the game opened here, or the last one here closed: the players (here and,
+        told with NOTIFY, on the other processes) see whether an arbiter watches ("Call the arbiter"), and
+        what waits for him (a summons, a claim he decides) is accepted on every process while he does."""
+        self.broadcast(live)
+        self._announce(live.id, f"arbiter {self.origin} {int(opened)}")
+
+    def _heard_arbiter(self, live: LiveGame, kind: str, rest: str) -> None:
+        """Another process's news of the game's arbiter: his console opened or closed there ("arbiter ORIGIN
+        1|0"), or an alert for him made there ("alert ORIGIN JSON"), shown by the consoles open here."""
+        origin, _, tail = rest.partition(" ")
+        if kind == "arbiter":
+            was = self._arbiter_watching(live)
+            if tail == "1":
+                live.arbiters_elsewhere[origin] = time.monotonic()
+            else:
+                live.arbiters_elsewhere.pop(origin, None)
+            if was != self._arbiter_watching(live):
+                self.broadcast(live)
+            return
+        for sub in list(live.subscribers):
+            if sub.seat == "arbiter":
+                try:
+                    sub.queue.put_nowait(tail)
+                except asyncio.QueueFull:
+                    pass
 
     async def refresh_presence(self, live: LiveGame) -> None:
         """Reads again who opened the game before its start (another process's player opened it): a held or
@@ -1001,6 +1056,7 @@ class Hub:
                         self._presence[game_id] = seats
                     if rec is not None and game_id not in self.games:
                         self._load(rec)
+                        self._announce(game_id, f"arbiter? {self.origin}")  # his console may be open elsewhere
                     pending.set_result(self.games.get(game_id))
                 except Exception:  # noqa: BLE001
                     api = ApiError(503, "the game could not be loaded: the database is unreachable",
@@ -1596,9 +1652,18 @@ class Hub:
                              "only an event that ends it is still accepted")
 
     @staticmethod
-    def _arbiter_watching(live: LiveGame) -> bool:
-        """Is an arbiter's console open on this game (here, in this process)?"""
+    def _arbiter_here(live: LiveGame) -> bool:
+        """Is an arbiter's console of this game open on this process?"""
         return any(sub.seat == "arbiter" for sub in live.subscribers)
+
+    @classmethod
+    def _arbiter_watching(cls, live: LiveGame) -> bool:
+        """Is an arbiter's console of this game open, here or on another process of the database (one that
+        said so lately: a process that died says nothing more)?"""
+        if cls._arbiter_here(live):
+            return True
+        since = time.monotonic() - 3 * ARBITER_BEAT
+        return any(t >= since for t in live.arbiters_elsewhere.values())
 
     def _may_await_arbiter(self, live: LiveGame, before: Game, new: Game) -> None:
         """A player's claim that stops play until the arbiter decides it (the Laws say which:
@@ -1652,6 +1717,8 @@ class Hub:
                     sub.queue.put_nowait(msg)
                 except asyncio.QueueFull:
                     pass
+        if live.arbiters_elsewhere and len(msg) < 7000:  # his console on another process (NOTIFY: 8000 bytes)
+            self._announce(live.id, f"alert {self.origin} {msg}")
 
     @staticmethod
     def _check_legal(seen: Game, event: dict[str, Any]) -> None:
@@ -1753,12 +1820,7 @@ class Hub:
         out["abort_at"] = None if abort is None else ms_to_t(abort)
         out["aborted"] = st.status == "annulled" and self._aborted(game)
         out["store_down"] = self.down_since is not None
-        watching = False
-        for sub in live.subscribers:
-            if sub.seat == "arbiter":
-                watching = True
-                break
-        out["arbiter_watching"] = watching
+        out["arbiter_watching"] = self._arbiter_watching(live)
         out["held"] = live.held
         return out, legal
 
