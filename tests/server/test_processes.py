@@ -261,3 +261,26 @@ def test_an_arbiter_watching_on_one_process_is_there_for_the_players_of_another(
         with ws(c.url, "black") as black:
             assert json.loads(black.recv(5))["kind"] == "hello"
             _state_where(black, lambda s: s["arbiter_watching"], "the arbiter watching (asked on loading)")
+
+
+def test_incorrect_claims_made_through_two_processes_are_counted_together(
+        pg_url: str, server_factory: Callable[..., Any]) -> None:
+    """Three incorrect claims by White (2023 11.5), through A, B and A: the arbiter (his console on A) is
+    told at the third, as when they all go through one process."""
+    a = server_factory(pg_url, extra=("--no-rate-limits",))
+    b = server_factory(pg_url, extra=("--no-rate-limits",))
+    g = httpx.post(f"{a.url}/api/games", json={"white": "W", "black": "B", "time_control": "600",
+                                                 "edition": "2023", "when_ready": False}).json()
+    gid, tok = g["id"], g["tokens"]
+    with wsc.connect(a.url.replace("http://", "ws://") + f"/api/games/{gid}/ws?token={tok['arbiter']}") as ws:
+        assert json.loads(ws.recv(5))["kind"] == "hello"
+        for base in (a.url, b.url, a.url):
+            r = _post(base, gid, tok["white"], {"type": "claim_flag"})
+            assert r.status_code == 200 and r.json()["state"]["status"] == "ongoing", r.text
+        alert = None
+        deadline = time.monotonic() + 10
+        while alert is None and time.monotonic() < deadline:
+            msg = json.loads(ws.recv(10))
+            if msg["kind"] == "alert":
+                alert = msg
+        assert alert is not None and alert["what"] == "annoyance" and alert["count"] == 3, alert

@@ -813,6 +813,11 @@ class Hub:
                 log.error("game %s: an event stored by another process does not apply here: %s",
                           live.id, _reason(err))
                 break
+            by = row.get("by")
+            if row.get("type") in _CLAIMS and by in ("white", "black") and game.state.ongoing and not game.state.claims:
+                # A claim that left the game going, made through another process: counted here too (the
+                # arbiter is told by the process that takes the claim reaching the limit, wherever it is).
+                live.incorrect_claims[by] = live.incorrect_claims.get(by, 0) + 1
         live.game = game
         self.schedule(live)
         self.broadcast(live)

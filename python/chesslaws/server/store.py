@@ -562,8 +562,8 @@ class SQLiteStore(Store):
                     db.execute("COMMIT")
                     return float(row[1])
                 db.execute("UPDATE games SET created_at=? WHERE id=?", (created_at, game_id))
-                db.execute("INSERT INTO game_starts VALUES (?,?) ON CONFLICT (game_id) DO UPDATE SET rule=excluded.rule",
-                           (game_id, json.dumps(rule)))
+                db.execute("INSERT INTO game_starts VALUES (?,?) "
+                           "ON CONFLICT (game_id) DO UPDATE SET rule=excluded.rule", (game_id, json.dumps(rule)))
                 db.execute("COMMIT")
                 return created_at
             except BaseException:
