@@ -334,3 +334,40 @@ def test_a_player_who_comes_during_an_outage_after_his_default_time_still_loses(
 
     termination, events = asyncio.run(run())
     assert termination == "late_arrival" and "arrive" not in events[2:], events
+
+
+def test_a_player_who_opened_a_held_game_is_still_there_after_a_restart_and_the_log_holds_nothing_before_t0(
+        tmp_path: Path) -> None:
+    """Who opened a held game before the round's start is kept in the store (game_presence), not in the log
+    (the Laws write nothing before t=0): a server that restarts before the start still has him at the board
+    from t=0, and the opponent who never came is the only one absent."""
+    path = str(tmp_path / "presence.sqlite3")
+
+    async def before() -> str:
+        hub = Hub(open_store(path), UNLIMITED)
+        await hub.start()
+        try:
+            start = {"edition": "2023", "time_control": "600+0", "white": "W", "black": "B", "default_time": 60}
+            live, _ = await hub.create(start, {"white": "W", "black": "B"}, "online", held=True, presence=True)
+            await hub.present(live, "white")
+            assert [e.type for e in live.game.events] == ["start"]
+            return live.id
+        finally:
+            await hub.stop()
+
+    async def after(gid: str) -> tuple[set[str], list[tuple[str, str, float]], list[str]]:
+        hub = Hub(open_store(path), UNLIMITED)
+        await hub.start()
+        try:
+            live = hub.games[gid]
+            early = set(live.early)
+            assert await hub.start_held(live, hub.now())
+            arrivals = [(e.type, e.by, e.t_ms / 1000) for e in live.game.events if e.type == "arrive"]
+            return early, arrivals, sorted(live.game.state.absent)
+        finally:
+            await hub.stop()
+
+    gid = asyncio.run(before())
+    early, arrivals, absent = asyncio.run(after(gid))
+    assert early == {"white"}
+    assert arrivals == [("arrive", "white", 0.0)] and absent == ["black"]

@@ -127,3 +127,160 @@ def test_a_flag_falls_for_every_process_and_is_written_once(three: list[Any]) ->
                 break
             time.sleep(0.05)
         assert [(x["type"], x.get("what")) for x in lines] == [("start", None), ("observe", "flag")]
+
+
+def _held_round(base: str, default_time: float) -> tuple[str, str, dict[str, Any]]:
+    """A tournament of two with its round paired held (its players absent until they open their game)."""
+    t = httpx.post(f"{base}/api/tournaments", json={"name": "Two Rooms", "rounds": 1, "time_control": "600+0",
+                                                     "default_time": default_time,
+                                                     "players": [{"name": "Anna"}, {"name": "Boris"}]}).json()
+    tid, tok = t["id"], t["arbiter_token"]
+    r = httpx.post(f"{base}/api/tournaments/{tid}/rounds", json={"start": "held"}, headers=auth(tok))
+    assert r.status_code == 201, r.text
+    return tid, tok, r.json()["boards"][0]
+
+
+def _console_game(base: str, tid: str, tok: str) -> dict[str, Any]:
+    got: dict[str, Any] = httpx.get(f"{base}/api/tournaments/{tid}/console", headers=auth(tok)).json()
+    return dict(got["boards"][0]["game"])
+
+
+def _wait_console(base: str, tid: str, tok: str, want: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    deadline = time.monotonic() + 10
+    g = _console_game(base, tid, tok)
+    while not want(g) and time.monotonic() < deadline:  # waits for the state (the console's next read)
+        time.sleep(0.05)
+        g = _console_game(base, tid, tok)
+    return g
+
+
+def test_a_player_who_opens_his_game_on_one_process_is_here_for_the_console_of_another(
+        pg_url: str, server_factory: Callable[..., Any]) -> None:
+    """Who opened a held game before the round's start is known to every process (the store keeps it, NOTIFY
+    tells it), never written into the game's log before t=0: the console on A shows White, whose socket is on
+    B, at the board; the round started on A, he is at the board from t=0 and only Black loses by default."""
+    a = server_factory(pg_url, extra=("--no-rate-limits",))
+    b = server_factory(pg_url, extra=("--no-rate-limits",))
+    tid, tok, board = _held_round(a.url, 0)
+    gid, white = board["game_id"], board["white"]["link"].split("#token=")[1]
+    with wsc.connect(b.url.replace("http://", "ws://") + f"/api/games/{gid}/ws?token={white}") as ws:
+        assert json.loads(ws.recv(5))["kind"] == "hello"
+        g = _wait_console(a.url, tid, tok, lambda g: g["present_early"] == ["white"])
+        assert (g["present_early"], g["absent"]) == (["white"], ["black"]), g
+        log = [json.loads(x) for x in httpx.get(f"{a.url}/api/games/{gid}/log").text.splitlines()]
+        assert [x["type"] for x in log] == ["start"]  # nothing in the log before t=0
+        r = httpx.post(f"{a.url}/api/tournaments/{tid}/rounds/1/start", json={}, headers=auth(tok))
+        assert r.status_code == 200 and r.json()["started"] == 1, r.text
+        t = httpx.get(f"{a.url}/api/tournaments/{tid}").json()
+    assert (t["rounds"][0]["boards"][0]["result"], t["rounds"][0]["boards"][0]["termination"]) == ("+-", "late_arrival")
+    log = [json.loads(x) for x in httpx.get(f"{b.url}/api/games/{gid}/log").text.splitlines()]
+    assert [(x["type"], x.get("by"), x["t"]) for x in log[:2]] == [("start", None, 0), ("arrive", "white", 0)], log
+
+
+def test_a_fair_start_comes_when_both_players_are_there_whichever_process_each_reached(
+        pg_url: str, server_factory: Callable[..., Any]) -> None:
+    """The default online start (t=0 when both players have opened the game): White's socket on A, Black's on
+    B. Each process knows the other's player is there (the store keeps who opened the game), the game starts
+    once, at one t=0 for both, and a move is taken through either."""
+    a = server_factory(pg_url, extra=("--no-rate-limits",))
+    b = server_factory(pg_url, extra=("--no-rate-limits",))
+    g = httpx.post(f"{a.url}/api/games", json={"white": "W", "black": "B", "time_control": "600+0"}).json()
+    gid, tok = g["id"], g["tokens"]
+
+    def ws(base: str, seat: str) -> Any:
+        return wsc.connect(base.replace("http://", "ws://") + f"/api/games/{gid}/ws?token={tok[seat]}")
+
+    with ws(a.url, "white") as wa, ws(b.url, "black") as wb:
+        for sock in (wa, wb):
+            assert json.loads(sock.recv(5))["kind"] == "hello"
+        started = {}
+        for name, sock in (("A", wa), ("B", wb)):
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:  # the states the socket is sent, until the game has started
+                msg = json.loads(sock.recv(10))
+                if msg["kind"] == "state" and not msg["state"]["waiting_for"]:
+                    started[name] = msg["state"]
+                    break
+        assert set(started) == {"A", "B"}, "the game never started for a process"
+    rows = [httpx.get(f"{s.url}/api/games/{gid}").json() for s in (a, b)]
+    assert rows[0]["waiting_for"] == rows[1]["waiting_for"] == []
+    assert _post(b.url, gid, tok["white"], {"type": "move", "move": "e4"}).status_code == 200
+    assert _post(a.url, gid, tok["black"], {"type": "move", "move": "e5"}).status_code == 200
+    spans = []  # when each process says t=0 was: between (before - its t) and (after - its t)
+    for s in (a, b):
+        before = time.time()
+        t = httpx.get(f"{s.url}/api/games/{gid}").json()["server_t"]
+        spans.append((before - t, time.time() - t))
+    assert max(lo for lo, _ in spans) <= min(hi for _, hi in spans) + 0.002, spans  # one t=0 for both
+
+
+def _state_where(sock: Any, ok: Callable[[dict[str, Any]], bool], what: str) -> dict[str, Any]:
+    """The first state the socket is sent for which ``ok`` holds (10 s at most)."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        msg = json.loads(sock.recv(10))
+        if msg["kind"] == "state" and ok(msg["state"]):
+            return dict(msg["state"])
+    raise AssertionError(f"no state with {what}")
+
+
+def test_an_arbiter_watching_on_one_process_is_there_for_the_players_of_another(
+        pg_url: str, server_factory: Callable[..., Any]) -> None:
+    """The arbiter's console of a game open on A: White's page on B offers to call him, White's summons
+    through B is accepted and reaches the console on A at once; when the console closes, B knows."""
+    a = server_factory(pg_url, extra=("--no-rate-limits",))
+    b = server_factory(pg_url, extra=("--no-rate-limits",))
+    g = httpx.post(f"{a.url}/api/games", json={"white": "W", "black": "B", "time_control": "600+0",
+                                                 "when_ready": False}).json()
+    gid, tok = g["id"], g["tokens"]
+
+    def ws(base: str, seat: str) -> Any:
+        return wsc.connect(base.replace("http://", "ws://") + f"/api/games/{gid}/ws?token={tok[seat]}")
+
+    with ws(b.url, "white") as white:
+        assert json.loads(white.recv(5))["kind"] == "hello"
+        assert not _state_where(white, lambda s: True, "a state")["arbiter_watching"]
+        with ws(a.url, "arbiter") as arbiter:
+            assert json.loads(arbiter.recv(5))["kind"] == "hello"
+            _state_where(white, lambda s: s["arbiter_watching"], "the arbiter watching")
+            assert _post(b.url, gid, tok["white"], {"type": "move", "move": "e4"}).status_code == 200
+            r = _post(b.url, gid, tok["white"], {"type": "stop_clocks"})  # White summons the arbiter
+            assert r.status_code == 200, r.text
+            deadline = time.monotonic() + 10
+            alert = None
+            while alert is None and time.monotonic() < deadline:
+                msg = json.loads(arbiter.recv(10))
+                if msg["kind"] == "alert":
+                    alert = msg
+            assert alert is not None and alert["what"] == "summons" and alert["by"] == "white", alert
+        _state_where(white, lambda s: not s["arbiter_watching"], "the arbiter gone")
+    # A process that loads the game later asks whether its arbiter watches somewhere.
+    with ws(a.url, "arbiter") as arbiter:
+        assert json.loads(arbiter.recv(5))["kind"] == "hello"
+        c = server_factory(pg_url, extra=("--no-rate-limits",))
+        with ws(c.url, "black") as black:
+            assert json.loads(black.recv(5))["kind"] == "hello"
+            _state_where(black, lambda s: s["arbiter_watching"], "the arbiter watching (asked on loading)")
+
+
+def test_incorrect_claims_made_through_two_processes_are_counted_together(
+        pg_url: str, server_factory: Callable[..., Any]) -> None:
+    """Three incorrect claims by White (2023 11.5), through A, B and A: the arbiter (his console on A) is
+    told at the third, as when they all go through one process."""
+    a = server_factory(pg_url, extra=("--no-rate-limits",))
+    b = server_factory(pg_url, extra=("--no-rate-limits",))
+    g = httpx.post(f"{a.url}/api/games", json={"white": "W", "black": "B", "time_control": "600",
+                                                 "edition": "2023", "when_ready": False}).json()
+    gid, tok = g["id"], g["tokens"]
+    with wsc.connect(a.url.replace("http://", "ws://") + f"/api/games/{gid}/ws?token={tok['arbiter']}") as ws:
+        assert json.loads(ws.recv(5))["kind"] == "hello"
+        for base in (a.url, b.url, a.url):
+            r = _post(base, gid, tok["white"], {"type": "claim_flag"})
+            assert r.status_code == 200 and r.json()["state"]["status"] == "ongoing", r.text
+        alert = None
+        deadline = time.monotonic() + 10
+        while alert is None and time.monotonic() < deadline:
+            msg = json.loads(ws.recv(10))
+            if msg["kind"] == "alert":
+                alert = msg
+        assert alert is not None and alert["what"] == "annoyance" and alert["count"] == 3, alert

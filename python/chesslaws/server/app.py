@@ -544,8 +544,8 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
         sub.queue.put_nowait(dumps({"kind": "hello", "seat": seat_ or "spectator"}))
         hub.send_state(live, sub)
         await hub.present(live, seat_)
-        if seat_ == "arbiter":  # the players see that an arbiter watches ("Call the arbiter")
-            hub.broadcast(live)
+        if seat_ == "arbiter":  # the players see that an arbiter watches ("Call the arbiter"), on every process
+            hub.arbiter_console(live, True)
         # Only now is the socket written to (the hello first): when the hello arrives, the seat is present.
         # From here on, a message is written at once when the socket takes it (hub.Outbox).
         sub.queue.attach(ws.send_text)
@@ -618,7 +618,7 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
             live.subscribers.discard(sub)
             sub.queue.close()
             if seat_ == "arbiter" and not any(s.seat == "arbiter" for s in live.subscribers):
-                hub.broadcast(live)
+                hub.arbiter_console(live, False)
             hub.maybe_retire(live)
 
     return app

@@ -68,6 +68,9 @@ PING_EVERY = 1.0
 ASK_EVERY = 0.25
 #: A restart after a longer gap since the last heartbeat gives the time back to the running clocks.
 RESTART_GAP = 1.0
+#: Seconds between the reminders a process sends while an arbiter's console of a game is open on it (several
+#: processes on one database); one not reminded of for three times as long is gone (its process died).
+ARBITER_BEAT = 5.0
 #: Seconds after the server (or its database) is back at which a scheduled game that has not begun (no
 #: player at the board yet, no move) starts, if its start fell while no player could reach it: the time for
 #: the players' pages to connect again (see Hub._give_back).
@@ -418,6 +421,9 @@ class LiveGame:
     held: bool = False
     incorrect_claims: dict[str, int] = field(default_factory=lambda: {"white": 0, "black": 0})
     full_alerted: bool = False  # the arbiter was told that the log is full
+    # The other processes of a shared store with an arbiter's console of this game open: their origins, and
+    # when each last said so (monotonic seconds; each says it again every ARBITER_BEAT s while it is open).
+    arbiters_elsewhere: dict[str, float] = field(default_factory=dict)
     retire: asyncio.TimerHandle | None = None
     # What the view computed and keeps (see Hub._move_list): the move records it was computed for, the
     # FEN after every _FEN_STEP-th move (None from a move the board cannot replay on) and after the last
@@ -481,8 +487,12 @@ class Hub:
         self.languages = _languages()
         self._codes = {d["code"] for d in self.languages}
         self._rules: dict[str, dict[str, Any]] = {}  # the online games' start rules, read at start
+        self._presence: dict[str, set[str]] = {}  # who opened a scheduled game before its start, read at start
         # Told the id of every game whose state changed (its broadcast): tournaments follow their boards.
         self.watchers: list[Callable[[str], None]] = []
+        # Told the id of every tournament another process changed (see :meth:`announce_tournament`).
+        self.tournament_watchers: list[Callable[[str], None]] = []
+        self.origin = secrets.token_hex(6)  # this process, in what it announces (its own notes are not news)
 
     def language_list(self) -> list[dict[str, str]]:
         return list(self.languages)
@@ -590,12 +600,18 @@ class Hub:
     async def _watch_store(self) -> None:
         """Pings the store; notices an outage within a second even if nobody writes, and when it
         returns, writes the interruption into every game that was running."""
+        beat = time.monotonic()
         while True:
             await asyncio.sleep(PING_EVERY)
             try:
                 await self._db(lambda: self.store.ping(self.now()))
             except Exception:  # noqa: BLE001 - an outage, already noted by _db
                 continue
+            if self.store.shared and time.monotonic() - beat >= ARBITER_BEAT:
+                beat = time.monotonic()
+                for live in list(self.games.values()):  # the arbiter's consoles open here: still open
+                    if self._arbiter_here(live):
+                        self._announce(live.id, f"arbiter {self.origin} 1")
             if self.down_since is not None:
                 try:
                     await self._recover()
@@ -723,6 +739,7 @@ class Hub:
         self._loop = asyncio.get_running_loop()
         records = await self._db(lambda: list(self.store.load_live()))  # games that are over stay in the store
         self._rules = await self._db(self.store.start_rules)
+        self._presence = await self._db(self.store.presences)
         for rec in records:
             self._load(rec)
         # The time since the last heartbeat (a crash, a restart, an outage the last server did not live
@@ -748,12 +765,31 @@ class Hub:
         if game_id is None:  # (re)connected: whatever was missed meanwhile
             for each in list(self.games.values()):
                 asyncio.ensure_future(self._catch_up(each))
+            self._announce("*", f"arbiter? {self.origin}")  # and whose arbiter's console is open elsewhere
+            return
+        kind, _, origin = what.partition(" ")
+        if kind == "tournament":  # an event changed on another process: its pages here read it again
+            if origin != self.origin:
+                for told in self.tournament_watchers:
+                    told(game_id)
+            return
+        if kind == "arbiter?" and origin != self.origin:  # a process asks who has an arbiter's console open
+            for each in ([self.games[game_id]] if game_id in self.games else
+                         list(self.games.values()) if game_id == "*" else []):
+                if self._arbiter_here(each):
+                    self._announce(each.id, f"arbiter {self.origin} 1")
             return
         live = self.games.get(game_id)
         if live is None:
             return  # not in memory here: loaded from the store when asked for
+        if kind in ("arbiter", "alert"):
+            if origin.split(" ", 1)[0] != self.origin:
+                self._heard_arbiter(live, kind, origin)
+            return
         if what == "seat":
             asyncio.ensure_future(self.refresh_seats(live))
+        elif what == "presence":
+            asyncio.ensure_future(self.refresh_presence(live))
         elif what.isdigit() and int(what) >= live.seq:
             asyncio.ensure_future(self._catch_up(live))
 
@@ -777,6 +813,11 @@ class Hub:
                 log.error("game %s: an event stored by another process does not apply here: %s",
                           live.id, _reason(err))
                 break
+            by = row.get("by")
+            if row.get("type") in _CLAIMS and by in ("white", "black") and game.state.ongoing and not game.state.claims:
+                # A claim that left the game going, made through another process: counted here too (the
+                # arbiter is told by the process that takes the claim reaching the limit, wherever it is).
+                live.incorrect_claims[by] = live.incorrect_claims.get(by, 0) + 1
         live.game = game
         self.schedule(live)
         self.broadcast(live)
@@ -797,6 +838,75 @@ class Hub:
                 live.waiting = False
                 live.held = False
                 self.schedule(live)
+            self.broadcast(live)
+
+    def announce_tournament(self, tid: str) -> None:
+        """Tells the other processes of a shared store that the tournament ``tid`` changed (a round paired or
+        started, a result, a player's entry): their standings, player and console pages read it again."""
+        self._announce(tid, f"tournament {self.origin}")
+
+    def _announce(self, key: str, what: str) -> None:
+        """NOTIFY ``key what`` to the other processes of a shared store (nothing on a store of one process)."""
+        if not self.store.shared or self.down_since is not None:
+            return
+
+        async def run() -> None:
+            try:
+                await self._db(lambda: self.store.announce(key, what))
+            except Exception as err:  # noqa: BLE001 - told again on the next change
+                log.warning("%s: %s could not be announced: %s", key, what.split(" ", 1)[0], _reason(err))
+
+        asyncio.ensure_future(run())
+
+    # --- the arbiter's consoles, on whichever process -----------------------------------------------
+    def arbiter_console(self, live: LiveGame, opened: bool) -> None:
+        """An arbiter's console of the game opened here, or the last one here closed: the players (here and,
+        told with NOTIFY, on the other processes) see whether an arbiter watches ("Call the arbiter"), and
+        what waits for him (a summons, a claim he decides) is accepted on every process while he does."""
+        self.broadcast(live)
+        self._announce(live.id, f"arbiter {self.origin} {int(opened)}")
+
+    def _heard_arbiter(self, live: LiveGame, kind: str, rest: str) -> None:
+        """Another process's news of the game's arbiter: his console opened or closed there ("arbiter ORIGIN
+        1|0"), or an alert for him made there ("alert ORIGIN JSON"), shown by the consoles open here."""
+        origin, _, tail = rest.partition(" ")
+        if kind == "arbiter":
+            was = self._arbiter_watching(live)
+            if tail == "1":
+                live.arbiters_elsewhere[origin] = time.monotonic()
+            else:
+                live.arbiters_elsewhere.pop(origin, None)
+            if was != self._arbiter_watching(live):
+                self.broadcast(live)
+            return
+        for sub in list(live.subscribers):
+            if sub.seat == "arbiter":
+                try:
+                    sub.queue.put_nowait(tail)
+                except asyncio.QueueFull:
+                    pass
+
+    async def refresh_presence(self, live: LiveGame) -> None:
+        """Reads again who opened the game before its start (another process's player opened it): a held or
+        scheduled game's early arrivals, or the players a fair start waits for."""
+        try:
+            seats = await self._db(lambda: self.store.presence(live.id))
+        except Exception:  # noqa: BLE001 - read again on the next change
+            return
+        if live.waiting and not live.held:  # a fair start: both players there, on whichever process
+            if seats - live.present:
+                live.present |= seats
+                await self._start_when_ready(live)
+            return
+        st = live.game.state
+        new = {s for s in seats if s in st.absent} - live.early if st.ongoing and live.scheduled else set()
+        if not new:
+            return
+        live.early |= new
+        if self.t_of(live) >= 0:  # started meanwhile: he is at the board from t=0 (whoever writes it first)
+            await self._arrive_early(live)
+        else:
+            self._tell_watchers(live.id)
             self.broadcast(live)
 
     def _load(self, rec: GameRecord) -> None:
@@ -845,6 +955,10 @@ class Hub:
         live.abort_after = rule.get("abort_after")
         live.scheduled = bool(rule.get("scheduled"))
         live.held = live.waiting and bool(rule.get("held"))
+        if live.scheduled and game.state.ongoing:  # who opened it before its start, not yet written at the board
+            live.early = {s for s in self._presence.get(rec.id, ()) if s in game.state.absent}
+        elif live.waiting and not live.held:  # who opened a game that waits for both players
+            live.present = set(self._presence.get(rec.id, ()))
         self.games[rec.id] = live
         self.schedule(live)
         self.maybe_retire(live)
@@ -942,8 +1056,12 @@ class Hub:
                     rule = await self._db(lambda: self.store.start_rule(game_id))
                     if rule is not None:
                         self._rules[game_id] = rule
+                    seats = await self._db(lambda: self.store.presence(game_id))
+                    if seats:
+                        self._presence[game_id] = seats
                     if rec is not None and game_id not in self.games:
                         self._load(rec)
+                        self._announce(game_id, f"arbiter? {self.origin}")  # his console may be open elsewhere
                     pending.set_result(self.games.get(game_id))
                 except Exception:  # noqa: BLE001
                     api = ApiError(503, "the game could not be loaded: the database is unreachable",
@@ -1117,7 +1235,23 @@ class Hub:
             return
         if seat not in ("white", "black") or not live.waiting or live.held:
             return
-        live.present.add(seat)
+        if seat not in live.present:
+            # Kept in the store: the other player's socket may be on another process of the database, which
+            # must know that this one is here (it is told with NOTIFY, or reads it when it loads the game).
+            at = self.now()
+            others: set[str] = set()
+            try:
+                await self._db(lambda: self.store.note_presence(live.id, seat, at))
+                if self.store.shared:
+                    others = await self._db(lambda: self.store.presence(live.id))
+            except Exception as err:  # noqa: BLE001 - this process knows; the others when he opens it again
+                log.warning("game %s: %s's opening could not be stored: %s", live.id, seat, _reason(err))
+            live.present |= {seat} | others
+        await self._start_when_ready(live)
+
+    async def _start_when_ready(self, live: LiveGame) -> None:
+        """A game that waits for its players: t=0 is now if both are there (on whichever process). Another
+        process that saw them first may have started it: its t=0 is taken (one t=0 for every process)."""
         if self.waiting_for(live):
             self.broadcast(live)
             return
@@ -1125,12 +1259,17 @@ class Hub:
             if not live.waiting:
                 return
             created_at = round(self.now(), 3)
-            live.waiting = False
-            try:
-                await self._db(lambda: self.store.set_start(live.id, created_at, self._rule(live)))
-            except Exception as err:  # the start stays in memory; a restart waits for the players again
-                log.error("store failure: %r", err)
+            before = live.created_at
+            live.waiting = False  # started now (as anyone who looks meanwhile sees it) ...
             live.created_at = created_at
+            rule = self._rule(live)
+            try:  # ... unless another process started it first: then its t=0
+                live.created_at = await self._db(lambda: self.store.start_waiting(live.id, created_at, rule))
+            except Exception as err:  # noqa: BLE001 - the start stays in memory; a restart waits for them again
+                log.error("store failure: %r", err)
+            if live.created_at != created_at:
+                log.info("game %s: started by another process at %.3f (created %.3f)", live.id, live.created_at,
+                         before)
             self.schedule(live)
         self.broadcast(live)
 
@@ -1160,6 +1299,14 @@ class Hub:
         if self.t_of(live) < 0:
             if seat not in live.early:
                 live.early.add(seat)
+                # Kept in the store, not in the log (the Laws write nothing before t=0): every process of the
+                # database (the round's console may be served by another one) and a restart know he is here.
+                at = self.now()
+                try:
+                    await self._db(lambda: self.store.note_presence(live.id, seat, at))
+                except Exception as err:  # noqa: BLE001 - this process still knows; he is written at t=0
+                    log.warning("game %s: %s's opening before the start could not be stored: %s", live.id, seat,
+                                _reason(err))
                 self._tell_watchers(live.id)  # the round's console shows who is there before the start
             return
         async with live.lock:
@@ -1192,16 +1339,30 @@ class Hub:
         game's lock). One the store cannot take now (an outage) stays, to be written when it is back (before
         the interruption: :meth:`_give_back`): a player who was there is never dropped for it."""
         for seat in sorted(live.early):
-            st = live.game.state
-            if st.ongoing and seat in st.absent:
+            keep = False
+            for _ in range(3):  # another process may write first (his arrival, or another event): read, again
+                if self.store.shared:
+                    try:
+                        await self._catch_up_locked(live)
+                    except Exception:  # noqa: BLE001 - the store is away: written when it is back
+                        keep = True
+                        break
+                st = live.game.state
+                if not (st.ongoing and seat in st.absent):
+                    break
                 try:
                     await self._apply(live, "arrive", seat, {}, seat,  # type: ignore[arg-type]
                                       at=max(st.t_ms, 0) / 1000)
+                    break
                 except ApiError as err:
                     log.warning("arrival in %s refused: %s", live.id, err.message)
                     if err.status == 503:
-                        continue
-            live.early.discard(seat)
+                        keep = True
+                        break
+                    if err.status != 409:
+                        break
+            if not keep:
+                live.early.discard(seat)
 
     def abort_deadline_ms(self, live: LiveGame) -> int | None:
         """When an online game without a first move by the side to move is aborted (ms since t=0), or None."""
@@ -1496,9 +1657,18 @@ class Hub:
                              "only an event that ends it is still accepted")
 
     @staticmethod
-    def _arbiter_watching(live: LiveGame) -> bool:
-        """Is an arbiter's console open on this game (here, in this process)?"""
+    def _arbiter_here(live: LiveGame) -> bool:
+        """Is an arbiter's console of this game open on this process?"""
         return any(sub.seat == "arbiter" for sub in live.subscribers)
+
+    @classmethod
+    def _arbiter_watching(cls, live: LiveGame) -> bool:
+        """Is an arbiter's console of this game open, here or on another process of the database (one that
+        said so lately: a process that died says nothing more)?"""
+        if cls._arbiter_here(live):
+            return True
+        since = time.monotonic() - 3 * ARBITER_BEAT
+        return any(t >= since for t in live.arbiters_elsewhere.values())
 
     def _may_await_arbiter(self, live: LiveGame, before: Game, new: Game) -> None:
         """A player's claim that stops play until the arbiter decides it (the Laws say which:
@@ -1552,6 +1722,8 @@ class Hub:
                     sub.queue.put_nowait(msg)
                 except asyncio.QueueFull:
                     pass
+        if live.arbiters_elsewhere and len(msg) < 7000:  # his console on another process (NOTIFY: 8000 bytes)
+            self._announce(live.id, f"alert {self.origin} {msg}")
 
     @staticmethod
     def _check_legal(seen: Game, event: dict[str, Any]) -> None:
@@ -1653,12 +1825,7 @@ class Hub:
         out["abort_at"] = None if abort is None else ms_to_t(abort)
         out["aborted"] = st.status == "annulled" and self._aborted(game)
         out["store_down"] = self.down_since is not None
-        watching = False
-        for sub in live.subscribers:
-            if sub.seat == "arbiter":
-                watching = True
-                break
-        out["arbiter_watching"] = watching
+        out["arbiter_watching"] = self._arbiter_watching(live)
         out["held"] = live.held
         return out, legal
 

@@ -21,9 +21,19 @@ Schema (the same in both databases)::
            PRIMARY KEY (game_id, seq))
     game_starts(game_id TEXT PRIMARY KEY REFERENCES games(id),
                 rule TEXT /* JSON: {"waiting": bool, "abort_after": seconds or null} (online fair start) */)
+    game_presence(game_id TEXT REFERENCES games(id), seat TEXT /* 'white' | 'black' */,
+                  t DOUBLE /* unix seconds */, PRIMARY KEY (game_id, seat))
 
 ``game_starts`` is a table of its own (created when missing, so older databases need no
 migration): a game without a row there started at ``created_at`` and is never aborted.
+
+``game_presence`` (also created when missing) holds who has opened an online game before its t=0: in a
+scheduled or held game (a tournament round's) such a player is at the board from t=0 (Article 6.7), but the
+game's log cannot say so before t=0 (the Laws write nothing before the start); a fair start waits for both
+players. Kept in the database, every process of one PostgreSQL database (and a restart) knows who is there:
+the round's console served by one process shows present a player whose socket is on another, whichever
+process writes the arrivals at t=0 writes his, and a fair start comes when its two players reached two
+processes (t=0 set once: :meth:`Store.start_waiting`).
 
 A stored row that cannot be read (a body that is not JSON, or too deep, or with an integer beyond
 Python's limit; a creation time that is not a time; a start rule that is not an object; a broken final
@@ -189,7 +199,8 @@ class Store(ABC):
 
     def listen(self, callback: Any) -> Any:
         """Calls ``callback(game_id, what)`` (from another thread) for every change another process
-        commits (``what``: the new event's number, or "seat"); returns an object with ``close()``.
+        commits (``what``: the new event's number, "seat", or "presence": a player opened the game before
+        its start); returns an object with ``close()``.
         Only shared stores announce changes."""
         raise NotImplementedError
 
@@ -302,10 +313,41 @@ class Store(ABC):
         """The start rule of every game that is not over, by id (games created without one are absent)."""
         return {}
 
+    def start_waiting(self, game_id: str, created_at: float, rule: dict[str, Any]) -> float:
+        """Starts a game that waits for its players (its rule ``waiting``) at ``created_at``, as
+        :meth:`set_start`, unless another process started it first: the game's t=0 in effect either way
+        (one t=0 for every process, whichever saw both players first)."""
+        raise StoreError(f"{type(self).__name__} cannot record a game's start rule")
+
     def start_rule(self, game_id: str) -> dict[str, Any] | None:
         """One game's start rule, or None."""
         rows = self._q("SELECT rule FROM game_starts WHERE game_id = {p}", (game_id,))
         return read_rule(rows[0][0]) if rows else None
+
+    # --- who opened a scheduled game before its start (table game_presence) ----------------------
+    def announce(self, key: str, what: str) -> None:
+        """Tells the other processes of a shared store that ``key`` changed (``what`` says what kind of thing it
+        is: ``callback(key, what)`` of their :meth:`listen`); nothing on a store of one process."""
+
+    def note_presence(self, game_id: str, seat: str, t: float) -> None:
+        """Records that the player of ``seat`` opened the game at ``t`` (unix seconds), before its t=0;
+        once (the first opening counts); commits. Shared stores announce it ("presence")."""
+        self._q("INSERT INTO game_presence VALUES ({p},{p},{p}) ON CONFLICT (game_id, seat) DO NOTHING",
+                (game_id, seat, t))
+
+    def presence(self, game_id: str) -> set[str]:
+        """The seats whose players opened the game before its t=0."""
+        return {str(r[0]) for r in self._q("SELECT seat FROM game_presence WHERE game_id = {p}", (game_id,))
+                if r[0] in ("white", "black")}
+
+    def presences(self) -> dict[str, set[str]]:
+        """:meth:`presence` of every game that is not over, by id (games nobody opened early are absent)."""
+        out: dict[str, set[str]] = {}
+        for gid, seat in self._q("SELECT p.game_id, p.seat FROM game_presence p JOIN games g ON g.id = p.game_id "
+                                 "WHERE g.status = 'live'"):
+            if seat in ("white", "black"):
+                out.setdefault(str(gid), set()).add(str(seat))
+        return out
 
 
 class StoreLocked(Exception):
@@ -332,6 +374,12 @@ CREATE TABLE IF NOT EXISTS events (
 CREATE TABLE IF NOT EXISTS game_starts (
     game_id TEXT PRIMARY KEY REFERENCES games(id),
     rule TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS game_presence (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seat TEXT NOT NULL,
+    t DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (game_id, seat)
 );
 CREATE TABLE IF NOT EXISTS heartbeat (
     id INTEGER PRIMARY KEY,
@@ -503,6 +551,25 @@ class SQLiteStore(Store):
                 _rollback(db)
                 raise
 
+    def start_waiting(self, game_id: str, created_at: float, rule: dict[str, Any]) -> float:
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                row = db.execute("SELECT s.rule, g.created_at FROM games g LEFT JOIN game_starts s ON s.game_id = g.id "
+                                 "WHERE g.id = ?", (game_id,)).fetchone()
+                if row is not None and row[0] is not None and not read_rule(row[0]).get("waiting"):
+                    db.execute("COMMIT")
+                    return float(row[1])
+                db.execute("UPDATE games SET created_at=? WHERE id=?", (created_at, game_id))
+                db.execute("INSERT INTO game_starts VALUES (?,?) "
+                           "ON CONFLICT (game_id) DO UPDATE SET rule=excluded.rule", (game_id, json.dumps(rule)))
+                db.execute("COMMIT")
+                return created_at
+            except BaseException:
+                _rollback(db)
+                raise
+
     def start_rules(self) -> dict[str, dict[str, Any]]:
         with self._lock:
             return {r[0]: read_rule(r[1]) for r in self._db.execute(
@@ -651,6 +718,18 @@ class PostgresStore(Store):
     def listen(self, callback: Any) -> Any:
         return _Listener(self.url, callback)
 
+    def announce(self, key: str, what: str) -> None:
+        self._tx(lambda cur: cur.execute("SELECT pg_notify('chesslaws', %s)", (f"{key} {what}",)))
+
+    def note_presence(self, game_id: str, seat: str, t: float) -> None:
+        def run(cur: Any) -> None:
+            cur.execute("INSERT INTO game_presence VALUES (%s,%s,%s) ON CONFLICT (game_id, seat) DO NOTHING",
+                        (game_id, seat, t))
+            if cur.rowcount == 1:  # other processes: the round's console shows him here
+                cur.execute("SELECT pg_notify('chesslaws', %s)", (f"{game_id} presence",))
+
+        self._tx(run)
+
     def set_start(self, game_id: str, created_at: float, rule: dict[str, Any]) -> None:
         def run(cur: Any) -> None:
             cur.execute("UPDATE games SET created_at=%s WHERE id=%s", (created_at, game_id))
@@ -659,6 +738,22 @@ class PostgresStore(Store):
             cur.execute("SELECT pg_notify('chesslaws', %s)", (f"{game_id} seat",))  # other processes: t=0 moved
 
         self._tx(run)
+
+    def start_waiting(self, game_id: str, created_at: float, rule: dict[str, Any]) -> float:
+        def run(cur: Any) -> float:
+            cur.execute("SELECT g.created_at, s.rule FROM games g LEFT JOIN game_starts s ON s.game_id = g.id "
+                        "WHERE g.id = %s FOR UPDATE OF g", (game_id,))  # one process at a time decides
+            row = cur.fetchone()
+            if row is not None and row[1] is not None and not read_rule(row[1]).get("waiting"):
+                return float(row[0])  # another process started it first: its t=0
+            cur.execute("UPDATE games SET created_at=%s WHERE id=%s", (created_at, game_id))
+            cur.execute("INSERT INTO game_starts VALUES (%s,%s) ON CONFLICT (game_id) DO UPDATE SET rule=excluded.rule",
+                        (game_id, json.dumps(rule)))
+            cur.execute("SELECT pg_notify('chesslaws', %s)", (f"{game_id} seat",))  # other processes: t=0 is set
+            return created_at
+
+        out: float = self._tx(run)
+        return out
 
     def start_rules(self) -> dict[str, dict[str, Any]]:
         def run(cur: Any) -> dict[str, dict[str, Any]]:

@@ -328,10 +328,17 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
         notify(t.id)
         return t
 
-    def notify(tid: str) -> None:
+    def notify(tid: str, *, everywhere: bool = True) -> None:
+        """The event changed: its open pages here read it again, and (``everywhere``) those of the other
+        processes of the database (a page served by another process has no other way to learn of a round
+        paired or started here, nor of a result taken from a game it never loaded)."""
         for q in list(listeners.get(tid, ())):
             if q.empty():
                 q.put_nowait("changed")
+        if everywhere:
+            hub.announce_tournament(tid)
+
+    hub.tournament_watchers.append(lambda tid: notify(tid, everywhere=False))
 
     async def look(tid: str) -> None:
         await asyncio.sleep(SETTLE)
@@ -344,7 +351,7 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
                 import logging
 
                 logging.getLogger("chesslaws.server").exception("tournament %s: results not taken", tid)
-        notify(tid)
+        notify(tid, everywhere=False)  # a game changed: other processes hear of it (sync announces results)
 
     async def find(game_id: str) -> None:
         def run() -> str | None:
