@@ -269,7 +269,7 @@ def replay(log: str, as_json: bool, as_pgn: bool, at: float | None) -> None:
     try:
         if log == "-":  # standard input, as a file: read once, checked as a file is, then removed
             with tempfile.NamedTemporaryFile("wb", suffix=".jsonl", delete=False) as fh:
-                fh.write(click.get_binary_stream("stdin").read())
+                fh.write(sys.stdin.buffer.read())
                 stdin_copy = path = fh.name
         else:
             path = log
