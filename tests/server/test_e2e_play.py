@@ -256,6 +256,10 @@ def test_step_through_moves_flip_and_type_moves(server: Any, browser: Any, shots
     # Keyboard entry with the scoresheet's letters (German: S for the knight).
     pytest.importorskip("chesslaws.notation")
     black.select_option("#lang", "de")
+    # Each language by its own name, as its players look for it (the English one where the browser has none).
+    names = black.eval_on_selector_all("#lang option", "(os) => Object.fromEntries(os.map((o) => [o.value, o.textContent]))")
+    assert (names["de"], names["fr"], names["ru"], names["en"], names["figurine"]) == \
+        ("Deutsch", "Français", "Русский", "English", "Figurine")
     black.wait_for_selector("#sheet button.mv:has-text('Sf3')")
     black.fill("#move-input", "Sc6")
     black.press("#move-input", "Enter")

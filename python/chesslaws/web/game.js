@@ -1747,12 +1747,23 @@ function connect() {
   sock.onclose = () => lost(sock);
 }
 
+// A language by its own name ("Deutsch", "Français"), as a player looks for it; the server's English name
+// (with it, for whoever reads neither) where the browser does not know the language (Figurine).
+function ownName(code, name) {
+  try {
+    const own = new Intl.DisplayNames([code], { type: "language" }).of(code);
+    if (own && own.toLowerCase() !== code.toLowerCase()) return own.charAt(0).toLocaleUpperCase(code) + own.slice(1);
+  } catch (err) { /* not a language tag the browser knows */ }
+  return name;
+}
 async function languages() {
   const sel = $("lang");
   let list = [{ code: "en", name: "English" }];
   try { list = await api("GET", "/api/languages"); } catch (err) { /* English only */ }
   for (const l of list) {
-    const o = document.createElement("option"); o.value = l.code; o.textContent = l.name; sel.appendChild(o);
+    const o = document.createElement("option"); o.value = l.code; o.textContent = ownName(l.code, l.name);
+    if (o.textContent !== l.name) o.title = l.name;
+    sel.appendChild(o);
   }
   if (!list.some((l) => l.code === lang)) lang = "en";
   sel.value = lang;
