@@ -98,7 +98,7 @@ def observe(state: GameState, t_ms: int) -> GameState:
         if flag_at is not None and flag_at > t_ms:
             flag_at = None
     late = sorted(a for a in state.absent if a in ("white", "black"))
-    deadline = state.session_start_ms + cfg.default_time_ms + state.absence_excused_ms
+    deadline = state.default_deadline_ms
     late_due = bool(late) and t_ms > deadline
     if flag_at is not None and flagged is not None and (not late_due or flag_at <= deadline):
         b = _Builder(state)

@@ -360,6 +360,12 @@ class GameState:
         return self.status == "ongoing"
 
     @property
+    def default_deadline_ms(self) -> int:
+        """The instant (ms) after which a player still absent loses by default (2023 6.7.1, 1997 6.6(a),
+        1989 10.15): the session's start, the default time and what the arbiter added to it."""
+        return self.session_start_ms + self.config.default_time_ms + self.absence_excused_ms
+
+    @property
     def result(self) -> Result:
         return self.outcome.result if self.outcome else "*"
 

@@ -879,12 +879,7 @@ class Hub:
             if was != self._arbiter_watching(live):
                 self.broadcast(live)
             return
-        for sub in list(live.subscribers):
-            if sub.seat == "arbiter":
-                try:
-                    sub.queue.put_nowait(tail)
-                except asyncio.QueueFull:
-                    pass
+        self._to_arbiter_consoles(live, tail)
 
     async def refresh_presence(self, live: LiveGame) -> None:
         """Reads again who opened the game before its start (another process's player opened it): a held or
@@ -1719,14 +1714,19 @@ class Hub:
         """Tells the arbiter's open consoles at once (a message of kind "alert")."""
         msg = dumps({"kind": "alert", **alert})
         log.info("game %s: alert %s", live.id, alert.get("what"))
+        self._to_arbiter_consoles(live, msg)
+        if live.arbiters_elsewhere and len(msg) < 7000:  # his console on another process (NOTIFY: 8000 bytes)
+            self._announce(live.id, f"alert {self.origin} {msg}")
+
+    @staticmethod
+    def _to_arbiter_consoles(live: LiveGame, msg: str) -> None:
+        """Queues ``msg`` for the arbiter's consoles of the game open on this process (a full queue drops it)."""
         for sub in list(live.subscribers):
             if sub.seat == "arbiter":
                 try:
                     sub.queue.put_nowait(msg)
                 except asyncio.QueueFull:
                     pass
-        if live.arbiters_elsewhere and len(msg) < 7000:  # his console on another process (NOTIFY: 8000 bytes)
-            self._announce(live.id, f"alert {self.origin} {msg}")
 
     @staticmethod
     def _check_legal(seen: Game, event: dict[str, Any]) -> None:
@@ -2019,7 +2019,7 @@ class Hub:
             if ft is not None:
                 when.append(ft)
         if st.absent:
-            when.append(st.session_start_ms + cfg.default_time_ms + st.absence_excused_ms + 1)
+            when.append(st.default_deadline_ms + 1)
         abort = self.abort_deadline_ms(live)
         if abort is not None:
             when.append(abort)
