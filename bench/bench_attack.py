@@ -532,16 +532,42 @@ def attack_slowloris(half_open: int, sockets: int) -> Callable[[Server, Row], No
     return body
 
 
+_ROUND_TWO = ("attacks_loop", "attacks_rules", "attacks_pairing", "attacks_cli")
+
+
+def _round_two_modules() -> list[Any]:
+    import importlib
+
+    out = []
+    for name in _ROUND_TWO:
+        if (Path(__file__).parent / f"{name}.py").exists():
+            out.append(importlib.import_module(name))
+    return out
+
+
+def round_two(args: argparse.Namespace, tmp: str) -> list[tuple[int, Callable[[], Row]]]:
+    """The attacks of issue 36's modules, bound to this run's options and folder."""
+    out: list[tuple[int, Callable[[], Row]]] = []
+    for module in _round_two_modules():
+        for number, run in module.PLAN:
+            out.append((number, (lambda r=run: r(args, tmp))))
+    return sorted(out, key=lambda pair: pair[0])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--only", default="1,2,3,4,5,6,7,8,9", help="which attacks, e.g. 1,4,9")
+    ap.add_argument("--only", default="all", help="which attacks, e.g. 1,4,9 or 10,11 (default: all)")
     ap.add_argument("--seconds", type=float, default=20, help="length of the flooding attacks (1, 2)")
     ap.add_argument("--half-open", type=int, default=1100, help="half-open connections (attack 9)")
     ap.add_argument("--sockets", type=int, default=1000, help="idle WebSockets from one address (attack 9)")
     ap.add_argument("--langs", type=int, default=5000, help="distinct ?lang= values (attack 4)")
     ap.add_argument("--tournaments", type=int, default=40, help="tournaments of 20 players created (attack 5)")
+    for module in _round_two_modules():
+        adder = getattr(module, "add_arguments", None)
+        if adder is not None:
+            adder(ap)
     args = ap.parse_args()
-    only = {int(x) for x in args.only.split(",") if x.strip()}
+    only = {int(x) for x in args.only.split(",") if x.strip()} if args.only != "all" else set(range(1, 100))
     tmp = tempfile.mkdtemp(prefix="chesslaws-attack-")
     db = os.path.join(tmp, "games.sqlite3")
     rows: list[Row] = []
@@ -557,6 +583,12 @@ def main() -> None:
         (8, lambda: attack_lock(tmp)),
         (9, lambda: run_attack("9 slowloris, idle sockets, XFF", db, attack_slowloris(args.half_open, args.sockets))),
     ]
+    # Issue 36's attacks (round two), each area's in its own module of this folder: attacks_loop.py (the
+    # event loop), attacks_rules.py (the logs and results), attacks_pairing.py (two processes, a kill while
+    # pairing), attacks_cli.py (the files the command line writes). Each module's PLAN lists
+    # (number, run(args, tmp) -> Row); its extra options are added by its add_arguments(ap).
+    for number, run2 in round_two(args, tmp):
+        plan.append((number, run2))
     for number, run in plan:
         if number in only:
             row = run()
