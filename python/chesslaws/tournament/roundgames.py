@@ -1,0 +1,98 @@
+"""A tournament round's games, made in memory and written with the round in one transaction.
+
+:meth:`Hub.create <chesslaws.server.hub.Hub.create>` writes one game at a time, each in its own transaction:
+a round paired that way by two processes at once, or cut short by a kill or an outage, left games without
+their round (issue 36). Here a round's games are made first without writing anything (:func:`make_game`, the
+same start, seats and start rule as ``Hub.create`` gives a round's online game), then written together with
+the round (:meth:`TournamentStore.pair_round <chesslaws.tournament.store.TournamentStore.pair_round>`), and
+only once that is committed put in the hub's memory and scheduled (:func:`adopt`): a pairing that loses, or
+fails, leaves nothing anywhere.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from chesslaws.game import Game
+from chesslaws.server.store import GameRecord, hash_token
+from chesslaws.tournament.model import TournamentError
+
+#: Games put in the hub's memory between two yields to the event loop (a 540-board round: 9 slices).
+_SLICE = 64
+
+
+@dataclass(frozen=True)
+class RoundGame:
+    """One board's game, not yet written: its stored record and start rule, its game and its seats' tokens."""
+
+    record: GameRecord
+    rule: dict[str, Any] | None
+    game: Game
+    tokens: dict[str, str]
+
+    @property
+    def id(self) -> str:
+        return self.record.id
+
+
+def new_game_id(taken: set[str]) -> str:
+    """A fresh game id (as ``Hub.create`` makes them), not in ``taken`` (which it joins)."""
+    while True:
+        gid = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+        if gid not in taken:
+            taken.add(gid)
+            return gid
+
+
+def make_game(start: dict[str, Any], names: dict[str, str | None], created_at: float, taken: set[str], *,
+              held: bool, presence: bool) -> RoundGame:
+    """A round's online game as ``Hub.create(start, names, "online", held=held, presence=presence)`` makes it,
+    written nowhere. Raises :class:`TournamentError` if the event's start cannot make a game."""
+    from chesslaws.errors import ChessLawsError
+
+    start = {"type": "start", "t": 0, **start}
+    if presence:
+        start.setdefault("absent", ["white", "black"])  # present once they open the game (Hub.present)
+    try:
+        game = Game.from_start(start)
+    except ChessLawsError as err:
+        raise TournamentError(str(err)) from None
+    tc = game.state.config.time_control
+    if tc.periods and tc.periods[0].ms + tc.periods[0].increment_ms < 1000:
+        raise TournamentError(f"time_control: {tc} gives less than one second for the game")
+    tokens = {"arbiter": secrets.token_urlsafe(24)}
+    for seat in ("white", "black"):
+        if names.get(seat):
+            tokens[seat] = secrets.token_urlsafe(24)
+    hashes: dict[str, str | None] = {s: (hash_token(tokens[s]) if s in tokens else None)
+                                     for s in ("white", "black", "arbiter")}
+    gid = new_game_id(taken)
+    rule = ({"waiting": held, "abort_after": None, "scheduled": presence, "held": held}
+            if presence or held else None)  # Hub._rule of such a game
+    record = GameRecord(gid, created_at, "online", dict(names), hashes, [game.events[0].to_json()])
+    return RoundGame(record, rule, game, tokens)
+
+
+async def adopt(hub: Any, games: list[RoundGame]) -> list[Any]:
+    """The round's games, committed with their round, in the hub's memory and on its clock (a slice at a time,
+    the event loop served between slices). Returns them as the hub's live games."""
+    from chesslaws.server.hub import LiveGame
+
+    out: list[Any] = []
+    for i, g in enumerate(games):
+        r = g.record
+        live = LiveGame(r.id, r.created_at, r.interface, dict(r.names), dict(r.token_hashes), g.game)
+        if g.rule is not None:
+            live.waiting = bool(g.rule["waiting"])
+            live.held = bool(g.rule["held"])
+            live.abort_after = g.rule["abort_after"]
+            live.scheduled = bool(g.rule["scheduled"])
+        hub.games[r.id] = live
+        hub.schedule(live)
+        out.append(live)
+        if (i + 1) % _SLICE == 0:
+            await asyncio.sleep(0)
+    return out
