@@ -233,3 +233,61 @@ def test_a_server_killed_while_it_writes_a_round_leaves_no_game_without_its_roun
         assert r.status_code == 201, r.text
         assert len(r.json()["boards"]) == 60 and links_work(c2, r.json(), tid) == []
     assert game_rows(db) == 60
+
+
+def test_games_an_older_pairing_left_without_their_round_are_annulled_at_start(
+        db_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    """A database an older server wrote (one game committed at a time) may hold games of a round that was
+    never stored: rows written here as it left them, one with its arbiter's key stored, one without (killed
+    before), both held. The server annuls both when it starts, with a line in its log; a game of nobody's
+    round (no tags), and one whose tags name another event, are left alone."""
+    import logging
+
+    from fastapi.testclient import TestClient
+
+    from chesslaws.server import create_app
+    from chesslaws.server.guard import UNLIMITED
+    from chesslaws.server.store import GameRecord, hash_token, open_store
+    from chesslaws.tournament.model import Regulations, Tournament
+    from chesslaws.tournament.store import TournamentStore
+
+    games = open_store(db_url)
+    ts = TournamentStore(db_url, games)
+    t = Tournament("Old Open", Regulations(rounds=3, time_control="300+0"))
+    for i in range(1, 5):
+        t = t.add_player(f"P{i}", 2000 - i)
+    t = ts.save(t)
+    now = time.time()
+    held = {"waiting": True, "abort_after": None, "scheduled": True, "held": True}
+
+    def write(gid: str, start: dict[str, Any], rule: dict[str, Any] | None) -> None:
+        hashes: dict[str, str | None] = {s: hash_token(gid + s) for s in ("white", "black", "arbiter")}
+        games.create_game(GameRecord(gid, now, "online", {"white": start.get("white"), "black": start.get("black")},
+                                     hashes, [start]))
+        if rule is not None:
+            games.set_start(gid, now, rule)
+
+    def round_start(white: str, black: str, event: str = "Old Open") -> dict[str, Any]:
+        return {**t.regulations.start_event(white=white, black=black, round_number=1, event=event),
+                "absent": ["white", "black"]}
+
+    write("orphanKeyed", round_start("P1", "P4"), held)
+    ts._run(lambda cur: cur.execute(ts._sql("INSERT INTO tournament_game_keys (game_id, tournament_id, sealed) "
+                                            "VALUES (?, ?, ?)"), ("orphanKeyed", t.id, "00")))
+    write("orphanBare", round_start("P2", "P3"), held)
+    write("casualGame", {"type": "start", "t": 0, "time_control": "300+0", "white": "P1", "black": "P2"}, None)
+    write("otherEvent", round_start("P1", "P2", event="Another Open"), held)
+    ts.close()
+    games.close()
+    caplog.set_level(logging.WARNING, logger="chesslaws.server")
+    with TestClient(create_app(db_url, limits=UNLIMITED)) as c:
+        status = {gid: c.get(f"/api/games/{gid}").json()["status"]
+                  for gid in ("orphanKeyed", "orphanBare", "casualGame", "otherEvent")}
+        assert c.get(f"/api/tournaments/{t.id}").json()["rounds"] == []
+    assert status == {"orphanKeyed": "annulled", "orphanBare": "annulled", "casualGame": "ongoing",
+                      "otherEvent": "ongoing"}
+    lines = [r.getMessage() for r in caplog.records if "belongs to no round" in r.getMessage()]
+    assert len(lines) == 2 and all(t.id in line for line in lines), lines
+    with TestClient(create_app(db_url, limits=UNLIMITED)):  # a second start finds nothing more to annul
+        pass
+    assert len([r for r in caplog.records if "belongs to no round" in r.getMessage()]) == 2

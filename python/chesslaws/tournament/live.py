@@ -67,7 +67,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from chesslaws.errors import WrongState
 from chesslaws.tournament.model import Regulations, Scoring, StaleTournament, Tournament, TournamentError
 from chesslaws.tournament.pairing import pair_next_round
-from chesslaws.tournament.roundgames import RoundGame, adopt, make_game
+from chesslaws.tournament.roundgames import RoundGame, adopt, annul_orphans, make_game
 from chesslaws.tournament.store import TournamentStore
 from chesslaws.tournament.tiebreaks import crosstable, standings
 
@@ -250,6 +250,7 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
             raise ApiError(404, f"{what}no tournament {shown!r}")
 
     store = TournamentStore(db_url, hub.store)
+    annul_orphans(store)  # games an older server's pairing left without their round: before the hub loads them
     lock = asyncio.Lock()
     bearer = HTTPBearer(auto_error=False)
     # Which tournament a game belongs to (None: none), learnt on the first change of each game.

@@ -12,6 +12,7 @@ fails, leaves nothing anywhere.
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +20,8 @@ from typing import Any
 from chesslaws.game import Game
 from chesslaws.server.store import GameRecord, hash_token
 from chesslaws.tournament.model import TournamentError
+
+log = logging.getLogger("chesslaws.server")
 
 #: Games put in the hub's memory between two yields to the event loop (a 540-board round: 9 slices).
 _SLICE = 64
@@ -96,3 +99,34 @@ async def adopt(hub: Any, games: list[RoundGame]) -> list[Any]:
         if (i + 1) % _SLICE == 0:
             await asyncio.sleep(0)
     return out
+
+
+def annul_orphans(store: Any) -> list[str]:
+    """At the server's start: every game an older server's pairing left without its round
+    (:meth:`TournamentStore.orphan_games`) that is still in play is annulled by the arbiter, with a line in
+    the server's log, so that neither the lobby nor memory holds it as a game to play. Returns their ids."""
+    from chesslaws.server.hub import replay_lenient
+
+    done: list[str] = []
+    try:
+        orphans = store.orphan_games()
+    except Exception as err:  # noqa: BLE001 - never fatal: looked for again at the next start
+        log.warning("games left without their tournament round could not be looked for: %s", err)
+        return done
+    for gid, tid, rows in orphans:
+        game, good, why = replay_lenient(rows)
+        if game is None or why is not None or game.state.status not in ("ongoing", "adjourned"):
+            continue  # over already, or set aside by the hub (its arbiter decides)
+        line = {"type": "annul", "t": max(game.events[-1].t_ms / 1000, 0), "by": "arbiter",
+                "reason": "its tournament round was never paired (the pairing that made it was cut short)"}
+        try:
+            event = game.apply(line).events[-1].to_json()
+            store.append_event(gid, good, event)
+        except Exception as err:  # noqa: BLE001 - never fatal: the game stays as it was, named
+            log.warning("tournament %s: game %s belongs to no round of it; it could not be annulled: %s", tid, gid,
+                        err)
+            continue
+        log.warning("tournament %s: game %s belongs to no round of it (a pairing cut short by an older server): "
+                    "annulled", tid, gid)
+        done.append(gid)
+    return done

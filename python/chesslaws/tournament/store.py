@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, TypeVar
 
 from chesslaws.tournament.model import StaleTournament, Tournament, TournamentError
 
-from chesslaws.server.store import _rollback
+from chesslaws.server.store import _rollback, read_event
 
 if TYPE_CHECKING:
     from chesslaws.server.store import GameRecord
@@ -422,6 +422,68 @@ class TournamentStore:
             return seen + 1
 
         return replace(paired, version=self._run(run))
+
+    # --- games a pairing cut short left without their round (an older server's) ----------------------
+    def orphan_games(self) -> list[tuple[str, str, list[Any]]]:
+        """The games not over (in the games' table, on this database) that were made for a tournament's round
+        but belong to no round of it: (game id, tournament id, the stored rows of its log). A round paired by
+        an older server (one game committed at a time) and cut short by a kill, an outage or a second process
+        left such games. A game is one when its arbiter's key names the tournament, or when its start event
+        names the tournament's event and a round, and its two players are the tournament's, and no board of
+        any tournament holds it."""
+        def run(cur: Any) -> list[tuple[str, str, list[Any]]]:
+            cur.execute("SELECT id, name, body FROM tournaments")
+            held: set[str] = set()  # the games of every paired board
+            players: dict[str, set[str]] = {}
+            by_name: dict[str, list[str]] = {}
+            for tid, name, body in cur.fetchall():
+                try:
+                    obj = json.loads(body)
+                    held.update(str(b["game_id"]) for r in obj.get("rounds", []) for b in r.get("boards", [])
+                                if b.get("game_id"))
+                    players[str(tid)] = {str(p.get("name")) for p in obj.get("players", [])}
+                except (ValueError, TypeError, AttributeError, KeyError):
+                    continue  # an unreadable event claims nothing (and its games are left as they are)
+                by_name.setdefault(str(name), []).append(str(tid))
+            if not players:
+                return []
+            cur.execute("SELECT g.id, e.body, k.tournament_id FROM games g JOIN events e ON e.game_id = g.id "
+                        "AND e.seq = 0 LEFT JOIN tournament_game_keys k ON k.game_id = g.id WHERE g.status = 'live'")
+            found: list[tuple[str, str]] = []
+            for gid, first, key in cur.fetchall():
+                if str(gid) in held:
+                    continue
+                start = read_event(first, 0)
+                if key is not None:
+                    if str(key) in players:
+                        found.append((str(gid), str(key)))
+                    continue
+                if not start.get("round") or not isinstance(start.get("event"), str):
+                    continue
+                for tid in by_name.get(start["event"], []):
+                    if {str(start.get("white")), str(start.get("black"))} <= players[tid]:
+                        found.append((str(gid), tid))
+                        break
+            out: list[tuple[str, str, list[Any]]] = []
+            for gid, tid in found:
+                cur.execute(self._sql("SELECT body FROM events WHERE game_id = ? ORDER BY seq"), (gid,))
+                out.append((gid, tid, [read_event(b, i) for i, (b,) in enumerate(cur.fetchall())]))
+            return out
+
+        return self._run(run)
+
+    def append_event(self, game_id: str, seq: int, event: dict[str, Any]) -> None:
+        """Appends event number ``seq`` to a game's log (an orphan's annulment); the other processes of a
+        PostgreSQL database are told, as of any event."""
+        from chesslaws.server.store import dumps
+
+        def run(cur: Any) -> None:
+            cur.execute(self._sql("INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)"),
+                        (game_id, seq, dumps(event)))
+            if self._pg:
+                cur.execute("SELECT pg_notify('chesslaws', %s)", (f"{game_id} {seq}",))
+
+        self._run(run)
 
     def tournament_of_game(self, game_id: str) -> str | None:
         """The tournament a live game belongs to, or None."""
