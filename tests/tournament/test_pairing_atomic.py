@@ -291,3 +291,35 @@ def test_games_an_older_pairing_left_without_their_round_are_annulled_at_start(
     with TestClient(create_app(db_url, limits=UNLIMITED)):  # a second start finds nothing more to annul
         pass
     assert len([r for r in caplog.records if "belongs to no round" in r.getMessage()]) == 2
+
+
+def test_a_postgresql_outage_while_a_round_is_written_leaves_no_game_without_its_round(
+        pg_cluster: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database stops halfway through a 20-board round's games (the issue's outage left 7 orphans): the
+    pairing answers 503 and nothing of the round is stored; once the database is back the round pairs whole."""
+    from fastapi.testclient import TestClient
+
+    import chesslaws.tournament.store as store_module
+    from chesslaws.server import create_app
+    from chesslaws.server.guard import UNLIMITED
+
+    stopped: list[str] = []
+
+    def outage(tid: str, number: int) -> None:
+        stopped.append(tid)
+        pg_cluster.stop()
+
+    with TestClient(create_app(pg_cluster.url, limits=UNLIMITED)) as c:
+        tid, tok = create(c, 40)  # type: ignore[arg-type]
+        monkeypatch.setattr(store_module, "pause_mid_round", outage, raising=False)
+        r = c.post(f"/api/tournaments/{tid}/rounds", json={"start": "held"}, headers=bearer(tok))
+        assert stopped == [tid] and r.status_code == 503, r.text[:300]
+        monkeypatch.undo()
+        pg_cluster.start()
+        until(lambda: c.get(f"/api/tournaments/{tid}").status_code == 200, "the database back")
+        assert game_rows(pg_cluster.url) == 0
+        assert c.get(f"/api/tournaments/{tid}").json()["rounds"] == []
+        r = c.post(f"/api/tournaments/{tid}/rounds", json={"start": "held"}, headers=bearer(tok))
+        assert r.status_code == 201, r.text
+        assert len(r.json()["boards"]) == 20 and links_work(c, r.json(), tid) == []  # type: ignore[arg-type]
+    assert game_rows(pg_cluster.url) == 20
