@@ -5,8 +5,11 @@
 - ``POST /api/tournaments``: a tournament with its regulations and players;
   answers its id and the secret token of its arbiter (shown once);
 - ``POST /api/tournaments/{id}/rounds`` (the arbiter's token as Bearer): pairs
-  the next round and creates each board's game through the hub, with the
-  event's regulations in its start event; answers the seat links per player.
+  the next round and creates each board's game, with the event's regulations in
+  its start event; answers the seat links per player. The round, its games and
+  their keys are one transaction (:meth:`TournamentStore.pair_round`): a second
+  process pairing it at the same instant writes nothing and answers 409, and a
+  kill or an outage leaves the whole round or nothing.
   The round starts fairly by default (``"start": "held"``): its clocks start when the arbiter starts it
   (``.../rounds/N/start``) or at ``start_in`` seconds after pairing, and a player who does not come is
   decided by the default time; ``{"start": "now"}`` asks for the old start (the clocks run from pairing);
@@ -51,7 +54,6 @@ server keeps the hash of the one and cannot open the other without it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import hmac
 import re
@@ -68,7 +70,7 @@ from chesslaws.errors import WrongState
 from chesslaws.tournament.model import Regulations, Scoring, StaleTournament, Tournament, TournamentError
 from chesslaws.tournament.pairing import pair_next_round
 from chesslaws.tournament.roundgames import RoundGame, adopt, annul_orphans, make_game
-from chesslaws.tournament.store import TournamentStore
+from chesslaws.tournament.store import RoundPairedMeanwhile, TournamentStore
 from chesslaws.tournament.tiebreaks import crosstable, standings
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -817,6 +819,8 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
             try:  # the round, its games and their keys: one transaction, all or nothing
                 t = await db(lambda: store.pair_round(paired, seen, [(g.record, g.rule) for g in made], game_keys,
                                                       sealed_seats))
+            except RoundPairedMeanwhile as err:
+                raise ApiError(409, f"{err} (GET /api/tournaments/{tid} shows them)") from None
             except StaleTournament as err:
                 raise ApiError(409, str(err)) from None
             for live in await adopt(hub, made):  # committed: now in memory, on the clock, and known here
