@@ -820,7 +820,7 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
                 t = await db(lambda: store.pair_round(paired, seen, [(g.record, g.rule) for g in made], game_keys,
                                                       sealed_seats))
             except RoundPairedMeanwhile as err:
-                raise ApiError(409, f"{err} (GET /api/tournaments/{tid} shows them)") from None
+                raise ApiError(409, f"{err} (GET /api/tournaments/{paired.id} shows them)") from None
             except StaleTournament as err:
                 raise ApiError(409, str(err)) from None
             for live in await adopt(hub, made):  # committed: now in memory, on the clock, and known here
