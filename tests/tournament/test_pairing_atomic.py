@@ -321,3 +321,40 @@ def test_a_postgresql_outage_while_a_round_is_written_leaves_no_game_without_its
         assert r.status_code == 201, r.text
         assert len(r.json()["boards"]) == 20 and links_work(c, r.json(), tid) == []  # type: ignore[arg-type]
     assert game_rows(pg_cluster.url) == 20
+
+
+def test_a_players_token_given_meanwhile_by_another_process_is_never_replaced(
+        make_client: Callable[[], Any], db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The players' own tokens are made by the first request that needs them (a pairing, the console). A
+    pairing that read the keys before another process stored them (here: the other's rows are written with a
+    store of its own, and this pairing's read answers none) used to make new ones and write them over
+    (DELETE then INSERT), so that the pages the other handed out were refused (403), or to fail on the key
+    (UniqueViolation, 500). Now the other's tokens stay, and the pairing hands out those very ones."""
+    import secrets
+
+    from chesslaws.tournament.live import _hash, seal
+    from chesslaws.tournament.store import TournamentStore
+
+    c = make_client()
+    tid, tok = create(c, 4)  # type: ignore[arg-type]
+    theirs = {n: secrets.token_urlsafe(18) for n in range(1, 5)}
+    with TournamentStore(db_url) as other:  # another process gives the players their tokens
+        rows = [(tid, n, _hash(x), seal(x, tok, f"{tid}:player:{n}")) for n, x in theirs.items()]
+        other._run(lambda cur: cur.executemany(other._sql(
+            "INSERT INTO tournament_player_keys (tournament_id, start_number, token_hash, sealed) "
+            "VALUES (?, ?, ?, ?)"), rows))
+    real = TournamentStore.player_keys
+    stale = [True]
+
+    def read_before_the_other_wrote(self: TournamentStore, tournament_id: str) -> dict[int, tuple[str, str]]:
+        if stale and stale.pop():
+            return {}
+        return real(self, tournament_id)
+
+    monkeypatch.setattr(TournamentStore, "player_keys", read_before_the_other_wrote)
+    r = c.post(f"/api/tournaments/{tid}/rounds", json={"start": "held"}, headers=bearer(tok))
+    assert not stale and r.status_code == 201, r.text[:300]
+    for n, x in theirs.items():
+        assert c.get(f"/api/tournaments/{tid}/players/{n}", headers=bearer(x)).status_code == 200
+    assert {p["start_number"]: token_of(p["page"]) for p in r.json()["players"]} == theirs
+    assert links_work(c, r.json(), tid) == []  # type: ignore[arg-type]
