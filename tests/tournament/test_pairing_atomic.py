@@ -308,7 +308,7 @@ def test_a_postgresql_outage_while_a_round_is_written_leaves_no_game_without_its
         pg_cluster.stop()
 
     with TestClient(create_app(pg_cluster.url, limits=UNLIMITED)) as c:
-        tid, tok = create(c, 40)  # type: ignore[arg-type]
+        tid, tok = create(c, 40)
         monkeypatch.setattr(store_module, "pause_mid_round", outage, raising=False)
         r = c.post(f"/api/tournaments/{tid}/rounds", json={"start": "held"}, headers=bearer(tok))
         assert stopped == [tid] and r.status_code == 503, r.text[:300]
@@ -319,7 +319,7 @@ def test_a_postgresql_outage_while_a_round_is_written_leaves_no_game_without_its
         assert c.get(f"/api/tournaments/{tid}").json()["rounds"] == []
         r = c.post(f"/api/tournaments/{tid}/rounds", json={"start": "held"}, headers=bearer(tok))
         assert r.status_code == 201, r.text
-        assert len(r.json()["boards"]) == 20 and links_work(c, r.json(), tid) == []  # type: ignore[arg-type]
+        assert len(r.json()["boards"]) == 20 and links_work(c, r.json(), tid) == []
     assert game_rows(pg_cluster.url) == 20
 
 
@@ -336,7 +336,7 @@ def test_a_players_token_given_meanwhile_by_another_process_is_never_replaced(
     from chesslaws.tournament.store import TournamentStore
 
     c = make_client()
-    tid, tok = create(c, 4)  # type: ignore[arg-type]
+    tid, tok = create(c, 4)
     theirs = {n: secrets.token_urlsafe(18) for n in range(1, 5)}
     with TournamentStore(db_url) as other:  # another process gives the players their tokens
         rows = [(tid, n, _hash(x), seal(x, tok, f"{tid}:player:{n}")) for n, x in theirs.items()]
@@ -357,4 +357,4 @@ def test_a_players_token_given_meanwhile_by_another_process_is_never_replaced(
     for n, x in theirs.items():
         assert c.get(f"/api/tournaments/{tid}/players/{n}", headers=bearer(x)).status_code == 200
     assert {p["start_number"]: token_of(p["page"]) for p in r.json()["players"]} == theirs
-    assert links_work(c, r.json(), tid) == []  # type: ignore[arg-type]
+    assert links_work(c, r.json(), tid) == []
