@@ -350,6 +350,23 @@ class Store(ABC):
         return out
 
 
+def insert_games(cur: Any, games: list[tuple[GameRecord, dict[str, Any] | None]], *, pg: bool) -> None:
+    """Writes new games (their rows, their first events, their start rules when given) with ``cur``, inside
+    the caller's transaction, committing nothing: a tournament round's games go in the same transaction as
+    the round itself (:meth:`chesslaws.tournament.store.TournamentStore.pair_round`), so that a kill or an
+    outage leaves the whole round or none of it. ``pg``: the cursor is psycopg's (``%s`` marks)."""
+    p = "%s" if pg else "?"
+    cur.executemany(
+        "INSERT INTO games (id, created_at, interface, white_name, black_name, white_token, black_token, "
+        f"arbiter_token) VALUES ({p},{p},{p},{p},{p},{p},{p},{p})",
+        [(r.id, r.created_at, r.interface, r.names.get("white"), r.names.get("black"), r.token_hashes.get("white"),
+          r.token_hashes.get("black"), r.token_hashes.get("arbiter")) for r, _ in games])
+    cur.executemany(f"INSERT INTO events VALUES ({p},{p},{p})",
+                    [(r.id, seq, dumps(ev)) for r, _ in games for seq, ev in enumerate(r.events)])
+    cur.executemany(f"INSERT INTO game_starts VALUES ({p},{p})",
+                    [(r.id, json.dumps(rule)) for r, rule in games if rule is not None])
+
+
 class StoreLocked(Exception):
     """Another ``chesslaws serve`` has this SQLite file open."""
 
@@ -850,4 +867,4 @@ def open_store(url: str) -> Store:
 
 
 __all__ = ["GameRecord", "UnreadableRow", "read_event", "read_rule", "PostgresStore", "SQLiteStore", "SEATS", "Seat", "SeatTaken", "Store", "StoreError",
-           "StoreLocked", "hash_token", "open_store"]
+           "StoreLocked", "hash_token", "insert_games", "open_store"]

@@ -5,8 +5,11 @@
 - ``POST /api/tournaments``: a tournament with its regulations and players;
   answers its id and the secret token of its arbiter (shown once);
 - ``POST /api/tournaments/{id}/rounds`` (the arbiter's token as Bearer): pairs
-  the next round and creates each board's game through the hub, with the
-  event's regulations in its start event; answers the seat links per player.
+  the next round and creates each board's game, with the event's regulations in
+  its start event; answers the seat links per player. The round, its games and
+  their keys are one transaction (:meth:`TournamentStore.pair_round`): a second
+  process pairing it at the same instant writes nothing and answers 409, and a
+  kill or an outage leaves the whole round or nothing.
   The round starts fairly by default (``"start": "held"``): its clocks start when the arbiter starts it
   (``.../rounds/N/start``) or at ``start_in`` seconds after pairing, and a player who does not come is
   decided by the default time; ``{"start": "now"}`` asks for the old start (the clocks run from pairing);
@@ -51,7 +54,6 @@ server keeps the hash of the one and cannot open the other without it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import hmac
 import re
@@ -67,7 +69,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from chesslaws.errors import WrongState
 from chesslaws.tournament.model import Regulations, Scoring, StaleTournament, Tournament, TournamentError
 from chesslaws.tournament.pairing import pair_next_round
-from chesslaws.tournament.store import TournamentStore
+from chesslaws.tournament.roundgames import RoundGame, adopt, annul_orphans, make_game
+from chesslaws.tournament.store import RoundPairedMeanwhile, TournamentStore
 from chesslaws.tournament.tiebreaks import crosstable, standings
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -249,6 +252,7 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
             raise ApiError(404, f"{what}no tournament {shown!r}")
 
     store = TournamentStore(db_url, hub.store)
+    annul_orphans(store)  # games an older server's pairing left without their round: before the hub loads them
     lock = asyncio.Lock()
     bearer = HTTPBearer(auto_error=False)
     # Which tournament a game belongs to (None: none), learnt on the first change of each game.
@@ -414,19 +418,15 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
         return cred.credentials
 
     async def player_tokens(t: Tournament, arbiter: str) -> dict[int, str]:
-        """Every player's own token (made for those who have none yet), opened with the arbiter's."""
+        """Every player's own token (made for those who have none yet, in one write that never replaces a token
+        given meanwhile by another request or process), opened with the arbiter's."""
         keys = await db(lambda: store.player_keys(t.id))
-        out: dict[int, str] = {}
-        for p in t.players:
-            salt = f"{t.id}:player:{p.start_number}"
-            if p.start_number in keys:
-                out[p.start_number] = unseal(keys[p.start_number][1], arbiter, salt)
-                continue
-            token = secrets.token_urlsafe(18)
-            n, h, sealed = p.start_number, _hash(token), seal(token, arbiter, salt)
-            await db(lambda: store.save_player_key(t.id, n, h, sealed))
-            out[p.start_number] = token
-        return out
+        missing = [p.start_number for p in t.players if p.start_number not in keys]
+        if missing:
+            rows = [(n, _hash(tok), seal(tok, arbiter, f"{t.id}:player:{n}"))
+                    for n, tok in ((n, secrets.token_urlsafe(18)) for n in missing)]
+            keys = await db(lambda: store.add_player_keys(t.id, rows))
+        return {n: unseal(keys[n][1], arbiter, f"{t.id}:player:{n}") for n in sorted(keys)}
 
     # --- pages -----------------------------------------------------------------------------------
     @app.get("/tournaments", include_in_schema=False)
@@ -782,51 +782,58 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
                 raise ApiError(409, str(err)) from None
             rnd = t.rounds[-1]
             hub.rate.hit("round_games_per_address", address(request), len(rnd.boards) or 1)
+            await hub._refuse_while_down()
             mine = await player_tokens(t, arbiter)
             base = str(request.base_url)
-            seats: list[dict[str, Any]] = []
-            sealed_seats: list[tuple[str, str, str, str]] = []
-            created: list[Any] = []
-            for b in rnd.boards:
-                white, black = t.player(b.white), t.player(b.black)
-                start = t.regulations.start_event(white=white.name, black=black.name, round_number=rnd.number,
-                                                  event=t.name)
-                start.pop("type")
-                start.pop("t")
-                live, tokens = await hub.create(start, {"white": white.name, "black": black.name}, "online",
-                                                held=held, presence=held)
-                created.append(live)
-                t = t.set_game_id(rnd.number, b.table, live.id)
-                game_tid[live.id] = t.id
-                gid, sealed = live.id, seal(tokens["arbiter"], arbiter, live.id)
-                await db(lambda: store.save_game_key(t.id, gid, sealed))
-                for seat, sn in (("white", b.white), ("black", b.black)):
-                    salt = f"{gid}:{seat}"
-                    sealed_seats.append((gid, seat, seal(tokens[seat], arbiter, salt), seal(tokens[seat], mine[sn], salt)))
-                seats.append({"table": b.table, "game_id": live.id,
-                              "white": {"start_number": b.white, "name": white.name,
-                                        "link": f"{base}game/{live.id}#token={tokens['white']}"},
-                              "black": {"start_number": b.black, "name": black.name,
-                                        "link": f"{base}game/{live.id}#token={tokens['black']}"},
-                              "arbiter": f"{base}game/{live.id}#token={tokens['arbiter']}",
-                              "spectator": f"{base}game/{live.id}"})
-            await db(lambda: store.save_seat_keys(t.id, sealed_seats))
-            paired = t
+            created_at = round(hub.now(), 3)
+            taken = set(hub.games)
+            paired_ = t
 
-            def add_round(fresh: Tournament) -> Tournament:
-                if fresh != before:  # another process changed the event while this round was paired
-                    raise StaleTournament(f"the event changed while round {rnd.number} was being paired (another "
-                                          "server process or request): nothing was paired; pair again")
-                return paired
+            def make() -> tuple[Tournament, list[RoundGame], list[tuple[str, str]], list[tuple[str, str, str, str]]]:
+                """The round's games, their tokens sealed (on a thread: 540 boards take a while): nothing written."""
+                out, made = paired_, []
+                game_keys: list[tuple[str, str]] = []
+                sealed_seats: list[tuple[str, str, str, str]] = []
+                for b in rnd.boards:
+                    white, black = out.player(b.white), out.player(b.black)
+                    start = out.regulations.start_event(white=white.name, black=black.name, round_number=rnd.number,
+                                                        event=out.name)
+                    start.pop("type")
+                    start.pop("t")
+                    g = make_game(start, {"white": white.name, "black": black.name}, created_at, taken, held=held,
+                                  presence=held)
+                    made.append(g)
+                    out = out.set_game_id(rnd.number, b.table, g.id)
+                    game_keys.append((g.id, seal(g.tokens["arbiter"], arbiter, g.id)))
+                    for seat, sn in (("white", b.white), ("black", b.black)):
+                        salt = f"{g.id}:{seat}"
+                        sealed_seats.append((g.id, seat, seal(g.tokens[seat], arbiter, salt),
+                                             seal(g.tokens[seat], mine[sn], salt)))
+                return out, made, game_keys, sealed_seats
 
             try:
-                t = await db(lambda: store.update(tid, add_round, attempts=3))
+                paired, made, game_keys, sealed_seats = await asyncio.to_thread(make)
+            except TournamentError as err:
+                raise ApiError(422, str(err)) from None
+            seen = before.version
+            try:  # the round, its games and their keys: one transaction, all or nothing
+                t = await db(lambda: store.pair_round(paired, seen, [(g.record, g.rule) for g in made], game_keys,
+                                                      sealed_seats))
+            except RoundPairedMeanwhile as err:
+                raise ApiError(409, f"{err} (GET /api/tournaments/{paired.id} shows them)") from None
             except StaleTournament as err:
-                for live in created:  # games of a pairing that was not kept: called off
-                    with contextlib.suppress(ApiError):
-                        await hub.submit(live, {"type": "annul", "reason": "the round's pairing was not kept"},
-                                         "arbiter")
                 raise ApiError(409, str(err)) from None
+            for live in await adopt(hub, made):  # committed: now in memory, on the clock, and known here
+                game_tid[live.id] = t.id
+            seats: list[dict[str, Any]] = []
+            for b, g in zip(rnd.boards, made):
+                seats.append({"table": b.table, "game_id": g.id,
+                              "white": {"start_number": b.white, "name": t.player(b.white).name,
+                                        "link": f"{base}game/{g.id}#token={g.tokens['white']}"},
+                              "black": {"start_number": b.black, "name": t.player(b.black).name,
+                                        "link": f"{base}game/{g.id}#token={g.tokens['black']}"},
+                              "arbiter": f"{base}game/{g.id}#token={g.tokens['arbiter']}",
+                              "spectator": f"{base}game/{g.id}"})
         starts_at = None
         if body.start_in is not None:  # a scheduled start: the arbiter's start, given now for later
             starts_at, _ = await start_boards(t.rounds[-1].boards, body.start_in)

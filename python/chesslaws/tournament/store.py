@@ -23,23 +23,54 @@ or request saved meanwhile) writes nothing and raises :class:`StaleTournament`; 
 reads the event again and makes the change on it, so that two processes saving at once (on one PostgreSQL
 database or one SQLite file) keep each other's board results. On PostgreSQL the server gives its games' store
 (:class:`chesslaws.server.store.PostgresStore`): tournaments then use the same reconnecting
-connection pool, and an outage fails a call within the pool's timeout (the server answers 503).
+connection pool, and an outage fails a call within the pool's timeout (the server answers 503). On SQLite
+the server's games store gives its connection (and its lock): tournaments and games are one database there too.
+
+A round is paired in one transaction (:meth:`TournamentStore.pair_round`): the event with its new round, the
+round's games and their sealed keys, all committed or none (issue 36: a kill, an outage or a second process
+pairing the same round at once used to leave games without their round). A player's own token is given once
+and never replaced (:meth:`TournamentStore.add_player_keys`).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import sys
 import threading
 import time
 import uuid
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import Any, Callable, Iterable, Iterator, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, TypeVar
 
 from chesslaws.tournament.model import StaleTournament, Tournament, TournamentError
 
+from chesslaws.server.store import _rollback, read_event
+
+if TYPE_CHECKING:
+    from chesslaws.server.store import GameRecord
+
 T = TypeVar("T")
+
+#: Seconds a round's pairing waits halfway through writing its games, inside its transaction (tests and the
+#: attack bench: a process killed, or a database stopped, at that instant). Unset: no wait.
+PAUSE_ENV = "CHESSLAWS_TEST_PAIRING_PAUSE"
+
+
+class RoundPairedMeanwhile(StaleTournament):
+    """The round was paired meanwhile by another process (or request): this pairing wrote nothing."""
+
+
+def pause_mid_round(tournament_id: str, number: int) -> None:
+    """The test hook of :meth:`TournamentStore.pair_round`: halfway through the round's games, inside the
+    transaction, says so on standard error and waits ``$CHESSLAWS_TEST_PAIRING_PAUSE`` seconds."""
+    pause = os.environ.get(PAUSE_ENV)
+    if pause:
+        print(f"chesslaws: pairing round {number} of {tournament_id}: paused mid-transaction for {pause} s "
+              f"({PAUSE_ENV})", file=sys.stderr, flush=True)
+        time.sleep(float(pause))
 
 _DDL = (
     "CREATE TABLE IF NOT EXISTS tournaments (id TEXT PRIMARY KEY, name TEXT NOT NULL, "
@@ -67,6 +98,7 @@ class TournamentStore:
         self._conn: Any = None
         self._pool: Any = None
         self._own_pool = False
+        self._shared = False  # the games' SQLite connection (autocommit: each transaction begun here)
         self._lock = threading.Lock()
         if self._pg:
             shared = getattr(games, "_pool", None) if getattr(games, "url", None) == url else None
@@ -81,6 +113,12 @@ class TournamentStore:
                 self._pool = ConnectionPool(url, min_size=1, max_size=2, timeout=3.0, open=True,
                                             kwargs={"autocommit": False, "connect_timeout": 3},
                                             check=ConnectionPool.check_connection, name="chesslaws-tournaments")
+        elif isinstance(getattr(games, "_db", None), sqlite3.Connection) and getattr(games, "url", None) == url:
+            # The games' own SQLite connection (SQLiteStore), under its lock: a round and its games are written in
+            # one transaction (pair_round), and an in-memory database is one database for both.
+            self._conn = games._db
+            self._lock = games._lock
+            self._shared = True
         else:
             self._conn = sqlite3.connect(url, check_same_thread=False)  # the server uses it from its threads
             self._conn.execute("PRAGMA journal_mode=WAL")
@@ -124,12 +162,20 @@ class TournamentStore:
         with self._lock:
             cur = self._conn.cursor()
             try:
+                if self._shared:
+                    cur.execute("BEGIN IMMEDIATE")
                 out = fn(cur)
             except BaseException:
-                self._conn.rollback()
+                if self._shared:
+                    _rollback(self._conn)
+                else:
+                    self._conn.rollback()
                 raise
             else:
-                self._conn.commit()
+                if self._shared:
+                    cur.execute("COMMIT")
+                else:
+                    self._conn.commit()
             finally:
                 cur.close()
             return out
@@ -138,7 +184,7 @@ class TournamentStore:
         if self._pool is not None:
             if self._own_pool:
                 self._pool.close()
-        elif self._conn is not None:
+        elif self._conn is not None and not self._shared:
             self._conn.close()
 
     def __enter__(self) -> TournamentStore:
@@ -289,14 +335,6 @@ class TournamentStore:
         return None if row is None else str(row[0])
 
     # --- the games' arbiter tokens, sealed (chesslaws.tournament.live.seal) ---------------------
-    def save_game_key(self, tournament_id: str, game_id: str, sealed: str) -> None:
-        def run(cur: Any) -> None:
-            cur.execute(self._sql("DELETE FROM tournament_game_keys WHERE game_id = ?"), (game_id,))
-            cur.execute(self._sql("INSERT INTO tournament_game_keys (game_id, tournament_id, sealed) VALUES (?, ?, ?)"),
-                        (game_id, tournament_id, sealed))
-
-        self._run(run)
-
     def game_keys(self, tournament_id: str) -> dict[str, str]:
         """game id -> the sealed arbiter token, for the games of a tournament."""
         def run(cur: Any) -> dict[str, str]:
@@ -307,14 +345,20 @@ class TournamentStore:
         return self._run(run)
 
     # --- the players' own tokens, and their seats' tokens, sealed ---------------------------------
-    def save_player_key(self, tournament_id: str, start_number: int, token_hash: str, sealed: str) -> None:
-        def run(cur: Any) -> None:
-            cur.execute(self._sql("DELETE FROM tournament_player_keys WHERE tournament_id = ? AND start_number = ?"),
-                        (tournament_id, start_number))
-            cur.execute(self._sql("INSERT INTO tournament_player_keys (tournament_id, start_number, token_hash, "
-                                  "sealed) VALUES (?, ?, ?, ?)"), (tournament_id, start_number, token_hash, sealed))
+    def add_player_keys(self, tournament_id: str, rows: list[tuple[int, str, str]]) -> dict[int, tuple[str, str]]:
+        """Gives the players (start number, the hash of a new token, the token sealed for the arbiter) who have
+        no token yet this one, in one transaction, and answers every player's key as stored. A player's token
+        is never replaced: where another request or process gave one meanwhile, that one stays (and is
+        answered), so that every link made from these keys works."""
+        def run(cur: Any) -> dict[int, tuple[str, str]]:
+            cur.executemany(self._sql("INSERT INTO tournament_player_keys (tournament_id, start_number, token_hash, "
+                                      "sealed) VALUES (?, ?, ?, ?) ON CONFLICT (tournament_id, start_number) "
+                                      "DO NOTHING"), [(tournament_id, n, h, s) for n, h, s in rows])
+            cur.execute(self._sql("SELECT start_number, token_hash, sealed FROM tournament_player_keys "
+                                  "WHERE tournament_id = ?"), (tournament_id,))
+            return {int(n): (str(h), str(s)) for n, h, s in cur.fetchall()}
 
-        self._run(run)
+        return self._run(run)
 
     def player_keys(self, tournament_id: str) -> dict[int, tuple[str, str]]:
         """start number -> (the hash of the player's token, the token sealed for the arbiter)."""
@@ -325,18 +369,6 @@ class TournamentStore:
 
         return self._run(run)
 
-    def save_seat_keys(self, tournament_id: str, rows: list[tuple[str, str, str, str]]) -> None:
-        """(game id, seat, sealed for the arbiter, sealed for the player) of a round's seats, at once."""
-        def run(cur: Any) -> None:
-            for game_id, seat, for_arbiter, for_player in rows:
-                cur.execute(self._sql("DELETE FROM tournament_seat_keys WHERE game_id = ? AND seat = ?"),
-                            (game_id, seat))
-                cur.execute(self._sql("INSERT INTO tournament_seat_keys (game_id, seat, tournament_id, for_arbiter, "
-                                      "for_player) VALUES (?, ?, ?, ?, ?)"),
-                            (game_id, seat, tournament_id, for_arbiter, for_player))
-
-        self._run(run)
-
     def seat_keys(self, tournament_id: str) -> dict[tuple[str, str], tuple[str, str]]:
         """(game id, seat) -> (sealed for the arbiter, sealed for the player)."""
         def run(cur: Any) -> dict[tuple[str, str], tuple[str, str]]:
@@ -345,6 +377,113 @@ class TournamentStore:
             return {(str(g), str(s)): (str(a), str(p)) for g, s, a, p in cur.fetchall()}
 
         return self._run(run)
+
+    # --- a round paired: one transaction -------------------------------------------------------------
+    def pair_round(self, paired: Tournament, seen: int, games: list[tuple[GameRecord, dict[str, Any] | None]],
+                   game_keys: list[tuple[str, str]], seats: list[tuple[str, str, str, str]]) -> Tournament:
+        """Writes a newly paired round in one transaction: the event with its new round (``paired``, made on
+        the value stored at version ``seen``), the round's games (their rows, start events and start rules:
+        :func:`chesslaws.server.store.insert_games`), their arbiters' tokens sealed (game id, sealed) and their
+        seats' tokens sealed (game id, seat, for the arbiter, for the player). Either all of it is committed
+        or none: a process killed, or a database lost, while it is written leaves no game without its round.
+
+        The event's row is written first, on the condition that it is still at version ``seen``: another
+        process (or request) that saved the event meanwhile, such as one that paired the same round at the
+        same instant, makes this one write nothing and raise :class:`RoundPairedMeanwhile` (the round is
+        there) or :class:`StaleTournament` (another change). On PostgreSQL the row's lock makes a second
+        pairing wait for the first to commit, then find its version gone."""
+        from chesslaws.server.store import insert_games
+
+        body = json.dumps(paired.to_json(), separators=(",", ":"))
+        number = len(paired.rounds)
+
+        def run(cur: Any) -> int:
+            cur.execute(self._sql("UPDATE tournaments SET name = ?, updated_at = ?, body = ?, version = version + 1 "
+                                  "WHERE id = ? AND version = ?"), (paired.name, time.time(), body, paired.id, seen))
+            if cur.rowcount != 1:
+                cur.execute(self._sql("SELECT body FROM tournaments WHERE id = ?"), (paired.id,))
+                row = cur.fetchone()
+                if row is None:
+                    raise TournamentError(f"no tournament {paired.id!r} in {self.url}")
+                if len(json.loads(row[0]).get("rounds", [])) >= number:
+                    raise RoundPairedMeanwhile(f"round {number} was paired meanwhile by another process (or "
+                                               "request): nothing was written; its pairings are the event's")
+                raise StaleTournament(f"the event changed while round {number} was being paired (another server "
+                                      "process or request): nothing was paired; pair again")
+            half = len(games) // 2
+            insert_games(cur, games[:half], pg=self._pg)
+            pause_mid_round(paired.id, number)
+            insert_games(cur, games[half:], pg=self._pg)
+            cur.executemany(self._sql("INSERT INTO tournament_game_keys (game_id, tournament_id, sealed) "
+                                      "VALUES (?, ?, ?)"), [(g, paired.id, sealed) for g, sealed in game_keys])
+            cur.executemany(self._sql("INSERT INTO tournament_seat_keys (game_id, seat, tournament_id, for_arbiter, "
+                                      "for_player) VALUES (?, ?, ?, ?, ?)"),
+                            [(g, seat, paired.id, a, p) for g, seat, a, p in seats])
+            return seen + 1
+
+        return replace(paired, version=self._run(run))
+
+    # --- games a pairing cut short left without their round (an older server's) ----------------------
+    def orphan_games(self) -> list[tuple[str, str, list[Any]]]:
+        """The games not over (in the games' table, on this database) that were made for a tournament's round
+        but belong to no round of it: (game id, tournament id, the stored rows of its log). A round paired by
+        an older server (one game committed at a time) and cut short by a kill, an outage or a second process
+        left such games. A game is one when its arbiter's key names the tournament, or when its start event
+        names the tournament's event and a round, and its two players are the tournament's, and no board of
+        any tournament holds it."""
+        def run(cur: Any) -> list[tuple[str, str, list[Any]]]:
+            cur.execute("SELECT id, name, body FROM tournaments")
+            held: set[str] = set()  # the games of every paired board
+            players: dict[str, set[str]] = {}
+            by_name: dict[str, list[str]] = {}
+            for tid, name, body in cur.fetchall():
+                try:
+                    obj = json.loads(body)
+                    held.update(str(b["game_id"]) for r in obj.get("rounds", []) for b in r.get("boards", [])
+                                if b.get("game_id"))
+                    players[str(tid)] = {str(p.get("name")) for p in obj.get("players", [])}
+                except (ValueError, TypeError, AttributeError, KeyError):
+                    continue  # an unreadable event claims nothing (and its games are left as they are)
+                by_name.setdefault(str(name), []).append(str(tid))
+            if not players:
+                return []
+            cur.execute("SELECT g.id, e.body, k.tournament_id FROM games g JOIN events e ON e.game_id = g.id "
+                        "AND e.seq = 0 LEFT JOIN tournament_game_keys k ON k.game_id = g.id WHERE g.status = 'live'")
+            found: list[tuple[str, str]] = []
+            for gid, first, key in cur.fetchall():
+                if str(gid) in held:
+                    continue
+                start = read_event(first, 0)
+                if key is not None:
+                    if str(key) in players:
+                        found.append((str(gid), str(key)))
+                    continue
+                if not start.get("round") or not isinstance(start.get("event"), str):
+                    continue
+                for tid in by_name.get(start["event"], []):
+                    if {str(start.get("white")), str(start.get("black"))} <= players[tid]:
+                        found.append((str(gid), tid))
+                        break
+            out: list[tuple[str, str, list[Any]]] = []
+            for gid, tid in found:
+                cur.execute(self._sql("SELECT body FROM events WHERE game_id = ? ORDER BY seq"), (gid,))
+                out.append((gid, tid, [read_event(b, i) for i, (b,) in enumerate(cur.fetchall())]))
+            return out
+
+        return self._run(run)
+
+    def append_event(self, game_id: str, seq: int, event: dict[str, Any]) -> None:
+        """Appends event number ``seq`` to a game's log (an orphan's annulment); the other processes of a
+        PostgreSQL database are told, as of any event."""
+        from chesslaws.server.store import dumps
+
+        def run(cur: Any) -> None:
+            cur.execute(self._sql("INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)"),
+                        (game_id, seq, dumps(event)))
+            if self._pg:
+                cur.execute("SELECT pg_notify('chesslaws', %s)", (f"{game_id} {seq}",))
+
+        self._run(run)
 
     def tournament_of_game(self, game_id: str) -> str | None:
         """The tournament a live game belongs to, or None."""
