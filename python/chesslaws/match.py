@@ -31,8 +31,9 @@ import threading
 import time
 from dataclasses import dataclass, field, replace
 from datetime import date
-from typing import Any, Callable, Iterable, Literal, Mapping, Sequence, TextIO
+from typing import Any, Callable, Iterable, Literal, Mapping, Protocol, Sequence, TextIO
 
+from chesslaws.atomic import AppendOutput
 from chesslaws.engines import (
     BestMove,
     EngineCrashed,
@@ -724,8 +725,15 @@ def _start(spec: EngineSpec, registry: set[UciEngine], lock: threading.Lock) -> 
     return eng
 
 
+class PgnSink(Protocol):
+    """Where the games go as they end (``--pgnout``: :class:`chesslaws.atomic.AppendOutput`)."""
+
+    def write(self, text: str, /) -> int: ...
+    def flush(self) -> None: ...
+
+
 def run_match(cfg: MatchConfig, *, on_result: Callable[[GameResult, Tally], None] | None = None,
-              pgn_out: TextIO | None = None) -> MatchReport:
+              pgn_out: PgnSink | None = None) -> MatchReport:
     """Plays the match; ``on_result`` is called after each game (from the main thread)."""
     jobs: queue.Queue[tuple[int, Opening, Side] | None] = queue.Queue()
     for i in range(cfg.games):
@@ -928,7 +936,9 @@ def run_cli(cfg: MatchConfig, pgnout: str | None, quiet: bool = False, err: Text
             err.write(line + f"  [game {result.round}: {result.result} {result.termination}]\n")
         err.flush()
 
-    out: TextIO | None = open(pgnout, "a", encoding="utf-8") if pgnout else None
+    # Appended game by game (the file may gather several matches): each game whole, on disk when it is
+    # counted; a game that cannot be written (a full disk) is cut off again and ends the match.
+    out = AppendOutput(pgnout) if pgnout else None
     try:
         report = run_match(cfg, on_result=show, pgn_out=out)
     finally:

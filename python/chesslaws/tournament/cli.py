@@ -642,8 +642,15 @@ def export(tournament_key: str, round_number: int | None, as_pgn: bool, output: 
         from chesslaws.tournament.trf import write_trf
 
         text = write_trf(t)
-    with click.open_file(output, "w") as f:
-        f.write(text)
+    if output == "-":
+        click.echo(text, nl=False)
+        return
+    from chesslaws.atomic import OutputError, write_text
+
+    try:  # whole or not there: a temporary file beside it, renamed when complete
+        write_text(output, text)
+    except OutputError as err:
+        _die(str(err), 2)
 
 
 def _players(n: int) -> str:
