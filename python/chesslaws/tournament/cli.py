@@ -10,6 +10,7 @@ from typing import Any, NoReturn
 
 import click
 
+from chesslaws.tournament.limits import MAX_RATING, MAX_ROUNDS
 from chesslaws.tournament.model import TIEBREAKS, Regulations, Scoring, Tournament, TournamentError
 
 DB_HELP = ("SQLite file (only create and import make it when it does not exist), or a postgresql:// URL (the same "
@@ -169,7 +170,7 @@ def berger(players: int, double: bool, labelled: bool | None) -> None:
 @click.argument("name")
 @click.option("--system", type=click.Choice(["swiss", "round-robin", "double-round-robin"]), default="swiss",
               show_default=True, help="Swiss (FIDE Dutch system) or round robin (FIDE Berger tables).")
-@click.option("--rounds", type=click.IntRange(1, 99), default=9, show_default=True,
+@click.option("--rounds", type=click.IntRange(1, MAX_ROUNDS), default=9, show_default=True,
               help="Rounds of a Swiss (a round robin has as many as its players need).")
 @click.option("--edition", type=click.Choice(["1989", "1997", "2023"]), default="2023", show_default=True,
               help="The Laws that rule every game of the event.")
@@ -227,7 +228,7 @@ def list_command(db: str) -> None:
 @tournament.command()
 @click.argument("tournament_key", metavar="TOURNAMENT")
 @click.argument("names", nargs=-1)
-@click.option("--rating", type=click.IntRange(0, 3500), default=0, help="Rating (0: unrated).")
+@click.option("--rating", type=click.IntRange(0, MAX_RATING), default=0, help="Rating (0: unrated).")
 @click.option("--title", default="", help="GM, IM, WGM, FM...")
 @click.option("--federation", default="", help="Three-letter federation code.")
 @click.option("--fide-id", default="", help="FIDE ID.")
@@ -486,7 +487,7 @@ def arbiter(tournament_key: str, url: str, db: str) -> None:
 @tournament.command(name="import")
 @click.argument("trf_file", metavar="FILE.trf", type=click.Path(exists=True, dir_okay=False))
 @click.option("--name", default=None, help="Name in the database (default: the file's 012 line).")
-@click.option("--rounds", type=click.IntRange(1, 99), default=None,
+@click.option("--rounds", type=click.IntRange(1, MAX_ROUNDS), default=None,
               help="Rounds of the Swiss, when the file has no XXR line or a different plan.")
 @click.option("--edition", type=click.Choice(["1989", "1997", "2023"]), default="2023", show_default=True,
               help="The Laws that rule the games still to play.")
