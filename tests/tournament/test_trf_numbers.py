@@ -52,3 +52,20 @@ def test_tournament_import_refuses_the_numbers_the_api_refuses(tmp_path: Path, c
     assert run(["tournament", "create", "Open", "--db", str(db)]).returncode == 0
     proc = run(["tournament", "add", "Open", "--from-trf", str(trf), "--db", str(db)])
     assert proc.returncode == 1 and said in proc.stderr, proc.stderr
+
+
+def test_names_are_held_to_the_api_lengths(tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite3"
+    trf = tmp_path / "long.trf"
+    trf.write_text("012 " + "x" * 101 + "\n" + _player(1, "Adams, Ann", "1500", "0.0") + "\n")
+    proc = run(["tournament", "import", str(trf), "--db", str(db)])
+    assert proc.returncode == 1 and "line 1: 012 (the event's name): the name has 101 characters, at most 100" \
+        in proc.stderr, proc.stderr
+    proc = run(["tournament", "create", "y" * 101, "--db", str(db)])
+    assert proc.returncode == 2 and "NAME: the name has 101 characters, at most 100" in proc.stderr, proc.stderr
+    assert run(["tournament", "create", "Open", "--db", str(db)]).returncode == 0
+    proc = run(["tournament", "add", "Open", "z" * 101, "--db", str(db)])
+    assert proc.returncode == 2 and "the name has 101 characters, at most 100" in proc.stderr, proc.stderr
+    proc = run(["tournament", "add", "Open", "Ann", "--title", "GMGM", "--db", str(db)])
+    assert proc.returncode == 2 and "field 'title' 'GMGM': at most 3 characters" in proc.stderr, proc.stderr
+    _no_traceback(proc)

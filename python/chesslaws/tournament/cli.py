@@ -10,7 +10,7 @@ from typing import Any, NoReturn
 
 import click
 
-from chesslaws.tournament.limits import MAX_RATING, MAX_ROUNDS
+from chesslaws.tournament.limits import MAX_RATING, MAX_ROUNDS, name_problem, player_problem
 from chesslaws.tournament.model import TIEBREAKS, Regulations, Scoring, Tournament, TournamentError
 
 DB_HELP = ("SQLite file (only create and import make it when it does not exist), or a postgresql:// URL (the same "
@@ -213,6 +213,9 @@ def create(name: str, system: str, rounds: int, edition: str, time_control: str,
                           unrated_rating=unrated_rating, acceleration=acceleration, initial_colour=initial_colour)
     except TournamentError as err:
         _die(str(err), 2)
+    wrong = name_problem(name)
+    if wrong:  # as the API's NewTournament refuses it
+        _die(f"NAME: {wrong}", 2)
     t = _store(db).save(Tournament(name, reg, site=site, date=date))
     click.echo(t.id)
 
@@ -268,6 +271,10 @@ def add(tournament_key: str, names: tuple[str, ...], rating: int, title: str, fe
         except TournamentError as err:
             _die(f"{from_trf}: {err}")
         people = [(p.name, p.rating, p.title, p.federation, p.fide_id, p.sex, p.birth) for p in entries.players]
+    for person in people:
+        wrong = player_problem(person[0], *person[2:5])
+        if wrong:  # as the API's NewPlayer refuses it
+            _die(f"player {person[0][:40]!r}: {wrong}", 2)
     try:
         for person in people:
             t = t.add_player(*person)
@@ -538,6 +545,9 @@ def import_trf(trf_file: str, name: str | None, rounds: int | None, edition: str
                                   "planned: give --rounds")
         if name or not t.name:
             t = replace(t, name=name or os.path.splitext(os.path.basename(trf_file))[0])
+        wrong = name_problem(t.name)
+        if wrong:
+            raise TournamentError(f"--name: {wrong}" if name else f"the name (012 line, or the file's): {wrong}")
     except TournamentError as err:
         _die(f"{trf_file}: {err}")
     store = _store(db)

@@ -17,6 +17,11 @@ MAX_ROUNDS = 99
 MAX_RATING = 3500
 #: Points of one game or bye under a scoring (football scoring gives 3 for a win).
 MAX_GAME_POINTS = 100.0
+#: The lengths of a name (an event's, a player's), a title, a federation, a FIDE ID.
+MAX_NAME = 100
+MAX_TITLE = 3
+MAX_FEDERATION = 3
+MAX_FIDE_ID = 11
 #: A player's total (the TRF's points column, columns 81-84, is four characters wide).
 MAX_TOTAL_POINTS = 999.9
 
@@ -52,4 +57,25 @@ def scoring_problem(win: float, draw: float, loss: float, pab: float | None = No
             return f"a {name}: {wrong}"
     if not win > draw >= loss:
         return f"a win ({win:g}) must give more than a draw ({draw:g}), a draw at least a loss ({loss:g})"
+    return None
+
+
+def name_problem(name: str) -> str | None:
+    """An event's or a player's name: not empty, at most :data:`MAX_NAME` characters."""
+    if not name.strip():
+        return "the name is empty"
+    if len(name) > MAX_NAME:
+        return f"the name has {len(name):,} characters, at most {MAX_NAME}"
+    return None
+
+
+def player_problem(name: str, title: str = "", federation: str = "", fide_id: str = "") -> str | None:
+    """A player's name and details, as the API's ``NewPlayer`` bounds them."""
+    wrong = name_problem(name)
+    if wrong:
+        return wrong
+    for field, value, most in (("title", title, MAX_TITLE), ("federation", federation, MAX_FEDERATION),
+                               ("fide_id", fide_id, MAX_FIDE_ID)):
+        if len(value) > most:
+            return f"field '{field}' {value[:20]!r}: at most {most} characters"
     return None

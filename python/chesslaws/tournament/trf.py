@@ -39,7 +39,7 @@ from chesslaws.tournament.model import (
     Round, Scoring, Tournament, TournamentError,
 )
 from chesslaws.tournament.limits import (
-    MAX_GAME_POINTS, MAX_ROUNDS, points_problem, rating_problem, rounds_problem, scoring_problem,
+    MAX_GAME_POINTS, MAX_ROUNDS, name_problem, points_problem, rating_problem, rounds_problem, scoring_problem,
 )
 from chesslaws.tournament.records import player_entries, points_for
 from chesslaws.tournament.tiebreaks import standings
@@ -159,6 +159,9 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
         rest = line[4:].strip()
         if code == "012":
             name = rest
+            wrong = name_problem(name) if name else None
+            if wrong:
+                raise TrfError(no, f"012 (the event's name): {wrong}")
         elif code == "022":
             site = rest
         elif code == "042":
