@@ -570,6 +570,8 @@ def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_prob
     unreadable moves are left out (or kept as they were: --unreadable keep).
     What changed is summed up at the end. A fixed file checks clean but
     for the games recorded without a result (--fix cannot give them one).
+    OUT.pgn appears whole or not at all (written beside it, then renamed;
+    a full disk leaves an earlier OUT.pgn as it was), and is never an input.
 
     Exit status: 0 when every game is clean, 1 when there are findings, 2 on
     bad usage or a file that cannot be read.

@@ -1000,7 +1000,9 @@ def _ints(text: str | None, flag: str, names: Sequence[str]) -> list[int] | None
               help="Starting positions: a PGN file (each game's last position) or an EPD file (.epd), "
                    "used in order, each with both colours.")
 @click.option("--pgnout", type=click.Path(dir_okay=False), default=None,
-              help="Append every game to this PGN file, with [%clk] after every move and the rulings.")
+              help="Append every game to this PGN file, with [%clk] after every move and the rulings; each game "
+                   "whole, on disk as it ends (one that cannot be written ends the match; the file keeps the games "
+                   "before it).")
 @click.option("--sprt", default=None, metavar="'elo0=A elo1=B alpha=X beta=Y'",
               help="Stop when the sequential probability ratio test decides H0 (Elo <= elo0) or H1 (>= elo1).")
 @click.option("--option1", multiple=True, metavar="NAME=VALUE", help="An option for ENGINE1 (UCI setoption, xboard option; repeatable).")
