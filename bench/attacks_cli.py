@@ -9,8 +9,8 @@ fails with EFBIG as a full disk fails with ENOSPC):
 41. ``check IN --fix OUT``, OUT a hard link to IN (then a symbolic one): is IN intact?
 42. ``convert`` onto a full disk: a traceback? a broken (partial) log left?
 43. ``replay`` of a log whose 4th line nests 100,000 ``[``: a traceback, or the line named?
-44. ``check --json`` of one game with N and 4N tags of distinct names: the time ratio (4: linear, 16:
-    quadratic).
+44. ``check --json`` and ``convert`` of one game with N and 4N tags of distinct names: the time ratio
+    (4: linear, 16: quadratic).
 45. ``tournament import`` of a TRF with ``XXR 9999999999``, a rating of -500, points of -3.0: accepted?
 46. ``tournament export -o OUT`` onto a full disk: is the old OUT intact?
 
@@ -150,25 +150,41 @@ def _tags_file(path: Path, n: int) -> None:
         f.write('\n1. e4 e5 *\n')
 
 
+def _best(args: list[str]) -> tuple[int, str, float]:
+    """The fastest of up to three runs (a run under 2 s is repeated: the start-up's noise is most of it)."""
+    runs = [_cli(args, timeout=600)]
+    while len(runs) < 3 and runs[-1][2] < 2:
+        runs.append(_cli(args, timeout=600))
+    return min(runs, key=lambda r: r[2])
+
+
 def attack_many_tags(args: argparse.Namespace, tmp: str) -> Row:
     d = _folder(tmp, "a44")
     n = args.tags
     times = []
+    converts = []
     for k in (n, 4 * n):
         p = d / f"tags{k}.pgn"
         _tags_file(p, k)
-        rc, err, secs = _cli(["check", "--json", str(p)], timeout=600)
+        rc, err, secs = _best(["check", "--json", str(p)])
         times.append((k, p.stat().st_size, secs, rc))
+        converts.append(_best(["convert", str(p), "--out", str(d / "logs")])[2])
     # The interpreter's start (the same in both) is taken off: a run of an empty game.
     empty = d / "empty.pgn"
     _tags_file(empty, 0)
-    base = min(_cli(["check", "--json", str(empty)])[2] for _ in range(3))
+    base = _best(["check", "--json", str(empty)])[2]
     (k1, s1, t1, _), (k2, s2, t2, _) = times
     ratio = (t2 - base) / max(t1 - base, 1e-3)
-    row = Row("44 check --json, many tags")
-    row.notes = [f"{k1:,} tags ({s1 / 1e6:.2f} MB): {t1:.2f} s; {k2:,} tags ({s2 / 1e6:.2f} MB): {t2:.2f} s; "
-                 f"start-up {base:.2f} s; ratio of the work {ratio:.1f} (4: linear, 16: quadratic)"]
-    row.achieved = "held" if ratio < 8 else f"quadratic: x{ratio:.0f} for x4 tags"
+    c1, c2 = converts
+    cratio = (c2 - base) / max(c1 - base, 1e-3)
+    row = Row("44 check --json, convert: many tags")
+    row.notes = [f"check --json: {k1:,} tags ({s1 / 1e6:.2f} MB): {t1:.2f} s; {k2:,} tags ({s2 / 1e6:.2f} MB): "
+                 f"{t2:.2f} s; start-up {base:.2f} s; ratio of the work {ratio:.1f} (4: linear, 16: quadratic)",
+                 f"convert: {k1:,} tags {c1:.2f} s; {k2:,} tags {c2:.2f} s; ratio of the work {cratio:.1f}"]
+    # Quadratic: the work grows about 16-fold for 4 times the tags; a ratio read off less than a second of work
+    # is the start-up's noise.
+    slow = [what for what, r, t in (("check --json", ratio, t2), ("convert", cratio, c2)) if r >= 12 and t - base > 1]
+    row.achieved = "held" if not slow else f"quadratic ({', '.join(slow)}): x{max(ratio, cratio):.0f} for x4 tags"
     return row
 
 
