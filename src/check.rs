@@ -768,6 +768,9 @@ fn unescape_into(raw: &[u8], out: &mut Vec<u8>) {
     }
 }
 
+/// The most of a tag line an error shows.
+const SHOWN_LINE: usize = 200;
+
 /// The tags of one line (`[Name "value"]`, possibly several), or why not.
 /// Returns where text that is no tag starts on the line (the movetext, in
 /// `[Result "*"] e4 *`), if any.
@@ -778,7 +781,20 @@ pub(crate) fn parse_tag_line(
     errors: &mut Vec<String>,
     line_no: usize,
 ) -> Option<usize> {
-    let shown = || String::from_utf8_lossy(line.trim_ascii()).into_owned();
+    // The line, as each error on it shows it: cut when long, since every tag of a line of thousands of
+    // tags may have its error (each showing the whole line made the report grow with their square).
+    let shown = || {
+        let body = line.trim_ascii();
+        if body.len() <= SHOWN_LINE {
+            String::from_utf8_lossy(body).into_owned()
+        } else {
+            let mut cut = SHOWN_LINE;
+            while cut > 0 && body[cut] & 0xC0 == 0x80 {
+                cut -= 1; // not inside a UTF-8 character
+            }
+            format!("{}... ({} bytes)", String::from_utf8_lossy(&body[..cut]), body.len())
+        }
+    };
     let mut i = 0;
     let n = line.len();
     loop {
@@ -2953,17 +2969,32 @@ pub fn write_json_start(out: &mut String, number: u64, file: Option<&str>) {
     let _ = write!(out, "\"game\": {number}");
 }
 
+/// The tags as a Python dict has them: each name once, at its first place,
+/// with its last value. Linear in the number of tags (a game with 80,000
+/// tags of distinct names took a minute when each name was looked for among
+/// those before it).
+fn dict_order(tags: &[(String, String)]) -> Vec<(&str, &str)> {
+    let mut last: std::collections::HashMap<&str, usize> = std::collections::HashMap::with_capacity(tags.len());
+    for (i, (name, _)) in tags.iter().enumerate() {
+        last.insert(name.as_str(), i);
+    }
+    let mut out = Vec::with_capacity(last.len());
+    for (name, _) in tags {
+        // The first place of a name takes its last value; later places find it taken.
+        if let Some(i) = last.remove(name.as_str()) {
+            out.push((name.as_str(), tags[i].1.as_str()));
+        }
+    }
+    out
+}
+
 /// The rest of the JSON line, after the game's number.
 pub fn write_json_rest(out: &mut String, r: &GameReport, cfg: &Config) {
     use std::fmt::Write as _;
     let _ = write!(out, ", \"line\": {}, \"tags\": {{", r.line);
     // A dict: the first place of a name, its last value.
     let mut first = true;
-    for (i, (name, _)) in r.tags.iter().enumerate() {
-        if r.tags[..i].iter().any(|(n, _)| n == name) {
-            continue;
-        }
-        let value = &r.tags.iter().rev().find(|(n, _)| n == name).map_or(&r.tags[i].1, |(_, v)| v);
+    for (name, value) in dict_order(&r.tags) {
         if !first {
             out.push_str(", ");
         }
@@ -3198,6 +3229,13 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn tags_in_dict_order() {
+        let t = |n: &str, v: &str| (n.to_string(), v.to_string());
+        let tags = vec![t("Event", "a"), t("Site", "b"), t("Event", "c"), t("Round", "d"), t("Site", "e")];
+        assert_eq!(super::dict_order(&tags), vec![("Event", "c"), ("Site", "e"), ("Round", "d")]);
+    }
+
     use super::*;
 
     /// `resolve_quickly` never names another move than shakmaty's

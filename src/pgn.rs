@@ -114,8 +114,10 @@ pub struct LineFeed<R> {
     last_offset: u64,
     eof: bool,
     at_line_start: bool,
-    /// The names of the tags read since the last line that was not a tag.
-    tag_names: Vec<Vec<u8>>,
+    /// The names of the tags read since the last line that was not a tag
+    /// (a set: a section of 80,000 tags looked each name up among those
+    /// before it, quadratic).
+    tag_names: std::collections::HashSet<Vec<u8>>,
     in_tags: bool,
     /// A tag line held back while an empty movetext is handed out before it.
     held: Option<Vec<u8>>,
@@ -134,7 +136,7 @@ impl<R: BufRead> LineFeed<R> {
             last_offset: 0,
             eof: false,
             at_line_start: true,
-            tag_names: Vec::new(),
+            tag_names: std::collections::HashSet::new(),
             in_tags: false,
             held: None,
         }
@@ -150,12 +152,12 @@ impl<R: BufRead> LineFeed<R> {
         }
         match tag_name(text) {
             Some(name) => {
-                let repeated = self.in_tags && self.tag_names.iter().any(|n| n == name);
+                let repeated = self.in_tags && self.tag_names.contains(name);
                 if !self.in_tags || repeated {
                     self.tag_names.clear();
                 }
                 self.in_tags = true;
-                self.tag_names.push(name.to_vec());
+                self.tag_names.insert(name.to_vec());
                 repeated
             }
             None => {

@@ -484,9 +484,12 @@ def fix_file(
     >>> changes.lines(get_edition("2023"))                       # doctest: +SKIP
     ['3,567 games written', '2 results changed by the Laws of 2023:', ...]
     """
+    from chesslaws.atomic import atomic_output
+
     fc = FileCheck(path, edition=edition, jobs=jobs, problems_only=True, fix=True,
                    keep_unreadable=keep_unreadable)
-    with open(out, "wb") as f:
+    # Whole or not there (chesslaws.atomic): an error leaves an earlier ``out`` as it was; never ``path``.
+    with atomic_output(os.fspath(out), "wb", inputs=[os.fspath(path)]) as f:
         for _ in fc.batches():
             f.write(fc.fixed)
     return fc.summary(), fc.fixes

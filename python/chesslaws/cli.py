@@ -11,11 +11,6 @@ from typing import TYPE_CHECKING, NoReturn
 from chesslaws.errors import ChessLawsError, InvalidFen, InvalidInput
 from chesslaws.position import STARTING_FEN, Position, perft, perft_divide
 
-if TYPE_CHECKING:
-    from chesslaws.game import Game
-    from chesslaws.timecontrol import Color
-
-
 class _LazyGroup(click.Group):
     """Commands whose modules load only when they are run (or listed in --help): ``chesslaws check``
     starts without importing the arbiter, the engine matches or the tournaments."""
@@ -187,52 +182,6 @@ def _looks_like_pgn(path: str) -> bool:
     return re.match(r'\[\s*[A-Za-z0-9_]+\s+"|1\.\s*[a-hNBRQKO]', head) is not None
 
 
-def _summary(game: "Game") -> str:
-    from chesslaws.game import fmt_duration
-
-    st = game.state
-    cfg = st.config
-    variant = ""
-    if cfg.chess960:
-        variant = "Chess960" + (f" No. {cfg.start_number}" if cfg.start_number is not None else "") + ", "
-    lines = [f"{cfg.white} (White) v {cfg.black} (Black) - Laws of {cfg.edition.name}, {variant}"
-             f"time control {cfg.time_control}, {cfg.mode}", ""]
-    board = str(st.position).rstrip("\n").split("\n")
-    for rank, row in zip(range(8, 0, -1), board):
-        lines.append(f"  {rank}  {row}")
-    lines.append("     a b c d e f g h")
-    lines.append("")
-    lines.append(f"FEN: {st.position.fen()}")
-    def clock(color: "Color") -> str:
-        ms = st.remaining_ms(color)
-        return "no clock" if ms is None else fmt_duration(ms)
-    running = st.clock.running if st.ongoing else None
-    lines.append(f"Clocks: White {clock('white')}, Black {clock('black')}"
-                 + (f" ({running}'s clock running)" if running else " (stopped)"))
-    text: list[str] = []
-    first = cfg.initial_position()
-    number, color = first.fullmove_number, first.turn
-    for rec in st.moves:
-        if color == "white":
-            text.append(f"{number}.")
-        elif not text:
-            text.append(f"{number}...")
-        text.append(rec.san + (" (=)" if rec.draw_offer else ""))
-        if color == "black":
-            number += 1
-        color = "black" if color == "white" else "white"
-    lines.append("Moves: " + (" ".join(text) if text else "(none)"))
-    lines.append(f"Status: {st.status}, result {st.result}"
-                 + (f" ({st.termination})" if st.termination else ""))
-    for p in st.pending():
-        lines.append(f"Pending: {p['kind']} by {p['by']}" + (f" ({p['reason']})" if "reason" in p else ""))
-    if st.rulings:
-        lines.append("Rulings:")
-        for r in st.rulings:
-            lines.append(f"  t={r.to_json()['t']}  Article {r.article} ({r.edition}): {r.text}")
-    return "\n".join(lines)
-
-
 @main.command()
 @click.argument("log", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--json", "as_json", is_flag=True, help="Print the state as JSON, exactly as the game-log spec shows it.")
@@ -304,7 +253,9 @@ def replay(log: str, as_json: bool, as_pgn: bool, at: float | None) -> None:
     elif as_json:
         click.echo(_json.dumps(game.to_json(), indent=1, ensure_ascii=False))
     else:
-        click.echo(_summary(game))
+        from chesslaws.summary import game_summary
+
+        click.echo(game_summary(game))
 
 
 @main.command()
@@ -366,13 +317,18 @@ def convert(pgn: str, out_dir: str, edition: str | None, report: bool, seconds_p
     import os
     import time
 
+    from chesslaws.atomic import OutputError, write_text
     from chesslaws.pgn import PgnGame, read_pgn
     from chesslaws.records import convertible, pgn_to_log
 
     what = _not_text(pgn)
     if what is not None:
         _not_text_error("convert", pgn, what, "PGN text")
-    os.makedirs(out_dir, exist_ok=True)
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+    except OSError as failed_dir:
+        click.echo(f"chesslaws convert: cannot make the folder {out_dir}: {failed_dir.strerror}", err=True)
+        sys.exit(2)
     stem = _pgn_stem(pgn)
     written = failed = inconsistent = 0
     show_progress = sys.stderr.isatty()
@@ -395,9 +351,13 @@ def convert(pgn: str, out_dir: str, edition: str | None, report: bool, seconds_p
             continue
         item = pgn_to_log(g, edition=edition, seconds_per_move=seconds_per_move)
         path = os.path.join(out_dir, f"{stem}-{item.number}.jsonl")
-        with open(path, "w", encoding="utf-8") as fh:
-            for ev in item.events:
-                fh.write(_json.dumps(ev, ensure_ascii=False) + "\n")
+        try:  # whole or not there: a temporary file beside it, renamed when complete
+            write_text(path, "".join(_json.dumps(ev, ensure_ascii=False) + "\n" for ev in item.events),
+                       inputs=(pgn,))
+        except OutputError as failure:
+            click.echo(f"chesslaws convert: {failure}; {written} game log{'s' if written != 1 else ''} written "
+                       f"to {out_dir} before it", err=True)
+            sys.exit(2)
         written += 1
         who = f"game {item.number} (line {item.line}, {item.white} v {item.black}, {item.recorded_result})"
         if item.problems:
@@ -610,6 +570,8 @@ def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_prob
     unreadable moves are left out (or kept as they were: --unreadable keep).
     What changed is summed up at the end. A fixed file checks clean but
     for the games recorded without a result (--fix cannot give them one).
+    OUT.pgn appears whole or not at all (written beside it, then renamed;
+    a full disk leaves an earlier OUT.pgn as it was), and is never an input.
 
     Exit status: 0 when every game is clean, 1 when there are findings, 2 on
     bad usage or a file that cannot be read.
@@ -622,7 +584,6 @@ def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_prob
       chesslaws check old.pgn --edition 1989 --fix old-fixed.pgn --unreadable keep
     """
     import json
-    import os
     import time
 
     from chesslaws.check import FileCheck, FixCounts, GameReport, Summary
@@ -642,59 +603,69 @@ def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_prob
             sys.exit(2)
         _check_on_dask(files, edition, as_json, only_problems, jobs, dask_scheduler)
         return
-    fixed_out = None
+    import contextlib
+
+    from chesslaws.atomic import OutputError, Writer, atomic_output
+
     fixes = FixCounts()
-    if fix_path is not None:
-        target = os.path.realpath(fix_path)
-        if any(p != "-" and os.path.realpath(p) == target for p in files):
-            click.echo(f"chesslaws check: --fix {fix_path} would overwrite an input file", err=True)
-            sys.exit(2)
-        try:
-            fixed_out = open(fix_path, "wb")
-        except OSError as err:
-            click.echo(f"chesslaws check: cannot write {fix_path}: {err}", err=True)
-            sys.exit(2)
     try:
-        for path in files:
-            what = None if path == "-" else _not_text(path)
-            if what is not None:
-                _not_text_error("check", path, what, "PGN text")
-            try:
-                fc = FileCheck(path, edition=edition, jobs=jobs, problems_only=only_problems or not as_json,
-                               json=as_json, file=path if many else None, fix=fixed_out is not None,
-                               keep_unreadable=unreadable == "keep")
-            except OSError as err:
-                click.echo(f"chesslaws check: {err}", err=True)
-                sys.exit(2)
-            last = 0.0
-            try:
-                for batch in fc.batches():
-                    if as_json:
-                        out.write(fc.json_text)
-                    for r in batch:
-                        if many:
-                            r = GameReport(r.game, r.line, r.tags, r.result, r.plies, r.findings, file=path)
-                        _print_report(r, path if many else None)
-                    if fixed_out is not None:
-                        fixed_out.write(fc.fixed)
-                    if show_progress and time.monotonic() - last > 0.1:
-                        last = time.monotonic()
-                        _progress(path, fc.bytes_read, fc.total_bytes, fc.games)
-            except OSError as err:
-                fc.counts.errors.append(f"{path}: {err}")
-                click.echo(f"chesslaws check: {path}: {err}", err=True)
-                status = 2
-            if show_progress:
-                _progress(path, fc.bytes_read, fc.total_bytes, fc.games)
-                click.echo("", err=True)
-            if fc.games == 0 and status == 0:
-                click.echo(f"chesslaws check: no game in {'standard input' if path == '-' else path} "
-                           "(empty, or no PGN in it)", err=True)
-            total.merge(fc.summary())
-            fixes.update(fc.fixes)
-    finally:
-        if fixed_out is not None:
-            fixed_out.close()
+        with contextlib.ExitStack() as stack:
+            fixed_out: Writer[bytes] | None = None
+            if fix_path is not None:  # written beside, renamed over OUT when complete; never an input
+                try:
+                    fixed_out = stack.enter_context(atomic_output(fix_path, "wb", inputs=files))
+                except OutputError as err:
+                    click.echo(f"chesslaws check: --fix {err}", err=True)
+                    sys.exit(2)
+            for path in files:
+                what = None if path == "-" else _not_text(path)
+                if what is not None:
+                    _not_text_error("check", path, what, "PGN text")
+                try:
+                    fc = FileCheck(path, edition=edition, jobs=jobs, problems_only=only_problems or not as_json,
+                                   json=as_json, file=path if many else None, fix=fixed_out is not None,
+                                   keep_unreadable=unreadable == "keep")
+                except OSError as err:
+                    click.echo(f"chesslaws check: {err}", err=True)
+                    sys.exit(2)
+                last = 0.0
+                try:
+                    for batch in fc.batches():
+                        if as_json:
+                            out.write(fc.json_text)
+                        for r in batch:
+                            if many:
+                                r = GameReport(r.game, r.line, r.tags, r.result, r.plies, r.findings, file=path)
+                            _print_report(r, path if many else None)
+                        if fixed_out is not None:
+                            fixed_out.write(fc.fixed)
+                        if show_progress and time.monotonic() - last > 0.1:
+                            last = time.monotonic()
+                            _progress(path, fc.bytes_read, fc.total_bytes, fc.games)
+                except OutputError as err:
+                    click.echo(f"chesslaws check: --fix {err}", err=True)
+                    sys.exit(2)
+                except OSError as err:
+                    fc.counts.errors.append(f"{path}: {err}")
+                    click.echo(f"chesslaws check: {path}: {err}", err=True)
+                    status = 2
+                if show_progress:
+                    _progress(path, fc.bytes_read, fc.total_bytes, fc.games)
+                    click.echo("", err=True)
+                if fc.games == 0 and status == 0:
+                    click.echo(f"chesslaws check: no game in {'standard input' if path == '-' else path} "
+                               "(empty, or no PGN in it)", err=True)
+                total.merge(fc.summary())
+                fixes.update(fc.fixes)
+            if fixed_out is not None and status == 2:  # an input not read whole: no fixed file of part of it
+                raise _Abandoned
+    except _Abandoned:
+        click.echo(f"chesslaws check: --fix {fix_path} not written (an input could not be read whole); "
+                   f"{fix_path} is left as it was", err=True)
+        fix_path = None
+    except OutputError as err:  # the last of it written, or the rename
+        click.echo(f"chesslaws check: --fix {err}", err=True)
+        sys.exit(2)
     if as_json:
         data = total.to_json()
         if fix_path is not None:
@@ -711,6 +682,10 @@ def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_prob
     if status == 0 and total.games_with_findings:
         status = 1
     sys.exit(status)
+
+
+class _Abandoned(Exception):
+    """The --fix output is not to be written (the block that writes it is left by raising this)."""
 
 
 def _check_on_dask(files: tuple[str, ...], edition: str, as_json: bool, only_problems: bool,

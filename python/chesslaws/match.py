@@ -31,8 +31,9 @@ import threading
 import time
 from dataclasses import dataclass, field, replace
 from datetime import date
-from typing import Any, Callable, Iterable, Literal, Mapping, Sequence, TextIO
+from typing import Any, Callable, Iterable, Literal, Mapping, Protocol, Sequence, TextIO
 
+from chesslaws.atomic import AppendOutput
 from chesslaws.engines import (
     BestMove,
     EngineCrashed,
@@ -724,8 +725,15 @@ def _start(spec: EngineSpec, registry: set[UciEngine], lock: threading.Lock) -> 
     return eng
 
 
+class PgnSink(Protocol):
+    """Where the games go as they end (``--pgnout``: :class:`chesslaws.atomic.AppendOutput`)."""
+
+    def write(self, text: str, /) -> int: ...
+    def flush(self) -> None: ...
+
+
 def run_match(cfg: MatchConfig, *, on_result: Callable[[GameResult, Tally], None] | None = None,
-              pgn_out: TextIO | None = None) -> MatchReport:
+              pgn_out: PgnSink | None = None) -> MatchReport:
     """Plays the match; ``on_result`` is called after each game (from the main thread)."""
     jobs: queue.Queue[tuple[int, Opening, Side] | None] = queue.Queue()
     for i in range(cfg.games):
@@ -928,7 +936,9 @@ def run_cli(cfg: MatchConfig, pgnout: str | None, quiet: bool = False, err: Text
             err.write(line + f"  [game {result.round}: {result.result} {result.termination}]\n")
         err.flush()
 
-    out: TextIO | None = open(pgnout, "a", encoding="utf-8") if pgnout else None
+    # Appended game by game (the file may gather several matches): each game whole, on disk when it is
+    # counted; a game that cannot be written (a full disk) is cut off again and ends the match.
+    out = AppendOutput(pgnout) if pgnout else None
     try:
         report = run_match(cfg, on_result=show, pgn_out=out)
     finally:
@@ -990,7 +1000,9 @@ def _ints(text: str | None, flag: str, names: Sequence[str]) -> list[int] | None
               help="Starting positions: a PGN file (each game's last position) or an EPD file (.epd), "
                    "used in order, each with both colours.")
 @click.option("--pgnout", type=click.Path(dir_okay=False), default=None,
-              help="Append every game to this PGN file, with [%clk] after every move and the rulings.")
+              help="Append every game to this PGN file, with [%clk] after every move and the rulings; each game "
+                   "whole, on disk as it ends (one that cannot be written ends the match; the file keeps the games "
+                   "before it).")
 @click.option("--sprt", default=None, metavar="'elo0=A elo1=B alpha=X beta=Y'",
               help="Stop when the sequential probability ratio test decides H0 (Elo <= elo0) or H1 (>= elo1).")
 @click.option("--option1", multiple=True, metavar="NAME=VALUE", help="An option for ENGINE1 (UCI setoption, xboard option; repeatable).")

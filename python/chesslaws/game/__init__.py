@@ -62,6 +62,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from chesslaws.errors import ChessLawsError
+from chesslaws.jsondepth import MAX_DEPTH, depth_ok
 from chesslaws.events import Event, EventLog, parse_event
 from chesslaws.game.conduct import CONDUCT_RULES as CONDUCT_RULES, PENALTY_RULES as PENALTY_RULES
 from chesslaws.game.flags import observe
@@ -180,6 +181,8 @@ def read_log(path: str | os.PathLike[str]) -> Iterable[Mapping[str, Any]]:
     for n, line in enumerate(lines, start=1):
         if not line.strip():
             continue
+        if not depth_ok(line):  # before the recursive parser, which a deep line exhausts
+            raise LogError(n, f"not a game event: the JSON nests deeper than {MAX_DEPTH} levels")
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as err:

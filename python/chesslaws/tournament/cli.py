@@ -10,6 +10,7 @@ from typing import Any, NoReturn
 
 import click
 
+from chesslaws.tournament.limits import MAX_RATING, MAX_ROUNDS, name_problem, player_problem
 from chesslaws.tournament.model import TIEBREAKS, Regulations, Scoring, Tournament, TournamentError
 
 DB_HELP = ("SQLite file (only create and import make it when it does not exist), or a postgresql:// URL (the same "
@@ -169,7 +170,7 @@ def berger(players: int, double: bool, labelled: bool | None) -> None:
 @click.argument("name")
 @click.option("--system", type=click.Choice(["swiss", "round-robin", "double-round-robin"]), default="swiss",
               show_default=True, help="Swiss (FIDE Dutch system) or round robin (FIDE Berger tables).")
-@click.option("--rounds", type=click.IntRange(1, 99), default=9, show_default=True,
+@click.option("--rounds", type=click.IntRange(1, MAX_ROUNDS), default=9, show_default=True,
               help="Rounds of a Swiss (a round robin has as many as its players need).")
 @click.option("--edition", type=click.Choice(["1989", "1997", "2023"]), default="2023", show_default=True,
               help="The Laws that rule every game of the event.")
@@ -212,6 +213,9 @@ def create(name: str, system: str, rounds: int, edition: str, time_control: str,
                           unrated_rating=unrated_rating, acceleration=acceleration, initial_colour=initial_colour)
     except TournamentError as err:
         _die(str(err), 2)
+    wrong = name_problem(name)
+    if wrong:  # as the API's NewTournament refuses it
+        _die(f"NAME: {wrong}", 2)
     t = _store(db).save(Tournament(name, reg, site=site, date=date))
     click.echo(t.id)
 
@@ -227,7 +231,7 @@ def list_command(db: str) -> None:
 @tournament.command()
 @click.argument("tournament_key", metavar="TOURNAMENT")
 @click.argument("names", nargs=-1)
-@click.option("--rating", type=click.IntRange(0, 3500), default=0, help="Rating (0: unrated).")
+@click.option("--rating", type=click.IntRange(0, MAX_RATING), default=0, help="Rating (0: unrated).")
 @click.option("--title", default="", help="GM, IM, WGM, FM...")
 @click.option("--federation", default="", help="Three-letter federation code.")
 @click.option("--fide-id", default="", help="FIDE ID.")
@@ -267,6 +271,10 @@ def add(tournament_key: str, names: tuple[str, ...], rating: int, title: str, fe
         except TournamentError as err:
             _die(f"{from_trf}: {err}")
         people = [(p.name, p.rating, p.title, p.federation, p.fide_id, p.sex, p.birth) for p in entries.players]
+    for person in people:
+        wrong = player_problem(person[0], *person[2:5])
+        if wrong:  # as the API's NewPlayer refuses it
+            _die(f"player {person[0][:40]!r}: {wrong}", 2)
     try:
         for person in people:
             t = t.add_player(*person)
@@ -486,7 +494,7 @@ def arbiter(tournament_key: str, url: str, db: str) -> None:
 @tournament.command(name="import")
 @click.argument("trf_file", metavar="FILE.trf", type=click.Path(exists=True, dir_okay=False))
 @click.option("--name", default=None, help="Name in the database (default: the file's 012 line).")
-@click.option("--rounds", type=click.IntRange(1, 99), default=None,
+@click.option("--rounds", type=click.IntRange(1, MAX_ROUNDS), default=None,
               help="Rounds of the Swiss, when the file has no XXR line or a different plan.")
 @click.option("--edition", type=click.Choice(["1989", "1997", "2023"]), default="2023", show_default=True,
               help="The Laws that rule the games still to play.")
@@ -537,6 +545,9 @@ def import_trf(trf_file: str, name: str | None, rounds: int | None, edition: str
                                   "planned: give --rounds")
         if name or not t.name:
             t = replace(t, name=name or os.path.splitext(os.path.basename(trf_file))[0])
+        wrong = name_problem(t.name)
+        if wrong:
+            raise TournamentError(f"--name: {wrong}" if name else f"the name (012 line, or the file's): {wrong}")
     except TournamentError as err:
         _die(f"{trf_file}: {err}")
     store = _store(db)
@@ -642,8 +653,15 @@ def export(tournament_key: str, round_number: int | None, as_pgn: bool, output: 
         from chesslaws.tournament.trf import write_trf
 
         text = write_trf(t)
-    with click.open_file(output, "w") as f:
-        f.write(text)
+    if output == "-":
+        click.echo(text, nl=False)
+        return
+    from chesslaws.atomic import OutputError, write_text
+
+    try:  # whole or not there: a temporary file beside it, renamed when complete
+        write_text(output, text)
+    except OutputError as err:
+        _die(str(err), 2)
 
 
 def _players(n: int) -> str:

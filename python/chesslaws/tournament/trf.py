@@ -38,6 +38,9 @@ from chesslaws.tournament.model import (
     DEFAULT_ROUND_ROBIN_TIEBREAKS, DEFAULT_SWISS_TIEBREAKS, Board, BoardResult, Bye, ByeKind, Player, Regulations,
     Round, Scoring, Tournament, TournamentError,
 )
+from chesslaws.tournament.limits import (
+    MAX_GAME_POINTS, MAX_ROUNDS, name_problem, points_problem, rating_problem, rounds_problem, scoring_problem,
+)
 from chesslaws.tournament.records import player_entries, points_for
 from chesslaws.tournament.tiebreaks import standings
 
@@ -140,6 +143,7 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
     bb: dict[str, float] = {}
     xxs: dict[str, float] = {}
     xxs_line = 0
+    bb_line = 0
     initial: str | None = None
     by_rank = False  # XXC rank: the players' order in the file is their ranking (their pairing numbers)
     absent: dict[int, int] = {}  # start number -> its XXZ line
@@ -155,6 +159,9 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
         rest = line[4:].strip()
         if code == "012":
             name = rest
+            wrong = name_problem(name) if name else None
+            if wrong:
+                raise TrfError(no, f"012 (the event's name): {wrong}")
         elif code == "022":
             site = rest
         elif code == "042":
@@ -170,6 +177,9 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
                 rounds_declared = int(rest.split()[0])
             except (ValueError, IndexError):
                 raise TrfError(no, f"{code}: {rest!r} is not a number of rounds") from None
+            wrong = rounds_problem(rounds_declared)
+            if wrong:
+                raise TrfError(no, f"{code}: {wrong}")
         elif code == "XXC":
             for token in rest.lower().split():
                 if token in ("white1", "black1"):
@@ -195,9 +205,12 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
                 cell = line[col:col + 4].strip()
                 try:
                     values.append(float(cell) if cell else 0.0)
+                    wrong = points_problem(values[-1], MAX_GAME_POINTS)
+                    if wrong:
+                        raise ValueError
                 except ValueError:
                     raise TrfError(no, f"XXA: round {i + 1} (columns {col + 1}-{col + 4}): {cell!r} is not a number "
-                                       "of points") from None
+                                       f"of points (0..{MAX_GAME_POINTS:g})") from None
             accelerations[int(sn_text)] = tuple(values)
             xxa_lines[int(sn_text)] = no
         elif code == "XXS":
@@ -209,9 +222,11 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
                     if not eq or key not in _XXS_CODES:
                         raise ValueError
                     points = float(value)
+                    if points_problem(points, MAX_GAME_POINTS):
+                        raise ValueError
                 except ValueError:
                     raise TrfError(no, f"XXS: {token!r} is not CODE=POINTS with a CODE of "
-                                       f"{', '.join(_XXS_CODES)} (e.g. W=3 D=1)") from None
+                                       f"{', '.join(_XXS_CODES)} (e.g. W=3 D=1), POINTS 0..{MAX_GAME_POINTS:g}") from None
                 for one in _XXS_CODES[key]:  # later codes override earlier ones, shortcuts included
                     xxs[one] = points
         elif code in ("BBW", "BBD", "BBL", "BBU"):
@@ -219,6 +234,10 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
                 bb[code] = float(rest)
             except ValueError:
                 raise TrfError(no, f"{code}: {rest!r} is not a number of points") from None
+            wrong = points_problem(bb[code], MAX_GAME_POINTS)
+            if wrong:
+                raise TrfError(no, f"{code}: {wrong}")
+            bb_line = bb_line or no
         elif code == "001":
             raw_players.append(_read_player(no, line))
             player_nos.append(no)
@@ -248,12 +267,18 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
         bb = {**_xxs_scoring(xxs_line, xxs), **bb}
     scoring = Scoring(bb.get("BBW", 1.0), bb.get("BBD", 0.5), bb.get("BBL", 0.0),
                       bb["BBU"] if "BBU" in bb and bb["BBU"] != bb.get("BBW", 1.0) else None)
+    wrong = scoring_problem(scoring.win, scoring.draw, scoring.loss, scoring.pab) if bb else None
+    if wrong:  # as the API's scoring is refused (Scoring.parse)
+        raise TrfError(bb_line or xxs_line, f"the scoring: {wrong}")
     # Without regulations, the tie-breaks are the system's own: DE, SB, WIN, BPG in a round robin (as the live
     # page ranks it), BH-C1, BH, SB, DE, WIN, BPG in a Swiss.
     base = regulations or Regulations(system=system, tiebreaks=(  # type: ignore[arg-type]
         DEFAULT_SWISS_TIEBREAKS if system == "swiss" else DEFAULT_ROUND_ROBIN_TIEBREAKS))
     n_rounds = max((len(r) for _, _, r in raw_players), default=0)
-    # A last column of absence marks only (no opponent, no pairing-allocated bye) is the next round's requests.
+    if n_rounds > MAX_ROUNDS + 1:  # one more: the next round's requested byes
+        no = next(no for (_, _, r), no in zip(raw_players, player_nos) if len(r) == n_rounds)
+        raise TrfError(no, f"round {n_rounds} (columns {92 + 10 * (n_rounds - 1)}-{99 + 10 * (n_rounds - 1)}): "
+                           f"an event has at most {MAX_ROUNDS} rounds")    # A last column of absence marks only (no opponent, no pairing-allocated bye) is the next round's requests.
     requests: list[tuple[int, int, ByeKind]] = []
     if n_rounds and all(len(res) < n_rounds
                         or (not res[n_rounds - 1][1].strip("0") and res[n_rounds - 1][3] in "ZHF-")
@@ -364,6 +389,18 @@ def _read_player(no: int, line: str) -> tuple[int, Player, list[tuple[int, str, 
         rating = int(rating_text) if rating_text else 0
     except ValueError:
         raise TrfError(no, f"rating (columns 49-52) {rating_text!r} is not a number") from None
+    wrong = rating_problem(rating)
+    if wrong:  # as the API's NewPlayer and Tournament.add_player refuse it
+        raise TrfError(no, f"rating (columns 49-52): {wrong}")
+    points_text = _field(line, 81, 84)
+    if points_text:
+        try:
+            points: float | None = float(points_text.replace(",", "."))
+        except ValueError:
+            points = None
+        wrong = f"{points_text!r} is not a number of points" if points is None else points_problem(points)
+        if wrong:
+            raise TrfError(no, f"points (columns 81-84): {wrong}")
     player = Player(sn, _field(line, 15, 47), rating, _field(line, 11, 13), _field(line, 54, 56),
                     _field(line, 58, 68), _field(line, 10, 10), _field(line, 70, 79))
     if not player.name:
