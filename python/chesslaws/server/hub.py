@@ -37,6 +37,7 @@ from chesslaws.game.state import GameState
 from chesslaws.history import Moves
 from chesslaws.position import STARTING_FEN, Position
 from chesslaws.server.controls import controls
+from chesslaws.server import budget
 from chesslaws.server.guard import Limits, RateLimiter, Refused
 from chesslaws.server.messages import for_people
 from chesslaws.server.store import (GameRecord, Seat, SeatTaken, Store, StoreError, UnreadableRow, dumps,
@@ -79,10 +80,7 @@ RESUME_GRACE = 10.0
 #: store as its final state; it is loaded again on demand.
 RETIRE_AFTER = 60.0
 #: The claims whose failure leaves the game going: repeated, they may annoy the opponent.
-_CLAIMS = ("claim_draw", "claim_flag", "claim_win", "claim_touch_move", "claim_setup")
-#: A player's events that neither move nor, by themselves, end the game: repeated without end, they would
-#: fill the log (each side's are limited: Limits.events_aside_per_move and events_aside_per_game).
-_ASIDE = _CLAIMS + ("touch", "adjust", "offer_draw", "decline_draw", "request_increment", "stop_clocks")
+_CLAIMS = budget.CLAIMS
 
 
 def seen_at(game: Game, t: float) -> Game:
@@ -1447,6 +1445,9 @@ class Hub:
                 raise ApiError(403, f"'{kind}' is an arbiter's event: it needs the arbiter's token")
             if claimed_by is not None and claimed_by != seat:
                 raise ApiError(403, f"this token is {seat}'s: it cannot act for {claimed_by!r}")
+            too_long = budget.text_refusal(body, self.limits)
+            if too_long is not None:
+                raise ApiError(422, too_long)
             if live.interface == "otb" and schema.by == "player":
                 pass  # players may still act themselves in over-the-board mode
             by: str = seat
@@ -1602,47 +1603,15 @@ class Hub:
 
     def _may_log(self, live: LiveGame, kind: str, by: str, new: Game) -> None:
         """Whether a player's event, already judged (``new``), may go into the log; refused (409, nothing
-        logged) when it leaves the game going and
-
-        - the log is full (``max_events_per_game``): the room beyond is the arbiter's, whose events are
-          never refused for it; he decides the game (an event that ends the game is still taken);
-        - it is a claim and its side has already made ``claims_per_move`` claims that left the game going
-          in this position (since the last move), or ``claims_per_game`` in the game;
-        - it is another event that neither moves nor ends the game (a touch, an adjustment, an offer, a
-          request, a summons) beyond ``events_aside_per_move`` / ``events_aside_per_game`` of its side.
-
-        Repeated, such events are the annoyance the Laws forbid (1989 15.1(d), 1997 12.5, 2023 11.5: "this
-        includes unreasonable claims"); a claim that is correct, or that the arbiter must decide, is never
-        refused here. Counted from the log, so a restart or another process counts the same."""
-        st = new.state
-        limit = self.limits.max_events_per_game
-        if live.seq >= limit and st.ongoing:
+        logged) when it leaves the game going and the log is full (``max_events_per_game``: the room beyond
+        is the arbiter's, who decides the game; an event that ends the game is still taken), or when its
+        side's budget is spent (:mod:`chesslaws.server.budget`: every kind a player may send counts, before
+        and after the end, except a move and an event that ends the game)."""
+        if live.seq >= self.limits.max_events_per_game and new.state.ongoing:
             raise self._log_full(live, by)
-        if kind not in _ASIDE or by not in ("white", "black") or not st.ongoing or (kind in _CLAIMS and st.claims):
-            return
-        claims = kind in _CLAIMS
-        kinds = _CLAIMS if claims else _ASIDE
-        in_position, in_game, moved = 0, 0, False  # this side's earlier ones: since the last move, in all
-        for event in reversed(live.game.events):
-            moved = moved or event.type == "move"
-            if event.by == by and event.type in kinds:
-                in_game += 1
-                in_position += not moved
-        lim = self.limits
-        per_move, per_game = (lim.claims_per_move, lim.claims_per_game) if claims else (
-            lim.events_aside_per_move, lim.events_aside_per_game)
-        art = st.config.edition.article("annoyance")
-        what = "claims that did not end the game" if claims else "events that neither moved nor ended the game"
-        who = by.capitalize()
-        tail = ("a claim that is correct is always accepted" if claims
-                else "a move, or an event that ends the game, is always accepted")
-        if per_move and in_position >= per_move:
-            raise ApiError(409, f"refused, not recorded: {who} has made {in_position} {what} in this position; "
-                                f"more would annoy the opponent (Article {art}). Try again after the next move; "
-                                f"{tail}")
-        if per_game and in_game >= per_game:
-            raise ApiError(409, f"refused, not recorded: {who} has made {in_game} {what} in this game; more "
-                                f"would annoy the opponent (Article {art}); {tail}")
+        why = budget.refusal(self.limits, kind, by, live.game.events, live.game.state, new.state)
+        if why is not None:
+            raise ApiError(409, why)
 
     def _log_full(self, live: LiveGame, by: str) -> ApiError:
         limit = self.limits.max_events_per_game
