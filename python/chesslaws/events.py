@@ -190,7 +190,8 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
             by="arbiter",
             required={"on": str, "ruling": str},
             optional={"reason": str, "extra_time": bool},
-            choices={"ruling": ("draw", "postpone", "reject", "grant", "white_wins", "black_wins", "next_period")},
+            choices={"ruling": ("draw", "postpone", "reject", "grant", "white_wins", "black_wins", "next_period",
+                                "lapse")},
         ),
         "refuse_to_comply": Schema(
             by="arbiter", required={"against": str}, choices={"against": ("white", "black", "both")}

@@ -84,3 +84,90 @@ def test_after_a_resignation_signatures_and_requests_are_few_and_texts_short(db_
         r = post(client, gid, tok["white"], {"type": "request_explanation", "about": "x" * 8000})
         assert r.status_code == 422 and "'about'" in r.json()["error"] and "500 characters" in r.json()["error"]
         assert client.get(f"/api/games/{gid}").json()["seq"] == 1 + 1 + 3 + 8 + 1
+
+
+# --- 5. a claim waiting for the arbiter when his console closes -------------------------------------
+
+
+def _until(what: str, check: Any, seconds: float = 30.0) -> Any:
+    """Polls ``check`` until it returns something true (a state awaited, not a time): fails after ``seconds``."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        got = check()
+        if got:
+            return got
+        time.sleep(0.05)
+    raise AssertionError(f"never came: {what}")
+
+
+@pytest.mark.parametrize(("edition", "arbiter", "extra"), [
+    ("1997", "present", {}), ("2023", "present", {"quickplay_guidelines": True}),
+    ("2023", "absent", {"quickplay_guidelines": True})])
+def test_a_quickplay_claim_pending_when_the_console_closes_lapses_and_the_clocks_run(
+        db_url: str, edition: str, arbiter: str, extra: dict[str, Any]) -> None:
+    """Black claims (1997 10.2, 2023 III.5 / III.6.1) while the arbiter's console is open; it closes without a
+    decision: after the grace (0 here) the claim lapses as one made without him would have been refused,
+    Black's clock runs again, and nobody received time."""
+    from test_api import log_lines
+
+    with _client(db_url, Limits(None, None, None, None)) as client:
+        client.app.state.hub.claim_grace = 0.0
+        g = create(client, edition=edition, time_control="60", mode="rapid", arbiter=arbiter, **extra)
+        gid, tok = g["id"], g["tokens"]
+        assert post(client, gid, tok["white"], {"type": "move", "move": "e4"}).status_code == 200
+        with client.websocket_connect(f"/api/games/{gid}/ws?token={tok['arbiter']}") as ws:
+            ws.receive_json()
+            r = post(client, gid, tok["black"], {"type": "claim_draw", "reason": "quickplay"})
+            assert r.status_code == 200 and r.json()["state"]["clocks"]["running"] is None
+            stopped = r.json()["state"]["clocks"]
+        st = _until("the claim lapsed", lambda: (lambda s: s if s["clocks"]["running"] == "black" else None)(
+            client.get(f"/api/games/{gid}").json()))
+        assert st["status"] == "ongoing" and st["pending"] == []
+        assert st["clocks"]["white_ms"] == stopped["white_ms"]  # nobody received time
+        last = log_lines(client, gid, tok["arbiter"])[-1]
+        assert last["type"] == "decision" and last["ruling"] == "lapse" and last["on"] == "quickplay"
+        assert post(client, gid, tok["black"], {"type": "move", "move": "e5"}).status_code == 200
+
+
+def test_a_claim_pending_when_the_consoles_process_dies_lapses_on_the_players_process(
+        pg_url: str, server_factory: Any) -> None:
+    """The arbiter's console on A, the players on B; Black claims through B; A dies (SIGKILL: no NOTIFY that
+    the console closed). B, no longer reminded of the console (3 ARBITER_BEAT), lets the claim lapse after
+    the grace: Black's clock runs again."""
+    import contextlib
+    import json
+    import time
+
+    import httpx
+    import websockets.sync.client as wsc
+
+    from test_api import auth
+
+    a = server_factory(pg_url, extra=("--no-rate-limits",))
+    b = server_factory(pg_url, extra=("--no-rate-limits",))
+    g = httpx.post(f"{b.url}/api/games", json={"white": "W", "black": "B", "time_control": "60", "mode": "rapid",
+                                                 "edition": "1997", "when_ready": False}).json()
+    gid, tok = g["id"], g["tokens"]
+
+    def send(base: str, seat: str, event: dict[str, Any]) -> httpx.Response:
+        return httpx.post(f"{base}/api/games/{gid}/events", json=event, headers=auth(tok[seat]), timeout=10)
+
+    assert send(b.url, "white", {"type": "move", "move": "e4"}).status_code == 200
+    with contextlib.ExitStack() as stack:
+        arbiter = stack.enter_context(
+            wsc.connect(a.url.replace("http://", "ws://") + f"/api/games/{gid}/ws?token={tok['arbiter']}"))
+        stack.push(lambda *exc: True)  # (closing the socket of a killed server fails: nothing to say)
+        assert json.loads(arbiter.recv(5))["kind"] == "hello"
+        _until("B knows the arbiter watches",
+               lambda: httpx.get(f"{b.url}/api/games/{gid}").json()["arbiter_watching"])
+        r = send(b.url, "black", {"type": "claim_draw", "reason": "quickplay"})
+        assert r.status_code == 200 and r.json()["state"]["clocks"]["running"] is None, r.text
+        a.kill()
+    started = time.monotonic()
+    st = _until("the claim lapsed on B", lambda: (lambda s: s if s["clocks"]["running"] == "black" else None)(
+        httpx.get(f"{b.url}/api/games/{gid}").json()), seconds=60)
+    assert st["pending"] == [] and st["status"] == "ongoing", st
+    assert time.monotonic() - started >= 5  # not before the grace
+    assert send(b.url, "black", {"type": "move", "move": "e5"}).status_code == 200

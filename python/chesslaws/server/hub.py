@@ -37,7 +37,7 @@ from chesslaws.game.state import GameState
 from chesslaws.history import Moves
 from chesslaws.position import STARTING_FEN, Position
 from chesslaws.server.controls import controls
-from chesslaws.server import budget
+from chesslaws.server import budget, lapse
 from chesslaws.server.guard import Limits, RateLimiter, Refused
 from chesslaws.server.messages import for_people
 from chesslaws.server.store import (GameRecord, Seat, SeatTaken, Store, StoreError, UnreadableRow, dumps,
@@ -469,6 +469,7 @@ class Hub:
         self._asking = False  # a request is asking it now
         self._monitor: asyncio.Task[None] | None = None
         self.retire_after = RETIRE_AFTER
+        self.claim_grace = lapse.CLAIM_GRACE  # a claim that waits for an arbiter nobody watches lapses then
         self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
         self._listener: Any = None
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chesslaws-store")
@@ -605,10 +606,11 @@ class Hub:
                 await self._db(lambda: self.store.ping(self.now()))
             except Exception:  # noqa: BLE001 - an outage, already noted by _db
                 continue
-            if self.store.shared and time.monotonic() - beat >= ARBITER_BEAT:
+            if time.monotonic() - beat >= ARBITER_BEAT:
                 beat = time.monotonic()
-                for live in list(self.games.values()):  # the arbiter's consoles open here: still open
-                    if self._arbiter_here(live):
+                lapse.sweep(self)  # a claim waiting for an arbiter whose console is gone (its process died)
+                for live in list(self.games.values()) if self.store.shared else ():
+                    if self._arbiter_here(live):  # the arbiter's consoles open here: still open
                         self._announce(live.id, f"arbiter {self.origin} 1")
             if self.down_since is not None:
                 try:
@@ -863,6 +865,8 @@ class Hub:
         what waits for him (a summons, a claim he decides) is accepted on every process while he does."""
         self.broadcast(live)
         self._announce(live.id, f"arbiter {self.origin} {int(opened)}")
+        if not opened:
+            lapse.lapse_later(self, live)
 
     def _heard_arbiter(self, live: LiveGame, kind: str, rest: str) -> None:
         """Another process's news of the game's arbiter: his console opened or closed there ("arbiter ORIGIN
@@ -876,6 +880,8 @@ class Hub:
                 live.arbiters_elsewhere.pop(origin, None)
             if was != self._arbiter_watching(live):
                 self.broadcast(live)
+            if tail != "1":
+                lapse.lapse_later(self, live)
             return
         self._to_arbiter_consoles(live, tail)
 
