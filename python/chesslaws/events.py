@@ -106,6 +106,7 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
                 "clock": str,
                 "assistant": list,
                 "hearing_impaired": list,
+                "arbiter_is_a_player": bool,
             },
             choices={
                 "edition": ("1989", "1997", "2023"),

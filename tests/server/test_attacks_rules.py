@@ -171,3 +171,42 @@ def test_a_claim_pending_when_the_consoles_process_dies_lapses_on_the_players_pr
     assert st["pending"] == [] and st["status"] == "ongoing", st
     assert time.monotonic() - started >= 5  # not before the grace
     assert send(b.url, "black", {"type": "move", "move": "e5"}).status_code == 200
+
+
+# --- 4. the creator of an open-seat game is not secretly its arbiter ---------------------------------
+
+
+def test_an_open_seat_games_creator_gets_no_arbiter_link_unless_he_asks_and_the_joiner_accepts(db_url: str) -> None:
+    """Issue 36: the lobby's creator of an open-seat game held its arbiter's link: after a stranger took Black,
+    set_clocks black_ms=1 won on time. Now he has none unless he asks; if he asks, the state says so and a
+    join without the acknowledgement is refused."""
+    from test_api import auth
+
+    with _client(db_url, Limits(None, None, None, None)) as client:
+        r = client.post("/api/games", json={"white": "Creator", "time_control": "600", "when_ready": False})
+        assert r.status_code == 201, r.text
+        g = r.json()
+        assert set(g["tokens"]) == {"white"} and "arbiter" not in g["links"]
+        assert g["state"]["arbiter_is_a_player"] is False
+        joined = client.post(f"/api/games/{g['id']}/join", json={"seat": "black", "name": "Stranger"})
+        assert joined.status_code == 200, joined.text
+        r = post(client, g["id"], g["tokens"]["white"], {"type": "set_clocks", "white_ms": 600000, "black_ms": 1})
+        assert r.status_code == 403
+        # Named seats: the arbiter's link as before.
+        both = client.post("/api/games", json={"white": "A", "black": "B", "time_control": "600"}).json()
+        assert set(both["tokens"]) == {"white", "black", "arbiter"} and not both["state"]["arbiter_is_a_player"]
+        # Asked for explicitly: said in the state, and the join needs the acknowledgement.
+        g = client.post("/api/games", json={"white": "Creator", "time_control": "600", "when_ready": False,
+                                            "arbiter_link": True}).json()
+        assert set(g["tokens"]) == {"white", "arbiter"}
+        gid = g["id"]
+        assert client.get(f"/api/games/{gid}").json()["arbiter_is_a_player"] is True
+        r = client.post(f"/api/games/{gid}/join", json={"seat": "black", "name": "Stranger"})
+        assert r.status_code == 409 and "arbiter_is_a_player" in r.json()["error"]
+        assert client.get(f"/api/games/{gid}").json()["seats_open"] == ["black"]
+        r = client.post(f"/api/games/{gid}/join", json={"seat": "black", "name": "Stranger",
+                                                       "arbiter_is_a_player": True})
+        assert r.status_code == 200, r.text
+        r = client.post(f"/api/games/{gid}/events", json={"type": "set_clocks", "white_ms": 1, "black_ms": 1},
+                        headers=auth(g["tokens"]["arbiter"]))
+        assert r.status_code == 200  # he is the arbiter, as the joiner was told

@@ -1166,9 +1166,10 @@ class Hub:
     async def create(self, start: dict[str, Any], names: dict[str, str | None], interface: str,
                      start_in: float = 0.0, *, when_ready: bool = False,
                      abort_after: float | None = None, presence: bool = False,
-                     held: bool = False) -> tuple[LiveGame, dict[str, str]]:
+                     held: bool = False, arbiter_token: bool = True) -> tuple[LiveGame, dict[str, str]]:
         """A new game. ``held``: a tournament round's game, whose t=0 comes when the arbiter starts the
-        round (:meth:`start_held`); with ``presence``, the players are absent until they open it."""
+        round (:meth:`start_held`); with ``presence``, the players are absent until they open it.
+        ``arbiter_token``: False, the game has no arbiter's token (nobody can act as its arbiter)."""
         start = {"type": "start", "t": 0, **start}
         held = held and interface == "online"
         when_ready = when_ready and not held
@@ -1183,7 +1184,7 @@ class Hub:
         if tc.periods and tc.periods[0].ms + tc.periods[0].increment_ms < 1000:
             raise ApiError(422, f"time_control: {tc} gives less than one second for the game")
         await self._refuse_while_down()
-        tokens: dict[str, str] = {"arbiter": secrets.token_urlsafe(24)}
+        tokens: dict[str, str] = {"arbiter": secrets.token_urlsafe(24)} if arbiter_token else {}
         for seat in ("white", "black"):
             if names.get(seat):
                 tokens[seat] = secrets.token_urlsafe(24)
@@ -1804,6 +1805,7 @@ class Hub:
         out["aborted"] = st.status == "annulled" and self._aborted(game)
         out["store_down"] = self.down_since is not None
         out["arbiter_watching"] = self._arbiter_watching(live)
+        out["arbiter_is_a_player"] = cfg.arbiter_is_a_player
         out["held"] = live.held
         return out, legal
 
