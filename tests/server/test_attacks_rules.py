@@ -210,3 +210,34 @@ def test_an_open_seat_games_creator_gets_no_arbiter_link_unless_he_asks_and_the_
         r = client.post(f"/api/games/{gid}/events", json={"type": "set_clocks", "white_ms": 1, "black_ms": 1},
                         headers=auth(g["tokens"]["arbiter"]))
         assert r.status_code == 200  # he is the arbiter, as the joiner was told
+
+
+def test_a_full_log_in_a_game_without_an_arbiter_ends_it_drawn_by_adjudication(db_url: str) -> None:
+    """A lobby game with a seat open has no arbiter's token now: when its players together fill the log, nobody
+    could decide it; it is adjudicated drawn at once (the arbiter acting in the best interest of the
+    competition, 2023 12.2.2) rather than frozen with its clocks stopped for good."""
+    limits = Limits(None, None, None, None, max_events_per_game=5)
+    with _client(db_url, limits) as client:
+        g = client.post("/api/games", json={"white": "A", "time_control": "600", "when_ready": False}).json()
+        gid = g["id"]
+        black = client.post(f"/api/games/{gid}/join", json={"seat": "black", "name": "B"}).json()["token"]
+        tok = {"white": g["tokens"]["white"], "black": black}
+        for i, m in enumerate(["Nf3", "Nf6", "Ng1"]):
+            r = post(client, gid, tok["white" if i % 2 == 0 else "black"], {"type": "move", "move": m})
+            assert r.status_code == 200, r.text
+        r = post(client, gid, tok["black"], {"type": "move", "move": "Ng8"})  # the fifth event: the log is full
+        assert r.status_code == 200, r.text
+        st = client.get(f"/api/games/{gid}").json()
+        assert st["status"] == "finished" and st["result"] == "1/2-1/2" and st["termination"] == "arbiter_decision"
+        assert "12.2.2" in st["rulings"][-1]["article"] and "log is full" in st["rulings"][-1]["text"]
+
+
+def test_a_rematch_has_no_arbiters_token_that_nobody_holds(client: Any) -> None:
+    """The rematch's arbiter's token was made and given to nobody: a full log waited for him for good. Now the
+    new online game has none, and its full log ends it (test above)."""
+    g = create(client, time_control="600")
+    assert post(client, g["id"], g["tokens"]["white"], {"type": "resign"}).status_code == 200
+    r = client.post(f"/api/games/{g['id']}/rematch", headers={"Authorization": f"Bearer {g['tokens']['white']}"})
+    assert r.status_code in (200, 201), r.text
+    new = client.app.state.hub.games[r.json()["id"]]
+    assert new.token_hashes.get("arbiter") is None and new.token_hashes.get("white")

@@ -1589,9 +1589,20 @@ class Hub:
     async def _stop_for_full_log(self, live: LiveGame, t: float) -> None:
         """A player's event filled the log: the clocks are stopped (the arbiter's ``stop_clocks``, in the
         room kept for him) so that nobody loses on time for moves the log can no longer take; the arbiter
-        decides the game. The caller holds the game's lock."""
+        decides the game. A game without an arbiter's token (an open-seat game of the lobby, a rematch) is
+        adjudicated drawn at once instead, as the arbiter acting in the best interest of the competition
+        (1989 16.4, 1997 13.2, 2023 12.2.2): one player alone cannot fill the log (:mod:`budget`), so both
+        played on together beyond any real game. The caller holds the game's lock."""
         st = live.game.state
         limit = self.limits.max_events_per_game
+        if st.ongoing and not live.token_hashes.get("arbiter"):  # nobody could decide it: never frozen for good
+            try:
+                await self._apply(live, "decision", "arbiter", {"on": "adjudication", "ruling": "draw", "reason": (
+                    f"the game's log is full ({limit} events) and the game has no arbiter to decide it; the players "
+                    "filled it together, and neither won")}, "arbiter", at=t)
+            except ApiError as err:
+                log.warning("game %s: the full log could not end the game: %s", live.id, err.message)
+            return
         if not st.ongoing or st.clock.running is None:
             return
         art = st.config.edition.article("interruption")
