@@ -106,6 +106,7 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
                 "clock": str,
                 "assistant": list,
                 "hearing_impaired": list,
+                "arbiter_is_a_player": bool,
             },
             choices={
                 "edition": ("1989", "1997", "2023"),
@@ -190,7 +191,8 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
             by="arbiter",
             required={"on": str, "ruling": str},
             optional={"reason": str, "extra_time": bool},
-            choices={"ruling": ("draw", "postpone", "reject", "grant", "white_wins", "black_wins", "next_period")},
+            choices={"ruling": ("draw", "postpone", "reject", "grant", "white_wins", "black_wins", "next_period",
+                                "lapse")},
         ),
         "refuse_to_comply": Schema(
             by="arbiter", required={"against": str}, choices={"against": ("white", "black", "both")}

@@ -377,6 +377,9 @@ def _on_decision(b: _Builder, ev: Event) -> None:
     if on == "adjudication":
         _on_adjudication(b, ev, ruling)
         return
+    if ruling == "lapse":
+        _lapse(b, ev, on)
+        return
     if on == "increment":
         _decide_increment(b, ev, ruling)
         return
@@ -445,6 +448,26 @@ def _on_decision(b: _Builder, ev: Event) -> None:
             f" {NAME[opp]} receives 2 minutes." if ed.name == "2023" else "")
     b.set(claims=rest, clock=clock.resume(t))
     b.rule(t, key, text)
+
+
+def _lapse(b: _Builder, ev: Event, on: str) -> None:
+    """The claim (``on``: "quickplay", "increment") that waited for the arbiter lapses because no arbiter
+    watches the game any more (a live game's server enters it when his console closed): as one made without
+    him is not taken (:mod:`chesslaws.server.hub`), it is set aside, the clocks run again and nobody
+    receives time; the player may claim again while an arbiter watches."""
+    s = b.s
+    wait = awaiting_arbiter(s)
+    reason = "increment" if on == "increment" else "quickplay"
+    if wait is None or wait.claim.reason != reason:
+        raise GameError(ev, f"no {'request for an increment' if on == 'increment' else 'quickplay claim'} awaits "
+                        "a decision")
+    rest = tuple(c for c in s.claims if c is not wait.claim)
+    b.set(claims=rest, clock=s.clock.resume(ev.t_ms))
+    key = "increment_request" if reason == "increment" else (
+        "quickplay" if s.config.arbiter_present else "quickplay_no_arbiter")
+    b.rule(ev.t_ms, key, f"No arbiter watches the game any more to decide {NAME[wait.claim.by]}'s {wait.what[2:]} "
+           f"(Article {wait.article}): it lapses, as one made without an arbiter is not taken, and the clocks run "
+           "again; nobody receives time. It may be made again while the arbiter watches.")
 
 
 def _on_adjudication(b: _Builder, ev: Event, ruling: str) -> None:

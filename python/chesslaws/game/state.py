@@ -253,6 +253,9 @@ class Config:
     observes_all: bool = True  # False: an arbiter present who sees only what ``observe`` events say (A.5.2)
     assistants: frozenset[str] = frozenset()  # the players with an assistant at the board (2023 D.2.10-D.2.11)
     hearing_impaired: frozenset[str] = frozenset()  # 2023 D.2.11 (an assistant is then required)
+    #: A live game's creator who holds a seat holds its arbiter's link too, asked for with a seat left open: the
+    #: player who takes that seat is told before he sits down (issue 36). The Laws' arbiter is never a player.
+    arbiter_is_a_player: bool = False
 
     def initial_position(self) -> Position:
         """The position the game starts from, in its castling mode."""
@@ -480,6 +483,7 @@ def _config_from_start(ev: Event) -> Config:
         supervised=ev.get("supervision", "full") == "full",
         device_penalty_lighter=ev.get("device_penalty", "loss") == "lighter",
         visually_disabled=frozenset(visually_disabled),
+        arbiter_is_a_player=bool(ev.get("arbiter_is_a_player", False)),
         chess960=chess960,
         start_number=start_number,
         clock_shows_first_flag=ev.get("clock", "analogue") == "digital",

@@ -109,6 +109,11 @@ class CreateGame(BaseModel):
     event: str | None = Field(None, max_length=200)
     site: str | None = Field(None, max_length=200)
     round: str | None = Field(None, max_length=50)
+    arbiter_link: bool | None = Field(None, description=(
+        "online only: whether the creator receives the game's arbiter token. Left out, he does when both seats are "
+        "named, and not when a seat is left open (issue 36: whoever takes that seat must not face an opponent who "
+        "is also the arbiter). true with a seat open: the game's state says arbiter_is_a_player, and a player "
+        "joins only with 'arbiter_is_a_player': true in his request (he was told before he sat down)"))
 
 
 def fair_start(body: CreateGame) -> tuple[bool, bool]:
@@ -140,6 +145,9 @@ class JoinSeat(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seat: Literal["white", "black"]
     name: str = Field(min_length=1, max_length=100)
+    arbiter_is_a_player: bool = Field(False, description=(
+        "true: the player knows that the game's creator, his opponent, holds its arbiter's link (the state's "
+        "arbiter_is_a_player); such a game refuses a join without it"))
 
 
 class Joined(BaseModel):
@@ -429,9 +437,13 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
                 # Guidelines II.1: drawn at random, here on the server, and written into the log.
                 start["start_position"] = secrets.randbelow(960)
         when_ready, presence = fair_start(body)
+        seat_open = body.interface == "online" and (body.white is None or body.black is None)
+        arbiter_link = body.arbiter_link if body.arbiter_link is not None else not seat_open
+        if seat_open and arbiter_link:  # whoever holds the arbiter's link may play the other seat: said to the joiner
+            start["arbiter_is_a_player"] = True
         live, tokens = await hub.create(start, {"white": body.white, "black": body.black}, body.interface,
                                         body.start_in, when_ready=when_ready, abort_after=body.abort_after,
-                                        presence=presence)
+                                        presence=presence, arbiter_token=arbiter_link or body.interface != "online")
         return CreatedGame(id=live.id, tokens=tokens, links=links(live.id, tokens, str(request.base_url)),
                            state=hub.view(live))
 
@@ -450,6 +462,9 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
     async def join(game_id: str, body: JoinSeat, request: Request) -> Joined:
         hub.rate.hit("join_per_address", address(request))
         live = await hub.fetch(game_id, write=True)
+        if live.game.state.config.arbiter_is_a_player and not body.arbiter_is_a_player:
+            raise ApiError(409, "this game's creator, who plays the other seat, also holds its arbiter's link (he may "
+                                "set the clocks and decide claims): join with 'arbiter_is_a_player': true to accept")
         token = await hub.join(live, body.seat, body.name)
         return Joined(seat=body.seat, token=token, link=f"{request.base_url}game/{game_id}#token={token}")
 

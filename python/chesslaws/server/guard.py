@@ -201,12 +201,22 @@ class Limits:
     tournaments_per_address: str | None = "10/minute;50/hour"
     rounds_per_address: str | None = "30/minute;300/hour"
     round_games_per_address: str | None = "2000/minute;5000/hour"
+    #: After the end (issue 36), per side and game: signatures of the scoresheets (the first and its
+    #: replacements, 2023 8.7), and requests for an explanation with appeals (2023 11.9, 11.10) in all.
+    #: 0 turns a limit off. See :mod:`chesslaws.server.budget`.
+    signatures_per_game: int = 3
+    recourse_per_game: int = 8
+    #: The longest text a player writes in an event (a question, a reason), in characters; the most items
+    #: of a list (squares, a written game score).
+    text_chars: int = 500
+    list_items: int = 3000
 
 
 UNLIMITED = Limits(create_per_address=None, join_per_address=None, events_per_token=None, events_per_game=None,
                    max_events_per_game=100_000, claims_per_move=0, claims_per_game=0, events_aside_per_move=0,
                    events_aside_per_game=0, sockets_per_address=None, tournaments_per_address=None,
-                   rounds_per_address=None, round_games_per_address=None)
+                   rounds_per_address=None, round_games_per_address=None, signatures_per_game=0,
+                   recourse_per_game=0)
 
 
 class RateLimiter:

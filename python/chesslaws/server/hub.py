@@ -37,6 +37,7 @@ from chesslaws.game.state import GameState
 from chesslaws.history import Moves
 from chesslaws.position import STARTING_FEN, Position
 from chesslaws.server.controls import controls
+from chesslaws.server import budget, lapse
 from chesslaws.server.guard import Limits, RateLimiter, Refused
 from chesslaws.server.messages import for_people
 from chesslaws.server.store import (GameRecord, Seat, SeatTaken, Store, StoreError, UnreadableRow, dumps,
@@ -79,10 +80,7 @@ RESUME_GRACE = 10.0
 #: store as its final state; it is loaded again on demand.
 RETIRE_AFTER = 60.0
 #: The claims whose failure leaves the game going: repeated, they may annoy the opponent.
-_CLAIMS = ("claim_draw", "claim_flag", "claim_win", "claim_touch_move", "claim_setup")
-#: A player's events that neither move nor, by themselves, end the game: repeated without end, they would
-#: fill the log (each side's are limited: Limits.events_aside_per_move and events_aside_per_game).
-_ASIDE = _CLAIMS + ("touch", "adjust", "offer_draw", "decline_draw", "request_increment", "stop_clocks")
+_CLAIMS = budget.CLAIMS
 
 
 def seen_at(game: Game, t: float) -> Game:
@@ -471,6 +469,7 @@ class Hub:
         self._asking = False  # a request is asking it now
         self._monitor: asyncio.Task[None] | None = None
         self.retire_after = RETIRE_AFTER
+        self.claim_grace = lapse.CLAIM_GRACE  # a claim that waits for an arbiter nobody watches lapses then
         self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
         self._listener: Any = None
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chesslaws-store")
@@ -607,10 +606,11 @@ class Hub:
                 await self._db(lambda: self.store.ping(self.now()))
             except Exception:  # noqa: BLE001 - an outage, already noted by _db
                 continue
-            if self.store.shared and time.monotonic() - beat >= ARBITER_BEAT:
+            if time.monotonic() - beat >= ARBITER_BEAT:
                 beat = time.monotonic()
-                for live in list(self.games.values()):  # the arbiter's consoles open here: still open
-                    if self._arbiter_here(live):
+                lapse.sweep(self)  # a claim waiting for an arbiter whose console is gone (its process died)
+                for live in list(self.games.values()) if self.store.shared else ():
+                    if self._arbiter_here(live):  # the arbiter's consoles open here: still open
                         self._announce(live.id, f"arbiter {self.origin} 1")
             if self.down_since is not None:
                 try:
@@ -865,6 +865,8 @@ class Hub:
         what waits for him (a summons, a claim he decides) is accepted on every process while he does."""
         self.broadcast(live)
         self._announce(live.id, f"arbiter {self.origin} {int(opened)}")
+        if not opened:
+            lapse.lapse_later(self, live)
 
     def _heard_arbiter(self, live: LiveGame, kind: str, rest: str) -> None:
         """Another process's news of the game's arbiter: his console opened or closed there ("arbiter ORIGIN
@@ -878,6 +880,8 @@ class Hub:
                 live.arbiters_elsewhere.pop(origin, None)
             if was != self._arbiter_watching(live):
                 self.broadcast(live)
+            if tail != "1":
+                lapse.lapse_later(self, live)
             return
         self._to_arbiter_consoles(live, tail)
 
@@ -1162,9 +1166,10 @@ class Hub:
     async def create(self, start: dict[str, Any], names: dict[str, str | None], interface: str,
                      start_in: float = 0.0, *, when_ready: bool = False,
                      abort_after: float | None = None, presence: bool = False,
-                     held: bool = False) -> tuple[LiveGame, dict[str, str]]:
+                     held: bool = False, arbiter_token: bool = True) -> tuple[LiveGame, dict[str, str]]:
         """A new game. ``held``: a tournament round's game, whose t=0 comes when the arbiter starts the
-        round (:meth:`start_held`); with ``presence``, the players are absent until they open it."""
+        round (:meth:`start_held`); with ``presence``, the players are absent until they open it.
+        ``arbiter_token``: False, the game has no arbiter's token (nobody can act as its arbiter)."""
         start = {"type": "start", "t": 0, **start}
         held = held and interface == "online"
         when_ready = when_ready and not held
@@ -1179,7 +1184,7 @@ class Hub:
         if tc.periods and tc.periods[0].ms + tc.periods[0].increment_ms < 1000:
             raise ApiError(422, f"time_control: {tc} gives less than one second for the game")
         await self._refuse_while_down()
-        tokens: dict[str, str] = {"arbiter": secrets.token_urlsafe(24)}
+        tokens: dict[str, str] = {"arbiter": secrets.token_urlsafe(24)} if arbiter_token else {}
         for seat in ("white", "black"):
             if names.get(seat):
                 tokens[seat] = secrets.token_urlsafe(24)
@@ -1447,6 +1452,9 @@ class Hub:
                 raise ApiError(403, f"'{kind}' is an arbiter's event: it needs the arbiter's token")
             if claimed_by is not None and claimed_by != seat:
                 raise ApiError(403, f"this token is {seat}'s: it cannot act for {claimed_by!r}")
+            too_long = budget.text_refusal(body, self.limits)
+            if too_long is not None:
+                raise ApiError(422, too_long)
             if live.interface == "otb" and schema.by == "player":
                 pass  # players may still act themselves in over-the-board mode
             by: str = seat
@@ -1581,9 +1589,20 @@ class Hub:
     async def _stop_for_full_log(self, live: LiveGame, t: float) -> None:
         """A player's event filled the log: the clocks are stopped (the arbiter's ``stop_clocks``, in the
         room kept for him) so that nobody loses on time for moves the log can no longer take; the arbiter
-        decides the game. The caller holds the game's lock."""
+        decides the game. A game without an arbiter's token (an open-seat game of the lobby, a rematch) is
+        adjudicated drawn at once instead, as the arbiter acting in the best interest of the competition
+        (1989 16.4, 1997 13.2, 2023 12.2.2): one player alone cannot fill the log (:mod:`budget`), so both
+        played on together beyond any real game. The caller holds the game's lock."""
         st = live.game.state
         limit = self.limits.max_events_per_game
+        if st.ongoing and not live.token_hashes.get("arbiter"):  # nobody could decide it: never frozen for good
+            try:
+                await self._apply(live, "decision", "arbiter", {"on": "adjudication", "ruling": "draw", "reason": (
+                    f"the game's log is full ({limit} events) and the game has no arbiter to decide it; the players "
+                    "filled it together, and neither won")}, "arbiter", at=t)
+            except ApiError as err:
+                log.warning("game %s: the full log could not end the game: %s", live.id, err.message)
+            return
         if not st.ongoing or st.clock.running is None:
             return
         art = st.config.edition.article("interruption")
@@ -1602,47 +1621,15 @@ class Hub:
 
     def _may_log(self, live: LiveGame, kind: str, by: str, new: Game) -> None:
         """Whether a player's event, already judged (``new``), may go into the log; refused (409, nothing
-        logged) when it leaves the game going and
-
-        - the log is full (``max_events_per_game``): the room beyond is the arbiter's, whose events are
-          never refused for it; he decides the game (an event that ends the game is still taken);
-        - it is a claim and its side has already made ``claims_per_move`` claims that left the game going
-          in this position (since the last move), or ``claims_per_game`` in the game;
-        - it is another event that neither moves nor ends the game (a touch, an adjustment, an offer, a
-          request, a summons) beyond ``events_aside_per_move`` / ``events_aside_per_game`` of its side.
-
-        Repeated, such events are the annoyance the Laws forbid (1989 15.1(d), 1997 12.5, 2023 11.5: "this
-        includes unreasonable claims"); a claim that is correct, or that the arbiter must decide, is never
-        refused here. Counted from the log, so a restart or another process counts the same."""
-        st = new.state
-        limit = self.limits.max_events_per_game
-        if live.seq >= limit and st.ongoing:
+        logged) when it leaves the game going and the log is full (``max_events_per_game``: the room beyond
+        is the arbiter's, who decides the game; an event that ends the game is still taken), or when its
+        side's budget is spent (:mod:`chesslaws.server.budget`: every kind a player may send counts, before
+        and after the end, except a move and an event that ends the game)."""
+        if live.seq >= self.limits.max_events_per_game and new.state.ongoing:
             raise self._log_full(live, by)
-        if kind not in _ASIDE or by not in ("white", "black") or not st.ongoing or (kind in _CLAIMS and st.claims):
-            return
-        claims = kind in _CLAIMS
-        kinds = _CLAIMS if claims else _ASIDE
-        in_position, in_game, moved = 0, 0, False  # this side's earlier ones: since the last move, in all
-        for event in reversed(live.game.events):
-            moved = moved or event.type == "move"
-            if event.by == by and event.type in kinds:
-                in_game += 1
-                in_position += not moved
-        lim = self.limits
-        per_move, per_game = (lim.claims_per_move, lim.claims_per_game) if claims else (
-            lim.events_aside_per_move, lim.events_aside_per_game)
-        art = st.config.edition.article("annoyance")
-        what = "claims that did not end the game" if claims else "events that neither moved nor ended the game"
-        who = by.capitalize()
-        tail = ("a claim that is correct is always accepted" if claims
-                else "a move, or an event that ends the game, is always accepted")
-        if per_move and in_position >= per_move:
-            raise ApiError(409, f"refused, not recorded: {who} has made {in_position} {what} in this position; "
-                                f"more would annoy the opponent (Article {art}). Try again after the next move; "
-                                f"{tail}")
-        if per_game and in_game >= per_game:
-            raise ApiError(409, f"refused, not recorded: {who} has made {in_game} {what} in this game; more "
-                                f"would annoy the opponent (Article {art}); {tail}")
+        why = budget.refusal(self.limits, kind, by, live.game.events, live.game.state, new.state)
+        if why is not None:
+            raise ApiError(409, why)
 
     def _log_full(self, live: LiveGame, by: str) -> ApiError:
         limit = self.limits.max_events_per_game
@@ -1829,6 +1816,7 @@ class Hub:
         out["aborted"] = st.status == "annulled" and self._aborted(game)
         out["store_down"] = self.down_since is not None
         out["arbiter_watching"] = self._arbiter_watching(live)
+        out["arbiter_is_a_player"] = cfg.arbiter_is_a_player
         out["held"] = live.held
         return out, legal
 

@@ -87,7 +87,9 @@ class Rematches:
         start = {k: first[k] for k in _KEPT if k in first}
         start.update({"white": old["black"] or "?", "black": old["white"] or "?"})
         names = {"white": live.names.get("black"), "black": live.names.get("white")}
-        new, tokens = await self.hub.create(start, names, live.interface, when_ready=live.interface == "online")
+        # Nobody is given the new game's arbiter's link (online): the game has none (issue 36).
+        new, tokens = await self.hub.create(start, names, live.interface, when_ready=live.interface == "online",
+                                            arbiter_token=live.interface != "online")
         return Rematch(new.id, tokens)
 
 

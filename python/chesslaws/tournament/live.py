@@ -54,6 +54,7 @@ server keeps the hash of the one and cannot open the other without it.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import hmac
 import re
@@ -67,7 +68,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
 from chesslaws.errors import WrongState
-from chesslaws.tournament.model import Regulations, Scoring, StaleTournament, Tournament, TournamentError
+from chesslaws.tournament.model import (BoardResult, Regulations, Scoring, StaleTournament, Tournament, TournamentError,
+                                        result_from_game_state)
 from chesslaws.tournament.pairing import pair_next_round
 from chesslaws.tournament.roundgames import RoundGame, adopt, annul_orphans, make_game
 from chesslaws.tournament.store import RoundPairedMeanwhile, TournamentStore
@@ -239,6 +241,31 @@ def game_console(hub: Any, live: Any) -> dict[str, Any]:
 
 
 
+#: A board's termination when its game was annulled: it has no result until the arbiter enters one.
+ANNULLED = "annulled"
+BoardOutcome = tuple[BoardResult | None, str | None]
+
+
+def board_of_game(game: Any) -> BoardOutcome:
+    """A board's result and termination from its game's final state (a game that is over or annulled): the
+    one function every result of the standings comes through."""
+    state = game.state
+    if state.status == "annulled":
+        return None, ANNULLED
+    return result_from_game_state(state.result, state.termination), state.termination
+
+
+def with_board_outcome(t: Tournament, number: int, table: int, outcome: BoardOutcome) -> Tournament:
+    """The event with the board's result and termination replaced (a result None: the board has none)."""
+    result, termination = outcome
+    rnd = t.round(number)
+    boards = tuple(dataclasses.replace(b, result=result, termination=termination) if b.table == table else b
+                   for b in rnd.boards)
+    rounds = list(t.rounds)
+    rounds[number - 1] = dataclasses.replace(rnd, boards=boards)
+    return dataclasses.replace(t, rounds=tuple(rounds))
+
+
 def install(app: FastAPI, hub: Any, db_url: str) -> None:
     """Adds the tournament routes and pages to the server's app (``hub``: its games; ``db_url``: its
     database; on PostgreSQL the games' connection pool is shared)."""
@@ -299,32 +326,43 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
                     game_tid[b.game_id] = t.id
 
     async def sync(t: Tournament) -> Tournament:
-        """Results of the games that are over since the last look (also those already out of memory):
-        mate, resignation, agreement, a flag fall observed, the default time, the arbiter's decision."""
+        """The boards' results from their games, through one function of the game's final state
+        (:func:`board_of_game`) whatever ended or changed it: mate, resignation, agreement, a flag fall
+        observed, the default time, the arbiter's decision, and after the end the scoresheets both players
+        signed with another result (2023 8.7: it stands, even if incorrect) or an annulment (the board has no
+        result then: the arbiter enters it). A board whose result the arbiter entered for an annulled game
+        keeps it; a game out of memory has not changed since its board was given its result."""
         learn(t)
-        ended_games: list[tuple[int, int, str, Any]] = []  # (round, table, game id, the game as it ended)
+        changed: list[tuple[int, int, str, Any, Any, BoardOutcome]] = []  # (round, table, id, seen, game, new)
         for rnd in t.rounds:
             for b in rnd.boards:
-                if b.result is not None or b.game_id is None:
+                if b.game_id is None or (b.result is not None and (
+                        b.termination == ANNULLED or b.game_id not in hub.games)):
                     continue
                 live = await game_of(b.game_id)
                 ended = await hub.settle(live) if live is not None else None
-                if ended is None or ended.state.status == "annulled":  # annulled: the arbiter enters it
+                if ended is None:
                     continue
-                lines = live.game.log_lines()
-                number, table, tid = rnd.number, b.table, t.id
-                await db(lambda: store.save_game_log(tid, number, table, lines))
-                ended_games.append((number, table, b.game_id, ended))
-        if not ended_games:
+                outcome = board_of_game(ended)
+                if outcome == (b.result, b.termination):
+                    continue
+                if outcome[0] is not None:
+                    lines = live.game.log_lines()
+                    number, table, tid = rnd.number, b.table, t.id
+                    await db(lambda: store.save_game_log(tid, number, table, lines))
+                changed.append((rnd.number, b.table, b.game_id, (b.result, b.termination), ended, outcome))
+        if not changed:
             return t
 
         def take(fresh: Tournament) -> Tournament:
             """The results on the event as stored now (another process may have saved meanwhile: its own
-            changes stay, and a board it gave a result keeps it)."""
-            for number, table, gid, ended in ended_games:
+            changes stay, and a board it changed since keeps its result)."""
+            for number, table, gid, seen, ended, outcome in changed:
                 board = next((b for b in fresh.round(number).boards if b.table == table), None)
-                if board is not None and board.result is None and board.game_id == gid:
-                    fresh = fresh.result_from_game(number, table, ended)
+                if board is not None and board.game_id == gid and (board.result, board.termination) == seen:
+                    if outcome[0] is not None:
+                        fresh.check_game_regulations(ended)
+                    fresh = with_board_outcome(fresh, number, table, outcome)
             return fresh
 
         tid = t.id

@@ -937,16 +937,27 @@ function renderJoin() {
       const name = document.createElement("input"); name.id = "join-name"; name.placeholder = T("your name");
       name.setAttribute("aria-label", T("your name"));
       const btn = document.createElement("button"); btn.className = "primary"; btn.id = "btn-join"; btn.textContent = T("Take the seat");
+      // Issue 36: the creator who holds the arbiter's link may be the opponent: said before the player sits down,
+      // and the join says that he was told.
+      const arbiterPlays = !!S.arbiter_is_a_player;
       btn.addEventListener("click", async () => {
         try {
-          const r = await api("POST", `/api/games/${gameId}/join`, { seat: sel.value, name: name.value || "Player" });
+          const body = { seat: sel.value, name: name.value || "Player" };
+          if (arbiterPlays) body.arbiter_is_a_player = true;
+          const r = await api("POST", `/api/games/${gameId}/join`, body);
           token = r.token;
           sessionStorage.setItem(TOKEN_KEY, token);
           await whoAmI();
           connect();
         } catch (err) { toast(err.message); }
       });
-      jb.append(label, sel, name, btn);
+      if (arbiterPlays) {
+        const warn = document.createElement("p"); warn.id = "join-arbiter-warning"; warn.className = "warn";
+        warn.textContent = "⚠ " + T("The creator of this game, your opponent, also holds its arbiter's link: he can set the clocks and decide claims. Take the seat only if you accept this.");
+        jb.append(label, sel, name, warn, btn);
+      } else {
+        jb.append(label, sel, name, btn);
+      }
     }
   } else {
     jb.hidden = true;
