@@ -40,6 +40,7 @@ from chesslaws.server.controls import controls
 from chesslaws.server import budget, lapse
 from chesslaws.server.guard import Limits, RateLimiter, Refused
 from chesslaws.server.messages import for_people
+from chesslaws.server.newgame import NewGame, make_game
 from chesslaws.server.store import (GameRecord, Seat, SeatTaken, Store, StoreError, UnreadableRow, dumps,
                                     hash_token)
 
@@ -1170,52 +1171,41 @@ class Hub:
         """A new game. ``held``: a tournament round's game, whose t=0 comes when the arbiter starts the
         round (:meth:`start_held`); with ``presence``, the players are absent until they open it.
         ``arbiter_token``: False, the game has no arbiter's token (nobody can act as its arbiter)."""
-        start = {"type": "start", "t": 0, **start}
-        held = held and interface == "online"
-        when_ready = when_ready and not held
-        presence = presence and interface == "online" and not when_ready
-        if presence:
-            start.setdefault("absent", ["white", "black"])  # present once they open the game (Hub.present)
         try:
-            game = Game.from_start(start)
+            new = make_game(start, names, interface, round(self.now() + start_in, 3), self.games,
+                            when_ready=when_ready, abort_after=abort_after, presence=presence, held=held,
+                            arbiter_token=arbiter_token)
         except ChessLawsError as err:
             raise ApiError(422, str(err)) from None
-        tc = game.state.config.time_control
-        if tc.periods and tc.periods[0].ms + tc.periods[0].increment_ms < 1000:
-            raise ApiError(422, f"time_control: {tc} gives less than one second for the game")
         await self._refuse_while_down()
-        tokens: dict[str, str] = {"arbiter": secrets.token_urlsafe(24)} if arbiter_token else {}
-        for seat in ("white", "black"):
-            if names.get(seat):
-                tokens[seat] = secrets.token_urlsafe(24)
-        gid = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
-        while gid in self.games:
-            gid = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
-        hashes: dict[str, str | None] = {s: (hash_token(tokens[s]) if s in tokens else None) for s in
-                                         ("white", "black", "arbiter")}
-        created_at = round(self.now() + start_in, 3)
-        line = game.events[0].to_json()
-        rec = GameRecord(gid, created_at, interface, dict(names), hashes, [line])
+        rec = new.record
         try:
             await self._db(lambda: self.store.create_game(rec))
         except Exception as err:  # the database is down or refuses: no game
             log.error("store failure: %s", _reason(err))
             raise ApiError(503, "the game could not be stored: the database is unreachable; try again",
                            retry_after=RETRY_AFTER_OUTAGE) from None
-        live = LiveGame(gid, created_at, interface, dict(names), hashes, game)
-        if interface == "online" and (when_ready or abort_after is not None or presence or held):
-            live.waiting = when_ready or held
-            live.held = held
-            live.abort_after = abort_after
-            live.scheduled = presence
+        if new.rule is not None:
+            rule = new.rule
             try:
-                await self._db(lambda: self.store.set_start(gid, created_at, self._rule(live)))
+                await self._db(lambda: self.store.set_start(rec.id, rec.created_at, rule))
             except Exception as err:
                 log.error("store failure: %r", err)
                 raise ApiError(503, f"the game's start could not be stored: {err}") from None
-        self.games[gid] = live
+        return self.adopt(new), new.tokens
+
+    def adopt(self, new: NewGame) -> LiveGame:
+        """A new game, once written (with its start rule), in memory and on the clock."""
+        r = new.record
+        live = LiveGame(r.id, r.created_at, r.interface, dict(r.names), dict(r.token_hashes), new.game)
+        if new.rule is not None:
+            live.waiting = bool(new.rule["waiting"])
+            live.held = bool(new.rule["held"])
+            live.abort_after = new.rule["abort_after"]
+            live.scheduled = bool(new.rule["scheduled"])
+        self.games[r.id] = live
         self.schedule(live)
-        return live, tokens
+        return live
 
     @staticmethod
     def _rule(live: LiveGame) -> dict[str, Any]:

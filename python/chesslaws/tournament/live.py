@@ -71,7 +71,8 @@ from chesslaws.errors import WrongState
 from chesslaws.tournament.model import (BoardResult, Regulations, Scoring, StaleTournament, Tournament, TournamentError,
                                         result_from_game_state)
 from chesslaws.tournament.pairing import pair_next_round
-from chesslaws.tournament.roundgames import RoundGame, adopt, annul_orphans, make_game
+from chesslaws.server.newgame import NewGame
+from chesslaws.tournament.roundgames import adopt, annul_orphans, make_game
 from chesslaws.tournament.store import RoundPairedMeanwhile, TournamentStore
 from chesslaws.tournament.tiebreaks import crosstable, standings
 
@@ -827,7 +828,7 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
             taken = set(hub.games)
             paired_ = t
 
-            def make() -> tuple[Tournament, list[RoundGame], list[tuple[str, str]], list[tuple[str, str, str, str]]]:
+            def make() -> tuple[Tournament, list[NewGame], list[tuple[str, str]], list[tuple[str, str, str, str]]]:
                 """The round's games, their tokens sealed (on a thread: 540 boards take a while): nothing written."""
                 out, made = paired_, []
                 game_keys: list[tuple[str, str]] = []

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
-from dataclasses import dataclass
 from typing import Any
 
-from chesslaws.game import Game
-from chesslaws.server.store import GameRecord, hash_token
+from chesslaws.errors import ChessLawsError
+from chesslaws.server.newgame import NewGame
+from chesslaws.server.newgame import make_game as new_game
 from chesslaws.tournament.model import TournamentError
 
 log = logging.getLogger("chesslaws.server")
@@ -27,75 +26,25 @@ log = logging.getLogger("chesslaws.server")
 _SLICE = 64
 
 
-@dataclass(frozen=True)
-class RoundGame:
-    """One board's game, not yet written: its stored record and start rule, its game and its seats' tokens."""
-
-    record: GameRecord
-    rule: dict[str, Any] | None
-    game: Game
-    tokens: dict[str, str]
-
-    @property
-    def id(self) -> str:
-        return self.record.id
-
-
-def new_game_id(taken: set[str]) -> str:
-    """A fresh game id (as ``Hub.create`` makes them), not in ``taken`` (which it joins)."""
-    while True:
-        gid = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
-        if gid not in taken:
-            taken.add(gid)
-            return gid
-
-
 def make_game(start: dict[str, Any], names: dict[str, str | None], created_at: float, taken: set[str], *,
-              held: bool, presence: bool) -> RoundGame:
-    """A round's online game as ``Hub.create(start, names, "online", held=held, presence=presence)`` makes it,
-    written nowhere. Raises :class:`TournamentError` if the event's start cannot make a game."""
-    from chesslaws.errors import ChessLawsError
-
-    start = {"type": "start", "t": 0, **start}
-    if presence:
-        start.setdefault("absent", ["white", "black"])  # present once they open the game (Hub.present)
+              held: bool, presence: bool) -> NewGame:
+    """A round's online game as ``Hub.create(start, names, "online", held=held, presence=presence)`` makes it
+    (one rule: :func:`chesslaws.server.newgame.make_game`), written nowhere; its id joins ``taken``. Raises
+    :class:`TournamentError` if the event's start cannot make a game."""
     try:
-        game = Game.from_start(start)
+        game = new_game(start, names, "online", created_at, taken, held=held, presence=presence)
     except ChessLawsError as err:
         raise TournamentError(str(err)) from None
-    tc = game.state.config.time_control
-    if tc.periods and tc.periods[0].ms + tc.periods[0].increment_ms < 1000:
-        raise TournamentError(f"time_control: {tc} gives less than one second for the game")
-    tokens = {"arbiter": secrets.token_urlsafe(24)}
-    for seat in ("white", "black"):
-        if names.get(seat):
-            tokens[seat] = secrets.token_urlsafe(24)
-    hashes: dict[str, str | None] = {s: (hash_token(tokens[s]) if s in tokens else None)
-                                     for s in ("white", "black", "arbiter")}
-    gid = new_game_id(taken)
-    rule = ({"waiting": held, "abort_after": None, "scheduled": presence, "held": held}
-            if presence or held else None)  # Hub._rule of such a game
-    record = GameRecord(gid, created_at, "online", dict(names), hashes, [game.events[0].to_json()])
-    return RoundGame(record, rule, game, tokens)
+    taken.add(game.id)
+    return game
 
 
-async def adopt(hub: Any, games: list[RoundGame]) -> list[Any]:
+async def adopt(hub: Any, games: list[NewGame]) -> list[Any]:
     """The round's games, committed with their round, in the hub's memory and on its clock (a slice at a time,
     the event loop served between slices). Returns them as the hub's live games."""
-    from chesslaws.server.hub import LiveGame
-
     out: list[Any] = []
     for i, g in enumerate(games):
-        r = g.record
-        live = LiveGame(r.id, r.created_at, r.interface, dict(r.names), dict(r.token_hashes), g.game)
-        if g.rule is not None:
-            live.waiting = bool(g.rule["waiting"])
-            live.held = bool(g.rule["held"])
-            live.abort_after = g.rule["abort_after"]
-            live.scheduled = bool(g.rule["scheduled"])
-        hub.games[r.id] = live
-        hub.schedule(live)
-        out.append(live)
+        out.append(hub.adopt(g))
         if (i + 1) % _SLICE == 0:
             await asyncio.sleep(0)
     return out
