@@ -5,9 +5,13 @@ request body closed, the QR code off the loop and limited, large events read onc
 from __future__ import annotations
 
 import os
+import socket
+import threading
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
+import httpx
 import pytest
 
 from chesslaws.server.store import StoreLocked, open_store
@@ -35,3 +39,81 @@ def test_every_name_of_a_sqlite_file_meets_its_lock(tmp_path: Path) -> None:
     with pytest.raises(StoreLocked):
         open_store(str(db))
     uri.close()
+
+
+class _GuardedServer:
+    """uvicorn in a thread with the server's connection guard (``limits``), on a free loopback port."""
+
+    def __init__(self, db: str, limits: Any) -> None:
+        import uvicorn
+
+        from chesslaws.server import create_app
+        from chesslaws.server.guard import UNLIMITED, connection_guard
+
+        from conftest import free_port
+
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        config = uvicorn.Config(create_app(db, limits=UNLIMITED), host="127.0.0.1", port=self.port,
+                                log_level="warning", http=connection_guard(limits))
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> "_GuardedServer":
+        from conftest import wait_port
+
+        self.thread.start()
+        wait_port(self.port)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+def test_a_body_sent_a_byte_at_a_time_is_answered_408_and_its_connection_closed(tmp_path: Path) -> None:
+    from chesslaws.server.guard import ConnectionLimits
+
+    with _GuardedServer(str(tmp_path / "g.sqlite3"), ConnectionLimits(body_timeout=1.0)) as srv:
+        body = b'{"white": "A", "black": "B"}'
+        slow = socket.create_connection(("127.0.0.1", srv.port))
+        slow.sendall(b"POST /api/games HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
+                     b"content-length: %d\r\n\r\n" % len(body))
+        answer = b""
+        closed = False
+        for i in range(len(body) - 1):  # never the last byte: the body is never complete
+            slow.settimeout(0.4)  # the pace of the drip (the server answers 408 after 1 s)
+            try:
+                slow.sendall(body[i:i + 1])
+                data = slow.recv(4096)
+            except socket.timeout:
+                continue
+            except OSError:
+                closed = True
+                break
+            if not data:
+                closed = True
+                break
+            answer += data
+        if not closed:
+            slow.settimeout(5)
+            try:
+                while data := slow.recv(4096):
+                    answer += data
+            except OSError:
+                pass
+        slow.close()
+        assert answer.startswith(b"HTTP/1.1 408"), answer
+        assert b"did not arrive within 1 s" in answer
+        # a body sent whole, and one sent in two parts within the limit, are answered as before
+        assert httpx.post(srv.url + "/api/games", json={"white": "A"}).status_code == 201
+        quick = socket.create_connection(("127.0.0.1", srv.port))
+        quick.sendall(b"POST /api/games HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
+                      b"content-length: %d\r\nconnection: close\r\n\r\n" % len(body) + body[:5])
+        quick.sendall(body[5:])
+        quick.settimeout(10)
+        got = b""
+        while data := quick.recv(4096):
+            got += data
+        quick.close()
+        assert got.startswith(b"HTTP/1.1 201"), got
