@@ -117,3 +117,55 @@ def test_a_body_sent_a_byte_at_a_time_is_answered_408_and_its_connection_closed(
             got += data
         quick.close()
         assert got.startswith(b"HTTP/1.1 201"), got
+
+
+_TOURNAMENT_ROUTES = [
+    ("GET", "/api/tournaments/{tid}"), ("GET", "/api/tournaments/{tid}/trf"),
+    ("GET", "/api/tournaments/{tid}/console"), ("POST", "/api/tournaments/{tid}/players"),
+    ("POST", "/api/tournaments/{tid}/players/1/withdraw"), ("POST", "/api/tournaments/{tid}/players/1/bye"),
+    ("GET", "/api/tournaments/{tid}/players/1"), ("POST", "/api/tournaments/{tid}/rounds/1/boards/1/result"),
+    ("POST", "/api/tournaments/{tid}/rounds/1/start"), ("POST", "/api/tournaments/{tid}/rounds"),
+    ("GET", "/tournament/{tid}"), ("GET", "/tournament/{tid}/arbiter"), ("GET", "/tournament/{tid}/player/1"),
+    ("GET", "/tournament/{tid}/sheet"),
+]
+_GAME_ROUTES = [
+    ("GET", "/api/games/{gid}"), ("POST", "/api/games/{gid}/join"), ("GET", "/api/games/{gid}/seat"),
+    ("POST", "/api/games/{gid}/events"), ("GET", "/api/games/{gid}/log"), ("GET", "/api/games/{gid}/pgn"),
+    ("GET", "/api/games/{gid}/tournament"), ("GET", "/api/games/{gid}/rematch"),
+    ("POST", "/api/games/{gid}/rematch"), ("GET", "/game/{gid}"),
+]
+_BAD_IDS = ["%00", "ab%00cd", "%E2%80%8B", "x" * 65, "a%20b"]
+
+
+def test_malformed_ids_in_paths_are_refused_before_tokens_and_stores(client: Any) -> None:
+    """On both stores: a NUL (PostgreSQL refuses it in text: 500 or a reset connection), an invisible or
+    stray character, an overlong id: 404 naming the field, for every route, with a token or without,
+    before the token is checked (a 403 would say the token was looked at first)."""
+    for bad in _BAD_IDS:
+        for method, route in _TOURNAMENT_ROUTES + _GAME_ROUTES:
+            path = route.replace("{tid}", bad).replace("{gid}", bad)
+            field = "tid" if "{tid}" in route else "game_id"
+            for headers in ({}, {"authorization": "Bearer abc"}):
+                r = client.request(method, path, headers=headers, json={} if method == "POST" else None)
+                assert r.status_code == 404, (path, r.status_code, r.text)
+                assert r.json()["error"].startswith(f"{field}: no "), r.text
+    with pytest.raises(Exception):  # noqa: B017 - the socket is refused before it is accepted
+        with client.websocket_connect("/api/games/%00/ws"):
+            pass
+    with pytest.raises(Exception):  # noqa: B017
+        with client.websocket_connect("/api/tournaments/%00/ws"):
+            pass
+
+
+def test_malformed_numbers_in_tournament_paths_are_refused_naming_the_field(client: Any) -> None:
+    t = client.post("/api/tournaments", json={"name": "Open", "players": [{"name": "A"}, {"name": "B"}]}).json()
+    tid = t["id"]
+    for path, field in [(f"/api/tournaments/{tid}/players/%00/withdraw", "number"),
+                        (f"/api/tournaments/{tid}/players/{'9' * 30}/bye", "number"),
+                        (f"/api/tournaments/{tid}/rounds/-1/start", "number"),
+                        (f"/api/tournaments/{tid}/rounds/1/boards/%00/result", "table")]:
+        r = client.post(path, json={}, headers={"authorization": "Bearer abc"})
+        assert r.status_code == 422 and r.json()["error"].startswith(f"{field}: "), (path, r.text)
+    r = client.get(f"/api/tournaments/{tid}/players/1{'0' * 25}", headers={"authorization": "Bearer abc"})
+    assert r.status_code == 422 and r.json()["error"].startswith("number: "), r.text
+    assert client.get(f"/api/tournaments/{tid}").status_code == 200  # a good id still reads

@@ -46,6 +46,7 @@ from chesslaws.server.engines import EnginePlayers
 from chesslaws.server.engines import install as install_engines
 from chesslaws.server.rematch import install as install_rematch
 from chesslaws.server.guard import SECURITY_HEADERS, Limits, Refused, SocketLimit, strict_json
+from chesslaws.server.paths import PathCheck
 from chesslaws.server.hub import MAX_BODY, ApiError, Hub, LiveGame, Subscriber, public_event
 from chesslaws.server.store import Store, dumps, open_store
 
@@ -321,6 +322,7 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
     app.state.engines = players
     install_engines(app, hub, players)
     install_rematch(app, hub, players)
+    app.add_middleware(PathCheck)  # issue 36: ids and numbers in paths, before tokens and stores
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     app.add_middleware(SocketLimit, per_address=hub.limits.sockets_per_address)  # issue 30: idle sockets
     bearer = HTTPBearer(auto_error=False, description="the secret token of a seat (white, black or arbiter)")
