@@ -169,3 +169,68 @@ def test_malformed_numbers_in_tournament_paths_are_refused_naming_the_field(clie
     r = client.get(f"/api/tournaments/{tid}/players/1{'0' * 25}", headers={"authorization": "Bearer abc"})
     assert r.status_code == 422 and r.json()["error"].startswith("number: "), r.text
     assert client.get(f"/api/tournaments/{tid}").status_code == 200  # a good id still reads
+
+
+INVISIBLE = {
+    "zero-width space": "\u200b", "word joiner": "\u2060\u2060", "byte order mark": "\ufeff",
+    "soft hyphen": "\u00ad", "Hangul filler": "\u3164", "Hangul choseong filler": "\u115f\u1160",
+    "halfwidth Hangul filler": "\uffa0", "spaces": "   ", "ideographic space": "\u3000",
+    "combining marks only": "\u0301" * 3, "60 combining marks": "Z" + "\u0336" * 60,
+}
+REAL = ["Zoë", "李", "Ærø", "O'Neil", "Zoe\u0308", "Nguyễn Thị Ngọc", "Nguye\u0302\u0303n", "Ağaoğlu", "Đặng"]
+
+
+def test_the_name_rule_refuses_invisible_names_and_keeps_real_ones() -> None:
+    from chesslaws.names import name_problem
+
+    for what, name in INVISIBLE.items():
+        assert name_problem(name) is not None, what
+        assert name_problem(name + "\u200bx") is None or what == "60 combining marks", what
+    for name in REAL:
+        assert name_problem(name) is None, name
+
+
+def test_invisible_names_are_refused_by_the_api_and_real_ones_kept(client: Any) -> None:
+    """On both stores: game players (create, join), an event's name, its players (at creation and added)."""
+    t = client.post("/api/tournaments", json={"name": "Open"}).json()
+    arbiter = {"authorization": f"Bearer {t['arbiter_token']}"}
+    for what, name in INVISIBLE.items():
+        for body in ({"white": name, "black": "B"}, {"white": "A", "black": name}):
+            r = client.post("/api/games", json=body)
+            assert r.status_code == 422 and ("white" in r.text or "black" in r.text), (what, r.text)
+        g = client.post("/api/games", json={"white": "A"}).json()
+        r = client.post(f"/api/games/{g['id']}/join", json={"seat": "black", "name": name})
+        assert r.status_code == 422 and "name" in r.json()["error"], (what, r.text)
+        r = client.post("/api/tournaments", json={"name": name})
+        assert r.status_code == 422 and r.json()["error"].startswith("name"), (what, r.text)
+        r = client.post("/api/tournaments", json={"name": "Open", "players": [{"name": "Ann"}, {"name": name}]})
+        assert r.status_code == 422 and "players.1.name" in r.json()["error"], (what, r.text)
+        r = client.post(f"/api/tournaments/{t['id']}/players", json={"name": name}, headers=arbiter)
+        assert r.status_code == 422 and "name" in r.json()["error"], (what, r.text)
+    for name in REAL:
+        g = client.post("/api/games", json={"white": name, "black": "B"})
+        assert g.status_code == 201 and g.json()["state"]["white"] == name, g.text
+        j = client.post("/api/games", json={"white": "A"}).json()
+        assert client.post(f"/api/games/{j['id']}/join", json={"seat": "black", "name": name}).status_code == 200
+        assert client.post("/api/tournaments", json={"name": name, "players": [{"name": name}]}).status_code == 201
+        r = client.post(f"/api/tournaments/{t['id']}/players", json={"name": name}, headers=arbiter)
+        assert r.status_code == 201, r.text
+
+
+def test_invisible_names_are_refused_by_the_cli_add_and_import(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from chesslaws.cli import main
+
+    db = str(tmp_path / "t.sqlite3")
+    assert CliRunner().invoke(main, ["tournament", "create", "Open", "--db", db]).exit_code == 0
+    for what, name in INVISIBLE.items():
+        out = CliRunner().invoke(main, ["tournament", "add", "Open", "Ann", name, "--db", db])
+        assert out.exit_code == 1 and "'name'" in out.output, (what, out.output)
+        trf = tmp_path / "bad.trf"
+        line = "001    2      " + name.ljust(33)[:33] + " " * 40
+        trf.write_text("012 Bad\n001    1      Ann" + " " * 80 + "\n" + line + "\n")
+        out = CliRunner().invoke(main, ["tournament", "import", str(trf), "--db", str(tmp_path / f"{len(what)}.sqlite3")])
+        assert out.exit_code == 1 and "line 3" in out.output and "name" in out.output, (what, out.output)
+    out = CliRunner().invoke(main, ["tournament", "add", "Open", *REAL, "--db", db])
+    assert out.exit_code == 0, out.output

@@ -45,7 +45,7 @@ from chesslaws.engines import EngineSpec
 from chesslaws.server.engines import EnginePlayers
 from chesslaws.server.engines import install as install_engines
 from chesslaws.server.rematch import install as install_rematch
-from chesslaws.server.guard import SECURITY_HEADERS, Limits, Refused, SocketLimit, strict_json
+from chesslaws.server.guard import SECURITY_HEADERS, Limits, Refused, SocketLimit, VisibleName, strict_json
 from chesslaws.server.paths import PathCheck
 from chesslaws.server.hub import MAX_BODY, ApiError, Hub, LiveGame, Subscriber, public_event
 from chesslaws.server.store import Store, dumps, open_store
@@ -68,8 +68,8 @@ class CreateGame(BaseModel):
     arbiter: Literal["present", "absent", "occasional"] = Field("present", description=(
         "present: the arbiter sees flags and illegal moves at once; absent: only the players' claims; occasional: "
         "present in the venue, he sees them when his console says he observed them ('observe')"))
-    white: str | None = Field(None, min_length=1, max_length=100)
-    black: str | None = Field(None, min_length=1, max_length=100)
+    white: VisibleName | None = Field(None, min_length=1, max_length=100)
+    black: VisibleName | None = Field(None, min_length=1, max_length=100)
     fen: str | None = Field(None, max_length=200)
     variant: Literal["standard", "chess960"] = Field(
         "standard", description="chess960: 2023 Guidelines II (the 2023 Laws only)")
@@ -140,7 +140,7 @@ class CreatedGame(BaseModel):
 class JoinSeat(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seat: Literal["white", "black"]
-    name: str = Field(min_length=1, max_length=100)
+    name: VisibleName = Field(min_length=1, max_length=100)
 
 
 class Joined(BaseModel):

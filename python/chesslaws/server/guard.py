@@ -25,9 +25,12 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 from limits import RateLimitItem, parse
+from pydantic import AfterValidator
+
+from chesslaws.names import name_problem
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
@@ -163,6 +166,18 @@ def strict_json(data: bytes | str) -> Any:
         raise Refused(400, f"the body is not valid JSON{where}") from None
     _check_strings(value, "")
     return value
+
+
+def _visible(name: str) -> str:
+    problem = name_problem(name)
+    if problem is not None:
+        raise ValueError(problem)
+    return name
+
+
+#: A name a person sees (a player's, an event's): at least one visible character, few combining marks in a
+#: row (:func:`chesslaws.names.name_problem`); a pydantic field of this type answers 422 naming itself.
+VisibleName = Annotated[str, AfterValidator(_visible)]
 
 
 # --- rate limits -----------------------------------------------------------------------------------
@@ -409,4 +424,4 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
 )
 
 __all__ = ["CSP", "ConnectionLimits", "Limits", "SocketLimit", "connection_guard", "MAX_DEPTH", "RateLimited", "RateLimiter", "Refused", "SECURITY_HEADERS",
-           "UNLIMITED", "check_text", "strict_json"]
+           "UNLIMITED", "VisibleName", "check_text", "strict_json"]

@@ -65,6 +65,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
 from chesslaws.errors import WrongState
+from chesslaws.server.guard import VisibleName
 from chesslaws.tournament.model import Regulations, Scoring, StaleTournament, Tournament, TournamentError
 from chesslaws.tournament.pairing import pair_next_round
 from chesslaws.tournament.store import TournamentStore
@@ -79,7 +80,7 @@ SETTLE = 0.1
 
 class NewPlayer(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str = Field(min_length=1, max_length=100)
+    name: VisibleName = Field(min_length=1, max_length=100)
     rating: int = Field(0, ge=0, le=3500)
     title: str = Field("", max_length=3)
     federation: str = Field("", max_length=3)
@@ -93,7 +94,7 @@ class EnteredResult(BaseModel):
 
 class NewTournament(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str = Field(min_length=1, max_length=100)
+    name: VisibleName = Field(min_length=1, max_length=100)
     system: Literal["swiss", "round-robin", "double-round-robin"] = "swiss"
     rounds: int = Field(9, ge=1, le=99)
     edition: Literal["1989", "1997", "2023"] = "2023"
