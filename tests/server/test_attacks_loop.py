@@ -4,6 +4,7 @@ request body closed, the QR code off the loop and limited, large events read onc
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import socket
 import threading
@@ -234,3 +235,59 @@ def test_invisible_names_are_refused_by_the_cli_add_and_import(tmp_path: Path) -
         assert out.exit_code == 1 and "line 3" in out.output and "name" in out.output, (what, out.output)
     out = CliRunner().invoke(main, ["tournament", "add", "Open", *REAL, "--db", db])
     assert out.exit_code == 0, out.output
+
+
+def test_qr_codes_are_made_off_the_event_loop_and_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """segno never runs on the server's event loop (a code of 300 characters holds the interpreter for
+    40 ms: eight connections asking for them cost each player seconds of clock per move); the same text
+    asked again is answered from the last codes made; an address has qr_per_address codes; a text over
+    300 characters is refused before any work, naming the field."""
+    import asyncio
+
+    import segno
+    from fastapi.testclient import TestClient
+
+    from chesslaws.server import create_app
+    from chesslaws.server.guard import UNLIMITED, Limits
+
+    on_loop: list[str] = []
+    real = segno.make
+
+    def watched(*args: Any, **kwargs: Any) -> Any:
+        try:
+            asyncio.get_running_loop()
+            on_loop.append(str(args[0])[:20])
+        except RuntimeError:
+            pass
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(segno, "make", watched)
+    link = "http://127.0.0.1:8000/game/abcdefgh#token=" + "x" * 32
+    with TestClient(create_app(str(tmp_path / "g.sqlite3"), limits=UNLIMITED)) as client:
+        first = client.post("/api/qr", json={"text": link})
+        assert first.status_code == 200 and b"<svg" in first.content
+        assert on_loop == []  # made elsewhere than on the loop
+        again = client.post("/api/qr", json={"text": link})
+        assert again.status_code == 200 and again.content == first.content
+        qr = client.app.state.qr
+        assert qr.made == 1  # the second was the kept code
+    assert on_loop == []
+
+
+def test_qr_codes_are_limited_per_address_and_in_length(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from chesslaws.server import create_app
+    from chesslaws.server.guard import UNLIMITED, Limits
+
+    limits = dataclasses.replace(UNLIMITED, qr_per_address="5/minute")
+    assert Limits().qr_per_address  # limited by default
+    link = "http://127.0.0.1:8000/game/abcdefgh#token=" + "x" * 32
+    with TestClient(create_app(str(tmp_path / "g.sqlite3"), limits=limits)) as client:
+        assert client.post("/api/qr", json={"text": link}).status_code == 200
+        assert client.post("/api/qr", json={"text": link}).status_code == 200
+        r = client.post("/api/qr", json={"text": "x" * 301})
+        assert r.status_code == 422 and r.json()["error"].startswith("text: ") and "too long" in r.text, r.text
+        assert client.post("/api/qr", json={"text": "\u20ac" * 300}).status_code == 200
+        statuses = [client.post("/api/qr", json={"text": f"{link}{i}"}).status_code for i in range(4)]
+        assert statuses == [200, 200, 429, 429], statuses  # 5 a minute (the 422 was refused before counting)
