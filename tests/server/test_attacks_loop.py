@@ -291,3 +291,83 @@ def test_qr_codes_are_limited_per_address_and_in_length(tmp_path: Path) -> None:
         assert client.post("/api/qr", json={"text": "\u20ac" * 300}).status_code == 200
         statuses = [client.post("/api/qr", json={"text": f"{link}{i}"}).status_code for i in range(4)]
         assert statuses == [200, 200, 429, 429], statuses  # 5 a minute (the 422 was refused before counting)
+
+
+def _played_event(players: int, rounds: int) -> Any:
+    from chesslaws.tournament import Regulations, Tournament, pair_next_round
+
+    t = Tournament("Big", Regulations(rounds=rounds))
+    for i in range(players):
+        t = t.add_player(f"Player {i}", 2400 - i)
+    for r in range(1, rounds + 1):
+        t = pair_next_round(t)
+        for b in t.round(r).boards:
+            t = t.set_result(r, b.table, ("1-0", "0-1", "1/2-1/2")[(b.table + r) % 3])
+    return t
+
+
+def test_reads_of_an_event_are_made_once_per_version_off_the_loop(db_url: str,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """On both stores: twenty concurrent anonymous reads of an event (JSON and TRF) make its standings
+    once, on a thread (not on the event loop: 0.4 s for 1,000 players and 11 rounds), again once after a
+    change made by another process (another connection to the database), and never per read."""
+    import asyncio
+
+    import chesslaws.tournament.live as live
+    from chesslaws.server import create_app
+    from chesslaws.server.guard import UNLIMITED
+    from chesslaws.tournament.store import TournamentStore
+
+    with TournamentStore(db_url) as other:
+        tid = other.save(_played_event(24, 3)).id
+    made: list[bool] = []
+    real = live.standings
+
+    def counted(t: Any) -> Any:
+        try:
+            asyncio.get_running_loop()
+            made.append(True)  # on the event loop
+        except RuntimeError:
+            made.append(False)
+        return real(t)
+
+    monkeypatch.setattr(live, "standings", counted)
+
+    async def main() -> None:
+        app = create_app(db_url, limits=UNLIMITED)
+        transport = httpx.ASGITransport(app=app)
+        async with app.router.lifespan_context(app), httpx.AsyncClient(transport=transport,
+                                                                     base_url="http://t") as c:
+            async def batch(path: str) -> list[bytes]:
+                rs = await asyncio.gather(*(c.get(path) for _ in range(20)))
+                assert all(r.status_code == 200 for r in rs), [r.text for r in rs if r.status_code != 200]
+                return [r.content for r in rs]
+
+            first = await batch(f"/api/tournaments/{tid}")
+            assert len(set(first)) == 1 and len(made) == 1, made
+            assert len(set(await batch(f"/api/tournaments/{tid}"))) == 1 and len(made) == 1
+            trf = await batch(f"/api/tournaments/{tid}/trf")
+            assert len(set(trf)) == 1 and trf[0].startswith(b"012 Big")
+            with TournamentStore(db_url) as other:  # another process renames the event
+                other.update(tid, lambda t: dataclasses.replace(t, name="Big Two"))
+            again = await batch(f"/api/tournaments/{tid}")
+            assert len(set(again)) == 1 and b'"name":"Big Two"' in again[0] and len(made) == 2, made
+            assert (await batch(f"/api/tournaments/{tid}/trf"))[0].startswith(b"012 Big Two")
+            assert (await c.get("/api/tournaments/abcdef")).status_code == 404
+
+    asyncio.run(main())
+    assert made == [False, False], made  # never on the loop
+
+
+def test_reads_of_an_event_are_limited_per_address(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from chesslaws.server import create_app
+    from chesslaws.server.guard import UNLIMITED, Limits
+
+    assert Limits().tournament_reads_per_address  # limited by default
+    limits = dataclasses.replace(UNLIMITED, tournament_reads_per_address="3/minute")
+    with TestClient(create_app(str(tmp_path / "g.sqlite3"), limits=limits)) as client:
+        tid = client.post("/api/tournaments", json={"name": "Open"}).json()["id"]
+        got = [client.get(f"/api/tournaments/{tid}" + ("/trf" if i % 2 else "")).status_code for i in range(5)]
+        assert got == [200, 200, 200, 429, 429], got

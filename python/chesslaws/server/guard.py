@@ -219,12 +219,16 @@ class Limits:
     #: QR codes (``POST /api/qr``) per address: a pairing sheet asks one per seat (a round of 150 boards
     #: is 300 of them); each costs the server up to 40 ms of a core.
     qr_per_address: str | None = "300/minute;3000/hour"
+    #: Anonymous reads of an event (``GET /api/tournaments/ID`` and ``.../trf``) per address: each is made
+    #: once per change of the event, but one address should not ask for thousands.
+    tournament_reads_per_address: str | None = "600/minute"
 
 
 UNLIMITED = Limits(create_per_address=None, join_per_address=None, events_per_token=None, events_per_game=None,
                    max_events_per_game=100_000, claims_per_move=0, claims_per_game=0, events_aside_per_move=0,
                    events_aside_per_game=0, sockets_per_address=None, tournaments_per_address=None,
-                   rounds_per_address=None, round_games_per_address=None, qr_per_address=None)
+                   rounds_per_address=None, round_games_per_address=None, qr_per_address=None,
+                   tournament_reads_per_address=None)
 
 
 class RateLimiter:
@@ -236,7 +240,8 @@ class RateLimiter:
         self._strategy = MovingWindowRateLimiter(self._storage)
         self._items: dict[str, list[RateLimitItem]] = {}
         for kind in ("create_per_address", "join_per_address", "events_per_token", "events_per_game",
-                     "tournaments_per_address", "rounds_per_address", "round_games_per_address", "qr_per_address"):
+                     "tournaments_per_address", "rounds_per_address", "round_games_per_address", "qr_per_address",
+                     "tournament_reads_per_address"):
             spec = getattr(limits, kind)
             self._items[kind] = [parse(part.strip()) for part in spec.split(";") if part.strip()] if spec else []
 

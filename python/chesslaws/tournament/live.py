@@ -60,7 +60,7 @@ from pathlib import Path
 from typing import Any, Callable, Literal, TypeVar
 
 from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, PlainTextResponse
+from fastapi.responses import FileResponse, PlainTextResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -76,6 +76,8 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 T = TypeVar("T")
 #: Seconds between a game's change and the tournament's look at it (changes close together make one look).
 SETTLE = 0.1
+#: Seconds between two looks at an event's unfinished games asked for by reads of it.
+READ_LOOK = 5.0
 
 
 class NewPlayer(BaseModel):
@@ -614,10 +616,65 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
         return {"id": t.id, "arbiter_token": token, "page": f"{request.base_url}tournament/{t.id}",
                 "console": f"{request.base_url}tournament/{t.id}/arbiter#token={token}", **view(t)}
 
-    @app.get("/api/tournaments/{tid}", tags=["tournaments"], summary="Rounds and standings of a tournament")
-    async def get_tournament(tid: str) -> dict[str, Any]:
+    # --- anonymous reads of an event: made once per version, off the loop (issue 36) ----------------
+    # (tournament id, "json" or "trf") -> (the version asked at, its body being made or made)
+    reads: dict[tuple[str, str], tuple[int, asyncio.Future[tuple[int, bytes, bool]]]] = {}
+    looked: dict[str, float] = {}  # tournament id -> when a read last asked for a look at its games
+
+    def stored_version(tid: str) -> int | None:
+        """The event's stored version (None if no event has this id): one small query (on a thread)."""
+        def run(cur: Any) -> Any:
+            cur.execute(store._sql("SELECT version FROM tournaments WHERE id = ?"), (tid,))
+            return cur.fetchone()
+
+        row = store._run(run)
+        return None if row is None else int(row[0])
+
+    def render(t: Tournament, kind: str) -> tuple[int, bytes, bool]:
+        """The event's body as a read answers it (on a thread: standings and crosstable of 1,000 players
+        and 11 rounds take a third of a second), with whether boards still wait for a game's result."""
+        import orjson
+
+        from chesslaws.tournament.trf import write_trf
+
+        pending = any(b.result is None and b.game_id for r in t.rounds for b in r.boards)
+        body = write_trf(t).encode() if kind == "trf" else orjson.dumps(view(t))
+        return t.version, body, pending
+
+    async def make(tid: str, kind: str) -> tuple[int, bytes, bool]:
         async with lock:
-            return view(await sync(await load(tid)))
+            t = await sync(await load(tid))
+        return await asyncio.to_thread(render, t, kind)
+
+    async def read(tid: str, kind: str, request: Request) -> bytes:
+        """The event's body for an anonymous read: the one made at its stored version if there is one, else
+        made now, once for all the reads that ask for that version meanwhile (single flight). Every change
+        of the event (here, or on another process: the database's row) raises its version, so no body
+        outlives its version. A read also asks, at most every few seconds, for a look at the games whose
+        results the event still waits for (a game that ended on another process or before a restart)."""
+        import time
+
+        _check_tid(tid)
+        hub.rate.hit("tournament_reads_per_address", address(request))
+        version = await db(lambda: stored_version(tid))
+        key = (tid, kind)
+        if version is None:  # a name rather than an id, or no such event: read as before (404 if none)
+            return (await make(tid, kind))[1]
+        held = reads.get(key)
+        if held is None or held[0] != version or (held[1].done() and held[1].exception() is not None):
+            held = (version, asyncio.ensure_future(make(tid, kind)))
+            reads[key] = held
+        made_at, body, pending = await asyncio.shield(held[1])
+        if made_at != version:  # the read itself took results from games (a new version): kept under it
+            reads[key] = (made_at, held[1])
+        if pending and time.monotonic() - looked.get(tid, 0.0) > READ_LOOK:
+            looked[tid] = time.monotonic()
+            poke(tid)
+        return body
+
+    @app.get("/api/tournaments/{tid}", tags=["tournaments"], summary="Rounds and standings of a tournament")
+    async def get_tournament(tid: str, request: Request) -> Response:
+        return Response(await read(tid, "json", request), media_type="application/json")
 
     @app.post("/api/tournaments/{tid}/players", status_code=201, tags=["tournaments"],
               summary="Register a player (before round 1 is paired)")
@@ -668,12 +725,9 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
 
     @app.get("/api/tournaments/{tid}/trf", tags=["tournaments"], summary="The event in FIDE's TRF-16",
              response_class=PlainTextResponse)
-    async def trf(tid: str) -> PlainTextResponse:
-        from chesslaws.tournament.trf import write_trf
-
-        async with lock:
-            t = await sync(await load(tid))
-        return PlainTextResponse(write_trf(t), headers={"content-disposition": f'inline; filename="{t.id}.trf"'})
+    async def trf(tid: str, request: Request) -> PlainTextResponse:
+        body = await read(tid, "trf", request)
+        return PlainTextResponse(body, headers={"content-disposition": f'inline; filename="{tid}.trf"'})
 
     @app.get("/api/tournaments/{tid}/players/{number}", tags=["tournaments"],
              summary="A player's own view: the current game's link and the results (the player's token as Bearer)")
