@@ -147,8 +147,9 @@ class Feel:
         row.refused += self.refused
         if self.reasons:
             row.notes.append("the players' moves refused: " + "; ".join(f"{k} x{v}" for k, v in self.reasons.items()))
-        if loaded and statistics.median(loaded) > 100:
-            row.achieved = f"a player loses {statistics.median(loaded):.0f} ms of clock per move (median)"
+        if loaded and (statistics.median(loaded) > 100 or max(loaded) > 1000):
+            row.achieved = (f"a player loses {statistics.median(loaded):.0f} ms of clock per move (median), "
+                            f"{max(loaded):.0f} ms at most")
 
 
 def _with_feel(name: str, db: str, attack: Callable[[Server, Row, Feel], None], quiet: float = 4.0) -> Row:

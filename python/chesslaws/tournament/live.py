@@ -56,6 +56,7 @@ import hashlib
 import hmac
 import re
 import secrets
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Callable, Literal, TypeVar
 
@@ -78,6 +79,8 @@ T = TypeVar("T")
 SETTLE = 0.1
 #: Seconds between two looks at an event's unfinished games asked for by reads of it.
 READ_LOOK = 5.0
+#: Bodies of events' reads kept (JSON and TRF count one each): an event of 3,000 players x 40 rounds is several MB.
+READS_KEPT = 16
 
 
 class NewPlayer(BaseModel):
@@ -618,7 +621,8 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
 
     # --- anonymous reads of an event: made once per version, off the loop (issue 36) ----------------
     # (tournament id, "json" or "trf") -> (the version asked at, its body being made or made)
-    reads: dict[tuple[str, str], tuple[int, asyncio.Future[tuple[int, bytes, bool]]]] = {}
+    # (the last READS_KEPT bodies read, the least recently read dropped first: the memory they hold is bounded)
+    reads: OrderedDict[tuple[str, str], tuple[int, asyncio.Future[tuple[int, bytes, bool]]]] = OrderedDict()
     looked: dict[str, float] = {}  # tournament id -> when a read last asked for a look at its games
 
     def stored_version(tid: str) -> int | None:
@@ -661,9 +665,13 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
         if version is None:  # a name rather than an id, or no such event: read as before (404 if none)
             return (await make(tid, kind))[1]
         held = reads.get(key)
+        if held is not None:
+            reads.move_to_end(key)
         if held is None or held[0] != version or (held[1].done() and held[1].exception() is not None):
             held = (version, asyncio.ensure_future(make(tid, kind)))
             reads[key] = held
+            while len(reads) > READS_KEPT:
+                reads.popitem(last=False)  # a read still waiting on it keeps its own reference
         made_at, body, pending = await asyncio.shield(held[1])
         if made_at != version:  # the read itself took results from games (a new version): kept under it
             reads[key] = (made_at, held[1])
