@@ -371,3 +371,41 @@ def test_reads_of_an_event_are_limited_per_address(tmp_path: Path) -> None:
         tid = client.post("/api/tournaments", json={"name": "Open"}).json()["id"]
         got = [client.get(f"/api/tournaments/{tid}" + ("/trf" if i % 2 else "")).status_code for i in range(5)]
         assert got == [200, 200, 200, 429, 429], got
+
+
+def test_a_players_own_view_makes_the_standings_off_the_loop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from urllib.parse import urlparse
+
+    from fastapi.testclient import TestClient
+
+    import chesslaws.tournament.live as live
+    from chesslaws.server import create_app
+    from chesslaws.server.guard import UNLIMITED
+    from chesslaws.tournament.store import TournamentStore
+
+    db = str(tmp_path / "g.sqlite3")
+    with TournamentStore(db) as store:
+        tid = store.save(_played_event(12, 2)).id
+        store.set_arbiter_token_hash(tid, live._hash("the-arbiter"))
+    on_loop: list[bool] = []
+    real = live.standings
+
+    def counted(t: Any) -> Any:
+        try:
+            asyncio.get_running_loop()
+            on_loop.append(True)
+        except RuntimeError:
+            on_loop.append(False)
+        return real(t)
+
+    import asyncio
+
+    monkeypatch.setattr(live, "standings", counted)
+    with TestClient(create_app(db, limits=UNLIMITED)) as c:
+        console = c.get(f"/api/tournaments/{tid}/console", headers={"authorization": "Bearer the-arbiter"}).json()
+        page = console["players"][0]["page"]
+        token = urlparse(page).fragment.split("token=", 1)[1]
+        on_loop.clear()
+        mine = c.get(f"/api/tournaments/{tid}/players/1", headers={"authorization": f"Bearer {token}"})
+        assert mine.status_code == 200 and mine.json()["standing"]["start_number"] == 1, mine.text
+    assert on_loop == [False], on_loop
