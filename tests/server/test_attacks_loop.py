@@ -14,6 +14,7 @@ from urllib.parse import quote
 
 import httpx
 import pytest
+from conftest import needs_chromium
 
 from chesslaws.server.store import StoreLocked, open_store
 
@@ -45,7 +46,7 @@ def test_every_name_of_a_sqlite_file_meets_its_lock(tmp_path: Path) -> None:
 class _GuardedServer:
     """uvicorn in a thread with the server's connection guard (``limits``), on a free loopback port."""
 
-    def __init__(self, db: str, limits: Any) -> None:
+    def __init__(self, db: str, limits: Any, app_limits: Any = None) -> None:
         import uvicorn
 
         from chesslaws.server import create_app
@@ -55,7 +56,7 @@ class _GuardedServer:
 
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(create_app(db, limits=UNLIMITED), host="127.0.0.1", port=self.port,
+        config = uvicorn.Config(create_app(db, limits=app_limits or UNLIMITED), host="127.0.0.1", port=self.port,
                                 log_level="warning", http=connection_guard(limits))
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -409,3 +410,19 @@ def test_a_players_own_view_makes_the_standings_off_the_loop(tmp_path: Path, mon
         mine = c.get(f"/api/tournaments/{tid}/players/1", headers={"authorization": f"Bearer {token}"})
         assert mine.status_code == 200 and mine.json()["standing"]["start_number"] == 1, mine.text
     assert on_loop == [False], on_loop
+
+
+@needs_chromium
+def test_the_pages_ask_again_for_a_qr_code_when_told_to_wait(tmp_path: Path, browser: Any) -> None:
+    """A pairing sheet of more than 150 boards asks for more QR codes than an address has a minute: the
+    pages' TL.qrSvg waits as the 429 says (Retry-After) and asks again, rather than failing the sheet."""
+    from chesslaws.server.guard import UNLIMITED, ConnectionLimits
+
+    limits = dataclasses.replace(UNLIMITED, qr_per_address="2/second")
+    with _GuardedServer(str(tmp_path / "g.sqlite3"), ConnectionLimits(), limits) as srv:
+        page = browser.new_page()
+        page.goto(srv.url + "/")
+        page.wait_for_function("typeof TL !== 'undefined'")
+        got = page.evaluate("Promise.all([0, 1, 2, 3, 4].map((i) => TL.qrSvg('http://x/game/abc#token=' + i)))")
+        assert len(got) == 5 and all(src.startswith("data:image/svg+xml") for src in got), got
+        page.close()
