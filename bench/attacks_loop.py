@@ -15,6 +15,8 @@
     ``tournament add``: how many were accepted (and whether real names such as Zoë still are);
 15. the SQLite lock under other names: a server on ``file:PATH``, then a second on ``file:PATH?mode=rwc``,
     ``sqlite:///PATH``, the plain path and a relative one: does any start?
+16. attack 10 from 8 addresses (one connection each): the per-address limit no longer bounds it, what
+    is left is where the codes are made.
 
 Run from the repository: ``python bench/bench_attack.py --only 10,11,12,13,14,15`` (the installed package),
 or with ``PYTHONPATH=python`` (the checkout).
@@ -175,11 +177,13 @@ def _with_feel(name: str, db: str, attack: Callable[[Server, Row, Feel], None], 
     return row
 
 
-def _flood(seconds: float, conns: int, one: Callable[[httpx.AsyncClient], Any]) -> dict[int, int]:
+def _flood(seconds: float, conns: int, one: Callable[[httpx.AsyncClient], Any], spread: bool = False) -> dict[int, int]:
+    """``conns`` connections from one address (``OTHER``), or each from its own (``spread``)."""
     statuses: dict[int, int] = {}
 
-    async def worker() -> None:
-        async with httpx.AsyncClient(timeout=120, transport=httpx.AsyncHTTPTransport(local_address=OTHER)) as c:
+    async def worker(k: int) -> None:
+        source = f"127.0.0.{100 + k}" if spread else OTHER
+        async with httpx.AsyncClient(timeout=120, transport=httpx.AsyncHTTPTransport(local_address=source)) as c:
             end = time.monotonic() + seconds
             while time.monotonic() < end:
                 try:
@@ -192,7 +196,7 @@ def _flood(seconds: float, conns: int, one: Callable[[httpx.AsyncClient], Any]) 
                     statuses[0] = statuses.get(0, 0) + 1
 
     async def main() -> None:
-        await asyncio.gather(*(worker() for _ in range(conns)))
+        await asyncio.gather(*(worker(k) for k in range(conns)))
 
     asyncio.run(main())
     return statuses
@@ -201,7 +205,7 @@ def _flood(seconds: float, conns: int, one: Callable[[httpx.AsyncClient], Any]) 
 # --- 10: QR flood -----------------------------------------------------------------------------------
 
 
-def attack_qr(args: argparse.Namespace, tmp: str) -> Row:
+def attack_qr(args: argparse.Namespace, tmp: str, spread: bool = False) -> Row:
     def body(srv: Server, row: Row, feel: Feel) -> None:
         length = 1000
         if httpx.post(srv.base + "/api/qr", json={"text": "x" * 1000}, timeout=60).status_code == 422:
@@ -212,12 +216,13 @@ def attack_qr(args: argparse.Namespace, tmp: str) -> Row:
             n[0] += 1
             return c.post(srv.base + "/api/qr", json={"text": f"{n[0]:06d}" + "x" * (length - 6)})
 
-        statuses = _flood(args.loop_seconds, 8, one)
+        statuses = _flood(args.loop_seconds, 8, one, spread)
         row.requests = sum(statuses.values())
-        row.notes.append(f"QR texts of {length} characters from 8 connections: "
+        row.notes.append(f"QR texts of {length} characters from 8 connections ({'8 addresses' if spread else 'one address'}): "
                          + ", ".join(f"{k}x{v}" for k, v in sorted(statuses.items())))
 
-    return _with_feel("10 QR flood", os.path.join(tmp, "qr.sqlite3"), body)
+    name = "16 QR flood from 8 addresses" if spread else "10 QR flood"
+    return _with_feel(name, os.path.join(tmp, f"qr{int(spread)}.sqlite3"), body)
 
 
 # --- 11: large-event reads --------------------------------------------------------------------------
@@ -481,5 +486,5 @@ def attack_uri_lock(args: argparse.Namespace, tmp: str) -> Row:
 
 PLAN: list[tuple[int, Callable[[argparse.Namespace, str], Row]]] = [
     (10, attack_qr), (11, attack_reads), (12, attack_slow_body), (13, attack_nul_ids), (14, attack_names),
-    (15, attack_uri_lock),
+    (15, attack_uri_lock), (16, lambda args, tmp: attack_qr(args, tmp, spread=True)),
 ]
