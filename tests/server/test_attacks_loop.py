@@ -19,6 +19,25 @@ from conftest import needs_chromium
 from chesslaws.server.store import StoreLocked, open_store
 
 
+def _run_async(coro: Any) -> None:
+    """``asyncio.run(coro)`` on a thread of its own (the module's browser keeps a loop in this one)."""
+    import asyncio
+
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(coro)
+        except BaseException as err:  # noqa: BLE001 - raised again in the test's thread
+            failed.append(err)
+
+    t = threading.Thread(target=run)
+    t.start()
+    t.join()
+    if failed:
+        raise failed[0]
+
+
 def _names(tmp_path: Path, db: Path) -> list[str]:
     rel = os.path.relpath(db, os.getcwd())
     link = tmp_path / "link.sqlite3"
@@ -356,7 +375,7 @@ def test_reads_of_an_event_are_made_once_per_version_off_the_loop(db_url: str,
             assert (await batch(f"/api/tournaments/{tid}/trf"))[0].startswith(b"012 Big Two")
             assert (await c.get("/api/tournaments/abcdef")).status_code == 404
 
-    asyncio.run(main())
+    _run_async(main())
     assert made == [False, False], made  # never on the loop
 
 
@@ -426,3 +445,34 @@ def test_the_pages_ask_again_for_a_qr_code_when_told_to_wait(tmp_path: Path, bro
         got = page.evaluate("Promise.all([0, 1, 2, 3, 4].map((i) => TL.qrSvg('http://x/game/abc#token=' + i)))")
         assert len(got) == 5 and all(src.startswith("data:image/svg+xml") for src in got), got
         page.close()
+
+
+def test_event_reads_keep_few_bodies_and_make_a_failed_one_again() -> None:
+    import asyncio
+
+    from chesslaws.tournament.reads import EventReads
+
+    made: list[str] = []
+    fail = {"c"}
+    looked: list[str] = []
+
+    async def make(tid: str, kind: str) -> tuple[int, bytes, bool]:
+        made.append(tid)
+        await asyncio.sleep(0)
+        if tid in fail:
+            fail.discard(tid)
+            raise OSError("the database is away")
+        return 1, tid.encode(), tid == "b"
+
+    async def main() -> None:
+        reads = EventReads(make, looked.append, kept=2, look_every=3600)
+        assert await asyncio.gather(*(reads.read("a", "json", 1) for _ in range(5))) == [b"a"] * 5
+        assert await reads.read("b", "json", 1) == b"b" and await reads.read("b", "json", 1) == b"b"
+        assert made == ["a", "b"] and looked == ["b"]  # b waits for results: one look, not one per read
+        with pytest.raises(OSError):
+            await reads.read("c", "json", 1)
+        assert await reads.read("c", "json", 1) == b"c"  # the failed making is not kept
+        assert await reads.read("a", "json", 1) == b"a"  # a was dropped (two kept: b, c): made again
+        assert made == ["a", "b", "c", "c", "a"]
+
+    _run_async(main())

@@ -56,7 +56,6 @@ import hashlib
 import hmac
 import re
 import secrets
-from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Callable, Literal, TypeVar
 
@@ -69,6 +68,7 @@ from chesslaws.errors import WrongState
 from chesslaws.server.guard import VisibleName
 from chesslaws.tournament.model import Regulations, Scoring, StaleTournament, Tournament, TournamentError
 from chesslaws.tournament.pairing import pair_next_round
+from chesslaws.tournament.reads import EventReads, Made, render, stored_version
 from chesslaws.tournament.store import TournamentStore
 from chesslaws.tournament.tiebreaks import crosstable, standings
 
@@ -620,65 +620,21 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
                 "console": f"{request.base_url}tournament/{t.id}/arbiter#token={token}", **view(t)}
 
     # --- anonymous reads of an event: made once per version, off the loop (issue 36) ----------------
-    # (tournament id, "json" or "trf") -> (the version asked at, its body being made or made)
-    # (the last READS_KEPT bodies read, the least recently read dropped first: the memory they hold is bounded)
-    reads: OrderedDict[tuple[str, str], tuple[int, asyncio.Future[tuple[int, bytes, bool]]]] = OrderedDict()
-    looked: dict[str, float] = {}  # tournament id -> when a read last asked for a look at its games
-
-    def stored_version(tid: str) -> int | None:
-        """The event's stored version (None if no event has this id): one small query (on a thread)."""
-        def run(cur: Any) -> Any:
-            cur.execute(store._sql("SELECT version FROM tournaments WHERE id = ?"), (tid,))
-            return cur.fetchone()
-
-        row = store._run(run)
-        return None if row is None else int(row[0])
-
-    def render(t: Tournament, kind: str) -> tuple[int, bytes, bool]:
-        """The event's body as a read answers it (on a thread: standings and crosstable of 1,000 players
-        and 11 rounds take a third of a second), with whether boards still wait for a game's result."""
-        import orjson
-
-        from chesslaws.tournament.trf import write_trf
-
-        pending = any(b.result is None and b.game_id for r in t.rounds for b in r.boards)
-        body = write_trf(t).encode() if kind == "trf" else orjson.dumps(view(t))
-        return t.version, body, pending
-
-    async def make(tid: str, kind: str) -> tuple[int, bytes, bool]:
+    async def make(tid: str, kind: str) -> Made:
         async with lock:
             t = await sync(await load(tid))
-        return await asyncio.to_thread(render, t, kind)
+        return await asyncio.to_thread(render, t, kind, view)
+
+    reads = EventReads(make, poke, kept=READS_KEPT, look_every=READ_LOOK)
 
     async def read(tid: str, kind: str, request: Request) -> bytes:
-        """The event's body for an anonymous read: the one made at its stored version if there is one, else
-        made now, once for all the reads that ask for that version meanwhile (single flight). Every change
-        of the event (here, or on another process: the database's row) raises its version, so no body
-        outlives its version. A read also asks, at most every few seconds, for a look at the games whose
-        results the event still waits for (a game that ended on another process or before a restart)."""
-        import time
-
+        """The event's body for an anonymous read (:class:`reads.EventReads`), limited per address."""
         _check_tid(tid)
         hub.rate.hit("tournament_reads_per_address", address(request))
-        version = await db(lambda: stored_version(tid))
-        key = (tid, kind)
+        version = await db(lambda: stored_version(store, tid))
         if version is None:  # a name rather than an id, or no such event: read as before (404 if none)
             return (await make(tid, kind))[1]
-        held = reads.get(key)
-        if held is not None:
-            reads.move_to_end(key)
-        if held is None or held[0] != version or (held[1].done() and held[1].exception() is not None):
-            held = (version, asyncio.ensure_future(make(tid, kind)))
-            reads[key] = held
-            while len(reads) > READS_KEPT:
-                reads.popitem(last=False)  # a read still waiting on it keeps its own reference
-        made_at, body, pending = await asyncio.shield(held[1])
-        if made_at != version:  # the read itself took results from games (a new version): kept under it
-            reads[key] = (made_at, held[1])
-        if pending and time.monotonic() - looked.get(tid, 0.0) > READ_LOOK:
-            looked[tid] = time.monotonic()
-            poke(tid)
-        return body
+        return await reads.read(tid, kind, version)
 
     @app.get("/api/tournaments/{tid}", tags=["tournaments"], summary="Rounds and standings of a tournament")
     async def get_tournament(tid: str, request: Request) -> Response:
