@@ -228,6 +228,8 @@ def test_invisible_names_are_refused_by_the_api_and_real_ones_kept(client: Any) 
         assert r.status_code == 422 and "players.1.name" in r.json()["error"], (what, r.text)
         r = client.post(f"/api/tournaments/{t['id']}/players", json={"name": name}, headers=arbiter)
         assert r.status_code == 422 and "name" in r.json()["error"], (what, r.text)
+        r = client.post("/api/engines/games", json={"engine": "stockfish", "name": name})
+        assert r.status_code == 422 and r.json()["error"].startswith("name"), (what, r.text)
     for name in REAL:
         g = client.post("/api/games", json={"white": name, "black": "B"})
         assert g.status_code == 201 and g.json()["state"]["white"] == name, g.text
