@@ -21,7 +21,6 @@ Routes (JSON unless said otherwise; a seat token goes in ``Authorization: Bearer
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 import logging
 import secrets
@@ -35,17 +34,19 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from chesslaws.events import RANGES, SCHEMAS
+from chesslaws.qrcode import MAX_TEXT, QrBusy, QrMaker, QrTooLong
 from chesslaws.server.export import export_pgn
 from chesslaws.engines import EngineSpec
 from chesslaws.server.engines import EnginePlayers
 from chesslaws.server.engines import install as install_engines
 from chesslaws.server.rematch import install as install_rematch
-from chesslaws.server.guard import SECURITY_HEADERS, Limits, Refused, SocketLimit, strict_json
+from chesslaws.server.guard import SECURITY_HEADERS, Limits, Refused, SocketLimit, VisibleName, strict_json
+from chesslaws.server.paths import PathCheck
 from chesslaws.server.hub import MAX_BODY, ApiError, Hub, LiveGame, Subscriber, public_event
 from chesslaws.server.store import Store, dumps, open_store
 
@@ -67,8 +68,8 @@ class CreateGame(BaseModel):
     arbiter: Literal["present", "absent", "occasional"] = Field("present", description=(
         "present: the arbiter sees flags and illegal moves at once; absent: only the players' claims; occasional: "
         "present in the venue, he sees them when his console says he observed them ('observe')"))
-    white: str | None = Field(None, min_length=1, max_length=100)
-    black: str | None = Field(None, min_length=1, max_length=100)
+    white: VisibleName | None = Field(None, min_length=1, max_length=100)
+    black: VisibleName | None = Field(None, min_length=1, max_length=100)
     fen: str | None = Field(None, max_length=200)
     variant: Literal["standard", "chess960"] = Field(
         "standard", description="chess960: 2023 Guidelines II (the 2023 Laws only)")
@@ -131,7 +132,16 @@ def fair_start(body: CreateGame) -> tuple[bool, bool]:
 
 class QrText(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    text: str = Field(min_length=1, max_length=1000, description="what the QR code holds, e.g. a seat link")
+    text: str = Field(min_length=1, description=f"what the QR code holds, e.g. a seat link (at most {MAX_TEXT} "
+                                                "characters)")
+
+    @field_validator("text")
+    @classmethod
+    def _short(cls, text: str) -> str:
+        if len(text) > MAX_TEXT:
+            raise ValueError(f"too long for a QR code here: {len(text)} characters, at most {MAX_TEXT} (a seat "
+                             "link has fewer than 200)")
+        return text
 
 
 class CreatedGame(BaseModel):
@@ -144,7 +154,7 @@ class CreatedGame(BaseModel):
 class JoinSeat(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seat: Literal["white", "black"]
-    name: str = Field(min_length=1, max_length=100)
+    name: VisibleName = Field(min_length=1, max_length=100)
     arbiter_is_a_player: bool = Field(False, description=(
         "true: the player knows that the game's creator, his opponent, holds its arbiter's link (the state's "
         "arbiter_is_a_player); such a game refuses a join without it"))
@@ -307,6 +317,7 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
     played against (:mod:`chesslaws.server.engines`)."""
     store = db if isinstance(db, Store) else open_store(db)
     hub = Hub(store, limits)
+    qr = QrMaker()
     players = EnginePlayers(hub, engines, engine_pool)  # issue 19: engines as players
 
     @asynccontextmanager
@@ -315,6 +326,7 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
         await players.start()
         yield
         await players.stop()
+        await asyncio.to_thread(qr.close)
         await hub.stop()
 
     app = FastAPI(
@@ -326,9 +338,11 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
         redoc_url=None,
     )
     app.state.hub = hub
+    app.state.qr = qr
     app.state.engines = players
     install_engines(app, hub, players)
     install_rematch(app, hub, players)
+    app.add_middleware(PathCheck)  # issue 36: ids and numbers in paths, before tokens and stores
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     app.add_middleware(SocketLimit, per_address=hub.limits.sockets_per_address)  # issue 30: idle sockets
     bearer = HTTPBearer(auto_error=False, description="the secret token of a seat (white, black or arbiter)")
@@ -398,16 +412,16 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
 
     @app.post("/api/qr", tags=["games"], summary="A QR code (SVG) of a text, e.g. a seat link for a phone",
               response_class=Response, responses={200: {"content": {"image/svg+xml": {}}}, **ERRORS})
-    async def qr_code(body: QrText) -> Response:
-        import segno
-
-        buf = io.BytesIO()
+    async def qr_code(body: QrText, request: Request) -> Response:
+        # issue 36: limited per address, made in a child process (never on this loop), the last ones kept
+        hub.rate.hit("qr_per_address", address(request))
         try:
-            code = segno.make(body.text, error="m", micro=False)
-        except segno.DataOverflowError:
+            svg = await qr.svg(body.text)
+        except QrTooLong:
             raise ApiError(422, "text: too long for a QR code") from None
-        code.save(buf, kind="svg", scale=6, border=2, dark="#111", light="#fff", xmldecl=False)
-        return Response(buf.getvalue(), media_type="image/svg+xml", headers={"cache-control": "no-store"})
+        except QrBusy:
+            raise ApiError(503, "the server is making other QR codes: try again in a moment", retry_after=1) from None
+        return Response(svg, media_type="image/svg+xml", headers={"cache-control": "no-store"})
 
     @app.get("/api/games", tags=["games"], summary="List the games, newest first, a page at a time",
              responses=ERRORS)

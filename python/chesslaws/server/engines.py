@@ -38,6 +38,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from chesslaws.clock import Clock
 from chesslaws.engines import EngineCrashed, EngineError, EngineSpec, Go, UciEngine, go_for
 from chesslaws.errors import InvalidInput
+from chesslaws.server.guard import VisibleName
 from chesslaws.server.hub import ApiError, Hub, LiveGame, Subscriber, seen_at
 
 if TYPE_CHECKING:
@@ -515,7 +516,7 @@ class EngineGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
     engine: str = Field(max_length=100)
     color: Literal["white", "black", "random"] = Field("white", description="the person's colour")
-    name: str = Field("You", min_length=1, max_length=100, description="the person's name")
+    name: VisibleName = Field("You", min_length=1, max_length=100, description="the person's name")
     strength: StrengthIn = StrengthIn()
     time_control: str = Field("300+3", max_length=200, description="e.g. 300+3, 40/5400+30:1800+30, 300d5")
     edition: Literal["1989", "1997", "2023"] = "2023"

@@ -25,9 +25,12 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 from limits import RateLimitItem, parse
+from pydantic import AfterValidator
+
+from chesslaws.names import name_problem
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
@@ -165,6 +168,18 @@ def strict_json(data: bytes | str) -> Any:
     return value
 
 
+def _visible(name: str) -> str:
+    problem = name_problem(name)
+    if problem is not None:
+        raise ValueError(problem)
+    return name
+
+
+#: A name a person sees (a player's, an event's): at least one visible character, few combining marks in a
+#: row (:func:`chesslaws.names.name_problem`); a pydantic field of this type answers 422 naming itself.
+VisibleName = Annotated[str, AfterValidator(_visible)]
+
+
 # --- rate limits -----------------------------------------------------------------------------------
 
 
@@ -210,13 +225,19 @@ class Limits:
     #: of a list (squares, a written game score).
     text_chars: int = 500
     list_items: int = 3000
+    #: QR codes (``POST /api/qr``) per address: a pairing sheet asks one per seat (a round of 150 boards
+    #: is 300 of them); each costs the server up to 40 ms of a core.
+    qr_per_address: str | None = "300/minute;3000/hour"
+    #: Anonymous reads of an event (``GET /api/tournaments/ID`` and ``.../trf``) per address: each is made
+    #: once per change of the event, but one address should not ask for thousands.
+    tournament_reads_per_address: str | None = "600/minute"
 
 
 UNLIMITED = Limits(create_per_address=None, join_per_address=None, events_per_token=None, events_per_game=None,
                    max_events_per_game=100_000, claims_per_move=0, claims_per_game=0, events_aside_per_move=0,
                    events_aside_per_game=0, sockets_per_address=None, tournaments_per_address=None,
                    rounds_per_address=None, round_games_per_address=None, signatures_per_game=0,
-                   recourse_per_game=0)
+                   recourse_per_game=0, qr_per_address=None, tournament_reads_per_address=None)
 
 
 class RateLimiter:
@@ -228,7 +249,8 @@ class RateLimiter:
         self._strategy = MovingWindowRateLimiter(self._storage)
         self._items: dict[str, list[RateLimitItem]] = {}
         for kind in ("create_per_address", "join_per_address", "events_per_token", "events_per_game",
-                     "tournaments_per_address", "rounds_per_address", "round_games_per_address"):
+                     "tournaments_per_address", "rounds_per_address", "round_games_per_address", "qr_per_address",
+                     "tournament_reads_per_address"):
             spec = getattr(limits, kind)
             self._items[kind] = [parse(part.strip()) for part in spec.split(";") if part.strip()] if spec else []
 
@@ -265,6 +287,9 @@ class ConnectionLimits:
     keep_alive_timeout: float = 5.0
     #: HTTP connections open at once from one address (not counting configured proxies); None: no limit.
     connections_per_address: int | None = 100
+    #: Seconds from the end of a request's headers to the end of its body (a body sent a byte at a time
+    #: is answered 408 and its connection closed, not held for hours).
+    body_timeout: float = 20.0
 
 
 def connection_guard(limits: ConnectionLimits, trusted: frozenset[str] = frozenset()) -> type[Any]:
@@ -272,18 +297,25 @@ def connection_guard(limits: ConnectionLimits, trusted: frozenset[str] = frozens
     must be complete within ``limits.header_timeout`` seconds of its first byte (or of the connection's
     opening), else the connection is closed; and an address (other than the proxies in ``trusted``)
     holding ``limits.connections_per_address`` connections has the next one closed at once. A connection
-    upgraded to a WebSocket leaves this count (the app's :class:`SocketLimit` counts sockets)."""
+    upgraded to a WebSocket leaves this count (the app's :class:`SocketLimit` counts sockets). A request's
+    body must then be complete within ``limits.body_timeout`` seconds of its headers, else it is answered
+    408 (if nothing was answered yet) and the connection is closed."""
     from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
     open_by_address: dict[str, int] = {}
     cap = limits.connections_per_address
     timeout = limits.header_timeout
+    body_timeout = limits.body_timeout
     base: Any = AutoHTTPProtocol
+    too_slow = json.dumps({"error": f"the request body did not arrive within {body_timeout:g} s", "status": 408})
+    answer_408 = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\ncontent-length: "
+                  + str(len(too_slow)).encode() + b"\r\nconnection: close\r\n\r\n" + too_slow.encode())
 
     class GuardedHTTP(base):  # type: ignore[misc]
         _guard_host: str | None = None
         _guard_timer: Any = None
         _guard_cycle: Any = None
+        _guard_body: Any = None
 
         def connection_made(self, transport: Any) -> None:
             peer = transport.get_extra_info("peername")
@@ -312,8 +344,24 @@ def connection_guard(limits: ConnectionLimits, trusted: frozenset[str] = frozens
             if not self.transport.is_closing():
                 self.transport.abort()
 
+        def _body_too_slow(self) -> None:
+            self._guard_body = None
+            if self.transport.is_closing():
+                return
+            cycle = self.cycle
+            if cycle is not None and not cycle.response_started:
+                cycle.response_started = True  # the app's own answer, if it comes, is not sent after this one
+                self.transport.write(answer_408)
+            self.transport.close()
+
+        def _body_done(self) -> None:
+            if self._guard_body is not None:
+                self._guard_body.cancel()
+                self._guard_body = None
+
         def _release(self) -> None:
             self._disarm()
+            self._body_done()
             host, self._guard_host = self._guard_host, None
             if host is not None:
                 left = open_by_address.get(host, 1) - 1
@@ -328,8 +376,15 @@ def connection_guard(limits: ConnectionLimits, trusted: frozenset[str] = frozens
             super().data_received(data)
             if self.transport.get_protocol() is not self:  # upgraded to a WebSocket
                 self._release()
-            elif self.cycle is not self._guard_cycle:  # the request's headers are complete
+                return
+            if self.cycle is not self._guard_cycle:  # the request's headers are complete
                 self._disarm()
+                self._guard_cycle = self.cycle
+                self._body_done()
+                if self.cycle is not None and self.cycle.more_body:  # its body must follow in time
+                    self._guard_body = self.loop.call_later(body_timeout, self._body_too_slow)
+            if self._guard_body is not None and (self.cycle is None or not self.cycle.more_body):
+                self._body_done()  # the body is complete
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._release()
@@ -386,4 +441,4 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
 )
 
 __all__ = ["CSP", "ConnectionLimits", "Limits", "SocketLimit", "connection_guard", "MAX_DEPTH", "RateLimited", "RateLimiter", "Refused", "SECURITY_HEADERS",
-           "UNLIMITED", "check_text", "strict_json"]
+           "UNLIMITED", "VisibleName", "check_text", "strict_json"]

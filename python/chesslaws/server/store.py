@@ -835,6 +835,31 @@ class _Listener:
         self.thread.join(5)
 
 
+def sqlite_file(name: str) -> str | None:
+    """The file a SQLite name opens (None for an in-memory database), as SQLite reads it: a plain path,
+    or a ``file:`` URI (``file:PATH``, ``file:///PATH``, ``file://localhost/PATH``; percent-escapes
+    decoded; the query string, e.g. ``?mode=rwc&cache=shared``, and a fragment left out; ``mode=memory``
+    or ``:memory:`` is in memory). So that every name of one file leads to the one lock on it."""
+    from urllib.parse import parse_qs, unquote
+
+    if name in ("", ":memory:"):
+        return None
+    if not name.startswith("file:"):
+        return name
+    rest = name[len("file:"):].split("#", 1)[0]
+    rest, _, query = rest.partition("?")
+    if rest.startswith("//"):
+        authority, slash, path = rest[2:].partition("/")
+        if authority not in ("", "localhost"):
+            raise StoreError(f"{name}: a file: URI names a file on this machine (authority '' or localhost, "
+                             f"not {authority!r})")
+        rest = slash + path
+    path = unquote(rest)
+    if path in ("", ":memory:") or "memory" in parse_qs(query).get("mode", []):
+        return None
+    return path
+
+
 def _lock_file(path: str) -> Any:
     """Takes the lock that keeps a second server off this SQLite file: an exclusive ``flock`` on the
     database file itself, held while the store is open (the operating system releases it if the process
@@ -843,9 +868,10 @@ def _lock_file(path: str) -> Any:
     independent of this one.)"""
     import fcntl
 
-    if path == ":memory:" or path.startswith("file:"):
-        return open(os.devnull, "rb")  # nothing to share
-    handle = open(path, "a+b")  # noqa: SIM115 - held until close(); creates the file (an empty database)
+    target = sqlite_file(path)
+    if target is None:
+        return open(os.devnull, "rb")  # an in-memory database: nothing to share
+    handle = open(target, "a+b")  # noqa: SIM115 - held until close(); creates the file (an empty database)
     try:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Mapping, get_args
 
 from chesslaws.errors import InvalidInput, WrongState
+from chesslaws.names import name_problem
 
 BoardResult = Literal["1-0", "0-1", "1/2-1/2", "0-0", "+-", "-+", "--"]
 BOARD_RESULTS: tuple[str, ...] = get_args(BoardResult)
@@ -83,6 +84,15 @@ class StaleTournament(WrongState):
 
 def _fail(message: str) -> TournamentError:
     return TournamentError(message)
+
+
+def check_name(name: str, field: str = "name") -> str:
+    """``name`` if a person can see it (:func:`chesslaws.names.name_problem`), else a TournamentError naming
+    the field: for the event's name and its players' names, from the API, the command line or a file."""
+    problem = name_problem(name)
+    if problem is not None:
+        raise _fail(f"field {field!r}: {problem} in {name[:40]!r}")
+    return name
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,6 +401,7 @@ class Tournament:
             raise WrongState("players are registered before round 1 is paired")
         if not name.strip():
             raise _fail("field 'name': empty")
+        check_name(name)
         if not 0 <= rating <= 3500:
             raise _fail(f"player {name!r}: field 'rating' {rating} is out of 0..3500")
         p = Player(len(self.players) + 1, name.strip(), rating, title, federation, fide_id, sex, birth)

@@ -34,6 +34,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from chesslaws.names import name_problem
 from chesslaws.tournament.model import (
     DEFAULT_ROUND_ROBIN_TIEBREAKS, DEFAULT_SWISS_TIEBREAKS, Board, BoardResult, Bye, ByeKind, Player, Regulations,
     Round, Scoring, Tournament, TournamentError,
@@ -405,6 +406,9 @@ def _read_player(no: int, line: str) -> tuple[int, Player, list[tuple[int, str, 
                     _field(line, 58, 68), _field(line, 10, 10), _field(line, 70, 79))
     if not player.name:
         raise TrfError(no, "name (columns 15-47) is empty")
+    problem = name_problem(player.name)
+    if problem is not None:
+        raise TrfError(no, f"name (columns 15-47) {player.name!r}: {problem}")
     results: list[tuple[int, str, str, str]] = []
     col = 92
     r = 1

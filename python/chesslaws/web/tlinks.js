@@ -32,9 +32,18 @@ const TL = (function () {
     toast(tr("Link copied."), true);
   }
   async function qrSvg(text) {
-    const res = await fetch("/api/qr", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ text }) });
-    if (!res.ok) throw new Error((await res.json()).error);
-    return "data:image/svg+xml;charset=utf-8," + encodeURIComponent(await res.text());
+    // The server makes QR codes one at a time and so many a minute per address (a pairing sheet of more
+    // than 150 boards asks for more): told to wait (429, 503), the page waits as told and asks again.
+    for (let attempt = 0; ; attempt++) {
+      const res = await fetch("/api/qr", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ text }) });
+      if ((res.status === 429 || res.status === 503) && attempt < 8) {
+        const wait = Math.min(60, Number(res.headers.get("Retry-After")) || 1);
+        await new Promise((done) => setTimeout(done, wait * 1000));
+        continue;
+      }
+      if (!res.ok) throw new Error((await res.json()).error);
+      return "data:image/svg+xml;charset=utf-8," + encodeURIComponent(await res.text());
+    }
   }
   async function showQr(link, label) {
     try {
