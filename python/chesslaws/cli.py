@@ -431,6 +431,9 @@ def _port_taken(host: str, port: int) -> str | None:
                                       "is closed (slow or half-open connections).")
 @click.option("--keep-alive-timeout", type=click.FloatRange(1, 300), default=5.0, show_default=True,
               metavar="SECONDS", help="An idle kept-alive HTTP connection is closed after this time.")
+@click.option("--body-timeout", type=click.FloatRange(1, 3600), default=20.0, show_default=True,
+              metavar="SECONDS", help="A request's body must arrive within this time of its headers, else it is "
+                                      "answered 408 and the connection closed (a body sent a byte at a time).")
 @click.option("--max-connections-per-address", type=click.IntRange(0, 1_000_000), default=None, metavar="N",
               help="HTTP connections open at once from one address; the next is closed at once. Default 100 "
                    "(none with --no-rate-limits); 0: no limit; the proxies of --forwarded-allow-ips are not counted.")
@@ -442,8 +445,8 @@ def _port_taken(host: str, port: int) -> str | None:
                    "comma-separated; '*' for any (only behind a proxy that cannot be bypassed). Default: none, "
                    "the peer's address is the client's.")
 def serve(host: str, port: int, db: str, no_rate_limits: bool, ws_compression: bool, engines: tuple[str, ...],
-          engine_pool: int, header_timeout: float, keep_alive_timeout: float, max_connections_per_address: int | None,
-          max_sockets_per_address: int | None, forwarded_allow_ips: str) -> None:
+          engine_pool: int, header_timeout: float, keep_alive_timeout: float, body_timeout: float,
+          max_connections_per_address: int | None, max_sockets_per_address: int | None, forwarded_allow_ips: str) -> None:
     """Start the live game server: the lobby, the boards, the clocks and the arbiter.
 
     Every accepted event is committed to the database before it is
@@ -457,7 +460,7 @@ def serve(host: str, port: int, db: str, no_rate_limits: bool, ws_compression: b
     status 2); run several processes on PostgreSQL.
 
     Slow clients cannot hold the server: headers must arrive within
-    --header-timeout, an address holds at most --max-connections-per-address
+    --header-timeout and a body within --body-timeout, an address holds at most --max-connections-per-address
     connections and --max-sockets-per-address WebSockets. Behind a reverse
     proxy, name it with --forwarded-allow-ips so that limits apply to the
     clients' addresses, not to the proxy's.
@@ -517,7 +520,7 @@ def serve(host: str, port: int, db: str, no_rate_limits: bool, ws_compression: b
         engine_pool=engine_pool, forwarded_allow_ips=proxies,
         connections=ConnectionLimits(header_timeout, keep_alive_timeout,
                                      (None if no_rate_limits else 100) if max_connections_per_address is None
-                                     else max_connections_per_address or None))
+                                     else max_connections_per_address or None, body_timeout))
 
 
 

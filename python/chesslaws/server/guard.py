@@ -28,14 +28,13 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from limits import RateLimitItem, parse
-from pydantic import AfterValidator
-
-from chesslaws.names import name_problem
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
+from pydantic import AfterValidator
 
-#: How deep a JSON document may nest (an event is two levels deep; a WebSocket message three).
-MAX_DEPTH = 8
+from chesslaws.jsondepth import MAX_DEPTH, depth_ok
+from chesslaws.names import name_problem
+
 #: The longest integer literal accepted (clock values in ms have at most 10 digits).
 MAX_INT_DIGITS = 20
 
@@ -52,31 +51,6 @@ class Refused(Exception):
         super().__init__(message)
         self.status = status
         self.message = message
-
-
-def _depth_ok(text: str, limit: int) -> bool:
-    """Whether brackets outside strings nest at most ``limit`` deep (scanned before parsing, so that
-    a deeply nested document never reaches the recursive parser)."""
-    depth = 0
-    in_string = False
-    escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            if depth > limit:
-                return False
-        elif ch in "]}":
-            depth -= 1
-    return True
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -154,7 +128,7 @@ def strict_json(data: bytes | str) -> Any:
             raise Refused(400, f"the body is not UTF-8 (byte {err.start})") from None
     else:
         text = data
-    if not _depth_ok(text, MAX_DEPTH):
+    if not depth_ok(text, MAX_DEPTH):
         raise Refused(400, f"the JSON nests deeper than {MAX_DEPTH} levels")
     try:
         value = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant,

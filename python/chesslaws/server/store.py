@@ -58,6 +58,8 @@ from typing import Any, Iterator, Literal
 
 import orjson
 
+from chesslaws.jsondepth import depth_ok
+
 log = logging.getLogger("chesslaws.server")
 
 Seat = Literal["white", "black", "arbiter"]
@@ -113,12 +115,8 @@ def read_row(text: Any, what: str) -> Any:
             raise ValueError(f"{what} is not UTF-8 text") from None
     if not isinstance(text, str):
         raise ValueError(f"{what} is not text ({type(text).__name__})")
-    depth = text.count("[") + text.count("{")
-    if depth > _MAX_ROW_DEPTH:  # only then the exact count (brackets inside strings do not nest)
-        from chesslaws.server.guard import _depth_ok
-
-        if not _depth_ok(text, _MAX_ROW_DEPTH):
-            raise ValueError(f"{what} nests deeper than {_MAX_ROW_DEPTH} levels")
+    if not depth_ok(text, _MAX_ROW_DEPTH):  # (counts the brackets first: an exact scan only where needed)
+        raise ValueError(f"{what} nests deeper than {_MAX_ROW_DEPTH} levels")
     try:
         return json.loads(text)
     except RecursionError:

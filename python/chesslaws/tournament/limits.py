@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import math
 
+from chesslaws.names import name_problem as visible_name_problem
+
 #: Rounds of an event: at least one, at most 99 (a TRF round column is 10 characters from column 92).
 MAX_ROUNDS = 99
 #: Ratings: 0 (unrated) to 3500.
@@ -61,12 +63,13 @@ def scoring_problem(win: float, draw: float, loss: float, pab: float | None = No
 
 
 def name_problem(name: str) -> str | None:
-    """An event's or a player's name: not empty, at most :data:`MAX_NAME` characters."""
+    """An event's or a player's name: not empty, at most :data:`MAX_NAME` characters, and one a person can
+    see (:func:`chesslaws.names.name_problem`)."""
     if not name.strip():
         return "the name is empty"
     if len(name) > MAX_NAME:
         return f"the name has {len(name):,} characters, at most {MAX_NAME}"
-    return None
+    return visible_name_problem(name)
 
 
 def player_problem(name: str, title: str = "", federation: str = "", fide_id: str = "") -> str | None:

@@ -72,6 +72,7 @@ from chesslaws.server.guard import VisibleName
 from chesslaws.server.newgame import NewGame
 from chesslaws.tournament.model import (BoardResult, Regulations, Scoring, StaleTournament, Tournament, TournamentError,
                                         result_from_game_state)
+from chesslaws.tournament import limits
 from chesslaws.tournament.pairing import pair_next_round
 from chesslaws.tournament.reads import EventReads, Made, render, stored_version
 from chesslaws.tournament.roundgames import adopt, annul_orphans, make_game
@@ -91,11 +92,11 @@ READS_KEPT = 16
 
 class NewPlayer(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: VisibleName = Field(min_length=1, max_length=100)
-    rating: int = Field(0, ge=0, le=3500)
-    title: str = Field("", max_length=3)
-    federation: str = Field("", max_length=3)
-    fide_id: str = Field("", max_length=11)
+    name: VisibleName = Field(min_length=1, max_length=limits.MAX_NAME)
+    rating: int = Field(0, ge=0, le=limits.MAX_RATING)
+    title: str = Field("", max_length=limits.MAX_TITLE)
+    federation: str = Field("", max_length=limits.MAX_FEDERATION)
+    fide_id: str = Field("", max_length=limits.MAX_FIDE_ID)
 
 
 class EnteredResult(BaseModel):
@@ -105,9 +106,9 @@ class EnteredResult(BaseModel):
 
 class NewTournament(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: VisibleName = Field(min_length=1, max_length=100)
+    name: VisibleName = Field(min_length=1, max_length=limits.MAX_NAME)
     system: Literal["swiss", "round-robin", "double-round-robin"] = "swiss"
-    rounds: int = Field(9, ge=1, le=99)
+    rounds: int = Field(9, ge=1, le=limits.MAX_ROUNDS)
     edition: Literal["1989", "1997", "2023"] = "2023"
     time_control: str = Field("5400+30", max_length=200)
     default_time: float | None = Field(None, ge=0, le=86400, description="seconds (Article 6.7): a player who "
@@ -141,13 +142,13 @@ class StartRound(BaseModel):
 
 class ByeRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    round: int = Field(ge=1, le=99, description="the round (not paired yet)")
+    round: int = Field(ge=1, le=limits.MAX_ROUNDS, description="the round (not paired yet)")
     kind: Literal["full", "half", "zero"] = Field("half", description="what the regulations give for it")
 
 
 class Withdrawal(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    from_round: int | None = Field(None, ge=1, le=99, description="the first round the player misses "
+    from_round: int | None = Field(None, ge=1, le=limits.MAX_ROUNDS, description="the first round the player misses "
                                                                   "(default: the next round to pair)")
 
 

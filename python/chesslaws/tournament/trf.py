@@ -34,7 +34,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from chesslaws.names import name_problem
 from chesslaws.tournament.model import (
     DEFAULT_ROUND_ROBIN_TIEBREAKS, DEFAULT_SWISS_TIEBREAKS, Board, BoardResult, Bye, ByeKind, Player, Regulations,
     Round, Scoring, Tournament, TournamentError,
