@@ -334,7 +334,7 @@ class TournamentStore:
         row = self._run(run)
         return None if row is None else str(row[0])
 
-    # --- the games' arbiter tokens, sealed (chesslaws.tournament.live.seal) ---------------------
+    # --- the games' arbiter tokens, sealed (chesslaws.tournament.boards.seal) ---------------------
     def game_keys(self, tournament_id: str) -> dict[str, str]:
         """game id -> the sealed arbiter token, for the games of a tournament."""
         def run(cur: Any) -> dict[str, str]:
