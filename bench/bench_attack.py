@@ -21,12 +21,15 @@ move, the knights dancing, a move every half second, so that no flag can fall un
    idle WebSockets from one address (how many accepted), and ``X-Forwarded-For`` from a local peer
    (games created past the per-address limit by naming other addresses).
 
+and issue 36's attacks (10-16, 20-24, 30-32, 40-46), from the modules attacks_loop.py, attacks_rules.py,
+attacks_pairing.py and attacks_cli.py of this folder (bench/README.md lists them, with their figures).
+
 Prints per attack: requests sent, moves refused to the real players, games lost on time, the server's
 RSS growth, its restart time after the attack, and what the attack achieved ("held" when nothing).
 
 Usage:
-    python bench/bench_attack.py [--only 1,2,9] [--seconds 20] [--half-open 1100] [--sockets 1000]
-                                 [--langs 5000] [--tournaments 60]
+    cd bench && python3 bench_attack.py [--only 1,2,9,10] [--seconds 20] [--half-open 1100] [--sockets 1000]
+                                        [--langs 5000] [--tournaments 60] [--kill-sqlite] (--help: all)
 """
 
 from __future__ import annotations
