@@ -3,7 +3,7 @@
 Three inputs, built in /tmp once and reused:
 
 - **real**: the real games of the shared corpus (`../shared/corpus/*.pgn.zst`
-  or `/work/shared/corpus`: TWIC, chess.com with [%clk], lichess),
+  beside the checkout: TWIC, chess.com with [%clk], lichess),
   decompressed and concatenated `--copies` times (default 10: about 38 MB,
   35,000 games), so that start-up costs weigh little;
 - **random**: `--random-games` games (repeated `--random-copies` times) of random legal moves stopped at a
@@ -54,7 +54,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def corpus_dir() -> Path | None:
-    for p in (ROOT.parent / "shared" / "corpus", Path("/work/shared/corpus")):
+    for p in (ROOT.parent / "shared" / "corpus",):
         if p.is_dir():
             return p
     return None
@@ -129,7 +129,7 @@ def count_games(path: Path) -> int:
 def build_inputs(args: argparse.Namespace, tmp: Path) -> tuple[Path, Path]:
     corpus = corpus_dir()
     if corpus is None:
-        raise SystemExit("the shared corpus (../shared/corpus or /work/shared/corpus) is missing")
+        raise SystemExit("the shared corpus (../shared/corpus, beside the checkout) is missing")
     import zstandard
 
     real = tmp / f"chesslaws-bench-check-real-x{args.copies}.pgn"

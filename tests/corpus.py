@@ -1,7 +1,7 @@
 """The shared corpus of real games, as the tests read it, and how much of it the suite reads by default.
 
-``shared/corpus`` stands beside the clone (as CI lays it) or at ``/work/shared/corpus`` (the developers'
-machines); a clone alone has none, and the tests that need it skip.
+``shared/corpus`` stands beside the checkout (``../shared/corpus``, as CI and the developers' machines lay
+it); a clone alone has none, and the tests that need it skip.
 
 The corpus tests are the slowest part of the suite (the arbiter replays every record in Python), so by
 default they read every game of the chess.com file (the one whose records first showed the two
@@ -15,9 +15,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-CORPUS: Path | None = next(
-    (p for p in (Path(__file__).resolve().parents[2] / "shared" / "corpus", Path("/work/shared/corpus"))
-     if p.is_dir()), None)
+_BESIDE = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+CORPUS: Path | None = _BESIDE if _BESIDE.is_dir() else None
 
 FULL_CORPUS = os.environ.get("CHESSLAWS_FULL_CORPUS") == "1"
 

@@ -443,8 +443,7 @@ def test_truncated_gzip_is_an_error(tmp_path: Path, clean_text: str) -> None:
 # ---------------------------------------------------------------------------
 # The shared corpus (real games): every game python-chess reads is read.
 
-_CORPUS = next((p for p in (Path(__file__).resolve().parents[1].parent / "shared" / "corpus",
-                            Path("/work/shared/corpus")) if p.is_dir()), None)
+_CORPUS = next((p for p in (Path(__file__).resolve().parents[1].parent / "shared" / "corpus",) if p.is_dir()), None)
 
 
 def _corpus_files() -> list[Path]:
@@ -461,7 +460,7 @@ def _decompressed(path: Path, tmp: Path) -> Path:
 
 
 
-@pytest.mark.skipif(_CORPUS is None, reason="the shared corpus (../shared/corpus or /work/shared/corpus) is missing")
+@pytest.mark.skipif(_CORPUS is None, reason="the shared corpus (../shared/corpus, beside the checkout) is missing")
 def test_every_game_python_chess_reads_is_read(tmp_path: Path) -> None:
     """Game by game (the text from the line a report starts on to the next
     one's), every game python-chess reads without an error (and without
@@ -703,7 +702,7 @@ def test_native_json_matches_reports(planted_file: Path, clean_file: Path) -> No
     assert rows[-1]["summary"]["games"] == len(ours)
 
 
-@pytest.mark.skipif(_CORPUS is None, reason="the shared corpus (../shared/corpus or /work/shared/corpus) is missing")
+@pytest.mark.skipif(_CORPUS is None, reason="the shared corpus (../shared/corpus, beside the checkout) is missing")
 def test_fix_round_trip_on_the_shared_corpus(tmp_path: Path) -> None:
     """Every real file (and the peer tools' test inputs) fixed under each
     edition checks clean under that edition."""

@@ -424,7 +424,7 @@ def _convert_corpus_part(part: tuple[str, int, int]) -> tuple[Counter[str], list
     return counts, named
 
 
-@pytest.mark.skipif(CORPUS is None, reason="shared/corpus is not beside the checkout nor at /work/shared")
+@pytest.mark.skipif(CORPUS is None, reason="../shared/corpus is not beside the checkout")
 def test_the_whole_corpus(capsys: pytest.CaptureFixture[str]) -> None:
     """Every game of the corpus (by default every chess.com game and one in `corpus.SAMPLE` of the others;
     all with CHESSLAWS_FULL_CORPUS=1): converted, replayed and compared with the record (position, result,
@@ -512,7 +512,7 @@ def test_clock_times_without_a_time_control() -> None:
     assert pgn_to_log(again).events == conv.events
 
 
-@pytest.mark.skipif(CORPUS is None, reason="shared/corpus is not beside the checkout nor at /work/shared")
+@pytest.mark.skipif(CORPUS is None, reason="../shared/corpus is not beside the checkout")
 def test_the_peer_test_files() -> None:
     """pgn-extract's and fastchess's test files: every game read converts and replays to its record, except
     the records pgn-extract keeps with deliberately wrong results, which are named."""

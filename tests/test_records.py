@@ -15,12 +15,8 @@ from chesslaws.game import Game
 from chesslaws.pgn import read_pgn
 from chesslaws.records import game_to_pgn, pgn_to_log
 
-# shared/ stands beside the checkout (CI), or at /work/shared (the developers' machines).
-EXAMPLES = next(
-    (p for p in (Path(__file__).resolve().parents[2] / "shared" / "spec" / "examples",
-                 Path("/work/shared/spec/examples")) if p.is_dir()),
-    Path("/work/shared/spec/examples"),
-)
+# The spec's worked examples, as the project ships them (test_docs_examples keeps them equal to the spec's).
+EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 
 
 def random_game(seed: int, *, control: str = "300+2", edition: str = "2023") -> Game:
