@@ -458,7 +458,7 @@ def check_files(
     reports: list[GameReport] = []
     for p in paths:
         fc = FileCheck(p, edition=edition, jobs=jobs, problems_only=problems_only)
-        mine = [_with_file(r, os.fspath(p)) for r in fc]
+        mine = [with_file(r, os.fspath(p)) for r in fc]
         reports.extend(mine)
         total.merge(fc.summary(mine))
     return reports, total
@@ -495,6 +495,6 @@ def fix_file(
     return fc.summary(), fc.fixes
 
 
-def _with_file(r: GameReport, path: str) -> GameReport:
+def with_file(r: GameReport, path: str) -> GameReport:
     return GameReport(r.game, r.line, r.tags, r.result, r.plies, r.findings, file=path)
 

@@ -27,7 +27,7 @@ import importlib
 import os
 from typing import Any, Iterator, Sequence
 
-from chesslaws.check import FileCheck, GameReport, Summary, _with_file
+from chesslaws.check import FileCheck, GameReport, Summary, with_file
 from chesslaws.editions import get_edition
 
 try:
@@ -47,7 +47,7 @@ def check_file_task(
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The work of one task: the reports of one file, and its summary."""
     fc = FileCheck(path, edition=edition, jobs=jobs, problems_only=problems_only)
-    reports = [_with_file(r, path) for r in fc]
+    reports = [with_file(r, path) for r in fc]
     summary = fc.summary(reports)
     return [r.to_json() for r in reports], summary.to_json()
 

@@ -46,7 +46,7 @@ from chesslaws.engines import (
 )
 from chesslaws.errors import ChessLawsError, InvalidFen, InvalidInput
 from chesslaws.game import Game, GameError
-from chesslaws.game.moving import _allowed_by_touch
+from chesslaws.game.moving import allowed_by_touch
 from chesslaws.clock import Clock
 from chesslaws.position import Position
 from chesslaws.records import game_to_pgn
@@ -382,7 +382,7 @@ def play_game(
             if not sent_early:
                 allowed: Sequence[str] = ()
                 if s.touched:  # after a reinstated illegal move: the touched piece must move (Article 4)
-                    allowed = sorted(_allowed_by_touch(s.position, side, s.touched, s.edition)[0] or ())
+                    allowed = sorted(allowed_by_touch(s.position, side, s.touched, s.edition)[0] or ())
                 go_ns = tell(side, s.clock, s.t_ms, [m.uci for m in s.moves], allowed)
                 overhead_cpu.append(time.thread_time_ns() - cpu0)
                 overhead.append(go_ns - prev_ns)

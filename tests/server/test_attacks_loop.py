@@ -423,12 +423,13 @@ def test_a_players_own_view_makes_the_standings_off_the_loop(tmp_path: Path, mon
     import chesslaws.tournament.live as live
     from chesslaws.server import create_app
     from chesslaws.server.guard import UNLIMITED
+    from chesslaws.server.store import hash_token
     from chesslaws.tournament.store import TournamentStore
 
     db = str(tmp_path / "g.sqlite3")
     with TournamentStore(db) as store:
         tid = store.save(_played_event(12, 2)).id
-        store.set_arbiter_token_hash(tid, live._hash("the-arbiter"))
+        store.set_arbiter_token_hash(tid, hash_token("the-arbiter"))
     on_loop: list[bool] = []
     real = live.standings
 

@@ -332,14 +332,15 @@ def test_a_players_token_given_meanwhile_by_another_process_is_never_replaced(
     (UniqueViolation, 500). Now the other's tokens stay, and the pairing hands out those very ones."""
     import secrets
 
-    from chesslaws.tournament.live import _hash, seal
+    from chesslaws.server.store import hash_token
+    from chesslaws.tournament.boards import seal
     from chesslaws.tournament.store import TournamentStore
 
     c = make_client()
     tid, tok = create(c, 4)
     theirs = {n: secrets.token_urlsafe(18) for n in range(1, 5)}
     with TournamentStore(db_url) as other:  # another process gives the players their tokens
-        rows = [(tid, n, _hash(x), seal(x, tok, f"{tid}:player:{n}")) for n, x in theirs.items()]
+        rows = [(tid, n, hash_token(x), seal(x, tok, f"{tid}:player:{n}")) for n, x in theirs.items()]
         other._run(lambda cur: cur.executemany(other._sql(
             "INSERT INTO tournament_player_keys (tournament_id, start_number, token_hash, sealed) "
             "VALUES (?, ?, ?, ?)"), rows))

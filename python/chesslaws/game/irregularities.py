@@ -162,7 +162,7 @@ def _illegal_consequence(b: _Builder, t: int, mover: Color, text: str, before: G
 
 def _replacing_move_bound(before: GameState, mover: Color, touched: tuple[str, ...]) -> str:
     """What touch-move obliges of the move replacing an illegal move, as a sentence; the
-    obligation itself is :func:`chesslaws.game.moving._allowed_by_touch`'s, on the next move."""
+    obligation itself is :func:`chesslaws.game.moving.allowed_by_touch`'s, on the next move."""
     if not touched:
         return f" {NAME[mover]} must make a legal move."
     article = before.edition.article("touch_move")

@@ -11,7 +11,7 @@ Articles, by edition:
 - 2023: 1.1, 1.2, 1.3, 1.4, 1.5, 4.2 (adjusting), 4.3 (touched pieces), 4.4.1,
   4.4.2, 4.4.3 (castling), 4.5, 4.8 (the claim of a breach), 9.1.2.1 (a touch
   rejects a pending offer), II.3.2.1, II.3.2.2, II.3.2.3, II.3.2.4 (the four
-  Chess960 castling methods under touch-move: :func:`_allowed_by_touch`), D.2.1,
+  Chess960 castling methods under touch-move: :func:`allowed_by_touch`), D.2.1,
   D.2.2, D.2.3, D.2.4, D.2.5, D.2.6, D.2.7 (announced moves), D.2.8 (a slip of
   the tongue), D.2.9 (the two boards).
 
@@ -48,7 +48,7 @@ def _captured_square(pos: Position, m: str) -> str | None:
     return None
 
 
-def _allowed_by_touch(
+def allowed_by_touch(
     pos: Position, mover: Color, touched: tuple[str, ...], edition: Edition
 ) -> tuple[set[str] | None, str]:
     """Articles 4.3-4.5 (1989 Article 7): the moves a player who touched ``touched`` may make.
@@ -190,7 +190,7 @@ def _on_move(b: _Builder, ev: Event) -> None:
         return
     except (UnreadableMove, AmbiguousMove) as err:
         raise EventError(f"field 'move': {err}", field="move") from None
-    allowed, duty = _allowed_by_touch(s.position, mover, s.touched, s.edition)
+    allowed, duty = allowed_by_touch(s.position, mover, s.touched, s.edition)
     violation = allowed is not None and uci not in allowed
     released, _, _ = _allowed_by_release(s)  # a piece released on a square (4.7), the promotion piece (4.4.4)
     violation = violation or (released is not None and uci not in released)
@@ -292,7 +292,7 @@ def _on_claim_touch_move(b: _Builder, ev: Event) -> None:
                f"{NAME[by]}'s touch-move claim is rejected: {NAME[offender]}'s last move kept Article 4 "
                "(or the right to claim was lost by touching a piece or moving).")
         return
-    _, duty = _allowed_by_touch(before.position, offender, before.touched, s.edition)
+    _, duty = allowed_by_touch(before.position, offender, before.touched, s.edition)
     last = s.moves[-1].san
     _reinstate(b, before, t, offender, before.touched)
     rule = "castling_touch" if duty.startswith("castle") else "touch_move"
@@ -300,7 +300,7 @@ def _on_claim_touch_move(b: _Builder, ev: Event) -> None:
         rule = "chess960_castling_touch"
     released, release_duty, release_rule = _allowed_by_release(before)
     if released is not None and s.moves[-1].uci not in released:  # the breach was of 4.7 (or 4.4.4)
-        allowed, _ = _allowed_by_touch(before.position, offender, before.touched, s.edition)
+        allowed, _ = allowed_by_touch(before.position, offender, before.touched, s.edition)
         both = allowed is not None and s.moves[-1].uci not in allowed
         duty = f"{duty} and {release_duty}" if both else release_duty
         rule = rule if both else release_rule

@@ -467,7 +467,7 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
         final = await hub.final_view(game_id)  # a retired game: its stored final state, no replay
         if final is not None:
             if lang != "en" and hub.write_move is not None:
-                hub._localise(final["moves"], final["initial_fen"], lang, bool(final.get("chess960")))
+                hub.localise(final["moves"], final["initial_fen"], lang, bool(final.get("chess960")))
                 final["lang"] = lang
             return final
         return hub.view(await hub.fetch(game_id), lang)

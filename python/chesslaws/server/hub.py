@@ -178,7 +178,7 @@ def _check_id(game_id: str, what: str = "") -> None:
         raise ApiError(404, f"{what}no game {shown!r}")
 
 
-def _is_outage(err: BaseException) -> bool:
+def is_outage(err: BaseException) -> bool:
     """Whether a store error means the database cannot be reached (connection, disk, lock, pool),
     rather than a fault of the one request."""
     if isinstance(err, (OSError, TimeoutError)):
@@ -573,7 +573,7 @@ class Hub:
             self.last_ok = self.now()  # the database answered (it refused)
             raise
         except Exception as err:
-            if not _is_outage(err):  # a fault of this request, not of the database: no outage
+            if not is_outage(err):  # a fault of this request, not of the database: no outage
                 log.exception("the store failed on one request")
                 raise StoreError("the store could not write this event") from None
             self._store_down()
@@ -1891,7 +1891,7 @@ class Hub:
         except Exception as err:  # another engineer's module: never let it break a state
             log.warning("notation failed for %s: %r", lang, err)
 
-    def _localise(self, moves: list[dict[str, Any]], fen: str, lang: str, chess960: bool = False) -> None:
+    def localise(self, moves: list[dict[str, Any]], fen: str, lang: str, chess960: bool = False) -> None:
         assert self.write_move is not None
         pos = Position(fen, chess960=chess960)
         try:

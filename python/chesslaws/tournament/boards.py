@@ -12,10 +12,6 @@ from typing import Any
 from chesslaws.tournament.model import BoardResult, Tournament, result_from_game_state
 
 
-def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
 def _stream(key: str, game_id: str, n: int) -> bytes:
     out = b""
     block = 0

@@ -479,12 +479,13 @@ def arbiter(tournament_key: str, url: str, db: str) -> None:
       chesslaws tournament arbiter "Club Open" --url http://192.168.1.20:8000
       chesslaws serve --db ./chesslaws.sqlite3 --host 0.0.0.0
     """
-    import hashlib
     import secrets
+
+    from chesslaws.server.store import hash_token
 
     store, t = _load(db, tournament_key)
     token = secrets.token_urlsafe(24)
-    store.set_arbiter_token_hash(t.id, hashlib.sha256(token.encode("utf-8")).hexdigest())
+    store.set_arbiter_token_hash(t.id, hash_token(token))
     base = url.rstrip("/")
     click.echo(f"round console: {base}/tournament/{t.id}/arbiter#token={token}")
     click.echo(f"standings:     {base}/tournament/{t.id}")

@@ -68,8 +68,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from chesslaws.errors import WrongState
 from chesslaws.server.guard import VisibleName
 from chesslaws.server.newgame import NewGame
-from chesslaws.tournament.boards import (ANNULLED, BoardOutcome, _hash, board_of_game, game_console, retired_console,
-                                         seal, unseal, with_board_outcome)
+from chesslaws.server.store import hash_token
+from chesslaws.tournament.boards import (ANNULLED, BoardOutcome, board_of_game, game_console, retired_console, seal,
+                                         unseal, with_board_outcome)
 from chesslaws.tournament.model import Regulations, Scoring, StaleTournament, Tournament, TournamentError
 from chesslaws.tournament import limits
 from chesslaws.tournament.pairing import pair_next_round
@@ -157,7 +158,7 @@ _TOURNAMENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 def install(app: FastAPI, hub: Any, db_url: str) -> None:
     """Adds the tournament routes and pages to the server's app (``hub``: its games; ``db_url``: its
     database; on PostgreSQL the games' connection pool is shared)."""
-    from chesslaws.server.hub import RETRY_AFTER_OUTAGE, ApiError, _is_outage
+    from chesslaws.server.hub import RETRY_AFTER_OUTAGE, ApiError, is_outage
 
     def _check_tid(tid: str, what: str = "") -> None:
         """Tournament ids are short hex tokens: anything else (a NUL, which PostgreSQL refuses in text, or
@@ -182,7 +183,7 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
         except (TournamentError, ApiError):
             raise
         except Exception as err:
-            if _is_outage(err):
+            if is_outage(err):
                 raise ApiError(503, "the tournament store is unreachable: nothing was recorded; try again in a "
                                     "moment", retry_after=RETRY_AFTER_OUTAGE) from None
             raise
@@ -339,7 +340,7 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
 
     async def arbiter_of(tid: str, cred: HTTPAuthorizationCredentials | None) -> str:
         stored = await db(lambda: store.arbiter_token_hash(tid))
-        if cred is None or stored is None or not hmac.compare_digest(stored, _hash(cred.credentials)):
+        if cred is None or stored is None or not hmac.compare_digest(stored, hash_token(cred.credentials)):
             raise ApiError(403, "the tournament arbiter's token is required (Authorization: Bearer TOKEN)")
         return cred.credentials
 
@@ -349,7 +350,7 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
         keys = await db(lambda: store.player_keys(t.id))
         missing = [p.start_number for p in t.players if p.start_number not in keys]
         if missing:
-            rows = [(n, _hash(tok), seal(tok, arbiter, f"{t.id}:player:{n}"))
+            rows = [(n, hash_token(tok), seal(tok, arbiter, f"{t.id}:player:{n}"))
                     for n, tok in ((n, secrets.token_urlsafe(18)) for n in missing)]
             keys = await db(lambda: store.add_player_keys(t.id, rows))
         return {n: unseal(keys[n][1], arbiter, f"{t.id}:player:{n}") for n in sorted(keys)}
@@ -535,7 +536,7 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
         token = secrets.token_urlsafe(24)
         async with lock:
             t = await db(lambda: store.save(t))
-            await db(lambda: store.set_arbiter_token_hash(t.id, _hash(token)))
+            await db(lambda: store.set_arbiter_token_hash(t.id, hash_token(token)))
         return {"id": t.id, "arbiter_token": token, "page": f"{request.base_url}tournament/{t.id}",
                 "console": f"{request.base_url}tournament/{t.id}/arbiter#token={token}", **view(t)}
 
@@ -619,7 +620,7 @@ def install(app: FastAPI, hub: Any, db_url: str) -> None:
                           cred: HTTPAuthorizationCredentials | None = Depends(bearer)) -> dict[str, Any]:
         keys = await db(lambda: store.player_keys(tid))
         key = keys.get(number)
-        if cred is None or key is None or not hmac.compare_digest(key[0], _hash(cred.credentials)):
+        if cred is None or key is None or not hmac.compare_digest(key[0], hash_token(cred.credentials)):
             raise ApiError(403, "this player's own link is required (Authorization: Bearer TOKEN from the link)")
         async with lock:
             t = await sync(await load(tid))
