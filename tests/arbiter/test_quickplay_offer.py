@@ -101,3 +101,16 @@ def test_the_page_offers_the_claim_exactly_when_the_arbiter_takes_it(
     offered = page_offers(controls(g.state), g, by, t_ms)
     taken = arbiter_takes(g, by, t_ms)
     assert offered == taken, f"page offers: {offered}, arbiter takes: {taken}"
+
+
+def test_after_an_increment_granted_neither_offers_the_claim() -> None:
+    """2023 III.4 then III.2.2: once the arbiter has granted the increment the game has one, and neither the
+    page nor the arbiter admits a quickplay-finish claim any longer (III.5: "If Article III.4 does not apply")."""
+    g = Game.from_start({"type": "start", "t": 0, "edition": "2023", "mode": "standard", "time_control": "90",
+                         "quickplay_guidelines": True, "arbiter": "present"})
+    assert controls(g.state)["quickplay"]["players"] == ["white", "black"]
+    g = g.apply({"type": "request_increment", "t": 40, "by": "white"})
+    g = g.apply({"type": "decline_draw", "t": 42, "by": "black"})
+    g = g.apply({"type": "decision", "t": 45, "by": "arbiter", "on": "increment", "ruling": "grant"})
+    assert controls(g.state)["quickplay"] is None
+    assert not arbiter_takes(g, "white", 50_000)

@@ -95,7 +95,7 @@ def quickplay_refusal(s: GameState, by: Color) -> tuple[str, str] | None:
     the claim (:func:`quickplay_unavailable` is None): the rule and the reason it is not admitted, or None.
     Out of scope (:func:`quickplay_out_of_scope`), or not yet in the quickplay finish: the claimant's period
     is not the last one, in which all the remaining moves must be made (1997 10.1, 2023 III.1). The page's
-    controls (:func:`chesslaws.server.controls.quickplay_allowed`) read the same rule."""
+    controls (:func:`chesslaws.server.controls.quickplay_players`) read the same rule."""
     scope = quickplay_out_of_scope(s)
     if scope is not None:
         return scope
