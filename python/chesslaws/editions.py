@@ -74,6 +74,12 @@ class Edition:
     set_clocks_limits: bool = False  # 1989 12.4 and 12.6: five minutes and a minute a move to the control
     displaced_pause_and_call: bool = False  # 2023 7.4.2: the clock paused, the arbiter called
     promotion_choice_on_touch: bool = False  # 2023 4.4.4 (earlier: with the move, 1997 4.7, 1989 6)
+    # The quickplay-finish claim (1997 Article 10 and Appendix D, 2023 Guidelines III; 1989 has none).
+    # Neither edition that has it admits it in blitz (1997 C.5, 2023 III.2.2).
+    quickplay_finish: bool = False  # 1997 10.2, 2023 III.5: the claim exists
+    quickplay_only_if_announced: bool = False  # 2023 III.2.1: only where the event announced the Guidelines
+    quickplay_without_increment_only: bool = False  # 2023 III.2.2 (a delay counted with an increment)
+    quickplay_claimant_has_move: bool = False  # 2023 III.5: "the player having the move" (1997 10.2: "the player")
 
     def article(self, rule: str) -> str:
         """The article of this edition for ``rule`` (a key of :attr:`articles`)."""
@@ -449,6 +455,7 @@ EDITIONS: Mapping[str, Edition] = MappingProxyType(
             has_move_once_made=False,
             opponent_restarts_for_displaced=True,
             illegal_completed_by_press=("blitz",),
+            quickplay_finish=True,
         ),
         "2023": Edition(
             name="2023",
@@ -482,6 +489,10 @@ EDITIONS: Mapping[str, Edition] = MappingProxyType(
             agreement_needs_both_moved=True,
             unreplaced_promotion_is_queen=True,
             sealed_conclusion_stands=True,
+            quickplay_finish=True,
+            quickplay_only_if_announced=True,
+            quickplay_without_increment_only=True,
+            quickplay_claimant_has_move=True,
         ),
     }
 )

@@ -51,12 +51,67 @@ from chesslaws.timecontrol import Color
 
 
 def _in_quickplay_finish(s: GameState, color: Color) -> bool:
-    """1997 Article 10.1: all the remaining moves must be made in a limited time."""
+    """1997 Article 10.1, 2023 III.1: all the remaining moves must be made in a limited time."""
     tc = s.config.time_control
     if tc.unlimited:
         return False
     period = tc.periods[tc.period_index(s.clock.moves(color))]
     return period.moves is None and period is tc.periods[-1]
+
+
+def quickplay_unavailable(s: GameState) -> str | None:
+    """Why this game has no quickplay-finish claim at all, or None: no clock, an edition without it
+    (1989), or 2023 Guidelines III not announced (III.2.1). A claim made anyway is refused as a wrong
+    action (``WrongState``), and the page offers none."""
+    ed = s.edition
+    if s.config.time_control.unlimited:
+        return "a quickplay finish claim needs a clock"
+    if not ed.quickplay_finish:
+        return f"the {ed.name} Laws have no quickplay finish claim"
+    if ed.quickplay_only_if_announced and not s.config.quickplay_guidelines:
+        return "Guidelines III (quickplay finish) apply only where announced (start field 'quickplay_guidelines')"
+    return None
+
+
+def quickplay_out_of_scope(s: GameState) -> tuple[str, str] | None:
+    """The rule and the reason a quickplay-finish claim in this game is not admitted whatever the moment
+    (a ruling, no penalty), or None: not in blitz (1997 C.5, 2023 III.2.2), not with an increment (2023
+    III.2.2; a delay, which does the increment's work of giving time on every move, is counted with it)."""
+    ed = s.edition
+    if s.config.mode == "blitz":
+        rule = "quickplay_blitz" if "quickplay_blitz" in ed.articles else "quickplay_scope"
+        if rule == "quickplay_blitz":
+            return rule, f"in blitz Article 10.2 does not apply (Appendix {ed.article(rule)})"
+        return rule, f"Guidelines III do not apply to blitz games ({ed.article(rule)})"
+    if ed.quickplay_without_increment_only and any(
+            p.increment_ms or p.delay_ms for p in s.clock.control.periods):
+        return ("quickplay_scope",
+                f"Guidelines III apply only to games without increment ({ed.article('quickplay_scope')})")
+    return None
+
+
+def quickplay_refusal(s: GameState, by: Color) -> tuple[str, str] | None:
+    """The arbiter's own rule on whether ``by``'s quickplay-finish claim is admitted now, in a game that has
+    the claim (:func:`quickplay_unavailable` is None): the rule and the reason it is not admitted, or None.
+    Out of scope (:func:`quickplay_out_of_scope`), or not yet in the quickplay finish: the claimant's period
+    is not the last one, in which all the remaining moves must be made (1997 10.1, 2023 III.1). The page's
+    controls (:func:`chesslaws.server.controls.quickplay_players`) read the same rule."""
+    scope = quickplay_out_of_scope(s)
+    if scope is not None:
+        return scope
+    if not _in_quickplay_finish(s, by):
+        art = s.edition.article("quickplay_phase")
+        return ("quickplay_phase", f"the game is not in the quickplay finish ({'Article ' if art[0].isdigit() else ''}"
+                f"{art}): not all the remaining moves must yet be made in a limited time")
+    return None
+
+
+def quickplay_can_arise(s: GameState) -> bool:
+    """May a quickplay-finish claim be admitted at some moment of this game: it has the claim, it is in
+    scope, and its last period is one for all the remaining moves (1997 10.1, 2023 III.1)."""
+    if quickplay_unavailable(s) is not None or quickplay_out_of_scope(s) is not None:
+        return False
+    return s.clock.control.periods[-1].moves is None
 
 
 def _add_offer(b: _Builder, by: Color, t: int) -> None:
@@ -280,13 +335,10 @@ def _on_quickplay_claim(b: _Builder, ev: Event) -> None:
     by: Color = ev.by  # type: ignore[assignment]
     t = ev.t_ms
     left = s.clock.remaining(t, by)
-    if s.config.time_control.unlimited or left is None:
-        raise GameError(ev, "a quickplay finish claim needs a clock")
-    if s.edition.name == "1989":
-        raise GameError(ev, "the 1989 Laws have no quickplay finish claim")
-    if s.edition.name == "2023" and not s.config.quickplay_guidelines:
-        raise GameError(ev, "Guidelines III (quickplay finish) apply only where announced (start field 'quickplay_guidelines')")
-    if by != s.turn and s.edition.name == "2023":
+    unavailable = quickplay_unavailable(s)
+    if unavailable is not None or left is None:
+        raise GameError(ev, unavailable or "a quickplay finish claim needs a clock")
+    if by != s.turn and s.edition.quickplay_claimant_has_move:
         # 2023 III.5: "the player having the move"; 1997 10.2 says only "the player" (English and
         # French texts): a claim on the opponent's time is his to make too.
         raise GameError(ev, f"the claimant must have the move ({NAME[s.turn]}'s clock runs; Guidelines III.5)")
@@ -294,18 +346,7 @@ def _on_quickplay_claim(b: _Builder, ev: Event) -> None:
         raise GameError(ev, f"{NAME[by]} has {fmt_duration(left)} left: the claim needs less than two minutes (10.2)")
     # Whether the claim exists at all in this game and at this moment: not
     # admitted (no penalty, the game goes on) when it does not.
-    refusal: tuple[str, str] | None = None
-    tc = s.clock.control
-    if s.edition.name == "1997" and s.config.mode == "blitz":
-        refusal = ("quickplay_blitz", "in blitz Article 10.2 does not apply (Appendix C.5)")
-    elif s.edition.name == "2023" and s.config.mode == "blitz":
-        refusal = ("quickplay_scope", "Guidelines III do not apply to blitz games (III.2.2)")
-    elif s.edition.name == "2023" and any(p.increment_ms or p.delay_ms for p in tc.periods):
-        refusal = ("quickplay_scope", "Guidelines III apply only to games without increment (III.2.2)")
-    elif not _in_quickplay_finish(s, by):
-        period = "the quickplay finish (Article 10.1)" if s.edition.name == "1997" else "the quickplay finish (III.1)"
-        refusal = ("quickplay_phase", f"the game is not in {period}: not all the remaining moves must yet be "
-                   "made in a limited time")
+    refusal = quickplay_refusal(s, by)
     if refusal is not None:
         b.rule(t, refusal[0], f"{NAME[by]}'s quickplay-finish claim is not admitted: {refusal[1]}. "
                "No penalty; the game continues.")

@@ -15,6 +15,7 @@ that is there also has a dialog ``title`` and an ``ok`` button label)::
      "threefold":  {"confirm": "...", "article": "9.2", "incorrect_article": "9.5.3", "with_move": true},
      "fifty":      {"confirm": "...", "article": "9.3", "incorrect_article": "9.5.3", "with_move": true},
      "quickplay":  {"confirm": "...", "article": "III.5", "below_ms": 120000, "needs_move": true,
+                   "players": ["white"],   # those in the last period (1997 10.1, 2023 III.1), as the arbiter rules
                    "postpone_gives_ms": 120000, "reject_gives_ms": 120000} | None,   # 1997: rejection gives 0
      "flag":       {"confirm": "...", "article": "6.9"} | None,
      "seal":       {"confirm": "...", "article": "I.1.1"} | None,
@@ -32,6 +33,7 @@ from __future__ import annotations
 from typing import Any
 
 from chesslaws.game import GameState
+from chesslaws.game.draws import quickplay_can_arise, quickplay_refusal, quickplay_unavailable
 
 TEXTS: dict[str, dict[str, str]] = {
     "en": {
@@ -219,14 +221,19 @@ def _penalty(state: GameState, t: dict[str, str]) -> str:
 
 
 def quickplay_allowed(state: GameState) -> bool:
-    """May a quickplay finish claim be made in this game at all (edition, time control, announcement)?"""
-    cfg = state.config
-    tc = cfg.time_control
-    if tc.unlimited or cfg.edition.name == "1989":
-        return False
-    if cfg.edition.name == "2023" and not cfg.quickplay_guidelines:
-        return False
-    return tc.periods[-1].moves is None  # a period in which all the remaining moves must be made
+    """May a quickplay finish claim be admitted in this game at some moment (edition, announcement, mode,
+    time control)? The arbiter's own rule (:func:`chesslaws.game.draws.quickplay_can_arise`): the page
+    offers no claim the arbiter would refuse as out of scope (1997 C.5, 2023 III.2.1 and III.2.2)."""
+    return quickplay_can_arise(state)
+
+
+def quickplay_players(state: GameState) -> list[str]:
+    """The players whose quickplay-finish claim the arbiter admits now, time apart (below two minutes, and
+    under 2023 III.5 having the move, the page checks itself): those in the last period, for all the
+    remaining moves (1997 10.1, 2023 III.1), by :func:`chesslaws.game.draws.quickplay_refusal`."""
+    if quickplay_unavailable(state) is not None:
+        return []
+    return [c for c in ("white", "black") if quickplay_refusal(state, c) is None]
 
 
 def adjournment_allowed(state: GameState) -> bool:
@@ -276,7 +283,8 @@ def controls(state: GameState, lang: str = "en") -> dict[str, Any]:
         # What the arbiter's decision gives the opponent (2023 III.5.2 and III.5.3; 1997 10.2(b), where a
         # rejection gives nothing), as the page's console tells before it is decided.
         out["quickplay"] = {"confirm": t[key].format(art=art), "article": art, "below_ms": 120_000,
-                            "needs_move": ed.name == "2023", "postpone_gives_ms": 120_000,
+                            "needs_move": ed.quickplay_claimant_has_move, "players": quickplay_players(state),
+                            "postpone_gives_ms": 120_000,
                             "reject_gives_ms": 120_000 if ed.name == "2023" else 0}
     else:
         out["quickplay"] = None
@@ -316,4 +324,4 @@ def controls(state: GameState, lang: str = "en") -> dict[str, Any]:
     return out
 
 
-__all__ = ["TEXTS", "adjournment_allowed", "controls", "quickplay_allowed"]
+__all__ = ["TEXTS", "adjournment_allowed", "controls", "quickplay_allowed", "quickplay_players"]

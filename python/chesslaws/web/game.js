@@ -829,8 +829,9 @@ function renderActions() {
   // Quickplay finish, flag claims, adjournment: only in games that allow them.
   $("quickplay-box").hidden = !ongoing || !C.quickplay;
   const myMs = player || otbArbiter ? clockMs(actor) : null;
+  // The arbiter's own rule says who is in the quickplay finish (the last period, 1997 10.1, 2023 III.1).
   $("btn-quickplay").disabled = !C.quickplay || (C.quickplay.needs_move && !myMove) || claimPending || myMs === null ||
-    myMs >= C.quickplay.below_ms;
+    myMs >= C.quickplay.below_ms || (Array.isArray(C.quickplay.players) && !C.quickplay.players.includes(actor));
   $("flag-box").hidden = !ongoing || !C.flag;
   const opp = actor === "white" ? "black" : "white";
   const oppMs = player || otbArbiter ? clockMs(opp) : null;
