@@ -61,7 +61,7 @@ NOT = "test_notation.py::"
 MOVES = ("position:Position.legal_moves", "position:Position.play")
 MOVES_T = (PERFT + "test_chessprogramming_positions", PERFT + "test_special_rules_suite")
 CASTLE_T = (POS + "test_castling_moves", POS + "test_castling_rights_follow_the_moves")
-TOUCH = ("game.moving:_allowed_by_touch", "game.moving:_on_touch", "game.moving:_on_claim_touch_move")
+TOUCH = ("game.moving:allowed_by_touch", "game.moving:_on_touch", "game.moving:_on_claim_touch_move")
 PENALTY = ("game.conduct:_apply_penalty", "game.conduct:PENALTY_RULES")
 VENUE = "the playing venue and its equipment are the organiser's; chesslaws sees only the events of the game"
 PEOPLE = "the arbiter's duties towards people; chesslaws records his decisions as events (penalty, decision)"
@@ -163,9 +163,9 @@ ROWS: list[Row] = [
     r("1997", "4.2", "adjusting after j'adoube", ("game.moving:_on_adjust",), IRR + "test_only_the_player_having_the_move_touches"),
     r("1997", "4.3", "touch-move: the first piece touched; one of each colour (en passant included)", TOUCH,
       (FID + "test_touched_opponent_pawn_that_only_en_passant_can_take", FID + "test_own_pawn_and_opponent_pawn_touched_oblige_en_passant", IRR + "test_touching_one_piece_of_each_colour_obliges_the_capture")),
-    r("1997", "4.4", "rook then king: no castling there; castling illegal: another king move", ("game.moving:_allowed_by_touch",),
+    r("1997", "4.4", "rook then king: no castling there; castling illegal: another king move", ("game.moving:allowed_by_touch",),
       (FID + "test_rook_then_king", FID + "test_king_then_rook_then_another_king_move", FID + "test_king_then_rook_when_castling_with_it_is_illegal", FID + "test_king_then_rook_when_the_king_cannot_move_leaves_the_player_free")),
-    r("1997", "4.5", "no touched piece can move: any move", ("game.moving:_allowed_by_touch",), (IRR + "test_touched_piece_that_cannot_move_leaves_the_player_free", FID + "test_en_passant_no_longer_possible_leaves_the_player_free")),
+    r("1997", "4.5", "no touched piece can move: any move", ("game.moving:allowed_by_touch",), (IRR + "test_touched_piece_that_cannot_move_leaves_the_player_free", FID + "test_en_passant_no_longer_possible_leaves_the_player_free")),
     r("1997", "4.6", "the claim is lost once the claimant touches a piece", ("game.moving:_on_touch",), IRR + "test_touch_move_claim_lost_once_the_claimant_touches_a_piece"),
     r("1997", "4.7", "a piece released: the move cannot change", ("game.moving:_on_move",), API + "test_moves_in_uci_are_recorded_in_san"),
     r("1997", "5.1", "checkmate; resignation", ("game.completion:_end_checks_after_move", "game.completion:_on_resign"), (END + "test_fools_mate_ends_the_game_at_once", END + "test_resigning_against_a_lone_king")),
@@ -261,9 +261,9 @@ ROWS: list[Row] = [
     r("2023", "4.2", "adjusting (j'adoube)", ("game.moving:_on_adjust",), IRR + "test_only_the_player_having_the_move_touches"),
     r("2023", "4.3", "touch-move: own pieces, opponent's (en passant included), one of each", TOUCH,
       (FID + "test_touched_opponent_pawn_that_only_en_passant_can_take", FID + "test_own_pawn_and_opponent_pawn_touched_oblige_en_passant", IRR + "test_touched_piece_must_be_moved_and_claim_takes_the_move_back")),
-    r("2023", "4.4", "king and rook: castle with it if legal; rook then king: no castling; castling illegal: another king move", ("game.moving:_allowed_by_touch", "editions:Edition.castle_when_king_then_rook"),
+    r("2023", "4.4", "king and rook: castle with it if legal; rook then king: no castling; castling illegal: another king move", ("game.moving:allowed_by_touch", "editions:Edition.castle_when_king_then_rook"),
       (FID + "test_king_then_rook_then_another_king_move", FID + "test_king_then_rook_then_castling_on_the_other_side", FID + "test_rook_then_king", FID + "test_king_then_rook_when_castling_with_it_is_illegal")),
-    r("2023", "4.5", "no touched piece can move: any move", ("game.moving:_allowed_by_touch",), FID + "test_en_passant_no_longer_possible_leaves_the_player_free"),
+    r("2023", "4.5", "no touched piece can move: any move", ("game.moving:allowed_by_touch",), FID + "test_en_passant_no_longer_possible_leaves_the_player_free"),
     r("2023", "4.6-4.7", "promotion in any order; a piece released", MOVES, POS + "test_play_annotated"),
     r("2023", "4.8", "the claim is forfeited once the claimant touches a piece", ("game.moving:_on_touch",), IRR + "test_touch_move_claim_lost_once_the_claimant_touches_a_piece"),
     r("2023", "4.9", "an assistant moves the pieces", (), (), "the assistant's actions are logged as the player's (`by` is his colour)"),
@@ -366,14 +366,14 @@ ROWS: list[Row] = [
       (C960 + "test_castling_in_san_and_uci", C960 + "test_king_destination_accepted_where_unambiguous",
        C960A + "test_518_is_standard_chess_with_chess960_castling_notation")),
     r("2023", "II.3.2.1", "double-move castling; touch-move: king then rook obliges it (4.4.1), rook then king forbids it (4.4.2)",
-      ("game.moving:_allowed_by_touch",),
+      ("game.moving:allowed_by_touch",),
       (C960A + "test_king_then_rook_obliges_castling_with_that_rook", C960A + "test_rook_then_king_forbids_castling_with_that_rook",
        C960A + "test_rook_touched_alone_does_not_allow_castling_that_moves_the_king")),
-    r("2023", "II.3.2.2", "transposition castling (king and rook swap squares)", ("game.moving:_allowed_by_touch",),
+    r("2023", "II.3.2.2", "transposition castling (king and rook swap squares)", ("game.moving:allowed_by_touch",),
       C960A + "test_transposition_castling_king_then_rook"),
-    r("2023", "II.3.2.3", "king-move-only castling: the king touched alone may castle", ("game.moving:_allowed_by_touch",),
+    r("2023", "II.3.2.3", "king-move-only castling: the king touched alone may castle", ("game.moving:allowed_by_touch",),
       C960A + "test_king_move_only_castling_with_the_king_touched_alone"),
-    r("2023", "II.3.2.4", "rook-move-only castling: the rook touched alone may castle; the rook and then the king: not (4.4.2, II.1)", ("game.moving:_allowed_by_touch", "game.moving:_king_stays"),
+    r("2023", "II.3.2.4", "rook-move-only castling: the rook touched alone may castle; the rook and then the king: not (4.4.2, II.1)", ("game.moving:allowed_by_touch", "game.moving:_king_stays"),
       (C960A + "test_rook_move_only_castling_with_the_rook_touched_alone", "arbiter/test_fidelity_rulings.py::test_chess960_rook_then_king_forbids_rook_move_only_castling",
        "arbiter/test_fidelity_rulings.py::test_chess960_rook_then_king_when_the_rook_has_another_move")),
     r("2023", "II.3.2.5", "recommendations: final squares as in regular chess (king c/g, rook d/f); the squares to cross empty, the king not in check nor crossing attacked squares",

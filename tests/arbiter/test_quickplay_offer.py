@@ -4,7 +4,7 @@ Over every edition, mode and time-control kind, with and without Guidelines III 
 arbiter present or absent, and for the player having the move and his opponent: a game is built from
 its start event, a few moves are played, and the claimant is brought under two minutes. The page
 offers the claim exactly as ``web/game.js`` enables its button (the ``quickplay`` block of
-``controls``: present, ``needs_move``, ``below_ms``, ``players``); the arbiter is then asked. Offered
+``controls``: present, ``needs_move``, ``below_ms``; and the state's ``quickplay_players``); the arbiter is then asked. Offered
 must mean the arbiter takes the claim for a decision (pending for him, or concluded without him);
 not offered must mean he refuses it (a ``WrongState``, or a ruling that the claim is not admitted).
 
@@ -22,7 +22,7 @@ import pytest
 
 from chesslaws.errors import WrongState
 from chesslaws.game import Game
-from chesslaws.server.controls import controls
+from chesslaws.server.controls import controls, quickplay_players
 
 BASE = {"standard": 5400, "rapid": 1500, "blitz": 300}
 SANS = ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5"]
@@ -53,7 +53,7 @@ def page_offers(c: dict[str, Any], g: Game, by: str, t_ms: int) -> bool:
         return False
     if q["needs_move"] and s.turn != by:
         return False
-    return by in q["players"]
+    return by in quickplay_players(s)
 
 
 def arbiter_takes(g: Game, by: str, t_ms: int) -> bool:
@@ -108,9 +108,9 @@ def test_after_an_increment_granted_neither_offers_the_claim() -> None:
     page nor the arbiter admits a quickplay-finish claim any longer (III.5: "If Article III.4 does not apply")."""
     g = Game.from_start({"type": "start", "t": 0, "edition": "2023", "mode": "standard", "time_control": "90",
                          "quickplay_guidelines": True, "arbiter": "present"})
-    assert controls(g.state)["quickplay"]["players"] == ["white", "black"]
+    assert controls(g.state)["quickplay"] is not None and quickplay_players(g.state) == ["white", "black"]
     g = g.apply({"type": "request_increment", "t": 40, "by": "white"})
     g = g.apply({"type": "decline_draw", "t": 42, "by": "black"})
     g = g.apply({"type": "decision", "t": 45, "by": "arbiter", "on": "increment", "ruling": "grant"})
-    assert controls(g.state)["quickplay"] is None
+    assert quickplay_players(g.state) == []  # the page offers it to nobody
     assert not arbiter_takes(g, "white", 50_000)

@@ -62,8 +62,8 @@ def _in_quickplay_finish(s: GameState, color: Color) -> bool:
 def quickplay_unavailable(s: GameState) -> str | None:
     """Why this game has no quickplay-finish claim at all, or None: no clock, an edition without it
     (1989), or 2023 Guidelines III not announced (III.2.1). A claim made anyway is refused as a wrong
-    action (``WrongState``), and the page offers none."""
-    ed = s.edition
+    action (``WrongState``), and the page offers none. From the configuration alone."""
+    ed = s.config.edition
     if s.config.time_control.unlimited:
         return "a quickplay finish claim needs a clock"
     if not ed.quickplay_finish:
@@ -108,10 +108,17 @@ def quickplay_refusal(s: GameState, by: Color) -> tuple[str, str] | None:
 
 def quickplay_can_arise(s: GameState) -> bool:
     """May a quickplay-finish claim be admitted at some moment of this game: it has the claim, it is in
-    scope, and its last period is one for all the remaining moves (1997 10.1, 2023 III.1)."""
-    if quickplay_unavailable(s) is not None or quickplay_out_of_scope(s) is not None:
+    scope, and its last period is one for all the remaining moves (1997 10.1, 2023 III.1). From the
+    configuration alone (the page's controls are kept per configuration): the same rules as
+    :func:`quickplay_out_of_scope`, on the time control announced; what the game's course changes (an
+    increment granted, III.4; the claimant's period) is :func:`quickplay_refusal`'s, read at every view."""
+    cfg = s.config
+    if quickplay_unavailable(s) is not None or cfg.mode == "blitz":
         return False
-    return s.clock.control.periods[-1].moves is None
+    periods = cfg.time_control.periods
+    if cfg.edition.quickplay_without_increment_only and any(p.increment_ms or p.delay_ms for p in periods):
+        return False
+    return periods[-1].moves is None
 
 
 def _add_offer(b: _Builder, by: Color, t: int) -> None:

@@ -15,7 +15,6 @@ that is there also has a dialog ``title`` and an ``ok`` button label)::
      "threefold":  {"confirm": "...", "article": "9.2", "incorrect_article": "9.5.3", "with_move": true},
      "fifty":      {"confirm": "...", "article": "9.3", "incorrect_article": "9.5.3", "with_move": true},
      "quickplay":  {"confirm": "...", "article": "III.5", "below_ms": 120000, "needs_move": true,
-                   "players": ["white"],   # those in the last period (1997 10.1, 2023 III.1), as the arbiter rules
                    "postpone_gives_ms": 120000, "reject_gives_ms": 120000} | None,   # 1997: rejection gives 0
      "flag":       {"confirm": "...", "article": "6.9"} | None,
      "seal":       {"confirm": "...", "article": "I.1.1"} | None,
@@ -230,7 +229,8 @@ def quickplay_allowed(state: GameState) -> bool:
 def quickplay_players(state: GameState) -> list[str]:
     """The players whose quickplay-finish claim the arbiter admits now, time apart (below two minutes, and
     under 2023 III.5 having the move, the page checks itself): those in the last period, for all the
-    remaining moves (1997 10.1, 2023 III.1), by :func:`chesslaws.game.draws.quickplay_refusal`."""
+    remaining moves (1997 10.1, 2023 III.1), by :func:`chesslaws.game.draws.quickplay_refusal`. It depends on
+    the game's moves, not on its configuration alone: the state's ``quickplay_players``, beside the controls."""
     if quickplay_unavailable(state) is not None:
         return []
     return [c for c in ("white", "black") if quickplay_refusal(state, c) is None]
@@ -283,8 +283,7 @@ def controls(state: GameState, lang: str = "en") -> dict[str, Any]:
         # What the arbiter's decision gives the opponent (2023 III.5.2 and III.5.3; 1997 10.2(b), where a
         # rejection gives nothing), as the page's console tells before it is decided.
         out["quickplay"] = {"confirm": t[key].format(art=art), "article": art, "below_ms": 120_000,
-                            "needs_move": ed.quickplay_claimant_has_move, "players": quickplay_players(state),
-                            "postpone_gives_ms": 120_000,
+                            "needs_move": ed.quickplay_claimant_has_move, "postpone_gives_ms": 120_000,
                             "reject_gives_ms": 120_000 if ed.name == "2023" else 0}
     else:
         out["quickplay"] = None

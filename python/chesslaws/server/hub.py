@@ -36,7 +36,7 @@ from chesslaws.game.flags import due, ending_by_itself
 from chesslaws.game.state import GameState
 from chesslaws.history import Moves
 from chesslaws.position import STARTING_FEN, Position
-from chesslaws.server.controls import controls
+from chesslaws.server.controls import controls, quickplay_players
 from chesslaws.server import budget, lapse
 from chesslaws.server.guard import Limits, RateLimiter, Refused
 from chesslaws.server.messages import for_people
@@ -1785,6 +1785,8 @@ class Hub:
                 "controls": controls(st, lang),
             })
         out.update(fixed[1])
+        # Who is in the quickplay finish now (the last period): the moves decide it, so not in the controls kept.
+        out["quickplay_players"] = quickplay_players(st) if fixed[1]["controls"]["quickplay"] is not None else []
         # Written key by key (the order of the message's keys is this one): about 1 µs less than a dictionary
         # built and then copied in, at every broadcast.
         names, hashes = live.names, live.token_hashes

@@ -831,7 +831,7 @@ function renderActions() {
   const myMs = player || otbArbiter ? clockMs(actor) : null;
   // The arbiter's own rule says who is in the quickplay finish (the last period, 1997 10.1, 2023 III.1).
   $("btn-quickplay").disabled = !C.quickplay || (C.quickplay.needs_move && !myMove) || claimPending || myMs === null ||
-    myMs >= C.quickplay.below_ms || (Array.isArray(C.quickplay.players) && !C.quickplay.players.includes(actor));
+    myMs >= C.quickplay.below_ms || (Array.isArray(S.quickplay_players) && !S.quickplay_players.includes(actor));
   $("flag-box").hidden = !ongoing || !C.flag;
   const opp = actor === "white" ? "black" : "white";
   const oppMs = player || otbArbiter ? clockMs(opp) : null;
