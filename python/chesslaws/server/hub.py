@@ -80,8 +80,6 @@ RESUME_GRACE = 10.0
 #: Seconds a game that is over stays in memory (for its last viewers) before it is retired to the
 #: store as its final state; it is loaded again on demand.
 RETIRE_AFTER = 60.0
-#: The claims whose failure leaves the game going: repeated, they may annoy the opponent.
-_CLAIMS = budget.CLAIMS
 
 
 def seen_at(game: Game, t: float) -> Game:
@@ -436,6 +434,13 @@ class LiveGame:
     # What a view takes from the game's configuration alone (see Hub.view), per language: built again
     # only when an event changes the configuration (the object is then another one).
     config_cache: dict[str, tuple[Any, dict[str, Any]]] = field(default_factory=dict)
+
+    def follow(self, rule: Mapping[str, Any]) -> None:
+        """Takes the game's start rule, as stored (``Hub._rule`` writes it; ``{}``: it starts as created)."""
+        self.waiting = bool(rule.get("waiting"))
+        self.abort_after = rule.get("abort_after")
+        self.scheduled = bool(rule.get("scheduled"))
+        self.held = self.waiting and bool(rule.get("held"))
 
     @property
     def seq(self) -> int:
@@ -815,7 +820,7 @@ class Hub:
                           live.id, _reason(err))
                 break
             by = row.get("by")
-            if row.get("type") in _CLAIMS and by in ("white", "black") and game.state.ongoing and not game.state.claims:
+            if row.get("type") in budget.CLAIMS and by in ("white", "black") and game.state.ongoing and not game.state.claims:
                 # A claim that left the game going, made through another process: counted here too (the
                 # arbiter is told by the process that takes the claim reaching the limit, wherever it is).
                 live.incorrect_claims[by] = live.incorrect_claims.get(by, 0) + 1
@@ -951,10 +956,7 @@ class Hub:
                 return
             rule = {}
         live = LiveGame(rec.id, rec.created_at, rec.interface, rec.names, rec.token_hashes, game)
-        live.waiting = bool(rule.get("waiting"))
-        live.abort_after = rule.get("abort_after")
-        live.scheduled = bool(rule.get("scheduled"))
-        live.held = live.waiting and bool(rule.get("held"))
+        live.follow(rule)
         if live.scheduled and game.state.ongoing:  # who opened it before its start, not yet written at the board
             live.early = {s for s in self._presence.get(rec.id, ()) if s in game.state.absent}
         elif live.waiting and not live.held:  # who opened a game that waits for both players
@@ -1198,11 +1200,7 @@ class Hub:
         """A new game, once written (with its start rule), in memory and on the clock."""
         r = new.record
         live = LiveGame(r.id, r.created_at, r.interface, dict(r.names), dict(r.token_hashes), new.game)
-        if new.rule is not None:
-            live.waiting = bool(new.rule["waiting"])
-            live.held = bool(new.rule["held"])
-            live.abort_after = new.rule["abort_after"]
-            live.scheduled = bool(new.rule["scheduled"])
+        live.follow(new.rule or {})
         self.games[r.id] = live
         self.schedule(live)
         return live
@@ -1480,7 +1478,7 @@ class Hub:
         else:
             self.broadcast(live)
         self.maybe_retire(live)
-        if kind in _CLAIMS and by in ("white", "black"):
+        if kind in budget.CLAIMS and by in ("white", "black"):
             self._count_claim(live, by, new)
         wait = awaiting_arbiter(new.state) if seat in ("white", "black") else None
         if wait is not None and wait.claim.t_ms == new.events[-1].t_ms and wait.claim.by == seat:
