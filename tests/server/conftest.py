@@ -237,17 +237,20 @@ def server_factory() -> Iterator[Callable[..., ServerProcess]]:
 
 
 class ThreadServer:
-    """uvicorn in a thread of this process, on a free port."""
+    """uvicorn in a thread of this process, on a free port: the app with ``limits`` (none by default), and with
+    ``connections``, the server's connection guard (:func:`chesslaws.server.guard.connection_guard`)."""
 
-    def __init__(self, db: str) -> None:
+    def __init__(self, db: str, limits: Any = None, connections: Any = None) -> None:
         import uvicorn
 
         from chesslaws.server import create_app
+        from chesslaws.server.guard import connection_guard
 
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(create_app(db, limits=UNLIMITED), host="127.0.0.1", port=self.port, log_level="warning",
-                                ws_max_size=16 * 1024)
+        guard: dict[str, Any] = {} if connections is None else {"http": connection_guard(connections)}
+        config = uvicorn.Config(create_app(db, limits=limits or UNLIMITED), host="127.0.0.1", port=self.port,
+                                log_level="warning", ws_max_size=16 * 1024, **guard)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 import httpx
 import pytest
-from conftest import needs_chromium
+from conftest import ThreadServer, needs_chromium
 
 from chesslaws.server.store import StoreLocked, open_store
 
@@ -62,40 +62,10 @@ def test_every_name_of_a_sqlite_file_meets_its_lock(tmp_path: Path) -> None:
     uri.close()
 
 
-class _GuardedServer:
-    """uvicorn in a thread with the server's connection guard (``limits``), on a free loopback port."""
-
-    def __init__(self, db: str, limits: Any, app_limits: Any = None) -> None:
-        import uvicorn
-
-        from chesslaws.server import create_app
-        from chesslaws.server.guard import UNLIMITED, connection_guard
-
-        from conftest import free_port
-
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(create_app(db, limits=app_limits or UNLIMITED), host="127.0.0.1", port=self.port,
-                                log_level="warning", http=connection_guard(limits))
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    def __enter__(self) -> "_GuardedServer":
-        from conftest import wait_port
-
-        self.thread.start()
-        wait_port(self.port)
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.server.should_exit = True
-        self.thread.join(10)
-
-
 def test_a_body_sent_a_byte_at_a_time_is_answered_408_and_its_connection_closed(tmp_path: Path) -> None:
     from chesslaws.server.guard import ConnectionLimits
 
-    with _GuardedServer(str(tmp_path / "g.sqlite3"), ConnectionLimits(body_timeout=1.0)) as srv:
+    with ThreadServer(str(tmp_path / "g.sqlite3"), connections=ConnectionLimits(body_timeout=1.0)) as srv:
         body = b'{"white": "A", "black": "B"}'
         slow = socket.create_connection(("127.0.0.1", srv.port))
         slow.sendall(b"POST /api/games HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
@@ -461,7 +431,7 @@ def test_the_pages_ask_again_for_a_qr_code_when_told_to_wait(tmp_path: Path, bro
     from chesslaws.server.guard import UNLIMITED, ConnectionLimits
 
     limits = dataclasses.replace(UNLIMITED, qr_per_address="2/second")
-    with _GuardedServer(str(tmp_path / "g.sqlite3"), ConnectionLimits(), limits) as srv:
+    with ThreadServer(str(tmp_path / "g.sqlite3"), limits, ConnectionLimits()) as srv:
         page = browser.new_page()
         page.goto(srv.url + "/")
         page.wait_for_function("typeof TL !== 'undefined'")

@@ -20,6 +20,7 @@ free_port = _server.free_port
 wait_port = _server.wait_port
 needs_chromium = _server.needs_chromium
 at_390 = _server.at_390
+ThreadServer = _server.ThreadServer
 db_url = _server.db_url
 make_client = _server.make_client
 server_factory = _server.server_factory

@@ -21,27 +21,9 @@ import httpx
 import pytest
 
 from conftest import free_port, wait_port
+from test_live_api import bearer, token_of, until
 
 PAUSE_ENV = "CHESSLAWS_TEST_PAIRING_PAUSE"  # chesslaws.tournament.store.PAUSE_ENV (the fixed code's test hook)
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def token_of(link: str) -> str:
-    return urlparse(link).fragment.split("token=", 1)[1]
-
-
-def until(fn: Callable[[], Any], what: str, timeout: float = 30.0) -> Any:
-    """Waits for a state (``fn`` returns something true), asking again as soon as it answered."""
-    end = time.monotonic() + timeout
-    while True:
-        got = fn()
-        if got:
-            return got
-        assert time.monotonic() < end, f"timed out waiting for {what}"
-        time.sleep(0.005)
 
 
 def create(c: httpx.Client, n: int, name: str = "Open") -> tuple[str, str]:
@@ -219,7 +201,7 @@ def test_a_server_killed_while_it_writes_a_round_leaves_no_game_without_its_roun
 
     th = threading.Thread(target=pair, daemon=True)
     th.start()
-    until(lambda: "paused mid-transaction" in s.stderr() or game_rows(db) > 0, "the round being written")
+    until(lambda: "paused mid-transaction" in s.stderr() or game_rows(db) > 0, "the round being written", 30.0)
     s.kill()
     th.join(10)
     assert game_rows(db) == 0
@@ -314,7 +296,7 @@ def test_a_postgresql_outage_while_a_round_is_written_leaves_no_game_without_its
         assert stopped == [tid] and r.status_code == 503, r.text[:300]
         monkeypatch.undo()
         pg_cluster.start()
-        until(lambda: c.get(f"/api/tournaments/{tid}").status_code == 200, "the database back")
+        until(lambda: c.get(f"/api/tournaments/{tid}").status_code == 200, "the database back", 30.0)
         assert game_rows(pg_cluster.url) == 0
         assert c.get(f"/api/tournaments/{tid}").json()["rounds"] == []
         r = c.post(f"/api/tournaments/{tid}/rounds", json={"start": "held"}, headers=bearer(tok))
