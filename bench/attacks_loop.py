@@ -38,7 +38,7 @@ from typing import Any, Callable
 
 import httpx
 
-from bench_attack import HOST, OTHER, Row, Server
+from bench_attack import HOST, OTHER, Row, Server, started_postgres, started_server
 
 INVISIBLE = {
     "zero-width space": "\u200b", "word joiner": "\u2060\u2060", "BOM": "\ufeff", "soft hyphen": "\u00ad",
@@ -156,9 +156,8 @@ class Feel:
 
 def _with_feel(name: str, db: str, attack: Callable[[Server, Row, Feel], None], quiet: float = 4.0) -> Row:
     row = Row(name)
-    srv = Server(db)
-    if srv.start() is None:
-        row.achieved, row.restart = "the server did not start", None
+    srv = started_server(row, db)
+    if srv is None:
         return row
     rss0 = srv.rss()
     feel = Feel(srv.base).start()
@@ -278,9 +277,8 @@ def attack_reads(args: argparse.Namespace, tmp: str) -> Row:
 def attack_slow_body(args: argparse.Namespace, tmp: str) -> Row:
     row = Row("12 slow request bodies")
     db = os.path.join(tmp, "slow.sqlite3")
-    srv = Server(db)
-    if srv.start() is None:
-        row.achieved, row.restart = "the server did not start", None
+    srv = started_server(row, db)
+    if srv is None:
         return row
     held: list[socket.socket] = []
     for _ in range(args.slow_connections):
@@ -347,21 +345,15 @@ ROUTES = [
 
 
 def attack_nul_ids(args: argparse.Namespace, tmp: str) -> Row:
-    from bench_chaos import Postgres
-
     row = Row("13 NUL ids on PostgreSQL")
-    try:
-        pg = Postgres()
-    except SystemExit as err:
-        row.achieved = f"not run: {err}"
+    pg = started_postgres(row)
+    if pg is None:
         return row
-    pg.start()
     log = Path(srv_log_path())
     size0 = log.stat().st_size if log.exists() else 0
     try:
-        srv = Server(pg.url)
-        if srv.start() is None:
-            row.achieved, row.restart = "the server did not start", None
+        srv = started_server(row, pg.url)
+        if srv is None:
             return row
         t = httpx.post(srv.base + "/api/tournaments", json={"name": "pg", "players": [{"name": "A"}, {"name": "B"}]},
                        timeout=10).json()
@@ -407,9 +399,8 @@ def srv_log_path() -> str:
 def attack_names(args: argparse.Namespace, tmp: str) -> Row:
     row = Row("14 invisible names")
     db = os.path.join(tmp, "names.sqlite3")
-    srv = Server(db)
-    if srv.start() is None:
-        row.achieved, row.restart = "the server did not start", None
+    srv = started_server(row, db)
+    if srv is None:
         return row
     accepted: dict[str, int] = {"game player": 0, "seat taken": 0, "event name": 0, "event player": 0,
                                 "player added": 0}

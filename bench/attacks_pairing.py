@@ -29,8 +29,7 @@ from urllib.parse import urlparse
 
 import httpx
 
-from bench_attack import Row, Server
-from bench_chaos import Postgres
+from bench_attack import Row, Server, started_postgres
 
 PAUSE_ENV = "CHESSLAWS_TEST_PAIRING_PAUSE"
 
@@ -93,12 +92,9 @@ def _game_rows(db: str) -> int:
 
 def attack_race(args: argparse.Namespace, tmp: str) -> Row:
     row = Row("30 two processes pair at once")
-    try:
-        pg = Postgres()
-    except SystemExit as err:
-        row.achieved = f"not run: {err}"
+    pg = started_postgres(row)
+    if pg is None:
         return row
-    pg.start()
     a = b = None
     try:
         a, b = Server(pg.url), Server(pg.url)
@@ -244,11 +240,10 @@ def _kill(db: str, label: str, args: argparse.Namespace) -> Row:
 
 
 def attack_kill(args: argparse.Namespace, tmp: str) -> Row:
-    try:
-        pg = Postgres()
-    except SystemExit as err:
-        return Row("31 kill while pairing (PostgreSQL)", achieved=f"not run: {err}")
-    pg.start()
+    row = Row("31 kill while pairing (PostgreSQL)")
+    pg = started_postgres(row)
+    if pg is None:
+        return row
     try:
         return _kill(pg.url, "PostgreSQL", args)
     finally:

@@ -175,10 +175,8 @@ class Victims:
 def run_attack(name: str, db: str, body: Callable[[Server, Row], None], *, extra: tuple[str, ...] = (),
                victims: bool = True) -> Row:
     row = Row(name)
-    srv = Server(db, extra)
-    if srv.start() is None:
-        row.achieved = "the server did not start"
-        row.restart = None
+    srv = started_server(row, db, extra)
+    if srv is None:
         return row
     rss0 = srv.rss()
     vic = Victims(srv.base).start() if victims else None
@@ -334,14 +332,31 @@ def attack_tournaments(count: int, players: int = 20) -> Callable[[Server, Row],
     return body
 
 
-def attack_tournament_pg(tmp: str) -> Row:
-    row = Row("6 tournaments after a PostgreSQL restart")
+def started_server(row: Row, db: str, extra: tuple[str, ...] = ()) -> Server | None:
+    """``chesslaws serve`` on ``db``, started; None where it did not start (``row`` then says so)."""
+    srv = Server(db, extra)
+    if srv.start() is None:
+        row.achieved, row.restart = "the server did not start", None
+        return None
+    return srv
+
+
+def started_postgres(row: Row) -> Postgres | None:
+    """A throwaway PostgreSQL cluster, started; None where none can be had (``row`` then says why)."""
     try:
         pg = Postgres()
     except SystemExit as err:
         row.achieved = f"not run: {err}"
-        return row
+        return None
     pg.start()
+    return pg
+
+
+def attack_tournament_pg(tmp: str) -> Row:
+    row = Row("6 tournaments after a PostgreSQL restart")
+    pg = started_postgres(row)
+    if pg is None:
+        return row
     try:
         srv = Server(pg.url)
         if srv.start() is None:
