@@ -21,6 +21,13 @@ FlagDrawRule = Literal["bare_king", "cannot_mate"]
 ClaimPenalty = Literal["add_used_time", "halve_and_give", "give"]
 #: What happens when both flags have fallen and nobody can say which fell first.
 BothFlags = Literal["continue", "draw"]
+#: What an illegal move costs beyond its correction: nothing (1989 8.1), time to the opponent in the
+#: quickplay finish and the third loses (1997 10.3), time to the opponent and the second loses (2023 7.5.5).
+IllegalMovePenalty = Literal["none", "quickplay_finish", "every_move"]
+#: A game begun with colours reversed: it continues once a quarter of the first control's time has elapsed,
+#: earlier the arbiter may arrange a new game (1989 8.6); it continues unless the arbiter rules otherwise
+#: (1997 7.2); a new game while fewer than ten moves have been made by both players, then it continues (2023 7.3).
+ColoursReversed = Literal["quarter_time", "arbiter", "ten_moves"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +87,29 @@ class Edition:
     quickplay_only_if_announced: bool = False  # 2023 III.2.1: only where the event announced the Guidelines
     quickplay_without_increment_only: bool = False  # 2023 III.2.2 (a delay counted with an increment)
     quickplay_claimant_has_move: bool = False  # 2023 III.5: "the player having the move" (1997 10.2: "the player")
+    quickplay_reject_gives_ms: int = 0  # 2023 III.5.3: a rejection gives the opponent two minutes (1997 10.2: none)
+    quickplay_increment_request: bool = False  # 2023 III.4: under two minutes, ask for an increment for both
+    # Illegal moves and acts penalised as one
+    illegal_move_penalty: IllegalMovePenalty = "none"
+    illegal_move_stands_in_blitz: bool = False  # 1997 C.3: the opponent may claim a win before his move; then it stands
+    press_without_move_is_illegal: bool = False  # 2023 7.5.3 (1997 6.13, 1989 12.5: the clock restarted, no penalty)
+    two_hands_is_illegal: bool = False  # 2023 7.5.4 (1997 4.1: one hand; any penalty is the arbiter's)
+    annul_when_not_reinstatable: bool = False  # 1989 8.1, 8.2 (1997 7.4: from the last identifiable position)
+    colours_reversed: ColoursReversed = "arbiter"
+    # Rapid and blitz
+    partial_supervision: bool = False  # 2023 A.5 (rapid), B.3 (blitz): rules for an arbiter of several games at once
+    # No claim on the set-up once each player has made this many moves (0: no such limit): 1997 B.4 (three, in
+    # rapid and, by C.2, blitz), 2023 A.5.1.2 (ten, where the arbiter supervises several games: A.5, B.3).
+    setup_claim_moves: int = 0
+    scoresheet_on_request_in_fast_play: bool = False  # 2023 A.2: the arbiter provides one (1997 B.3: no more said)
+    # The arbiter and the players
+    moves_told_after_flag: bool = False  # 1997 13.6, 2023 12.6: the number of moves, in applying 8.5 (1989 12.9: never)
+    explanation_on_request: bool = False  # 2023 11.9: a player may ask the arbiter to explain a point of the Laws
+    appeal: bool = False  # 2023 11.10 (1997 13.3, 1989 16.3: the arbiter enforces his decisions; no appeal)
+    loss_penalty_scores_opponent: bool = False  # 2023 12.9.6, 11.7: the arbiter also decides the opponent's score
+    device_loses: bool = False  # 2023 11.3.2.2: a device on the player loses, unless the regulations say less
+    visually_disabled_rules: bool = False  # 2023 Appendix D
+    assistant_at_board: bool = False  # 2023 8.1.6, D.2.10-D.2.11: an assistant who records the moves
 
     def article(self, rule: str) -> str:
         """The article of this edition for ``rule`` (a key of :attr:`articles`)."""
@@ -429,6 +459,8 @@ EDITIONS: Mapping[str, Edition] = MappingProxyType(
             record_in_advance_allowed=True,
             refusal_to_record_is_refusal=True,
             set_clocks_limits=True,
+            annul_when_not_reinstatable=True,
+            colours_reversed="quarter_time",
         ),
         "1997": Edition(
             name="1997",
@@ -456,6 +488,11 @@ EDITIONS: Mapping[str, Edition] = MappingProxyType(
             opponent_restarts_for_displaced=True,
             illegal_completed_by_press=("blitz",),
             quickplay_finish=True,
+            illegal_move_penalty="quickplay_finish",
+            illegal_move_stands_in_blitz=True,
+            colours_reversed="arbiter",
+            setup_claim_moves=3,
+            moves_told_after_flag=True,
         ),
         "2023": Edition(
             name="2023",
@@ -493,6 +530,22 @@ EDITIONS: Mapping[str, Edition] = MappingProxyType(
             quickplay_only_if_announced=True,
             quickplay_without_increment_only=True,
             quickplay_claimant_has_move=True,
+            quickplay_reject_gives_ms=2 * 60_000,
+            quickplay_increment_request=True,
+            illegal_move_penalty="every_move",
+            press_without_move_is_illegal=True,
+            two_hands_is_illegal=True,
+            colours_reversed="ten_moves",
+            partial_supervision=True,
+            setup_claim_moves=10,
+            scoresheet_on_request_in_fast_play=True,
+            moves_told_after_flag=True,
+            explanation_on_request=True,
+            appeal=True,
+            loss_penalty_scores_opponent=True,
+            device_loses=True,
+            visually_disabled_rules=True,
+            assistant_at_board=True,
         ),
     }
 )
@@ -510,4 +563,7 @@ def get_edition(name: str) -> Edition:
         ) from None
 
 
-__all__ = ["EDITIONS", "BothFlags", "ClaimPenalty", "Edition", "EditionName", "FlagDrawRule", "Mode", "get_edition"]
+__all__ = [
+    "EDITIONS", "BothFlags", "ClaimPenalty", "ColoursReversed", "Edition", "EditionName", "FlagDrawRule",
+    "IllegalMovePenalty", "Mode", "get_edition",
+]

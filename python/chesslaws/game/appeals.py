@@ -40,7 +40,7 @@ def _on_request_explanation(b: _Builder, ev: Event) -> None:
     by: Color = ev.by  # type: ignore[assignment]
     about = _quoted(ev.get("about"))
     answer = f" The arbiter explains{_quoted(ev.get('answer'))}." if ev.get("answer") else ""
-    if s.edition.name == "2023":
+    if s.edition.explanation_on_request:
         b.rule(ev.t_ms, "explanation", f"{NAME[by]} asks the arbiter to explain a point of the Laws{about}: a player "
                f"has the right to request from the arbiter an explanation of particular points in the Laws of "
                f"Chess.{answer} Nothing in the game changes.")
@@ -68,7 +68,7 @@ def _on_appeal(b: _Builder, ev: Event) -> None:
     what = f"the decision of ruling {number} (Article {appealed.article}: “{appealed.text}”)"
     why = _quoted(ev.get("reason"))
     b.set(appeals=s.appeals + (Appeal(by, number, ev.t_ms),))
-    if s.edition.name == "2023":
+    if s.edition.appeal:
         signed = " even though he has signed the scoresheet," if by in s.signed else ""
         b.rule(ev.t_ms, "appeal", f"{NAME[by]} appeals against {what}{why}:{signed} unless the regulations of the "
                "event specify otherwise, a player may appeal against any decision of the arbiter. The Laws say no "

@@ -57,8 +57,7 @@ def _illegal_position_stays(b: _Builder, t_ms: int, seen: Position, now: Positio
     move. True when the game ended."""
     s = b.s
     cfg = s.config
-    if ("illegal_position" not in s.edition.articles or cfg.mode not in ("rapid", "blitz") or cfg.supervised
-            or not cfg.arbiter_present or not (cfg.observes_all or s.observed)):
+    if not cfg.partially_supervised or not cfg.arbiter_present or not (cfg.observes_all or s.observed):
         return False  # no arbiter, or one who did not observe it (``observe``)
     pawn = _far_rank_pawn(seen)
     both_in_check = seen.is_check() and seen.is_irregular()  # the side that moved left its king in check too

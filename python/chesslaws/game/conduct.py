@@ -125,7 +125,7 @@ def _apply_penalty(b: _Builder, ev: Event, against: Color, kind: str, why: str) 
         outcome = win_for(opp, "arbiter_decision")
         extra = ""
         if score_opp is not None:
-            if ed.name != "2023":
+            if not ed.loss_penalty_scores_opponent:
                 raise EventError(f"'opponent_score' is the 2023 Laws' (12.9.6, 11.7); the {ed.name} opponent wins",
                                  field="opponent_score")
             if score_opp not in (0, 0.5, 1):
@@ -166,7 +166,7 @@ def _on_conduct(b: _Builder, ev: Event) -> None:
         "inspection_refused": "refused to let the arbiter inspect his clothes, bags or other items",
     }[kind]
     opp = other(against)
-    if kind == "device" and ed.name == "2023":
+    if kind == "device" and ed.device_loses:
         if penalty is None:
             if not s.ongoing:
                 raise GameError(ev, "the game is over")

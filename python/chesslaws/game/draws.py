@@ -400,7 +400,8 @@ def _on_request_increment(b: _Builder, ev: Event) -> None:
     by: Color = ev.by  # type: ignore[assignment]
     t = ev.t_ms
     left = s.clock.remaining(t, by)
-    if s.edition.name != "2023" or not s.config.quickplay_guidelines:
+    ed = s.edition
+    if not ed.quickplay_increment_request or (ed.quickplay_only_if_announced and not s.config.quickplay_guidelines):
         raise GameError(ev, "the request for an increment is the 2023 Guidelines III.4, where announced "
                         "(start field 'quickplay_guidelines')")
     if by != s.turn or s.clock.running != by:
@@ -490,10 +491,12 @@ def _on_decision(b: _Builder, ev: Event) -> None:
                     f"receives 2 minutes and {later}")
         b.set(postponed=True)
     else:
-        if ed.name == "2023":
-            clock = clock.add_time(t, opp, 120_000)
+        # 2023 III.5.3: the opponent receives two minutes; 1997 10.2 gives a rejection nothing.
+        gives = ed.quickplay_reject_gives_ms
+        if gives:
+            clock = clock.add_time(t, opp, gives)
         text = f"The arbiter rejects {NAME[claim.by]}'s quickplay claim; the game continues." + (
-            f" {NAME[opp]} receives 2 minutes." if ed.name == "2023" else "")
+            f" {NAME[opp]} receives {gives // 60_000} minutes." if gives else "")
     b.set(claims=rest, clock=clock.resume(t))
     b.rule(t, key, text)
 

@@ -44,7 +44,7 @@ def _flag_outcome(b: _Builder, flagged: Color, t_ms: int) -> None:
     ed = s.edition
     opp = other(flagged)
     position: Position = b.get("position")
-    if ed.name == "1997" and s.config.mode == "blitz":
+    if ed.mating_potential_in_blitz and s.config.mode == "blitz":
         ok, why = _mating_potential(position, opp)
         if not ok:
             b.end(t_ms, draw("time_forfeit"), "mating_potential",
@@ -219,7 +219,7 @@ def _both_flags_down(b: _Builder, t: int, by: Color) -> None:
         return
     quick = _in_quickplay_finish(s, by) and _in_quickplay_finish(s, opp)
     draw_key, continue_key = "both_flags_quickplay", "both_flags"
-    if ed.name == "2023" and any(p.increment_ms for p in s.clock.control.periods):
+    if ed.quickplay_without_increment_only and any(p.increment_ms for p in s.clock.control.periods):
         # Guidelines III are for games without increment (III.2.2) and the Laws have no other
         # rule on both flags: the arbiter rules by analogy with III.3.1 (the Preface).
         draw_key, continue_key = "both_flags_last_period", "both_flags_earlier_period"

@@ -63,11 +63,11 @@ def _illegal_moves_observed(s: GameState, text: str) -> bool:
     if not s.config.arbiter_present or not s.config.observes_all:
         return False  # no arbiter, or one who sees only what he is logged to observe (``observe``)
     mode = s.config.mode
-    if s.edition.name == "1997" and mode == "blitz":
+    if s.edition.illegal_move_stands_in_blitz and mode == "blitz":
         return False
     if s.edition.rapid_rulings_on_request and mode == "rapid":
         return False  # 1997 B.5: the arbiter rules under Article 10 (10.3) only when asked
-    if s.edition.name == "2023" and mode in ("rapid", "blitz") and not s.config.supervised:
+    if s.config.partially_supervised:
         return not _arbiter_waits(s.position, text)
     return True
 
@@ -135,7 +135,7 @@ def _illegal_consequence(b: _Builder, t: int, mover: Color, text: str, before: G
     bound = _replacing_move_bound(before, mover, touched)
     fast = s.config.mode in ("rapid", "blitz")
     clock: Clock = b.get("clock")
-    if ed.name == "2023":
+    if ed.illegal_move_penalty == "every_move":
         if n >= 2:
             _second_illegal_move(b, t, mover, before.position, f"{base}. ")
             return
@@ -146,7 +146,7 @@ def _illegal_consequence(b: _Builder, t: int, mover: Color, text: str, before: G
                f"a second illegal move loses.{bound}")
         _cite_fast_penalty(b, t, opp, f"{NAME[mover]}'s illegal move")
         return
-    if ed.name == "1997" and _in_quickplay_finish(before, mover):
+    if ed.illegal_move_penalty == "quickplay_finish" and _in_quickplay_finish(before, mover):
         if n >= 3:
             b.end(t, win_for(opp, "illegal_moves"), "illegal_move",
                   f"{base}. It is {NAME[mover]}'s third illegal move in the quickplay finish: "
@@ -192,7 +192,7 @@ def _two_hands(b: _Builder, t: int, mover: Color, san: str) -> None:
     as an illegal move (7.5.5); 1997 4.1 only says one hand, the arbiter's
     penalty (13.4) being his to choose."""
     ed = b.s.edition
-    if ed.name == "2023":
+    if ed.two_hands_is_illegal:
         _penalise_when_seen(b, t, mover, "two_hands", f"{NAME[mover]} made the move {san} with two hands and "
                             "pressed the clock: it is penalised as an illegal move, and the move stands")
     elif "one_hand" in ed.articles:
@@ -251,7 +251,7 @@ def _on_press_clock(b: _Builder, ev: Event) -> None:
     t = ev.t_ms
     if s.clock.running != by or by != s.turn:
         raise GameError(ev, f"only the player having the move ({NAME[s.turn]}), whose clock runs, can press it")
-    if s.edition.name == "2023":
+    if s.edition.press_without_move_is_illegal:
         _penalise_when_seen(b, t, by, "press_without_move", f"{NAME[by]} pressed the clock without making a move: "
                             f"his clock is restarted and it is penalised as an illegal move")
         return
@@ -263,7 +263,7 @@ def _on_illegal_move(b: _Builder, ev: Event, mover: Color, text: str, offer: boo
     s = b.s
     t = ev.t_ms
     if _illegal_moves_observed(s, text):
-        if s.edition.name == "2023" and s.config.mode in ("rapid", "blitz") and not s.config.supervised:
+        if s.config.partially_supervised:
             b.rule(t, "illegal_move_observed", f"The arbiter observes {NAME[mover]}'s illegal move {text} before "
                    f"{NAME[other(mover)]} has made his next move, and acts under Article 7.5.5.")
         queen = _queen_for_unreplaced(s.position, text) if s.edition.unreplaced_promotion_is_queen else None
@@ -301,7 +301,7 @@ def _on_claim_win(b: _Builder, ev: Event) -> None:
         raise GameError(ev, f"there is no illegal move by {NAME[offender]} for {NAME[by]} to claim "
                         "(the claim must come before the claimant's own move)")
     text = s.moves[-1].uci
-    if s.edition.name == "1997" and s.config.mode == "blitz":
+    if s.edition.illegal_move_stands_in_blitz and s.config.mode == "blitz":
         ok, why = _mating_potential(before.position, by)
         if ok:
             b.end(t, win_for(by, "illegal_moves"), "illegal_move_blitz",
@@ -444,16 +444,16 @@ def _colours_reversed(b: _Builder, t: int, made: int) -> None:
     earlier the arbiter may arrange a new game. Where the arbiter chooses, he annuls with
     ``annul``."""
     s = b.s
-    name = s.edition.name
-    if name == "2023" and made < 10:
+    rule = s.edition.colours_reversed
+    if rule == "ten_moves" and made < 10:
         b.rule(t, "colours_reversed", "The game began with colours reversed and fewer than ten moves have been made "
                "by both players: it is discontinued and a new game is played with the correct colours.")
         clock = s.clock.stop(t) if s.clock.running is not None else s.clock
         b.set(status="annulled", outcome=None, clock=clock, offer=None, claims=())
         return
-    if name == "2023":
+    if rule == "ten_moves":
         why = f"each player has made {made} moves (ten or more)"
-    elif name == "1997":
+    elif rule == "arbiter":
         why = "unless the arbiter rules otherwise (he would annul the game)"
     else:
         why = ("if more than a quarter of both players' time for the first time control has elapsed; earlier the "
@@ -472,7 +472,7 @@ def _annulment_rule(s: GameState, reason: str) -> str:
         return "wrong_initial_position"
     if "colour" in text or "color" in text:
         return "colours_reversed"
-    if s.edition.name == "1989" and "reinstat" in text:
+    if s.edition.annul_when_not_reinstatable and "reinstat" in text:
         return "illegal_move" if "illegal" in text else "reinstate"
     return "adjudication"
 
@@ -492,7 +492,9 @@ def _on_claim_setup(b: _Builder, ev: Event) -> None:
     t = ev.t_ms
     what = str(ev.get("what"))
     fast = s.config.mode in ("rapid", "blitz")
-    limit = 3 if s.edition.name == "1997" else 10 if s.edition.name == "2023" and not s.config.supervised else 0
+    # 1997 B.4 in rapid and blitz; 2023 A.5.1.2 where the arbiter supervises several games (A.5, B.3).
+    ed = s.edition
+    limit = ed.setup_claim_moves if not ed.partial_supervision or s.config.partially_supervised else 0
     made = min(sum(1 for m in s.moves if m.color == c) for c in ("white", "black"))
     if what == "colours":
         _colours_reversed(b, t, made)

@@ -99,7 +99,7 @@ def _observe_illegal_move(b: _Builder, ev: Event) -> None:
     text = record.uci
     what = f"{NAME[offender]}'s illegal move {text}"
     mode = s.config.mode
-    if mode == "blitz" and "observed_illegal_blitz" in s.edition.articles:
+    if mode == "blitz" and s.edition.illegal_move_stands_in_blitz:
         b.rule(t, "observed_illegal_blitz", f"The arbiter sees {what}, but in blitz an illegal move is completed "
                f"once the clock is pressed: only {NAME[opp]}'s claim before making his own move counts, and once he "
                "has moved it cannot be corrected. The arbiter does not act.")

@@ -160,7 +160,7 @@ def _on_request_scoresheet(b: _Builder, ev: Event) -> None:
                f"{fmt_duration(clock.used(t, 'black'))}).")
         return
     if kind == "blank":
-        if fast and s.edition.name == "2023":
+        if fast and s.edition.scoresheet_on_request_in_fast_play:
             b.rule(t, "scoresheet_blank_fast", f"{NAME[by]} asks for a scoresheet: the arbiter provides one to write "
                    "the moves on. In rapid play the players need not record, but keep their rights to claims "
                    "normally based on a scoresheet.")
@@ -188,7 +188,7 @@ def _on_request_scoresheet(b: _Builder, ev: Event) -> None:
                    f"{SCORESHEET_REQUESTS} requests are considered a distraction of the opponent, which the "
                    "arbiter may penalise.")
         return
-    if s.clock.fallen(t) and s.edition.name != "1989":
+    if s.clock.fallen(t) and s.edition.moves_told_after_flag:
         b.rule(t, "scoresheet_request", f"{NAME[by]} asks to be shown the scoresheet: a flag has fallen, so the "
                "arbiter may indicate the number of moves completed in bringing the scoresheets up to date.")
         return

@@ -265,7 +265,7 @@ class Config:
     def partially_supervised(self) -> bool:
         """2023 A.5 (rapid) and B.3 (blitz): one arbiter for several games. Under A.5.2, once the opponent has
         made his next move, an illegal move (and 7.5.3, 7.5.4) can no longer be acted on."""
-        return self.edition.name == "2023" and self.mode in ("rapid", "blitz") and not self.supervised
+        return self.edition.partial_supervision and self.mode in ("rapid", "blitz") and not self.supervised
 
     @property
     def flags_observed(self) -> bool:
@@ -459,7 +459,7 @@ def _config_from_start(ev: Event) -> Config:
     visually_disabled = ev.get("visually_disabled", [])
     if any(c not in ("white", "black") for c in visually_disabled):
         raise EventError("field 'visually_disabled' lists players: \"white\" and/or \"black\"", field="visually_disabled")
-    if visually_disabled and edition.name != "2023":
+    if visually_disabled and not edition.visually_disabled_rules:
         raise EventError(f"field 'visually_disabled': Appendix D is the 2023 Laws'; the {edition.name} Laws have "
                          "no rules for visually disabled players", field="visually_disabled")
     assistants = _assistants(ev, frozenset(visually_disabled), edition)
@@ -502,7 +502,7 @@ def _assistants(ev: Event, visually_disabled: frozenset[str], edition: Edition) 
     for name, value in (("assistant", assistants), ("hearing_impaired", hearing)):
         if any(c not in ("white", "black") for c in value):
             raise EventError(f"field {name!r} lists players: \"white\" and/or \"black\"", field=name)
-    if assistants and edition.name != "2023":
+    if assistants and not edition.assistant_at_board:
         raise EventError(f"field 'assistant': the {edition.name} Laws have no assistant at the board (2023 8.1.6, "
                          "D.2.10-D.2.11)", field="assistant")
     if hearing and not visually_disabled:

@@ -248,7 +248,7 @@ def _observed_illegal_rule(state: GameState) -> str:
     supervises several games, else the edition's own (2023 7.5.1, 1997 7.4, 1989 8.1)."""
     cfg = state.config
     ed = cfg.edition
-    if cfg.mode == "blitz" and "observed_illegal_blitz" in ed.articles:
+    if cfg.mode == "blitz" and ed.illegal_move_stands_in_blitz:
         return "observed_illegal_blitz"
     if (cfg.mode == "rapid" and ed.rapid_rulings_on_request) or cfg.partially_supervised:
         return "observed_illegal_rapid"
@@ -278,13 +278,13 @@ def controls(state: GameState, lang: str = "en") -> dict[str, Any]:
     out["with_move"] = t["with_move"].format(art=ed.article("threefold"))
     if quickplay_allowed(state):
         art = ed.article("quickplay")
-        key = "quickplay_2023" if ed.name == "2023" else "quickplay_1997"
+        key = "quickplay_2023" if ed.quickplay_reject_gives_ms else "quickplay_1997"
         # 2023 III.5: "the player having the move"; 1997 10.2: "the player", on either clock.
         # What the arbiter's decision gives the opponent (2023 III.5.2 and III.5.3; 1997 10.2(b), where a
         # rejection gives nothing), as the page's console tells before it is decided.
         out["quickplay"] = {"confirm": t[key].format(art=art), "article": art, "below_ms": 120_000,
                             "needs_move": ed.quickplay_claimant_has_move, "postpone_gives_ms": 120_000,
-                            "reject_gives_ms": 120_000 if ed.name == "2023" else 0}
+                            "reject_gives_ms": ed.quickplay_reject_gives_ms}
     else:
         out["quickplay"] = None
     if not cfg.flags_observed and not cfg.time_control.unlimited:
