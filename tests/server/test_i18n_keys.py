@@ -1,7 +1,8 @@
-"""The page's texts in every language it offers: each English text a script passes to T() (or to tc.js's
-tr()) has its German, French and Spanish entry in i18n.js, and no toast shows a literal English text that
-bypasses T(). Read from the files themselves, so a text added without its translations fails here, not in
-front of a German player."""
+"""The texts of the server and the pages in every language they offer, written once in
+chesslaws/data/texts.json: every text in all four languages with the same {names} to fill in; each English
+text a script passes to T() (or to tc.js's tr()) has its German, French and Spanish entry; no toast shows a
+literal English text that bypasses T(); and the pages receive the texts as the server reads them. Read from
+the files themselves, so a text added without its translations fails here, not in front of a German player."""
 
 from __future__ import annotations
 
@@ -10,6 +11,11 @@ import re
 from pathlib import Path
 
 import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from chesslaws.server.texts import LANGUAGES, page_dictionaries, page_script, page_texts, server_texts, texts
+from chesslaws.server.texts_route import TEXTS_PATH, router
 
 WEB = Path(__file__).resolve().parents[2] / "python" / "chesslaws" / "web"
 #: T("…") and tr("…") with a literal English text: its key in the dictionaries.
@@ -18,11 +24,12 @@ CALL = re.compile(r"""\b(?:T|tr)\(\s*"((?:[^"\\]|\\.)*)"|\b(?:T|tr)\(\s*'((?:[^'
 LITERAL_TOAST = re.compile(r"""\b(?:toast|confirmAsk)\(\s*["'`]""")
 
 
+#: What a text fills in: "{name}".
+FILLED = re.compile(r"\{(\w+)\}")
+
+
 def dictionaries() -> dict[str, dict[str, str]]:
-    src = (WEB / "i18n.js").read_text(encoding="utf-8")
-    start = src.index("window.I18N = ") + len("window.I18N = ")
-    end = src.index("\n};", start) + 2
-    return dict(json.loads(src[start:end]))
+    return page_dictionaries()
 
 
 def keys() -> dict[str, list[str]]:
@@ -49,10 +56,55 @@ def test_the_dictionaries_are_read_and_the_scripts_use_them() -> None:
 def test_every_text_a_script_translates_has_its_translation(lang: str) -> None:
     table = dictionaries()[lang]
     missing = {k: where for k, where in keys().items() if k not in table}
-    assert missing == {}, f"{len(missing)} texts without their {lang} translation (add them to i18n.js)"
+    assert missing == {}, f"{len(missing)} texts without their {lang} translation (add them to data/texts.json)"
 
 
 def test_no_toast_or_dialog_shows_an_english_literal() -> None:
     found = [f"{p.name}:{n}: {line.strip()}" for p in sorted(WEB.glob("*.js")) if p.name != "i18n.js"
              for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if LITERAL_TOAST.search(line)]
     assert found == [], "toast(T(...)), confirmAsk(T(...)) so that the text follows the page's language:\n" + "\n".join(found)
+
+
+def test_every_text_is_in_every_language_with_the_same_names_to_fill_in() -> None:
+    assert LANGUAGES == ("en", "de", "fr", "es")
+    wrong = [f"server {name}: {sorted(by_lang)}" for name, by_lang in server_texts().items()
+             if tuple(by_lang) != LANGUAGES or not all(isinstance(t, str) and t.strip() for t in by_lang.values())]
+    wrong += [f"page {english!r}: {sorted(by_lang)}" for english, by_lang in page_texts().items()
+              if tuple(by_lang) != LANGUAGES[1:] or not all(isinstance(t, str) and t.strip() for t in by_lang.values())]
+    assert wrong == [], "each server text in en, de, fr, es; each page text (by its English) in de, fr, es"
+    english = {**{name: by_lang["en"] for name, by_lang in server_texts().items()}, **{e: e for e in page_texts()}}
+    table = {**server_texts(), **page_texts()}
+    unlike = [f"{key!r} {code}" for key, by_lang in table.items() for code, text in by_lang.items()
+              if set(FILLED.findall(text)) != set(FILLED.findall(english[key]))]
+    assert unlike == []
+
+
+def test_a_text_is_written_once() -> None:
+    """No server text is a page text again under a name (the server uses the page's, by its English), and no
+    name of a server text is also a page text's English."""
+    page = set(page_texts())
+    assert [n for n, by_lang in server_texts().items() if by_lang["en"] in page] == []
+    assert set(server_texts()) & page == set()
+
+
+def test_the_server_reads_every_text_in_each_language() -> None:
+    assert texts("de")["threefold"] == server_texts()["threefold"]["de"]
+    assert texts("de")["Cancel"] == page_texts()["Cancel"]["de"] and texts("en")["Cancel"] == "Cancel"
+    assert texts("xx") == texts("en")
+
+
+def test_the_pages_receive_the_texts_as_the_server_reads_them() -> None:
+    script = page_script()
+    assert script.startswith("window.I18N = ") and script.endswith(";\n")
+    assert json.loads(script[len("window.I18N = "):-2]) == dictionaries()
+    app = FastAPI()
+    app.include_router(router)
+    with TestClient(app) as client:
+        first = client.get(TEXTS_PATH)
+        assert first.status_code == 200 and first.text == script
+        assert first.headers["content-type"].startswith("text/javascript")
+        again = client.get(TEXTS_PATH, headers={"If-None-Match": first.headers["etag"]})
+        assert again.status_code == 304
+    for page in ("index.html", "game.html"):  # the texts first, then the script that applies them
+        html = (WEB / page).read_text(encoding="utf-8")
+        assert f'<script src="{TEXTS_PATH}"></script>\n<script src="/static/i18n.js"></script>' in html, page

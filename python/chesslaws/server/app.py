@@ -49,6 +49,7 @@ from chesslaws.server.guard import SECURITY_HEADERS, Limits, Refused, SocketLimi
 from chesslaws.server.paths import PathCheck
 from chesslaws.server.hub import MAX_BODY, ApiError, Hub, LiveGame, Subscriber, public_event
 from chesslaws.server.store import Store, dumps, open_store
+from chesslaws.server.texts_route import router as texts_router
 
 log = logging.getLogger("chesslaws.server")
 
@@ -399,6 +400,7 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
     async def favicon() -> FileResponse:
         return FileResponse(WEB_DIR / "favicon.svg", media_type="image/svg+xml")
 
+    app.include_router(texts_router)  # GET /i18n/texts.js: the pages' texts (window.I18N)
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
 
     from chesslaws.tournament.live import install as install_tournaments  # tournaments: /api/tournaments, /tournament/ID
