@@ -395,6 +395,8 @@ def test_pages_are_served(client: Any) -> None:
     assert page.status_code == 200 and "game.js" in page.text
     for name in ("game.js", "lobby.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
+    texts = client.get("/i18n/texts.js")  # the pages' texts, which index.html and game.html load first
+    assert texts.status_code == 200 and texts.text.startswith("window.I18N = {")
     assert client.get("/openapi.json").json()["paths"]["/api/games/{game_id}/events"]["post"]
 
 

@@ -227,7 +227,7 @@ def test_the_lobby_is_paginated(client: Any) -> None:
 
 
 def test_security_headers_favicon_and_no_framing(client: Any) -> None:
-    for path in ("/", "/game/x", "/api/games", "/static/game.js", "/favicon.ico", "/api/games/nope"):
+    for path in ("/", "/game/x", "/api/games", "/static/game.js", "/i18n/texts.js", "/favicon.ico", "/api/games/nope"):
         r = client.get(path)
         csp = r.headers["content-security-policy"]
         assert "frame-ancestors 'none'" in csp and "script-src 'self'" in csp and "unsafe-inline" not in csp
