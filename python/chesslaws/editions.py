@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal, Mapping
 
+from chesslaws.errors import InvalidInput
+
 EditionName = Literal["1989", "1997", "2023"]
 Mode = Literal["standard", "rapid", "blitz"]
 
@@ -553,8 +555,6 @@ EDITIONS: Mapping[str, Edition] = MappingProxyType(
 
 def get_edition(name: str) -> Edition:
     """The edition called ``name`` ("1989", "1997" or "2023")."""
-    from chesslaws.errors import InvalidInput
-
     try:
         return EDITIONS[str(name)]
     except KeyError:

@@ -63,7 +63,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from chesslaws.errors import ChessLawsError
 from chesslaws.jsondepth import MAX_DEPTH, depth_ok
-from chesslaws.events import Event, EventLog, parse_event
+from chesslaws.events import Event, EventLog, parse_event, t_to_ms
 from chesslaws.game.conduct import CONDUCT_RULES as CONDUCT_RULES, PENALTY_RULES as PENALTY_RULES
 from chesslaws.game.flags import observe
 from chesslaws.game.handlers import HANDLERS as HANDLERS, Handler as Handler, initial_state, transition
@@ -137,8 +137,6 @@ class Game:
 
     def at(self, t: float) -> Game:
         """The game as it stands at instant ``t`` (seconds), with no new event."""
-        from chesslaws.events import t_to_ms
-
         return Game(self.events, observe(self.state, t_to_ms(t, field_name="at")))
 
     @classmethod

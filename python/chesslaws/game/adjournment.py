@@ -20,7 +20,7 @@ Articles, by edition:
 from __future__ import annotations
 
 from chesslaws.errors import AmbiguousMove, IllegalMove, UnreadableMove
-from chesslaws.events import Event
+from chesslaws.events import Event, t_to_ms
 from chesslaws.game.completion import _cannot_win
 from chesslaws.game.played import _after_move
 from chesslaws.game.state import (
@@ -35,6 +35,7 @@ from chesslaws.game.state import (
     other,
     win_for,
 )
+from chesslaws.notation import read_move
 from chesslaws.position import Position
 from chesslaws.timecontrol import Color
 
@@ -52,14 +53,7 @@ def _on_arrive(b: _Builder, ev: Event) -> None:
 
 def _read_written_move(position: Position, text: str, language: str | None) -> str:
     """A move as a player wrote it, in any notation or language, as UCI."""
-    try:
-        from chesslaws import notation
-    except ImportError:  # pragma: no cover - notation ships with the package
-        return position.parse_move(text)
-    reader = getattr(notation, "read_move", None)
-    if reader is None:  # pragma: no cover
-        return position.parse_move(text)
-    return str(reader(position, text, language))
+    return read_move(position, text, language)
 
 
 def _open_envelope(b: _Builder, t: int, env: Envelope) -> None:
@@ -118,8 +112,6 @@ def _on_seal(b: _Builder, ev: Event) -> None:
     session_end = ev.get("session_end")
     extra = ""
     if session_end is not None and not reply:
-        from chesslaws.events import t_to_ms
-
         end_ms = t_to_ms(session_end, field_name="session_end")
         if end_ms > t:
             clock = clock.add_time(t, by, -(end_ms - t))
