@@ -272,8 +272,6 @@ class Clock:
             raise ClockError(f"an increment must be positive, not {ms}")
         if self._control.unlimited:
             raise ClockError("there is no clock to give an increment to")
-        from chesslaws.timecontrol import TimeControl
-
         periods = tuple(replace(p, increment_ms=p.increment_ms + ms) for p in self._control.periods)
         return replace(self._advance(t_ms), _control=TimeControl(periods))
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from chesslaws import dead
 from chesslaws.position import Position
 from chesslaws.timecontrol import Color
 
@@ -68,19 +69,10 @@ def material_clause(position: Position, color: Color) -> str:
 def can_mate(position: Position, color: Color) -> MateVerdict:
     """Can ``color`` checkmate by some series of legal moves from ``position``?"""
     clause = material_clause(position, color)
-    try:
-        from chesslaws import dead
-    except ImportError:  # pragma: no cover - the analysis ships with the package
-        dead = None  # type: ignore[assignment]
-    analyse = getattr(dead, "can_mate", None) if dead is not None else None
-    if analyse is not None:
-        result = analyse(position, color)
-        verdict = {"winnable": True, "unwinnable": False}.get(result.verdict)
-        return MateVerdict(color, verdict, clause if verdict is False else "", result.reason, tuple(result.line),
-                           thin=bool(clause))
-    if position.has_insufficient_material(color):
-        return MateVerdict(color, False, clause, "not enough material to checkmate")
-    return MateVerdict(color, True, "", "enough material to checkmate")
+    result = dead.can_mate(position, color)
+    verdict = {"winnable": True, "unwinnable": False}.get(result.verdict)
+    return MateVerdict(color, verdict, clause if verdict is False else "", result.reason, tuple(result.line),
+                       thin=bool(clause))
 
 
 def _both_reasons(white: str, black: str) -> str:
@@ -98,21 +90,11 @@ def _both_reasons(white: str, black: str) -> str:
 
 def is_dead(position: Position) -> DeadVerdict:
     """Is the position dead: can neither side checkmate by any legal moves?"""
-    try:
-        from chesslaws import dead
-    except ImportError:  # pragma: no cover
-        dead = None  # type: ignore[assignment]
-    quick = getattr(dead, "is_dead", None) if dead is not None else None
-    analyse = getattr(dead, "dead_analysis", None) if dead is not None else None
-    if quick is not None and analyse is not None:
-        if quick(position) is not True:  # winnable for one side, or undetermined: play on
-            return DeadVerdict(False, "")
-        white, black = analyse(position)
-        if white.verdict == "unwinnable" and black.verdict == "unwinnable":
-            return DeadVerdict(True, _both_reasons(white.reason, black.reason))
+    if dead.is_dead(position) is not True:  # winnable for one side, or undetermined: play on
         return DeadVerdict(False, "")
-    if position.is_insufficient_material():
-        return DeadVerdict(True, "neither side has enough material to checkmate")
+    white, black = dead.dead_analysis(position)
+    if white.verdict == "unwinnable" and black.verdict == "unwinnable":
+        return DeadVerdict(True, _both_reasons(white.reason, black.reason))
     return DeadVerdict(False, "")
 
 

@@ -1,19 +1,18 @@
-"""A game as `chesslaws replay` prints it, for a person (moved here from the command's module)."""
+"""A game as `chesslaws replay` prints it, for a person."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from chesslaws.game import Game, fmt_duration
+
 if TYPE_CHECKING:
-    from chesslaws.game import Game
     from chesslaws.timecontrol import Color
 
 
 def game_summary(game: Game) -> str:
     """The text `chesslaws replay` prints: the players and the Laws, the board, the FEN, the clocks, the
     moves, the status and every ruling with its article."""
-    from chesslaws.game import fmt_duration
-
     st = game.state
     cfg = st.config
     variant = ""
