@@ -23,6 +23,7 @@ from chesslaws.timecontrol import TimeControl
 
 
 def _options(values: Sequence[str], flag: str) -> dict[str, str]:
+    """``NAME=VALUE`` options of ``flag`` as a dict."""
     out: dict[str, str] = {}
     for v in values:
         key, sep, value = v.partition("=")
@@ -33,6 +34,7 @@ def _options(values: Sequence[str], flag: str) -> dict[str, str]:
 
 
 def _ints(text: str | None, flag: str, names: Sequence[str]) -> list[int] | None:
+    """``A/B/C`` of ``flag``: up to ``len(names)`` whole numbers, or None when not given."""
     if text is None:
         return None
     parts = text.split("/")

@@ -183,8 +183,8 @@ def _drain(jobs: queue.Queue[tuple[int, Opening, Side] | None]) -> None:
             return
 
 
-
 def unique_names(specs: Iterable[EngineSpec]) -> tuple[EngineSpec, EngineSpec]:
+    """The two engines, named apart (" (1)", " (2)") when they have the same name."""
     a, b = list(specs)
     if a.name == b.name:
         a = EngineSpec(a.name + " (1)", a.command, a.options)

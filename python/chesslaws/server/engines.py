@@ -33,7 +33,7 @@ import re
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal, Sequence
 
 from fastapi import Request
@@ -112,8 +112,6 @@ class Strength:
         return int(round((lo + (hi - lo) * share) / 100) * 100)
 
     def limits(self, go: Go, remaining_ms: int | None) -> Go:
-        from dataclasses import replace
-
         if self.kind == "nodes":
             return replace(go, nodes=self.value)
         if self.kind == "movetime":
@@ -337,7 +335,7 @@ class EnginePlayers:
                                  "time_control": str(body.get("time_control", "300+3")), "arbiter": "present",
                                  color: person, engine_color: engine_name, "event": EVENT}
         names: dict[str, str | None] = {color: person, engine_color: engine_name}
-        # The fair start (issue 27), unless asked for with false: the clocks start when the person opens the
+        # The fair start, unless asked for with false: the clocks start when the person opens the
         # game; the engine's seat is there from the start (see :meth:`_play`).
         when_ready = body.get("when_ready") is not False
         live, tokens = await self.hub.create(start, names, "online", when_ready=when_ready)
