@@ -5,6 +5,7 @@ process outlives the server."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sys
 import time
@@ -117,7 +118,6 @@ def test_engine_seat_moves_through_the_hub_with_the_server_clock(tmp_path: Path)
             r = await srv.move(g["id"], g["token"], "a5")
             assert r.status_code in (200, 409)
             log = (await srv.c.get(f"/api/games/{g['id']}/log")).text.splitlines()
-            import json
             game = Game.from_events([json.loads(line) for line in log])
             assert game.state.sans[:3] == ["a3", "e5", "Ra2"]
             assert all(e.by in ("white", "black") for e in game.events[1:])
@@ -143,6 +143,57 @@ def test_hanging_engine_loses_on_time_and_is_killed(tmp_path: Path) -> None:
             assert (s["result"], s["termination"]) == ("0-1", "time_forfeit")
             await asyncio.sleep(1.0)  # the pool thread sees the flag, stops and kills it
             assert srv.app.state.engines.pool.processes == 0
+    run(go())
+
+
+async def log_of(srv: Server, gid: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (await srv.c.get(f"/api/games/{gid}/log")).text.splitlines()]
+
+
+def test_the_engine_seat_claims_a_threefold_repetition_as_in_a_match(tmp_path: Path) -> None:
+    """The seat claims by the rule the match claims by (chesslaws.engine_claims), when its turn comes."""
+    async def go() -> None:
+        async for srv in serve(tmp_path, [fake("knight", "repeat")]):
+            g = await srv.play(engine="knight", color="black", time_control="600+5")
+            for ply, san in enumerate(["Nf6", "Ng8", "Nf6", "Ng8"]):
+                await srv.wait(g["id"], lambda s: s["ply"] >= 2 * ply + 1)
+                assert (await srv.move(g["id"], g["token"], san)).status_code == 200
+            s = await srv.wait(g["id"], lambda s: s["status"] == "finished")
+            assert (s["result"], s["termination"]) == ("1/2-1/2", "threefold_repetition")
+            last = (await log_of(srv, g["id"]))[-1]
+            assert (last["type"], last["by"], last["reason"]) == ("claim_draw", "white", "threefold")
+    run(go())
+
+
+def test_the_engine_seat_claims_the_persons_touch_move_violation_as_in_a_match(tmp_path: Path) -> None:
+    """The person touches a knight and moves a pawn: the engine to move claims it (Article 4.3), as an engine
+    in a match does, before it thinks."""
+    async def go() -> None:
+        async for srv in serve(tmp_path, [fake("fake", "legal")]):
+            g = await srv.play(engine="fake", color="black", time_control="600+5")
+            await srv.wait(g["id"], lambda s: s["ply"] >= 1)
+            auth = {"Authorization": f"Bearer {g['token']}"}
+            r = await srv.c.post(f"/api/games/{g['id']}/events", json={"type": "touch", "square": "g8"}, headers=auth)
+            assert r.status_code == 200, r.text
+            assert (await srv.move(g["id"], g["token"], "e5")).status_code == 200
+            await srv.wait(g["id"], lambda s: s["ply"] != 2 or bool(s.get("rulings")))
+            log = await log_of(srv, g["id"])
+            claims = [e for e in log if e["type"].startswith("claim")]
+            assert [(e["type"], e["by"]) for e in claims] == [("claim_touch_move", "white")]
+            s = await srv.state(g["id"])
+            assert [m["san"] for m in s["moves"]] == ["a3"] and s["turn"] == "black"  # e5 taken back
+    run(go())
+
+
+def test_the_engine_seat_claims_the_persons_flag_where_flags_count_on_a_claim(tmp_path: Path) -> None:
+    """1997 blitz (C.7): nobody sees a flag fall; the engine claims the person's flag when it falls."""
+    async def go() -> None:
+        async for srv in serve(tmp_path, [fake("fake", "legal")]):
+            g = await srv.play(engine="fake", color="black", time_control="2", edition="1997")
+            s = await srv.wait(g["id"], lambda s: s["status"] == "finished", timeout=15)
+            assert (s["result"], s["termination"]) == ("1-0", "time_forfeit")
+            last = (await log_of(srv, g["id"]))[-1]
+            assert (last["type"], last["by"]) == ("claim_flag", "white")
     run(go())
 
 

@@ -4,10 +4,13 @@ An engine takes a seat like a person: it watches its game as a subscriber
 of the hub, and when it has the move it is told the server's clock
 (:func:`chesslaws.engines.go_for` at the server's ``t``) and its move goes
 through :meth:`Hub.submit` with its seat, stamped by the same server clock
-and ruled by the same arbiter. It claims what a player claims (a threefold
-repetition or fifty moves when they occur, the opponent's flag where flags
-count only on a claim). An engine that crashes or hangs is a player who
-does not move: its flag falls as the Laws say.
+and ruled by the same arbiter. It claims what an engine claims in a match,
+by the same rule (:func:`chesslaws.engine_claims.engine_claims`: a threefold
+repetition or fifty moves when they occur, the opponent's touch-move
+violation, the opponent's flag where flags count only on a claim) when its
+turn comes, and the opponent's flag also as soon as it falls. An engine that
+crashes or hangs is a player who does not move: its flag falls as the Laws
+say.
 
 Engine processes come from a bounded :class:`EnginePool` (``--engine-pool``
 processes in all, default 2): a process thinks for one game at a time and
@@ -24,18 +27,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import random
 import re
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal, Sequence
 
 from fastapi import Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from chesslaws.clock import Clock
+from chesslaws.engine_claims import engine_claims
 from chesslaws.engines import EngineCrashed, EngineError, EngineSpec, Go, UciEngine, go_for
 from chesslaws.errors import InvalidInput
 from chesslaws.server.guard import VisibleName
@@ -107,8 +112,6 @@ class Strength:
         return int(round((lo + (hi - lo) * share) / 100) * 100)
 
     def limits(self, go: Go, remaining_ms: int | None) -> Go:
-        from dataclasses import replace
-
         if self.kind == "nodes":
             return replace(go, nodes=self.value)
         if self.kind == "movetime":
@@ -332,7 +335,7 @@ class EnginePlayers:
                                  "time_control": str(body.get("time_control", "300+3")), "arbiter": "present",
                                  color: person, engine_color: engine_name, "event": EVENT}
         names: dict[str, str | None] = {color: person, engine_color: engine_name}
-        # The fair start (issue 27), unless asked for with false: the clocks start when the person opens the
+        # The fair start, unless asked for with false: the clocks start when the person opens the
         # game; the engine's seat is there from the start (see :meth:`_play`).
         when_ready = body.get("when_ready") is not False
         live, tokens = await self.hub.create(start, names, "online", when_ready=when_ready)
@@ -388,10 +391,11 @@ class EnginePlayers:
                 opp = "black" if seat.color == "white" else "white"
                 if not s.config.flags_observed and s.clock.running == opp:
                     ft = s.clock.flag_time(opp)
-                    if ft is not None:
+                    if ft is not None:  # looked at again when the opponent's flag falls, to claim it
                         wait = max(0.0, ft / 1000 - t) + 0.01
-                        if wait <= 0.01 and ft <= t * 1000:
-                            await self._submit(seat, {"type": "claim_flag"})
+                        claims = engine_claims(s, seat.color, math.floor(t * 1000))
+                        if claims:
+                            await self._submit(seat, dict(claims[0]))
                             continue
                 try:
                     await asyncio.wait_for(seat.sub.queue.get(), timeout=wait)
@@ -419,11 +423,8 @@ class EnginePlayers:
     async def _move(self, seat: _Seat) -> None:
         live = seat.live
         s = live.game.state
-        if s.repetitions() >= 3:
-            if await self._submit(seat, {"type": "claim_draw", "reason": "threefold"}):
-                return
-        if s.position.halfmove_clock >= 2 * s.config.fifty_move_limit:
-            if await self._submit(seat, {"type": "claim_draw", "reason": "fifty"}):
+        for claim in engine_claims(s, seat.color, math.floor(self.hub.t_of(live) * 1000)):
+            if await self._submit(seat, dict(claim)):
                 return
         loop = asyncio.get_running_loop()
         t = self.hub.t_of(live)
