@@ -483,7 +483,8 @@ def serve(host: str, port: int, db: str, no_rate_limits: bool, ws_compression: b
             == click.core.ParameterSource.COMMANDLINE:
         raise click.UsageError("--engine-pool sizes the pool of each --engine: give --engine NAME=COMMAND")
     try:
-        from chesslaws.server import open_store, run
+        from chesslaws.server import open_store
+        from chesslaws.webapp import run
     except ImportError as err:
         click.echo(f"chesslaws serve: the server needs its dependencies ({err.name}): pip install chesslaws", err=True)
         sys.exit(2)
