@@ -389,7 +389,7 @@ def test_a_round_paired_while_another_process_changed_the_event_is_refused_and_k
     store of its own on the same database) grants a bye while round 1 is being paired: the pairing is refused
     (409), none of its games is written (issue 36: the round and its games are one transaction), the other's
     change stays, and pairing again makes the round."""
-    import chesslaws.tournament.live as live_module
+    import chesslaws.tournament.rounds as live_module
     from chesslaws.tournament.store import TournamentStore
 
     c = make_client()

@@ -29,10 +29,12 @@ from chesslaws.server.hub import MAX_BODY, Hub
 from chesslaws.server.paths import PathCheck
 from chesslaws.server.rematch import Rematches
 from chesslaws.server.store import Store, open_store
-from chesslaws.tournament.live import install as install_tournaments
-from chesslaws.webapp import games, pages, socket
+from chesslaws.tournament.live import LiveTournaments
+from chesslaws.tournament.store import TournamentStore
+from chesslaws.webapp import games, pages, socket, tournaments
 from chesslaws.webapp.engines import router as engine_routes
 from chesslaws.webapp.bodylimit import BodyLimit
+from chesslaws.webapp.hubgames import HubGames, annul_orphans
 
 log = logging.getLogger("chesslaws.server")
 
@@ -44,6 +46,8 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
     played against (:mod:`chesslaws.server.engines`)."""
     store = db if isinstance(db, Store) else open_store(db)
     hub = Hub(store, limits)
+    events = TournamentStore(store.url, store)  # on PostgreSQL the games' connection pool is shared
+    annul_orphans(events)  # games an older server's pairing left without their round: before the hub loads them
     qr = QrMaker()
     players = EnginePlayers(hub, engines, engine_pool)
 
@@ -68,6 +72,7 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
     app.state.qr = qr
     app.state.engines = players
     app.state.rematches = Rematches(hub, players)
+    app.state.tournaments = LiveTournaments(events, HubGames(hub))
     app.add_middleware(PathCheck)  # ids and numbers in paths, before tokens and stores
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     app.add_middleware(SocketLimit, per_address=hub.limits.sockets_per_address)  # idle sockets per address
@@ -76,7 +81,8 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
     app.include_router(games.rematch_router)
     app.include_router(pages.router)
     pages.mount_static(app)
-    install_tournaments(app, hub, store.url)
+    app.include_router(pages.tournament_router)
+    app.include_router(tournaments.router)
     app.include_router(games.router)
     app.router.routes.append(socket.route)
     return app
