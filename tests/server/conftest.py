@@ -171,7 +171,7 @@ def make_client(db_url: str) -> Iterator[Callable[[], Any]]:
     """Opens TestClients over the same store (each a fresh server process, in effect)."""
     from fastapi.testclient import TestClient
 
-    from chesslaws.server import create_app
+    from chesslaws.webapp import create_app
 
     stack = contextlib.ExitStack()
 
@@ -243,7 +243,7 @@ class ThreadServer:
     def __init__(self, db: str, limits: Any = None, connections: Any = None) -> None:
         import uvicorn
 
-        from chesslaws.server import create_app
+        from chesslaws.webapp import create_app
         from chesslaws.server.guard import connection_guard
 
         self.port = free_port()

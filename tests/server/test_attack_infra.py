@@ -273,7 +273,7 @@ def test_a_full_sqlite_disk_is_an_outage_without_a_fault(tmp_path: Path, caplog:
 
     from fastapi.testclient import TestClient
 
-    from chesslaws.server import create_app
+    from chesslaws.webapp import create_app
     from chesslaws.server.guard import UNLIMITED
 
     with TestClient(create_app(str(tmp_path / "full.sqlite3"), limits=UNLIMITED)) as client:

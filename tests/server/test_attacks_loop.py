@@ -259,7 +259,7 @@ def test_qr_codes_are_made_off_the_event_loop_and_kept(tmp_path: Path, monkeypat
     import segno
     from fastapi.testclient import TestClient
 
-    from chesslaws.server import create_app
+    from chesslaws.webapp import create_app
     from chesslaws.server.guard import UNLIMITED, Limits
 
     on_loop: list[str] = []
@@ -289,7 +289,7 @@ def test_qr_codes_are_made_off_the_event_loop_and_kept(tmp_path: Path, monkeypat
 def test_qr_codes_are_limited_per_address_and_in_length(tmp_path: Path) -> None:
     from fastapi.testclient import TestClient
 
-    from chesslaws.server import create_app
+    from chesslaws.webapp import create_app
     from chesslaws.server.guard import UNLIMITED, Limits
 
     limits = dataclasses.replace(UNLIMITED, qr_per_address="5/minute")
@@ -326,7 +326,7 @@ def test_reads_of_an_event_are_made_once_per_version_off_the_loop(db_url: str,
     import asyncio
 
     import chesslaws.tournament.live as live
-    from chesslaws.server import create_app
+    from chesslaws.webapp import create_app
     from chesslaws.server.guard import UNLIMITED
     from chesslaws.tournament.store import TournamentStore
 
@@ -374,7 +374,7 @@ def test_reads_of_an_event_are_made_once_per_version_off_the_loop(db_url: str,
 def test_reads_of_an_event_are_limited_per_address(tmp_path: Path) -> None:
     from fastapi.testclient import TestClient
 
-    from chesslaws.server import create_app
+    from chesslaws.webapp import create_app
     from chesslaws.server.guard import UNLIMITED, Limits
 
     assert Limits().tournament_reads_per_address  # limited by default
@@ -391,7 +391,7 @@ def test_a_players_own_view_makes_the_standings_off_the_loop(tmp_path: Path, mon
     from fastapi.testclient import TestClient
 
     import chesslaws.tournament.live as live
-    from chesslaws.server import create_app
+    from chesslaws.webapp import create_app
     from chesslaws.server.guard import UNLIMITED
     from chesslaws.server.store import hash_token
     from chesslaws.tournament.store import TournamentStore

@@ -19,7 +19,7 @@ from test_api import create, post
 def _client(db_url: str, limits: Limits) -> Any:
     from fastapi.testclient import TestClient
 
-    from chesslaws.server import create_app
+    from chesslaws.webapp import create_app
 
     return TestClient(create_app(db_url, limits=limits))
 

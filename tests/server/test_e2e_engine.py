@@ -27,7 +27,7 @@ class EngineServer:
     def __init__(self, db: str) -> None:
         import uvicorn
 
-        from chesslaws.server import create_app
+        from chesslaws.webapp import create_app
 
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"

@@ -17,7 +17,7 @@ import pytest
 
 from chesslaws.engines import EngineSpec
 from chesslaws.game import Game
-from chesslaws.server.app import create_app
+from chesslaws.webapp import create_app
 
 ENGINE_TESTS = Path(__file__).resolve().parents[1] / "engines"
 FAKE = str(ENGINE_TESTS / "fake_engine.py")

@@ -182,7 +182,7 @@ def test_repeated_incorrect_claims_are_reported_to_the_arbiter(client: Any) -> N
 def test_rate_limits(db_url: str) -> None:
     from fastapi.testclient import TestClient
 
-    from chesslaws.server import create_app
+    from chesslaws.webapp import create_app
 
     limits = Limits(create_per_address="3/minute", join_per_address="2/minute", events_per_token="4/minute",
                     events_per_game="6/minute", max_events_per_game=50)
@@ -205,7 +205,7 @@ def test_rate_limits(db_url: str) -> None:
 def test_a_full_log_is_refused(db_url: str) -> None:
     from fastapi.testclient import TestClient
 
-    from chesslaws.server import create_app
+    from chesslaws.webapp import create_app
 
     with TestClient(create_app(db_url, limits=Limits(None, None, None, None, max_events_per_game=5))) as client:
         g = create(client, time_control="600")
@@ -318,7 +318,7 @@ def test_a_postgresql_outage_costs_no_one_a_game(pg_cluster: Any) -> None:
     fell because of the outage, no acknowledged event is lost, and each log holds the interruption."""
     from fastapi.testclient import TestClient
 
-    from chesslaws.server import create_app
+    from chesslaws.webapp import create_app
     from chesslaws.server.guard import UNLIMITED
 
     with TestClient(create_app(pg_cluster.url, limits=UNLIMITED)) as client:

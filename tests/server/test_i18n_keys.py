@@ -15,7 +15,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from chesslaws.server.texts import LANGUAGES, page_dictionaries, page_script, page_texts, server_texts, texts
-from chesslaws.server.texts_route import TEXTS_PATH, router
+from chesslaws.webapp.texts import TEXTS_PATH, router
 
 WEB = Path(__file__).resolve().parents[2] / "python" / "chesslaws" / "web"
 #: T("…") and tr("…") with a literal English text: its key in the dictionaries.

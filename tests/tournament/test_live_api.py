@@ -203,7 +203,7 @@ def test_events_are_listed_a_page_at_a_time_and_players_register_and_withdraw(
 def test_numbers_of_the_regulations_are_bounded() -> None:
     from fastapi.testclient import TestClient
 
-    from chesslaws.server import create_app
+    from chesslaws.webapp import create_app
 
     with TestClient(create_app(":memory:")) as c:
         for bad in ({"default_time": 1e308}, {"default_time": 86401}, {"rounds": 100}):
@@ -216,7 +216,7 @@ def test_standard_points_are_chosen_with_the_2026_rules() -> None:
     the rules that have it), taken with tiebreak_rules 2026; a 3-1-0 round's win counts 1 and loss 0 in STD."""
     from fastapi.testclient import TestClient
 
-    from chesslaws.server import create_app
+    from chesslaws.webapp import create_app
 
     with TestClient(create_app(":memory:")) as c:
         r = c.post("/api/tournaments", json={"name": "X", "tiebreaks": ["STD", "BH"]})
@@ -238,7 +238,7 @@ def test_standard_points_are_chosen_with_the_2026_rules() -> None:
 def test_creating_events_and_rounds_is_rate_limited(tmp_path: Any) -> None:
     from fastapi.testclient import TestClient
 
-    from chesslaws.server import create_app
+    from chesslaws.webapp import create_app
 
     limits = Limits(tournaments_per_address="3/minute", rounds_per_address="2/minute",
                     round_games_per_address="3/minute")
@@ -278,7 +278,7 @@ def test_sigkill_between_a_flag_fall_and_the_next_pairing(backend: str, tmp_path
 def test_tournaments_answer_503_while_postgresql_is_down_and_work_when_it_is_back(pg_cluster: Any) -> None:
     from fastapi.testclient import TestClient
 
-    from chesslaws.server import create_app
+    from chesslaws.webapp import create_app
     from chesslaws.server.guard import UNLIMITED
 
     with TestClient(create_app(pg_cluster.url, limits=UNLIMITED)) as c:
@@ -299,7 +299,7 @@ def test_a_flag_fall_reaches_the_standings_on_another_process_of_the_same_postgr
     on the other, which never had them in memory."""
     from fastapi.testclient import TestClient
 
-    from chesslaws.server import create_app
+    from chesslaws.webapp import create_app
     from chesslaws.server.guard import UNLIMITED
 
     with TestClient(create_app(pg_url, limits=UNLIMITED)) as one, TestClient(create_app(pg_url, limits=UNLIMITED)) as two:
@@ -389,7 +389,7 @@ def test_a_round_paired_while_another_process_changed_the_event_is_refused_and_k
     store of its own on the same database) grants a bye while round 1 is being paired: the pairing is refused
     (409), none of its games is written (issue 36: the round and its games are one transaction), the other's
     change stays, and pairing again makes the round."""
-    import chesslaws.tournament.live as live_module
+    import chesslaws.tournament.rounds as live_module
     from chesslaws.tournament.store import TournamentStore
 
     c = make_client()

@@ -225,7 +225,7 @@ def test_games_an_older_pairing_left_without_their_round_are_annulled_at_start(
 
     from fastapi.testclient import TestClient
 
-    from chesslaws.server import create_app
+    from chesslaws.webapp import create_app
     from chesslaws.server.guard import UNLIMITED
     from chesslaws.server.store import GameRecord, hash_token, open_store
     from chesslaws.tournament.model import Regulations, Tournament
@@ -280,7 +280,7 @@ def test_a_postgresql_outage_while_a_round_is_written_leaves_no_game_without_its
     from fastapi.testclient import TestClient
 
     import chesslaws.tournament.store as store_module
-    from chesslaws.server import create_app
+    from chesslaws.webapp import create_app
     from chesslaws.server.guard import UNLIMITED
 
     stopped: list[str] = []

@@ -1,4 +1,4 @@
-"""``chesslaws serve``: the live server (:func:`chesslaws.server.run`) with its limits, its database and the
+"""``chesslaws serve``: the live server (:func:`chesslaws.webapp.run`) with its limits, its database and the
 engines people can play against."""
 
 from __future__ import annotations
@@ -107,9 +107,10 @@ def serve(host: str, port: int, db: str, no_rate_limits: bool, ws_compression: b
     try:
         # The server's modules (FastAPI, uvicorn, the hub) load only when the server is run: `chesslaws --help`
         # lists this command without them, and a missing dependency is said in words.
-        from chesslaws.server import open_store, run
+        from chesslaws.server import open_store
         from chesslaws.server.engines import parse_engines
         from chesslaws.server.guard import UNLIMITED, ConnectionLimits, Limits
+        from chesslaws.webapp import run
     except ImportError as err:
         click.echo(f"chesslaws serve: the server needs its dependencies ({err.name}): pip install chesslaws", err=True)
         sys.exit(2)

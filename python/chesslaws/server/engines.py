@@ -17,9 +17,7 @@ processes in all, default 2): a process thinks for one game at a time and
 is reused; the strength (``UCI_Elo``, ``Skill Level``, a node or move-time
 limit) is set for each move it makes.
 
-Routes: ``GET /api/engines`` (the engines and the strength settings each
-offers), ``POST /api/engines/games`` (a new game against one; the answer
-holds the person's seat link).
+Their routes are :mod:`chesslaws.webapp.engines`.
 """
 
 from __future__ import annotations
@@ -34,9 +32,8 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal, Sequence
+from typing import Any, Literal, Sequence
 
-from fastapi import Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from chesslaws.clock import Clock
@@ -45,9 +42,6 @@ from chesslaws.engines import EngineCrashed, EngineError, EngineSpec, Go, UciEng
 from chesslaws.errors import InvalidInput
 from chesslaws.server.guard import VisibleName
 from chesslaws.server.hub import ApiError, Hub, LiveGame, Subscriber, seen_at
-
-if TYPE_CHECKING:
-    from fastapi import FastAPI
 
 log = logging.getLogger("chesslaws.server.engines")
 
@@ -526,25 +520,6 @@ class EngineGame(BaseModel):
         "(left out, true); false asks for the old behaviour: the clocks start at creation"))
 
 
-def install(app: FastAPI, hub: Hub, players: EnginePlayers) -> None:
-    """Adds the engine routes to the server's app."""
-
-    @app.get("/api/engines", tags=["engines"], summary="The engines one can play against")
-    async def list_engines() -> list[dict[str, Any]]:
-        return players.listing()
-
-    @app.post("/api/engines/games", status_code=201, tags=["engines"], summary="Play against an engine")
-    async def engine_game(body: EngineGame, request: Request) -> dict[str, Any]:
-        hub.rate.hit("create_per_address", request.client.host if request.client else "unknown")
-        raw = body.model_dump()
-        if raw["strength"].get("value") is None:
-            raw["strength"].pop("value")
-        live, token, color = await players.new_game(raw)
-        base = str(request.base_url)
-        return {"id": live.id, "color": color, "token": token, "link": f"{base}game/{live.id}#token={token}",
-                "state": hub.view(live)}
-
-
 def parse_engines(values: Sequence[str]) -> list[EngineSpec]:
     """``--engine NAME=COMMAND`` values; names must be unique."""
     specs = [EngineSpec.parse(v) for v in values]
@@ -556,4 +531,4 @@ def parse_engines(values: Sequence[str]) -> list[EngineSpec]:
     return specs
 
 
-__all__ = ["EngineInfo", "EnginePlayers", "EnginePool", "Strength", "install", "parse_engines", "probe"]
+__all__ = ["EngineInfo", "EnginePlayers", "EnginePool", "Strength", "parse_engines", "probe"]

@@ -34,6 +34,7 @@ from pydantic import AfterValidator
 
 from chesslaws.jsondepth import MAX_DEPTH, depth_ok
 from chesslaws.names import name_problem
+from chesslaws.refused import Refused
 
 #: The longest integer literal accepted (clock values in ms have at most 10 digits).
 MAX_INT_DIGITS = 20
@@ -42,15 +43,6 @@ MAX_INT_DIGITS = 20
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 # The line and paragraph separators: a line break where none is expected (a name on two lines).
 _SEPARATORS = {"\u2028": "line", "\u2029": "paragraph"}
-
-
-class Refused(Exception):
-    """A request refused before it reaches a game: an HTTP status and a message for the client."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

@@ -2,7 +2,8 @@
 
 One rule for every way a game comes to be: a game created through the API (:meth:`Hub.create
 <chesslaws.server.hub.Hub.create>`) and a tournament round's games, made together and written with their
-round in one transaction (:mod:`chesslaws.tournament.roundgames`). Pure: no store, no clock, no event loop.
+round in one transaction (:mod:`chesslaws.tournament.rounds`, through
+:class:`chesslaws.webapp.hubgames.HubGames`). Pure: no store, no clock, no event loop.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """A rematch at the end of a game: the same game again, colours swapped.
 
-``POST /api/games/{id}/rematch`` with a player's token: the first such call creates the new game (the same
-edition, time control, arbiter, variant and position; against an engine, the same engine at the same
-strength) and tells everyone watching the old game (a message of kind "rematch"); every player who calls it
+A player asks for it (``POST /api/games/{id}/rematch``, :mod:`chesslaws.webapp.games`): the first such call
+creates the new game (the same edition, time control, arbiter, variant and position; against an engine, the
+same engine at the same strength) and tells everyone watching the old game (a message of kind "rematch"); every player who calls it
 gets his own seat's link in that one new game. ``GET /api/games/{id}/rematch`` says whether there is one.
 A round of an event (a game whose start names its ``event`` and ``round``, as a tournament's do) has no
 rematch: the pairings decide who plays whom.
@@ -13,17 +13,11 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-from fastapi import Depends, Request
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from typing import Any
 
 from chesslaws.server.engines import EVENT, EnginePlayers, Strength
 from chesslaws.server.hub import ApiError, Hub, LiveGame
 from chesslaws.server.store import dumps
-
-if TYPE_CHECKING:
-    from fastapi import FastAPI
 
 #: What a start line says about the game itself (kept in the rematch); names and the rest are set anew.
 _KEPT = ("edition", "time_control", "arbiter", "mode", "fen", "variant", "start_position", "quickplay_guidelines",
@@ -87,39 +81,10 @@ class Rematches:
         start = {k: first[k] for k in _KEPT if k in first}
         start.update({"white": old["black"] or "?", "black": old["white"] or "?"})
         names = {"white": live.names.get("black"), "black": live.names.get("white")}
-        # Nobody is given the new game's arbiter's link (online): the game has none (issue 36).
+        # Nobody is given the new game's arbiter's link (online): the game has none.
         new, tokens = await self.hub.create(start, names, live.interface, when_ready=live.interface == "online",
                                             arbiter_token=live.interface != "online")
         return Rematch(new.id, tokens)
 
 
-def install(app: FastAPI, hub: Hub, players: EnginePlayers) -> None:
-    """Adds the rematch routes to the server's app."""
-    rematches = Rematches(hub, players)
-    bearer = HTTPBearer(auto_error=False, description="the secret token of a seat (white or black)")
-
-    @app.post("/api/games/{game_id}/rematch", tags=["games"], summary="A rematch, colours swapped (a player)")
-    async def rematch(game_id: str, request: Request,
-                      cred: HTTPAuthorizationCredentials | None = Depends(bearer)) -> dict[str, Any]:
-        live = await hub.fetch(game_id)
-        seat = live.seat_of(cred.credentials if cred else None)
-        if seat not in ("white", "black"):
-            raise ApiError(403, "only a player of this game asks for a rematch (with his seat's token)")
-        hub.rate.hit("create_per_address", request.client.host if request.client else "unknown")
-        done = await rematches.ask(live, seat)
-        # White of the old game is Black of the new one; against an engine the person's seat is the one kept.
-        mine = next(iter(done.tokens)) if len(done.tokens) == 1 else ("black" if seat == "white" else "white")
-        token = done.tokens.get(mine)
-        base = str(request.base_url)
-        return {"id": done.game_id, "seat": mine,
-                "link": f"{base}game/{done.game_id}" + (f"#token={token}" if token else "")}
-
-    @app.get("/api/games/{game_id}/rematch", tags=["games"], summary="The rematch of a game, if there is one")
-    async def rematch_of(game_id: str) -> dict[str, Any]:
-        done = rematches.made.get(game_id)
-        if done is None:
-            raise ApiError(404, "no rematch of this game yet")
-        return {"id": done.game_id}
-
-
-__all__ = ["Rematch", "Rematches", "install"]
+__all__ = ["Rematch", "Rematches"]

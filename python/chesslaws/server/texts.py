@@ -5,7 +5,7 @@ Its ``server`` texts are named (``"threefold"``, ``"title_fifty"``) and written 
 ``page`` texts are named by their English, as the pages' ``T()`` and ``data-i18n`` look them up, and written
 in the three other languages. The server reads both (:func:`texts`: a page text by its English, so that a
 label the page and the server's dialogs share is written once); the pages receive theirs as
-``window.I18N`` (:func:`page_script`, served by :mod:`chesslaws.server.texts_route`).
+``window.I18N`` (:func:`page_script`, served by :mod:`chesslaws.webapp.texts`).
 """
 
 from __future__ import annotations

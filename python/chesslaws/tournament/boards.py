@@ -1,6 +1,6 @@
 """What a tournament's boards are to its arbiter: the games' tokens sealed with his, a game as the round
 console shows it, and a board's result from its game's final state (the one function every result of the
-standings comes through). Pure: the routes that use them are in :mod:`chesslaws.tournament.live`."""
+standings comes through). Pure: the service that uses them is :mod:`chesslaws.tournament.live`."""
 
 from __future__ import annotations
 
@@ -62,11 +62,10 @@ def retired_console(view: dict[str, Any]) -> dict[str, Any]:
 
 
 def game_console(hub: Any, live: Any) -> dict[str, Any]:
-    """One game as the round's arbiter console shows it (the state at the server's instant)."""
-    from chesslaws.server.hub import seen_at
-
+    """One game as the round's arbiter console shows it (the state at the server's instant: ``hub.t_of``,
+    ``hub.game_now`` and ``hub.waiting_for`` of the server's hub)."""
     t = hub.t_of(live)
-    st = seen_at(live.game, t).state
+    st = hub.game_now(live).state
     cfg = st.config
     timed = not cfg.time_control.unlimited
     ongoing = st.status == "ongoing"

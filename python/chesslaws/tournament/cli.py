@@ -45,13 +45,15 @@ def _load(db: str, key: str) -> tuple[Any, Tournament]:
         _die(str(err))
 
 
-def _save(store: Any, t: Tournament) -> None:
-    """Saves a change; if the live server (or another command) changed the event since it was read, nothing
-    is written and the command says so: it never overwrites their change."""
+def _save(store: Any, t: Tournament, *, paired_from: Tournament | None = None) -> Tournament:
+    """Saves a change (``paired_from``: the event as read before its next round was paired, saved as the live
+    server saves a round); if the live server (or another command) changed the event since it was read,
+    nothing is written and the command says so: it never overwrites their change."""
     from chesslaws.tournament.model import StaleTournament
+    from chesslaws.tournament.rounds import RoundMade, save_round
 
     try:
-        store.save(t)
+        return store.save(t) if paired_from is None else save_round(store, paired_from, RoundMade(t, live=False))
     except StaleTournament:
         _die(f"{t.name}: the event was changed meanwhile (by the live server or another command): nothing was "
              "written; run the command again")
@@ -325,9 +327,8 @@ def pair(tournament_key: str, engine: str, bbp_path: str | None, db: str) -> Non
     if engine == "caissify" and click.get_current_context().get_parameter_source("bbp_path") \
             == click.core.ParameterSource.COMMANDLINE:
         raise click.UsageError("--bbp names bbpPairings, which --engine caissify does not use")
-    from chesslaws.tournament.pairing import (
-        LARGE_FOR_CAISSIFY, BbpDutch, CaissifyDutch, SwissEngine, find_bbp, pair_next_round,
-    )
+    from chesslaws.tournament.pairing import LARGE_FOR_CAISSIFY, BbpDutch, CaissifyDutch, SwissEngine, find_bbp
+    from chesslaws.tournament.rounds import paired
 
     if bbp_path and not (os.path.isfile(bbp_path) and os.access(bbp_path, os.X_OK)):
         _die(f"--bbp {bbp_path}: no executable file there (build one from github.com/BieremaBoyzProgramming/bbpPairings)", 2)
@@ -350,13 +351,12 @@ def pair(tournament_key: str, engine: str, bbp_path: str | None, db: str) -> Non
             click.echo(f"chesslaws tournament: note: {len(t.players)} players: caissify-pairings takes several "
                        "seconds per round here (about 6.5 s at 500 players); bbpPairings pairs it in 2-3 s "
                        "(--bbp PATH; build it from github.com/BieremaBoyzProgramming/bbpPairings)", err=True)
+    before = t
     try:
-        if not t.rounds and t.regulations.system == "swiss":
-            t = t.order_by_rating()
-        t = pair_next_round(t, chosen)
+        t = paired(t, chosen)
     except Exception as err:
         _die(str(err))
-    _save(store, t)
+    t = _save(store, t, paired_from=before)
     _print_round(t, len(t.rounds))
 
 

@@ -1,6 +1,6 @@
 """The numbers a tournament may hold: one rule for every way into the database.
 
-The API's models (``tournament/live.py``: ``NewTournament.rounds`` 1..99, ``NewPlayer.rating``
+The API's models (``webapp/tournaments.py``: ``NewTournament.rounds`` 1..99, ``NewPlayer.rating``
 0..3500; ``Scoring.parse``, whose ``WIN-DRAW-LOSS`` text cannot even write a negative number), the
 command line (``tournament create``/``import``/``add``) and the TRF reader (``tournament import``,
 ``add --from-trf``, ``standings FILE.trf``) apply these. Each function returns what is wrong, or None,
