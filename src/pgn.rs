@@ -31,7 +31,7 @@ use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanError};
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, KnownOutcome, Position as _};
 
-use crate::check::is_chess960;
+use crate::tags::is_chess960;
 use crate::position::{chess960_start, uci_in};
 
 /// Longest piece of input handed to the reader at once; longer lines are cut
@@ -330,7 +330,7 @@ fn repair_tag_line(line: &[u8]) -> Option<Vec<u8>> {
     }
     let mut tags = Vec::new();
     let mut errors = Vec::new();
-    let rest = crate::check::parse_tag_line(line, 0, &mut tags, &mut errors, 0);
+    let rest = crate::tags::parse_tag_line(line, 0, &mut tags, &mut errors, 0);
     if errors.is_empty()
         || tags.is_empty()
         || !errors.iter().all(|e| e.contains("not escaped") || e.contains("ends with a backslash"))
@@ -505,34 +505,7 @@ pub struct GameRecord {
 
 /// Parses a `[%clk H:MM:SS(.f)]` value (also `M:SS` and `SS`) into ms.
 pub fn parse_clock(text: &str) -> Option<u64> {
-    let parts: Vec<&str> = text.trim().split(':').collect();
-    if parts.is_empty() || parts.len() > 3 {
-        return None;
-    }
-    let (secs_text, rest) = parts.split_last()?;
-    let mut whole: u64 = 0;
-    for p in rest {
-        if p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit()) || p.len() > 6 {
-            return None;
-        }
-        whole = whole * 60 + p.parse::<u64>().ok()?;
-    }
-    let (int_part, frac_part) = match secs_text.split_once('.') {
-        Some((i, f)) => (i, f),
-        None => (*secs_text, ""),
-    };
-    if int_part.is_empty()
-        || int_part.len() > 6
-        || !int_part.bytes().all(|b| b.is_ascii_digit())
-        || !frac_part.bytes().all(|b| b.is_ascii_digit())
-    {
-        return None;
-    }
-    let secs: u64 = int_part.parse().ok()?;
-    let mut ms = (whole * 60 + secs) * 1000;
-    let frac: String = frac_part.chars().chain("000".chars()).take(3).collect();
-    ms += frac.parse::<u64>().ok()?;
-    Some(ms)
+    crate::clocks::clock_ms(text.trim().as_bytes())
 }
 
 /// Splits a comment into its text without `[%clk ...]` commands and `(=)`
@@ -652,7 +625,7 @@ impl GameCollector {
             let readable = !j.text.starts_with('[')
                 && !words.is_empty()
                 && words.iter().all(|w| {
-                    crate::check::is_annotation(w.as_bytes()) || crate::check::parse_alt(w.as_bytes()).is_some()
+                    crate::notation::is_annotation(w.as_bytes()) || crate::notation::parse_alt(w.as_bytes()).is_some()
                 });
             if readable {
                 for w in words {
@@ -764,7 +737,7 @@ impl GameCollector {
     fn play(&mut self, line: u64, san_plus: SanPlus) {
         // Resolved as `chesslaws check` resolves it (UCI coordinates read as
         // a pawn move, a missing or extra capture sign tolerated).
-        let result = crate::check::resolve(&self.pos, &san_plus.san);
+        let result = crate::notation::resolve(&self.pos, &san_plus.san);
         self.play_move(line, san_plus.to_string(), result, Some(san_plus.san));
     }
 
@@ -773,18 +746,18 @@ impl GameCollector {
     /// `e2-e4`, UCI `e7e8Q`, figurines, "+=", "N"), so that a record reads
     /// the same here as there.
     fn play_other(&mut self, line: u64, token: &str) {
-        if crate::check::is_annotation(token.as_bytes()) {
+        if crate::notation::is_annotation(token.as_bytes()) {
             return;
         }
-        let Some(alt) = crate::check::parse_alt(token.as_bytes()) else {
+        let Some(alt) = crate::notation::parse_alt(token.as_bytes()) else {
             return;
         };
         if !self.stopped {
             self.flush_move();
             let result = alt.to_move(&self.pos);
             let san = match alt {
-                crate::check::Alt::San(san) => Some(san),
-                crate::check::Alt::Coords { .. } => None,
+                crate::notation::Alt::San(san) => Some(san),
+                crate::notation::Alt::Coords { .. } => None,
             };
             self.play_move(line, token.to_string(), result, san);
         }
@@ -858,8 +831,8 @@ impl Visitor for GameCollector {
 
     fn tag(&mut self, _tags: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<GameRecord> {
         let line = self.touch();
-        let name = crate::check::decode_text(name).trim().to_string();
-        let value = crate::check::decode_text(&value.decode());
+        let name = crate::tags::decode_text(name).trim().to_string();
+        let value = crate::tags::decode_text(&value.decode());
         if name == "FEN" {
             self.fen = Some((line, value.clone()));
         } else if name == "Variant" {
@@ -1122,7 +1095,7 @@ impl PyPgnReader {
                 name = "./-".into(); // a file named "-", not standard input
             }
             let count = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
-            let (input, _) = crate::check::open_input(&name, count)
+            let (input, _) = crate::input::open_input(&name, count)
                 .map_err(|e| PyOSError::new_err(format!("cannot open {}: {e}", path.display())))?;
             input
         } else {

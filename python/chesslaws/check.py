@@ -366,14 +366,13 @@ class FileCheck:
             raise ValueError("jobs must be at least 1")
         self._run = CheckRun(
             self.path,
-            self.edition.name,
-            self.jobs,
-            problems_only,
-            dict(self.edition.articles),
-            json,
-            file,
-            fix,
-            keep_unreadable,
+            self.edition,
+            jobs=self.jobs,
+            problems_only=problems_only,
+            json=json,
+            file=file,
+            fix=fix,
+            keep_unreadable=keep_unreadable,
         )
         self.games = 0
         self.plies = 0
@@ -395,13 +394,13 @@ class FileCheck:
     def batches(self) -> Iterator[list[GameReport]]:
         """Reports a batch at a time (one native call per batch)."""
         ed = self.edition
-        for games, plies, raw, json_text, fixed, kinds, with_findings, fixes in self._run:
-            self.games += games
-            self.plies += plies
-            self.counts.add_counts(kinds, with_findings, ed)
-            self.fixes.update(dict(fixes))
-            self.json_text = json_text or ""
-            self.fixed = fixed or b""
+        for batch in self._run:
+            self.games += batch.games
+            self.plies += batch.plies
+            self.counts.add_counts(batch.kinds, batch.with_findings, ed)
+            self.fixes.update(dict(batch.fixes))
+            self.json_text = batch.json or ""
+            self.fixed = batch.fixed or b""
             yield [
                 GameReport(
                     game=number,
@@ -411,7 +410,7 @@ class FileCheck:
                     plies=n,
                     findings=tuple(_finding(f, ed) for f in findings),
                 )
-                for number, line, tags, result, n, findings in raw
+                for number, line, tags, result, n, findings in batch.reports
             ]
 
     def __iter__(self) -> Iterator[GameReport]:
