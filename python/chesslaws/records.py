@@ -21,9 +21,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from importlib import resources
 from typing import Any, Iterator, Mapping
 
+from chesslaws._core import termination_kind as native_termination_kind
+from chesslaws._core import termination_rules as native_termination_rules
 from chesslaws.errors import ChessLawsError
 from chesslaws.events import ms_to_t
 from chesslaws.game import NAME, Game, GameState, Ruling, fmt_duration
@@ -261,36 +262,23 @@ class TerminationRule:
 
 @lru_cache(maxsize=1)
 def termination_rules() -> tuple[TerminationRule, ...]:
-    """The rules of ``chesslaws/data/terminations.tsv``, in order (first match wins)."""
-    data = resources.files("chesslaws").joinpath("data/terminations.tsv").read_text(encoding="utf-8")
-    rules: list[TerminationRule] = []
-    for number, line in enumerate(data.splitlines(), start=1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        fields = line.split("\t")
-        if len(fields) != 3:
-            raise ValueError(f"terminations.tsv line {number}: TEXT<TAB>KIND<TAB>SOURCE expected, "
-                             f"found {len(fields)} field(s)")
-        text, kind, source = (f.strip() for f in fields)
-        if kind not in TERMINATION_KINDS:
-            raise ValueError(f"terminations.tsv line {number}: unknown kind {kind!r}")
-        if text.lower() == "text" and kind.lower() == "kind":
-            continue  # the header
-        rules.append(TerminationRule(" ".join(text.lower().split()), kind, source))
-    return tuple(rules)
+    """The rules of ``chesslaws/data/terminations.tsv``, in order (first match wins), as the native core reads
+    them for ``chesslaws check`` (texts with their spaces collapsed, in lower case)."""
+    rules = tuple(TerminationRule(text, kind, source) for text, kind, source in native_termination_rules())
+    unknown = sorted({r.kind for r in rules} - TERMINATION_KINDS)
+    if unknown:
+        raise ValueError(f"terminations.tsv: unknown kind(s) {', '.join(map(repr, unknown))}")
+    return rules
 
 
 def termination_kind(text: str | None) -> str | None:
     """What a ``Termination`` text (or a result comment such as cutechess's
     ``White mates``) says about the ending: a kind of :data:`TERMINATION_KINDS`,
-    or ``None`` when no rule of the table matches."""
+    or ``None`` when no rule of the table matches (the native core's reading,
+    the one ``chesslaws check`` applies)."""
     if not text:
         return None
-    norm = " ".join(text.lower().split())
-    for rule in termination_rules():
-        if rule.text in norm:
-            return rule.kind
-    return None
+    return native_termination_kind(text)
 
 
 @dataclass(frozen=True, slots=True)
