@@ -343,6 +343,9 @@ pub(crate) fn king_destination_castle(pos: &Chess, uci: UciMove) -> Option<Move>
 
 #[cfg(test)]
 mod tests {
+    use shakmaty::fen::Fen;
+    use shakmaty::EnPassantMode;
+
     use super::*;
 
     /// `resolve_quickly` never names another move than shakmaty's

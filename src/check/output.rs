@@ -178,8 +178,6 @@ pub fn write_json_rest(out: &mut String, r: &GameReport, cfg: &Config) {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     #[test]
     fn tags_in_dict_order() {
         let t = |n: &str, v: &str| (n.to_string(), v.to_string());
