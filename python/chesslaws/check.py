@@ -1,7 +1,7 @@
 """Arbitrating game databases: is every recorded game legal, and is its
 recorded result the one the Laws give?
 
-The work is done natively (``chesslaws._core.CheckRun``, ``src/check.rs``):
+The work is done natively (``chesslaws._core.CheckRun``, ``src/check/``):
 the PGN is streamed (plain, ``.gz``, ``.zst`` or standard input), every
 move is played, and after every ply the end-of-game rules of the chosen
 edition are applied. Python is called once per batch of games, never per
@@ -86,6 +86,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Sequence
 
 from chesslaws._core import CheckRun
+from chesslaws.atomic import atomic_output
 from chesslaws.editions import Edition, get_edition
 
 __all__ = [
@@ -483,8 +484,6 @@ def fix_file(
     >>> changes.lines(get_edition("2023"))                       # doctest: +SKIP
     ['3,567 games written', '2 results changed by the Laws of 2023:', ...]
     """
-    from chesslaws.atomic import atomic_output
-
     fc = FileCheck(path, edition=edition, jobs=jobs, problems_only=True, fix=True,
                    keep_unreadable=keep_unreadable)
     # Whole or not there (chesslaws.atomic): an error leaves an earlier ``out`` as it was; never ``path``.

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Mapping
 
 from chesslaws.errors import ChessLawsError
-from chesslaws.events import ms_to_t
+from chesslaws.events import SCHEMAS, ms_to_t
 from chesslaws.game import NAME, Game, fmt_duration
 from chesslaws.pgn import PgnGame
 from chesslaws.position import Position, chess960_start_number
@@ -299,7 +299,6 @@ class _Converter:
     def _start_tags(self, start: dict[str, Any]) -> None:
         """The start fields the tags carry (:data:`IN_PGN`); a value the log does not take is left out (a
         note in a PGN chesslaws wrote; elsewhere a tag of that name may mean something else)."""
-        from chesslaws.events import SCHEMAS
 
         choices = SCHEMAS["start"].choices
         for tag, name in START_TAGS.items():
