@@ -31,22 +31,26 @@
 //! `chasolver` works on the `chess` crate's `Board`; positions cross over by
 //! FEN (en passant square only when the capture is legal).
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use chasolver::{is_unwinnable_fast, winnability, Winnability};
-use chess::{BitBoard, Board, ChessMove, MoveGen, Piece, EMPTY};
+use chess::{Board, ChessMove, Piece};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus, Suffix};
 use shakmaty::uci::UciMove;
-use shakmaty::{Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, Position as _, Role};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position as _, Role};
 
 use crate::position::Position;
+
+mod bounded;
+mod reasons;
+
+use bounded::{bounded_helpmate, BoardMap, Bounded};
+use reasons::{material_reason, numbered_line, unwinnable_reason};
 
 /// A budget at least this large lets `chasolver::winnability` run: its own
 /// node limits add up to about this many search nodes (1,000 in its
@@ -56,7 +60,7 @@ use crate::position::Position;
 pub const CHASOLVER_NODE_BOUND: u64 = 1_000 + 1_000_000 + (1 << 24) + 4_000;
 
 /// Deepest line our own bounded search tries, in plies.
-const BOUNDED_MAX_PLY: u8 = 96;
+pub(super) const BOUNDED_MAX_PLY: u8 = 96;
 
 /// Batches shorter than this are analysed on the calling thread.
 const MIN_BATCH_FOR_THREADS: usize = 4;
@@ -106,169 +110,6 @@ fn chess_color(c: Color) -> chess::Color {
         Color::White => chess::Color::White,
         Color::Black => chess::Color::Black,
     }
-}
-
-// ---------------------------------------------------------------------------
-// Reasons.
-// ---------------------------------------------------------------------------
-
-fn plural(n: u32, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("a {one}")
-    } else {
-        format!("{n} {many}")
-    }
-}
-
-/// "king, light-squared bishop and 3 pawns".
-fn material_of(pos: &Chess, c: Color) -> String {
-    let b = pos.board();
-    let ours = b.by_color(c);
-    let mut parts: Vec<String> = vec!["king".into()];
-    let q = (ours & b.queens()).count() as u32;
-    let r = (ours & b.rooks()).count() as u32;
-    let n = (ours & b.knights()).count() as u32;
-    let bl = (ours & b.bishops() & Bitboard::LIGHT_SQUARES).count() as u32;
-    let bd = (ours & b.bishops() & Bitboard::DARK_SQUARES).count() as u32;
-    let p = (ours & b.pawns()).count() as u32;
-    if q > 0 {
-        parts.push(plural(q, "queen", "queens"));
-    }
-    if r > 0 {
-        parts.push(plural(r, "rook", "rooks"));
-    }
-    if bl > 0 {
-        parts.push(plural(bl, "light-squared bishop", "light-squared bishops"));
-    }
-    if bd > 0 {
-        parts.push(plural(bd, "dark-squared bishop", "dark-squared bishops"));
-    }
-    if n > 0 {
-        parts.push(plural(n, "knight", "knights"));
-    }
-    if p > 0 {
-        parts.push(plural(p, "pawn", "pawns"));
-    }
-    if parts.len() == 1 {
-        return "a lone king".into();
-    }
-    let last = parts.pop().unwrap_or_default();
-    format!("{} and {}", parts.join(", "), last)
-}
-
-fn join_and(items: &[String]) -> String {
-    match items.len() {
-        0 => String::new(),
-        1 => items[0].clone(),
-        _ => format!("{} and {}", items[..items.len() - 1].join(", "), items[items.len() - 1]),
-    }
-}
-
-/// Files on which a white pawn stands directly in front of a black pawn.
-fn locked_files(pos: &Chess) -> Vec<String> {
-    let b = pos.board();
-    let white = b.by_color(Color::White) & b.pawns();
-    let black = b.by_color(Color::Black) & b.pawns();
-    let mut files: Vec<char> = white
-        .into_iter()
-        .filter(|sq| sq.offset(8).is_some_and(|up| black.contains(up)))
-        .map(|sq| sq.file().char())
-        .collect();
-    files.sort_unstable();
-    files.dedup();
-    files.into_iter().map(|f| f.to_string()).collect()
-}
-
-/// The reason for a proven "cannot mate" that is not a plain material case.
-fn unwinnable_reason(pos: &Chess, color: Color, how: &str) -> String {
-    let b = pos.board();
-    let mut facts: Vec<String> = Vec::new();
-    let files = locked_files(pos);
-    if !files.is_empty() {
-        let n = files.len();
-        facts.push(if n == 1 {
-            format!("the pawns on the {}-file are locked head to head", files[0])
-        } else {
-            format!("the pawns are locked head to head on the {} files", join_and(&files))
-        });
-    }
-    let wb = b.by_color(Color::White) & b.bishops();
-    let bb = b.by_color(Color::Black) & b.bishops();
-    let one_colour = |x: Bitboard| {
-        x.any() && ((x & Bitboard::LIGHT_SQUARES).is_empty() || (x & Bitboard::DARK_SQUARES).is_empty())
-    };
-    if one_colour(wb) && one_colour(bb) && (wb & Bitboard::LIGHT_SQUARES).any() != (bb & Bitboard::LIGHT_SQUARES).any() {
-        facts.push("the bishops run on squares of opposite colours".into());
-    }
-    let material = format!(
-        "{} has {}, {} has {}",
-        side(color),
-        material_of(pos, color),
-        side(!color),
-        material_of(pos, !color)
-    );
-    if facts.is_empty() {
-        format!(
-            "No series of legal moves lets {} checkmate ({}; {}).",
-            side(color),
-            material,
-            how
-        )
-    } else {
-        format!(
-            "No series of legal moves lets {} checkmate: {} ({}; {}).",
-            side(color),
-            join_and(&facts),
-            material,
-            how
-        )
-    }
-}
-
-/// The reason when shakmaty's strict insufficient-material test holds.
-fn material_reason(pos: &Chess, color: Color) -> String {
-    let b = pos.board();
-    let ours = b.by_color(color);
-    let w = side(color);
-    let l = side(!color);
-    if ours.count() == 1 {
-        return format!("{w} has a lone king.");
-    }
-    if (ours & b.knights()).any() {
-        let theirs = material_of(pos, !color);
-        return format!(
-            "{w} has only a king and a knight, and {l} has {theirs}: a lone knight cannot checkmate \
-             unless a pawn, knight, bishop or rook of {l} blocks its own king."
-        );
-    }
-    let light = (b.bishops() & Bitboard::DARK_SQUARES).is_empty();
-    let (on, off) = if light { ("light", "dark") } else { ("dark", "light") };
-    format!(
-        "{w} has only a king and bishops, every bishop on the board stands on {on} squares and there \
-         are no pawns or knights: the {off} squares around {l}'s king can be neither attacked nor blocked."
-    )
-}
-
-/// "23... Kg7 24. Qh7#" from the position's move number.
-fn numbered_line(pos: &Chess, sans: &[String]) -> String {
-    let mut out = Vec::with_capacity(sans.len() + sans.len() / 2 + 1);
-    let mut number = pos.fullmoves().get();
-    let mut turn = pos.turn();
-    for (i, san) in sans.iter().enumerate() {
-        match turn {
-            Color::White => out.push(format!("{number}. {san}")),
-            Color::Black => {
-                if i == 0 {
-                    out.push(format!("{number}... {san}"));
-                } else {
-                    out.push(san.clone());
-                }
-                number += 1;
-            }
-        }
-        turn = !turn;
-    }
-    out.join(" ")
 }
 
 // ---------------------------------------------------------------------------
@@ -341,178 +182,6 @@ fn line_mates(board: &Board, color: Color, line: &[ChessMove]) -> bool {
         b = b.make_move_new(*m);
     }
     b.status() == chess::BoardStatus::Checkmate && b.side_to_move() == !chess_color(color)
-}
-
-// ---------------------------------------------------------------------------
-// Our own bounded helpmate search (used when a budget is given).
-// ---------------------------------------------------------------------------
-
-const LIGHT: BitBoard = BitBoard(0x55AA_55AA_55AA_55AA);
-const DARK: BitBoard = BitBoard(0xAA55_AA55_AA55_AA55);
-
-/// shakmaty's `has_insufficient_material`, on a `chess::Board`.
-fn insufficient(b: &Board, c: chess::Color) -> bool {
-    let ours = *b.color_combined(c);
-    let theirs = *b.color_combined(!c);
-    if ours & (*b.pieces(Piece::Pawn) | *b.pieces(Piece::Rook) | *b.pieces(Piece::Queen)) != EMPTY {
-        return false;
-    }
-    if ours & *b.pieces(Piece::Knight) != EMPTY {
-        return ours.popcnt() <= 2
-            && theirs & !*b.pieces(Piece::King) & !*b.pieces(Piece::Queen) == EMPTY;
-    }
-    if ours & *b.pieces(Piece::Bishop) != EMPTY {
-        let bishops = *b.pieces(Piece::Bishop);
-        let same = bishops & DARK == EMPTY || bishops & LIGHT == EMPTY;
-        return same && *b.pieces(Piece::Knight) == EMPTY && *b.pieces(Piece::Pawn) == EMPTY;
-    }
-    true
-}
-
-/// `chess::Board` hashes itself as its 64-bit Zobrist key; pass it through.
-#[derive(Default)]
-struct ZobristHasher(u64);
-
-impl Hasher for ZobristHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 ^= n;
-    }
-}
-
-type BoardMap<V> = HashMap<Board, V, BuildHasherDefault<ZobristHasher>>;
-
-enum Bounded {
-    Found(Vec<ChessMove>),
-    /// Every line ends (mate by the other side, stalemate, insufficient
-    /// material) before the depth limit without mate: provably unwinnable.
-    Exhausted,
-    OutOfBudget,
-}
-
-struct BoundedSearch {
-    winner: chess::Color,
-    nodes: u64,
-    budget: u64,
-    out_of_budget: bool,
-    /// Set when a line was cut short by the depth limit or the budget.
-    cut: bool,
-    /// Position -> (plies left it was searched with, whether that was cut).
-    tt: BoardMap<(u8, bool)>,
-    moves: Vec<ChessMove>,
-}
-
-impl BoundedSearch {
-    fn order(&self, b: &Board) -> Vec<(i32, ChessMove, Board)> {
-        let winner_to_move = b.side_to_move() == self.winner;
-        let mut children: Vec<(i32, ChessMove, Board)> = MoveGen::new_legal(b)
-            .map(|m| {
-                let child = b.make_move_new(m);
-                let capture = b.piece_on(m.get_dest()).is_some();
-                let mut score = 0;
-                if winner_to_move {
-                    if *child.checkers() != EMPTY {
-                        score += 8;
-                    }
-                    if m.get_promotion() == Some(Piece::Queen) {
-                        score += 4;
-                    }
-                    if capture {
-                        score += 2;
-                    }
-                } else {
-                    // The loser helps: hemming its own king in is good,
-                    // taking the winner's material rarely is.
-                    if capture {
-                        score -= 4;
-                    }
-                    if b.piece_on(m.get_source()) == Some(Piece::King) {
-                        score += 1;
-                    }
-                }
-                (score, m, child)
-            })
-            .collect();
-        children.sort_by(|a, c| c.0.cmp(&a.0));
-        children
-    }
-
-    fn search(&mut self, b: &Board, left: u8) -> Option<Vec<ChessMove>> {
-        let has_moves = MoveGen::new_legal(b).len() > 0;
-        if !has_moves {
-            if b.side_to_move() != self.winner && *b.checkers() != EMPTY {
-                return Some(self.moves.clone());
-            }
-            return None;
-        }
-        if insufficient(b, self.winner) {
-            return None;
-        }
-        if left == 0 {
-            self.cut = true;
-            return None;
-        }
-        if let Some(&(done, was_cut)) = self.tt.get(b) {
-            if done >= left {
-                self.cut |= was_cut;
-                return None;
-            }
-        }
-        let outer_cut = std::mem::replace(&mut self.cut, false);
-        for (_, m, child) in self.order(b) {
-            self.nodes += 1;
-            if self.nodes > self.budget {
-                self.out_of_budget = true;
-                self.cut = true;
-                return None;
-            }
-            self.moves.push(m);
-            if let Some(line) = self.search(&child, left - 1) {
-                return Some(line);
-            }
-            self.moves.pop();
-            if self.out_of_budget {
-                return None;
-            }
-        }
-        let cut_here = self.cut;
-        self.tt.insert(*b, (left, cut_here));
-        self.cut = outer_cut || cut_here;
-        None
-    }
-}
-
-fn bounded_helpmate(board: &Board, winner: chess::Color, budget: u64) -> Bounded {
-    let mut s = BoundedSearch {
-        winner,
-        nodes: 0,
-        budget,
-        out_of_budget: false,
-        cut: false,
-        tt: BoardMap::default(),
-        moves: Vec::with_capacity(BOUNDED_MAX_PLY as usize),
-    };
-    for depth in 1..=BOUNDED_MAX_PLY {
-        s.cut = false;
-        s.moves.clear();
-        if let Some(line) = s.search(board, depth) {
-            return Bounded::Found(line);
-        }
-        if s.out_of_budget {
-            return Bounded::OutOfBudget;
-        }
-        if !s.cut {
-            return Bounded::Exhausted;
-        }
-    }
-    Bounded::OutOfBudget
 }
 
 // ---------------------------------------------------------------------------

@@ -8,12 +8,18 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 
+mod blitz_1997;
 mod check;
+mod clocks;
 mod dead;
+mod input;
 mod matching;
+mod notation;
 mod perft;
 mod pgn;
 mod position;
+mod tags;
+mod terminations;
 
 create_exception!(_core, ChessLawsError, PyException, "Base class of every error chesslaws raises.");
 create_exception!(_core, InvalidInput, ChessLawsError, "Input that cannot be read at all.");
@@ -38,6 +44,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(perft::perft_divide, m)?)?;
     m.add("STARTING_FEN", position::STARTING_FEN)?;
     check::register(m)?;
+    blitz_1997::register(m)?;
+    terminations::register(m)?;
     dead::register(m)?;
     pgn::register(m)?;
     matching::register(m)?;

@@ -18,8 +18,7 @@
 //!
 //! Only [`PyPgnReader`] builds Python objects.
 
-use std::collections::VecDeque;
-use std::io::{self, BufRead, Read};
+use std::io::{self, BufRead};
 use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
 
@@ -31,8 +30,12 @@ use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanError};
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, KnownOutcome, Position as _};
 
-use crate::check::is_chess960;
 use crate::position::{chess960_start, uci_in};
+use crate::tags::is_chess960;
+
+mod feed;
+
+use feed::{lock, LineFeed, SharedTracking, Tracking};
 
 /// Longest piece of input handed to the reader at once; longer lines are cut
 /// after a space.
@@ -53,413 +56,6 @@ const STANDARD_VARIANTS: &[&str] = &[
 const MAX_ERRORS: usize = 100;
 const MAX_JUNK_TEXT: usize = 80;
 
-// ---------------------------------------------------------------------------
-// Shared state between the feed and the visitor.
-
-/// Text the reader skipped without a visitor call: not a move, a tag, a
-/// comment, a NAG, a result or a move number.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Junk {
-    pub line: u64,
-    pub text: String,
-    end: u64,
-}
-
-#[derive(Debug, Default)]
-pub struct Tracking {
-    /// Line (1-based) where the reader's current token starts.
-    pub line: u64,
-    /// Set by the visitor on every call; cleared by the feed.
-    event: bool,
-    /// Set while the visitor skips a variation (no junk is reported there).
-    skipping: bool,
-    junk: Vec<Junk>,
-}
-
-pub type SharedTracking = Arc<Mutex<Tracking>>;
-
-fn lock(t: &SharedTracking) -> std::sync::MutexGuard<'_, Tracking> {
-    t.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-// ---------------------------------------------------------------------------
-// The feed.
-
-struct Piece {
-    start: u64,
-    data: Vec<u8>,
-    line: u64,
-}
-
-impl Piece {
-    fn end(&self) -> u64 {
-        self.start + self.data.len() as u64
-    }
-}
-
-/// A `Read` for `pgn_reader::Reader` that hands out one line per call and
-/// tracks the line of the reader's current token (see the module docs).
-///
-/// It relies on `pgn_reader` 0.29 reading into the free tail of a fixed
-/// buffer, so that `capacity - buf.len()` is the number of bytes the reader
-/// holds unread.
-pub struct LineFeed<R> {
-    inner: R,
-    tracking: SharedTracking,
-    pieces: VecDeque<Piece>,
-    carry: Vec<u8>,
-    delivered: u64,
-    next_line: u64,
-    capacity: usize,
-    last_offset: u64,
-    eof: bool,
-    at_line_start: bool,
-    /// The names of the tags read since the last line that was not a tag
-    /// (a set: a section of 80,000 tags looked each name up among those
-    /// before it, quadratic).
-    tag_names: std::collections::HashSet<Vec<u8>>,
-    in_tags: bool,
-    /// A tag line held back while an empty movetext is handed out before it.
-    held: Option<Vec<u8>>,
-}
-
-impl<R: BufRead> LineFeed<R> {
-    pub fn new(inner: R, tracking: SharedTracking) -> Self {
-        LineFeed {
-            inner,
-            tracking,
-            pieces: VecDeque::new(),
-            carry: Vec::new(),
-            delivered: 0,
-            next_line: 1,
-            capacity: 0,
-            last_offset: 0,
-            eof: false,
-            at_line_start: true,
-            tag_names: std::collections::HashSet::new(),
-            in_tags: false,
-            held: None,
-        }
-    }
-
-    /// Does the line `data` (at a line start) repeat a tag of the tag
-    /// section it belongs to? Then the section before it was a game with
-    /// tags and no movetext, and the line starts the next game.
-    fn starts_new_game(&mut self, data: &[u8]) -> bool {
-        let text = trim_ascii_start(data);
-        if text.is_empty() {
-            return false;
-        }
-        match tag_name(text) {
-            Some(name) => {
-                let repeated = self.in_tags && self.tag_names.contains(name);
-                if !self.in_tags || repeated {
-                    self.tag_names.clear();
-                }
-                self.in_tags = true;
-                self.tag_names.insert(name.to_vec());
-                repeated
-            }
-            None => {
-                if text[0] != b'%' && text[0] != b';' {
-                    self.in_tags = false;
-                    self.tag_names.clear();
-                }
-                false
-            }
-        }
-    }
-
-    fn line_of(&self, offset: u64) -> u64 {
-        for p in &self.pieces {
-            if p.start <= offset && offset < p.end() {
-                return p.line;
-            }
-        }
-        self.next_line
-    }
-
-    fn bytes_between(&self, from: u64, to: u64) -> Vec<u8> {
-        let mut out = Vec::new();
-        for p in &self.pieces {
-            let s = from.max(p.start);
-            let e = to.min(p.end());
-            if s < e {
-                out.extend_from_slice(&p.data[(s - p.start) as usize..(e - p.start) as usize]);
-            }
-        }
-        out
-    }
-
-    /// The reader has consumed everything before `offset`.
-    fn observe(&mut self, offset: u64) {
-        let skipped = if offset > self.last_offset {
-            self.bytes_between(self.last_offset, offset)
-        } else {
-            Vec::new()
-        };
-        // Whitespace and byte order marks (the reader skips one before every game).
-        let mut first_non_ws = None;
-        let mut i = 0;
-        while i < skipped.len() {
-            if skipped[i..].starts_with(b"\xef\xbb\xbf") {
-                i += 3;
-            } else if skipped[i].is_ascii_whitespace() {
-                i += 1;
-            } else {
-                first_non_ws = Some(i);
-                break;
-            }
-        }
-        let junk_line = first_non_ws.map(|i| self.line_of(self.last_offset + i as u64));
-        let line = self.line_of(offset);
-        {
-            let mut t = lock(&self.tracking);
-            if !t.event && !t.skipping {
-                if let (Some(i), Some(jl)) = (first_non_ws, junk_line) {
-                    let text = &skipped[i..];
-                    let trimmed_len = text.len()
-                        - text.iter().rev().take_while(|b| b.is_ascii_whitespace()).count();
-                    let text = &text[..trimmed_len];
-                    if !is_harmless(text) {
-                        let start = self.last_offset + i as u64;
-                        let end = start + text.len() as u64;
-                        let s = String::from_utf8_lossy(&text[..text.len().min(MAX_JUNK_TEXT)]).into_owned();
-                        let count = t.junk.len();
-                        match t.junk.last_mut() {
-                            Some(prev) if prev.end == start => {
-                                if prev.text.len() < MAX_JUNK_TEXT {
-                                    prev.text.push_str(&s);
-                                }
-                                prev.end = end;
-                            }
-                            _ if count < MAX_ERRORS => t.junk.push(Junk { line: jl, text: s, end }),
-                            _ => {}
-                        }
-                    }
-                }
-            }
-            t.event = false;
-            t.line = line;
-        }
-        self.last_offset = offset;
-        while self.pieces.front().is_some_and(|p| p.end() <= offset) {
-            self.pieces.pop_front();
-        }
-    }
-
-    /// Reads the next piece of input: a line, or a part of a very long line
-    /// cut after a space (or at a character boundary).
-    fn next_piece(&mut self, max: usize) -> io::Result<Option<Vec<u8>>> {
-        let limit = max.min(CHUNK);
-        let mut piece = std::mem::take(&mut self.carry);
-        if let Some(nl) = piece.iter().position(|&b| b == b'\n') {
-            self.carry = piece.split_off(nl + 1);
-            return Ok(Some(piece));
-        }
-        let mut ended = false;
-        while piece.len() < limit {
-            let buf = self.inner.fill_buf()?;
-            if buf.is_empty() {
-                break;
-            }
-            let room = limit - piece.len();
-            let window = &buf[..buf.len().min(room)];
-            if let Some(nl) = window.iter().position(|&b| b == b'\n') {
-                piece.extend_from_slice(&window[..=nl]);
-                self.inner.consume(nl + 1);
-                ended = true;
-                break;
-            }
-            let n = window.len();
-            piece.extend_from_slice(window);
-            self.inner.consume(n);
-        }
-        if piece.is_empty() {
-            return Ok(None);
-        }
-        if !ended && piece.len() >= limit {
-            let cut = match piece.iter().rposition(|&b| b == b' ' || b == b'\t') {
-                Some(i) if i > 0 => i + 1,
-                _ => {
-                    let mut i = piece.len();
-                    while i > 1 && (piece[i - 1] & 0xC0) == 0x80 {
-                        i -= 1;
-                    }
-                    if i > 1 && piece[i - 1] >= 0xC0 {
-                        i -= 1;
-                    }
-                    i.max(1)
-                }
-            };
-            self.carry = piece.split_off(cut);
-        }
-        Ok(Some(piece))
-    }
-}
-
-fn trim_ascii_start(data: &[u8]) -> &[u8] {
-    let skip = data.iter().take_while(|b| b.is_ascii_whitespace()).count();
-    &data[skip..]
-}
-
-/// The name of a tag pair `[Name "value"]` starting `text`, if it is one.
-fn tag_name(text: &[u8]) -> Option<&[u8]> {
-    let rest = text.strip_prefix(b"[")?;
-    let rest = trim_ascii_start(rest);
-    let len = rest.iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
-    if len == 0 || !rest[0].is_ascii_alphanumeric() {
-        return None;
-    }
-    let after = trim_ascii_start(&rest[len..]);
-    if after.first() == Some(&b'"') {
-        Some(&rest[..len])
-    } else {
-        None
-    }
-}
-
-/// A tag line whose values have quotes that are not escaped
-/// (`[Event "Club "Victory""]`), rewritten with them escaped, so that the
-/// values read here as `chesslaws check` reads them (its tag reader,
-/// `check::parse_tag_line`: up to the last `"]`), not as junk and a game
-/// that falls apart. None when the line is no such tag line.
-fn repair_tag_line(line: &[u8]) -> Option<Vec<u8>> {
-    if !line.trim_ascii_start().starts_with(b"[") {
-        return None;
-    }
-    let mut tags = Vec::new();
-    let mut errors = Vec::new();
-    let rest = crate::check::parse_tag_line(line, 0, &mut tags, &mut errors, 0);
-    if errors.is_empty()
-        || tags.is_empty()
-        || !errors.iter().all(|e| e.contains("not escaped") || e.contains("ends with a backslash"))
-    {
-        return None;
-    }
-    let mut out = Vec::with_capacity(line.len() + 8);
-    for ((n0, n1), (v0, v1)) in tags {
-        out.push(b'[');
-        out.extend_from_slice(&line[n0..n1]);
-        out.extend_from_slice(b" \"");
-        let value = &line[v0..v1];
-        let mut k = 0;
-        while k < value.len() {
-            match value[k] {
-                b'\\' if k + 1 < value.len() => {
-                    out.extend_from_slice(&value[k..k + 2]);
-                    k += 2;
-                }
-                b'\\' => {
-                    // A backslash ending the value: itself, escaped.
-                    out.extend_from_slice(b"\\\\");
-                    k += 1;
-                }
-                b'"' => {
-                    out.extend_from_slice(b"\\\"");
-                    k += 1;
-                }
-                b => {
-                    out.push(b);
-                    k += 1;
-                }
-            }
-        }
-        out.extend_from_slice(b"\"]");
-    }
-    match rest {
-        Some(i) => {
-            out.push(b' ');
-            out.extend_from_slice(&line[i..]);
-        }
-        None if line.ends_with(b"\r\n") => out.extend_from_slice(b"\r\n"),
-        None if line.ends_with(b"\n") => out.push(b'\n'),
-        None => {}
-    }
-    Some(out)
-}
-
-fn is_harmless(text: &[u8]) -> bool {
-    if text.is_empty() || text[0] == b'%' || text[0] == b';' {
-        return true;
-    }
-    // Move numbers like `12.` or `12...`, and stray dots.
-    let digits = text.iter().take_while(|b| b.is_ascii_digit()).count();
-    text[digits..].iter().all(|&b| b == b'.' || b == b' ')
-}
-
-impl<R: BufRead> Read for LineFeed<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.capacity = self.capacity.max(buf.len());
-        let held = (self.capacity - buf.len()) as u64;
-        let offset = self.delivered.saturating_sub(held);
-        self.observe(offset);
-        // Keep the reader's current line and the whole next line in its
-        // buffer: enough for every look-ahead it makes.
-        let ahead = self.pieces.iter().filter(|p| p.end() > offset).count();
-        if ahead >= 2 || self.eof {
-            return Ok(0);
-        }
-        let held_line = self.held.take();
-        let was_held = held_line.is_some();
-        let piece = match held_line {
-            Some(mut p) => {
-                if p.len() > buf.len() {
-                    self.held = Some(p.split_off(buf.len().max(1)));
-                }
-                Some(p)
-            }
-            None => self.next_piece(buf.len())?,
-        };
-        match piece {
-            None => {
-                self.eof = true;
-                Ok(0)
-            }
-            Some(mut data) => {
-                // A byte order mark at the start of a line (a file start, or
-                // files joined with `cat`) is not text.
-                if self.at_line_start && !was_held && data.starts_with(b"\xef\xbb\xbf") {
-                    data.drain(..3);
-                }
-                // DOS and Windows leftovers: a Ctrl-Z ending the file, form
-                // feeds: white space, as python-chess reads them.
-                for b in data.iter_mut() {
-                    if matches!(*b, 0x1a | 0x0b | 0x0c) {
-                        *b = b' ';
-                    }
-                }
-                if self.at_line_start && !was_held {
-                    if let Some(fixed) = repair_tag_line(&data).filter(|f| f.len() <= buf.len()) {
-                        data = fixed;
-                    }
-                }
-                let mut synthetic = false;
-                if self.at_line_start && !was_held && data.len() <= buf.len() && self.starts_new_game(&data) {
-                    // A game with tags and no moves: an empty comment as its
-                    // movetext ends it here (the reader would otherwise take
-                    // the next game's tags as its own).
-                    self.held = Some(data);
-                    data = b"{}\n".to_vec();
-                    synthetic = true;
-                }
-                self.at_line_start = data.last() == Some(&b'\n');
-                if data.is_empty() {
-                    return self.read(buf);
-                }
-                let n = data.len();
-                buf[..n].copy_from_slice(&data);
-                let line = self.next_line;
-                if data.last() == Some(&b'\n') && !synthetic {
-                    self.next_line += 1;
-                }
-                self.pieces.push_back(Piece { start: self.delivered, data, line });
-                self.delivered += n as u64;
-                Ok(n)
-            }
-        }
-    }
-}
 
 // ---------------------------------------------------------------------------
 // Game records.
@@ -505,34 +101,7 @@ pub struct GameRecord {
 
 /// Parses a `[%clk H:MM:SS(.f)]` value (also `M:SS` and `SS`) into ms.
 pub fn parse_clock(text: &str) -> Option<u64> {
-    let parts: Vec<&str> = text.trim().split(':').collect();
-    if parts.is_empty() || parts.len() > 3 {
-        return None;
-    }
-    let (secs_text, rest) = parts.split_last()?;
-    let mut whole: u64 = 0;
-    for p in rest {
-        if p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit()) || p.len() > 6 {
-            return None;
-        }
-        whole = whole * 60 + p.parse::<u64>().ok()?;
-    }
-    let (int_part, frac_part) = match secs_text.split_once('.') {
-        Some((i, f)) => (i, f),
-        None => (*secs_text, ""),
-    };
-    if int_part.is_empty()
-        || int_part.len() > 6
-        || !int_part.bytes().all(|b| b.is_ascii_digit())
-        || !frac_part.bytes().all(|b| b.is_ascii_digit())
-    {
-        return None;
-    }
-    let secs: u64 = int_part.parse().ok()?;
-    let mut ms = (whole * 60 + secs) * 1000;
-    let frac: String = frac_part.chars().chain("000".chars()).take(3).collect();
-    ms += frac.parse::<u64>().ok()?;
-    Some(ms)
+    crate::clocks::clock_ms(text.trim().as_bytes())
 }
 
 /// Splits a comment into its text without `[%clk ...]` commands and `(=)`
@@ -652,7 +221,7 @@ impl GameCollector {
             let readable = !j.text.starts_with('[')
                 && !words.is_empty()
                 && words.iter().all(|w| {
-                    crate::check::is_annotation(w.as_bytes()) || crate::check::parse_alt(w.as_bytes()).is_some()
+                    crate::notation::is_annotation(w.as_bytes()) || crate::notation::parse_alt(w.as_bytes()).is_some()
                 });
             if readable {
                 for w in words {
@@ -764,7 +333,7 @@ impl GameCollector {
     fn play(&mut self, line: u64, san_plus: SanPlus) {
         // Resolved as `chesslaws check` resolves it (UCI coordinates read as
         // a pawn move, a missing or extra capture sign tolerated).
-        let result = crate::check::resolve(&self.pos, &san_plus.san);
+        let result = crate::notation::resolve(&self.pos, &san_plus.san);
         self.play_move(line, san_plus.to_string(), result, Some(san_plus.san));
     }
 
@@ -773,18 +342,18 @@ impl GameCollector {
     /// `e2-e4`, UCI `e7e8Q`, figurines, "+=", "N"), so that a record reads
     /// the same here as there.
     fn play_other(&mut self, line: u64, token: &str) {
-        if crate::check::is_annotation(token.as_bytes()) {
+        if crate::notation::is_annotation(token.as_bytes()) {
             return;
         }
-        let Some(alt) = crate::check::parse_alt(token.as_bytes()) else {
+        let Some(alt) = crate::notation::parse_alt(token.as_bytes()) else {
             return;
         };
         if !self.stopped {
             self.flush_move();
             let result = alt.to_move(&self.pos);
             let san = match alt {
-                crate::check::Alt::San(san) => Some(san),
-                crate::check::Alt::Coords { .. } => None,
+                crate::notation::Alt::San(san) => Some(san),
+                crate::notation::Alt::Coords { .. } => None,
             };
             self.play_move(line, token.to_string(), result, san);
         }
@@ -858,8 +427,8 @@ impl Visitor for GameCollector {
 
     fn tag(&mut self, _tags: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<GameRecord> {
         let line = self.touch();
-        let name = crate::check::decode_text(name).trim().to_string();
-        let value = crate::check::decode_text(&value.decode());
+        let name = crate::tags::decode_text(name).trim().to_string();
+        let value = crate::tags::decode_text(&value.decode());
         if name == "FEN" {
             self.fen = Some((line, value.clone()));
         } else if name == "Variant" {
@@ -1122,7 +691,7 @@ impl PyPgnReader {
                 name = "./-".into(); // a file named "-", not standard input
             }
             let count = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
-            let (input, _) = crate::check::open_input(&name, count)
+            let (input, _) = crate::input::open_input(&name, count)
                 .map_err(|e| PyOSError::new_err(format!("cannot open {}: {e}", path.display())))?;
             input
         } else {
@@ -1155,6 +724,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 
 #[cfg(test)]
 mod tests {
+    use super::feed::repair_tag_line;
     use super::*;
 
     fn read(text: &str) -> Vec<GameRecord> {

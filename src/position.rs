@@ -11,6 +11,7 @@ use shakmaty::{
     Square,
 };
 
+use crate::notation::{fide_to_san, king_destination_castle};
 use crate::{AmbiguousMove, IllegalMove, InvalidFen, UnreadableMove};
 
 pub const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -275,7 +276,7 @@ pub fn color_name(c: Color) -> &'static str {
     }
 }
 
-fn parse_color(color: &str) -> PyResult<Color> {
+pub(crate) fn parse_color(color: &str) -> PyResult<Color> {
     match color {
         "white" | "w" => Ok(Color::White),
         "black" | "b" => Ok(Color::Black),
@@ -462,33 +463,6 @@ pub fn parse_move(py: Python<'_>, pos: &Chess, text: &str) -> PyResult<Move> {
     Ok(m)
 }
 
-/// In Chess960, a king move in coordinates to the square where the king ends
-/// a castling (`b1g1` for the castling with the h-rook) is that castling when
-/// it cannot be read otherwise: it is not a legal move of the king itself and
-/// exactly one legal castling puts the king there.
-fn king_destination_castle(pos: &Chess, uci: UciMove) -> Option<Move> {
-    let UciMove::Normal { from, to, promotion: None } = uci else {
-        return None;
-    };
-    if pos.castles().mode() != CastlingMode::Chess960 {
-        return None;
-    }
-    let mut found = None;
-    for m in pos.legal_moves() {
-        if let Move::Castle { king, rook } = m {
-            let side = shakmaty::CastlingSide::from_king_side(king < rook);
-            let dest = Square::from_coords(side.king_to_file(), king.rank());
-            if king == from && dest == to {
-                if found.is_some() {
-                    return None;
-                }
-                found = Some(m);
-            }
-        }
-    }
-    found
-}
-
 fn illegal(py: Python<'_>, pos: &Chess, text: &str) -> PyErr {
     let fen = fen_of(pos);
     error_with::<IllegalMove>(
@@ -496,36 +470,6 @@ fn illegal(py: Python<'_>, pos: &Chess, text: &str) -> PyErr {
         format!("illegal move {text:?} in {fen}"),
         &[("move", s(py, text)), ("fen", s(py, &fen))],
     )
-}
-
-/// The forms of FIDE's algebraic notation (Laws, Appendix C) that differ
-/// from PGN's SAN, rewritten to SAN: castling with zeros (`0-0`, `0-0-0`),
-/// promotion without `=` (`d8Q`) and the long form with a hyphen (`e2-e4`,
-/// `Ng1-f3`). None when `t` has none of them.
-fn fide_to_san(t: &str) -> Option<String> {
-    let end = t.find(['+', '#']).unwrap_or(t.len());
-    let (core, suffix) = t.split_at(end);
-    let mut out = match core {
-        "0-0" => return Some(format!("O-O{suffix}")),
-        "0-0-0" => return Some(format!("O-O-O{suffix}")),
-        _ => core.to_string(),
-    };
-    let b = out.as_bytes();
-    if let Some(i) = out.find('-') {
-        if i > 0 && b[i - 1].is_ascii_digit() && b.get(i + 1).is_some_and(|c| (b'a'..=b'h').contains(c)) {
-            out.remove(i);
-        }
-    }
-    let b = out.as_bytes();
-    let n = b.len();
-    if n >= 3
-        && matches!(b[n - 1], b'Q' | b'R' | b'B' | b'N')
-        && matches!(b[n - 2], b'1' | b'8')
-        && (b'a'..=b'h').contains(&b[n - 3])
-    {
-        out.insert(n - 1, '=');
-    }
-    (out != core).then(|| out + suffix)
 }
 
 pub fn parse_san_move(py: Python<'_>, pos: &Chess, text: &str) -> PyResult<Move> {
@@ -831,7 +775,7 @@ impl Position {
 
     /// The FEN after each of `moves` played in turn from this position (each read as `play` reads
     /// it); None for the first move that cannot be played and every one after it. One call for a
-    /// game's positions, as a view of its moves shows them (issue 27: a live game keeps no FEN per move).
+    /// game's positions, as a view of its moves shows them (a live game keeps no FEN per move).
     fn fens_after(&self, py: Python<'_>, moves: Vec<String>) -> Vec<Option<String>> {
         let mut pos = self.pos.clone();
         let mut out = Vec::with_capacity(moves.len());

@@ -135,51 +135,63 @@ class PgnReader:
         bool,
     ]: ...
 
-# --- Bulk checking (src/check.rs; wrapped by chesslaws.check) ---
-# Iterating gives one tuple per batch of games: (games read, plies read,
-# reports). A report is (number, line, tags, result, plies, findings); a
-# finding is (kind, ply, move, rule, text), `rule` a key of the edition's
-# article table ("" for a fault of the PGN text).
+# --- Bulk checking (src/check/; wrapped by chesslaws.check) ---
+# A report is (number, line, tags, result, plies, findings); a finding is
+# (kind, ply, move, rule, text), `rule` a key of the edition's article table
+# ("" for a fault of the PGN text). The edition is a chesslaws.editions.Edition:
+# the checker reads its rules and articles from its fields.
+from chesslaws.editions import Edition
+
+class CheckBatch:
+    @property
+    def games(self) -> int: ...
+    @property
+    def plies(self) -> int: ...
+    @property
+    def reports(
+        self,
+    ) -> list[
+        tuple[int, int, list[tuple[str, str]], str | None, int, list[tuple[str, int, str, str, str]]]
+    ]: ...
+    @property
+    def json(self) -> str | None: ...
+    @property
+    def fixed(self) -> bytes | None: ...
+    @property
+    def kinds(self) -> list[tuple[str, int]]: ...
+    @property
+    def with_findings(self) -> int: ...
+    @property
+    def fixes(self) -> list[tuple[str, int]]: ...
 
 class CheckRun:
     def __init__(
         self,
         path: str,
-        edition: str = "2023",
+        edition: Edition,
         jobs: int = 1,
         problems_only: bool = False,
-        articles: dict[str, str] | None = None,
         json: bool = False,
         file: str | None = None,
         fix: bool = False,
         keep_unreadable: bool = False,
     ) -> None: ...
     def __iter__(self) -> CheckRun: ...
-    def __next__(
-        self,
-    ) -> tuple[
-        int,
-        int,
-        list[
-            tuple[
-                int,
-                int,
-                list[tuple[str, str]],
-                str | None,
-                int,
-                list[tuple[str, int, str, str, str]],
-            ]
-        ],
-        str | None,
-        bytes | None,
-        list[tuple[str, int]],
-        int,
-        list[tuple[str, int]],
-    ]: ...
+    def __next__(self) -> CheckBatch: ...
     @property
     def bytes_read(self) -> int: ...
     @property
     def total_bytes(self) -> int | None: ...
+
+# --- 1997 Appendix C (src/blitz_1997.rs): the rules the checker applies natively ---
+def mating_potential(position: Position, color: Color) -> tuple[bool, str]: ...
+def game_kind_1997(
+    periods: list[tuple[int | None, int, int]],
+) -> Literal["standard", "rapid", "blitz"]: ...
+
+# --- the terminations table (src/terminations.rs; read by chesslaws.records) ---
+def termination_rules() -> list[tuple[str, str, str]]: ...
+def termination_kind(text: str) -> str | None: ...
 
 def max_weight_matching(
     n: int, us: list[int], vs: list[int], weights: bytes, width: int, maxcardinality: bool = False

@@ -1,7 +1,7 @@
 """Arbitrating game databases: is every recorded game legal, and is its
 recorded result the one the Laws give?
 
-The work is done natively (``chesslaws._core.CheckRun``, ``src/check.rs``):
+The work is done natively (``chesslaws._core.CheckRun``, ``src/check/``):
 the PGN is streamed (plain, ``.gz``, ``.zst`` or standard input), every
 move is played, and after every ply the end-of-game rules of the chosen
 edition are applied. Python is called once per batch of games, never per
@@ -86,6 +86,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Sequence
 
 from chesslaws._core import CheckRun
+from chesslaws.atomic import atomic_output
 from chesslaws.editions import Edition, get_edition
 
 __all__ = [
@@ -366,14 +367,13 @@ class FileCheck:
             raise ValueError("jobs must be at least 1")
         self._run = CheckRun(
             self.path,
-            self.edition.name,
-            self.jobs,
-            problems_only,
-            dict(self.edition.articles),
-            json,
-            file,
-            fix,
-            keep_unreadable,
+            self.edition,
+            jobs=self.jobs,
+            problems_only=problems_only,
+            json=json,
+            file=file,
+            fix=fix,
+            keep_unreadable=keep_unreadable,
         )
         self.games = 0
         self.plies = 0
@@ -395,13 +395,13 @@ class FileCheck:
     def batches(self) -> Iterator[list[GameReport]]:
         """Reports a batch at a time (one native call per batch)."""
         ed = self.edition
-        for games, plies, raw, json_text, fixed, kinds, with_findings, fixes in self._run:
-            self.games += games
-            self.plies += plies
-            self.counts.add_counts(kinds, with_findings, ed)
-            self.fixes.update(dict(fixes))
-            self.json_text = json_text or ""
-            self.fixed = fixed or b""
+        for batch in self._run:
+            self.games += batch.games
+            self.plies += batch.plies
+            self.counts.add_counts(batch.kinds, batch.with_findings, ed)
+            self.fixes.update(dict(batch.fixes))
+            self.json_text = batch.json or ""
+            self.fixed = batch.fixed or b""
             yield [
                 GameReport(
                     game=number,
@@ -411,7 +411,7 @@ class FileCheck:
                     plies=n,
                     findings=tuple(_finding(f, ed) for f in findings),
                 )
-                for number, line, tags, result, n, findings in raw
+                for number, line, tags, result, n, findings in batch.reports
             ]
 
     def __iter__(self) -> Iterator[GameReport]:
@@ -484,8 +484,6 @@ def fix_file(
     >>> changes.lines(get_edition("2023"))                       # doctest: +SKIP
     ['3,567 games written', '2 results changed by the Laws of 2023:', ...]
     """
-    from chesslaws.atomic import atomic_output
-
     fc = FileCheck(path, edition=edition, jobs=jobs, problems_only=True, fix=True,
                    keep_unreadable=keep_unreadable)
     # Whole or not there (chesslaws.atomic): an error leaves an earlier ``out`` as it was; never ``path``.

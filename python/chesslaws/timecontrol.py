@@ -33,6 +33,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from chesslaws._core import game_kind_1997
 from chesslaws.errors import InvalidInput
 
 __all__ = [
@@ -459,24 +460,6 @@ def write_pgn_tag(control: TimeControl | None) -> str:
 # ------------------------------------------------------------ what the Laws say
 
 
-def _all_moves_ms_1997(tc: TimeControl) -> int | None:
-    """The fixed time for all the moves under 1997 B.1 / C.1, if there is one.
-
-    There is one only when the control ends in sudden death (otherwise every
-    further period brings more time and no time is fixed for all the moves).
-    It is the sum of the times of all periods; increments, which the 1997 text
-    does not mention, are counted for a game of 60 moves (each of the 60 moves
-    with the increment of the period it is made in) -- the reading FIDE later
-    wrote into the Laws (2023 A.1: "time allotted plus 60 times any
-    increment").  Delays add no time and are not counted.
-    """
-    if tc.unlimited or tc.periods[-1].moves is not None:
-        return None
-    total = sum(p.ms for p in tc.periods)
-    total += sum(tc.periods[tc.period_index(n)].increment_ms for n in range(60))
-    return total
-
-
 def classify(tc: TimeControl, edition: Edition) -> GameKind:
     """Standard, rapid or blitz, by the edition's own definitions.
 
@@ -485,8 +468,11 @@ def classify(tc: TimeControl, edition: Edition) -> GameKind:
       fixed time from 15 to 60 minutes inclusive, blitz under 15 minutes.
       "All the moves in a fixed time" needs a control ending in sudden death;
       the fixed time is the sum of all periods plus the increments of a
-      60-move game (see :func:`_all_moves_ms_1997`).  Anything else is
-      standard.
+      60-move game (each move with the increment of the period it is made
+      in; delays add no time) -- the reading FIDE later wrote into the Laws
+      (2023 A.1: "time allotted plus 60 times any increment").  Anything else
+      is standard.  The native core decides it (``game_kind_1997``, the rule
+      ``chesslaws check`` applies to a TimeControl tag).
     - ``2023`` (Appendix A.1, B.1): the first period's time plus 60 times its
       increment; rapid if over 10 and under 60 minutes, blitz if 10 minutes or
       less, otherwise standard.
@@ -496,14 +482,7 @@ def classify(tc: TimeControl, edition: Edition) -> GameKind:
     if edition == "1989" or tc.unlimited:
         return "standard"
     if edition == "1997":
-        total = _all_moves_ms_1997(tc)
-        if total is None:
-            return "standard"
-        if total < 15 * _MINUTE_MS:
-            return "blitz"
-        if total <= 60 * _MINUTE_MS:
-            return "rapid"
-        return "standard"
+        return game_kind_1997([(p.moves, p.ms, p.increment_ms) for p in tc.periods])
     if edition == "2023":
         first = tc.periods[0]
         total = first.ms + 60 * first.increment_ms

@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping
 
+from chesslaws._core import mating_potential
 from chesslaws._values import replace
 from chesslaws.clock import Clock
 from chesslaws.editions import Edition, Mode, get_edition
@@ -615,31 +616,14 @@ class _Builder:
 
 def _mating_potential(position: Position, color: Color) -> tuple[bool, str]:
     """1997 Appendix C.4: forces that could produce, possibly by helpmate, a
-    position where the opponent having the move cannot avoid mate in one.
-
-    Read here as material: a queen, rook or pawn suffices; so do two minor
-    pieces other than two knights alone (bishop and knight, two bishops on
-    both colours); a lone minor piece or two knights suffice only when the
-    opponent has material of his own to block his king.
+    position where the opponent having the move cannot avoid mate in one;
+    (has it, why). Read as material by the native core (``mating_potential``,
+    the rule ``chesslaws check`` applies): a queen, rook or pawn suffices; so
+    do two minor pieces other than two knights alone (bishop and knight, two
+    bishops on both colours); a lone minor piece or two knights suffice only
+    when the opponent has material of his own to block his king.
     """
-    material = position.material()
-    upper = color == "white"
-    own = {k.upper(): v for k, v in material.items() if k.isupper() == upper and k.upper() != "K"}
-    theirs = sum(v for k, v in material.items() if k.isupper() != upper and k.upper() != "K")
-    if any(own.get(p, 0) for p in "QRP"):
-        return True, "has a queen, rook or pawn"
-    minors = own.get("B", 0) + own.get("N", 0)
-    if own.get("B", 0) and own.get("N", 0):
-        return True, "has bishop and knight"
-    if own.get("B", 0) >= 2 and len(set(position.bishop_square_colors(color))) == 2:
-        return True, "has bishops on both colours"
-    if minors == 0:
-        return False, "has a lone king"
-    if theirs:
-        return True, "has a minor piece and the opponent has material that can block"
-    if own.get("N", 0) == 2 and minors == 2:
-        return False, "has only two knights against a lone king"
-    return False, "has only one minor piece against a lone king"
+    return mating_potential(position, color)
 
 
 def _bare_king(position: Position, color: Color) -> bool:

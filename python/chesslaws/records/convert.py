@@ -1,296 +1,26 @@
-"""Records of games: PGN export of a :class:`~chesslaws.game.Game` and game
-logs from PGN (the conversion behind ``chesslaws convert``).
+"""PGN to game logs (the conversion behind ``chesslaws convert``).
 
-The PGN follows the standard's export form (seven-tag roster, English SAN,
-80-column lines) and adds what the Laws need: ``[%clk]`` after every move
-(``[%emt]``, the time the move took, in games without a clock),
-``{(=)}`` for draw offers, every ruling as a comment citing its article, the
-``Termination`` tag, and ``TimeControl`` in the extended form of the game-log
-spec where the PGN form cannot say it (delays, per-period increments).
-
-:func:`pgn_to_log` goes the other way: it plays a recorded game through the
-arbiter and writes the log the Laws would have written (clocks rebuilt from
-the record, the ending as the event the Laws need, every inference and
-correction in :attr:`Conversion.notes`, every contradiction in
-:attr:`Conversion.problems`). A PGN written here and converted back gives
-the same log.
+A recorded game says what happened; a game log says what the players and the
+arbiter did. The converter plays the record through the arbiter itself
+(chesslaws.game), move by move, so that every time it writes is one the Laws
+accept, and writes the ending as the event the Laws need: a flag fall, a
+claim, an agreement, a resignation, or nothing where the moves ended the game.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
-from importlib import resources
 from typing import Any, Iterator, Mapping
 
 from chesslaws.errors import ChessLawsError
-from chesslaws.events import ms_to_t
-from chesslaws.game import NAME, Game, GameState, Ruling, fmt_duration
-from chesslaws.pgn import ExportMove, PgnGame, write_pgn
-from chesslaws.position import STARTING_FEN, Position, chess960_start_number
+from chesslaws.events import SCHEMAS, ms_to_t
+from chesslaws.game import NAME, Game, fmt_duration
+from chesslaws.pgn import PgnGame
+from chesslaws.position import Position, chess960_start_number
+from chesslaws.records.export import COLOUR_TAGS, START_TAGS
+from chesslaws.records.terminations import AUTOMATIC_ENDS, ENDED_AS, LAWS_TERMINATION_KIND, termination_kind
+from chesslaws.records.times import clock_after, time_taken
 from chesslaws.timecontrol import Color, TimeControl, TimeControlError
-
-#: The PGN standard's Termination values for each termination of the Laws.
-PGN_TERMINATION = {
-    "checkmate": "normal",
-    "resignation": "normal",
-    "stalemate": "normal",
-    "agreement": "normal",
-    "threefold_repetition": "normal",
-    "fifty_moves": "normal",
-    "fivefold_repetition": "normal",
-    "seventyfive_moves": "normal",
-    "dead_position": "normal",
-    "insufficient_material": "normal",
-    "time_forfeit": "time forfeit",
-    "both_flags_fallen": "time forfeit",
-    "illegal_moves": "rules infraction",
-    "late_arrival": "abandoned",
-    "sealed_move_invalid": "rules infraction",
-    "arbiter_decision": "adjudication",
-    "refusal_to_comply": "rules infraction",
-    "annulled": "unterminated",
-}
-
-
-#: How each event of the log appears in a PGN written by :func:`game_to_pgn` and read back by
-#: :func:`pgn_to_log`, or why it cannot appear there: a PGN records the moves, the clock after each
-#: move, comments and tags -- not the hands on the board, the instants between moves, nor what is
-#: said or noted at the board (docs/game-log.md, "In a PGN").
-IN_PGN: Mapping[str, str] = {
-    "start": "the tags: White, Black, Event, Site, Date, Round, TimeControl, FEN and SetUp, Variant, Laws, Mode; "
-             "Arbiter (absent, occasional), Supervision (partial), Clock (digital), VisuallyDisabled, Assistant "
-             "and HearingImpaired (the colours, comma-separated)",
-    "move": "the move (SAN; an illegal move that stood in coordinates) with [%clk] after it ([%emt] without a "
-            "clock) and {(=)} for a draw offer made with it; not its press (false), announced, two_hands or "
-            "assistant: the hand, the voice and the helper at the board",
-    "offer_draw": "{(=)} after the move it followed",
-    "accept_draw": "the result and Termination (an agreement)",
-    "resign": "the result and Termination (a resignation)",
-    "claim_flag": "the result and Termination (time forfeit)",
-    "claim_draw": "the result and Termination (a repetition or fifty moves); a wrong claim, and a quickplay "
-                  "claim's grounds and written position, only as its ruling",
-    "sign": "the tags WhiteSigned and BlackSigned; when the signed result stands instead of the board's (2023 "
-            "8.7), Result is the signed one and BoardResult the board's",
-    "decision": "its ruling, as a comment; on the result (8.7), the Result tag: read back, a Result that "
-                "the signatures do not give is the arbiter's decision",
-    "set_clocks": "the [%clk] values no time control explains (read back as set_clocks)",
-}
-#: The events a PGN cannot show, and why.
-NOT_IN_PGN: Mapping[str, str] = {
-    "touch": "the hand on the board", "release": "the hand on the board", "adjust": "the hand on the board",
-    "displace": "the hand on the board", "restore": "the hand on the board",
-    "press_clock": "a PGN has no press times: [%clk] is the clock after the move",
-    "announce": "what is spoken at the board (one game score is recorded)",
-    "game_score": "a second game score (a PGN holds one)",
-    "scoresheet": "what the arbiter sees of a scoresheet at an instant",
-    "request_scoresheet": "what is asked at the board",
-    "observe": "what the arbiter sees at an instant (its ruling is a comment)",
-    "claim_touch_move": "a claim about the hand (its ruling is a comment)",
-    "claim_win": "a claim between moves (its ruling is a comment)",
-    "claim_setup": "a claim about the set-up (its ruling is a comment)",
-    "decline_draw": "words at the board", "request_increment": "a request at the board (its ruling is a comment)",
-    "arrive": "an instant, not a move", "seal": "the sealed move, secret until played",
-    "resume": "a session, not a move", "envelope_lost": "the envelope, not a move",
-    "stop_clocks": "an instant, not a move", "start_clocks": "an instant, not a move",
-    "penalty": "its ruling, as a comment (the clocks and the result show its effect)",
-    "conduct": "its ruling, as a comment", "refuse_to_comply": "its ruling, as a comment; the result",
-    "reinstate": "its ruling, as a comment (the moves kept are the moves written)",
-    "annul": "its ruling, as a comment; Termination unterminated",
-    "request_explanation": "words at the board (its ruling is a comment)",
-    "appeal": "its ruling, as a comment",
-    "appeal_decision": "its ruling, as a comment; a result it gives is in the Result tag, which read back is the "
-                       "board's",
-}
-
-#: The start fields a PGN carries as tags (:data:`IN_PGN`), each read back into ``start``.
-_START_TAGS = {"Arbiter": "arbiter", "Supervision": "supervision", "Clock": "clock"}
-_COLOUR_TAGS = {"VisuallyDisabled": "visually_disabled", "Assistant": "assistant", "HearingImpaired": "hearing_impaired"}
-
-
-def _ruling_text(r: Ruling) -> str:
-    return f"Article {r.article} ({r.edition}): {r.text}"
-
-
-def game_tags(state: GameState) -> dict[str, str]:
-    """The PGN tags of a game: the roster first, then the Laws' own."""
-    cfg = state.config
-    tags: dict[str, str] = {
-        "Event": cfg.tags.get("event", "?"),
-        "Site": cfg.tags.get("site", "?"),
-        "Date": cfg.tags.get("date", "????.??.??"),
-        "Round": cfg.tags.get("round", "?"),
-        "White": cfg.white,
-        "Black": cfg.black,
-    }
-    tc = cfg.time_control
-    tags["TimeControl"] = "-" if tc.unlimited else (tc.to_pgn() or str(tc))
-    if state.termination is not None:
-        tags["Termination"] = PGN_TERMINATION[state.termination]
-    elif state.status == "annulled":
-        tags["Termination"] = "unterminated"
-    tags["Laws"] = f"FIDE {cfg.edition.name}"
-    tags["Mode"] = cfg.mode
-    if state.termination is not None:
-        tags["LawsTermination"] = state.termination
-    if state.result == "0-0":
-        tags["LawsResult"] = "0-0"
-    if not cfg.arbiter_present:
-        tags["Arbiter"] = "absent"
-    elif not cfg.observes_all:
-        tags["Arbiter"] = "occasional"
-    if not cfg.supervised:
-        tags["Supervision"] = "partial"
-    if cfg.clock_shows_first_flag:
-        tags["Clock"] = "digital"
-    for tag, colours in (("VisuallyDisabled", cfg.visually_disabled), ("Assistant", cfg.assistants),
-                         ("HearingImpaired", cfg.hearing_impaired)):
-        if colours:
-            tags[tag] = ",".join(c for c in ("white", "black") if c in colours)
-    for colour, tag in (("white", "WhiteSigned"), ("black", "BlackSigned")):
-        if colour in state.signed:
-            tags[tag] = state.signed[colour]
-    if cfg.chess960:
-        # Chess960 (2023 Guidelines II): the variant and its starting position always.
-        tags["Variant"] = "Chess960"
-        tags["SetUp"] = "1"
-        tags["FEN"] = cfg.fen
-    elif cfg.fen != STARTING_FEN:
-        tags["SetUp"] = "1"
-        tags["FEN"] = cfg.fen
-    return tags
-
-
-def game_to_pgn(game: Game, *, tags: Mapping[str, str] | None = None) -> str:
-    """The game in PGN, rulings as comments citing their articles.
-
-    ``tags`` add to or override the tags taken from the game (e.g. the
-    players' names and the date a server knows).
-    """
-    state = game.state
-    records = state.moves
-    comments: list[list[str]] = [[] for _ in records]
-    before_first: list[str] = []
-    for r in state.rulings:
-        index = None
-        for i, rec in enumerate(records):
-            if rec.t_ms <= r.t_ms:
-                index = i
-        if index is None:
-            before_first.append(_ruling_text(r))
-        else:
-            comments[index].append(_ruling_text(r))
-    irregular = any(rec.illegal for rec in records)
-    # Without a clock, the time each move took ([%emt]) keeps the log's times.
-    elapsed: list[int | None] = [None] * len(records)
-    if state.config.time_control.unlimited:
-        previous = state.config.start_t_ms
-        for i, rec in enumerate(records):
-            elapsed[i] = max(0, rec.t_ms - previous)
-            previous = rec.t_ms
-    moves = [
-        ExportMove(rec.uci if rec.illegal else rec.san, rec.clock_ms, " ".join(c) or None, rec.draw_offer,
-                   elapsed_ms=e)
-        for rec, c, e in zip(records, comments, elapsed)
-    ]
-    result = state.result if state.result in ("1-0", "0-1", "1/2-1/2") else "*"
-    # A game where an illegal move stood (1997 C.3) is written unchecked.
-    all_tags = game_tags(state)
-    board = _board_result(game)
-    if board is not None:
-        all_tags["BoardResult"] = board
-    all_tags.update(tags or {})
-    return write_pgn(all_tags, moves, result, comment=" ".join(before_first) or None,
-                     validate=not irregular)
-
-
-def _board_result(game: Game) -> str | None:
-    """The result the board gave, where the players' signatures made another stand (2023 8.7)."""
-    state = game.state
-    if len(state.signed) < 2 or not state.edition.signed_result_stands:
-        return None
-    article = state.edition.article("signed_result")
-    if not any(r.article == article for r in state.rulings):
-        return None
-    unsigned = Game.from_events([e for e in game.events if e.type != "sign"
-                                 and not (e.type == "decision" and e.get("on") == "result")])
-    return unsigned.state.result if unsigned.state.result != state.result else None
-
-
-# --- PGN to game logs ------------------------------------------------------------
-#
-# A recorded game says what happened; a game log says what the players and the
-# arbiter did. The converter plays the record through the arbiter itself
-# (chesslaws.game), move by move, so that every time it writes is one the Laws
-# accept, and writes the ending as the event the Laws need: a flag fall, a
-# claim, an agreement, a resignation, or nothing where the moves ended the game.
-
-#: What the terminations table may say about how a game ended.
-TERMINATION_KINDS = frozenset({
-    "checkmate", "stalemate", "resignation", "time_forfeit", "timeout_vs_insufficient", "abandoned",
-    "agreement", "repetition", "fifty_moves", "fivefold", "seventy_five_moves", "dead_position",
-    "adjudication", "rules_infraction", "unterminated", "normal",
-})
-
-#: chesslaws' own ``LawsTermination`` tag (written by :func:`game_tags`), read back exactly.
-_LAWS_TERMINATION_KIND = {
-    "checkmate": "checkmate", "resignation": "resignation", "stalemate": "stalemate",
-    "agreement": "agreement", "threefold_repetition": "repetition", "fifty_moves": "fifty_moves",
-    "fivefold_repetition": "fivefold", "seventyfive_moves": "seventy_five_moves",
-    "dead_position": "dead_position", "insufficient_material": "dead_position",
-    "time_forfeit": "time_forfeit", "both_flags_fallen": "time_forfeit",
-}
-
-#: The arbiter's automatic terminations, as kinds of the terminations table.
-_ENDED_AS = {"checkmate": "checkmate", "stalemate": "stalemate", "dead_position": "dead_position",
-             "insufficient_material": "dead_position", "fivefold_repetition": "fivefold",
-             "seventyfive_moves": "seventy_five_moves"}
-
-_AUTOMATIC_ENDS = {"checkmate", "stalemate", "dead_position", "fivefold", "seventy_five_moves"}
-
-
-@dataclass(frozen=True, slots=True)
-class TerminationRule:
-    """One line of ``data/terminations.tsv``: a text, what it means, who writes it."""
-
-    text: str
-    kind: str
-    source: str
-
-
-@lru_cache(maxsize=1)
-def termination_rules() -> tuple[TerminationRule, ...]:
-    """The rules of ``chesslaws/data/terminations.tsv``, in order (first match wins)."""
-    data = resources.files("chesslaws").joinpath("data/terminations.tsv").read_text(encoding="utf-8")
-    rules: list[TerminationRule] = []
-    for number, line in enumerate(data.splitlines(), start=1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        fields = line.split("\t")
-        if len(fields) != 3:
-            raise ValueError(f"terminations.tsv line {number}: TEXT<TAB>KIND<TAB>SOURCE expected, "
-                             f"found {len(fields)} field(s)")
-        text, kind, source = (f.strip() for f in fields)
-        if kind not in TERMINATION_KINDS:
-            raise ValueError(f"terminations.tsv line {number}: unknown kind {kind!r}")
-        if text.lower() == "text" and kind.lower() == "kind":
-            continue  # the header
-        rules.append(TerminationRule(" ".join(text.lower().split()), kind, source))
-    return tuple(rules)
-
-
-def termination_kind(text: str | None) -> str | None:
-    """What a ``Termination`` text (or a result comment such as cutechess's
-    ``White mates``) says about the ending: a kind of :data:`TERMINATION_KINDS`,
-    or ``None`` when no rule of the table matches."""
-    if not text:
-        return None
-    norm = " ".join(text.lower().split())
-    for rule in termination_rules():
-        if rule.text in norm:
-            return rule.kind
-    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,52 +49,6 @@ class Conversion:
     def consistent(self) -> bool:
         """True when the log reproduces the record (nothing in ``problems``)."""
         return not self.problems
-
-
-def _hms_ms(text: str) -> int | None:
-    parts = text.strip().split(":")
-    try:
-        secs = float(parts[-1])
-        whole = 0
-        for p in parts[:-1]:
-            whole = whole * 60 + int(p)
-    except ValueError:
-        return None
-    if secs < 0 or len(parts) > 3:
-        return None
-    return whole * 60_000 + round(secs * 1000)
-
-
-_EMT = re.compile(r"\[%emt\s+([0-9:.]+)\s*\]")
-_TL = re.compile(r"(?:^|[\s,{])tl=(\d+)")
-_MT = re.compile(r"(?:^|[\s,{])mt=(\d+)")
-# cutechess / fastchess: "+0.33/20 2.1s" (evaluation/depth, then the time the move took)
-_CUTECHESS_TIME = re.compile(r"^(?:[+-]?\d+(?:\.\d+)?|[+-]?M\d+)/\d+\s+(\d+(?:\.\d+)?)s(?:\s|,|$)")
-
-
-def _clock_after(comment: str | None) -> int | None:
-    """TCEC's ``tl=`` (the time left after the move, ms)."""
-    if comment:
-        m = _TL.search(comment)
-        if m:
-            return int(m.group(1))
-    return None
-
-
-def _elapsed(comment: str | None) -> int | None:
-    """The time the move took: ``[%emt]``, TCEC ``mt=`` (ms), cutechess ``2.1s``."""
-    if not comment:
-        return None
-    m = _EMT.search(comment)
-    if m:
-        return _hms_ms(m.group(1))
-    m = _MT.search(comment)
-    if m:
-        return int(m.group(1))
-    m = _CUTECHESS_TIME.match(comment.strip())
-    if m:
-        return round(float(m.group(1)) * 1000)
-    return None
 
 
 def _source(tags: Mapping[str, str]) -> str:
@@ -475,8 +159,8 @@ class _Converter:
         # How the game ended, as the record says it.
         kind: str | None = None
         laws_term = tags.get("LawsTermination")
-        if laws_term in _LAWS_TERMINATION_KIND:
-            kind = _LAWS_TERMINATION_KIND[laws_term]
+        if laws_term in LAWS_TERMINATION_KIND:
+            kind = LAWS_TERMINATION_KIND[laws_term]
         term = tags.get("Termination")
         if kind is None and term:
             kind = termination_kind(term)
@@ -536,7 +220,7 @@ class _Converter:
         if self.control is None and self.per_move_ms is None and any(c is not None for c in targets):
             self.notes.append("clock times but no time control the Laws can use: written without a clock, moves "
                               "placed by the differences of each player's clock times")
-        elapsed = [_elapsed(m.comment) for m in pgn.moves]
+        elapsed = [time_taken(m.comment) for m in pgn.moves]
         if self.timed and pgn.moves and all(c is None for c in targets) and all(e is None for e in elapsed):
             self.notes.append(f"no clock times in the record: moves placed {self.step_ms / 1000:g} s apart "
                               "(less when the clock would not allow it)")
@@ -615,10 +299,9 @@ class _Converter:
     def _start_tags(self, start: dict[str, Any]) -> None:
         """The start fields the tags carry (:data:`IN_PGN`); a value the log does not take is left out (a
         note in a PGN chesslaws wrote; elsewhere a tag of that name may mean something else)."""
-        from chesslaws.events import SCHEMAS
 
         choices = SCHEMAS["start"].choices
-        for tag, name in _START_TAGS.items():
+        for tag, name in START_TAGS.items():
             value = self.tags.get(tag, "").strip().lower()
             if not value:
                 continue
@@ -632,7 +315,7 @@ class _Converter:
                 start[name] = value
             elif self.laws_written:  # elsewhere the tag may say something else (an Arbiter tag naming him)
                 self.notes.append(f"{tag} {value!r} is not one of {', '.join(choices[name])}: left out")
-        for tag, name in _COLOUR_TAGS.items():
+        for tag, name in COLOUR_TAGS.items():
             text = self.tags.get(tag, "").strip().lower()
             if text:
                 colours = [c.strip() for c in text.split(",")]
@@ -666,7 +349,7 @@ class _Converter:
         return g, events
 
     def _clock_targets(self) -> list[int | None]:
-        raw = [m.clock_ms if m.clock_ms is not None else _clock_after(m.comment) for m in self.pgn.moves]
+        raw = [m.clock_ms if m.clock_ms is not None else clock_after(m.comment) for m in self.pgn.moves]
         values = [c for c in raw if c is not None]
         self.resolution = 1
         if values:
@@ -818,7 +501,7 @@ class _Converter:
             if result not in ("*", st.result):
                 self.problems.append(f"the record gives {result}, but the moves ended the game: "
                                      f"{st.rulings[-1].text if st.rulings else st.termination}")
-            elif kind not in (None, "normal", _ENDED_AS.get(st.termination or "")):
+            elif kind not in (None, "normal", ENDED_AS.get(st.termination or "")):
                 self.notes.append(f"{said}, but the moves ended the game ({st.termination}): nothing is written "
                                   "after the last move")
             return g, events
@@ -835,7 +518,7 @@ class _Converter:
                 done = self._flag(g, events, loser, winner, said, last)
                 if done is not None:
                     return done
-            elif kind in _AUTOMATIC_ENDS:
+            elif kind in AUTOMATIC_ENDS:
                 self.problems.append(f"{said} says {kind.replace('_', ' ')}, but the final position is not one "
                                      "that ends the game")
             if kind in ("adjudication", "rules_infraction"):
@@ -882,7 +565,7 @@ class _Converter:
                 if kind not in (None, "normal"):
                     self.problems.append(f"{said} says {kind.replace('_', ' ')}, but no claim by either player "
                                          "would be correct here: written as an agreement")
-            elif kind in _AUTOMATIC_ENDS:
+            elif kind in AUTOMATIC_ENDS:
                 self.problems.append(f"{said} says {kind.replace('_', ' ')}, but the final position is not one "
                                      "that ends the game: written as an agreement")
             elif kind in ("adjudication", "rules_infraction", "abandoned", "resignation"):
@@ -1073,7 +756,3 @@ def iter_conversions(games: Iterator[PgnGame], *, edition: str | None = None) ->
             yield g
         else:
             yield pgn_to_log(g, edition=edition)
-
-
-__all__ = ["PGN_TERMINATION", "TERMINATION_KINDS", "Conversion", "TerminationRule", "convertible", "game_tags", "game_to_pgn",
-           "iter_conversions", "pgn_to_log", "termination_kind", "termination_rules"]
