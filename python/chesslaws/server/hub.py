@@ -36,6 +36,7 @@ from chesslaws.server.messages import for_people
 from chesslaws.server.newgame import NewGame, make_game
 from chesslaws.server.outages import RESTART_GAP, Outages
 from chesslaws.server.outbox import Outbox, Subscriber
+from chesslaws.server.peers import Peers
 from chesslaws.server.registry import Registry
 from chesslaws.server.rules import seen_at
 from chesslaws.server.scheduler import Clock, Scheduler
@@ -78,7 +79,8 @@ class Hub:
         self.scheduler = Scheduler(self.clock, lambda: self.link.down_since, self._wake)
         self.views = Views(self.scheduler.t_of, lambda: self.link.down_since is not None, self.arbiter_watching)
         self.broadcaster = Broadcaster(self.views)
-        self.registry = Registry(self.link, self.scheduler, self.views, self.broadcaster, self._loaded)
+        self.registry = Registry(self.link, self.scheduler, self.views, self.broadcaster,
+                                 lambda gid: self.peers.loaded(gid))
         self.starts = Starts(self.link, self.scheduler, self.registry, self.broadcaster, self)
         self.outages = Outages(self.link, self.scheduler, self.registry, self.starts, self.broadcaster)
         self.claim_grace = lapse.CLAIM_GRACE  # a claim that waits for an arbiter nobody watches lapses then
@@ -91,9 +93,9 @@ class Hub:
         self.watchers = self.broadcaster.watchers
         self.write_move = self.views.write_move
         self.languages = self.views.languages
+        self.peers = Peers(self.link, self.registry, self.starts, self.broadcaster, self)
         # Told the id of every tournament another process changed (see :meth:`announce_tournament`).
-        self.tournament_watchers: list[Callable[[str], None]] = []
-        self.origin = secrets.token_hex(6)  # this process, in what it announces (its own notes are not news)
+        self.tournament_watchers = self.peers.tournament_watchers
 
     # --- the store's state, the clock, the views ------------------------------------------------------
     @property
@@ -488,11 +490,8 @@ class Hub:
 
     def alert(self, live: LiveGame, alert: dict[str, Any]) -> None:
         """Tells the arbiter's open consoles at once (a message of kind "alert")."""
-        msg = dumps({"kind": "alert", **alert})
         log.info("game %s: alert %s", live.id, alert.get("what"))
-        Broadcaster.to_arbiter_consoles(live, msg)
-        if live.arbiters_elsewhere and len(msg) < 7000:  # his console on another process (NOTIFY: 8000 bytes)
-            self._announce(live.id, f"alert {self.origin} {msg}")
+        self.peers.alert(live, dumps({"kind": "alert", **alert}))
 
     # --- what happens by itself -------------------------------------------------------------------------
     def _wake(self, live: LiveGame) -> None:
@@ -536,10 +535,10 @@ class Hub:
             self.schedule(live)
         await self.link.db(lambda: self.store.ping(now))
         self.link.last_ok = now
-        self.monitor = asyncio.ensure_future(self.outages.watch(self._beat))
+        self.monitor = asyncio.ensure_future(self.outages.watch(self.peers.beat))
         if self.store.shared:  # other processes write too: hear of their changes
             self._listener = self.store.listen(
-                lambda gid, what: loop.call_soon_threadsafe(self._changed, gid, what))
+                lambda gid, what: loop.call_soon_threadsafe(self.peers.changed, gid, what))
 
     async def stop(self) -> None:
         if self.monitor is not None:
@@ -559,93 +558,24 @@ class Hub:
         self.link.executor.shutdown(wait=True)
 
     # --- several processes on one database ----------------------------------------------------------------
-    def _beat(self) -> None:
-        """Every ARBITER_BEAT seconds: a claim waiting for an arbiter whose console is gone (its process died)
-        lapses; the arbiter's consoles open here say again that they are open."""
-        lapse.sweep(self)
-        for live in list(self.games.values()) if self.store.shared else ():
-            if Broadcaster.arbiter_here(live):
-                self._announce(live.id, f"arbiter {self.origin} 1")
-
-    def _loaded(self, game_id: str) -> None:
-        self._announce(game_id, f"arbiter? {self.origin}")  # his console may be open elsewhere
-
-    def _changed(self, game_id: str | None, what: str) -> None:
-        """Another process (or this one) committed a change: bring the copy in memory up to date."""
-        if game_id is None:  # (re)connected: whatever was missed meanwhile
-            for each in list(self.games.values()):
-                asyncio.ensure_future(self.registry.catch_up(each))
-            self._announce("*", f"arbiter? {self.origin}")  # and whose arbiter's console is open elsewhere
-            return
-        kind, _, origin = what.partition(" ")
-        if kind == "tournament":  # an event changed on another process: its pages here read it again
-            if origin != self.origin:
-                for told in self.tournament_watchers:
-                    told(game_id)
-            return
-        if kind == "arbiter?" and origin != self.origin:  # a process asks who has an arbiter's console open
-            for each in ([self.games[game_id]] if game_id in self.games else
-                         list(self.games.values()) if game_id == "*" else []):
-                if Broadcaster.arbiter_here(each):
-                    self._announce(each.id, f"arbiter {self.origin} 1")
-            return
-        live = self.games.get(game_id)
-        if live is None:
-            return  # not in memory here: loaded from the store when asked for
-        if kind in ("arbiter", "alert"):
-            if origin.split(" ", 1)[0] != self.origin:
-                self._heard_arbiter(live, kind, origin)
-            return
-        if what == "seat":
-            asyncio.ensure_future(self.refresh_seats(live))
-        elif what == "presence":
-            asyncio.ensure_future(self.refresh_presence(live))
-        elif what.isdigit() and int(what) >= live.seq:
-            asyncio.ensure_future(self.registry.catch_up(live))
+    @property
+    def origin(self) -> str:
+        """This process, in what it announces to the others."""
+        return self.peers.origin
 
     def announce_tournament(self, tid: str) -> None:
         """Tells the other processes of a shared store that the tournament ``tid`` changed (a round paired or
         started, a result, a player's entry): their standings, player and console pages read it again."""
-        self._announce(tid, f"tournament {self.origin}")
-
-    def _announce(self, key: str, what: str) -> None:
-        """NOTIFY ``key what`` to the other processes of a shared store (nothing on a store of one process)."""
-        if not self.store.shared or self.down_since is not None:
-            return
-
-        async def run() -> None:
-            try:
-                await self.link.db(lambda: self.store.announce(key, what))
-            except Exception as err:  # noqa: BLE001 - told again on the next change
-                log.warning("%s: %s could not be announced: %s", key, what.split(" ", 1)[0], reason(err))
-
-        asyncio.ensure_future(run())
+        self.peers.announce(tid, f"tournament {self.peers.origin}")
 
     def arbiter_console(self, live: LiveGame, opened: bool) -> None:
         """An arbiter's console of the game opened here, or the last one here closed: the players (here and,
         told with NOTIFY, on the other processes) see whether an arbiter watches ("Call the arbiter"), and
         what waits for him (a summons, a claim he decides) is accepted on every process while he does."""
         self.broadcast(live)
-        self._announce(live.id, f"arbiter {self.origin} {int(opened)}")
+        self.peers.announce(live.id, f"arbiter {self.peers.origin} {int(opened)}")
         if not opened:
             lapse.lapse_later(self, live)
-
-    def _heard_arbiter(self, live: LiveGame, kind: str, rest: str) -> None:
-        """Another process's news of the game's arbiter: his console opened or closed there ("arbiter ORIGIN
-        1|0"), or an alert for him made there ("alert ORIGIN JSON"), shown by the consoles open here."""
-        origin, _, tail = rest.partition(" ")
-        if kind == "arbiter":
-            was = self.arbiter_watching(live)
-            if tail == "1":
-                live.arbiters_elsewhere[origin] = time.monotonic()
-            else:
-                live.arbiters_elsewhere.pop(origin, None)
-            if was != self.arbiter_watching(live):
-                self.broadcast(live)
-            if tail != "1":
-                lapse.lapse_later(self, live)
-            return
-        Broadcaster.to_arbiter_consoles(live, tail)
 
 
 __all__ = ["ApiError", "Hub", "LiveGame", "MAX_BODY", "Outbox", "RETRY_AFTER_OUTAGE", "SetAside", "Subscriber",
