@@ -53,7 +53,7 @@ def load_live(hub: Any, gid: str, events: list[dict[str, Any]]) -> Any:
     rec = GameRecord(gid, time.time() - 10_000, "online", {"white": "W", "black": "B"},
                      {"white": None, "black": None, "arbiter": None}, events)
     hub.store.create_game(rec)
-    hub._load(rec)
+    hub.registry.load(rec)
     live = hub.games[gid]
     sub = Subscriber("en", seat="white", delta=True)
     live.subscribers.add(sub)

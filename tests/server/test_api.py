@@ -480,9 +480,9 @@ def test_the_first_move_after_the_store_returns_is_served_without_waiting_for_th
     """A request that finds the store marked away asks it again before refusing: the player who moves
     the moment the database is back is served (the interruption written first), not told 503 until the
     server's next ping notices."""
-    import chesslaws.server.hub as hub_module
+    from chesslaws.server import outages, storelink
 
-    monkeypatch.setattr(hub_module, "PING_EVERY", 3600.0)  # the ping never comes to the rescue
+    monkeypatch.setattr(outages, "PING_EVERY", 3600.0)  # the ping never comes to the rescue
     g = create(client, time_control="600")
     gid, tok = g["id"], g["tokens"]
     store = client.app.state.hub.store
@@ -495,7 +495,7 @@ def test_the_first_move_after_the_store_returns_is_served_without_waiting_for_th
             away.setattr(store, name, down)
         assert post(client, gid, tok["white"], {"type": "move", "move": "e4"}).status_code == 503
         assert client.get(f"/api/games/{gid}").json()["store_down"] is True
-    time.sleep(hub_module.ASK_EVERY)  # the request above asked last; the next one may ask again
+    time.sleep(storelink.ASK_EVERY)  # the request above asked last; the next one may ask again
     r = post(client, gid, tok["white"], {"type": "move", "move": "e4"})
     assert r.status_code == 200, r.text
     assert [ln["type"] for ln in log_lines(client, gid)][1:] == ["stop_clocks", "start_clocks", "move"]

@@ -254,13 +254,13 @@ def test_two_processes_that_survive_an_outage_give_the_time_back_once(make_clien
     hub_a, hub_b = a.app.state.hub, b.app.state.hub
     down = hub_a.now() - 3
     for hub, client in ((hub_a, a), (hub_b, b)):  # both lost the database at the same moment
-        client.portal.call(hub._monitor.cancel)  # each recovers when this test says (no race with its pings)
+        client.portal.call(hub.monitor.cancel)  # each recovers when this test says (no race with its pings)
         hub.down_since = down
-    a.portal.call(hub_a._recover)
+    a.portal.call(hub_a.outages.recover)
     deadline = time.monotonic() + 10  # B hears of A's interruption (LISTEN), then recovers itself
     while hub_b.games[g["id"]].seq < 4 and time.monotonic() < deadline:
         time.sleep(0.05)
-    b.portal.call(hub_b._recover)
+    b.portal.call(hub_b.outages.recover)
     lines = [json.loads(x) for x in a.get(f"/api/games/{g['id']}/log").text.splitlines()]
     assert [e["type"] for e in lines].count("stop_clocks") == 1, lines
     assert [e["type"] for e in lines].count("start_clocks") == 1

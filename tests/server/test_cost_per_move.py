@@ -25,36 +25,36 @@ def test_a_move_after_an_observed_flag_fall_meets_the_fallen_flag_not_the_legali
 
 def test_messages_are_compact_json_whatever_they_hold() -> None:
     """orjson encodes the messages; what it cannot (an integer beyond 64 bits) the standard library does,
-    in the same compact form, so that an acknowledgement can still carry its state (hub._with_state)."""
+    in the same compact form, so that an acknowledgement can still carry its state (views.with_state)."""
     import json
 
-    from chesslaws.server.hub import _STATE_HEAD, _state_text, _with_state
+    from chesslaws.server.views import STATE_HEAD, state_text, with_state
     from chesslaws.server.store import dumps
 
     for state in ({"ply": 3, "name": "Ä"}, {"ply": 10**30}):
         msg = dumps({"kind": "state", "state": state})
-        assert msg.startswith(_STATE_HEAD) and json.loads(msg)["state"] == state
-        both = json.loads(_with_state({"kind": "ack", "rid": 1, "seq": 2}, msg))
+        assert msg.startswith(STATE_HEAD) and json.loads(msg)["state"] == state
+        both = json.loads(with_state({"kind": "ack", "rid": 1, "seq": 2}, msg))
         assert both == {"kind": "ack", "rid": 1, "seq": 2, "state": state}
         # The legal moves, written as JSON by the core, are spliced in as the state's last key.
         legal = '[{"uci":"e2e4","san":"e4"},{"uci":"e1g1","san":"O-O+"}]'
-        spliced = _state_text(state, legal)
-        assert spliced.startswith(_STATE_HEAD)
+        spliced = state_text(state, legal)
+        assert spliced.startswith(STATE_HEAD)
         assert json.loads(spliced) == {"kind": "state", "state": {**state, "legal_moves": json.loads(legal)}}
-        assert json.loads(_state_text(state, "[]"))["state"]["legal_moves"] == []
+        assert json.loads(state_text(state, "[]"))["state"]["legal_moves"] == []
 
 
 def test_the_clocks_at_an_instant_without_the_state_at_that_instant_are_the_states() -> None:
     """A view shows the clocks at the server's instant. When nothing happens by itself by then
     (flags.due is false), the hub runs the running side's time on from the state's own clocks
-    (hub._clocks_at) instead of building the state at that instant; both must agree, in every kind of
+    (views.clocks_at) instead of building the state at that instant; both must agree, in every kind of
     time control (increments, simple and Bronstein delays, moves per period), whoever runs, before and
     after a flag falls that nobody observes (no arbiter), and with the clocks stopped."""
     import random
 
     from chesslaws.game import Game
     from chesslaws.game.flags import due
-    from chesslaws.server.hub import _clocks_at
+    from chesslaws.server.views import clocks_at
 
     rng = random.Random(27)
     checked = stopped = fallen = 0
@@ -71,7 +71,7 @@ def test_the_clocks_at_an_instant_without_the_state_at_that_instant_are_the_stat
                     if due(st, ms):
                         continue
                     clocks = st.to_json()["clocks"]
-                    _clocks_at(clocks, st, ms)
+                    clocks_at(clocks, st, ms)
                     assert clocks == game.at(ms / 1000).to_json()["clocks"], (tc, arbiter, ms)
                     checked += 1
                     stopped += st.clock.running is None

@@ -263,7 +263,7 @@ def test_an_engine_game_starts_when_the_person_opens_it(tmp_path: Path) -> None:
         assert r.status_code == 201, r.text
         g = r.json()
         assert g["state"]["waiting_for"] == ["black"] and not g["state"]["started"]
-        client.app.state.hub._wall0 += 30  # the server's clock moves on: nobody's clock does
+        client.app.state.hub.clock.wall0 += 30  # the server's clock moves on: nobody's clock does
         s = client.get(f"/api/games/{g['id']}").json()
         assert s["ply"] == 0 and s["waiting_for"] == ["black"] and s["clocks"]["white_ms"] == 60_000
     with TestClient(app()) as client:  # a restart: the engine takes its seat again, the game still waits

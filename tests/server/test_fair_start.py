@@ -250,7 +250,7 @@ def plain(client: Any, **body: Any) -> dict[str, Any]:
 
 def later(client: Any, seconds: float) -> None:
     """The server's clock moves on by ``seconds`` (the hub's time, not a sleep)."""
-    client.app.state.hub._wall0 += seconds
+    client.app.state.hub.clock.wall0 += seconds
 
 
 def state_of(client: Any, g: dict[str, Any]) -> dict[str, Any]:

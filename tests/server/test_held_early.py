@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 import pytest
 
-from chesslaws.server import hub as hub_module
+from chesslaws.server import outages
 from chesslaws.server.guard import UNLIMITED
 from chesslaws.server.hub import Hub
 from chesslaws.server.store import open_store
@@ -33,7 +33,7 @@ def test_an_early_player_arrives_even_when_the_opponent_arrives_first(tmp_path: 
             live.early, early = set(), live.early
             await hub.present(live, "black")
             live.early = early
-            await hub._arrive_early(live)
+            await hub.starts.arrive_early(live)
             arrivals = [(e.type, e.by, e.t_ms / 1000) for e in live.game.events if e.type == "arrive"]
             return sorted(live.game.state.absent), arrivals
         finally:
@@ -86,8 +86,8 @@ def test_a_player_who_comes_during_an_outage_is_written_at_the_board_before_the_
         store = Flaky(open_store(str(tmp_path / "came.sqlite3")))
         hub = Hub(store, UNLIMITED)  # type: ignore[arg-type]
         await hub.start()
-        assert hub._monitor is not None
-        hub._monitor.cancel()
+        assert hub.monitor is not None
+        hub.monitor.cancel()
         try:
             live, _ = await hub.create(dict(START), {"white": "W", "black": "B"}, "online", held=True, presence=True)
             await hub.present(live, "white")
@@ -95,11 +95,11 @@ def test_a_player_who_comes_during_an_outage_is_written_at_the_board_before_the_
             await until(lambda: live.game.state.absent == {"black"})
             store.down = True
             hub.last_ok = hub.now()
-            hub._store_down()
+            hub.link.mark_down()
             await hub.present(live, "black")  # Black opens the game while nothing can be written
-            hub._wall0 += 10  # and the database stays away longer than the default time
+            hub.clock.wall0 += 10  # and the database stays away longer than the default time
             store.down = False
-            await hub._recover()
+            await hub.outages.recover()
             st = hub.game_now(live).state
             return st.status, [(e.type, e.by) for e in live.game.events]
         finally:
@@ -116,14 +116,14 @@ def test_players_at_the_board_when_an_outage_begins_with_the_round_are_not_forfe
     """Both players opened their game; the database goes away as the round starts, before their arrivals are
     written, and stays away longer than the default time: when it is back they are at the board from t=0, and
     nobody loses by default."""
-    monkeypatch.setattr(hub_module, "RESUME_GRACE", 0.2)  # its start, which nobody could use, moves after it
+    monkeypatch.setattr(outages, "RESUME_GRACE", 0.2)  # its start, which nobody could use, moves after it
 
     async def run() -> tuple[str, list[str], list[str]]:
         store = Flaky(open_store(str(tmp_path / "outage.sqlite3")))
         hub = Hub(store, UNLIMITED)  # type: ignore[arg-type]
         await hub.start()
-        assert hub._monitor is not None
-        hub._monitor.cancel()  # the database returns when this test says
+        assert hub.monitor is not None
+        hub.monitor.cancel()  # the database returns when this test says
         try:
             live, _ = await hub.create(dict(START), {"white": "W", "black": "B"}, "online", held=True, presence=True)
             await hub.present(live, "white")
@@ -131,9 +131,9 @@ def test_players_at_the_board_when_an_outage_begins_with_the_round_are_not_forfe
             store.down_after = "set_start"  # the round's start is stored; then the database is away
             assert await hub.start_held(live, hub.now())
             assert hub.down_since is not None and live.game.state.absent == {"white", "black"}
-            hub._wall0 += 10  # the outage lasts 10 s: longer than the default time (2 s)
+            hub.clock.wall0 += 10  # the outage lasts 10 s: longer than the default time (2 s)
             store.down = False
-            await hub._recover()
+            await hub.outages.recover()
             await until(lambda: not live.game.state.absent)
             st = hub.game_now(live).state
             return st.status, [e.type for e in live.game.events], sorted(live.early)
@@ -150,14 +150,14 @@ def test_a_round_start_that_falls_in_an_outage_moves_after_it_and_costs_no_clock
     """The round is to start while the database is away: nothing can be written, nobody can move. When it is
     back, the start moves to a moment after the return (RESUME_GRACE): the players who had opened the game
     arrive then, the clocks and the default time count none of the outage."""
-    monkeypatch.setattr(hub_module, "RESUME_GRACE", 0.2)
+    monkeypatch.setattr(outages, "RESUME_GRACE", 0.2)
 
     async def run() -> tuple[float, float, str, list[str], int | None]:
         store = Flaky(open_store(str(tmp_path / "missed.sqlite3")))
         hub = Hub(store, UNLIMITED)  # type: ignore[arg-type]
         await hub.start()
-        assert hub._monitor is not None
-        hub._monitor.cancel()
+        assert hub.monitor is not None
+        hub.monitor.cancel()
         try:
             live, _ = await hub.create(dict(START), {"white": "W", "black": "B"}, "online", held=True, presence=True)
             await hub.present(live, "white")
@@ -165,11 +165,11 @@ def test_a_round_start_that_falls_in_an_outage_moves_after_it_and_costs_no_clock
             assert await hub.start_held(live, hub.now() + 1)  # the round starts in a second
             store.down = True  # the database goes away before it
             hub.last_ok = hub.now()
-            hub._store_down()
-            hub._wall0 += 10  # and comes back 10 s later: the start passed meanwhile
+            hub.link.mark_down()
+            hub.clock.wall0 += 10  # and comes back 10 s later: the start passed meanwhile
             store.down = False
             back = hub.now()
-            await hub._recover()
+            await hub.outages.recover()
             moved_to = live.created_at
             await until(lambda: hub.t_of(live) >= 0 and not live.game.state.absent)
             st = hub.game_now(live).state
@@ -187,7 +187,7 @@ def test_a_scheduled_start_missed_while_the_server_was_down_happens_soon_after_t
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The round was to start while the server was not running: after the restart it starts a few seconds
     later (RESUME_GRACE), nobody having lost by default meanwhile; the new start is stored."""
-    monkeypatch.setattr(hub_module, "RESUME_GRACE", 0.5)
+    monkeypatch.setattr(outages, "RESUME_GRACE", 0.5)
     path = str(tmp_path / "restart.sqlite3")
 
     async def first() -> tuple[str, float]:
@@ -203,7 +203,7 @@ def test_a_scheduled_start_missed_while_the_server_was_down_happens_soon_after_t
 
     async def restart(gid: str, at: float) -> tuple[float, float, str, list[str], str, list[str]]:
         hub = Hub(open_store(path), UNLIMITED)
-        hub._wall0 += 30  # the server comes back 30 s later: the start, and the default time, passed meanwhile
+        hub.clock.wall0 += 30  # the server comes back 30 s later: the start, and the default time, passed meanwhile
         await hub.start()
         try:
             live = hub.games[gid]
@@ -249,7 +249,7 @@ def test_the_default_time_of_a_player_absent_does_not_run_while_the_server_is_do
 
     async def restart(gid: str) -> tuple[str, list[tuple[str, str | None]], str]:
         hub = Hub(open_store(path), UNLIMITED)
-        hub._wall0 += 30
+        hub.clock.wall0 += 30
         await hub.start()
         try:
             live = hub.games[gid]
@@ -285,14 +285,14 @@ def test_a_game_lost_by_default_before_the_server_stopped_is_not_started_again(t
             for each in hub.games.values():
                 if each.timer is not None:
                     each.timer.cancel()
-            assert hub._monitor is not None
-            hub._monitor.cancel()
-            await hub._db(hub.store.close)
-            hub._executor.shutdown(wait=True)
+            assert hub.monitor is not None
+            hub.monitor.cancel()
+            await hub.link.db(hub.store.close)
+            hub.link.executor.shutdown(wait=True)
 
     async def restart(gid: str) -> tuple[float, float, str | None]:
         hub = Hub(open_store(path), UNLIMITED)
-        hub._wall0 += 30
+        hub.clock.wall0 += 30
         await hub.start()
         try:
             live = hub.games.get(gid) or await hub.fetch(gid)
@@ -310,8 +310,8 @@ def test_a_player_who_comes_during_an_outage_after_his_default_time_still_loses(
         store = Flaky(open_store(str(tmp_path / "toolate.sqlite3")))
         hub = Hub(store, UNLIMITED)  # type: ignore[arg-type]
         await hub.start()
-        assert hub._monitor is not None
-        hub._monitor.cancel()
+        assert hub.monitor is not None
+        hub.monitor.cancel()
         try:
             live, _ = await hub.create(dict(START), {"white": "W", "black": "B"}, "online", held=True, presence=True)
             await hub.present(live, "white")
@@ -319,14 +319,14 @@ def test_a_player_who_comes_during_an_outage_after_his_default_time_still_loses(
             await until(lambda: live.game.state.absent == {"black"})
             if live.timer is not None:
                 live.timer.cancel()  # Black's default time (2 s) passes with its ending not yet written
-            hub._wall0 += 5
+            hub.clock.wall0 += 5
             store.down = True
             hub.last_ok = hub.now()
-            hub._store_down()
+            hub.link.mark_down()
             await hub.present(live, "black")  # too late, while nothing can be written
             assert live.early == set()
             store.down = False
-            await hub._recover()
+            await hub.outages.recover()
             ended = await hub.settle(live)
             return (ended.state.termination if ended else None), [e.type for e in live.game.events]
         finally:

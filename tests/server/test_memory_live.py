@@ -54,10 +54,10 @@ def test_a_live_game_of_200_plies_stays_under_its_ceiling(tmp_path: Path) -> Non
 
 
 def test_the_moves_of_a_view_from_any_move_are_those_of_the_whole_list(tmp_path: Path) -> None:
-    """The view keeps a FEN every _FEN_STEP moves and the last one, not an entry per move: the entries
+    """The view keeps a FEN every FEN_STEP moves and the last one, not an entry per move: the entries
     built for the moves from move k on (a broadcast) are those of the whole list, in every language,
     before and after a takeback, and what it keeps is the FENs of the moves still on the board."""
-    from chesslaws.server.hub import _FEN_STEP
+    from chesslaws.server.views import FEN_STEP
 
     from chesslaws.position import Position
 
@@ -76,11 +76,11 @@ def test_the_moves_of_a_view_from_any_move_are_those_of_the_whole_list(tmp_path:
             assert all(("san_local" in m) == (lang != "en") for m in whole)
             for k in (0, 1, 30, 59, 60):
                 assert hub.view(live, lang, k)["moves"] == whole[k:]
-        assert _FEN_STEP < 60 and live.move_fens == fens[_FEN_STEP - 1::_FEN_STEP] and live.move_tail == (60, fens[59])
+        assert FEN_STEP < 60 and live.move_fens == fens[FEN_STEP - 1::FEN_STEP] and live.move_tail == (60, fens[59])
         before = hub.view(live, "de")["moves"]
         live.game = live.game.apply({"type": "reinstate", "t": 5000, "by": "arbiter", "ply": 20})
         assert hub.view(live, "de", 10)["moves"] == before[10:20]
         assert hub.view(live, "en")["moves"][-1]["fen"] == fens[19] and live.move_tail == (20, fens[19])
-        assert live.move_fens == fens[_FEN_STEP - 1:20:_FEN_STEP]
+        assert live.move_fens == fens[FEN_STEP - 1:20:FEN_STEP]
     finally:
         hub.store.close()

@@ -44,12 +44,12 @@ def test_a_finished_game_leaves_memory_and_is_read_without_a_replay(client: Any,
     _wait_retired(client, g["id"])
     assert live["id"] in hub.games
     # Reading the state of a retired game replays nothing.
-    import chesslaws.server.hub as hubmod
+    import chesslaws.server.registry as registry
 
     def no_replay(*args: Any) -> Any:
         raise AssertionError("a retired game was replayed to be read")
 
-    monkeypatch.setattr(hubmod, "replay_lenient", no_replay)
+    monkeypatch.setattr(registry, "replay_lenient", no_replay)
     st = client.get(f"/api/games/{g['id']}").json()
     assert st["status"] == "finished" and st["result"] == "1-0" and st["moves"] == before["moves"]
     assert st["fen"] == before["fen"]
@@ -190,7 +190,7 @@ def test_a_viewer_that_missed_states_gets_the_whole_list_again(client: Any) -> N
 def test_the_controls_are_sent_again_only_when_they_change(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """Half of a state is the controls block (the confirmations' texts); a socket with moves=new gets it
     in the first state and again only when it changes."""
-    import chesslaws.server.hub as hub_module
+    import chesslaws.server.views as views
 
     g = create(client, time_control="5400", edition="2023")
     gid, tok = g["id"], g["tokens"]
@@ -200,8 +200,8 @@ def test_the_controls_are_sent_again_only_when_they_change(client: Any, monkeypa
         assert first["controls"]["resign"]["article"] == "5.1.2"
         assert post(client, gid, tok["white"], {"type": "move", "move": "e4"}).status_code == 200
         assert "controls" not in _states(ws, 1)[0]
-        real = hub_module.controls
-        monkeypatch.setattr(hub_module, "controls", lambda st, lang="en": {**real(st, lang), "changed": True})
+        real = views.controls
+        monkeypatch.setattr(views, "controls", lambda st, lang="en": {**real(st, lang), "changed": True})
         # The controls follow the game's configuration (Hub.view keeps them per configuration object):
         # an equal configuration that is another object is read again, and here reads differently.
         live = client.app.state.hub.games[gid]

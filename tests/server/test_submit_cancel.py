@@ -71,7 +71,7 @@ def test_a_cancelled_caller_leaves_the_event_committed_and_applied(tmp_path: Pat
         assert live.seq == 2
         assert [m.san for m in live.game.state.moves] == ["e4"]
         assert '"san":"e4"' in seen[-1]  # and broadcast
-        stored = await hub._db(lambda: store.load(live.id))
+        stored = await hub.link.db(lambda: store.load(live.id))
         assert stored is not None and [e.get("move") for e in stored.events[1:]] == ["e4"]
         # The next event is judged on the game with the move in it.
         ack = await hub.submit(live, {"type": "move", "move": "e5"}, "black")
