@@ -183,7 +183,6 @@ class Hub:
         served, the interruptions written first)."""
         await self.outages.refuse_while_down()
 
-    _refuse_while_down = refuse_while_down  # the name chesslaws.tournament.live calls
 
     # --- the games in memory ----------------------------------------------------------------------------
     def get(self, game_id: str) -> LiveGame:

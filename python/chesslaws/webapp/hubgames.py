@@ -67,7 +67,7 @@ class HubGames:
 
     async def refuse_while_down(self) -> None:
         # The hub's own check (it asks the store once more before refusing); it has no public name yet.
-        await self.hub._refuse_while_down()
+        await self.hub.refuse_while_down()
 
     def is_outage(self, err: BaseException) -> bool:
         return is_outage(err)
