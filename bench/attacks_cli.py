@@ -1,4 +1,4 @@
-"""Issue 36's attacks on the command line (40-46): the files it writes, and what it reads. No server.
+"""Attacks on the command line (40-46): the files it writes, and what it reads. No server.
 
 Each runs ``python -m chesslaws.cli`` in a child process (the installed package, or the checkout's with
 PYTHONPATH), a full disk simulated by a file-size limit (RLIMIT_FSIZE, SIGXFSZ ignored: a write past it

@@ -1,4 +1,4 @@
-"""Issue 36's attacks on the event loop and the server's smaller holes (attacks 10-15 of bench_attack.py).
+"""Attacks on the event loop and the server's smaller holes (attacks 10-16 of bench_attack.py).
 
 10. QR flood: 8 connections ask ``POST /api/qr`` for codes of long texts (1,000 characters, or the longest
     the server takes) while two players play: a player's clock lost per move answered at once, and the
@@ -15,7 +15,7 @@
     ``tournament add``: how many were accepted (and whether real names such as Zoë still are);
 15. the SQLite lock under other names: a server on ``file:PATH``, then a second on ``file:PATH?mode=rwc``,
     ``sqlite:///PATH``, the plain path and a relative one: does any start?
-16. attack 10 from 8 addresses (one connection each): the per-address limit no longer bounds it, what
+16. attack 10 from 8 addresses (one connection each): the per-address limit does not bound it, what
     is left is where the codes are made.
 
 Run from the repository: ``python bench/bench_attack.py --only 10,11,12,13,14,15`` (the installed package),

@@ -1,4 +1,4 @@
-"""Issue 36's attacks on pairing (numbers 30-39), run by ``bench_attack.py`` (its PLAN), not a test.
+"""Attacks on pairing (numbers 30-39), run by ``bench_attack.py`` (its PLAN), not a test.
 
 30. two processes pairing at once: two ``chesslaws serve`` on one PostgreSQL database (a throwaway cluster),
     ``--race-trials`` events of 8 players; each event's round 1 is asked of both processes at the same instant.
@@ -7,10 +7,10 @@
     or a page showing another game), and games stored beyond the event's round (a loser's games).
 31. a kill while pairing a large round: ``--kill-boards`` boards (540: 1,080 players) on PostgreSQL (and
     SQLite with ``--kill-sqlite``); the server is SIGKILLed ``--kill-after`` seconds after the round was asked
-    for (the server runs with CHESSLAWS_TEST_PAIRING_PAUSE=30, which holds a fixed server's transaction open
-    halfway through the games; an unfixed server ignores it). After a restart: the round (none, whole, or
-    partial), games stored, games 'ongoing' in the lobby that belong to no round (orphans). Then the round is
-    paired on the restarted server and timed, while a probe asks ``/api/languages`` every 20 ms: the longest
+    for (the server runs with CHESSLAWS_TEST_PAIRING_PAUSE=30, which holds the transaction of a server with
+    that test hook open halfway through the games; a server without it ignores it). After a restart: the round
+    (none, whole, or partial), games stored, games 'ongoing' in the lobby that belong to no round (orphans).
+    Then the round is paired on the restarted server and timed, while a probe asks ``/api/languages`` every 20 ms: the longest
     answer is what the pairing held the event loop for.
 
     python bench/bench_attack.py --only 30,31 [--race-trials 10] [--kill-boards 540] [--kill-after 3]
@@ -171,7 +171,7 @@ def _probe(base: str, stop: threading.Event, worst: list[float]) -> None:
 
 def _kill(db: str, label: str, args: argparse.Namespace) -> Row:
     row = Row(f"{31 if label == 'PostgreSQL' else 32} kill while pairing ({label})")
-    os.environ[PAUSE_ENV] = "30"  # a fixed server holds its transaction open halfway (an unfixed one ignores it)
+    os.environ[PAUSE_ENV] = "30"  # a server with the hook holds its transaction open halfway (one without ignores it)
     try:
         srv = Server(db, ("--no-rate-limits",))
         started = srv.start()

@@ -1,4 +1,4 @@
-"""Issue 36's attacks on the game's rules (numbers 20-24), run by ``bench_attack.py`` against a real
+"""Attacks on the game's rules (numbers 20-24), run by ``bench_attack.py`` against a real
 ``chesslaws serve`` (default limits, loopback, a fresh SQLite file), each on a freshly started server:
 
 20. log flood: Black, not on move, sends each of ``request_explanation``, ``request_scoresheet``,

@@ -1,4 +1,4 @@
-"""Attack bench of ``chesslaws serve`` (issue 30): the nine attacks, each against a live server (not a test).
+"""Attack bench of ``chesslaws serve``: attacks 1-9 here, each against a live server (not a test).
 
 Starts ``chesslaws serve`` with its default limits on a loopback port (127.0.0.1 only; 127.0.0.2 plays a
 second client address) over a fresh SQLite file (PostgreSQL for attack 6: a throwaway cluster), and runs,
@@ -21,7 +21,7 @@ move, the knights dancing, a move every half second, so that no flag can fall un
    idle WebSockets from one address (how many accepted), and ``X-Forwarded-For`` from a local peer
    (games created past the per-address limit by naming other addresses).
 
-and issue 36's attacks (10-16, 20-24, 30-32, 40-46), from the modules attacks_loop.py, attacks_rules.py,
+and attacks 10-16, 20-24, 30-32 and 40-46, from the modules attacks_loop.py, attacks_rules.py,
 attacks_pairing.py and attacks_cli.py of this folder (bench/README.md lists them, with their figures).
 
 Prints per attack: requests sent, moves refused to the real players, games lost on time, the server's
@@ -564,7 +564,7 @@ def _round_two_modules() -> list[Any]:
 
 
 def round_two(args: argparse.Namespace, tmp: str) -> list[tuple[int, Callable[[], Row]]]:
-    """The attacks of issue 36's modules, bound to this run's options and folder."""
+    """The attacks of the modules of this folder, bound to this run's options and folder."""
     out: list[tuple[int, Callable[[], Row]]] = []
     for module in _round_two_modules():
         for number, run in module.PLAN:
@@ -601,7 +601,7 @@ def main() -> None:
         (8, lambda: attack_lock(tmp)),
         (9, lambda: run_attack("9 slowloris, idle sockets, XFF", db, attack_slowloris(args.half_open, args.sockets))),
     ]
-    # Issue 36's attacks (round two), each area's in its own module of this folder: attacks_loop.py (the
+    # Attacks 10-46, each area's in its own module of this folder: attacks_loop.py (the
     # event loop), attacks_rules.py (the logs and results), attacks_pairing.py (two processes, a kill while
     # pairing), attacks_cli.py (the files the command line writes). Each module's PLAN lists
     # (number, run(args, tmp) -> Row); its extra options are added by its add_arguments(ap).

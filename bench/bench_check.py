@@ -1,4 +1,4 @@
-"""Benchmark of `chesslaws check` (issues 9 and 17). Not a test: it measures and prints.
+"""Benchmark of `chesslaws check`. Not a test: it measures and prints.
 
 Three inputs, built in /tmp once and reused:
 
@@ -22,7 +22,7 @@ whole command (Python start-up included). Peers, in the same run:
 game and writing none) and python-chess's `chess.pgn.read_game` loop (on the
 first `--python-chess-games` games; the rates are compared).
 
-Targets (issue 17): real games, one core, 2023 Laws >= 2.0x pgn-extract;
+Targets: real games, one core, 2023 Laws >= 2.0x pgn-extract;
 1989 Laws >= 3.0x; random endings >= 1.0x; `--jobs 2` >= 1.7x `--jobs 1`
 (wall time, which only a quiet machine with two free cores can show: the
 load average is printed before and after).

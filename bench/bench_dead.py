@@ -1,4 +1,4 @@
-"""Benchmark: dead-position analysis (issue 7).
+"""Benchmark: dead-position analysis.
 
 1. Positions per second on "timeout positions" drawn from generated games:
    random games from a fixed seed, a position at a random ply of each, and

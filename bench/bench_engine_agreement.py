@@ -1,4 +1,4 @@
-"""How often the two Swiss engines pair the same boards (issue 29). Not a test: it measures and prints.
+"""How often the two Swiss engines pair the same boards. Not a test: it measures and prints.
 
 A random Swiss (fixed seeds; ratings 1200-2500, a share of unrated players; pairing numbers in
 registration order, not rating order, unless --by-rating) is paired round by round by bbpPairings

@@ -1,4 +1,4 @@
-"""Benchmark of Swiss pairing (issue 20). Not a test: it measures and prints.
+"""Benchmark of Swiss pairing. Not a test: it measures and prints.
 
 A random Swiss (a fixed seed: ratings 1200-2700, results drawn from the Elo
 expectation with 30 % draws) is paired round by round through chesslaws'

@@ -25,15 +25,16 @@ same clock), by CPU a move, and its dead-position search; a server that does bot
 and the relay's reaches at most relay / (relay + arbiter) of a move's limit, whatever its view and
 plumbing cost.
 
-Memory per live game, issue 27 (tracemalloc, in-process part of this bench on its
+Memory per live game (tracemalloc, in-process part of this bench on its
 random games; the same measure is held by tests/test_memory.py and
-tests/server/test_memory_live.py):
+tests/server/test_memory_live.py), for three ways of holding a game: objects per event and move, shared
+letters, the packed history:
 
     plies   live game in the Hub             the Game alone
     146     199.6 -> 85.2 -> 18.8 KiB        122.2 -> 59.1 -> 8.2 KiB
     200     273.0 -> 116.2 -> 26.1 KiB       165.7 -> 79.3 -> 9.7 KiB
 
-The first step shared the letters of moves and dropped a dictionary per move; the second packed the
+The second shares the letters of moves and keeps no dictionary per move; the third packs the
 history (chesslaws._packed): the log, the moves and the repetition keys (Zobrist) are a few words an
 entry in append-only buffers that successive immutable states share (each holds a length), events
 and move records are built when read, and the view keeps a FEN every 32 moves instead of one per

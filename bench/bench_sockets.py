@@ -1,4 +1,4 @@
-"""Ten thousand WebSockets on one ``chesslaws serve`` process (issue 27; a benchmark, not a test).
+"""Ten thousand WebSockets on one ``chesslaws serve`` process (a benchmark, not a test).
 
 Starts ``chesslaws serve`` (SQLite, WAL, synchronous=FULL) on a free loopback port, then, from this
 process (a separate client process, its open-files limit raised), opens SOCKETS WebSockets:

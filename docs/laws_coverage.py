@@ -389,7 +389,8 @@ ROWS: list[Row] = [
     r("2023", "III.6", "no arbiter present: the claim concludes the game; the arbiter's decision is final", ("game.draws:_on_decision",), FID + "test_2023_quickplay_claim_without_an_arbiter_concludes_the_game"),
 ]
 
-# --- issue 25: what the log can now express, and whether each article can be written in it -------
+# --- the events for the hand, the clock, the scoresheet and the arbiter: the rows they reach, and whether
+# each article can be written in the game log ----------------------------------------------------------
 PRESS = "arbiter/test_clock_press.py::"
 REL = "arbiter/test_release.py::"
 DISP = "arbiter/test_displaced.py::"
@@ -398,7 +399,7 @@ LIM = "arbiter/test_clock_limits_1989.py::"
 REC25 = "arbiter/test_scoresheet_events.py::"
 GRD = "arbiter/test_quickplay_grounds.py::"
 
-#: More code and tests for rows the issue-25 events reach: (edition, article) -> (code, tests).
+#: More code and tests for rows these events reach: (edition, article) -> (code, tests).
 EXTEND: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]] = {
     ("1989", "6"): (("game.pressing:_reply_before_press", "game.releasing:_on_release"),
                     (PRESS + "test_a_reply_before_the_press", REL + "test_a_piece_released_on_a_square_cannot_go_to_another")),
@@ -452,7 +453,7 @@ EXTEND: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]] = {
     ("2023", "III.6"): (("game.grounds:_note_grounds",), (GRD + "test_without_an_arbiter_the_final_position_is_written_and_verified",)),
 }
 
-# Issue 25, second part: the arbiter who observes some things, 8.6, requests to see the scoresheet, the
+# Further rows: the arbiter who observes some things, 8.6, requests to see the scoresheet, the
 # result after the signatures, Appendix D's slip of the tongue and assistant, the PGN's vocabulary.
 OBS = "arbiter/test_observation.py::"
 DEC = "arbiter/test_scoresheet_decisions.py::"
@@ -503,7 +504,7 @@ for _key, (_code, _tests) in {
     _was = EXTEND.get(_key, ((), ()))
     EXTEND[_key] = (_was[0] + _code, _was[1] + _tests)
 
-# Issue 25, third part: what a player asks of the arbiter and beyond him (2023 11.9-11.12; the earlier
+# And what a player asks of the arbiter and beyond him (2023 11.9-11.12; the earlier
 # Laws' arbiter who sees the Laws observed and enforces his decisions), and the assistant who tells the
 # moves and the times (2023 D.2.10.4).
 APL = "arbiter/test_appeals.py::"
@@ -580,7 +581,7 @@ LOG: dict[tuple[str, str], str] = {
 def _issue25(row: Row) -> Row:
     code, tests = EXTEND.get((row.edition, row.article), ((), ()))
     log = LOG.get((row.edition, row.article), "")
-    why = "" if code else row.why  # a row the new events reach has code now, not a reason for none
+    why = "" if code else row.why  # a row these events reach has code, so no reason for having none
     return Row(row.edition, row.article, row.subject, row.code + code, row.tests + tests, why, log)
 
 

@@ -138,7 +138,7 @@ def random_ending_pgn(n: int, seed: int = 17, *, max_plies: int = 300) -> str:
     return "".join(random_ending_game(rng, i + 1, max_plies=max_plies) for i in range(n))
 
 
-#: Endings of the games for the differential test of issue 26 (check against convert), as the servers write them.
+#: Endings of the games for the differential test of check against convert, as the servers write them.
 JUDGEMENT_ENDINGS = [
     ("1-0", "Time forfeit"), ("0-1", "Time forfeit"), ("1-0", "{w} won on time"), ("0-1", "{b} won on time"),
     ("1/2-1/2", "Game drawn by timeout vs insufficient material"), ("1/2-1/2", "Time forfeit"),
@@ -158,7 +158,7 @@ BARE_KING_WINS = {
 
 
 def judgement_game(rng: random.Random, index: int, *, max_plies: int = 300) -> str:
-    """A game for the differential test of issue 26: random legal moves (biased towards captures, so that
+    """A game for the differential test of check against convert: random legal moves (biased towards captures, so that
     the material runs out) stopped at a random ply, or some plies past the end of the game (moves recorded
     after a checkmate, stalemate or dead position), with a random result and Termination, under a time
     control of standard play or blitz or none (a flag fall against every material balance the random play

@@ -1,4 +1,4 @@
-"""The two judgements of a PGN file side by side (issue 26): what ``chesslaws
+"""The two judgements of a PGN file side by side: what ``chesslaws
 check`` (the native checker) and ``chesslaws convert`` (the arbiter replaying
 the record) say about each game's consistency with the Laws.
 

@@ -175,8 +175,8 @@ def test_illegal_moves_in_the_start_position(move: str) -> None:
 
 
 def test_promotion_letter_on_a_move_that_is_no_promotion() -> None:
-    # Found by the property test: "e5f6q" used to be read as the en passant
-    # capture e5f6.
+    # A case the property test finds: "e5f6q" is no move here, not the en passant
+    # capture e5f6 with a stray letter.
     p = Position("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3")
     assert p.parse_move("e5f6") == "e5f6"
     for move in ("e5f6q", "e5f6n", "e5f6k", "e2e4q", "g1f3q", "e5e6r"):

@@ -1,4 +1,4 @@
-"""`chesslaws check`: bulk arbitration of PGN files (issue 9).
+"""`chesslaws check`: bulk arbitration of PGN files.
 
 Files with known problems planted, each finding checked exactly (kind, game
 number, ply, article); clean games generated with python-chess from a fixed
@@ -502,7 +502,7 @@ def test_every_game_python_chess_reads_is_read(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------------------
-# Reading every notation and every ending as its writers wrote it (issue 17).
+# Reading every notation and every ending as its writers wrote it.
 
 READING = """[Event "fide_promotion"]
 [FEN "4k3/P7/8/8/8/8/1p6/4K3 w - - 0 1"]

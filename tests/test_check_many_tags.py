@@ -1,4 +1,4 @@
-"""check --json of a game with very many tags: linear in them (issue 36)."""
+"""check --json of a game with very many tags: linear in them."""
 
 from __future__ import annotations
 

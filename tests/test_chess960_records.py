@@ -1,4 +1,4 @@
-"""Chess960 records (issue 18, point 2): PGN in and out, `chesslaws check`,
+"""Chess960 records: PGN in and out, `chesslaws check`,
 `convert` and `replay --pgn` on Chess960 games.
 
 tests/data/chess960_chesscom.pgn is written as chess.com exports Chess960

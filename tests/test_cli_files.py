@@ -1,4 +1,4 @@
-"""The files the command line writes are complete or not there, never one of its inputs (issue 36):
+"""The files the command line writes are complete or not there, never one of its inputs:
 ``check --fix``, ``convert``'s logs, ``tournament export``, ``match --pgnout``, through
 ``chesslaws.atomic``. A full disk: see tests/cli_run.py.
 """

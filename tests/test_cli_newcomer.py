@@ -1,4 +1,4 @@
-"""Issue 28, the command line as a newcomer meets it: counts in words, optional arguments shown as such,
+"""The command line as a newcomer meets it: counts in words, optional arguments shown as such,
 hints that say what to add, rulings that say each fact once, and no Elo bound made up."""
 
 from __future__ import annotations

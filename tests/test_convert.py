@@ -1,4 +1,4 @@
-"""``chesslaws convert`` (issue 21): a recorded game becomes the log the Laws
+"""``chesslaws convert``: a recorded game becomes the log the Laws
 would have written. Endings as the Laws need them, clocks rebuilt from what
 the record holds, inconsistent records named, round trips stable.
 

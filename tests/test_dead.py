@@ -1,4 +1,4 @@
-"""Dead positions and "can this side still mate?" (issue 7).
+"""Dead positions and "can this side still mate?".
 
 Agreement with the chasolver crate's own published test positions (copied
 under tests/data/, source noted in each file) and with constructed

@@ -1,4 +1,4 @@
-"""The dead-position check only where it can matter (issue 15): after a quiet move that can be undone,
+"""The dead-position check only where it can matter: after a quiet move that can be undone,
 a position whose predecessor was alive is alive, with no search (chesslaws.dead.returns_to).
 
 The argument: if the position before the move comes back by legal moves, every series of moves that

@@ -1,4 +1,4 @@
-"""Issue 28: the examples the README names ship in ``docs/examples/`` and do what it says: each log replays to
+"""The examples the README names ship in ``docs/examples/`` and do what it says: each log replays to
 the state beside it (ruling texts aside, as the spec says), the TRF gives standings, the Python lines run, and
 the ``.gitignore`` covers the SQLite server's side files."""
 

@@ -1,5 +1,6 @@
-"""One judgement (issue 26): ``chesslaws check`` and ``chesslaws convert --report`` call the same records
-inconsistent with the Laws, by the same article, under every edition; and every old file reads."""
+"""One judgement: ``chesslaws check`` and ``chesslaws convert --report`` call the same records
+inconsistent with the Laws, by the same article, under every edition; and every real file reads (a DOS
+file, a broken tag line)."""
 
 from __future__ import annotations
 
@@ -40,9 +41,9 @@ EDITIONS = ("1989", "1997", "2023")
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_the_crucial_games_are_judged_alike(edition: str) -> None:
-    """The two chess.com games of the issue: a draw on time the Laws give to Black (6.9; 1989: 10.14, Black
-    keeps a knight, not a bare king), and two moves recorded after a dead position (1k6/Pp1K4/1P6 b; the
-    1989 Laws have no dead position, only the list of 10.4)."""
+    """Two chess.com games that two judgements could rule apart: a draw on time the Laws give to Black
+    (6.9; 1989: 10.14, Black keeps a knight, not a bare king), and two moves recorded after a dead position
+    (1k6/Pp1K4/1P6 b; the 1989 Laws have no dead position, only the list of 10.4)."""
     checked = dict(check_judgements(str(CRUCIAL), edition))
     converted = dict(convert_judgements(str(CRUCIAL), edition))
     assert checked == converted
@@ -204,7 +205,7 @@ def test_convert_reads_gz_and_zst_without_the_zstandard_package(tmp_path: Path,
 
 
 # ---------------------------------------------------------------------------
-# Flag falls the records write in other ways (issue 26)
+# Flag falls the records write in other ways
 
 _ON_TIME = """[Event "On time {n}"]
 [Site "lichess.org"]

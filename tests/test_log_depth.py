@@ -1,4 +1,4 @@
-"""A game log's line nested 100,000 deep: replay names the line, no traceback (issue 36). The rule is
+"""A game log's line nested 100,000 deep: replay names the line, no traceback. The rule is
 chesslaws.jsondepth's, the server's too."""
 
 from __future__ import annotations

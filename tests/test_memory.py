@@ -1,11 +1,11 @@
-"""Issue 27, point 1: what a live game costs in memory.
+"""What a live game costs in memory.
 
 The arbiter's :class:`~chesslaws.game.Game` after 100 moves each, measured with tracemalloc: the
 memory it retains, built by replaying a fixed log read from JSON text (so that every string of the
 log is the game's own), while three other games are live (what a server holds: the letters of
 common moves are shared between games, in the table of :mod:`chesslaws._packed`). The ceiling is
 what the packed history reaches (the log, the moves and the repetition keys a few words an entry, in
-buffers shared by successive states); the issue's goal is 32 KiB for the whole live game in the
+buffers shared by successive states); the aim is 32 KiB at most for the whole live game in the
 server (tests/server/test_memory_live.py).
 """
 
@@ -18,9 +18,9 @@ from memprobe import least_retained
 
 from chesslaws.game import Game
 
-#: Bytes a Game may retain after 200 plies (100 moves each). Before issue 27 it was about 166 KiB
-#: measured this way; compact events and shared letters brought it to about 88 KiB; the packed history
-#: (a move's event one word, its record two, its position's repetition key one) to about 9.8 KiB.
+#: Bytes a Game may retain after 200 plies (100 moves each): about 9.8 KiB measured this way, because
+#: the history is packed (a move's event one word, its record two, its position's repetition key one);
+#: events and moves kept as objects hold about 166 KiB, compact events with shared letters about 88 KiB.
 GAME_CEILING = 12 * 1024
 
 

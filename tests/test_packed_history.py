@@ -1,4 +1,4 @@
-"""Issue 27: a game's history (its log, its moves, its repetition keys) is packed in buffers shared by
+"""A game's history (its log, its moves, its repetition keys) is packed in buffers shared by
 successive immutable games (chesslaws._packed). These tests hold what sharing must never change: an
 earlier game still reads its own history after later games, or other branches of it, were built; the
 history reads back as the events and records it was made of; it replays, pickles and compares as

@@ -189,7 +189,7 @@ def test_play_many_reports_the_index_of_the_bad_move() -> None:
 
 def test_fens_after_gives_each_positions_fen_in_one_call() -> None:
     """The FEN after each move, as play() then fen() give it; None from a move that cannot be played on
-    (issue 27: the server's view replays a game's moves in one call)."""
+    (the server's view replays a game's moves in one call)."""
     p = Position()
     line = ["e2e4", "c7c5", "Nf3", "d7d6", "d2d4", "c5d4", "f3d4", "g8f6", "b1c3", "a7a6"]
     fens, pos = [], p

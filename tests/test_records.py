@@ -1,4 +1,4 @@
-"""PGN export of games and game logs from PGN (issue 8): round trips on
+"""PGN export of games and game logs from PGN: round trips on
 generated games, tags, clocks, draw offers and rulings as comments."""
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ def test_an_illegal_move_that_stood_is_exported_in_coordinates() -> None:
     assert "1. e2e5 {[%clk 0:04:55]} 1... d6" in game_to_pgn(g)
 
 
-# --- issue 25: the events a PGN can show, and those it cannot -----------------------------------------------
+# --- the events a PGN can show, and those it cannot --------------------------------------------------------
 
 
 def test_every_event_type_is_said_to_appear_in_a_pgn_or_not() -> None:

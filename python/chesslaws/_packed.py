@@ -1,4 +1,4 @@
-"""Packed, shared history for the immutable values of a live game (issue 27).
+"""Packed, shared history for the immutable values of a live game.
 
 A game's history (its events, its moves, the repetition keys of its positions) grows by one entry an
 event, and every state of the game holds all of it. Kept as tuples of objects, each entry costs

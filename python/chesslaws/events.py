@@ -322,7 +322,7 @@ _T_LIMIT = 1 << 45
 
 class EventLog(View[Event]):
     """A game's log: a read-only sequence of :class:`Event`, shared by the successive games that
-    extend it (issue 27, :mod:`chesslaws._packed`). A move (its text, with or without a draw offer)
+    extend it (:mod:`chesslaws._packed`). A move (its text, with or without a draw offer)
     is one word, read back as the event it was; any other event is kept as it is. The log keeps its
     last event as it came, the one a server reads after each (the acknowledgement, the store)."""
 

@@ -1,5 +1,5 @@
 """The history a game state holds: its moves on the scoresheet and the repetition keys of its
-positions, packed and shared between successive states (issue 27; see :mod:`chesslaws._packed`).
+positions, packed and shared between successive states (see :mod:`chesslaws._packed`).
 
 :class:`Moves` is a read-only sequence of :class:`MoveRecord` (each built when read) and
 :class:`Keys` one of the positions' 64-bit Zobrist keys, the identity of a position for repetition

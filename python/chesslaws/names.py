@@ -1,4 +1,4 @@
-"""What a name a person sees must be (issue 36): one rule for the server's API and the command line.
+"""What a name a person sees must be: one rule for the server's API and the command line.
 
 A player's or an event's name must show something: at least one visible character (a letter, a digit,
 a punctuation mark or a symbol: Unicode categories L, N, P, S) once the invisible ones are set aside

@@ -1,4 +1,4 @@
-"""QR codes (SVG) of short texts, made in a child process (issue 36).
+"""QR codes (SVG) of short texts, made in a child process, off the server's event loop.
 
 segno is pure Python: a code of 300 characters costs it about 40 ms of CPU, of 1,000 about 120 ms, all of
 it holding the interpreter lock. Made on the server's event loop, eight connections asking for codes of

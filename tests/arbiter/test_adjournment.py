@@ -1,4 +1,4 @@
-"""Adjournment, sealed moves and resumption (issue 6): 1989 Articles 13-14,
+"""Adjournment, sealed moves and resumption: 1989 Articles 13-14,
 1997 Appendix A, 2023 Guidelines I. Clock values worked out by hand."""
 
 from __future__ import annotations

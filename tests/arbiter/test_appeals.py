@@ -1,4 +1,4 @@
-"""Issue 25: what a player asks of the arbiter and beyond him: an explanation of the Laws
+"""What a player asks of the arbiter and beyond him: an explanation of the Laws
 (``request_explanation``: 2023 11.9), an appeal against a decision of the arbiter (``appeal``: 2023
 11.10) and the decision on it (``appeal_decision``); the earlier Laws have neither (1997 13.1 and 13.3,
 1989 16.1 and 16.3: the arbiter sees the Laws observed and enforces his decisions). And 2023 D.2.10.4:

@@ -1,4 +1,4 @@
-"""Issue 25: 2023 Appendix D beyond the board. A slip of the tongue in announcing a move, corrected
+"""2023 Appendix D beyond the board. A slip of the tongue in announcing a move, corrected
 before the opponent's clock is started or not (D.2.8, D.2.9: ``announce``, a ``move`` with
 ``announced`` and ``"press": false``); the assistant of the visually disabled player and of the
 sighted one (D.2.10, D.2.11: start field ``assistant``, an event's ``"assistant": true``). The 1989

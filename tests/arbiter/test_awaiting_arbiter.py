@@ -1,4 +1,4 @@
-"""What stops play until the arbiter decides (issue 30, point 3): a quickplay-finish claim (1997 10.2,
+"""What stops play until the arbiter decides: a quickplay-finish claim (1997 10.2,
 without an arbiter present D.1; 2023 Guidelines III.5, without one III.6.1) and a request for an
 increment (2023 III.4). The live server takes such a claim only where an arbiter can decide it."""
 

@@ -1,4 +1,4 @@
-"""Chess960 under the arbiter (2023 Laws, Guidelines II; issue 18).
+"""Chess960 under the arbiter (2023 Laws, Guidelines II).
 
 Narratives: the start event (``variant``, ``start_position`` or ``fen``),
 the castling rules of II.3, touch-move for the four castling methods of

@@ -1,6 +1,6 @@
-"""Issue 25: the clock in use (start field ``clock``). Whether both flags having fallen is ruled by
+"""The clock in use (start field ``clock``). Whether both flags having fallen is ruled by
 1989 12.8, 1997 6.11 / 10.4 or 2023 III.3.1 depends on whether "it is impossible to establish which
-flag fell first": a digital clock establishes it, analogue flags do not (the default, as before).
+flag fell first": a digital clock establishes it, analogue flags do not (the default).
 
 The narrative: 2 minutes each, no arbiter at the board. White plays at t=10; Black, whose flag
 falls at t=130, replies at t=140 anyway; White's flag falls at t=250. At t=300 a claim brings the
@@ -38,7 +38,7 @@ def test_a_digital_clock_shows_which_flag_fell_first(edition: str, claimant: str
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_analogue_flags_leave_it_unknown(edition: str) -> None:
     """The default (and "analogue"): which fell first cannot be established; the editions' rule for
-    it applies, as before (in a sudden-death game: 1989 12.8 continues, 1997 10.4 and 2023
+    it applies (in a sudden-death game: 1989 12.8 continues, 1997 10.4 and 2023
     III.3.1.2 draw). Nobody wins on time."""
     for clock in (None, "analogue"):
         g = both_down(edition, clock)

@@ -1,4 +1,4 @@
-"""Issue 25: 1989 12.4 and 12.6 limit how the arbiter may set the clocks: adding time used, he
+"""1989 12.4 and 12.6 limit how the arbiter may set the clocks: adding time used, he
 "shall under no circumstances" leave a player with less than five minutes to the time control, or
 less than one minute for every move to it. The setting stands as the arbiter made it (it is his
 act, and the log records it); the ruling says that it breaks the limit. The 1997 and 2023 Laws have

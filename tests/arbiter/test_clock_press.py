@@ -1,4 +1,4 @@
-"""Issue 25: a move made without pressing the clock (``move`` with ``"press": false``) and the
+"""A move made without pressing the clock (``move`` with ``"press": false``) and the
 ``press_clock`` that completes it.
 
 2023 6.2.1-6.2.2 (pressing completes the move; the time until then is the mover's; he may press

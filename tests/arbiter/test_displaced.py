@@ -1,4 +1,4 @@
-"""Issue 25: displaced pieces (``displace``, ``restore``): 2023 7.4.1-7.4.3, 1997 7.3, 1989 8.3. The
+"""Displaced pieces (``displace``, ``restore``): 2023 7.4.1-7.4.3, 1997 7.3, 1989 8.3. The
 player re-establishes the position on his own time; the editions differ on what the opponent may do
 when the displacer's clock is not running. Clock values are worked out by hand from ``t``."""
 

@@ -85,7 +85,7 @@ def test_resignation_by_the_player_not_to_move() -> None:
 def test_resigning_against_a_lone_king(edition: str, expected: tuple[str, str, str]) -> None:
     """2023 5.1.2: a player who resigns when the opponent (a lone king) cannot checkmate
     him by any series of legal moves draws; 1989 10.5: "A player having a bare king cannot
-    win the game" -- of any win, a resignation included (issue 16); 1997 5.1(b) knows no
+    win the game" -- of any win, a resignation included; 1997 5.1(b) knows no
     such exception: Black, with his lone king, wins."""
     g = game(start(edition=edition, fen="4k3/8/8/8/8/8/8/R3K3 w - - 0 1"), ev("resign", 5, "white"))
     assert summary(g) == expected

@@ -1,4 +1,4 @@
-"""Issue 16: the rules the three editions' texts give and chesslaws had wrong.
+"""Rules the three editions' texts give that are easy to get wrong.
 
 Each test tells a short game and cites the articles; where the editions
 differ, it runs in all three and says what each text decides. The clock

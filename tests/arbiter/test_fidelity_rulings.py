@@ -1,4 +1,4 @@
-"""Issue 25, part 1: the ruled areas an independent arbiter's cases found wrong.
+"""The ruled areas an independent arbiter's cases check.
 
 Each test tells a short game as a log and cites the articles; where the
 editions' texts differ, the same log runs under each edition and gets each

@@ -1,4 +1,4 @@
-"""The arbiter is laid out like the Laws (issue 16, point 3).
+"""The arbiter is laid out like the Laws.
 
 ``chesslaws.game`` is a package whose modules follow the Laws' parts. These
 tests keep it so: the handler table in ``chesslaws.game.handlers`` is the one

@@ -1,5 +1,5 @@
-"""Issue 25: the two game scores of a game with a visually disabled player (``game_score``, 2023
-D.2.9). The story of tests/arbiter/test_2023_appendix_d_and_guidelines_i.py's retracing, now with
+"""The two game scores of a game with a visually disabled player (``game_score``, 2023
+D.2.9). The story of tests/arbiter/test_2023_appendix_d_and_guidelines_i.py's retracing, here with
 what each player wrote: the scores are compared and the ruling names the point where they agree."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Irregularities and the arbiter's hand (issue 5): illegal moves, touch-move,
+"""Irregularities and the arbiter's hand: illegal moves, touch-move,
 arbiter events, late arrival, rapid and blitz flags, quickplay finishes.
 
 Every clock value is worked out by hand from the ``t`` of the events.

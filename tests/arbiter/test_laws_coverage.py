@@ -155,10 +155,9 @@ def test_every_2023_row_names_paragraphs_of_the_2023_text() -> None:
 
 
 def test_the_log_column_names_real_rows_and_leaves_no_article_inexpressible() -> None:
-    """Issue 25, part 3: every row says whether its article can be written in the game log; the
-    sentences and extra references are keyed by rows that exist; no row is left "no" (what is still
-    missing would be named in a "partly" sentence, never hidden: and none is left, issue 25's definition of
-    done)."""
+    """Every row says whether its article can be written in the game log; the
+    sentences and extra references are keyed by rows that exist; no row is left "no" (what is
+    missing would be named in a "partly" sentence, never hidden)."""
     keys = {(row.edition, row.article) for row in COV.ROWS}
     assert set(COV.LOG) <= keys and set(COV.EXTEND) <= keys
     values = {(row.edition, row.article): COV.expressible(row) for row in COV.ROWS}

@@ -1,4 +1,4 @@
-"""Issue 25: an arbiter present who observes some things and not others (``"arbiter":
+"""An arbiter present who observes some things and not others (``"arbiter":
 "occasional"`` and the arbiter's ``observe``): 1989 12.2 and 8.1; 1997 6.8, 7.4, B.5, B.6 and C.3;
 2023 6.8, 7.5.1, A.5.2, A.5.4 and A.5.5. Clock values are worked out by hand from ``t``."""
 

@@ -1,4 +1,4 @@
-"""The arbiter's ``observe`` event (issue 29): an ending that happened by itself (a flag fall the arbiter
+"""The arbiter's ``observe`` event: an ending that happened by itself (a flag fall the arbiter
 present sees, the default time for a player still absent) written into the log, replaying to the state the
 instant alone gives, and refused where nothing ended the game by itself then.
 

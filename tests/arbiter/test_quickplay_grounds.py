@@ -1,6 +1,6 @@
-"""Issue 25: the grounds of a quickplay-finish claim and the final position written down
+"""The grounds of a quickplay-finish claim and the final position written down
 (``claim_draw`` with ``grounds`` and ``final_position``): 1997 10.2 and D.1, 2023 III.5 and III.6.1.
-The arbiter's ``decision`` still decides; the claim now says what it rests on.
+The arbiter's ``decision`` decides; the claim says what it rests on.
 
 The story: 90 minutes for the game, 1.e4 e5, and at t=5300 White (under two minutes) claims."""
 

@@ -1,4 +1,4 @@
-"""Issue 37 ("One shape"): the page's quickplay-finish offer and the arbiter's ruling cannot disagree.
+"""The page's quickplay-finish offer and the arbiter's ruling cannot disagree.
 
 Over every edition, mode and time-control kind, with and without Guidelines III announced, with an
 arbiter present or absent, and for the player having the move and his opponent: a game is built from

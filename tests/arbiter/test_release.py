@@ -1,4 +1,4 @@
-"""Issue 25: what the hand did within a move. ``release``: a piece released on a square (1997 and
+"""What the hand did within a move. ``release``: a piece released on a square (1997 and
 2023 4.7; 1989 Article 6, the move completed on release); ``touch`` with ``piece``: the new piece
 of a promotion touching the square of promotion (2023 4.4.4). A move that contradicts them is a
 breach the opponent claims with ``claim_touch_move``."""

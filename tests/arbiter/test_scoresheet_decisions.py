@@ -1,4 +1,4 @@
-"""Issue 25: what the arbiter decides from the scoresheets and about them. The next move counted
+"""What the arbiter decides from the scoresheets and about them. The next move counted
 as the first of the following period when the scoresheets cannot show the control passed (2023
 8.6, 1997 8.6, 1989 11.9 / 12.8: ``decision`` on ``period``); a player's request to be shown the
 scoresheet or given one (2023 A.2, A.4.3, B.2.3, 12.6; 1997 13.6; 1989 12.9:

@@ -1,4 +1,4 @@
-"""Issue 25: the scoresheet in the log. ``scoresheet``: how many moves (plies) a player's
+"""The scoresheet in the log. ``scoresheet``: how many moves (plies) a player's
 scoresheet shows at an instant (2023 8.1.1-8.5.2, 1997 8.1-8.4, 1989 11.1-11.4); ``sign``: the
 result both players sign (2023 8.7). Clock values are worked out by hand from ``t``."""
 

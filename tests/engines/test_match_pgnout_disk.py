@@ -1,4 +1,4 @@
-"""match --pgnout onto a full disk (issue 36): the file keeps its earlier games whole and gets no part of a
+"""match --pgnout onto a full disk: the file keeps its earlier games whole and gets no part of a
 game; the match ends naming the file. A full disk: a file-size limit (RLIMIT_FSIZE) in the child process,
 SIGXFSZ ignored, so that a write past it fails (EFBIG) as on a full disk (ENOSPC)."""
 

@@ -14,7 +14,7 @@ SCHOLAR = ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"]
 def create(client: Any, **body: Any) -> dict[str, Any]:
     body.setdefault("white", "Anna")
     body.setdefault("black", "Boris")
-    body.setdefault("when_ready", False)  # the old start, asked for (issue 27: the fair start is the default)
+    body.setdefault("when_ready", False)  # an immediate start, asked for (the fair start is the default)
     body.setdefault("presence", False)
     r = client.post("/api/games", json=body)
     assert r.status_code == 201, r.text
@@ -131,7 +131,7 @@ def test_bad_input_gets_clear_errors_and_leaves_the_game_untouched(client: Any) 
 def test_join_an_open_seat(client: Any) -> None:
     r = client.post("/api/games", json={"white": "Anna", "time_control": "-", "when_ready": False})
     g = r.json()
-    assert set(g["tokens"]) == {"white"}  # no arbiter's link with a seat open unless asked (issue 36)
+    assert set(g["tokens"]) == {"white"}  # no arbiter's link with a seat open unless asked
     gid = g["id"]
     assert g["state"]["seats_open"] == ["black"]
     r = client.post(f"/api/games/{gid}/join", json={"seat": "black", "name": "Boris"})
@@ -222,7 +222,7 @@ def test_flag_falls_on_time_with_nobody_sending_anything(client: Any) -> None:
     assert 1.5 < took < 4.0, took
     assert (final["result"], final["termination"]) == ("0-1", "time_forfeit")
     assert final["clocks"]["white_ms"] == 0 and final["rulings"][0]["t"] == 2
-    # No one sent anything: the server wrote the arbiter's `observe` when it saw the flag fall (issue 29), so
+    # No one sent anything: the server wrote the arbiter's `observe` when it saw the flag fall, so
     # that the log alone says the game is over; the ruling keeps the instant the flag fell.
     start, seen = log_lines(client, gid)
     assert (start["type"], seen["type"], seen["by"], seen["what"]) == ("start", "observe", "arbiter", "flag")
@@ -341,7 +341,7 @@ def test_a_sealed_move_stays_hidden_in_the_log_export_and_the_state(client: Any)
 
 
 def test_restart_between_sealing_and_resumption(make_client: Callable[[], Any]) -> None:
-    """Issue 6: the envelope survives a restart, stays sealed, and opens when the replier arrives."""
+    """The adjournment's envelope survives a restart, stays sealed, and opens when the replier arrives."""
     first = make_client()
     g = create(first, time_control="600", edition="1997")
     gid, tok = g["id"], g["tokens"]
@@ -364,7 +364,8 @@ def test_restart_between_sealing_and_resumption(make_client: Callable[[], Any]) 
 def test_quickplay_claim_and_arbiter_decision(client: Any) -> None:
     g = create(client, time_control="60", edition="1997", mode="standard")
     gid, tok = g["id"], g["tokens"]
-    # The claim summons the arbiter (10.2): it is taken while his console is open (issue 30).
+    # The claim summons the arbiter (10.2): it is taken while his console is open (with none open, nobody
+    # could decide it).
     with client.websocket_connect(f"/api/games/{gid}/ws?token={tok['arbiter']}"):
         r = post(client, gid, tok["white"], {"type": "claim_draw", "reason": "quickplay"})
     assert r.status_code == 200, r.text

@@ -1,4 +1,5 @@
-"""Issue 25 through the API: the new fields and events reach the log as sent."""
+"""Through the API, the clock in use (a start field) and a move made without the press reach the log as
+sent."""
 
 from __future__ import annotations
 

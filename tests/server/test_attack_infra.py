@@ -1,6 +1,6 @@
-"""Issue 30 (server infrastructure): the SQLite lock on the file's identity, names without line
+"""The server's infrastructure under attack: the SQLite lock on the file's identity, names without line
 separators, bad stored rows set aside (never fatal), the socket limits, the fair start by default and a
-graceful stop that retires finished games (issue 27)."""
+graceful stop that retires finished games."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def test_line_and_paragraph_separators_in_names_are_refused(client: Any, name: s
     assert client.get(f"/api/games/{g['id']}").json()["seats_open"] == ["black"]
 
 
-# --- issue 30.7: a bad stored row is set aside, never fatal --------------------------------------------
+# --- a bad stored row is set aside, never fatal --------------------------------------------------------
 
 def _sql(db_url: str, sql: str, params: tuple[Any, ...] = ()) -> None:
     store = open_store(db_url)
@@ -80,7 +80,7 @@ def test_a_bad_stored_row_sets_its_game_aside_and_the_server_starts(
     first.__exit__(None, None, None)
     _sql(db_url, sql[0 if "postgres" not in db_url else 1], (bad["id"],) if value is None else (bad["id"], value))
     capsys.readouterr()
-    second = make_client()  # starts: before, the server exited (status 3)
+    second = make_client()  # starts (a bad row does not make the server exit, status 3)
     assert bad["id"] in capsys.readouterr().err
     r = second.get(f"/api/games/{bad['id']}")
     assert r.status_code == 409 and "set aside" in r.json()["error"] and words in r.json()["error"], r.text
@@ -125,7 +125,7 @@ def test_a_broken_final_state_is_read_from_the_log_and_the_lobby_answers(make_cl
         second.__exit__(None, None, None)
 
 
-# --- issue 30.9: slow headers, sockets per address, forwarded addresses (a real server on loopback) ------
+# --- slow headers, sockets per address, forwarded addresses (a real server on loopback) ----------------
 
 def _half_open(port: int, source: str) -> Any:
     import socket
@@ -215,7 +215,7 @@ def test_x_forwarded_for_is_believed_only_from_a_configured_proxy(tmp_path: Path
     first.close()
 
 
-# --- issue 27.5: a graceful stop retires the games that are over -----------------------------------------
+# --- a graceful stop retires the games that are over -----------------------------------------------------
 
 def test_a_graceful_stop_retires_the_games_that_are_over(make_client: Any, db_url: str) -> None:
     client = make_client()
@@ -238,7 +238,7 @@ def test_a_graceful_stop_retires_the_games_that_are_over(make_client: Any, db_ur
     assert again.get(f"/api/games/{over['id']}").json()["result"] == "1-0"
 
 
-# --- issue 30: two processes on PostgreSQL that both lived through an outage interrupt a game once --------
+# --- two processes on PostgreSQL that both lived through an outage interrupt a game once -----------------
 
 def test_two_processes_that_survive_an_outage_give_the_time_back_once(make_client: Any, db_url: str) -> None:
     import time
@@ -266,7 +266,7 @@ def test_two_processes_that_survive_an_outage_give_the_time_back_once(make_clien
     assert [e["type"] for e in lines].count("start_clocks") == 1
 
 
-# --- issue 30: a full SQLite disk is an outage (503), not a fault with a traceback ------------------------
+# --- a full SQLite disk is an outage (503), not a fault with a traceback ---------------------------------
 
 def test_a_full_sqlite_disk_is_an_outage_without_a_fault(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     import logging

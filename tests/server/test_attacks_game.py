@@ -1,4 +1,4 @@
-"""Attacks on live games (issue 30, points 1-4): no spectator can spend the players' budget, no player can
+"""Attacks on live games: no spectator can spend the players' budget, no player can
 fill the log against the arbiter, no claim freezes the clocks where no arbiter can decide it, and no
 request grows a game's caches with values of its own. Each test runs on SQLite and PostgreSQL."""
 
@@ -100,7 +100,7 @@ def test_a_thousand_distinct_languages_do_not_grow_a_games_caches(db_url: str) -
             with client.websocket_connect(f"/api/games/{gid}/ws?lang=w{i}") as ws:
                 ws.receive_json()
                 assert ws.receive_json()["state"]["lang"] == "en"
-        assert set(live.config_cache) == {"en"}  # (a view keeps no letters per move: issue 27)
+        assert set(live.config_cache) == {"en"}  # (a view keeps no letters per move)
         # A supported language is served (and cached) as itself.
         r = client.get(f"/api/games/{gid}?lang=de")
         assert r.json()["lang"] == "de" and r.json()["moves"][0]["san_local"] == "e4"

@@ -1,4 +1,4 @@
-"""Issue 36 (security, round two; the event loop and the server's smaller holes): the SQLite lock under
+"""The event loop and the server's smaller holes under attack: the SQLite lock under
 every name of a file, path parameters validated before tokens and stores, invisible names refused, a slow
 request body closed, the QR code off the loop and limited, large events read once per change."""
 
@@ -96,7 +96,7 @@ def test_a_body_sent_a_byte_at_a_time_is_answered_408_and_its_connection_closed(
         slow.close()
         assert answer.startswith(b"HTTP/1.1 408"), answer
         assert b"did not arrive within 1 s" in answer
-        # a body sent whole, and one sent in two parts within the limit, are answered as before
+        # a body sent whole, and one sent in two parts within the limit, are answered as usual
         assert httpx.post(srv.url + "/api/games", json={"white": "A"}).status_code == 201
         quick = socket.create_connection(("127.0.0.1", srv.port))
         quick.sendall(b"POST /api/games HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"

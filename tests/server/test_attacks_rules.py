@@ -1,4 +1,4 @@
-"""Issue 36, the game's rules under attack: every event type a player may send counts against a limit,
+"""The game's rules under attack: every event type a player may send counts against a limit,
 before and after the end; what changes a tournament game's result after its end reaches the standings;
 a stranger who takes a lobby game's seat is warned of an opponent who is also its arbiter; a quickplay
 claim left pending when the arbiter's console closes does not freeze the game. Each test that concerns
@@ -46,7 +46,8 @@ FOUR = [("request_explanation", {"about": "touch-move"}), ("request_scoresheet",
 @pytest.mark.parametrize(("kind", "fields"), FOUR, ids=[k for k, _ in FOUR])
 def test_the_four_forgotten_kinds_are_limited_in_one_position_and_in_the_game(
         db_url: str, kind: str, fields: dict[str, Any]) -> None:
-    """Issue 36 measured 40 of 40 accepted in one position, by the player not on move."""
+    """Each of these kinds, sent by the player not on move, counts against the budget of one position (5
+    here) and of the game (7): unlimited, one player could fill the log with it alone."""
     limits = Limits(None, None, None, None, events_aside_per_move=5, events_aside_per_game=7)
     with _client(db_url, limits) as client:
         g = create(client, time_control="600", edition="2023")
@@ -177,9 +178,9 @@ def test_a_claim_pending_when_the_consoles_process_dies_lapses_on_the_players_pr
 
 
 def test_an_open_seat_games_creator_gets_no_arbiter_link_unless_he_asks_and_the_joiner_accepts(db_url: str) -> None:
-    """Issue 36: the lobby's creator of an open-seat game held its arbiter's link: after a stranger took Black,
-    set_clocks black_ms=1 won on time. Now he has none unless he asks; if he asks, the state says so and a
-    join without the acknowledgement is refused."""
+    """The lobby's creator of an open-seat game holds no arbiter's link unless he asks (with it, once a
+    stranger took Black, set_clocks black_ms=1 would win him the game on time); if he asks, the state says
+    so and a join without the acknowledgement is refused."""
     from test_api import auth
 
     with _client(db_url, Limits(None, None, None, None)) as client:
@@ -192,7 +193,7 @@ def test_an_open_seat_games_creator_gets_no_arbiter_link_unless_he_asks_and_the_
         assert joined.status_code == 200, joined.text
         r = post(client, g["id"], g["tokens"]["white"], {"type": "set_clocks", "white_ms": 600000, "black_ms": 1})
         assert r.status_code == 403
-        # Named seats: the arbiter's link as before.
+        # Named seats: the creator holds the arbiter's link.
         both = client.post("/api/games", json={"white": "A", "black": "B", "time_control": "600"}).json()
         assert set(both["tokens"]) == {"white", "black", "arbiter"} and not both["state"]["arbiter_is_a_player"]
         # Asked for explicitly: said in the state, and the join needs the acknowledgement.
@@ -213,7 +214,7 @@ def test_an_open_seat_games_creator_gets_no_arbiter_link_unless_he_asks_and_the_
 
 
 def test_a_full_log_in_a_game_without_an_arbiter_ends_it_drawn_by_adjudication(db_url: str) -> None:
-    """A lobby game with a seat open has no arbiter's token now: when its players together fill the log, nobody
+    """A lobby game with a seat open has no arbiter's token: when its players together fill the log, nobody
     could decide it; it is adjudicated drawn at once (the arbiter acting in the best interest of the
     competition, 2023 12.2.2) rather than frozen with its clocks stopped for good."""
     limits = Limits(None, None, None, None, max_events_per_game=5)
@@ -233,8 +234,8 @@ def test_a_full_log_in_a_game_without_an_arbiter_ends_it_drawn_by_adjudication(d
 
 
 def test_a_rematch_has_no_arbiters_token_that_nobody_holds(client: Any) -> None:
-    """The rematch's arbiter's token was made and given to nobody: a full log waited for him for good. Now the
-    new online game has none, and its full log ends it (test above)."""
+    """A rematch's online game has no arbiter's token (one made and given to nobody would leave a full log
+    waiting for him for good): its full log ends it (test above)."""
     g = create(client, time_control="600")
     assert post(client, g["id"], g["tokens"]["white"], {"type": "resign"}).status_code == 200
     r = client.post(f"/api/games/{g['id']}/rematch", headers={"Authorization": f"Bearer {g['tokens']['white']}"})

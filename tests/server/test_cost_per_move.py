@@ -1,4 +1,4 @@
-"""What the cheaper path of a move (issue 15) must not change."""
+"""What the cheaper path of a move must not change."""
 
 from __future__ import annotations
 

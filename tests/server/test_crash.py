@@ -117,7 +117,7 @@ def _freeze_heartbeat(db: str, frozen: bool) -> None:
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 def test_a_loss_on_time_shown_survives_a_sigkill_whatever_the_heartbeat(
         backend: str, tmp_path: Any, request: pytest.FixtureRequest, server_factory: Callable[..., Any]) -> None:
-    """Issue 29: a flag fall the arbiter present saw is written into the game's log (the arbiter's `observe`)
+    """A flag fall the arbiter present saw is written into the game's log (the arbiter's `observe`)
     before the result is shown. The server's last heartbeat is from before the game began (frozen: the
     worst case of a SIGKILL right after the result was shown), so the restart gives back every second since:
     only the log can keep the loss on time, and it does."""

@@ -20,7 +20,7 @@ pytestmark = needs_chromium
 def new_game(server: Any, **body: Any) -> dict[str, Any]:
     body.setdefault("white", "Anna")
     body.setdefault("black", "Boris")
-    body.setdefault("when_ready", False)  # the old start, asked for (issue 27: the fair start is the default)
+    body.setdefault("when_ready", False)  # an immediate start, asked for (the fair start is the default)
     body.setdefault("presence", False)
     r = httpx.post(server.url + "/api/games", json=body)
     assert r.status_code == 201, r.text
@@ -137,7 +137,7 @@ def test_a_flag_falls_while_both_watch(server: Any, browser: Any, tmp_path: Path
         assert "flagged" in (clock.get_attribute("class") or "")
         assert "flag fell" in page.inner_text("#rulings")
     black.screenshot(path=str(tmp_path / "flag.png"))
-    # The flag fall is in the log: the arbiter's `observe`, written by the server when it saw it (issue 29).
+    # The flag fall is in the log: the arbiter's `observe`, written by the server when it saw it.
     log = [json.loads(line) for line in httpx.get(f"{server.url}/api/games/{g['id']}/log").text.splitlines()]
     assert [e["type"] for e in log] == ["start", "move", "observe"] and log[-1]["what"] == "flag"
     white.context.close()
@@ -229,7 +229,8 @@ def test_over_the_board_the_arbiter_enters_moves_and_events_for_both(server: Any
 
 
 def test_adjournment_seal_resume_and_open_on_arrival(server: Any, browser: Any) -> None:
-    """Issue 6 on the page: White seals, nobody sees the move, the arbiter resumes, Black arrives, the envelope opens."""
+    """Adjournment on the page: White seals, nobody sees the move, the arbiter resumes, Black arrives, the
+    envelope opens."""
     g = new_game(server, time_control="40/7200:3600", edition="1997")  # standard play: adjournment allowed
     white = open_seat(browser, g["links"]["white"])
     black = open_seat(browser, g["links"]["black"])

@@ -1,4 +1,4 @@
-"""Chess960 in the browser (issue 18, point 4): the lobby creates a Chess960
+"""Chess960 in the browser: the lobby creates a Chess960
 game (a chosen number, or one the server draws and writes into the log), the
 page shows the start number, and both players play a game to mate by
 clicking, White castling by putting the king onto its own rook.

@@ -60,7 +60,7 @@ def test_a_whole_game_against_stockfish_in_the_browser(server: EngineServer, bro
     page.select_option("#vs-strength-kind", "nodes")
     page.fill("#vs-strength", "300")
     page.select_option("#vs-color", "white")
-    page.fill("#vs-tc", "5+2")  # minutes, as players write it (issue 28)
+    page.fill("#vs-tc", "5+2")  # minutes, as players write it
     page.fill("#vs-name", "Tester")
     page.screenshot(path=str(tmp_path / "lobby.png"))
     page.click("#vs-play")
@@ -105,8 +105,8 @@ def test_a_whole_game_against_stockfish_in_the_browser(server: EngineServer, bro
 
 
 def test_the_engine_at_its_lowest_strength_answers_within_its_cap(server: EngineServer, browser: Any, shots: Path) -> None:
-    """Issue 28: at 5+3 against the lowest Elo, Stockfish used to think as if for a world title (10 to 28 s a
-    move); the lobby now says how long it may think, and it answers within that."""
+    """At 5+3 against the lowest Elo, Stockfish is capped (uncapped, it thinks as if for a world title: 10
+    to 28 s a move); the lobby says how long it may think, and it answers within that."""
     import json
 
     from conftest import at_390

@@ -1,4 +1,5 @@
-"""Issue 25 on the page: what the arbiter enters over the board that the log could not say before."""
+"""On the page: what the arbiter enters of what happens over the board (the press, a release, displaced
+pieces, scoresheets, signatures, game scores, observations, appeals) reaches the log."""
 
 from __future__ import annotations
 
@@ -124,7 +125,7 @@ def test_the_arbiter_notes_a_scoresheet_and_the_signed_result(server: Any, brows
 def test_a_quickplay_claim_states_its_grounds(server: Any, browser: Any) -> None:
     """1997 D.1: with no arbiter present, White (100 s left) claims on the ground that Black makes no
     effort to win; the page writes the final position down with the claim. The arbiter who will decide it
-    has the game's console open (without one the server refuses a claim nobody could decide: issue 30)."""
+    has the game's console open (without one the server refuses a claim nobody could decide)."""
     g = new_game(server, time_control="100", mode="standard", edition="1997", arbiter="absent")
     arbiter = open_seat(browser, g["links"]["arbiter"])
     for _ in range(600):  # the server counts the arbiter's console as watching once its socket is subscribed

@@ -1,4 +1,4 @@
-"""Issue 36 in the browser: a stranger who opens an open-seat game whose creator asked for the arbiter's link
+"""In the browser: a stranger who opens an open-seat game whose creator asked for the arbiter's link
 is told, before the Take-the-seat button, that his opponent also holds it (in the page's language), and his
 join says so; where the creator holds no such link, nothing is said."""
 

@@ -651,7 +651,7 @@ def test_a_move_not_recorded_stays_said_until_the_player_acts_or_closes_it(
     alert.wait_for(state="visible")
     assert alert.get_attribute("role") == "alert"
     assert page.inner_text("#alert-text").startswith("The game store is unreachable: nothing was recorded;")
-    page.clock.run_for(8_000)  # what used to vanish after 5 s (and before the next heartbeat, at 10 s)
+    page.clock.run_for(8_000)  # past the 5 s a passing notice lasts (and before the next heartbeat, at 10 s)
     assert alert.is_visible()
     shoot(page, shots, "not-recorded-sticky")
     page.focus("#alert-close")

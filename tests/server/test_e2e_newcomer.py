@@ -1,4 +1,4 @@
-"""Issue 28 in the browser: what a newcomer trips over. Time controls typed the way players write them,
+"""What a newcomer trips over, in the browser. Time controls typed the way players write them,
 several seats in one browser, messages for people, no dead controls, rematch; screenshots at 1280 and 390 px
 (to ``CHESSLAWS_SHOTS`` when set)."""
 
@@ -80,7 +80,8 @@ def test_three_seats_in_one_browser_survive_reloads(server: Any, browser: Any) -
     for s, page in pages.items():
         page.wait_for_selector(f"#seat:has-text('{badge[s]}')")
         page.wait_for_url(f"**#seat={s}")
-    for _ in range(2):  # reloads, in the order that used to leave every tab on the last seat opened
+    # Reloads, in an order that would leave every tab on the last seat opened were the seat kept per browser.
+    for _ in range(2):
         for s in ("white", "black", "arbiter"):
             pages[s].reload()
             pages[s].wait_for_selector("#status[data-status]")

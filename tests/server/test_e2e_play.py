@@ -1,4 +1,4 @@
-"""Issue 14 in the browser: a fair start and abort, claims that explain themselves, links that are not lost,
+"""In the browser: a fair start and abort, claims that explain themselves, links that are not lost,
 browsing and keyboard play, the arbiter's console, and an accessible page checked with axe-core.
 
 Screenshots at 1280 px and 390 px go to ``CHESSLAWS_SHOTS`` (a directory) when set, else to the test's tmp dir.
@@ -422,7 +422,7 @@ def test_pages_work_under_the_servers_content_security_policy(server: Any, brows
     assert errors == []
 
 
-# --- the page's events go over its socket (issue 15: one channel, only new moves) -------------------------------
+# --- the page's events go over its socket (one channel, only new moves) -----------------------------------------
 
 
 def test_moves_and_refusals_go_over_the_socket_and_states_carry_only_new_moves(server: Any, browser: Any) -> None:

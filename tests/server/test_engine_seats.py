@@ -48,7 +48,7 @@ class Server:
         self.c = client
 
     async def play(self, **body: Any) -> dict[str, Any]:
-        body.setdefault("when_ready", False)  # the old start, asked for (issue 27: the fair start is the default)
+        body.setdefault("when_ready", False)  # an immediate start, asked for (the fair start is the default)
         r = await self.c.post("/api/engines/games", json=body)
         assert r.status_code == 201, r.text
         return dict(r.json())
@@ -242,7 +242,7 @@ def test_engine_takes_its_seat_again_after_a_restart(tmp_path: Path) -> None:
 
 
 def test_an_engine_game_starts_when_the_person_opens_it(tmp_path: Path) -> None:
-    """Issue 27: the fair start is the default against an engine too. The engine's seat is there from the
+    """The fair start is the default against an engine too. The engine's seat is there from the
     start (after a restart as well); the clocks start, and the engine with White moves, only when the
     person has opened the game (its WebSocket with the token)."""
     from fastapi.testclient import TestClient
@@ -275,7 +275,7 @@ def test_an_engine_game_starts_when_the_person_opens_it(tmp_path: Path) -> None:
             assert s["started"] and s["waiting_for"] == [] and s["moves"][0]["san"] == "a3"
             assert client.post(f"/api/games/{g['id']}/events", json={"type": "move", "move": "e5"},
                                headers={"Authorization": f"Bearer {g['token']}"}).status_code == 200
-        # Asked for explicitly, the old start: the engine moves at once, with nobody there.
+        # Asked for explicitly, an immediate start: the engine moves at once, with nobody there.
         r = client.post("/api/engines/games", json={"engine": "fake", "color": "black", "when_ready": False})
         s = wait(client, r.json()["id"], lambda s: s["ply"] >= 1)
         assert s["ply"] >= 1 and s["waiting_for"] == []

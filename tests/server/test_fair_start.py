@@ -1,4 +1,4 @@
-"""The fair start of online games (issue 14, point 1) and the controls block of the state (point 2), over the API."""
+"""The fair start of online games and the controls block of the state, over the API."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 def create(client: Any, **body: Any) -> dict[str, Any]:
     body.setdefault("white", "Anna")
     body.setdefault("black", "Boris")
-    body.setdefault("when_ready", False)  # the old start, asked for (issue 27: the fair start is the default)
+    body.setdefault("when_ready", False)  # an immediate start, asked for (the fair start is the default)
     body.setdefault("presence", False)
     r = client.post("/api/games", json=body)
     assert r.status_code == 201, r.text
@@ -238,7 +238,7 @@ def test_the_articles_the_arbiters_console_cites_come_from_the_edition(
         assert c["quickplay"]["reject_gives_ms"] == (120_000 if edition == "2023" else 0)
 
 
-# --- issue 27, point 4: the fair start is the default of every online game created over the API ----------
+# --- the fair start is the default of every online game created over the API -----------------------------
 
 
 def plain(client: Any, **body: Any) -> dict[str, Any]:
@@ -320,7 +320,7 @@ def test_a_scheduled_api_game_counts_presence_by_default(make_client: Callable[[
     assert state["started"] and state["absent"] == ["white"] and state["status"] == "ongoing"
     last = client.get(f"/api/games/{g['id']}/log").text.splitlines()[-1].replace(" ", "")
     assert '"arrive"' in last and '"by":"black"' in last
-    # Asked for explicitly, the old scheduled start: nobody counts as absent.
+    # Asked for explicitly, a scheduled start without presence: nobody counts as absent.
     old = plain(client, time_control="600", edition="1997", start_in=600, presence=False, when_ready=False)
     assert old["state"]["absent"] == [] and old["state"]["waiting_for"] == []
 

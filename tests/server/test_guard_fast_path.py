@@ -1,4 +1,4 @@
-"""The move message's fast path in ``strict_json`` (issue 15) reads exactly what the general parser reads,
+"""The move message's fast path in ``strict_json`` reads exactly what the general parser reads,
 and refuses nothing less: every text it accepts is a move message the general path accepts too."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 13: nothing a client sends can break ``chesslaws serve``, on SQLite and on PostgreSQL.
+"""Nothing a client sends can break ``chesslaws serve``, on SQLite and on PostgreSQL.
 
 Each bad input gets a clear 4xx and changes nothing, over HTTP and over the WebSocket (an error frame,
 the socket stays open); a poisoned log row does not stop the server; the limits hold.
@@ -195,7 +195,7 @@ def test_rate_limits(db_url: str) -> None:
             assert post(client, gid, tok["white"], {"type": "claim_flag"}).status_code == 200
         r = post(client, gid, tok["white"], {"type": "claim_flag"})
         assert r.status_code == 429
-        # The game's budget is per seat (issue 30): White's flood spent none of Black's.
+        # The game's budget is per seat: White's flood spent none of Black's.
         for _ in range(4):
             assert post(client, gid, tok["black"], {"type": "claim_flag"}).status_code == 200
         assert post(client, gid, tok["black"], {"type": "claim_flag"}).status_code == 429

@@ -1,4 +1,4 @@
-"""A held round's early arrivals (issue 29): a player who opened his game before the arbiter started the
+"""A held round's early arrivals: a player who opened his game before the arbiter started the
 round is at the board from the start, even when another event reaches the log first."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 27, point 1: what a live game costs the server, measured with tracemalloc.
+"""What a live game costs the server, measured with tracemalloc.
 
 A :class:`~chesslaws.server.hub.Hub` (over a SQLite store) loads a game of 200 plies from its log, as
 on a restart or on demand, and builds what a live game keeps: the arbiter's game, the view of its
@@ -23,11 +23,11 @@ from chesslaws.server.guard import UNLIMITED  # noqa: E402
 from chesslaws.server.hub import Hub, LiveGame  # noqa: E402
 from chesslaws.server.store import open_store  # noqa: E402
 
-#: Bytes one live game of 200 plies (100 moves each) may hold in the server, viewed once. Before
-#: issue 27, about 274 KiB measured this way (a dictionary per move kept for the view, 91 KiB; the
-#: Game, 166 KiB); then about 124 KiB (the Game 88, each move's FEN 22); with the packed history and
-#: a FEN kept every 32 moves only, about 25.5 KiB (the Game 9.8; the rest is the view's caches, the
-#: viewer and the live game's own fields). The issue's goal is 32 KiB.
+#: Bytes one live game of 200 plies (100 moves each) may hold in the server, viewed once; the aim is
+#: 32 KiB at most. Measured this way about 25.5 KiB (the Game 9.8; the rest is the view's caches, the
+#: viewer and the live game's own fields), because the history is packed and the view keeps a FEN
+#: every 32 moves only: a dictionary per move for the view and a Game of tuples would hold about 274 KiB
+#: (the view's dictionaries 91 KiB, the Game 166 KiB), a FEN per move another 22 KiB.
 LIVE_CEILING = 28 * 1024
 
 

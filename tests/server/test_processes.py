@@ -1,4 +1,4 @@
-"""Issue 15: several ``chesslaws serve`` processes on one PostgreSQL database.
+"""Several ``chesslaws serve`` processes on one PostgreSQL database.
 
 Any process serves any game: each catches up with the log before it writes, writes are fenced by the
 event's number (the log's primary key), and every change is announced with LISTEN/NOTIFY so that each
@@ -109,7 +109,7 @@ def test_a_killed_process_takes_nothing_with_it_and_a_paused_one_catches_up(thre
 
 def test_a_flag_falls_for_every_process_and_is_written_once(three: list[Any]) -> None:
     """Every process that has the game sees the flag fall; its ending is written into the log (the arbiter's
-    `observe`, issue 29) once, whichever process wrote it first."""
+    `observe`) once, whichever process wrote it first."""
     a, b, _ = three
     g = httpx.post(f"{a.url}/api/games", json={"white": "W", "black": "B", "time_control": "2",
                                                  "when_ready": False}).json()

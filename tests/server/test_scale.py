@@ -1,4 +1,4 @@
-"""Issue 15, first part: memory follows live games, not history.
+"""Memory follows live games, not history.
 
 A game that is over leaves memory (its final state written to the store), is read without a replay,
 and comes back on demand; a restart loads only the games that are not over; the lobby is served from
@@ -120,7 +120,7 @@ def test_a_viewer_keeps_a_finished_game_in_memory_until_it_leaves(client: Any) -
     assert r.json()["seat"] == "black"
 
 
-# --- the smaller broadcast: moves by difference (issue 15, part 3) ----------------------------------
+# --- the smaller broadcast: moves by difference -----------------------------------------------------
 
 def _states(ws: Any, n: int) -> list[dict[str, Any]]:
     out = []
@@ -158,7 +158,7 @@ def test_a_viewer_that_asks_for_new_moves_gets_only_those_and_rebuilds_the_whole
         assert post(client, gid, tok["white"], {"type": "move", "move": "d4"}).status_code == 200
         st = _states(delta, 1)[0]
         assert st["moves_from"] == 2 and [m["san"] for m in st["moves"]] == ["d4"]
-        # A viewer that did not ask gets every move in every state, as before.
+        # A viewer that did not ask gets every move in every state.
         last = _states(whole, len(plies) + 3)[-1]
         assert "moves_from" not in last and [m["san"] for m in last["moves"]] == ["e4", "e5", "d4"]
 

@@ -1,4 +1,4 @@
-"""Issue 28: a second ``chesslaws serve`` on a busy port says so, names the port and --port, and exits 2
+"""A second ``chesslaws serve`` on a busy port says so, names the port and --port, and exits 2
 without claiming to serve."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 27: viewers that read late (or not at all) delay nobody, hold a bounded amount, and still get
+"""Viewers that read late (or not at all) delay nobody, hold a bounded amount, and still get
 the latest state when they read (a real ``chesslaws serve`` on loopback, 200 sockets)."""
 
 from __future__ import annotations

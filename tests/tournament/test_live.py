@@ -297,6 +297,6 @@ def test_a_tournament_made_with_the_cli_is_run_live_from_its_round_console(live_
         assert httpx.post(f"{server.url}/api/tournaments/{tid}/rounds", headers=auth).status_code == 201
         console = httpx.get(f"{server.url}/api/tournaments/{tid}/console", headers=auth).json()
         assert console["round"] == 1 and len(console["boards"]) == 2 and all(b["arbiter"] for b in console["boards"])
-        # A new token replaces the old one.
+        # A new token replaces the earlier one.
         cli("arbiter", "Club", "--url", server.url)
         assert httpx.get(f"{server.url}/api/tournaments/{tid}/console", headers=auth).status_code == 403

@@ -1,7 +1,7 @@
 """Live tournaments through the API, on both stores: every ending reaches the standings by itself (a flag
 fall the arbiter observes, the default time, an annulment then an entered result), rounds whose clocks
 start when the arbiter starts them, the players' own links, the limits, a SIGKILL of the server and a
-database outage (issue 29 items 1-4, issue 30 points 5-6)."""
+database outage."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def until(fn: Callable[[], Any], what: str, timeout: float = 20.0) -> Any:
         time.sleep(0.05)
 
 
-#: The old start, asked for explicitly (the clocks run from pairing): these tests play at once.
+#: An immediate start, asked for explicitly (the clocks run from pairing): these tests play at once.
 NOW = {"start": "now"}
 
 
@@ -63,8 +63,8 @@ def board_result(c: Any, tid: str, rnd: int, table: int) -> Any:
 
 
 def test_a_flag_fall_reaches_the_standings_and_the_next_round_pairs(make_client: Callable[[], Any]) -> None:
-    """The issue's report: a game lost on time (the arbiter present observes it, no event is written)
-    used to leave the board's result null and refuse the next round (409)."""
+    """A game lost on time (the arbiter present observes it, no event is written) gives its board a result,
+    so the next round is paired (a board left without one would refuse it: 409)."""
     c = make_client()
     tid, tok = create(c)
     r = c.post(f"/api/tournaments/{tid}/rounds", json=NOW, headers=bearer(tok))
@@ -126,8 +126,8 @@ def test_a_held_round_starts_when_the_arbiter_starts_it_and_the_default_time_for
 
 def test_a_round_paired_without_asking_starts_fairly_and_the_old_start_only_when_asked(
         make_client: Callable[[], Any]) -> None:
-    """Issue 29: POST .../rounds defaults to a fair start like #27's API games: the clocks wait for the arbiter's
-    start (or a scheduled one), not the pairing; {"start": "now"} is the old start."""
+    """POST .../rounds defaults to a fair start like the API's games: the clocks wait for the arbiter's
+    start (or a scheduled one), not the pairing; {"start": "now"} starts them at pairing."""
     c = make_client()
     pair_round = c.get("/openapi.json").json()["components"]["schemas"]["PairRound"]["properties"]
     assert pair_round["start"]["default"] == "held" and "only when asked for" in pair_round["start"]["description"]
@@ -159,7 +159,7 @@ def test_a_round_paired_without_asking_starts_fairly_and_the_old_start_only_when
     assert not state["held"] and not state["started"] and sorted(state["absent"]) == ["black", "white"]
     until(lambda: c.get(f"/api/games/{gid}").json()["started"], "the scheduled start")
     finish(2, r.json()["boards"])
-    # The old start, asked for: the clocks run from pairing, nobody waited for.
+    # An immediate start, asked for: the clocks run from pairing, nobody waited for.
     r = c.post(f"/api/tournaments/{tid}/rounds", json=NOW, headers=bearer(tok))
     assert r.status_code == 201 and not r.json()["held"], r.text
     state = c.get(f"/api/games/{r.json()['boards'][0]['game_id']}").json()
@@ -385,9 +385,9 @@ def test_a_requested_bye_is_granted_at_the_next_pairing_and_errors_are_named(mak
 
 def test_a_round_paired_while_another_process_changed_the_event_is_refused_and_keeps_its_change(
         make_client: Callable[[], Any], db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 29: the event is saved whole, but never over a change it has not seen. Another process (here a
+    """The event is saved whole, but never over a change it has not seen. Another process (here a
     store of its own on the same database) grants a bye while round 1 is being paired: the pairing is refused
-    (409), none of its games is written (issue 36: the round and its games are one transaction), the other's
+    (409), none of its games is written (the round and its games are one transaction), the other's
     change stays, and pairing again makes the round."""
     import chesslaws.tournament.rounds as live_module
     from chesslaws.tournament.store import TournamentStore
@@ -407,7 +407,7 @@ def test_a_round_paired_while_another_process_changed_the_event_is_refused_and_k
     t = c.get(f"/api/tournaments/{tid}").json()
     assert t["rounds"] == []
     games = c.get("/api/games").json()
-    assert games == []  # the refused round wrote no game (issue 36: before, its games were made, then annulled)
+    assert games == []  # the refused round wrote no game (the round and its games commit together)
     monkeypatch.setattr(live_module, "pair_next_round", real)
     assert c.post(f"/api/tournaments/{tid}/rounds", headers=bearer(tok)).status_code == 201
     with TournamentStore(db_url) as store:

@@ -1,4 +1,4 @@
-"""Issue 29's definition of done, in Chromium: a 6-player Swiss of 3 rounds run only from the pages (the event
+"""In Chromium: a 6-player Swiss of 3 rounds run only from the pages (the event
 created from the tournaments page, the players' own pages, pairing and starting each round in the round
 console, every player opening their game from their page, moves on the boards, a game lost on time with the
 arbiter present, a no-show forfeited by the default time, a withdrawal and the byes it brings), whose final

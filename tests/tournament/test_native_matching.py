@@ -190,7 +190,7 @@ def test_caissify_pairs_every_round_as_with_networkx(n: int, rounds: int, seed: 
 
 def test_caissify_really_pairs_with_the_rust_matching(monkeypatch: pytest.MonkeyPatch) -> None:
     """The lent networkx reaches caissify's engine (it imports networkx inside its functions): were that to
-    change, caissify would pair with networkx again, as fast as before the Rust core. Counted here."""
+    change, caissify would pair with networkx again, at the speed of pure Python. Counted here."""
     from chesslaws.tournament import matching
 
     calls: list[int] = []

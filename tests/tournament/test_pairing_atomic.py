@@ -1,4 +1,4 @@
-"""A round is paired in one transaction (issue 36): the round, its games, their seats' tokens and the players'
+"""A round is paired in one transaction: the round, its games, their seats' tokens and the players'
 keys are committed together, or nothing is. Two processes pairing the same round at the same instant: one
 wins (201, every link it hands out works), the other is refused cleanly (409, nothing written, no player's
 token replaced). A server killed while it writes a large round, or a database stopped then, leaves no game
@@ -139,11 +139,11 @@ def pair_at_once(clients: list[httpx.Client], tid: str, tok: str) -> list[httpx.
 
 def test_two_processes_pairing_one_round_at_once_one_wins_and_the_other_writes_nothing(
         pg_url: str, servers: Callable[..., Serve]) -> None:
-    """The issue's race, on two real processes of one PostgreSQL database (three trials, 8 players each): the
-    loser used to answer 500 (UniqueViolation on tournament_player_keys) or to overwrite the players' tokens,
-    so that the winner's links were refused. Now exactly one 201 and one 409 ("paired meanwhile", or "not
-    finished" when the loser read the event after the winner's commit), every link of the 201 opens its seat
-    and every player's page, and the event has one round whose games are the 201's."""
+    """A race of two real processes of one PostgreSQL database (three trials, 8 players each) pairing one
+    round: the loser must neither answer 500 (UniqueViolation on tournament_player_keys) nor overwrite the
+    players' tokens, which would refuse the winner's links. Exactly one 201 and one 409 ("paired
+    meanwhile", or "not finished" when the loser read the event after the winner's commit), every link of the
+    201 opens its seat and every player's page, and the event has one round whose games are the 201's."""
     # The hook holds each pairing's transaction open a moment halfway through its games: the two overlap.
     a, b = servers(pg_url, pause=0.3), servers(pg_url, pause=0.3)
     with httpx.Client(base_url=a.url, timeout=30) as ca, httpx.Client(base_url=b.url, timeout=30) as cb:
@@ -184,9 +184,9 @@ def test_two_requests_pairing_one_round_at_once_on_one_process_one_wins(
 def test_a_server_killed_while_it_writes_a_round_leaves_no_game_without_its_round(
         backend: str, tmp_path: Path, request: Any, servers: Callable[..., Serve]) -> None:
     """SIGKILL while a 60-board round is being written (the test hook holds the transaction open halfway
-    through its games; the unfixed server wrote one game at a time, each committed: it is killed once the
-    first is there). After a restart: no game at all (the issue found 106 or 527 orphan games 'ongoing'),
-    no round; pairing again makes the whole round, every link working."""
+    through its games: it is killed once the first is there; games committed one at a time would be left
+    behind, 'ongoing', without their round). After a restart: no game at all, no round; pairing again
+    makes the whole round, every link working."""
     db = str(tmp_path / "g.sqlite3") if backend == "sqlite" else request.getfixturevalue("pg_url")
     s = servers(db, pause=60)
     c = httpx.Client(base_url=s.url, timeout=120)
@@ -275,8 +275,9 @@ def test_games_an_older_pairing_left_without_their_round_are_annulled_at_start(
 
 def test_a_postgresql_outage_while_a_round_is_written_leaves_no_game_without_its_round(
         pg_cluster: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The database stops halfway through a 20-board round's games (the issue's outage left 7 orphans): the
-    pairing answers 503 and nothing of the round is stored; once the database is back the round pairs whole."""
+    """The database stops halfway through a 20-board round's games (games committed one at a time would be
+    left orphans): the pairing answers 503 and nothing of the round is stored; once the database is back the
+    round pairs whole."""
     from fastapi.testclient import TestClient
 
     import chesslaws.tournament.store as store_module
@@ -309,9 +310,9 @@ def test_a_players_token_given_meanwhile_by_another_process_is_never_replaced(
         make_client: Callable[[], Any], db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The players' own tokens are made by the first request that needs them (a pairing, the console). A
     pairing that read the keys before another process stored them (here: the other's rows are written with a
-    store of its own, and this pairing's read answers none) used to make new ones and write them over
-    (DELETE then INSERT), so that the pages the other handed out were refused (403), or to fail on the key
-    (UniqueViolation, 500). Now the other's tokens stay, and the pairing hands out those very ones."""
+    store of its own, and this pairing's read answers none) must not make new ones and write them over
+    (DELETE then INSERT), which would refuse the pages the other handed out (403), nor fail on the key
+    (UniqueViolation, 500): the other's tokens stay, and the pairing hands out those very ones."""
     import secrets
 
     from chesslaws.server.store import hash_token

@@ -1,4 +1,4 @@
-"""Issue 36: whatever changes a tournament game's result after its end reaches the standings, through the
+"""Whatever changes a tournament game's result after its end reaches the standings, through the
 one function of the game's final state (tournament.live.board_of_game): the scoresheets both players sign
 with another result (2023 8.7: it stands, even if incorrect), an annulment (the board has no result until
 the arbiter enters one, and keeps the one he enters). Through the API, on both stores."""

@@ -227,7 +227,7 @@ def _paired_round_robin(store: TournamentStore) -> Tournament:
 
 
 def test_a_save_over_a_version_changed_meanwhile_is_refused_and_update_keeps_both(db: str) -> None:
-    """Issue 29: two processes (two stores, two connections) read the same event; each enters a board's result.
+    """Two processes (two stores, two connections) read the same event; each enters a board's result.
     The second whole-event save would have put back the first one's board without its result: it is refused,
     and update() makes the change again on what the first saved."""
     from chesslaws.tournament.model import StaleTournament

@@ -1,4 +1,4 @@
-"""Issue 29, the command line: a TRF file's standings by its system's tie-breaks, ``berger`` naming the bye and
+"""The command line: a TRF file's standings by its system's tie-breaks, ``berger`` naming the bye and
 the rounds, new events with the Baku acceleration (C.04.5.1) paired as bbpPairings pairs them, and imports that
 keep the event's colours."""
 
@@ -210,7 +210,7 @@ def _swiss_after(rounds: int, n: int = 9, *, finish_last: bool = True) -> Tourna
 
 @pytest.mark.parametrize("finished", [True, False])
 def test_the_next_rounds_requested_byes_are_exported_and_read_back(finished: bool) -> None:
-    """Issue 29: the export writes the next round's requested byes as JaVaFo-style files do (``0000 - H``,
+    """The export writes the next round's requested byes as JaVaFo-style files do (``0000 - H``,
     ``0000 - F``, ``0000 - Z`` in the column of the round not paired yet); read back, they are the same
     requests, the round not counted as played (also while the last round is still being played)."""
     from chesslaws.tournament import read_trf
@@ -228,7 +228,7 @@ def test_the_next_rounds_requested_byes_are_exported_and_read_back(finished: boo
 
 
 def test_xxc_rank_reads_the_players_ranking_from_the_order_of_their_lines() -> None:
-    """Issue 29: ``XXC rank`` (JaVaFo's TRF(x); bbpPairings reads it so): the numbers in the file are ids, the
+    """``XXC rank`` (JaVaFo's TRF(x); bbpPairings reads it so): the numbers in the file are ids, the
     ranking is the order of the 001 lines. A file whose ids were shuffled, its lines kept in ranking order,
     reads back as the event itself."""
     from chesslaws.tournament import read_trf

@@ -1,5 +1,5 @@
 """tournament import (and add --from-trf) refuse the numbers the API refuses, naming the file's line and
-field (issue 36); the rule is chesslaws.tournament.limits'."""
+field; the rule is chesslaws.tournament.limits'."""
 
 from __future__ import annotations
 

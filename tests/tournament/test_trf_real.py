@@ -1,4 +1,4 @@
-"""TRF lines that real events carry (issue 29): ``XXC white1/black1``, ``XXZ``, ``XXA``, ``XXS`` and a last
+"""TRF lines that real events carry: ``XXC white1/black1``, ``XXZ``, ``XXA``, ``XXS`` and a last
 column holding only the next round's absence marks, read, written and handed to the pairing engines.
 
 The real event is tests/data/trf_gros2010_xxa_r5absences.trf (see tests/data/README-trf.md for its source
@@ -132,8 +132,8 @@ def test_black_first_colours_are_read_and_written() -> None:
 @pytest.mark.parametrize("engine", ["bbp", "caissify"])
 def test_a_black_first_event_is_paired_with_its_own_colours(engine: str, tmp_path: Path) -> None:
     """The same event with every colour reversed and XXC black1: every engine pairs round 5 as on the original
-    file with the colours reversed (before, every board's colours came out reversed), and bbpPairings on the
-    mirrored file agrees."""
+    file with the colours reversed (XXC black1 misread shows as every board's colours reversed), and
+    bbpPairings on the mirrored file agrees."""
     if engine == "bbp" and BBP is None:
         pytest.skip(NO_BBP)
     path = tmp_path / "black1.trf"
@@ -214,8 +214,8 @@ def _unordered_event(engine: object, rounds: int = 6, n: int = 30, seed: int = 5
 @pytest.mark.skipif(not GACRUX, reason=NO_TEC)
 def test_caissify_pairs_by_pairing_numbers_as_tec_checks(tmp_path: Path) -> None:
     """caissify pairs an event whose pairing numbers are not in rating order by those numbers: FIDE TEC's
-    checker re-pairs all 6 rounds from our TRF and finds nothing to change (before, caissify numbered the
-    players by rating and the checker differed from round 1)."""
+    checker re-pairs all 6 rounds from our TRF and finds nothing to change (numbering the players by rating
+    instead, the pairings would differ from the checker's from round 1)."""
     from test_swiss_play import tec_check
 
     t = _unordered_event(CaissifyDutch())

@@ -202,7 +202,7 @@ def _two_hands(b: _Builder, t: int, mover: Color, san: str) -> None:
 
 def _penalise_when_seen(b: _Builder, t: int, mover: Color, rule: str, base: str) -> None:
     """2023 7.5.3-7.5.4, an act penalised as an illegal move: at once where the arbiter sees everything
-    (or none is present: as before); with one who watches the board now and then (``"arbiter":
+    (or none is present); with one who watches the board now and then (``"arbiter":
     "occasional"``) only when he observes it (``observe``) or the opponent claims it (``claim_win``)
     before his own next move. Where A.5.2 applies (rapid and blitz, an arbiter for several games) the
     opponent's next move ends it: the act can no longer be acted on. Elsewhere (standard play, or

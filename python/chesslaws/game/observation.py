@@ -4,7 +4,7 @@ With ``"arbiter": "occasional"`` in ``start`` the arbiter is present in the
 venue (claims go to him, the clocks may be stopped to call him) but sees a
 flag fall or an illegal move only when an ``observe`` event says he saw it, at
 that event's instant. What he may then do depends on the edition and on the
-kind of play; an arbiter ``"present"`` sees everything at once, as before.
+kind of play; an arbiter ``"present"`` sees everything at once.
 
 Articles, by edition:
 

@@ -1,10 +1,10 @@
-"""What a player may put in a game's log (issues 30 and 36): every event type a player may send counts
+"""What a player may put in a game's log: every event type a player may send counts
 against a limit, before and after the game's end, except the few that make the game go on or end it.
 
 The limited kinds are the complement of :data:`MOVING` among the kinds a player may send (read from the
-events' schemas), so that a kind added later is limited without anybody remembering to list it. Issue 36
-found four kinds (``request_explanation``, ``request_scoresheet``, ``displace``, ``scoresheet``) that a
-list of limited kinds had forgotten: one player filled the 3,000-event log with them alone.
+events' schemas), so that a kind added later is limited without anybody remembering to list it. A
+kind missing from a hand-written list (``request_explanation``, ``request_scoresheet``, ``displace``,
+``scoresheet``, say) would let one player fill the 3,000-event log with it alone.
 
 The budget of one side in one game, counted from the log (a restart or another process counts the same):
 

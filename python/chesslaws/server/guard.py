@@ -182,7 +182,7 @@ class Limits:
     tournaments_per_address: str | None = "10/minute;50/hour"
     rounds_per_address: str | None = "30/minute;300/hour"
     round_games_per_address: str | None = "2000/minute;5000/hour"
-    #: After the end (issue 36), per side and game: signatures of the scoresheets (the first and its
+    #: After the end, per side and game: signatures of the scoresheets (the first and its
     #: replacements, 2023 8.7), and requests for an explanation with appeals (2023 11.9, 11.10) in all.
     #: 0 turns a limit off. See :mod:`chesslaws.server.budget`.
     signatures_per_game: int = 3

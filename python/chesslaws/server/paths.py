@@ -1,4 +1,4 @@
-"""Path parameters checked before anything else reads them (issue 36).
+"""Path parameters checked before anything else reads them.
 
 Every id and number in a path (a game's id, a tournament's id, a round, a start number, a table) is
 checked for its shape here, in an ASGI middleware in front of every route: a NUL (which PostgreSQL

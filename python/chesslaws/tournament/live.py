@@ -321,7 +321,7 @@ class LiveTournaments:
         event loop (:class:`reads.EventReads`)."""
         check_tid(tid)
         version = await self.db(lambda: stored_version(self.store, tid))
-        if version is None:  # a name rather than an id, or no such event: read as before (404 if none)
+        if version is None:  # a name rather than an id, or no such event: made afresh, never kept (404 if none)
             return (await self._make(tid, kind))[1]
         return await self.reads.read(tid, kind, version)
 

@@ -938,7 +938,7 @@ function renderJoin() {
       const name = document.createElement("input"); name.id = "join-name"; name.placeholder = T("your name");
       name.setAttribute("aria-label", T("your name"));
       const btn = document.createElement("button"); btn.className = "primary"; btn.id = "btn-join"; btn.textContent = T("Take the seat");
-      // Issue 36: the creator who holds the arbiter's link may be the opponent: said before the player sits down,
+      // The creator who holds the arbiter's link may be the opponent: said before the player sits down,
       // and the join says that he was told.
       const arbiterPlays = !!S.arbiter_is_a_player;
       btn.addEventListener("click", async () => {

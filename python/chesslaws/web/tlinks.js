@@ -25,7 +25,7 @@ const TL = (function () {
   async function copy(text, input) {
     try {
       await navigator.clipboard.writeText(text);
-    } catch (err) { // not a secure context: select and copy the old way
+    } catch (err) { // not a secure context: select and copy with execCommand
       if (input) { input.focus(); input.select(); }
       try { document.execCommand("copy"); } catch (e) { toast(tr("Select the link and copy it.")); return; }
     }
