@@ -133,7 +133,7 @@ _ARTICLES_1989 = {
     "first_flag": "12.8",
     "record_first": "11.1",
     "set_clocks_limit": "12.4",
-    # Issue 25: an arbiter who observes some things; the next control; requests; the result.
+    # An arbiter who observes some things; the next control; requests; the result.
     "observed_flag": "12.2",
     "observed_illegal": "8.1",
     "next_period": "11.9",
@@ -216,7 +216,7 @@ _ARTICLES_1997 = {
     "release": "4.7",
     "release_castling": "4.7",
     "displaced": "7.3",
-    # Issue 25: an arbiter who observes some things; the next period; requests; the result.
+    # An arbiter who observes some things; the next period; requests; the result.
     "observed_flag": "6.8",
     "observed_flag_rapid": "B.6",
     "observed_illegal": "7.4",
@@ -328,7 +328,7 @@ _ARTICLES_2023 = {
     "scoresheet_exempt": "8.4",
     "scoresheet_required": "8.1.1",
     "signed_result": "8.7",
-    # Issue 25: an arbiter who observes some things; the next period; requests; the result; Appendix D.
+    # An arbiter who observes some things; the next period; requests; the result; Appendix D.
     "observed_flag": "6.8",
     "observed_flag_rapid": "A.5.5",
     "observed_illegal": "7.5.1",

@@ -255,7 +255,7 @@ class Config:
     assistants: frozenset[str] = frozenset()  # the players with an assistant at the board (2023 D.2.10-D.2.11)
     hearing_impaired: frozenset[str] = frozenset()  # 2023 D.2.11 (an assistant is then required)
     #: A live game's creator who holds a seat holds its arbiter's link too, asked for with a seat left open: the
-    #: player who takes that seat is told before he sits down (issue 36). The Laws' arbiter is never a player.
+    #: player who takes that seat is told before he sits down. The Laws' arbiter is never a player.
     arbiter_is_a_player: bool = False
 
     def initial_position(self) -> Position:

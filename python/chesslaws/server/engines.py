@@ -517,7 +517,7 @@ class EngineGame(BaseModel):
     edition: Literal["1989", "1997", "2023"] = "2023"
     when_ready: bool | None = Field(None, description=(
         "the clocks start when the person has opened the game (its WebSocket with the token): the default "
-        "(left out, true); false asks for the old behaviour: the clocks start at creation"))
+        "(left out, true); false starts the clocks at creation"))
 
 
 def parse_engines(values: Sequence[str]) -> list[EngineSpec]:

@@ -470,7 +470,7 @@ def arbiter(tournament_key: str, url: str, db: str) -> None:
     (now or at a set time), never at pairing: a player who has not opened his
     game by then is absent, and the default time decides (Article 6.7). Over
     the API (POST /api/tournaments/ID/rounds) this fair start is the default;
-    {"start": "now"} asks for the old one. The token replaces any earlier one: games created
+    {"start": "now"} starts the clocks at pairing. The token replaces any earlier one: games created
     with the earlier token keep their own arbiter links (printed then), the
     console offers them only to the token that created them.
 

@@ -1,4 +1,4 @@
-"""Anonymous reads of an event on the live server, made once per version of it (issue 36).
+"""Anonymous reads of an event on the live server, made once per version of it.
 
 ``GET /api/tournaments/ID`` and ``.../trf`` answer the rounds, the standings and the crosstable (or the
 TRF): for an event of 1,000 players and 11 rounds that is a third of a second of pure Python, for 3,000
