@@ -23,7 +23,7 @@ import pytest
 from conftest import free_port, wait_port
 from test_live_api import bearer, token_of, until
 
-PAUSE_ENV = "CHESSLAWS_TEST_PAIRING_PAUSE"  # chesslaws.tournament.store.PAUSE_ENV (the fixed code's test hook)
+PAUSE_ENV = "CHESSLAWS_TEST_PAIRING_PAUSE"  # chesslaws.store.tournaments.PAUSE_ENV (the fixed code's test hook)
 
 
 def create(c: httpx.Client, n: int, name: str = "Open") -> tuple[str, str]:
@@ -227,9 +227,9 @@ def test_games_an_older_pairing_left_without_their_round_are_annulled_at_start(
 
     from chesslaws.server import create_app
     from chesslaws.server.guard import UNLIMITED
-    from chesslaws.server.store import GameRecord, hash_token, open_store
+    from chesslaws.store.games import GameRecord, hash_token, open_store
     from chesslaws.tournament.model import Regulations, Tournament
-    from chesslaws.tournament.store import TournamentStore
+    from chesslaws.store.tournaments import TournamentStore
 
     games = open_store(db_url)
     ts = TournamentStore(db_url, games)
@@ -252,8 +252,8 @@ def test_games_an_older_pairing_left_without_their_round_are_annulled_at_start(
                 "absent": ["white", "black"]}
 
     write("orphanKeyed", round_start("P1", "P4"), held)
-    ts._run(lambda cur: cur.execute(ts._sql("INSERT INTO tournament_game_keys (game_id, tournament_id, sealed) "
-                                            "VALUES (?, ?, ?)"), ("orphanKeyed", t.id, "00")))
+    ts.database.session().run(lambda tx: tx.execute("INSERT INTO tournament_game_keys (game_id, tournament_id, "
+                                                    "sealed) VALUES (?, ?, ?)", ("orphanKeyed", t.id, "00")))
     write("orphanBare", round_start("P2", "P3"), held)
     write("casualGame", {"type": "start", "t": 0, "time_control": "300+0", "white": "P1", "black": "P2"}, None)
     write("otherEvent", round_start("P1", "P2", event="Another Open"), held)
@@ -279,7 +279,7 @@ def test_a_postgresql_outage_while_a_round_is_written_leaves_no_game_without_its
     pairing answers 503 and nothing of the round is stored; once the database is back the round pairs whole."""
     from fastapi.testclient import TestClient
 
-    import chesslaws.tournament.store as store_module
+    import chesslaws.store.tournaments as store_module
     from chesslaws.server import create_app
     from chesslaws.server.guard import UNLIMITED
 
@@ -314,18 +314,18 @@ def test_a_players_token_given_meanwhile_by_another_process_is_never_replaced(
     (UniqueViolation, 500). Now the other's tokens stay, and the pairing hands out those very ones."""
     import secrets
 
-    from chesslaws.server.store import hash_token
+    from chesslaws.store.games import hash_token
     from chesslaws.tournament.boards import seal
-    from chesslaws.tournament.store import TournamentStore
+    from chesslaws.store.tournaments import TournamentStore
 
     c = make_client()
     tid, tok = create(c, 4)
     theirs = {n: secrets.token_urlsafe(18) for n in range(1, 5)}
     with TournamentStore(db_url) as other:  # another process gives the players their tokens
         rows = [(tid, n, hash_token(x), seal(x, tok, f"{tid}:player:{n}")) for n, x in theirs.items()]
-        other._run(lambda cur: cur.executemany(other._sql(
+        other.database.session().run(lambda tx: tx.executemany(
             "INSERT INTO tournament_player_keys (tournament_id, start_number, token_hash, sealed) "
-            "VALUES (?, ?, ?, ?)"), rows))
+            "VALUES (?, ?, ?, ?)", rows))
     real = TournamentStore.player_keys
     stale = [True]
 

@@ -10,7 +10,7 @@ from typing import Sequence
 from chesslaws.engines import EngineSpec
 from chesslaws.server.app import create_app
 from chesslaws.server.guard import ConnectionLimits, Limits, connection_guard
-from chesslaws.server.store import PostgresStore, SQLiteStore, Store, open_store
+from chesslaws.store.games import PostgresStore, SQLiteStore, Store, open_store
 
 
 def run(host: str = "127.0.0.1", port: int = 8000, db: str | Store = "./chesslaws.sqlite3", *,

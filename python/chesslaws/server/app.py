@@ -48,7 +48,8 @@ from chesslaws.server.rematch import install as install_rematch
 from chesslaws.server.guard import SECURITY_HEADERS, Limits, Refused, SocketLimit, VisibleName, strict_json
 from chesslaws.server.paths import PathCheck
 from chesslaws.server.hub import MAX_BODY, ApiError, Hub, LiveGame, Subscriber, public_event
-from chesslaws.server.store import Store, dumps, open_store
+from chesslaws.store.games import Store, open_store
+from chesslaws.store.rows import dumps
 
 log = logging.getLogger("chesslaws.server")
 

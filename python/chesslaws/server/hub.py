@@ -19,7 +19,6 @@ import json
 import logging
 import re
 import secrets
-import sqlite3
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -41,8 +40,10 @@ from chesslaws.server import budget, lapse
 from chesslaws.server.guard import Limits, RateLimiter, Refused
 from chesslaws.server.messages import for_people
 from chesslaws.server.newgame import NewGame, make_game
-from chesslaws.server.store import (GameRecord, Seat, SeatTaken, Store, StoreError, UnreadableRow, dumps,
-                                    hash_token)
+from chesslaws.store.db import StoreError, is_outage
+from chesslaws.store.db import describe_error as _reason
+from chesslaws.store.games import GameRecord, Seat, SeatTaken, Store, hash_token
+from chesslaws.store.rows import UnreadableRow, dumps
 
 log = logging.getLogger("chesslaws.server")
 
@@ -174,27 +175,6 @@ def _check_id(game_id: str, what: str = "") -> None:
     if not _GAME_ID.fullmatch(game_id):
         shown = game_id[:40].encode("unicode_escape").decode("ascii")
         raise ApiError(404, f"{what}no game {shown!r}")
-
-
-def is_outage(err: BaseException) -> bool:
-    """Whether a store error means the database cannot be reached (connection, disk, lock, pool),
-    rather than a fault of the one request."""
-    if isinstance(err, (OSError, TimeoutError)):
-        return True
-    if isinstance(err, sqlite3.OperationalError):  # also raised for SQL errors, which are no outage
-        text = str(err).lower()
-        return any(w in text for w in ("locked", "disk", "i/o", "unable to open", "readonly", "full", "busy"))
-    try:
-        import psycopg
-        from psycopg_pool import PoolTimeout
-    except ImportError:  # pragma: no cover - psycopg is a dependency
-        return False
-    return isinstance(err, (psycopg.OperationalError, psycopg.InterfaceError, PoolTimeout))
-
-
-def _reason(err: BaseException) -> str:
-    text = str(err) if isinstance(err, ChessLawsError) else f"{type(err).__name__}: {err}"
-    return text[:300]
 
 
 @dataclass(eq=False)

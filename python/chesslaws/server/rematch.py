@@ -20,7 +20,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from chesslaws.server.engines import EVENT, EnginePlayers, Strength
 from chesslaws.server.hub import ApiError, Hub, LiveGame
-from chesslaws.server.store import dumps
+from chesslaws.store.rows import dumps
 
 if TYPE_CHECKING:
     from fastapi import FastAPI

@@ -68,7 +68,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from chesslaws.errors import WrongState
 from chesslaws.server.guard import VisibleName
 from chesslaws.server.newgame import NewGame
-from chesslaws.server.store import hash_token
+from chesslaws.store.db import is_outage
+from chesslaws.store.games import hash_token
+from chesslaws.store.tournaments import RoundPairedMeanwhile, TournamentStore
 from chesslaws.tournament.boards import (ANNULLED, BoardOutcome, board_of_game, game_console, retired_console, seal,
                                          unseal, with_board_outcome)
 from chesslaws.tournament.model import Regulations, Scoring, StaleTournament, Tournament, TournamentError
@@ -76,7 +78,6 @@ from chesslaws.tournament import limits
 from chesslaws.tournament.pairing import pair_next_round
 from chesslaws.tournament.reads import EventReads, Made, render, stored_version
 from chesslaws.tournament.roundgames import adopt, annul_orphans, make_game
-from chesslaws.tournament.store import RoundPairedMeanwhile, TournamentStore
 from chesslaws.tournament.tiebreaks import crosstable, standings
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -158,7 +159,7 @@ _TOURNAMENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 def install(app: FastAPI, hub: Any, db_url: str) -> None:
     """Adds the tournament routes and pages to the server's app (``hub``: its games; ``db_url``: its
     database; on PostgreSQL the games' connection pool is shared)."""
-    from chesslaws.server.hub import RETRY_AFTER_OUTAGE, ApiError, is_outage
+    from chesslaws.server.hub import RETRY_AFTER_OUTAGE, ApiError
 
     def _check_tid(tid: str, what: str = "") -> None:
         """Tournament ids are short hex tokens: anything else (a NUL, which PostgreSQL refuses in text, or

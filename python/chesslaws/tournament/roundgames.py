@@ -4,7 +4,7 @@
 a round paired that way by two processes at once, or cut short by a kill or an outage, left games without
 their round (issue 36). Here a round's games are made first without writing anything (:func:`make_game`, the
 same start, seats and start rule as ``Hub.create`` gives a round's online game), then written together with
-the round (:meth:`TournamentStore.pair_round <chesslaws.tournament.store.TournamentStore.pair_round>`), and
+the round (:meth:`TournamentStore.pair_round <chesslaws.store.tournaments.TournamentStore.pair_round>`), and
 only once that is committed put in the hub's memory and scheduled (:func:`adopt`): a pairing that loses, or
 fails, leaves nothing anywhere.
 """
