@@ -245,7 +245,7 @@ def big_event(players: int, rounds: int) -> Any:
 
 
 def attack_reads(args: argparse.Namespace, tmp: str) -> Row:
-    from chesslaws.tournament.store import TournamentStore
+    from chesslaws.store.tournaments import TournamentStore
 
     db = os.path.join(tmp, "big.sqlite3")
     with TournamentStore(db) as store:

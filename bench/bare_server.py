@@ -26,7 +26,7 @@ from typing import Any
 import uvicorn
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
-from chesslaws.server.store import GameRecord, SQLiteStore
+from chesslaws.store.games import GameRecord, SQLiteStore
 
 
 def create(db: str) -> FastAPI:

@@ -78,7 +78,7 @@ def seed(db: str, games: int, live: int) -> list[str]:
     finally:
         stop(proc)
     from chesslaws.game import Game
-    from chesslaws.server.store import SQLiteStore
+    from chesslaws.store.games import SQLiteStore
 
     store = SQLiteStore(db)  # from here on the store is written directly
 

@@ -292,7 +292,7 @@ def traced_kib_per_game(lines: list[list[str]], plies: int) -> dict[str, Any]:
     from chesslaws.game import Game
     from chesslaws.server.guard import UNLIMITED
     from chesslaws.server.hub import Hub
-    from chesslaws.server.store import open_store
+    from chesslaws.store.games import open_store
 
     logs = [game_log(line[:plies]) for line in lines]
     texts = ["\n".join(json.dumps(e) for e in events) for events in logs]

@@ -48,7 +48,7 @@ def load_live(hub: Any, gid: str, events: list[dict[str, Any]]) -> Any:
     demand, with what a live game keeps: a viewer asking for moves by difference, sent the whole state
     as on connecting, and the state as GET /api/games/{id} shows it. Returns the hub's LiveGame."""
     from chesslaws.server.hub import Subscriber
-    from chesslaws.server.store import GameRecord
+    from chesslaws.store.games import GameRecord
 
     rec = GameRecord(gid, time.time() - 10_000, "online", {"white": "W", "black": "B"},
                      {"white": None, "black": None, "arbiter": None}, events)

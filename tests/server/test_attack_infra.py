@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from chesslaws.server.store import SQLiteStore, StoreLocked, open_store
+from chesslaws.store.db import StoreLocked
+from chesslaws.store.games import SQLiteStore, open_store
 
 
 @pytest.mark.parametrize("link", ["symlink", "hardlink"])
@@ -46,23 +47,23 @@ def test_line_and_paragraph_separators_in_names_are_refused(client: Any, name: s
 def _sql(db_url: str, sql: str, params: tuple[Any, ...] = ()) -> None:
     store = open_store(db_url)
     try:
-        store._q(sql, params)
+        store.database.session().query(sql, params)
     finally:
         store.close()
 
 
 _DEEP = "[" * 200_000 + "]" * 200_000
 _HUGE = '{"type":"set_clocks","t":1,"by":"arbiter","white_ms":' + "7" * 5000 + ',"black_ms":1}'
-_EVENT = "INSERT INTO events VALUES ({p}, 1, {p})"
+_EVENT = "INSERT INTO events VALUES (?, 1, ?)"
 # (kind, SQL on the bad game (SQLite, PostgreSQL), its value, words of the 409, whether the arbiter may annul it)
 BAD_ROWS: list[tuple[str, tuple[str, str], str | None, str, bool]] = [
     ("body not JSON", (_EVENT,) * 2, "{not json", "is not JSON", True),
     ("5,000 digits", (_EVENT,) * 2, _HUGE, "more than 4300 digits", True),
     ("200,000 deep", (_EVENT,) * 2, _DEEP, "nests deeper", True),
     ("body not an object", (_EVENT,) * 2, "[1, 2]", "not a JSON object", True),
-    ("created_at not a time", ("UPDATE games SET created_at = 'yesterday' WHERE id = {p}",
-                               "UPDATE games SET created_at = 'NaN' WHERE id = {p}"), None, "is not a time", False),
-    ("rule not an object", ("INSERT INTO game_starts VALUES ({p}, {p})",) * 2, '["waiting"]',
+    ("created_at not a time", ("UPDATE games SET created_at = 'yesterday' WHERE id = ?",
+                               "UPDATE games SET created_at = 'NaN' WHERE id = ?"), None, "is not a time", False),
+    ("rule not an object", ("INSERT INTO game_starts VALUES (?, ?)",) * 2, '["waiting"]',
      "start rule (game_starts.rule) is not a JSON object", True),
 ]
 
@@ -116,7 +117,7 @@ def test_a_broken_final_state_is_read_from_the_log_and_the_lobby_answers(make_cl
     first.__exit__(None, None, None)
     # Retired with a final state that is not JSON, and one that is JSON but not a view and a summary.
     for final in ("{broken", "[1]"):
-        _sql(db_url, "UPDATE games SET status = 'finished', final = {p} WHERE id = {p}", (final, g["id"]))
+        _sql(db_url, "UPDATE games SET status = 'finished', final = ? WHERE id = ?", (final, g["id"]))
         second = make_client()
         lobby = second.get("/api/games")
         assert lobby.status_code == 200, lobby.text  # before: 503 "database unreachable"
@@ -279,7 +280,7 @@ def test_a_full_sqlite_disk_is_an_outage_without_a_fault(tmp_path: Path, caplog:
     with TestClient(create_app(str(tmp_path / "full.sqlite3"), limits=UNLIMITED)) as client:
         g = client.post("/api/games", json={"white": "A", "black": "B", "when_ready": False,
                                             "edition": "1997"}).json()
-        db = client.app.state.hub.store._db
+        db = client.app.state.hub.store.database.connection
         pages = db.execute("PRAGMA page_count").fetchone()[0]
         db.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full from now on
         dance = ["g1f3", "g8f6", "f3g1", "f6g8"]

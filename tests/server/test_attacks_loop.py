@@ -16,7 +16,8 @@ import httpx
 import pytest
 from conftest import ThreadServer, needs_chromium
 
-from chesslaws.server.store import StoreLocked, open_store
+from chesslaws.store.db import StoreLocked
+from chesslaws.store.games import open_store
 
 
 def _run_async(coro: Any) -> None:
@@ -328,7 +329,7 @@ def test_reads_of_an_event_are_made_once_per_version_off_the_loop(db_url: str,
     import chesslaws.tournament.live as live
     from chesslaws.webapp import create_app
     from chesslaws.server.guard import UNLIMITED
-    from chesslaws.tournament.store import TournamentStore
+    from chesslaws.store.tournaments import TournamentStore
 
     with TournamentStore(db_url) as other:
         tid = other.save(_played_event(24, 3)).id
@@ -393,8 +394,8 @@ def test_a_players_own_view_makes_the_standings_off_the_loop(tmp_path: Path, mon
     import chesslaws.tournament.live as live
     from chesslaws.webapp import create_app
     from chesslaws.server.guard import UNLIMITED
-    from chesslaws.server.store import hash_token
-    from chesslaws.tournament.store import TournamentStore
+    from chesslaws.store.games import hash_token
+    from chesslaws.store.tournaments import TournamentStore
 
     db = str(tmp_path / "g.sqlite3")
     with TournamentStore(db) as store:

@@ -29,7 +29,7 @@ def test_messages_are_compact_json_whatever_they_hold() -> None:
     import json
 
     from chesslaws.server.views import STATE_HEAD, state_text, with_state
-    from chesslaws.server.store import dumps
+    from chesslaws.store.rows import dumps
 
     for state in ({"ply": 3, "name": "Ä"}, {"ply": 10**30}):
         msg = dumps({"kind": "state", "state": state})

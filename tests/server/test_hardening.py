@@ -112,7 +112,7 @@ def test_bad_messages_over_the_websocket_get_error_frames_and_the_socket_stays_o
 
 def test_a_poisoned_row_sets_the_game_aside_and_the_server_starts(make_client: Callable[[], Any],
                                                                   db_url: str) -> None:
-    from chesslaws.server.store import open_store
+    from chesslaws.store.games import open_store
 
     first = make_client()
     bad = create(first, time_control="600")

@@ -12,7 +12,7 @@ import pytest
 from chesslaws.server import outages
 from chesslaws.server.guard import UNLIMITED
 from chesslaws.server.hub import Hub
-from chesslaws.server.store import open_store
+from chesslaws.store.games import open_store
 
 
 def test_an_early_player_arrives_even_when_the_opponent_arrives_first(tmp_path: Path) -> None:

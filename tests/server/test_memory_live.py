@@ -21,7 +21,7 @@ from test_memory import random_log  # noqa: E402
 
 from chesslaws.server.guard import UNLIMITED  # noqa: E402
 from chesslaws.server.hub import Hub, LiveGame  # noqa: E402
-from chesslaws.server.store import open_store  # noqa: E402
+from chesslaws.store.games import open_store  # noqa: E402
 
 #: Bytes one live game of 200 plies (100 moves each) may hold in the server, viewed once; the aim is
 #: 32 KiB at most. Measured this way about 25.5 KiB (the Game 9.8; the rest is the view's caches, the

@@ -81,7 +81,7 @@ def test_a_restart_loads_only_the_games_that_are_not_over(make_client: Callable[
         _wait_retired(first, gid)
     first.__exit__(None, None, None)
 
-    from chesslaws.server.store import PostgresStore, SQLiteStore
+    from chesslaws.store.games import PostgresStore, SQLiteStore
 
     loaded: list[str] = []
     for cls in (SQLiteStore, PostgresStore):

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from chesslaws.server.hub import ApiError, Hub, Subscriber
-from chesslaws.server.store import SQLiteStore
+from chesslaws.store.games import SQLiteStore
 
 
 class HeldStore(SQLiteStore):

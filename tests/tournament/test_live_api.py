@@ -317,7 +317,7 @@ def test_a_flag_fall_reaches_the_standings_on_another_process_of_the_same_postgr
 def test_an_ending_is_written_into_the_event_with_nobody_reading_it(make_client: Callable[[], Any], db_url: str) -> None:
     """The hub tells the tournament of each change of its games: the result of a flag fall (no event) and
     of a resignation (an event) are in the stored event before anyone asks for it."""
-    from chesslaws.tournament.store import TournamentStore
+    from chesslaws.store.tournaments import TournamentStore
 
     c = make_client()
     tid, tok = create(c)
@@ -390,7 +390,7 @@ def test_a_round_paired_while_another_process_changed_the_event_is_refused_and_k
     (409), none of its games is written (the round and its games are one transaction), the other's
     change stays, and pairing again makes the round."""
     import chesslaws.tournament.rounds as live_module
-    from chesslaws.tournament.store import TournamentStore
+    from chesslaws.store.tournaments import TournamentStore
 
     c = make_client()
     tid, tok = create(c, n=4, system="round-robin", time_control="300+0")

@@ -23,7 +23,7 @@ import pytest
 from conftest import free_port, wait_port
 from test_live_api import bearer, token_of, until
 
-PAUSE_ENV = "CHESSLAWS_TEST_PAIRING_PAUSE"  # chesslaws.tournament.store.PAUSE_ENV (the fixed code's test hook)
+PAUSE_ENV = "CHESSLAWS_TEST_PAIRING_PAUSE"  # chesslaws.store.tournaments.PAUSE_ENV (the fixed code's test hook)
 
 
 def create(c: httpx.Client, n: int, name: str = "Open") -> tuple[str, str]:
@@ -227,9 +227,9 @@ def test_games_an_older_pairing_left_without_their_round_are_annulled_at_start(
 
     from chesslaws.webapp import create_app
     from chesslaws.server.guard import UNLIMITED
-    from chesslaws.server.store import GameRecord, hash_token, open_store
+    from chesslaws.store.games import GameRecord, hash_token, open_store
     from chesslaws.tournament.model import Regulations, Tournament
-    from chesslaws.tournament.store import TournamentStore
+    from chesslaws.store.tournaments import TournamentStore
 
     games = open_store(db_url)
     ts = TournamentStore(db_url, games)
@@ -280,7 +280,7 @@ def test_a_postgresql_outage_while_a_round_is_written_leaves_no_game_without_its
     round pairs whole."""
     from fastapi.testclient import TestClient
 
-    import chesslaws.tournament.store as store_module
+    import chesslaws.store.tournaments as store_module
     from chesslaws.webapp import create_app
     from chesslaws.server.guard import UNLIMITED
 
@@ -315,9 +315,9 @@ def test_a_players_token_given_meanwhile_by_another_process_is_never_replaced(
     (UniqueViolation, 500): the other's tokens stay, and the pairing hands out those very ones."""
     import secrets
 
-    from chesslaws.server.store import hash_token
+    from chesslaws.store.games import hash_token
     from chesslaws.tournament.boards import seal
-    from chesslaws.tournament.store import TournamentStore
+    from chesslaws.store.tournaments import TournamentStore
 
     c = make_client()
     tid, tok = create(c, 4)

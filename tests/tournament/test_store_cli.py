@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from chesslaws.cli import main
 from chesslaws.tournament import Regulations, Scoring, Tournament, pair_next_round, read_trf
 from chesslaws.tournament.pairing import find_bbp
-from chesslaws.tournament.store import TournamentStore
+from chesslaws.store.tournaments import TournamentStore
 from tgames import play
 
 

@@ -161,7 +161,7 @@ def test_create_and_import_keep_the_new_regulations(tmp_path: Path) -> None:
                                      "--tiebreak-rules", "2026", "--unrated-rating", "1400",
                                      "--initial-colour", "black", "--db", db])
     assert made.exit_code == 0, made.output
-    from chesslaws.tournament.store import TournamentStore
+    from chesslaws.store.tournaments import TournamentStore
 
     store = TournamentStore(db)
     reg = store.load(made.output.strip()).regulations

@@ -6,6 +6,6 @@ The web app that serves them is :mod:`chesslaws.webapp`.
 
 from __future__ import annotations
 
-from chesslaws.server.store import PostgresStore, SQLiteStore, Store, open_store
+from chesslaws.store.games import PostgresStore, SQLiteStore, Store, open_store
 
 __all__ = ["PostgresStore", "SQLiteStore", "Store", "open_store"]

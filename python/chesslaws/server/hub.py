@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-import sqlite3
 import time
 from typing import Any, Awaitable, Callable
 
@@ -41,7 +40,9 @@ from chesslaws.server.registry import Registry
 from chesslaws.server.rules import seen_at
 from chesslaws.server.scheduler import Clock, Scheduler
 from chesslaws.server.starts import Starts
-from chesslaws.server.store import Seat, SeatTaken, Store, StoreError, dumps, hash_token
+from chesslaws.store.db import StoreError, is_outage
+from chesslaws.store.games import Seat, SeatTaken, Store, hash_token
+from chesslaws.store.rows import dumps
 from chesslaws.server.storelink import StoreLink
 from chesslaws.server.views import Views, public_event
 
@@ -49,22 +50,6 @@ log = logging.getLogger("chesslaws.server")
 
 #: The largest request body or WebSocket message accepted, in bytes.
 MAX_BODY = 16 * 1024
-
-
-def is_outage(err: BaseException) -> bool:
-    """Whether a store error means the database cannot be reached (connection, disk, lock, pool),
-    rather than a fault of the one request."""
-    if isinstance(err, (OSError, TimeoutError)):
-        return True
-    if isinstance(err, sqlite3.OperationalError):  # also raised for SQL errors, which are no outage
-        text = str(err).lower()
-        return any(w in text for w in ("locked", "disk", "i/o", "unable to open", "readonly", "full", "busy"))
-    try:
-        import psycopg
-        from psycopg_pool import PoolTimeout
-    except ImportError:  # pragma: no cover - psycopg is a dependency
-        return False
-    return isinstance(err, (psycopg.OperationalError, psycopg.InterfaceError, PoolTimeout))
 
 
 class Hub:
@@ -578,4 +563,4 @@ class Hub:
 
 
 __all__ = ["ApiError", "Hub", "LiveGame", "MAX_BODY", "Outbox", "RETRY_AFTER_OUTAGE", "SetAside", "Subscriber",
-           "is_outage", "public_event", "replay_lenient", "seen_at"]
+           "public_event", "replay_lenient", "seen_at"]

@@ -19,7 +19,7 @@ from chesslaws.game import Game
 from chesslaws.game.draws import awaiting_arbiter
 from chesslaws.server.errors import ApiError
 from chesslaws.server.live import LiveGame
-from chesslaws.server.store import Seat
+from chesslaws.store.games import Seat
 
 log = logging.getLogger("chesslaws.server")
 

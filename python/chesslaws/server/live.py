@@ -12,7 +12,8 @@ from chesslaws.game import Game
 from chesslaws.position import Position
 from chesslaws.server.errors import reason
 from chesslaws.server.outbox import Subscriber
-from chesslaws.server.store import GameRecord, Seat, UnreadableRow, hash_token
+from chesslaws.store.games import GameRecord, Seat, hash_token
+from chesslaws.store.rows import UnreadableRow
 
 
 def seat_of_token(token_hashes: Mapping[str, str | None], token: str | None) -> Seat | None:

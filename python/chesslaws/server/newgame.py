@@ -15,7 +15,7 @@ from typing import Any
 
 from chesslaws.errors import InvalidInput
 from chesslaws.game import Game
-from chesslaws.server.store import GameRecord, hash_token
+from chesslaws.store.games import GameRecord, hash_token
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from chesslaws.server.registry import Registry
 from chesslaws.server.rules import ARBITER_BEAT, given_back_since, interruption, postponed_start, start_rule
 from chesslaws.server.scheduler import Scheduler
 from chesslaws.server.starts import Starts
-from chesslaws.server.store import StoreError
+from chesslaws.store.db import StoreError
 from chesslaws.server.storelink import StoreLink
 
 log = logging.getLogger("chesslaws.server")

@@ -16,7 +16,9 @@ from chesslaws.server.live import LiveGame, SetAside, replay_lenient
 from chesslaws.server.newgame import NewGame
 from chesslaws.server.rules import claim_left_going
 from chesslaws.server.scheduler import Scheduler
-from chesslaws.server.store import GameRecord, StoreError, UnreadableRow
+from chesslaws.store.db import StoreError
+from chesslaws.store.games import GameRecord
+from chesslaws.store.rows import UnreadableRow
 from chesslaws.server.storelink import StoreLink
 from chesslaws.server.views import Views
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from chesslaws.server.engines import EVENT, EnginePlayers, Strength
 from chesslaws.server.hub import ApiError, Hub, LiveGame
-from chesslaws.server.store import dumps
+from chesslaws.store.rows import dumps
 
 #: What a start line says about the game itself (kept in the rematch); names and the rest are set anew.
 _KEPT = ("edition", "time_control", "arbiter", "mode", "fen", "variant", "start_position", "quickplay_guidelines",

@@ -11,7 +11,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Awaitable, Callable, TypeVar
 
 from chesslaws.server.errors import unavailable
-from chesslaws.server.store import Store, StoreError
+from chesslaws.store.db import StoreError
+from chesslaws.store.games import Store
 
 log = logging.getLogger("chesslaws.server")
 

@@ -19,7 +19,7 @@ from chesslaws.position import STARTING_FEN, Position
 from chesslaws.server.controls import controls, quickplay_players
 from chesslaws.server.live import LiveGame
 from chesslaws.server.rules import abort_deadline_ms, aborted, seen_at, waiting_for
-from chesslaws.server.store import dumps
+from chesslaws.store.rows import dumps
 
 log = logging.getLogger("chesslaws.server")
 

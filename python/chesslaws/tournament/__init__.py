@@ -3,8 +3,8 @@
 Players, regulations, rounds and results (:mod:`.model`), pairings by the
 FIDE Berger tables and the Dutch system (:mod:`.pairing`), standings and
 tie-breaks by FIDE C.07 (:mod:`.tiebreaks`), TRF-16 (:mod:`.trf`), PGN of
-a round or the event (:mod:`.pgn`), storage (:mod:`.store`) and the
-``chesslaws tournament`` command (:mod:`.cli`).
+a round or the event (:mod:`.pgn`) and the ``chesslaws tournament`` command
+(:mod:`.cli`); they are stored by :mod:`chesslaws.store.tournaments`.
 """
 
 from chesslaws.tournament.model import (

@@ -25,7 +25,7 @@ def _die(message: str, code: int = 1) -> NoReturn:
 def _store(db: str, *, create: bool = True) -> Any:
     """The database; with ``create=False`` (every command but create and import) a SQLite file that does not
     exist is said so, and not created empty."""
-    from chesslaws.tournament.store import TournamentStore
+    from chesslaws.store.tournaments import TournamentStore
 
     if not create and not db.startswith(("postgresql://", "postgres://")) and db != ":memory:" \
             and not os.path.exists(db):
@@ -481,7 +481,7 @@ def arbiter(tournament_key: str, url: str, db: str) -> None:
     """
     import secrets
 
-    from chesslaws.server.store import hash_token
+    from chesslaws.store.games import hash_token
 
     store, t = _load(db, tournament_key)
     token = secrets.token_urlsafe(24)

@@ -34,13 +34,13 @@ from typing import Any, Callable, Mapping, Protocol, TypeVar
 from chesslaws.errors import WrongState
 from chesslaws.game import Game
 from chesslaws.refused import Refused
-from chesslaws.server.store import hash_token
+from chesslaws.store.games import hash_token
 from chesslaws.tournament.boards import (ANNULLED, BoardOutcome, board_of_game, retired_console, seal, unseal,
                                          with_board_outcome)
 from chesslaws.tournament.model import Regulations, Scoring, StaleTournament, Tournament, TournamentError
 from chesslaws.tournament.reads import EventReads, Made, render, stored_version
 from chesslaws.tournament.rounds import G, RoundGames, adopt, make_games, paired, save_round
-from chesslaws.tournament.store import RoundPairedMeanwhile, TournamentStore
+from chesslaws.store.tournaments import RoundPairedMeanwhile, TournamentStore
 from chesslaws.tournament.tiebreaks import crosstable, standings
 
 log = logging.getLogger("chesslaws.server")

@@ -23,12 +23,8 @@ Made = tuple[int, bytes, bool]
 
 def stored_version(store: Any, tid: str) -> int | None:
     """The event's stored version (None if no event has this id): one small query (call it on a thread)."""
-    def run(cur: Any) -> Any:
-        cur.execute(store._sql("SELECT version FROM tournaments WHERE id = ?"), (tid,))
-        return cur.fetchone()
-
-    row = store._run(run)
-    return None if row is None else int(row[0])
+    version: int | None = store.version(tid)
+    return version
 
 
 def render(t: Tournament, kind: str, view: Callable[[Tournament], dict[str, Any]]) -> Made:

@@ -18,7 +18,7 @@ from chesslaws.errors import ChessLawsError
 from chesslaws.tournament.boards import seal
 from chesslaws.tournament.model import Tournament, TournamentError
 from chesslaws.tournament.pairing import SwissEngine, pair_next_round
-from chesslaws.tournament.store import TournamentStore
+from chesslaws.store.tournaments import TournamentStore
 
 #: Games taken into play between two yields to the event loop (a 540-board round: 9 slices).
 SLICE = 64
@@ -114,7 +114,7 @@ def make_games(t: Tournament, maker: RoundGames[G], created_at: float, taken: se
 def save_round(store: TournamentStore, before: Tournament, made: RoundMade[Any]) -> Tournament:
     """The paired round written, on the condition that the event is still as it was read (``before``): else
     nothing is written and :class:`~chesslaws.tournament.model.StaleTournament` (or its
-    :class:`~chesslaws.tournament.store.RoundPairedMeanwhile`) says why. A round with games (the live server's)
+    :class:`~chesslaws.store.tournaments.RoundPairedMeanwhile`) says why. A round with games (the live server's)
     is written with them in one transaction; a round without (played at the boards: the ``pair`` command, on a
     database that may hold no games at all) is the event alone. Returns the event as stored."""
     if not made.live:

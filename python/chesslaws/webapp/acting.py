@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from chesslaws.server.hub import ApiError, Hub, LiveGame, Subscriber
-from chesslaws.server.store import Seat
+from chesslaws.store.games import Seat
 
 #: The refusal of an event sent without a seat.
 SPECTATOR = "a seat token is needed to act in a game (spectators only watch)"

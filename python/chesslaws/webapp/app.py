@@ -28,9 +28,9 @@ from chesslaws.server.guard import Limits, Refused, SocketLimit
 from chesslaws.server.hub import MAX_BODY, Hub
 from chesslaws.server.paths import PathCheck
 from chesslaws.server.rematch import Rematches
-from chesslaws.server.store import Store, open_store
+from chesslaws.store.games import Store, open_store
 from chesslaws.tournament.live import LiveTournaments
-from chesslaws.tournament.store import TournamentStore
+from chesslaws.store.tournaments import TournamentStore
 from chesslaws.webapp import games, pages, socket, texts, tournaments
 from chesslaws.webapp.engines import router as engine_routes
 from chesslaws.webapp.bodylimit import BodyLimit

@@ -10,10 +10,11 @@ import logging
 from typing import Any, Callable, Mapping
 
 from chesslaws.game import Game
-from chesslaws.server.hub import ApiError, Hub, LiveGame, is_outage, replay_lenient
+from chesslaws.server.hub import ApiError, Hub, LiveGame, replay_lenient
+from chesslaws.store.db import is_outage
 from chesslaws.server.newgame import NewGame, make_game
 from chesslaws.tournament.boards import game_console
-from chesslaws.tournament.store import TournamentStore
+from chesslaws.store.tournaments import TournamentStore
 
 log = logging.getLogger("chesslaws.server")
 

@@ -11,7 +11,7 @@ import uvicorn
 
 from chesslaws.engines import EngineSpec
 from chesslaws.server.guard import ConnectionLimits, Limits, connection_guard
-from chesslaws.server.store import Store
+from chesslaws.store.games import Store
 from chesslaws.webapp.app import create_app
 
 

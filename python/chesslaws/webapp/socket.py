@@ -19,7 +19,8 @@ from starlette.routing import WebSocketRoute
 
 from chesslaws.server.guard import Refused, strict_json
 from chesslaws.server.hub import MAX_BODY, ApiError, Hub, LiveGame, Subscriber
-from chesslaws.server.store import Seat, dumps
+from chesslaws.store.games import Seat
+from chesslaws.store.rows import dumps
 from chesslaws.webapp.acting import NO_SEAT, SPECTATOR, seat_for, take_event
 from chesslaws.webapp.context import hub_of
 
