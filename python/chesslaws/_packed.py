@@ -32,7 +32,8 @@ T = TypeVar("T")
 #: No text: the id of a text not in the table (too long, or the table is full).
 NO_TEXT = 0xFFFF
 
-_TEXTS: list[str] = []
+#: The shared table of short texts, by id (read directly on the hot path of a move list; written by text_id only).
+TEXTS: list[str] = []
 _TEXT_IDS: dict[str, int] = {}
 
 
@@ -47,16 +48,16 @@ def text_id(text: str) -> int:
     with _LOCK:
         i = _TEXT_IDS.get(text)
         if i is None:
-            if len(_TEXTS) >= NO_TEXT:
+            if len(TEXTS) >= NO_TEXT:
                 return NO_TEXT
-            i = len(_TEXTS)
-            _TEXTS.append(sys.intern(text))
-            _TEXT_IDS[_TEXTS[i]] = i
+            i = len(TEXTS)
+            TEXTS.append(sys.intern(text))
+            _TEXT_IDS[TEXTS[i]] = i
         return i
 
 
 def text_of(i: int) -> str:
-    return _TEXTS[i]
+    return TEXTS[i]
 
 
 class Shared:

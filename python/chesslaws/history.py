@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, Iterator
 
-from chesslaws._packed import _TEXTS, NO_TEXT, Shared, View, text_id
+from chesslaws._packed import TEXTS, NO_TEXT, Shared, View, text_id
 from chesslaws.timecontrol import Color
 
 
@@ -89,7 +89,7 @@ class Moves(View[MoveRecord]):
             return (r.ply, r.color, r.san, r.uci, r.t_ms, r.clock_ms, r.draw_offer, r.illegal)
         w1 = words[2 * i + 1]
         clock = w1 >> 16
-        return (i + 1, "black" if w0 & 2 else "white", _TEXTS[w0 >> 4 & 0xFFFF], _TEXTS[w1 & 0xFFFF], w0 >> 20,
+        return (i + 1, "black" if w0 & 2 else "white", TEXTS[w0 >> 4 & 0xFFFF], TEXTS[w1 & 0xFFFF], w0 >> 20,
                 None if clock == 0 else clock - _CLOCK_ZERO, bool(w0 & 4), bool(w0 & 8))
 
     def _entry(self, i: int) -> MoveRecord:

@@ -10,8 +10,20 @@ from typing import Any, NoReturn
 
 import click
 
+from chesslaws.atomic import OutputError, write_text
+from chesslaws.game import Game
+from chesslaws.store.games import hash_token
+from chesslaws.store.tournaments import TournamentStore
 from chesslaws.tournament.limits import MAX_RATING, MAX_ROUNDS, name_problem, player_problem
-from chesslaws.tournament.model import TIEBREAKS, Regulations, Scoring, Tournament, TournamentError
+from chesslaws.tournament.model import (DEFAULT_ROUND_ROBIN_TIEBREAKS, DEFAULT_SWISS_TIEBREAKS, Regulations,
+                                        Scoring, StaleTournament, tiebreak_refused, TIEBREAKS, Tournament,
+                                        TournamentError)
+from chesslaws.tournament.pairing import (BbpDutch, berger_table, CaissifyDutch, find_bbp, LARGE_FOR_CAISSIFY,
+                                          SwissEngine)
+from chesslaws.tournament.pgn import event_pgn
+from chesslaws.tournament.rounds import paired, RoundMade, save_round
+from chesslaws.tournament.tiebreaks import crosstable as make_crosstable, standings
+from chesslaws.tournament.trf import read_trf, write_trf
 
 DB_HELP = ("SQLite file (only create and import make it when it does not exist), or a postgresql:// URL (the same "
            "database as `chesslaws serve`).")
@@ -25,7 +37,6 @@ def _die(message: str, code: int = 1) -> NoReturn:
 def _store(db: str, *, create: bool = True) -> Any:
     """The database; with ``create=False`` (every command but create and import) a SQLite file that does not
     exist is said so, and not created empty."""
-    from chesslaws.store.tournaments import TournamentStore
 
     if not create and not db.startswith(("postgresql://", "postgres://")) and db != ":memory:" \
             and not os.path.exists(db):
@@ -49,8 +60,6 @@ def _save(store: Any, t: Tournament, *, paired_from: Tournament | None = None) -
     """Saves a change (``paired_from``: the event as read before its next round was paired, saved as the live
     server saves a round); if the live server (or another command) changed the event since it was read,
     nothing is written and the command says so: it never overwrites their change."""
-    from chesslaws.tournament.model import StaleTournament
-    from chesslaws.tournament.rounds import RoundMade, save_round
 
     try:
         return store.save(t) if paired_from is None else save_round(store, paired_from, RoundMade(t, live=False))
@@ -65,7 +74,6 @@ RULES_HELP = ("The Tie-Break Regulations (C.07): as of 2023, or 2026 (in force f
 
 def _tiebreaks(text: str | None, system: str, rules: str = "2023") -> tuple[str, ...]:
     """The tie-break order asked for (default: the system's), each code known and of the C.07 ``rules``."""
-    from chesslaws.tournament.model import DEFAULT_ROUND_ROBIN_TIEBREAKS, DEFAULT_SWISS_TIEBREAKS, tiebreak_refused
 
     if not text:
         return DEFAULT_SWISS_TIEBREAKS if system == "swiss" else DEFAULT_ROUND_ROBIN_TIEBREAKS
@@ -148,7 +156,6 @@ def berger(players: int, double: bool, labelled: bool | None) -> None:
       4-3 1-2
       2-4 3-1
     """
-    from chesslaws.tournament.pairing import berger_table
 
     try:
         table = berger_table(players, double=double)
@@ -263,8 +270,6 @@ def add(tournament_key: str, names: tuple[str, ...], rating: int, title: str, fe
     people: list[tuple[str, int, str, str, str, str, str]] = [(n, rating, title, federation, fide_id, "", "")
                                                               for n in names]
     if from_trf is not None:
-        from chesslaws.tournament.trf import read_trf
-
         try:
             with open(from_trf, encoding="utf-8", errors="replace") as f:
                 entries = read_trf(f.read())
@@ -301,7 +306,6 @@ def pair(tournament_key: str, engine: str, bbp_path: str | None, db: str) -> Non
 
     Before round 1 of a Swiss the players are numbered by rating (C.04.2).
     A Swiss is paired by the FIDE Dutch system (C.04.3). Two engines:
-
     \b
       bbp       bbpPairings (FIDE-endorsed, C++; not shipped with chesslaws:
                 build it from github.com/BieremaBoyzProgramming/bbpPairings
@@ -327,8 +331,6 @@ def pair(tournament_key: str, engine: str, bbp_path: str | None, db: str) -> Non
     if engine == "caissify" and click.get_current_context().get_parameter_source("bbp_path") \
             == click.core.ParameterSource.COMMANDLINE:
         raise click.UsageError("--bbp names bbpPairings, which --engine caissify does not use")
-    from chesslaws.tournament.pairing import LARGE_FOR_CAISSIFY, BbpDutch, CaissifyDutch, SwissEngine, find_bbp
-    from chesslaws.tournament.rounds import paired
 
     if bbp_path and not (os.path.isfile(bbp_path) and os.access(bbp_path, os.X_OK)):
         _die(f"--bbp {bbp_path}: no executable file there (build one from github.com/BieremaBoyzProgramming/bbpPairings)", 2)
@@ -381,7 +383,6 @@ def result(tournament_key: str, round_number: int, table: int, result: str | Non
       chesslaws tournament result Open 3 2 --game board2.jsonl
       chesslaws tournament result Open 3 4 --game board4.jsonl --at 3600   # Black never came
     """
-    from chesslaws.game import Game
 
     if game_log and result:
         raise click.UsageError(f"give RESULT or --game LOG, not both (the log's result would stand, not {result})")
@@ -443,8 +444,6 @@ def withdraw(tournament_key: str, player: int, db: str) -> None:
 
 def _tournament_from(source: str, db: str) -> Tournament:
     if source.lower().endswith((".trf", ".txt")) or os.path.isfile(source):
-        from chesslaws.tournament.trf import read_trf
-
         try:
             with open(source, encoding="utf-8", errors="replace") as f:
                 return read_trf(f.read())
@@ -481,7 +480,6 @@ def arbiter(tournament_key: str, url: str, db: str) -> None:
     """
     import secrets
 
-    from chesslaws.store.games import hash_token
 
     store, t = _load(db, tournament_key)
     token = secrets.token_urlsafe(24)
@@ -521,7 +519,6 @@ def import_trf(trf_file: str, name: str | None, rounds: int | None, edition: str
       chesslaws tournament import open.trf --rounds 9 --time-control 5400+30 --name "Open 2026"
       chesslaws tournament pair "Open 2026"
     """
-    from chesslaws.tournament.trf import read_trf
 
     try:
         with open(trf_file, encoding="utf-8", errors="replace") as f:
@@ -582,8 +579,6 @@ def standings_command(source: str, as_json: bool, tiebreaks: str | None, crossta
       chesslaws tournament standings event.trf --json
       chesslaws tournament standings event.trf --tiebreaks BH-C1,BH,SB,ARO,TPR
     """
-    from chesslaws.tournament.tiebreaks import crosstable as make_crosstable
-    from chesslaws.tournament.tiebreaks import standings
 
     if as_json and crosstable:
         raise click.UsageError("--crosstable is printed as text, not in --json: give one of them")
@@ -637,8 +632,6 @@ def export(tournament_key: str, round_number: int | None, as_pgn: bool, output: 
         raise click.UsageError("--round exports one round's games as PGN: add --pgn (the TRF holds every round)")
     store, t = _load(db, tournament_key)
     if as_pgn:
-        from chesslaws.tournament.pgn import event_pgn
-
         logs = store.game_logs(t.id, round_number)
         text = event_pgn(t, logs, round_number=round_number)
         logged = {(rnd, table) for rnd, table, _ in logs}
@@ -651,13 +644,10 @@ def export(tournament_key: str, round_number: int | None, as_pgn: bool, output: 
             click.echo(f"chesslaws tournament: {unlogged} game(s) without a stored log (results entered by "
                        "hand): tags and result only", err=True)
     else:
-        from chesslaws.tournament.trf import write_trf
-
         text = write_trf(t)
     if output == "-":
         click.echo(text, nl=False)
         return
-    from chesslaws.atomic import OutputError, write_text
 
     try:  # whole or not there: a temporary file beside it, renamed when complete
         write_text(output, text)

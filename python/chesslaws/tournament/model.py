@@ -28,6 +28,7 @@ from typing import Any, Literal, Mapping, get_args
 
 from chesslaws.errors import InvalidInput, WrongState
 from chesslaws.names import name_problem
+from chesslaws.timecontrol import TimeControl, TimeControlError
 
 BoardResult = Literal["1-0", "0-1", "1/2-1/2", "0-0", "+-", "-+", "--"]
 BOARD_RESULTS: tuple[str, ...] = get_args(BoardResult)
@@ -182,7 +183,6 @@ class Regulations:
             refused = tiebreak_refused(tb, self.tiebreak_rules)
             if refused:
                 raise _fail(f"field 'tiebreaks': {refused}")
-        from chesslaws.timecontrol import TimeControl, TimeControlError
 
         try:
             TimeControl.parse(self.time_control)
@@ -483,7 +483,6 @@ class Tournament:
 
     def check_game_regulations(self, game: Any) -> None:
         """A game of the event is played under the event's regulations: its Laws and its time control."""
-        from chesslaws.timecontrol import TimeControl
 
         cfg = game.state.config
         reg = self.regulations

@@ -33,6 +33,7 @@ from typing import Any, Protocol
 from chesslaws.tournament.matching import native_networkx
 from chesslaws.tournament.model import Board, Bye, Round, Tournament, TournamentError
 from chesslaws.tournament.records import Entry, game_score, player_entries
+from chesslaws.tournament.trf import write_trf
 
 Pair = tuple[int, int]
 
@@ -285,7 +286,6 @@ def _request_trf(t: Tournament) -> str:
     """The event's TRF as a pairing engine reads it: the next round's requested byes (F, H, Z) and absences
     (-) already written in, and the points of a full or half bye counted in the player's total (columns
     81-84), as the round's code says (:func:`~chesslaws.tournament.trf.write_trf`)."""
-    from chesslaws.tournament.trf import write_trf
 
     return write_trf(t, absences=True)
 

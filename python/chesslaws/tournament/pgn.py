@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Iterable
 
+from chesslaws.game import Game
+from chesslaws.records import game_to_pgn
 from chesslaws.tournament.model import Board, Tournament, TournamentError
 
 
@@ -40,8 +42,6 @@ def event_pgn(t: Tournament, logs: Iterable[tuple[int, int, str]], *, round_numb
     ``results_only``, a board whose result was entered without a game log (in round
     ``round_number``, or in every round) is written too: its tags and result, no moves.
     """
-    from chesslaws.game import Game
-    from chesslaws.records import game_to_pgn
 
     games: dict[tuple[int, int], str] = {}
     for rnd, board_no, log in logs:

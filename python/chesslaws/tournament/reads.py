@@ -16,6 +16,7 @@ from collections import OrderedDict
 from typing import Any, Awaitable, Callable
 
 from chesslaws.tournament.model import Tournament
+from chesslaws.tournament.trf import write_trf
 
 #: A body made: the version it was made at, its bytes, and whether boards still wait for a game's result.
 Made = tuple[int, bytes, bool]
@@ -31,7 +32,6 @@ def render(t: Tournament, kind: str, view: Callable[[Tournament], dict[str, Any]
     """The body a read answers (``kind``: "json", the event's ``view``, or "trf"); call it on a thread."""
     import orjson
 
-    from chesslaws.tournament.trf import write_trf
 
     pending = any(b.result is None and b.game_id for r in t.rounds for b in r.boards)
     body = write_trf(t).encode() if kind == "trf" else orjson.dumps(view(t))

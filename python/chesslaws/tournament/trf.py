@@ -41,6 +41,7 @@ from chesslaws.tournament.model import (
 from chesslaws.tournament.limits import (
     MAX_GAME_POINTS, MAX_ROUNDS, name_problem, points_problem, rating_problem, rounds_problem, scoring_problem,
 )
+from chesslaws.timecontrol import TimeControl, TimeControlError
 from chesslaws.tournament.records import player_entries, points_for
 from chesslaws.tournament.tiebreaks import standings
 
@@ -370,8 +371,6 @@ def _initial_colour(players: list[tuple[int, Player, list[tuple[int, str, str, s
 
 
 def _tc_ok(text: str) -> bool:
-    from chesslaws.timecontrol import TimeControl, TimeControlError
-
     try:
         TimeControl.parse(text)
     except TimeControlError:
