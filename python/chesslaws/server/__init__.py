@@ -1,5 +1,5 @@
 """The live games of ``chesslaws serve``: the hub (:mod:`.hub`), their logs in SQLite or PostgreSQL
-(:mod:`.store`), the rate and size limits (:mod:`.guard`), engines as players (:mod:`.engines`).
+(:mod:`chesslaws.store`), the rate and size limits (:mod:`.guard`), engines as players (:mod:`.engines`).
 
 The web app that serves them is :mod:`chesslaws.webapp`.
 """
