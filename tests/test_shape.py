@@ -151,3 +151,13 @@ def test_comments_say_what_the_code_does_not_its_history(where: str) -> None:
     found = [f"{_rel(p)}:{i}: {line.strip()[:90]}" for p in files
              for i, line in enumerate(p.read_text().splitlines(), 1) if HISTORY.search(line)]
     assert not found, "history in comments (say what the code does and why):\n" + "\n".join(found)
+
+
+def test_the_architecture_page_names_every_module() -> None:
+    """docs/architecture.md has a line per module: a module added without one is a room nobody can find."""
+    page = (ROOT / "docs" / "architecture.md").read_text()
+    missing = [p.relative_to(PACKAGE).as_posix() for p in _modules()
+               if f"`{p.relative_to(PACKAGE).as_posix()}`" not in page]
+    missing += [f"src/{p.relative_to(ROOT / 'src').as_posix()}" for p in sorted((ROOT / "src").rglob("*.rs"))
+                if f"`{p.relative_to(ROOT / 'src').as_posix()}`" not in page]
+    assert not missing, "modules docs/architecture.md does not name:\n" + "\n".join(missing)
