@@ -142,6 +142,16 @@ class PgnReader:
 # the checker reads its rules and articles from its fields.
 from chesslaws.editions import Edition
 
+def report_json(
+    number: int,
+    line: int,
+    tags: list[tuple[str, str]],
+    result: str | None,
+    plies: int,
+    findings: list[tuple[str, int, str, str | None, str, str]],
+    file: str | None = None,
+) -> str: ...
+
 class CheckBatch:
     @property
     def games(self) -> int: ...
