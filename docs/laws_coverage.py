@@ -245,7 +245,7 @@ ROWS: list[Row] = [
     r("1997", "B.8", "both flags: drawn", ("game.flags:_on_claim_flag",), IRR + "test_1997_rapid_both_flags_fallen_is_a_draw"),
     r("1997", "C.1-C.2", "blitz: under 15 minutes; the rapidplay Laws apply", ("timecontrol:classify",), (TC + "test_classify", FLG + "test_both_flags_1997_blitz_is_a_draw")),
     r("1997", "C.3", "an illegal move completed; the opponent may claim the win before moving", ("game.irregularities:_on_claim_win", "editions:Edition.illegal_move_stands_in_blitz"), (IRR + "test_1997_blitz_illegal_move_claimed_wins", IRR + "test_1997_blitz_illegal_move_not_claimed_stands")),
-    r("1997", "C.4", "mating potential needed to win: any win in blitz, a resignation included", ("game.state:_mating_potential", "game.state:_Builder.end", "editions:Edition.mating_potential_in_blitz"),
+    r("1997", "C.4", "mating potential needed to win: any win in blitz, a resignation included", ("game.state:mating_potential", "game.state:_Builder.end", "editions:Edition.mating_potential_in_blitz"),
       (IRR + "test_1997_blitz_claim_without_mating_potential_is_a_draw", "arbiter/test_fidelity_rulings.py::test_resignation_against_a_lone_king",
        "arbiter/test_fidelity_rulings.py::test_blitz_resignation_against_two_knights", "arbiter/test_fidelity_rulings.py::test_1997_blitz_penalty_loss_against_a_lone_king",
        "test_judgement.py::test_the_1997_rule_of_mating_potential_in_blitz_is_judged_alike")),

@@ -12,6 +12,7 @@ mod blitz_1997;
 mod check;
 mod clocks;
 mod dead;
+mod ending;
 mod input;
 mod matching;
 mod notation;
@@ -46,6 +47,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     check::register(m)?;
     blitz_1997::register(m)?;
     terminations::register(m)?;
+    ending::register(m)?;
     dead::register(m)?;
     pgn::register(m)?;
     matching::register(m)?;

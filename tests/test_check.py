@@ -372,15 +372,21 @@ def test_dask_gives_the_same_report(planted_file: Path, clean_file: Path, mixed_
     runner = CliRunner()
     args = ["check", str(planted_file), str(clean_file), "--json", "--only-problems"]
     here = runner.invoke(main, args + ["--jobs", "2"])
+    one_file = ["check", str(mixed_file), "--json"]
+    here_one = runner.invoke(main, one_file + ["--jobs", "2"])
     with local_client(n_workers=2) as client:
         remote, remote_summary = check_files_dask(paths, client=client)
         there = runner.invoke(main, args + ["--dask", client.scheduler.address])
+        there_one = runner.invoke(main, one_file + ["--dask", client.scheduler.address])
     assert [r.to_json() for r in remote] == [r.to_json() for r in local]
     assert remote_summary.to_json() == local_summary.to_json()
     assert len(remote) == 2 * 150 + 2 * len(PLANTED)
     # The command on the cluster prints what it prints on one machine.
     assert (there.exit_code, there.output) == (here.exit_code, here.output) == (1, here.output)
     assert len(here.output.splitlines()) == 13 + 1
+    # One file, every game: the same lines, byte for byte (one writer of a report's JSON).
+    assert (there_one.exit_code, there_one.output) == (here_one.exit_code, here_one.output)
+    assert len(here_one.output.splitlines()) == 150 + len(PLANTED) + 1
 
 
 # ---------------------------------------------------------------------------
@@ -699,6 +705,8 @@ def test_native_json_matches_reports(planted_file: Path, clean_file: Path) -> No
     native = [GameReport.from_json(x) for x in rows[:-1]]
     ours = list(check_file(planted_file, jobs=1))
     assert [x.to_json() for x in native] == [x.to_json() for x in ours]
+    # A report made in Python writes the line the checker wrote for it.
+    assert "".join(x.json_line() for x in ours) == "".join(res.output.splitlines(keepends=True)[:-1])
     assert rows[-1]["summary"]["games"] == len(ours)
 
 

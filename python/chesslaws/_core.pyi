@@ -142,6 +142,16 @@ class PgnReader:
 # the checker reads its rules and articles from its fields.
 from chesslaws.editions import Edition
 
+def report_json(
+    number: int,
+    line: int,
+    tags: list[tuple[str, str]],
+    result: str | None,
+    plies: int,
+    findings: list[tuple[str, int, str, str | None, str, str]],
+    file: str | None = None,
+) -> str: ...
+
 class CheckBatch:
     @property
     def games(self) -> int: ...
@@ -192,6 +202,35 @@ def game_kind_1997(
 # --- the terminations table (src/terminations.rs; read by chesslaws.records) ---
 def termination_rules() -> list[tuple[str, str, str]]: ...
 def termination_kind(text: str) -> str | None: ...
+
+# --- how a record says its game ended (src/ending.rs; read by check and chesslaws.records alike) ---
+class RecordedEnding:
+    @property
+    def said(self) -> str | None: ...
+    @property
+    def said_in(self) -> Literal["LawsTermination", "Termination", "TerminationDetails", "comment"] | None: ...
+    @property
+    def fix_comment(self) -> bool: ...
+    @property
+    def flag_said(self) -> bool: ...
+    @property
+    def way(
+        self,
+    ) -> Literal["unfinished", "flag", "flag_before_press", "flag_not_running", "decision", "resignation",
+                 "draw_on_time", "draw"]: ...
+    @property
+    def side(self) -> Color | None: ...
+
+def recorded_ending(
+    result: str | None,
+    tags: dict[str, str],
+    comment: str | None,
+    turn: Color,
+    plies: int,
+    white_clock: int | None,
+    black_clock: int | None,
+    last_clock: int | None,
+) -> RecordedEnding: ...
 
 def max_weight_matching(
     n: int, us: list[int], vs: list[int], weights: bytes, width: int, maxcardinality: bool = False

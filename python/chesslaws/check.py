@@ -70,7 +70,8 @@ annotations; a Chess960 game
 usual spellings of standard chess (``normal``, ``From Position``...) are
 standard chess. How a game ended is
 read from its ``Termination`` tag (or the comment before the result, as
-cutechess writes it) by the table ``data/terminations.tsv``: wins on time
+cutechess writes it) by the table ``data/terminations.tsv``, as
+``chesslaws convert`` reads it (one native reading): wins on time
 (chess.com "X won on time", lichess "Time forfeit", "Abandoned") are judged
 by Article 6.9.
 
@@ -80,12 +81,13 @@ result the Laws give (see :func:`fix_file`).
 
 from __future__ import annotations
 
+import json
 import os
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Sequence
 
-from chesslaws._core import CheckRun
+from chesslaws._core import CheckRun, report_json
 from chesslaws.atomic import atomic_output
 from chesslaws.editions import Edition, get_edition
 
@@ -114,16 +116,6 @@ class Finding:
     text: str
     rule: str = ""
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "ply": self.ply,
-            "move": self.move,
-            "article": self.article,
-            "edition": self.edition,
-            "text": self.text,
-        }
-
 
 @dataclass(frozen=True, slots=True)
 class GameReport:
@@ -142,21 +134,19 @@ class GameReport:
     def ok(self) -> bool:
         return not self.findings
 
+    def json_line(self) -> str:
+        """The report as the line ``chesslaws check --json`` writes for it
+        (with its newline): the native writer of the checker's own JSON,
+        so that a report reads the same whichever path made it (the Dask
+        path makes its reports on the workers)."""
+        findings = [(f.kind, f.ply, f.move, f.article, f.edition, f.text) for f in self.findings]
+        return report_json(self.game, self.line, list(self.tags.items()), self.result, self.plies, findings,
+                           self.file)
+
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if self.file is not None:
-            out["file"] = self.file
-        out.update(
-            {
-                "game": self.game,
-                "line": self.line,
-                "tags": self.tags,
-                "result": self.result,
-                "plies": self.plies,
-                "findings": [f.to_json() for f in self.findings],
-            }
-        )
-        return out
+        """The report as JSON data: its :meth:`json_line`, read."""
+        data: dict[str, Any] = json.loads(self.json_line())
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameReport:

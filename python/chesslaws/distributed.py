@@ -2,7 +2,8 @@
 
 One task per file: a worker runs the native checker over the whole file
 (streaming, constant memory, ``jobs_per_file`` threads) and sends back the
-reports and the file's summary as plain JSON-ready data. The client gathers
+reports as the JSON lines ``check --json`` writes (the native writer) and
+the file's summary as plain JSON-ready data. The client gathers
 the results in file order and merges the summaries, so the report is the
 one :func:`chesslaws.check.check_files` gives on one machine.
 
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import json
 import os
 from typing import Any, Iterator, Sequence
 
@@ -44,12 +46,13 @@ __all__ = ["check_file_task", "check_files_dask", "local_client"]
 
 def check_file_task(
     path: str, edition: str, problems_only: bool, jobs: int
-) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """The work of one task: the reports of one file, and its summary."""
+) -> tuple[list[str], dict[str, Any]]:
+    """The work of one task: the reports of one file as the JSON lines
+    ``check --json`` writes (:meth:`GameReport.json_line`), and its summary."""
     fc = FileCheck(path, edition=edition, jobs=jobs, problems_only=problems_only)
     reports = [with_file(r, path) for r in fc]
     summary = fc.summary(reports)
-    return [r.to_json() for r in reports], summary.to_json()
+    return [r.json_line() for r in reports], summary.to_json()
 
 
 def check_files_dask(
@@ -82,7 +85,7 @@ def check_files_dask(
     total = Summary(edition=ed)
     reports: list[GameReport] = []
     for rows, summary in results:
-        reports.extend(GameReport.from_json(r) for r in rows)
+        reports.extend(GameReport.from_json(json.loads(line)) for line in rows)
         total.merge(Summary.from_json(summary))
     return reports, total
 

@@ -8,7 +8,7 @@ use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use super::output::{write_json_rest, write_json_start};
+use super::output::{write_json_fields, write_json_rest, write_json_start, JsonFinding};
 use super::pipeline::{Config, Pipeline};
 use super::rules::Rules;
 use crate::input::{not_text, open_input};
@@ -231,8 +231,41 @@ pub(super) fn not_text_py(head: &[u8]) -> Option<&'static str> {
     not_text(head)
 }
 
+/// A finding as Python holds it: (kind, ply, move, article, edition, text).
+type JsonFindingTuple = (String, u32, String, Option<String>, String, String);
+
+/// One game's report as the JSON line `check --json` writes (with its
+/// newline), for a report held in Python (`GameReport.json_line`): the
+/// writer of the worker threads, so that a report reads the same whichever
+/// path made it.
+#[pyfunction]
+#[pyo3(signature = (number, line, tags, result, plies, findings, file = None))]
+pub(super) fn report_json(
+    number: u64,
+    line: u64,
+    tags: Vec<(String, String)>,
+    result: Option<&str>,
+    plies: u32,
+    findings: Vec<JsonFindingTuple>,
+    file: Option<&str>,
+) -> String {
+    let mut out = String::new();
+    write_json_start(&mut out, number, file);
+    let findings = findings.iter().map(|(kind, ply, mv, article, edition, text)| JsonFinding {
+        kind,
+        ply: *ply,
+        mv,
+        article: article.as_deref(),
+        edition,
+        text,
+    });
+    write_json_fields(&mut out, line, &tags, result, plies, findings);
+    out
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<CheckRun>()?;
+    m.add_function(wrap_pyfunction!(report_json, m)?)?;
     m.add_class::<CheckBatch>()?;
     m.add_function(wrap_pyfunction!(not_text_py, m)?)?;
     Ok(())

@@ -5,13 +5,13 @@ use pgn_reader::SanPlus;
 use shakmaty::{Chess, Color, Position as _};
 
 use super::rules::{
-    analysis, idx, is_dead, may_be_dead, may_be_unwinnable, side, through_forced_play, win_for, FORCED_PLIES,
+    analysis, is_dead, may_be_dead, may_be_unwinnable, side, through_forced_play, win_for, FORCED_PLIES,
 };
 use super::visitor::Checker;
 use super::{Fix, DRAW};
 use crate::blitz_1997::{is_blitz_tag, mating_potential};
 use crate::dead::Verdict;
-use crate::terminations::termination_kind;
+use crate::ending::{ending, said, Ending as RecordedEnding, Facts, Way};
 
 /// How the Laws ended the game, and what the record did after it.
 #[derive(Debug, Clone)]
@@ -214,18 +214,19 @@ impl Checker {
             }
             return;
         }
+        let recorded = self.recorded_ending(result);
         if result == Some(DRAW) && !self.pos.legal_moves().is_empty() {
             // A draw on time (chess.com "timeout vs insufficient material",
             // lichess "Time forfeit" with 1/2-1/2): the flag of the player to
             // move fell; the game is drawn only if the opponent cannot mate
-            // (Article 6.9; 1989 10.5: a bare king), as `convert` judges it.
-            let said = termination_kind(&self.termination)
-                .filter(|k| !matches!(*k, "normal" | "unterminated"))
-                .or_else(|| termination_kind(&self.final_comment));
+            // (Article 6.9; 1989 10.5: a bare king). `convert` writes it as
+            // the claim of the opponent after the flag fell.
+            let flagged = match recorded.way {
+                Way::DrawOnTime { flagged } => Some(flagged),
+                _ => None,
+            };
+            let on_time = flagged.is_some();
             let both_moved = self.ply >= 2;
-            // (A draw `--fix` wrote, its comment citing the Laws, is theirs:
-            // its "Time forfeit" may be the flag of the player not to move.)
-            let on_time = said == Some("timeout_vs_insufficient") || (said == Some("time_forfeit") && !self.fix_comment);
             if self.rules.agreement_both_moved
                 && !on_time
                 && !both_moved
@@ -243,8 +244,7 @@ impl Checker {
                 self.report.fix = Some(Fix { result: "*", rule: "agreement", cut_ply: None });
                 return;
             }
-            if on_time {
-                let loser = self.pos.turn();
+            if let Some(loser) = flagged {
                 let winner = !loser;
                 if self.cannot_mate_proved(winner, self.rules.bare_king_flag).is_none()
                     && self.lacks_mating_potential(winner).is_none()
@@ -269,30 +269,13 @@ impl Checker {
             }
             return;
         }
-        let winner = match result {
-            Some("1-0") => Color::White,
-            Some("0-1") => Color::Black,
-            _ => return,
+        let (winner, on_time, decision) = match recorded.way {
+            Way::Flag { loser } | Way::FlagBeforePress { loser } => (!loser, true, false),
+            Way::Decision { loser } => (!loser, false, true),
+            Way::FlagNotRunning { loser } | Way::Resignation { loser } => (!loser, false, false),
+            Way::Unfinished | Way::DrawOnTime { .. } | Way::Draw => return,
         };
         let loser = !winner;
-        // How the writer says the game ended: the Termination tag, else the
-        // comment before the result (cutechess, TCEC).
-        let said = termination_kind(&self.termination)
-            .filter(|k| !matches!(*k, "normal" | "unterminated"))
-            .or_else(|| termination_kind(&self.final_comment));
-        // The loser's flag fell while his clock ran: on his turn, or after
-        // he made his last move and before he pressed the clock (a move not
-        // completed: 1997 6.7(a), 2023 6.2.1), the position on the board
-        // being the one after it. With no move at all, or a clock after
-        // that move showing time left (he pressed it), his clock was not
-        // running: written as a resignation, as `convert` writes it.
-        // (A win recorded with chess.com's "timeout vs insufficient
-        // material", a draw's text, is read as a flag too, as `convert`
-        // reads it.)
-        let on_time = (matches!(said, Some("time_forfeit" | "abandoned" | "timeout_vs_insufficient"))
-            || self.clocks[idx(loser)] == Some(0))
-            && (self.pos.turn() == loser || (self.ply > 0 && self.last_clock.is_none_or(|c| c == 0)));
-        let decision = matches!(said, Some("adjudication" | "rules_infraction"));
         if !on_time && self.rules.bare_king_never_wins && self.pos.board().by_color(winner).count() == 1 {
             // 1989 10.5: a bare king cannot win, whatever the way the game
             // was won; `convert` writes such a win as a resignation, which
@@ -342,6 +325,21 @@ impl Checker {
         } else {
             self.judge_mating_potential(winner, "resignation", &format!("a resignation by {}", side(loser)));
         }
+    }
+
+    /// The ending the record names (`crate::ending`, the reading `convert`
+    /// shares): its words, the side to move, the clocks recorded.
+    fn recorded_ending(&self, result: Option<&str>) -> RecordedEnding {
+        let said = said(&self.laws_termination, &self.termination, &self.termination_details, &self.final_comment);
+        let facts = Facts {
+            result,
+            fix_comment: self.fix_comment,
+            turn: self.pos.turn(),
+            plies: self.ply,
+            clocks: self.clocks,
+            last_clock: self.last_clock,
+        };
+        ending(said, &facts)
     }
 
     /// 1997 C.4 (blitz): "In order to win, a player must have mating

@@ -43,10 +43,12 @@
 //! play, and CHA-Solver's answers kept by board, `crate::dead::SolvedCache`);
 //! when it is not shown alive, it goes back to a position shown alive and
 //! forward to the first dead one, the ply the arbiter would have ended the
-//! game at. The result of a game won by resignation or on time (told by the
-//! `Termination` tag or the result comment, through the shared table
-//! `terminations.tsv`, `crate::terminations`), and a draw on time, are
-//! judged by the same analysis of the last position, behind the same gate.
+//! game at. The result of a game won by resignation, on time or by an
+//! arbiter's decision, and a draw on time, are judged by the same analysis of
+//! the last position, behind the same gate; which of those endings a record
+//! names (its `Termination` tag or result comment, read through the table
+//! `terminations.tsv`, and its clocks) is read by `crate::ending`, the one
+//! reading `chesslaws convert` makes too.
 
 mod binding;
 mod judgement;

@@ -101,8 +101,8 @@ pub(super) fn push_json_str(out: &mut String, s: &str) {
     out.push('"');
 }
 
-/// One game as a JSON line, as `chesslaws.check.GameReport.to_json` writes
-/// it (`json.dumps(..., ensure_ascii=False)`): the start, up to the number.
+/// One game as a JSON line (as `json.dumps(..., ensure_ascii=False)` writes
+/// a dict): the start, up to the number.
 pub fn write_json_start(out: &mut String, number: u64, file: Option<&str>) {
     use std::fmt::Write as _;
     out.push('{');
@@ -133,13 +133,33 @@ pub(super) fn dict_order(tags: &[(String, String)]) -> Vec<(&str, &str)> {
     out
 }
 
-/// The rest of the JSON line, after the game's number.
-pub fn write_json_rest(out: &mut String, r: &GameReport, cfg: &Config) {
+/// One finding as the JSON line gives it: its article and edition named.
+pub(super) struct JsonFinding<'a> {
+    pub(super) kind: &'a str,
+    pub(super) ply: u32,
+    pub(super) mv: &'a str,
+    pub(super) article: Option<&'a str>,
+    pub(super) edition: &'a str,
+    pub(super) text: &'a str,
+}
+
+/// The rest of the JSON line, after the game's number: the one writer of a
+/// game's report, for the worker threads ([`write_json_rest`]) and for
+/// reports made in Python (`chesslaws.check.GameReport.json_line`,
+/// through `report_json` of the binding).
+pub(super) fn write_json_fields<'a>(
+    out: &mut String,
+    line: u64,
+    tags: &[(String, String)],
+    result: Option<&str>,
+    plies: u32,
+    findings: impl Iterator<Item = JsonFinding<'a>>,
+) {
     use std::fmt::Write as _;
-    let _ = write!(out, ", \"line\": {}, \"tags\": {{", r.line);
+    let _ = write!(out, ", \"line\": {line}, \"tags\": {{");
     // A dict: the first place of a name, its last value.
     let mut first = true;
-    for (name, value) in dict_order(&r.tags) {
+    for (name, value) in dict_order(tags) {
         if !first {
             out.push_str(", ");
         }
@@ -149,31 +169,44 @@ pub fn write_json_rest(out: &mut String, r: &GameReport, cfg: &Config) {
         push_json_str(out, value);
     }
     out.push_str("}, \"result\": ");
-    match &r.result {
+    match result {
         Some(x) => push_json_str(out, x),
         None => out.push_str("null"),
     }
-    let _ = write!(out, ", \"plies\": {}, \"findings\": [", r.plies);
-    for (i, f) in r.findings.iter().enumerate() {
+    let _ = write!(out, ", \"plies\": {plies}, \"findings\": [");
+    for (i, f) in findings.enumerate() {
         if i > 0 {
             out.push_str(", ");
         }
         out.push_str("{\"kind\": ");
         push_json_str(out, f.kind);
         let _ = write!(out, ", \"ply\": {}, \"move\": ", f.ply);
-        push_json_str(out, &f.mv);
+        push_json_str(out, f.mv);
         out.push_str(", \"article\": ");
-        match cfg.article(f.rule) {
+        match f.article {
             Some(a) => push_json_str(out, a),
             None => out.push_str("null"),
         }
         out.push_str(", \"edition\": ");
-        push_json_str(out, &cfg.edition);
+        push_json_str(out, f.edition);
         out.push_str(", \"text\": ");
-        push_json_str(out, &f.text);
+        push_json_str(out, f.text);
         out.push('}');
     }
     out.push_str("]}\n");
+}
+
+/// The rest of a checked game's JSON line, after its number.
+pub fn write_json_rest(out: &mut String, r: &GameReport, cfg: &Config) {
+    let findings = r.findings.iter().map(|f| JsonFinding {
+        kind: f.kind,
+        ply: f.ply,
+        mv: &f.mv,
+        article: cfg.article(f.rule),
+        edition: &cfg.edition,
+        text: &f.text,
+    });
+    write_json_fields(out, r.line, &r.tags, r.result.as_deref(), r.plies, findings);
 }
 
 #[cfg(test)]

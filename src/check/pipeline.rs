@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex};
 use pgn_reader::{RawComment, Reader, Visitor};
 
 use super::output::{fixed_game, write_json_rest};
+use crate::ending::final_comment;
 use super::rules::Rules;
 use super::scan::{scan_movetext, Event, Scan};
 use super::split::{Batch, Splitter};
@@ -160,7 +161,7 @@ pub fn check_text(
         }
         for &(n, v) in &head.tags {
             let name = &rest[n.0..n.1];
-            if matches!(name, b"FEN" | b"Variant" | b"Result" | b"Termination")
+            if matches!(name, b"FEN" | b"Variant" | b"Result" | b"Termination" | b"LawsTermination" | b"TerminationDetails")
                 || (name == b"TimeControl" && checker.rules.mating_potential_in_blitz)
             {
                 checker.apply_tag(std::str::from_utf8(name).unwrap_or_default(), decode_value(rest, v));
@@ -207,13 +208,10 @@ pub fn check_text(
         }
         checker.scan = scan_movetext(movetext, cfg.fix);
         if let Some((a, b)) = checker.scan.final_comment {
-            // Only short comments can say how the game ended ("White loses on time").
-            let c = &movetext[a..b];
-            // (Not the comment `--fix` writes, which cites the Laws.)
-            let c_start = c.trim_ascii_start();
-            checker.fix_comment = c_start.starts_with(b"chesslaws check,");
-            if c.len() <= 120 && !c_start.starts_with(b"[%") && !c_start.starts_with(b"chesslaws check,") {
-                checker.final_comment = String::from_utf8_lossy(c).into_owned();
+            let c = final_comment(&movetext[a..b]);
+            checker.fix_comment = c.fix;
+            if let Some(text) = c.text {
+                checker.final_comment = String::from_utf8_lossy(text).into_owned();
             }
         }
         checker.preset = true;

@@ -54,6 +54,9 @@ pub struct Checker {
     pub(super) tag_result: Option<&'static str>,
     pub(super) token_result: Option<&'static str>,
     pub(super) termination: String,
+    /// chesslaws' `LawsTermination` tag and TCEC's `TerminationDetails`.
+    pub(super) laws_termination: String,
+    pub(super) termination_details: String,
     /// The TimeControl tag (kept only where the edition's rules need it:
     /// 1997 C.4).
     pub(super) time_control: String,
@@ -94,6 +97,8 @@ impl Checker {
             tag_result: None,
             token_result: None,
             termination: String::new(),
+            laws_termination: String::new(),
+            termination_details: String::new(),
             time_control: String::new(),
             final_comment: String::new(),
             fix_comment: false,
@@ -124,6 +129,8 @@ impl Checker {
         self.tag_result = None;
         self.token_result = None;
         self.termination.clear();
+        self.laws_termination.clear();
+        self.termination_details.clear();
         self.time_control.clear();
         self.final_comment.clear();
         self.fix_comment = false;
@@ -296,6 +303,8 @@ impl Checker {
             }
             "Result" => self.tag_result = parse_result(&value),
             "Termination" => self.termination = value,
+            "LawsTermination" => self.laws_termination = value,
+            "TerminationDetails" => self.termination_details = value,
             "TimeControl" if self.rules.mating_potential_in_blitz => self.time_control = value,
             _ => {}
         }

@@ -7,6 +7,7 @@ import contextlib
 import json
 import sys
 import time
+from dataclasses import replace
 
 import click
 
@@ -198,10 +199,8 @@ def _check_on_dask(files: tuple[str, ...], edition: str, as_json: bool, only_pro
     many = len(paths) > 1
     for r in reports:
         if as_json:
-            row = r.to_json()
-            if not many:
-                row.pop("file", None)
-            sys.stdout.write(json.dumps(row, ensure_ascii=False) + "\n")
+            # The line the plain path writes: one file's reports do not name it.
+            sys.stdout.write((r if many else replace(r, file=None)).json_line())
         else:
             _print_report(r, r.file if many else None)
     if as_json:

@@ -8,7 +8,7 @@ Articles, by edition:
   :func:`_cannot_win`).
 - 1997: 1.2, 1.3, 5.1 (checkmate; resignation), 5.2 (stalemate), 9.6 (dead
   position), 6.9 (the opponent cannot mate: :func:`_cannot_win`), C.4 (mating
-  potential in blitz, of every win: :func:`chesslaws.game.state._mating_potential`,
+  potential in blitz, of every win: :func:`chesslaws.game.state.mating_potential`,
   applied by :meth:`chesslaws.game.state._Builder.end`).
 - 2023: 1.1, 1.2, 1.3, 1.4, 1.5, 5.1.1 (checkmate), 5.1.2 (resignation; a draw
   when the opponent cannot mate), 5.2.1 (stalemate), 5.2.2 (dead position), 6.9

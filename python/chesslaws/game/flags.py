@@ -32,7 +32,7 @@ from chesslaws.game.completion import _cannot_win
 from chesslaws.game.draws import _in_quickplay_finish
 from chesslaws.game.played import _after_move
 from chesslaws.game.state import (
-    NAME, GameError, GameState, Outcome, _Builder, _mating_potential, draw, fmt_duration, other, win_for,
+    NAME, GameError, GameState, Outcome, _Builder, draw, fmt_duration, mating_potential, other, win_for,
 )
 from chesslaws.position import Position
 from chesslaws.timecontrol import Color
@@ -45,7 +45,7 @@ def _flag_outcome(b: _Builder, flagged: Color, t_ms: int) -> None:
     opp = other(flagged)
     position: Position = b.get("position")
     if ed.mating_potential_in_blitz and s.config.mode == "blitz":
-        ok, why = _mating_potential(position, opp)
+        ok, why = mating_potential(position, opp)
         if not ok:
             b.end(t_ms, draw("time_forfeit"), "mating_potential",
                   f"{NAME[flagged]}'s flag fell, but {NAME[opp]} {why}, without mating potential: the game is drawn.")

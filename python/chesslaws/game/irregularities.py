@@ -37,10 +37,10 @@ from chesslaws.game.state import (
     UnseenAct,
     _Builder,
     _clock_times,
-    _mating_potential,
     _ordinal,
     draw,
     fmt_duration,
+    mating_potential,
     other,
     win_for,
 )
@@ -302,7 +302,7 @@ def _on_claim_win(b: _Builder, ev: Event) -> None:
                         "(the claim must come before the claimant's own move)")
     text = s.moves[-1].uci
     if s.edition.illegal_move_stands_in_blitz and s.config.mode == "blitz":
-        ok, why = _mating_potential(before.position, by)
+        ok, why = mating_potential(before.position, by)
         if ok:
             b.end(t, win_for(by, "illegal_moves"), "illegal_move_blitz",
                   f"{NAME[by]} claims {NAME[offender]}'s illegal move {text} before moving, and {NAME[by]} "

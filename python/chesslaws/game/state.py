@@ -11,7 +11,7 @@ Articles, by edition (each ruling's article comes from the rule keys of
 - 1997: 11.1 (scoring), A.2, A.3 (the envelope), B.6, B.7 (flags seen only on a
   claim in rapid play: :attr:`Config.flags_observed`), C.4 (in blitz no win
   without mating potential, whatever ended the game: :meth:`_Builder.end`,
-  :func:`_mating_potential`).
+  :func:`mating_potential`).
 - 2023: II.2 (the Chess960 starting position: :func:`_config_from_start`,
   :attr:`Config.start_number`), 9.1.2.2 (the offer noted on the scoresheet: :class:`MoveRecord`), 10.1,
   10.2 (points), 11.3.2 (the regulations' lighter device penalty:
@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping
 
-from chesslaws._core import mating_potential
+from chesslaws._core import mating_potential as native_mating_potential
 from chesslaws._values import replace
 from chesslaws.clock import Clock
 from chesslaws.editions import Edition, Mode, get_edition
@@ -598,7 +598,7 @@ class _Builder:
               and outcome.termination != "checkmate"):
             # 1997 C.4: "In order to win, a player must have mating potential" -- of any win in blitz
             # (a resignation, a flag, a claimed illegal move, a penalty), a checkmate proving it.
-            ok, why = _mating_potential(self.get("position"), winner)
+            ok, why = mating_potential(self.get("position"), winner)
             if not ok:
                 outcome = Outcome("1/2-1/2", outcome.termination)
                 self.rule(t_ms, "mating_potential", f"But {NAME[winner]} {why}: in blitz a player must have "
@@ -614,7 +614,7 @@ class _Builder:
         return replace(self.s, **self.changes)
 
 
-def _mating_potential(position: Position, color: Color) -> tuple[bool, str]:
+def mating_potential(position: Position, color: Color) -> tuple[bool, str]:
     """1997 Appendix C.4: forces that could produce, possibly by helpmate, a
     position where the opponent having the move cannot avoid mate in one;
     (has it, why). Read as material by the native core (``mating_potential``,
@@ -623,7 +623,7 @@ def _mating_potential(position: Position, color: Color) -> tuple[bool, str]:
     bishops on both colours); a lone minor piece or two knights suffice only
     when the opponent has material of his own to block his king.
     """
-    return mating_potential(position, color)
+    return native_mating_potential(position, color)
 
 
 def _bare_king(position: Position, color: Color) -> bool:

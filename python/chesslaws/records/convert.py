@@ -12,13 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Mapping
 
+from chesslaws._core import recorded_ending
 from chesslaws.errors import ChessLawsError
 from chesslaws.events import SCHEMAS, ms_to_t
 from chesslaws.game import NAME, Game, fmt_duration
 from chesslaws.pgn import PgnGame
 from chesslaws.position import Position, chess960_start_number
 from chesslaws.records.export import COLOUR_TAGS, START_TAGS
-from chesslaws.records.terminations import AUTOMATIC_ENDS, ENDED_AS, LAWS_TERMINATION_KIND, termination_kind
+from chesslaws.records.terminations import AUTOMATIC_ENDS, ENDED_AS
 from chesslaws.records.times import clock_after, time_taken
 from chesslaws.timecontrol import Color, TimeControl, TimeControlError
 
@@ -114,8 +115,9 @@ def pgn_to_log(game: PgnGame, *, edition: str | None = None, seconds_per_move: f
     control explains becomes the arbiter's ``set_clocks``. Where the record
     has no times, moves are ``seconds_per_move`` apart (less when the clock
     would not allow it). The ending is read from the moves, the
-    ``Termination`` tag and the last comment (see :func:`termination_kind`)
-    and written as what the Laws need; moves recorded after the Laws ended
+    ``Termination`` tag and the last comment as ``chesslaws check`` reads
+    them (the native ``recorded_ending``, through :func:`termination_kind`'s
+    table) and written as what the Laws need; moves recorded after the Laws ended
     the game are left out. See :class:`Conversion` for the notes and problems.
 
     ``edition``: the Laws the log is to be replayed under; by default the
@@ -156,27 +158,20 @@ class _Converter:
                               "board's, the signatures follow it")
             result = board
         self.result = result
-        # How the game ended, as the record says it.
-        kind: str | None = None
-        laws_term = tags.get("LawsTermination")
-        if laws_term in LAWS_TERMINATION_KIND:
-            kind = LAWS_TERMINATION_KIND[laws_term]
-        term = tags.get("Termination")
-        if kind is None and term:
-            kind = termination_kind(term)
-        details = tags.get("TerminationDetails")  # TCEC: Termination "adjudication", the details say which
-        if kind in (None, "normal", "adjudication") and details:
-            more = termination_kind(details)
-            if more not in (None, "normal"):
-                kind, term = more, details
-        if kind in (None, "normal"):
-            last_comment = game.moves[-1].comment if game.moves else game.comment
-            if last_comment and last_comment.lstrip().startswith("chesslaws check,"):
-                last_comment = None  # the comment `check --fix` writes cites the Laws; it is no record of the ending
-            from_comment = termination_kind(last_comment)
-            if from_comment not in (None, "normal", "unterminated"):
-                kind = from_comment
-        self.kind = kind
+        # How the game ended, as the record says it, and which ending the Laws judge: the native reading
+        # `chesslaws check` makes of every record (chesslaws._core.recorded_ending).
+        first = Position(tags.get("FEN"), chess960=game.chess960)
+        colours: tuple[Color, Color] = ("white", "black") if first.turn == "white" else ("black", "white")
+        clocks = [m.clock_ms if m.clock_ms is not None else clock_after(m.comment) for m in game.moves]
+        last_clock: dict[Color, int | None] = {"white": None, "black": None}
+        for ply0, clock in enumerate(clocks):
+            if clock is not None:
+                last_clock[colours[ply0 % 2]] = clock
+        self.ending = recorded_ending(result, dict(tags), game.moves[-1].comment if game.moves else game.comment,
+                                      colours[len(game.moves) % 2], len(game.moves), last_clock["white"],
+                                      last_clock["black"], clocks[-1] if clocks else None)
+        self.kind = self.ending.said
+        term = tags.get("TerminationDetails" if self.ending.said_in == "TerminationDetails" else "Termination")
         self.term_text = term or ""
 
     # -- helpers
@@ -186,8 +181,7 @@ class _Converter:
 
     def run(self) -> Conversion:
         pgn, tags = self.pgn, self.tags
-        flag_ending = (self.kind in ("time_forfeit", "timeout_vs_insufficient")
-                       or (self.kind == "abandoned" and self.result in ("1-0", "0-1"))) and self.result != "*"
+        flag_ending = self.ending.flag_said
         start: dict[str, Any] = {"type": "start", "t": 0, "edition": self.edition,
                                  "time_control": str(self.control) if self.timed and self.control else "-"}
         if flag_ending and self.timed:
@@ -512,21 +506,19 @@ class _Converter:
         if result in ("1-0", "0-1"):
             winner: Color = "white" if result == "1-0" else "black"
             loser: Color = "black" if winner == "white" else "white"
-            if kind in ("time_forfeit", "timeout_vs_insufficient", "abandoned"):
-                # An abandoned game is lost on time (the player who left let his clock run out), as
-                # `check` judges it.
+            if self.ending.way in ("flag", "flag_before_press", "flag_not_running"):
                 done = self._flag(g, events, loser, winner, said, last)
                 if done is not None:
                     return done
             elif kind in AUTOMATIC_ENDS:
                 self.problems.append(f"{said} says {kind.replace('_', ' ')}, but the final position is not one "
                                      "that ends the game")
-            if kind in ("adjudication", "rules_infraction"):
+            if self.ending.way == "decision":
                 # The arbiter's (or the server's) decision, not the loser's resignation: no rule of
                 # resignation judges it (2023 5.1.2 as this project reads it), only the rules that
                 # undo any win (1989 10.5, 1997 C.4), as `check` judges it.
                 ev: dict[str, Any] = {"type": "decision", "t": ms_to_t(t_end), "by": "arbiter", "on": "adjudication",
-                      "ruling": f"{winner}_wins", "reason": self.term_text or kind.replace("_", " ")}
+                      "ruling": f"{winner}_wins", "reason": self.term_text or (kind or "").replace("_", " ")}
                 try:
                     after = g.apply(ev)
                 except ChessLawsError as err:
@@ -543,12 +535,8 @@ class _Converter:
             return g.apply(resign), events + [resign]
         if result == "1/2-1/2":
             # A draw on time (chess.com "timeout vs insufficient material", lichess "Time forfeit" with
-            # 1/2-1/2: the flag of the player to move fell), judged as `check` judges it.
-            # (A draw `check --fix` wrote, its last comment citing the Laws, is theirs: its "Time forfeit"
-            # may be the flag of the player not to move.)
-            last_comment = self.pgn.moves[-1].comment if self.pgn.moves else self.pgn.comment
-            fixed = bool(last_comment and last_comment.lstrip().startswith("chesslaws check,"))
-            if kind == "timeout_vs_insufficient" or (kind == "time_forfeit" and not fixed):
+            # 1/2-1/2): the flag of the player to move fell.
+            if self.ending.way == "draw_on_time":
                 done = self._flag(g, events, turn, "black" if turn == "white" else "white", said)
                 if done is not None:
                     return done
@@ -586,12 +574,11 @@ class _Converter:
                 return None
             g, events, last = clocked
         st = g.state
-        if st.turn != loser and last is not None and last["side"] == loser and not last.get("target"):
+        if self.ending.way == "flag_before_press" and last is not None:
             # The loser's last move is on the board, but his flag fell before he pressed the clock: the
             # move was made and not completed (1997 6.7(a), 2023 6.2.1; 1989 12.3: he had not stopped his
             # clock), so his clock ran on until it fell, the position on the board being the one after
-            # that move, which the flag rule judges (as `check` does). (A clock after that move showing
-            # time left says he pressed it: then his flag cannot have fallen.)
+            # that move, which the flag rule judges.
             prev: Game = last["game"]
             unpressed = dict(events[last["index"]], press=False)
             g = prev.apply(unpressed)
@@ -601,7 +588,8 @@ class _Converter:
                               f"{self.name(last['ply0'])} and before he pressed the clock (written as a move "
                               "made without pressing)")
             st = g.state
-        if st.turn != loser and st.clock.running != loser:
+        if self.ending.way == "flag_not_running":
+            # A clock after the loser's last move showing time left says he pressed it.
             self.problems.append(f"{said}: {NAME[loser]}'s flag cannot have fallen, {NAME[winner]}'s clock was "
                                  "running")
             return None

@@ -18,15 +18,6 @@ TERMINATION_KINDS = frozenset({
     "adjudication", "rules_infraction", "unterminated", "normal",
 })
 
-#: chesslaws' own ``LawsTermination`` tag (written by :func:`game_tags`), read back exactly.
-LAWS_TERMINATION_KIND = {
-    "checkmate": "checkmate", "resignation": "resignation", "stalemate": "stalemate",
-    "agreement": "agreement", "threefold_repetition": "repetition", "fifty_moves": "fifty_moves",
-    "fivefold_repetition": "fivefold", "seventyfive_moves": "seventy_five_moves",
-    "dead_position": "dead_position", "insufficient_material": "dead_position",
-    "time_forfeit": "time_forfeit", "both_flags_fallen": "time_forfeit",
-}
-
 #: The arbiter's automatic terminations, as kinds of the terminations table.
 ENDED_AS = {"checkmate": "checkmate", "stalemate": "stalemate", "dead_position": "dead_position",
              "insufficient_material": "dead_position", "fivefold_repetition": "fivefold",
