@@ -38,6 +38,7 @@ RANGES: Mapping[str, tuple[float, float]] = MappingProxyType({
     "seconds": (0, MAX_PENALTY_S),
     "session_end": (0, MAX_T),
     "default_time": (0, MAX_T),
+    "abort_after": (0, MAX_T),
     "fifty_move_limit": (1, 1000),
     "start_position": (0, 959),  # Chess960 starting positions (2023 Guidelines II.2)
     "plies": (0, 100_000),
@@ -107,9 +108,13 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
                 "assistant": list,
                 "hearing_impaired": list,
                 "arbiter_is_a_player": bool,
+                "wait": str,
+                "abort_after": (int, float),
+                "scheduled": bool,
             },
             choices={
                 "edition": ("1989", "1997", "2023"),
+                "wait": ("players", "arbiter"),
                 "variant": ("standard", "chess960"),
                 "mode": ("standard", "rapid", "blitz"),
                 "arbiter": ("present", "absent", "occasional"),
@@ -198,6 +203,7 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
             by="arbiter", required={"against": str}, choices={"against": ("white", "black", "both")}
         ),
         "annul": Schema(by="arbiter", optional={"reason": str}),
+        "begin": Schema(by="arbiter"),
         "request_explanation": Schema(by="player", optional={"about": str, "answer": str}),
         "appeal": Schema(by="player", required={"ruling": int}, optional={"reason": str}),
         "appeal_decision": Schema(

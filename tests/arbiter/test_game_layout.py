@@ -37,6 +37,7 @@ HOME = {
     "penalty": "conduct", "conduct": "conduct", "refuse_to_comply": "conduct",
     "seal": "adjournment", "resume": "adjournment", "arrive": "adjournment", "envelope_lost": "adjournment",
     "request_explanation": "appeals", "appeal": "appeals", "appeal_decision": "appeals",
+    "begin": "handlers",  # a live game's t=0 fixed: the start of the game, as initial_state
 }
 
 

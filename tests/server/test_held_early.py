@@ -107,8 +107,8 @@ def test_a_player_who_comes_during_an_outage_is_written_at_the_board_before_the_
 
     status, events = asyncio.run(run())
     assert status == "ongoing", events
-    assert events == [("start", None), ("arrive", "white"), ("arrive", "black"), ("stop_clocks", "arbiter"),
-                      ("start_clocks", "arbiter")]
+    assert events == [("start", None), ("begin", "arbiter"), ("arrive", "white"), ("arrive", "black"),
+                      ("stop_clocks", "arbiter"), ("start_clocks", "arbiter")]
 
 
 def test_players_at_the_board_when_an_outage_begins_with_the_round_are_not_forfeited(
@@ -128,7 +128,7 @@ def test_players_at_the_board_when_an_outage_begins_with_the_round_are_not_forfe
             live, _ = await hub.create(dict(START), {"white": "W", "black": "B"}, "online", held=True, presence=True)
             await hub.present(live, "white")
             await hub.present(live, "black")
-            store.down_after = "set_start"  # the round's start is stored; then the database is away
+            store.down_after = "begin"  # the round's start is stored (its begin); then the database is away
             assert await hub.start_held(live, hub.now())
             assert hub.down_since is not None and live.game.state.absent == {"white", "black"}
             hub.clock.wall0 += 10  # the outage lasts 10 s: longer than the default time (2 s)
@@ -142,7 +142,7 @@ def test_players_at_the_board_when_an_outage_begins_with_the_round_are_not_forfe
 
     status, events, early = asyncio.run(run())
     assert status == "ongoing" and early == []
-    assert events[:3] == ["start", "arrive", "arrive"]  # at the board before anything else
+    assert events[:4] == ["start", "begin", "arrive", "arrive"]  # at the board before anything else
 
 
 def test_a_round_start_that_falls_in_an_outage_moves_after_it_and_costs_no_clock_time(
@@ -179,7 +179,7 @@ def test_a_round_start_that_falls_in_an_outage_moves_after_it_and_costs_no_clock
 
     back, moved_to, status, events, white_ms = asyncio.run(run())
     assert moved_to == pytest.approx(back + 0.2, abs=0.1)
-    assert status == "ongoing" and events == ["start", "arrive", "arrive"]
+    assert status == "ongoing" and events == ["start", "begin", "arrive", "arrive"]
     assert white_ms is not None and white_ms > 599_000  # White's clock lost nothing to the outage
 
 
@@ -220,7 +220,7 @@ def test_a_scheduled_start_missed_while_the_server_was_down_happens_soon_after_t
     gid, at = asyncio.run(first())
     back, moved_to, before, absent, status, events = asyncio.run(restart(gid, at))
     assert moved_to == pytest.approx(back + 0.5, abs=0.2)  # a few seconds after the restart
-    assert before == "ongoing" and status == "ongoing" and absent == ["black"] and events == ["start", "arrive"]
+    assert before == "ongoing" and status == "ongoing" and absent == ["black"] and events == ["start", "begin", "arrive"]
     stored = open_store(path)
     try:
         rec = stored.load(gid)
@@ -263,8 +263,8 @@ def test_the_default_time_of_a_player_absent_does_not_run_while_the_server_is_do
     gid = asyncio.run(first())
     status, events, ruling = asyncio.run(restart(gid))
     assert status == "ongoing", events
-    assert events == [("start", None), ("arrive", "white"), ("stop_clocks", "arbiter"), ("start_clocks", "arbiter"),
-                      ("arrive", "black")]
+    assert events == [("start", None), ("begin", "arbiter"), ("arrive", "white"), ("stop_clocks", "arbiter"),
+                      ("start_clocks", "arbiter"), ("arrive", "black")]
     assert "The default time of Black, absent, is extended by" in ruling
 
 
@@ -333,7 +333,7 @@ def test_a_player_who_comes_during_an_outage_after_his_default_time_still_loses(
             await hub.stop()
 
     termination, events = asyncio.run(run())
-    assert termination == "late_arrival" and "arrive" not in events[2:], events
+    assert termination == "late_arrival" and "arrive" not in events[3:], events  # after the start, begin, White
 
 
 def test_a_player_who_opened_a_held_game_is_still_there_after_a_restart_and_the_log_holds_nothing_before_t0(

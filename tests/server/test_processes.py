@@ -174,7 +174,8 @@ def test_a_player_who_opens_his_game_on_one_process_is_here_for_the_console_of_a
         t = httpx.get(f"{a.url}/api/tournaments/{tid}").json()
     assert (t["rounds"][0]["boards"][0]["result"], t["rounds"][0]["boards"][0]["termination"]) == ("+-", "late_arrival")
     log = [json.loads(x) for x in httpx.get(f"{b.url}/api/games/{gid}/log").text.splitlines()]
-    assert [(x["type"], x.get("by"), x["t"]) for x in log[:2]] == [("start", None, 0), ("arrive", "white", 0)], log
+    assert [(x["type"], x.get("by"), x["t"]) for x in log[:3]] == [("start", None, 0), ("begin", "arbiter", 0),
+                                                                   ("arrive", "white", 0)], log
 
 
 def test_a_fair_start_comes_when_both_players_are_there_whichever_process_each_reached(

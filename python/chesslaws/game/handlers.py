@@ -40,6 +40,7 @@ envelope_lost          1997 Appendix A, 2023 Guidelines I)
 request_explanation,   :mod:`chesslaws.game.appeals` (2023 11.9-11.10,
 appeal,                1997 13.1, 13.3, 1989 16.1, 16.3)
 appeal_decision
+begin                  none: a live game's t=0 fixed (the server's)
 =====================  ============================================
 
 Articles, by edition: 1989 2 and 12.3, 1997 6.5 and A.4 / A.6, 2023 6.6
@@ -100,6 +101,10 @@ def initial_state(ev: Event) -> GameState:
 Handler = Callable[[_Builder, Event], None]
 
 
+def _on_begin(b: _Builder, ev: Event) -> None:
+    """A live game that waited for its players or its arbiter begins at this t=0: nothing the Laws rule on."""
+
+
 HANDLERS: Mapping[str, Handler] = {
     "move": _on_move,
     "offer_draw": _on_offer,
@@ -140,6 +145,7 @@ HANDLERS: Mapping[str, Handler] = {
     "request_explanation": _on_request_explanation,
     "appeal": _on_appeal,
     "appeal_decision": _on_appeal_decision,
+    "begin": _on_begin,
 }
 
 
@@ -147,7 +153,7 @@ HANDLERS: Mapping[str, Handler] = {
 #: An explanation may be asked for and an appeal made and decided at any time (2023 11.9, 11.10).
 _RECOURSE = {"request_explanation", "appeal", "appeal_decision"}
 _ALLOWED_WHEN = {
-    "finished": {"decision", "annul", "penalty", "conduct", "sign", "observe"} | _RECOURSE,
+    "finished": {"decision", "annul", "penalty", "conduct", "sign", "observe", "begin"} | _RECOURSE,
     "adjourned": {"offer_draw", "accept_draw", "decline_draw", "resign", "resume", "annul"} | _RECOURSE,
     "annulled": _RECOURSE,
 }

@@ -85,6 +85,7 @@ NOT_IN_PGN: Mapping[str, str] = {
     "appeal": "its ruling, as a comment",
     "appeal_decision": "its ruling, as a comment; a result it gives is in the Result tag, which read back is the "
                        "board's",
+    "begin": "the live server's start, not a move",
 }
 
 #: The start fields a PGN carries as tags (:data:`IN_PGN`), each read back into ``start``.

@@ -284,14 +284,7 @@ class Hub:
             log.error("store failure: %s", reason(err))
             raise ApiError(503, "the game could not be stored: the database is unreachable; try again",
                            retry_after=RETRY_AFTER_OUTAGE) from None
-        if new.rule is not None:
-            rule = new.rule
-            try:
-                await self.link.db(lambda: self.store.set_start(rec.id, rec.created_at, rule))
-            except Exception as err:
-                log.error("store failure: %r", err)
-                raise ApiError(503, f"the game's start could not be stored: {err}") from None
-        return self.adopt(new), new.tokens
+        return self.adopt(new), new.tokens  # its start rule is in its log's first line
 
     async def join(self, live: LiveGame, seat: str, name: str) -> str:
         """A player takes a free seat; returns its token."""
@@ -427,10 +420,11 @@ class Hub:
         live.game = new
         if before_start and live.waiting:  # annulled before both players came: it waits for nobody now
             live.waiting = live.held = False
-            try:
-                await self.link.db(lambda: self.store.set_start(live.id, live.created_at, rules.start_rule(live)))
-            except Exception as err:  # noqa: BLE001 - the annulment is in the log; a restart shows it
-                log.error("store failure: %r", err)
+            if not live.rule_in_log:  # (a log that carries its start rule says so by the annulment)
+                try:
+                    await self.link.db(lambda: self.store.set_start(live.id, live.created_at, rules.start_rule(live)))
+                except Exception as err:  # noqa: BLE001 - the annulment is in the log; a restart shows it
+                    log.error("store failure: %r", err)
         self.schedule(live)
         if seat != "arbiter" and rules.log_full(live.seq, self.limits):
             await self._stop_for_full_log(live, t)

@@ -12,6 +12,7 @@ from chesslaws.game import Game
 from chesslaws.position import Position
 from chesslaws.server.errors import reason
 from chesslaws.server.outbox import Subscriber
+from chesslaws.server.rules import claim_left_going, logged_rule
 from chesslaws.store.games import GameRecord, Seat, hash_token
 from chesslaws.store.rows import UnreadableRow
 
@@ -28,9 +29,12 @@ def seat_of_token(token_hashes: Mapping[str, str | None], token: str | None) -> 
     return None
 
 
-def replay_lenient(events: list[dict[str, Any]]) -> tuple[Game | None, int, str | None]:
+def replay_lenient(events: list[dict[str, Any]], claims: dict[str, int] | None = None,
+                   ) -> tuple[Game | None, int, str | None]:
     """Replays a stored log as far as it goes: the game of the longest replayable prefix, the number
-    of events in it, and why the next one could not be applied (None when the whole log replays)."""
+    of events in it, and why the next one could not be applied (None when the whole log replays).
+    ``claims``: counts, per side, the claims of that prefix that left the game going (incorrect claims,
+    2023 11.5), each judged on the state it left."""
     if not events:
         return None, 0, "the log is empty"
     for i, line in enumerate(events):
@@ -38,7 +42,7 @@ def replay_lenient(events: list[dict[str, Any]]) -> tuple[Game | None, int, str 
             if i == 0:
                 return None, 0, line.reason
             events = events[:i]
-            game, good, why = replay_lenient(events)
+            game, good, why = replay_lenient(events, claims)
             return game, good, why if why is not None else line.reason
     try:
         game = Game.from_events(events[:1])
@@ -49,6 +53,10 @@ def replay_lenient(events: list[dict[str, Any]]) -> tuple[Game | None, int, str 
             game = game.apply(line)
         except Exception as err:  # noqa: BLE001
             return game, i, f"event {i}: {reason(err)}"
+        if claims is not None:
+            by = str(line.get("by"))
+            if claim_left_going(str(line.get("type")), by, game.state):
+                claims[by] = claims.get(by, 0) + 1
     return game, len(events), None
 
 
@@ -112,8 +120,9 @@ class LiveGame:
     config_cache: dict[str, tuple[Any, dict[str, Any]]] = field(default_factory=dict)
 
     def follow(self, rule: Mapping[str, Any]) -> None:
-        """Takes the game's start rule, as stored (:func:`chesslaws.server.rules.start_rule` writes it;
-        ``{}``: it starts as created)."""
+        """Takes the game's start rule (:func:`chesslaws.server.rules.logged_rule` reads it from the log,
+        :func:`chesslaws.server.rules.start_rule` writes it in the store's table; ``{}``: it starts as
+        created)."""
         self.waiting = bool(rule.get("waiting"))
         self.abort_after = rule.get("abort_after")
         self.scheduled = bool(rule.get("scheduled"))
@@ -122,6 +131,12 @@ class LiveGame:
     @property
     def seq(self) -> int:
         return len(self.game.events)
+
+    @property
+    def rule_in_log(self) -> bool:
+        """Does the game's log carry its start rule (its changes then written as log events), rather than
+        the store's ``game_starts`` table?"""
+        return logged_rule(self.game) is not None
 
     def seat_of(self, token: str | None) -> Seat | None:
         """Which seat this token opens, or None."""

@@ -15,13 +15,14 @@ from typing import Any
 
 from chesslaws.errors import InvalidInput
 from chesslaws.game import Game
+from chesslaws.server.rules import RULE_FIELDS, rule_fields
 from chesslaws.store.games import GameRecord, hash_token
 
 
 @dataclass(frozen=True, slots=True)
 class NewGame:
-    """One game, not yet written: its stored record, its start rule (``None``: it starts at once, as created),
-    its game and its seats' tokens (given once, to whoever created it)."""
+    """One game, not yet written: its stored record, its start rule (``None``: it starts at once, as created;
+    its log's ``start`` carries it), its game and its seats' tokens (given once, to whoever created it)."""
 
     record: GameRecord
     rule: dict[str, Any] | None
@@ -60,6 +61,11 @@ def make_game(start: dict[str, Any], names: dict[str, str | None], interface: st
     presence = presence and online and not when_ready
     if presence:
         start.setdefault("absent", ["white", "black"])  # present once they open the game (Hub.present)
+    rule = ({"waiting": when_ready or held, "abort_after": abort_after, "scheduled": presence, "held": held}
+            if online and (when_ready or abort_after is not None or presence or held) else None)
+    for f in RULE_FIELDS:  # the start rule is the server's, written in the log's first line
+        start.pop(f, None)
+    start.update(rule_fields(rule))
     game = Game.from_start(start)
     tc = game.state.config.time_control
     if tc.periods and tc.periods[0].ms + tc.periods[0].increment_ms < 1000:
@@ -70,8 +76,6 @@ def make_game(start: dict[str, Any], names: dict[str, str | None], interface: st
             tokens[seat] = secrets.token_urlsafe(24)
     hashes: dict[str, str | None] = {s: (hash_token(tokens[s]) if s in tokens else None)
                                      for s in ("white", "black", "arbiter")}
-    rule = ({"waiting": when_ready or held, "abort_after": abort_after, "scheduled": presence, "held": held}
-            if online and (when_ready or abort_after is not None or presence or held) else None)
     record = GameRecord(new_game_id(taken), created_at, interface, dict(names), hashes,
                         [game.events[0].to_json()])
     return NewGame(record, rule, game, tokens)

@@ -148,7 +148,8 @@ class Outages:
             if rec is not None and rec.created_at != t0:
                 live.created_at = rec.created_at
                 return True
-        await self.link.db(lambda: store.set_start(live.id, new_t0, start_rule(live)))
+        rule = None if live.rule_in_log else start_rule(live)  # only t=0 moves: the rule stays as it is
+        await self.link.db(lambda: store.set_start(live.id, new_t0, rule))
         live.created_at = new_t0
         log.info("game %s: its start, at %.3f while the server could not record it, moves to %.3f", live.id, t0,
                  new_t0)

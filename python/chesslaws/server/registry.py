@@ -14,7 +14,7 @@ from chesslaws.server.broadcast import Broadcaster
 from chesslaws.server.errors import RETRY_AFTER_OUTAGE, ApiError, check_id, reason, unavailable
 from chesslaws.server.live import LiveGame, SetAside, replay_lenient
 from chesslaws.server.newgame import NewGame
-from chesslaws.server.rules import claim_left_going
+from chesslaws.server.rules import claim_left_going, logged_rule
 from chesslaws.server.scheduler import Scheduler
 from chesslaws.store.db import StoreError
 from chesslaws.store.games import GameRecord
@@ -73,7 +73,8 @@ class Registry:
                   "must be repaired", file=sys.stderr)
             self.set_aside[rec.id] = SetAside(rec, rec.unreadable, None, 0)
             return
-        game, good, why = replay_lenient(rec.events)
+        claims = {"white": 0, "black": 0}  # the incorrect claims of the log (2023 11.5), whichever process took them
+        game, good, why = replay_lenient(rec.events, claims)
         if why is not None:
             last = rec.events[-1] if rec.events else {}
             if game is not None and isinstance(last, dict) and last.get("type") == "annul":
@@ -88,7 +89,9 @@ class Registry:
                 self.set_aside[rec.id] = SetAside(rec, why, game, good)
                 return
         assert game is not None
-        rule = self.rules.get(rec.id)
+        rule = logged_rule(game)  # in the log's first line; else in the store's table (game_starts)
+        if rule is None:
+            rule = self.rules.get(rec.id)
         if rule is None:
             rule = {}
         elif isinstance(rule, UnreadableRow):
@@ -100,6 +103,7 @@ class Registry:
             rule = {}
         live = LiveGame(rec.id, rec.created_at, rec.interface, rec.names, rec.token_hashes, game)
         live.follow(rule)
+        live.incorrect_claims = claims
         if live.scheduled and game.state.ongoing:  # who opened it before its start, not yet written at the board
             live.early = {s for s in self.presence.get(rec.id, ()) if s in game.state.absent}
         elif live.waiting and not live.held:  # who opened a game that waits for both players

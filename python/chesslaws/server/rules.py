@@ -86,6 +86,40 @@ def start_rule(s: Session) -> dict[str, Any]:
     return {"waiting": s.waiting, "abort_after": s.abort_after, "scheduled": s.scheduled, "held": s.held}
 
 
+#: The fields of the ``start`` event that carry an online game's start rule (``docs/game-log.md``).
+RULE_FIELDS = ("wait", "abort_after", "scheduled")
+
+#: The server's event that fixes the t=0 of a game that waited for its players or its arbiter.
+BEGIN: dict[str, Any] = {"type": "begin", "t": 0, "by": "arbiter"}
+
+
+def rule_fields(rule: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The fields of the ``start`` event that carry ``rule`` (as :func:`start_rule` gives it, or None)."""
+    if not rule:
+        return {}
+    out: dict[str, Any] = {}
+    if rule.get("waiting"):
+        out["wait"] = "arbiter" if rule.get("held") else "players"
+    if rule.get("abort_after") is not None:
+        out["abort_after"] = rule["abort_after"]
+    if rule.get("scheduled"):
+        out["scheduled"] = True
+    return out
+
+
+def logged_rule(game: Game) -> dict[str, Any] | None:
+    """The start rule the game's log carries: its ``start`` event's fields of :data:`RULE_FIELDS`, the game
+    waiting no more once any event follows the start (its ``begin``, or the arbiter's annulment). None when
+    the start carries none of them (the rule, if any, is then the store's ``game_starts`` row)."""
+    start = game.events[0]
+    if not any(start.get(f) is not None for f in RULE_FIELDS):
+        return None
+    wait = start.get("wait") if len(game.events) == 1 else None
+    after = start.get("abort_after")
+    return {"waiting": wait is not None, "abort_after": None if after is None else float(after),
+            "scheduled": bool(start.get("scheduled")), "held": wait == "arbiter"}
+
+
 def waiting_for(s: Session) -> list[str]:
     """The seats a waiting game still waits for (not taken, or not yet opened)."""
     if not s.waiting or s.held:  # a held game waits for the arbiter alone
@@ -94,14 +128,14 @@ def waiting_for(s: Session) -> list[str]:
 
 
 def postponed_start(s: Session, down: float, up: float, grace: float) -> float | None:
-    """The new t=0 (unix seconds) of a scheduled game whose log is its start alone (nobody at the board yet,
-    no move) and whose t=0 came before ``up`` while no player could reach it or be written at the board (the
-    server or its database away from ``down`` to ``up``): ``grace`` seconds after ``up`` less the time it
+    """The new t=0 (unix seconds) of a scheduled game whose log is its start alone, or its start and its
+    ``begin`` (nobody at the board yet, no move) and whose t=0 came before ``up`` while no player could reach
+    it or be written at the board (the server or its database away from ``down`` to ``up``): ``grace`` seconds after ``up`` less the time it
     had already run before ``down``, so that the clocks and the default time (Article 6.7) count none of the
     time away. None when it is not postponed (begun, over, or its start still to come)."""
     game = s.game
     t0 = s.created_at
-    if not s.scheduled or len(game.events) != 1 or not game.state.ongoing or t0 >= up:
+    if not s.scheduled or any(e.type != "begin" for e in game.events[1:]) or not game.state.ongoing or t0 >= up:
         return None
     if t0 < down and not seen_at(game, round(down - t0, 3)).state.ongoing:
         return None  # over by itself before (the default time passed): its ending stands
@@ -212,6 +246,8 @@ def event_kind(body: Any) -> tuple[str, Schema]:
         raise ApiError(422, f"unknown event type {kind!r}; known: {', '.join(sorted(SCHEMAS))}")
     if kind == "start":
         raise ApiError(409, "the game has already started ('start' is only the log's first line)")
+    if kind == "begin":
+        raise ApiError(409, "'begin' is written by the server when a game that waited begins")
     if "t" in body:
         raise ApiError(422, "do not send 't': the server's clock stamps every event")
     return kind, schema
@@ -439,10 +475,10 @@ def given_back_since(game: Game, created_at: float, down: float) -> bool:
 
 
 __all__ = [
-    "ARBITER_BEAT", "Session", "abort_deadline_ms", "abort_due", "abort_reason", "aborted", "actor",
-    "alerts_after", "annoyance_alert", "arbiter_watching", "budget_refusal", "check_awaited_arbiter",
+    "ARBITER_BEAT", "BEGIN", "RULE_FIELDS", "Session", "abort_deadline_ms", "abort_due", "abort_reason", "aborted",
+    "actor", "alerts_after", "annoyance_alert", "arbiter_watching", "budget_refusal", "check_awaited_arbiter",
     "check_legal", "check_summons", "claim_left_going", "ending_to_write", "ending_unwritten", "event_kind",
     "full_log_alert", "full_log_ruling", "given_back_since", "interruption", "log_full", "log_full_alert",
-    "log_full_error", "next_wakeup_ms", "postponed_start", "seen_at", "server_t", "stamp", "start_rule",
-    "waiting_for",
+    "log_full_error", "logged_rule", "next_wakeup_ms", "postponed_start", "rule_fields", "seen_at", "server_t",
+    "stamp", "start_rule", "waiting_for",
 ]

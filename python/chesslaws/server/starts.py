@@ -12,7 +12,7 @@ from chesslaws.server.broadcast import Broadcaster
 from chesslaws.server.errors import ApiError, reason, unavailable
 from chesslaws.server.live import LiveGame, Writer
 from chesslaws.server.registry import Registry
-from chesslaws.server.rules import abort_due, abort_reason, seen_at, start_rule, waiting_for
+from chesslaws.server.rules import BEGIN, abort_due, abort_reason, seen_at, start_rule, waiting_for
 from chesslaws.server.scheduler import Scheduler
 from chesslaws.server.storelink import StoreLink
 
@@ -65,11 +65,16 @@ class Starts:
                 return
             created_at = round(self.scheduler.now(), 3)
             before = live.created_at
+            logged = live.rule_in_log
             live.waiting = False  # started now (as anyone who looks meanwhile sees it) ...
             live.created_at = created_at
             rule = start_rule(live)
             try:  # ... unless another process started it first: then its t=0
-                live.created_at = await self.link.db(lambda: self.link.store.start_waiting(live.id, created_at, rule))
+                if logged:  # its begin, written in its log with its t=0
+                    live.created_at = await self.begin(live, created_at)
+                else:
+                    live.created_at = await self.link.db(
+                        lambda: self.link.store.start_waiting(live.id, created_at, rule))
             except Exception as err:  # noqa: BLE001 - the start stays in memory; a restart waits for them again
                 log.error("store failure: %r", err)
             if live.created_at != created_at:
@@ -88,7 +93,10 @@ class Starts:
             live.held = False
             created_at = round(at, 3)
             try:
-                await self.link.db(lambda: self.link.store.set_start(live.id, created_at, start_rule(live)))
+                if live.rule_in_log:  # its begin, written in its log with its t=0
+                    created_at = await self.begin(live, created_at)
+                else:
+                    await self.link.db(lambda: self.link.store.set_start(live.id, created_at, start_rule(live)))
             except Exception:
                 live.waiting = live.held = True
                 raise unavailable() from None
@@ -98,6 +106,22 @@ class Starts:
             await self.arrive_early(live)
         self.broadcaster.broadcast(live)
         return True
+
+    async def begin(self, live: LiveGame, created_at: float) -> float:
+        """Writes the ``begin`` of a waiting game whose log carries its start rule, with its t=0 ``created_at``
+        (the caller holds the game's lock). Returns the t=0 in effect: another process's, when it began the
+        game first (its log is then caught up)."""
+        new = live.game.apply(BEGIN)
+        line = new.events[-1].to_json()
+        t0, began = await self.link.db(lambda: self.link.store.begin(live.id, created_at, line))
+        if began:
+            live.game = new
+        else:
+            try:
+                await self.registry.catch_up_locked(live)
+            except Exception as err:  # noqa: BLE001 - caught up on the next change or write
+                log.warning("game %s: could not catch up with the store: %s", live.id, reason(err))
+        return t0
 
     async def arrive(self, live: LiveGame, seat: str) -> None:
         """A scheduled game: the player is at the board. Before t=0 he will arrive at t=0 exactly."""

@@ -19,13 +19,17 @@ Schema (the same in both databases)::
     events(game_id TEXT REFERENCES games(id), seq INTEGER, body TEXT /* the log line, JSON */,
            PRIMARY KEY (game_id, seq))
     game_starts(game_id TEXT PRIMARY KEY REFERENCES games(id),
-                rule TEXT /* JSON: {"waiting": bool, "abort_after": seconds or null} (online fair start) */)
+                rule TEXT /* JSON: {"waiting": bool, "abort_after": seconds or null, "scheduled": bool,
+                             "held": bool}: the start rule of a game whose log's start does not carry it */)
     game_presence(game_id TEXT REFERENCES games(id), seat TEXT /* 'white' | 'black' */,
                   t DOUBLE /* unix seconds */, PRIMARY KEY (game_id, seat))
     heartbeat(id INTEGER PRIMARY KEY /* 1 */, t DOUBLE /* the last instant the server ran with its store */)
 
-Tables and columns missing from a database made earlier are created when it is opened. A game without a
-``game_starts`` row started at ``created_at`` and is never aborted.
+Tables and columns missing from a database made earlier are created when it is opened. A game's start rule
+is in its log (the ``start`` event's ``wait``, ``abort_after`` and ``scheduled``, and the ``begin`` event that
+fixes a waiting game's t=0: ``docs/game-log.md``); ``game_starts`` holds it for the games whose log does not
+(databases written before the log carried it). A game with neither started at ``created_at`` and is never
+aborted.
 
 ``game_presence`` holds who has opened an online game before its t=0: in a scheduled or held game (a
 tournament round's) such a player is at the board from t=0 (Article 6.7), but the game's log cannot say so
@@ -306,16 +310,38 @@ class Store:
         """Closes the database."""
         self.database.close()
 
-    # --- how an online game starts (table game_starts; see :meth:`set_start`) ---------------
-    def set_start(self, game_id: str, created_at: float, rule: dict[str, Any]) -> None:
-        """Records how the game starts (``rule``: ``waiting`` for both players, ``abort_after`` seconds)
-        and its instant of t=0 (``created_at``, which moves when the players are there); commits."""
+    # --- how an online game starts (its log, or the table game_starts; see :meth:`set_start`) ---------
+    def set_start(self, game_id: str, created_at: float, rule: dict[str, Any] | None) -> None:
+        """Records the game's instant of t=0 (``created_at``, which moves when the players are there) and, for a
+        game whose log does not carry it, how it starts (``rule``: ``waiting`` for both players,
+        ``abort_after`` seconds, ...; None: the log carries it); commits."""
         def run(tx: Tx) -> None:
             tx.execute("UPDATE games SET created_at=? WHERE id=?", (created_at, game_id))
-            tx.execute(_UPSERT_RULE, (game_id, json.dumps(rule)))
+            if rule is not None:
+                tx.execute(_UPSERT_RULE, (game_id, json.dumps(rule)))
             tx.notify(game_id, "seat")  # other processes: t=0 moved
 
         self._tx(run)
+
+    def begin(self, game_id: str, created_at: float, line: dict[str, Any]) -> tuple[float, bool]:
+        """Begins a game that waits (for its players, or for its arbiter) and whose log carries its start rule:
+        its t=0 is ``created_at`` and ``line`` (its ``begin`` event) the log's second event, in one transaction,
+        unless its log has moved on past its start (another process began it, or the arbiter annulled it).
+        Returns the game's t=0 in effect and whether this call began it (one t=0 for every process)."""
+        def run(tx: Tx) -> tuple[float, bool]:
+            row = tx.execute("SELECT created_at FROM games WHERE id = ?" + tx.for_update("games"),
+                             (game_id,)).fetchone()  # one process decides
+            if row is None:
+                raise StoreError(f"no game {game_id!r}")
+            if tx.execute("SELECT 1 FROM events WHERE game_id = ? AND seq >= 1 LIMIT 1", (game_id,)).fetchone():
+                return float(row[0]), False
+            tx.execute("UPDATE games SET created_at=? WHERE id=?", (created_at, game_id))
+            append_events(tx, [(game_id, 1, line)])
+            tx.notify(game_id, "seat")  # other processes: t=0 is set
+            return created_at, True
+
+        out: tuple[float, bool] = self._tx(run)
+        return out
 
     def start_rules(self) -> dict[str, dict[str, Any]]:
         """The start rule of every game that is not over, by id (games created without one are absent)."""

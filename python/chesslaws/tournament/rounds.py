@@ -26,7 +26,7 @@ SLICE = 64
 
 class MadeGame(Protocol):
     """A game made for a board, not yet written: its id, its seats' tokens (given once), and what the store
-    writes of it (its record and its start rule)."""
+    writes of it (its record, whose log's first line carries its start rule)."""
 
     @property
     def id(self) -> str: ...
@@ -36,9 +36,6 @@ class MadeGame(Protocol):
 
     @property
     def record(self) -> Any: ...
-
-    @property
-    def rule(self) -> dict[str, Any] | None: ...
 
 
 G = TypeVar("G", bound=MadeGame)
@@ -119,7 +116,7 @@ def save_round(store: TournamentStore, before: Tournament, made: RoundMade[Any])
     database that may hold no games at all) is the event alone. Returns the event as stored."""
     if not made.live:
         return store.save(made.tournament)
-    return store.pair_round(made.tournament, before.version, [(g.record, g.rule) for g in made.games],
+    return store.pair_round(made.tournament, before.version, [(g.record, None) for g in made.games],
                             made.game_keys, made.seat_keys)
 
 
