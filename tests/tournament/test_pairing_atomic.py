@@ -252,8 +252,8 @@ def test_games_an_older_pairing_left_without_their_round_are_annulled_at_start(
                 "absent": ["white", "black"]}
 
     write("orphanKeyed", round_start("P1", "P4"), held)
-    ts._run(lambda cur: cur.execute(ts._sql("INSERT INTO tournament_game_keys (game_id, tournament_id, sealed) "
-                                            "VALUES (?, ?, ?)"), ("orphanKeyed", t.id, "00")))
+    ts.database.session().run(lambda tx: tx.execute("INSERT INTO tournament_game_keys (game_id, tournament_id, "
+                                                    "sealed) VALUES (?, ?, ?)", ("orphanKeyed", t.id, "00")))
     write("orphanBare", round_start("P2", "P3"), held)
     write("casualGame", {"type": "start", "t": 0, "time_control": "300+0", "white": "P1", "black": "P2"}, None)
     write("otherEvent", round_start("P1", "P2", event="Another Open"), held)
@@ -324,9 +324,9 @@ def test_a_players_token_given_meanwhile_by_another_process_is_never_replaced(
     theirs = {n: secrets.token_urlsafe(18) for n in range(1, 5)}
     with TournamentStore(db_url) as other:  # another process gives the players their tokens
         rows = [(tid, n, hash_token(x), seal(x, tok, f"{tid}:player:{n}")) for n, x in theirs.items()]
-        other._run(lambda cur: cur.executemany(other._sql(
+        other.database.session().run(lambda tx: tx.executemany(
             "INSERT INTO tournament_player_keys (tournament_id, start_number, token_hash, sealed) "
-            "VALUES (?, ?, ?, ?)"), rows))
+            "VALUES (?, ?, ?, ?)", rows))
     real = TournamentStore.player_keys
     stale = [True]
 

@@ -247,6 +247,10 @@ class Registry:
                 # arbiter is told by the process that takes the claim reaching the limit, wherever it is).
                 live.incorrect_claims[by] = live.incorrect_claims.get(by, 0) + 1
         live.game = game
+        if live.waiting and any(row.get("type") == "begin" for row in rows):
+            # Another process began this waiting game: its t=0 (the store's created_at) comes with the begin,
+            # before anything here judges the game at an instant counted from the old one.
+            await self.refresh_seats(live)
         self.changed(live)
         return True
 
