@@ -171,7 +171,7 @@ def test_round_console_shows_the_whole_round_live(live_server: Any, browser: Any
     page.wait_for_selector("#c-boards tbody tr[data-table='4'] td.res:has-text('1 – 0')")
     assert page.locator("#c-decide li").count() == 1
     assert "Board 3" in page.locator("#c-decide li").inner_text() and "clocks stopped" in page.locator("#c-decide li").inner_text()
-    assert page.locator("[data-count='finished'] b").inner_text() == "1"
+    page.wait_for_selector("[data-count='finished'] b:text-is('1')")  # the count follows the board's result
     assert page.locator("[data-count='to decide']").get_attribute("class") == "count hot"
     assert row(2).locator(".decide").count() == 0 and "decide" not in (row(2).get_attribute("class") or "")
     # Black's clock on board 1 ticks between two refreshes of the console.
