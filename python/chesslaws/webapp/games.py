@@ -29,7 +29,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from chesslaws.qrcode import QrBusy, QrTooLong
 from chesslaws.server.export import export_pgn
 from chesslaws.server.guard import strict_json
-from chesslaws.server.hub import ApiError, public_event
+from chesslaws.server.hub import ApiError, LiveGame, public_event
+from chesslaws.store.games import Seat
 from chesslaws.webapp.acting import NO_SEAT, SPECTATOR, seat_for, take_event
 from chesslaws.webapp.context import address, game_links, hub_of, qr_of, rematches_of, token_of
 from chesslaws.webapp.models import (ERRORS, Ack, CreatedGame, CreateGame, EventIn, Joined, JoinSeat, QrText,
@@ -156,14 +157,22 @@ async def join(game_id: str, body: JoinSeat, request: Request) -> Joined:
     return Joined(seat=body.seat, token=token, link=f"{request.base_url}game/{game_id}#token={token}")
 
 
-@router.get("/api/games/{game_id}/seat", tags=["games"], summary="Which seat a token opens", responses=ERRORS)
-async def seat(game_id: str, request: Request,
-               cred: HTTPAuthorizationCredentials | None = Depends(bearer)) -> SeatInfo:
+async def _viewer(request: Request, game_id: str,
+                  cred: HTTPAuthorizationCredentials | None) -> tuple[LiveGame, Seat | None]:
+    """The game and the seat its reader's token opens (None: a spectator, who sends no token); a token that
+    opens no seat is refused (401) rather than read as a spectator's."""
     live = await hub_of(request).fetch(game_id)
     tok = token_of(cred)
     s = live.seat_of(tok)
     if tok and s is None:
         raise ApiError(401, NO_SEAT)
+    return live, s
+
+
+@router.get("/api/games/{game_id}/seat", tags=["games"], summary="Which seat a token opens", responses=ERRORS)
+async def seat(game_id: str, request: Request,
+               cred: HTTPAuthorizationCredentials | None = Depends(bearer)) -> SeatInfo:
+    _, s = await _viewer(request, game_id, cred)
     return SeatInfo(seat=s or "spectator")
 
 
@@ -198,11 +207,7 @@ async def post_event(game_id: str, request: Request,
             response_class=PlainTextResponse)
 async def game_log(game_id: str, request: Request,
                    cred: HTTPAuthorizationCredentials | None = Depends(bearer)) -> Response:
-    live = await hub_of(request).fetch(game_id)
-    tok = token_of(cred)
-    s = live.seat_of(tok)
-    if tok and s is None:
-        raise ApiError(401, NO_SEAT)
+    live, s = await _viewer(request, game_id, cred)
     lines = [json.dumps(public_event(e.to_json(), arbiter=s == "arbiter"), ensure_ascii=False)
              for e in live.game.events]
     return PlainTextResponse("\n".join(lines) + "\n", media_type="application/x-ndjson")
