@@ -529,6 +529,60 @@ for _key, (_code, _tests) in {
     _was = EXTEND.get(_key, ((), ()))
     EXTEND[_key] = (_was[0] + _code, _was[1] + _tests)
 
+# And what the log says beyond the moves: a legal move claimed illegal, claims during an adjournment, a
+# wrong set-up, the regulations the Laws defer to (start fields), and the arbiter's procedures.
+ACT = "arbiter/test_log_acts.py::"
+CLAIMED = ("game.claims:_legal_move_claimed",)
+ADJOURNED = ("game.claims:_on_adjourned_claim",)
+SETUP = ("game.setup:board_setup", "game.procedures:_setup_castling")
+DISPLAY = ("game.claims:_relies_on_display",)
+RECON = ("game.procedures:_on_reconstruct",)
+PROP = ("game.procedures:_proportional_times",)
+DRAWREG = ("game.regulated:_draw_rule", "game.regulated:_decide_agreement", "regulations:Regulations")
+LEAVE = ("game.regulated:_on_leave_area",)
+for _key, (_code, _tests) in {
+    ("1989", "8.1"): (ADJOURNED, (ACT + "test_an_illegal_move_claimed_during_the_adjournment",)),
+    ("1989", "8.5"): (SETUP, (ACT + "test_a_wrong_set_up_found_during_a_standard_game_annuls_it",)),
+    ("1989", "10.6"): (DRAWREG, (ACT + "test_earlier_laws_let_the_agreement_end_the_game_whatever_the_regulations",)),
+    ("1989", "10.10"): (ADJOURNED, (ACT + "test_a_repetition_claimed_by_the_sealer_during_the_adjournment",)),
+    ("1989", "11.1-11.9"): (RECON, (ACT + "test_the_game_reconstructed_on_a_second_board",)),
+    ("1989", "12.2"): (ADJOURNED, (ACT + "test_a_flag_claimed_during_the_adjournment",)),
+    ("1989", "12.6"): (PROP, (ACT + "test_1989_12_6_proportional_times",)),
+    ("1989", "14.2"): (ADJOURNED, (ACT + "test_a_repetition_claimed_by_the_sealer_during_the_adjournment",)),
+    ("1989", "15.1"): (CLAIMED, (ACT + "test_a_legal_move_claimed_illegal_is_a_rejected_claim",)),
+    ("1989", "16.4"): (LEAVE, (ACT + "test_11_2_4_the_opponent_reports_before_leaving",)),
+    ("1997", "5.3"): (DRAWREG, (ACT + "test_earlier_laws_let_the_agreement_end_the_game_whatever_the_regulations",)),
+    ("1997", "6.8"): (ADJOURNED, (ACT + "test_a_flag_claimed_during_the_adjournment",)),
+    ("1997", "6.13"): (PROP, (ACT + "test_1989_12_6_proportional_times",)),
+    ("1997", "6.14"): (DISPLAY, (ACT + "test_a_claim_relying_only_on_a_display",)),
+    ("1997", "7.1"): (SETUP, (ACT + "test_a_wrong_set_up_found_during_a_standard_game_annuls_it",)),
+    ("1997", "7.4"): (ADJOURNED, (ACT + "test_an_illegal_move_claimed_during_the_adjournment",)),
+    ("1997", "8.5-8.6"): (RECON, (ACT + "test_the_game_reconstructed_on_a_second_board",)),
+    ("1997", "12.4"): (LEAVE, (ACT + "test_11_2_4_the_opponent_reports_before_leaving",)),
+    ("1997", "12.5"): (CLAIMED, (ACT + "test_a_legal_move_claimed_illegal_is_a_rejected_claim",)),
+    ("1997", "A.7"): (ADJOURNED, (ACT + "test_a_repetition_claimed_by_the_sealer_during_the_adjournment",)),
+    ("1997", "B.4"): (SETUP, (ACT + "test_1997_rapid_b_4_after_three_moves",)),
+    ("2023", "6.12"): (DISPLAY, (ACT + "test_a_claim_relying_only_on_a_display",)),
+    ("2023", "7.1"): (PROP, (ACT + "test_1989_12_6_proportional_times",)),
+    ("2023", "7.2.1-7.2.2"): (SETUP, (ACT + "test_a_wrong_set_up_found_during_a_standard_game_annuls_it",
+                                      ACT + "test_the_board_is_the_position_played_and_a_misplaced_king_never_castles")),
+    ("2023", "7.5.1"): (CLAIMED + ADJOURNED, (ACT + "test_a_named_illegal_move_is_still_corrected",
+                                              ACT + "test_an_illegal_move_claimed_during_the_adjournment")),
+    ("2023", "8.1-8.7"): (RECON, (ACT + "test_the_game_reconstructed_on_a_second_board",)),
+    ("2023", "9.1.1"): (DRAWREG, (ACT + "test_2023_9_1_1_no_agreement_before_move_30_without_the_arbiters_consent",)),
+    ("2023", "11.2"): (LEAVE + ("regulations:Regulations",), (ACT + "test_11_2_4_the_opponent_reports_before_leaving",)),
+    ("2023", "11.5"): (CLAIMED, (ACT + "test_a_legal_move_claimed_illegal_is_a_rejected_claim",)),
+    ("2023", "A.5"): (("game.regulated:_clock_setting_fixed", "game.procedures:_setup_castling"),
+                      (ACT + "test_2023_a_5_1_1_no_change_to_the_clock_setting_after_ten_moves",
+                       ACT + "test_2023_a_5_1_2_too_late_and_no_castling_with_the_misplaced_king")),
+    ("2023", "I.7-I.9"): (ADJOURNED, (ACT + "test_a_flag_claimed_during_the_adjournment",
+                                      ACT + "test_a_repetition_claimed_by_the_sealer_during_the_adjournment")),
+    ("2023", "III.4"): (("game.regulated:_increment_impossible",),
+                        (ACT + "test_iii_4_if_possible_the_clocks_cannot_add_an_increment",)),
+}.items():
+    _was = EXTEND.get(_key, ((), ()))
+    EXTEND[_key] = (_was[0] + _code, _was[1] + _tests)
+
 #: Whether what an article is about can be written in the game log, where it is not simply "yes"
 #: (a row with code: the events it rules on exist) or "no" (a row without code). "—": nothing that
 #: happens in a game (the venue, FIDE's procedures, people's manners): nothing to write.
@@ -539,7 +593,8 @@ LOG: dict[tuple[str, str], str] = {
                            "`request_explanation` and `appeal`, and the `appeal_decision` (none in these Laws: "
                            "the regulations')",
     ("1997", "6.4"): OUTSIDE,
-    ("1997", "6.14"): OUTSIDE,
+    ("1997", "6.14"): "yes: a claim with `relying_on`: \"display\" (not admitted); the displays themselves are the "
+                      "venue's",
     ("1997", "7.2"): "yes: `claim_setup` (`colours`), `annul`",
     ("1997", "8.5-8.6"): "yes: `scoresheet` (8.5), `decision` on `period` (8.6)",
     ("1997", "12.1"): "yes: `conduct`, `penalty`",
@@ -552,7 +607,8 @@ LOG: dict[tuple[str, str], str] = {
     ("1997", "14.1"): OUTSIDE,
     ("2023", "4.9"): "yes: the assistant's acts are the player's events (`by` is his colour)",
     ("2023", "6.5"): OUTSIDE,
-    ("2023", "6.12"): OUTSIDE,
+    ("2023", "6.12"): "yes: a claim with `relying_on`: \"display\" (6.12.2: not admitted); the displays "
+                      "themselves (6.12.1) are the venue's",
     ("2023", "8.1-8.7"): "yes: `scoresheet`, `sign`, `decision` on `period` (8.6) and on `result` (8.7), the "
                          "start field `assistant` and an assistant's `scoresheet` (8.1.6)",
     ("2023", "11.1"): "yes: `conduct`, `penalty`",
@@ -566,7 +622,8 @@ LOG: dict[tuple[str, str], str] = {
     ("2023", "12.6-12.8"): "yes: `move` with `press`: false; `request_scoresheet` (declined unless a flag has "
                            "fallen)",
     ("2023", "A.5"): "yes: `supervision`: \"partial\"; `arbiter`: \"occasional\" and `observe` (what he "
-                     "observes, A.5.2, A.5.4, A.5.5)",
+                     "observes, A.5.2, A.5.4, A.5.5); `set_clocks` with `setting` and `schedule` (A.5.1.1); the "
+                     "start field `setup` (A.5.1.2: a wrong set-up, castling with a misplaced king or rook)",
     ("2023", "D.2.10-D.2.11"): "yes: the start fields `assistant` and `hearing_impaired`; the assistant's acts are "
                                "the player's events with `assistant`: true; `request_scoresheet` with `kind` "
                                "`moves_and_times` (D.2.10.4)",

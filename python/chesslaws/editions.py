@@ -122,6 +122,10 @@ class Edition:
 
 
 _ARTICLES_1989 = {
+    # What the log says beyond the moves: the regulations, a wrong set-up, claims out of turn, procedures.
+    "adjourned_claim": "8.1",
+    "reconstruction": "11.7",
+    "proportional_times": "12.6",
     "rules_of_play": "1-7",
     "touch_move": "7",
     "castling_touch": "7",
@@ -205,6 +209,12 @@ _ARTICLES_1989 = {
 }
 
 _ARTICLES_1997 = {
+    # What the log says beyond the moves: the regulations, a wrong set-up, claims out of turn, procedures.
+    "adjourned_claim": "7.4",
+    "reconstruction": "8.5",
+    "proportional_times": "6.13",
+    "display_claim": "6.14",
+    "leave_area": "12.4",
     "rules_of_play": "3",
     "touch_move": "4.3",
     "castling_touch": "4.4",
@@ -305,6 +315,16 @@ _ARTICLES_1997 = {
 }
 
 _ARTICLES_2023 = {
+    # What the log says beyond the moves: the regulations, a wrong set-up, claims out of turn, procedures.
+    "adjourned_claim": "7.5.1",
+    "reconstruction": "8.5.3",
+    "proportional_times": "7.1",
+    "display_claim": "6.12.2",
+    "leave_area": "11.2.3.2",
+    "report_leaving": "11.2.4",
+    "draw_regulations": "9.1.1",
+    "clock_setting_fixed": "A.5.1.1",
+    "incorrect_setup_castling": "A.5.1.2",
     "rules_of_play": "3",
     "touch_move": "4.3",
     "castling_touch": "4.4.1",

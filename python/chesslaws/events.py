@@ -44,6 +44,7 @@ RANGES: Mapping[str, tuple[float, float]] = MappingProxyType({
     "plies": (0, 100_000),
     "ruling": (1, 1_000_000),  # an appeal's: the number of a ruling of the state
     "appealed": (1, 1_000_000),
+    "no_draw_before_move": (1, 1000),  # the regulations' number of moves before which no draw is agreed (2023 9.1.1)
 })
 
 
@@ -70,6 +71,9 @@ _COLOR = ("white", "black")
 #: The arbiter's penalties (1989 16.5, 1997 13.4 (a)-(e), 2023 12.9.1-12.9.9).
 _PENALTIES = ("warning", "add_time", "reduce_time", "opponent_points", "reduce_points", "loss", "fine",
               "exclusion", "expulsion")
+#: What a claim may rely on alone: ``"display"``, a screen, monitor, demonstration board or a clock's move
+#: counter (2023 6.12.2, 1997 6.14: no claim may rely only on them).
+_RELYING_ON = ("display",)
 _PENALTY_FIELDS: Mapping[str, type | tuple[type, ...]] = {
     "seconds": (int, float),  # add_time, reduce_time
     "points": (int, float),  # reduce_points: the offender's new score
@@ -111,6 +115,11 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
                 "wait": str,
                 "abort_after": (int, float),
                 "scheduled": bool,
+                "setup": str,
+                "no_draw_offers": bool,
+                "no_draw_before_move": int,
+                "report_leaving": bool,
+                "increment_possible": bool,
             },
             choices={
                 "edition": ("1989", "1997", "2023"),
@@ -138,11 +147,14 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
         "claim_draw": Schema(
             by="player",
             required={"reason": str},
-            optional={"move": str, "grounds": str, "final_position": str},
-            choices={"reason": ("threefold", "fifty", "quickplay"), "grounds": ("cannot_win", "no_effort", "both")},
+            optional={"move": str, "grounds": str, "final_position": str, "relying_on": str},
+            choices={"reason": ("threefold", "fifty", "quickplay"), "grounds": ("cannot_win", "no_effort", "both"),
+                     "relying_on": _RELYING_ON},
         ),
-        "claim_flag": Schema(by="player", optional={"assistant": bool}),
-        "claim_win": Schema(by="player", required={"reason": str}, choices={"reason": ("illegal_move",)}),
+        "claim_flag": Schema(by="player", optional={"assistant": bool, "relying_on": str},
+                             choices={"relying_on": _RELYING_ON}),
+        "claim_win": Schema(by="player", required={"reason": str}, optional={"move": str, "relying_on": str},
+                            choices={"reason": ("illegal_move",), "relying_on": _RELYING_ON}),
         "resign": Schema(by="player"),
         "touch": Schema(by="player", required={"square": str}, optional={"piece": str},
                         choices={"piece": ("Q", "R", "B", "N")}),
@@ -170,7 +182,8 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
         "resume": Schema(by="arbiter", optional={"white_ms": int, "black_ms": int}),
         "stop_clocks": Schema(by="any", optional={"reason": str, "default_time_extended_ms": int}),
         "start_clocks": Schema(by="arbiter", optional={"reason": str}),
-        "set_clocks": Schema(by="arbiter", required={"white_ms": int, "black_ms": int}),
+        "set_clocks": Schema(by="arbiter", required={"white_ms": int, "black_ms": int},
+                             optional={"setting": bool, "schedule": bool}),
         "penalty": Schema(
             by="arbiter",
             required={"against": str, "kind": str},
@@ -190,7 +203,7 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
         "reinstate": Schema(
             by="arbiter",
             required={"ply": int},
-            optional={"white_ms": int, "black_ms": int, "reason": str},
+            optional={"white_ms": int, "black_ms": int, "reason": str, "proportional": bool},
         ),
         "decision": Schema(
             by="arbiter",
@@ -204,6 +217,8 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
         ),
         "annul": Schema(by="arbiter", optional={"reason": str}),
         "begin": Schema(by="arbiter"),
+        "leave_area": Schema(by="player", optional={"reported": bool, "permission": bool}),
+        "reconstruct": Schema(by="arbiter", optional={"reason": str}),
         "request_explanation": Schema(by="player", optional={"about": str, "answer": str}),
         "appeal": Schema(by="player", required={"ruling": int}, optional={"reason": str}),
         "appeal_decision": Schema(

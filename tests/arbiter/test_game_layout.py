@@ -21,7 +21,7 @@ from chesslaws.game.handlers import HANDLERS
 PACKAGE = Path(chesslaws.game.__file__).parent
 PARTS = ["state", "completion", "played", "moving", "draws", "flags", "irregularities", "conduct", "adjournment",
          "pressing", "releasing", "displacement", "recording", "grounds", "gamescores", "announcing", "observation", "appeals",
-         "handlers"]
+         "claims", "regulated", "procedures", "setup", "handlers"]
 
 #: Each event type -> the module of the Laws' part that rules on it.
 HOME = {
@@ -37,6 +37,7 @@ HOME = {
     "penalty": "conduct", "conduct": "conduct", "refuse_to_comply": "conduct",
     "seal": "adjournment", "resume": "adjournment", "arrive": "adjournment", "envelope_lost": "adjournment",
     "request_explanation": "appeals", "appeal": "appeals", "appeal_decision": "appeals",
+    "leave_area": "regulated", "reconstruct": "procedures",
     "begin": "handlers",  # a live game's t=0 fixed: the start of the game, as initial_state
 }
 

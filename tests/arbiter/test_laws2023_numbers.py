@@ -129,6 +129,11 @@ SAYS = {
     "assistant_sighted": "does not make",
     "explanation": "the right to request", "appeal": "a player may appeal", "appeal_decision": "a player may appeal",
     "assistant_informs": "only at his/her request",
+    "adjourned_claim": "illegal move is completed", "reconstruction": "no complete scoresheet",
+    "proportional_times": "If an irregularity occurs", "display_claim": "may not make a claim relying only",
+    "leave_area": "leave the playing area", "report_leaving": "must report",
+    "draw_regulations": "cannot offer or agree", "clock_setting_fixed": "No change can be made to the clock",
+    "incorrect_setup_castling": "No claim can be made regarding incorrect set-up",
 }
 
 

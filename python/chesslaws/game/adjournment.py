@@ -141,8 +141,9 @@ def _on_seal(b: _Builder, ev: Event) -> None:
                f"his reply (move {number}) and starts {NAME[opp]}'s clock; the envelope is opened on "
                f"{NAME[opp]}'s arrival.")
         return
-    b.set(clock=clock.press(t, by).stop(t), envelope=env, status="adjourned", touched=(),
-          touch_violation=None, illegal_pending=None)
+    # An illegal move that stood when he sealed may still be claimed during the adjournment (1989 8.1:
+    # in every session; 1997 7.4, 2023 7.5.1: during the game): ``illegal_pending`` is kept.
+    b.set(clock=clock.press(t, by).stop(t), envelope=env, status="adjourned", touched=(), touch_violation=None)
     where = f" Resumption: {env.resumption}." if env.resumption else ""
     b.rule(t, "adjournment", f"{NAME[by]} seals his move {number}; the clocks are stopped and the game is "
            f"adjourned.{extra}{where}")
@@ -152,12 +153,18 @@ def _on_resume(b: _Builder, ev: Event) -> None:
     s = b.s
     t = ev.t_ms
     env = s.envelope
-    if s.status != "adjourned" or env is None:
+    if s.status != "adjourned":
         raise GameError(ev, "there is no adjourned game to resume")
     clock = s.clock
     times = _clock_times(ev)
     if times is not None:
         clock = clock.set_times(t, *times)
+    if env is None:  # set aside during the adjournment (an illegal move claimed): the move is made on the board
+        mover = s.position.turn
+        b.set(status="ongoing", clock=clock.start(t, mover), absent=frozenset({"white", "black"}), session_start_ms=t)
+        b.rule(t, "resumption", f"The game is resumed from the position reinstated during the adjournment; "
+               f"{NAME[mover]}'s clock runs, and he makes his move on the board.")
+        return
     replier = other(env.sealer)
     clock = clock.start(t, replier)
     b.set(status="ongoing", clock=clock, absent=frozenset({"white", "black"}), session_start_ms=t)

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 from typing import Callable, Mapping
 
+from chesslaws._values import replace
 from chesslaws.clock import Clock
 from chesslaws.events import Event, EventError, ms_to_t
 from chesslaws.game.appeals import _on_appeal, _on_appeal_decision, _on_request_explanation
@@ -71,6 +72,12 @@ from chesslaws.game.recording import _on_request_scoresheet, _on_scoresheet, _on
 from chesslaws.game.gamescores import _on_game_score
 from chesslaws.game.announcing import _assistant_acts, _on_announce
 from chesslaws.game.observation import _on_observe
+from chesslaws.game.claims import ADJOURNED_CLAIMS, _legal_move_claimed, _on_adjourned_claim, _relies_on_display
+from chesslaws.game.setup import board_setup
+from chesslaws.game.procedures import _on_reconstruct, _proportional_times, _setup_castling
+from chesslaws.game.regulated import (
+    _clock_setting_fixed, _decide_agreement, _draw_rule, _increment_impossible, _on_leave_area,
+)
 from chesslaws.history import Keys, Moves
 from chesslaws.game.state import GameError, GameState, _Builder, _config_from_start, other
 
@@ -79,6 +86,9 @@ def initial_state(ev: Event) -> GameState:
     if ev.type != "start":
         raise EventError(f"a log begins with a 'start' event, not {ev.type!r}", field="type")
     config = _config_from_start(ev)
+    board = board_setup(ev, config.fen, config.chess960)
+    if board is not None:  # a wrong set-up: the game is played from what stands on the board
+        config = replace(config, fen=board, intended_fen=config.fen)
     position = config.initial_position()
     clock = Clock.new(config.time_control).start(ev.t_ms, position.turn)
     state = GameState(
@@ -146,7 +156,35 @@ HANDLERS: Mapping[str, Handler] = {
     "appeal": _on_appeal,
     "appeal_decision": _on_appeal_decision,
     "begin": _on_begin,
+    "leave_area": _on_leave_area,
+    "reconstruct": _on_reconstruct,
 }
+
+
+#: The events a rule of :mod:`chesslaws.game.claims` or :mod:`chesslaws.game.regulated` may answer before
+#: the handler (a claim relying on a display, a legal move claimed illegal, a draw the regulations restrict,
+#: an increment the clocks cannot add, the clock's setting under 2023 A.5.1.1).
+_BEFORE = frozenset({"claim_flag", "claim_draw", "claim_win", "offer_draw", "accept_draw", "decision",
+                     "request_increment", "set_clocks"})
+
+
+def _ruled_before(b: _Builder, ev: Event) -> bool:
+    """Whether ``ev`` was ruled on before its handler (which then does not run)."""
+    kind = ev.type
+    if kind in ("claim_flag", "claim_draw", "claim_win") and _relies_on_display(b, ev):
+        return True
+    if kind == "claim_win" and b.s.ongoing:
+        return _legal_move_claimed(b, ev)
+    if kind in ("offer_draw", "accept_draw"):
+        return _draw_rule(b, ev)
+    if kind == "decision" and ev.get("on") == "agreement":
+        _decide_agreement(b, ev)
+        return True
+    if kind == "request_increment":
+        return _increment_impossible(b, ev)
+    if kind == "set_clocks":
+        return _clock_setting_fixed(b, ev)
+    return False
 
 
 #: Events allowed when the game is not in play, by status.
@@ -154,7 +192,7 @@ HANDLERS: Mapping[str, Handler] = {
 _RECOURSE = {"request_explanation", "appeal", "appeal_decision"}
 _ALLOWED_WHEN = {
     "finished": {"decision", "annul", "penalty", "conduct", "sign", "observe", "begin"} | _RECOURSE,
-    "adjourned": {"offer_draw", "accept_draw", "decline_draw", "resign", "resume", "annul"} | _RECOURSE,
+    "adjourned": {"offer_draw", "accept_draw", "decline_draw", "resign", "resume", "annul"} | _RECOURSE | ADJOURNED_CLAIMS,
     "annulled": _RECOURSE,
 }
 
@@ -187,5 +225,17 @@ def transition(state: GameState, ev: Event) -> GameState:
         b.changes["t_ms"] = ev.t_ms
     if ev.get("assistant") and not _assistant_acts(b, ev):
         return b.build()  # an act outside the assistant's duties is not accepted (2023 D.2.11)
-    HANDLERS[ev.type](b, ev)
+    kind = ev.type
+    if kind in _BEFORE and _ruled_before(b, ev):
+        return b.build()
+    if kind == "move" and ev.get("offer_draw"):
+        _draw_rule(b, ev)  # the regulations' word on the offer made with the move (the move is played all the same)
+    if seen.status == "adjourned" and kind in ADJOURNED_CLAIMS:
+        _on_adjourned_claim(b, ev)
+        return b.build()
+    HANDLERS[kind](b, ev)
+    if kind == "reinstate":
+        _proportional_times(b, ev, seen)
+    elif kind == "claim_setup":
+        _setup_castling(b, ev)
     return b.build()

@@ -33,6 +33,7 @@ from chesslaws.editions import Edition, Mode, get_edition
 from chesslaws.errors import InvalidFen, InvalidInput, WrongState
 from chesslaws.events import Event, EventError, ms_to_t
 from chesslaws.history import Keys, MoveRecord as MoveRecord, Moves
+from chesslaws.regulations import Regulations, regulations_from_start
 from chesslaws.position import STARTING_FEN, Position, chess960_start_number
 from chesslaws.timecontrol import Color, TimeControl, TimeControlError, classify
 
@@ -257,6 +258,8 @@ class Config:
     #: A live game's creator who holds a seat holds its arbiter's link too, asked for with a seat left open: the
     #: player who takes that seat is told before he sits down. The Laws' arbiter is never a player.
     arbiter_is_a_player: bool = False
+    regulations: Regulations = Regulations()  # the event's regulations the Laws defer to (2023 9.1.1, 11.2.4, III.4)
+    intended_fen: str | None = None  # the position the game should have begun from, when ``fen`` was set up wrongly
 
     def initial_position(self) -> Position:
         """The position the game starts from, in its castling mode."""
@@ -488,6 +491,7 @@ def _config_from_start(ev: Event) -> Config:
         chess960=chess960,
         start_number=start_number,
         clock_shows_first_flag=ev.get("clock", "analogue") == "digital",
+        regulations=regulations_from_start(ev),
     )
 
 

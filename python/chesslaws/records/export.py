@@ -86,6 +86,8 @@ NOT_IN_PGN: Mapping[str, str] = {
     "appeal_decision": "its ruling, as a comment; a result it gives is in the Result tag, which read back is the "
                        "board's",
     "begin": "the live server's start, not a move",
+    "leave_area": "a player's whereabouts, not a move (its ruling is a comment)",
+    "reconstruct": "the arbiter's procedure (its ruling is a comment)",
 }
 
 #: The start fields a PGN carries as tags (:data:`IN_PGN`), each read back into ``start``.

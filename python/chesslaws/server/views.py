@@ -165,6 +165,7 @@ class Views:
                 "variant": "chess960" if cfg.chess960 else "standard",
                 "chess960": cfg.chess960,
                 "start_position": cfg.start_number,
+                "regulations": cfg.regulations.to_json(),  # the event's regulations the Laws defer to
                 # The controls depend on the configuration and the language only (server/controls.py).
                 "controls": controls(st, lang),
             })

@@ -1081,11 +1081,22 @@ function renderConsole() {
     .catch(() => { box.textContent = T("The sealed move could not be read."); });
 }
 
+// The event's regulations the Laws defer to (2023 9.1.1, 11.2.4, III.4), as the start event set them.
+function regulationsText(r) {
+  if (!r) return "";
+  const out = [];
+  if (r.no_draw_offers) out.push(T("no draw offers without the arbiter's consent"));
+  else if (r.no_draw_before_move) out.push(T("no draw offers before move {n} without the arbiter's consent", { n: r.no_draw_before_move }));
+  if (r.report_leaving) out.push(T("report to the arbiter before leaving the playing area"));
+  if (r.increment_possible === false) out.push(T("no increment can be introduced"));
+  return out.length ? " · " + T("Regulations: {list}", { list: out.join("; ") }) : "";
+}
+
 function render() {
   $("info").textContent = T("Laws of {e}", { e: S.edition }) +
     (S.chess960 ? ` · Chess960${S.start_position !== null && S.start_position !== undefined ? " No. " + S.start_position : ""}` : "") +
     ` · ${S.time_control === "-" ? T("no clock") : TC.show(S.time_control)} · ${T(S.mode)} · ${T("arbiter {how}", { how: T(S.arbiter) })}` +
-    (S.interface === "otb" ? " · over the board" : "");
+    (S.interface === "otb" ? " · over the board" : "") + regulationsText(S.regulations);
   document.title = `${S.white} v ${S.black} · chesslaws`;
   $("page-title").textContent = T("{white} (White) v {black} (Black)", { white: S.white, black: S.black });
   renderPlayers();
