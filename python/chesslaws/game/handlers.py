@@ -154,7 +154,8 @@ HANDLERS: Mapping[str, Handler] = {
 _RECOURSE = {"request_explanation", "appeal", "appeal_decision"}
 _ALLOWED_WHEN = {
     "finished": {"decision", "annul", "penalty", "conduct", "sign", "observe", "begin"} | _RECOURSE,
-    "adjourned": {"offer_draw", "accept_draw", "decline_draw", "resign", "resume", "annul"} | _RECOURSE,
+    # A flag that fell while the sealer had not yet stopped his clock may be claimed during the adjournment.
+    "adjourned": {"offer_draw", "accept_draw", "decline_draw", "resign", "resume", "annul", "claim_flag"} | _RECOURSE,
     "annulled": _RECOURSE,
 }
 
@@ -177,8 +178,9 @@ def transition(state: GameState, ev: Event) -> GameState:
         if seen.status == "annulled":
             raise GameError(ev, "the game has been annulled")
         if seen.status == "adjourned":
-            raise GameError(ev, "the game is adjourned: only a draw agreement, a resignation or the arbiter's "
-                            "resumption can come before the envelope is opened")
+            raise GameError(ev, "the game is adjourned: only a draw agreement, a resignation, the claim of a flag "
+                            "that fell while the move was sealed or the arbiter's resumption can come before the "
+                            "envelope is opened")
         last = seen.rulings[-1].text if seen.rulings else ""
         when = f" at t={ms_to_t(seen.rulings[-1].t_ms)}" if seen.rulings else ""
         raise GameError(ev, f"the game is over{when}: {last}".rstrip(": "))
