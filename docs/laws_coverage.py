@@ -583,6 +583,54 @@ for _key, (_code, _tests) in {
     _was = EXTEND.get(_key, ((), ()))
     EXTEND[_key] = (_was[0] + _code, _was[1] + _tests)
 
+# And the rulings read again from the texts: who has the move under 1997 (1.1), an end produced by a move
+# that broke Article 4 (2023 5.1.1, 5.2.1, 5.2.2, 4.8), an irregularity nobody saw under partial supervision
+# (2023 A.5.2), the period that began when the flag fell (8.6), the flag that falls while sealing (1989 13.1(a)),
+# a rook touched before the king in Chess960 (2023 4.4.2).
+RUL = "arbiter/test_fidelity_set_four_rulings.py::"
+HELD = ("game.completion:_end_or_hold", "game.completion:held_end_stands", "editions:Edition.end_needs_article_4")
+SEAL = ("game.flags:_claim_flag_at_seal",)
+for _key, (_code, _tests) in {
+    ("1989", "7"): (("game.moving:_has_the_move",), (RUL + "test_where_the_move_counts_once_made_the_touch_binds",)),
+    ("1989", "10.1"): ((), (RUL + "test_before_2023_the_mate_ends_the_game_whatever_the_hand_did",)),
+    ("1989", "10.3"): ((), (RUL + "test_before_2023_the_draw_ends_the_game_whatever_the_hand_did",)),
+    ("1989", "10.4"): ((), (RUL + "test_before_2023_the_draw_ends_the_game_whatever_the_hand_did",)),
+    ("1989", "11.1-11.9"): (("clock:Clock.next_period",), (RUL + "test_the_next_period_begins_when_the_flag_fell",)),
+    ("1989", "12.2"): (SEAL, (RUL + "test_a_flag_fallen_while_sealing_is_claimed_then_and_there",
+                              RUL + "test_1989_an_arbiter_present_sees_the_flag_before_the_seal")),
+    ("1989", "13.1"): (SEAL, (RUL + "test_a_flag_fallen_while_sealing_is_claimed_then_and_there",
+                              RUL + "test_only_a_flag_fallen_before_the_seal_is_claimed_during_the_adjournment")),
+    ("1997", "1.1"): (("game.moving:_has_the_move", "editions:Edition.has_move_once_made"),
+                      (RUL + "test_1997_a_touch_before_the_opponent_pressed_binds_nothing",
+                       RUL + "test_1997_a_touch_after_the_press_binds")),
+    ("1997", "4.3"): (("game.moving:_has_the_move",), (RUL + "test_1997_a_touch_before_the_opponent_pressed_binds_nothing",)),
+    ("1997", "5.1"): ((), (RUL + "test_before_2023_the_mate_ends_the_game_whatever_the_hand_did",)),
+    ("1997", "5.2"): ((), (RUL + "test_before_2023_the_draw_ends_the_game_whatever_the_hand_did",)),
+    ("1997", "9.6"): ((), (RUL + "test_before_2023_the_draw_ends_the_game_whatever_the_hand_did",)),
+    ("1997", "8.5-8.6"): ((), (RUL + "test_the_next_period_begins_when_the_flag_fell",)),
+    ("1997", "A.1"): (SEAL, (RUL + "test_a_flag_fallen_while_sealing_is_claimed_then_and_there",)),
+    ("2023", "1.1-1.5"): (("game.moving:_has_the_move",), (RUL + "test_where_the_move_counts_once_made_the_touch_binds",)),
+    ("2023", "4.4"): (("game.moving:_castlings_forbidden",),
+                      (RUL + "test_chess960_rook_then_king_forbids_the_castling_in_which_they_change_places",
+                       RUL + "test_chess960_king_then_rook_castles_where_they_change_places")),
+    ("2023", "4.8"): (("game.completion:held_end_stands",), (RUL + "test_2023_the_mate_stands_once_the_opponent_touches_a_piece",)),
+    ("2023", "5.1"): (HELD, (RUL + "test_2023_a_mate_made_against_touch_move_is_claimed_and_taken_back",
+                             RUL + "test_2023_the_mate_stands_once_the_opponent_touches_a_piece")),
+    ("2023", "5.2.1"): (HELD, (RUL + "test_2023_a_stalemate_or_dead_position_made_against_touch_move",)),
+    ("2023", "5.2.2"): (HELD, (RUL + "test_2023_a_stalemate_or_dead_position_made_against_touch_move",)),
+    ("2023", "7.5.3"): ((), (RUL + "test_partial_supervision_the_act_nobody_saw_is_for_the_opponent_to_claim",)),
+    ("2023", "7.5.4"): ((), (RUL + "test_partial_supervision_the_act_nobody_saw_is_for_the_opponent_to_claim",
+                             RUL + "test_partial_supervision_unclaimed_the_act_stands")),
+    ("2023", "8.1-8.7"): (("clock:Clock.next_period",), (RUL + "test_the_next_period_begins_when_the_flag_fell",
+                                                        RUL + "test_a_period_used_up_since_the_flag_fell_falls_again")),
+    ("2023", "A.5"): ((), (RUL + "test_partial_supervision_the_act_nobody_saw_is_for_the_opponent_to_claim",
+                           RUL + "test_partial_supervision_unclaimed_the_act_stands",
+                           RUL + "test_partial_supervision_the_arbiter_who_sees_it_acts")),
+    ("2023", "I.1-I.3"): (SEAL, (RUL + "test_a_flag_fallen_while_sealing_is_claimed_then_and_there",)),
+}.items():
+    _was = EXTEND.get(_key, ((), ()))
+    EXTEND[_key] = (_was[0] + _code, _was[1] + _tests)
+
 #: Whether what an article is about can be written in the game log, where it is not simply "yes"
 #: (a row with code: the events it rules on exist) or "no" (a row without code). "—": nothing that
 #: happens in a game (the venue, FIDE's procedures, people's manners): nothing to write.

@@ -93,7 +93,7 @@ class Clock:
 
     The fields are private state: remaining time of each side at ``_since``
     (the last change), used time, completed moves, the instant each flag fell
-    (or ``None``), the side running, the side stopped by :meth:`stop`, the
+    (or ``None``) and the used time then, the side running, the side stopped by :meth:`stop`, the
     simple delay left of the current turn and the time elapsed in it.
     """
 
@@ -102,6 +102,7 @@ class Clock:
     _used: tuple[int, int] = (0, 0)
     _moves: tuple[int, int] = (0, 0)
     _fell_at: tuple[int | None, int | None] = (None, None)
+    _fell_used: tuple[int | None, int | None] = (None, None)  # each side's used time when its flag fell
     _running: Color | None = None
     _paused: Color | None = None
     _since: int | None = None
@@ -167,8 +168,9 @@ class Clock:
         # as one value: a press is on every move.
         if self._since is None:
             remaining, fell_at, used, turn_ms = self._remaining, self._fell_at, self._used, self._turn_ms
+            fell_used = self._fell_used
         else:
-            remaining, fell_at, used, _, turn_ms = self._advanced(t_ms, i)
+            remaining, fell_at, used, _, turn_ms, fell_used = self._advanced(t_ms, i)
         left = remaining[i]
         made = self._moves[i]
         control = self._control
@@ -187,6 +189,7 @@ class Clock:
             _since=t_ms,
             _remaining=_pair(remaining, i, left),
             _fell_at=fell_at,
+            _fell_used=fell_used,
             _used=used,
             _moves=moves,
             _running=nxt,
@@ -244,7 +247,12 @@ class Clock:
             (c._fell_at[i] if c._fell_at[i] is not None else t_ms) if ms == 0 else None
             for i, ms in enumerate((white_ms, black_ms))
         )
-        return replace(c, _remaining=(white_ms, black_ms), _fell_at=(fell[0], fell[1]))
+        fell_used = tuple(
+            (c._fell_used[i] if c._fell_at[i] is not None else c._used[i]) if ms == 0 else None
+            for i, ms in enumerate((white_ms, black_ms))
+        )
+        return replace(c, _remaining=(white_ms, black_ms), _fell_at=(fell[0], fell[1]),
+                       _fell_used=(fell_used[0], fell_used[1]))
 
     def take_back(self, t_ms: int, side: Color, white_moves: int, black_moves: int) -> Clock:
         """Moves are taken back at ``t_ms`` (the arbiter goes back to an earlier
@@ -276,31 +284,36 @@ class Clock:
         return replace(self._advance(t_ms), _control=TimeControl(periods))
 
     def next_period(self, t_ms: int) -> Clock:
-        """The next move counts as the first of the following period, from ``t_ms`` (2023 8.6, 1997
-        8.6, 1989 11.9 and 12.8: the scoresheets cannot show that the time control was passed).
+        """The next move counts as the first of the following period (2023 8.6, 1997 8.6, 1989 11.9 and
+        12.8: the scoresheets cannot show that the time control was passed), decided at ``t_ms``.
 
         Each side still in the earliest period either is in is counted as having made that period's
-        moves and receives the following period's time; a fallen flag is raised (its remaining time
-        was 0). Raises :class:`ClockError` when that period is for all the remaining moves."""
+        moves and receives the following period's time; a fallen flag is raised. The following period
+        began when the flag fell: the time the side's clock has run since comes out of it (a side that
+        has used it all has its flag fallen again, at ``t_ms``). Raises :class:`ClockError` when that
+        period is for all the remaining moves."""
         self._check_t(t_ms)
         c = self._advance(t_ms)
         control = c._control
         if control.unlimited:
             raise ClockError("there is no clock: no period follows")
         current = min(control.period_index(m) for m in c._moves)
-        remaining, moves, fell = c._remaining, c._moves, c._fell_at
+        remaining, moves, fell, fell_used = c._remaining, c._moves, c._fell_at, c._fell_used
         for i in (0, 1):
             to_go = control.moves_to_control(moves[i])
             if control.period_index(moves[i]) != current or to_go is None:
                 continue
             made = moves[i] + to_go
             added = control.added_after(made)
-            remaining = _pair(remaining, i, (0 if fell[i] is not None else remaining[i]) + (added.ms if added else 0))
+            since_fall = c._used[i] - (fell_used[i] or 0) if fell[i] is not None else 0
+            left = (0 if fell[i] is not None else remaining[i]) + (added.ms if added else 0) - since_fall
+            remaining = _pair(remaining, i, max(0, left))
             moves = _pair(moves, i, made)
-            fell = _opt_pair(fell, i, None)
+            fell = _opt_pair(fell, i, t_ms if left <= 0 else None)
+            fell_used = _opt_pair(fell_used, i, c._used[i] if left <= 0 else None)
         if moves == c._moves:
             raise ClockError("the period in play is for all the remaining moves: no period follows it")
-        return replace(c, _remaining=remaining, _moves=moves, _fell_at=fell)
+        return replace(c, _remaining=remaining, _moves=moves, _fell_at=fell, _fell_used=fell_used)
 
     def add_time(self, t_ms: int, side: Color, ms: int) -> Clock:
         """Add ``ms`` to ``side``'s remaining time at ``t_ms`` (penalties).
@@ -317,12 +330,15 @@ class Clock:
             return c
         value = max(0, c._remaining[i] + ms)
         fell: int | None = None
+        fell_used: int | None = None
         if value == 0:
             fell = c._fell_at[i] if c._fell_at[i] is not None else t_ms
+            fell_used = c._fell_used[i] if c._fell_at[i] is not None else c._used[i]
         return replace(
             c,
             _remaining=_pair(c._remaining, i, value),
             _fell_at=_opt_pair(c._fell_at, i, fell),
+            _fell_used=_opt_pair(c._fell_used, i, fell_used),
         )
 
     # --------------------------------------------------------------- queries
@@ -425,12 +441,13 @@ class Clock:
         side = self._running
         if side is None or self._since is None:
             return replace(self, _since=t_ms)
-        remaining, fell_at, used, delay_left, turn_ms = self._advanced(t_ms, _index(side))
+        remaining, fell_at, used, delay_left, turn_ms, fell_used = self._advanced(t_ms, _index(side))
         return replace(
             self,
             _since=t_ms,
             _remaining=remaining,
             _fell_at=fell_at,
+            _fell_used=fell_used,
             _used=used,
             _delay_left=delay_left,
             _turn_ms=turn_ms,
@@ -438,24 +455,28 @@ class Clock:
 
     def _advanced(
         self, t_ms: int, i: int
-    ) -> tuple[tuple[int, int], tuple[int | None, int | None], tuple[int, int], int, int]:
+    ) -> tuple[tuple[int, int], tuple[int | None, int | None], tuple[int, int], int, int,
+               tuple[int | None, int | None]]:
         """What :meth:`_advance` changes when side ``i``'s clock runs (since ``_since``): the remaining
-        times, the flags' instants, the used times, the simple delay left and the turn's time."""
+        times, the flags' instants, the used times, the simple delay left, the turn's time and the used
+        times when the flags fell."""
         since = self._since
         assert since is not None
         dt = t_ms - since
         in_delay = min(dt, self._delay_left)
         remaining = self._remaining
         fell_at = self._fell_at
+        fell_used = self._fell_used
         if not self._control.unlimited and fell_at[i] is None:
             flag = since + self._delay_left + remaining[i]
             if t_ms >= flag:
                 fell_at = _opt_pair(fell_at, i, flag)
+                fell_used = _opt_pair(fell_used, i, self._used[i] + (flag - since))
                 remaining = _pair(remaining, i, 0)
             else:
                 remaining = _pair(remaining, i, remaining[i] - (dt - in_delay))
         used = _pair(self._used, i, self._used[i] + dt)
-        return remaining, fell_at, used, self._delay_left - in_delay, self._turn_ms + dt
+        return remaining, fell_at, used, self._delay_left - in_delay, self._turn_ms + dt, fell_used
 
     def _begin_turn(self, side: Color) -> Clock:
         """``side``'s clock runs from ``_since``, a fresh turn."""

@@ -69,6 +69,10 @@ class Edition:
     agreement_needs_both_moved: bool = False  # 2023 5.2.3
     unreplaced_promotion_is_queen: bool = False  # 2023 7.5.2 (earlier: an illegal move, reinstated)
     rapid_rulings_on_request: bool = False  # 1997 B.5: Articles 5 and 10 only when a player asks
+    # 2023 5.1.1, 5.2.1, 5.2.2: a checkmate, stalemate or dead position ends the game "provided that the move
+    # producing it was in accordance with Article 3 and Articles 4.2-4.7" (1997 5.1(a), 5.2, 9.6 and 1989 10.1,
+    # 10.3, 10.4: it ends the game whatever the hand did)
+    end_needs_article_4: bool = False
     sealed_conclusion_stands: bool = False  # 2023 I.10: a late player loses, but a game the sealed move ended stays so
     # Pressing the clock (1989 6 and 12.3, 1997 1.1 and 6.7(a), 2023 1.3 and 6.2.1-6.2.2)
     has_move_once_made: bool = True  # 1997 1.1: only once the opponent's move is completed (pressed)
@@ -129,6 +133,7 @@ _ARTICLES_1989 = {
     "rules_of_play": "1-7",
     "touch_move": "7",
     "castling_touch": "7",
+    "castling_rook_first": "7",
     "press_without_move": "12.5",
     "move_not_pressed": "12.3",
     "reply_before_press": "6",
@@ -218,10 +223,12 @@ _ARTICLES_1997 = {
     "rules_of_play": "3",
     "touch_move": "4.3",
     "castling_touch": "4.4",
+    "castling_rook_first": "4.4(a)",
     "one_hand": "4.1",
     "press_without_move": "6.13",
     "move_not_pressed": "6.7(a)",
     "reply_before_press": "1.1",
+    "touch_before_completion": "1.1",
     "late_press": "6.7(a)",
     "release": "4.7",
     "release_castling": "4.7",
@@ -328,6 +335,8 @@ _ARTICLES_2023 = {
     "rules_of_play": "3",
     "touch_move": "4.3",
     "castling_touch": "4.4.1",
+    "castling_rook_first": "4.4.2",
+    "claim_touch_move_lost": "4.8",
     "chess960_start": "II.2",
     "chess960_castling": "II.3.2",
     "chess960_castling_touch": "II.3.2.4",
@@ -548,6 +557,7 @@ EDITIONS: Mapping[str, Edition] = MappingProxyType(
             agreement_needs_both_moved=True,
             unreplaced_promotion_is_queen=True,
             sealed_conclusion_stands=True,
+            end_needs_article_4=True,
             quickplay_finish=True,
             quickplay_only_if_announced=True,
             quickplay_without_increment_only=True,

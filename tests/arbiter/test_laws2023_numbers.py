@@ -72,7 +72,9 @@ def test_the_list_reads_like_the_2023_text() -> None:
 #: For each rule of chesslaws, words its 2023 paragraph begins with (or holds): a number that exists
 #: but says something else (6.12.2 cited for pausing the clock: it is about screens) fails too.
 SAYS = {
-    "rules_of_play": None, "touch_move": "touches", "castling_touch": "king and a rook", "two_hands": "two hands",
+    "rules_of_play": None, "touch_move": "touches", "castling_touch": "king and a rook", "castling_rook_first": "touches a rook and then",
+    "claim_touch_move_lost": "forfeits his/her right to claim",
+    "two_hands": "two hands",
     "press_without_move": "presses the clock without making a move", "illegal_move": "illegal move is completed",
     "unreplaced_promotion": "not replaced the pawn", "illegal_move_penalty": "first completed illegal move",
     "checkmate": "checkmated", "resignation": "resigns", "stalemate": "no legal move",

@@ -26,14 +26,15 @@ def test_the_scoresheets_cannot_show_the_control_passed(edition: str) -> None:
     """At t=5420 the arbiter finds White's flag down, but the scoresheets cannot be brought up to
     date showing that White overstepped the allotted time: the next move made is the first of the
     following period (2023 8.6, 1997 8.6, 1989 11.9). White's flag is raised with the 30 minutes of
-    the second period; Black, 5390 s left, receives them too."""
+    the second period, less the 10 s his clock ran since the flag fell at t=5410 (the move he is
+    making is the period's first); Black, 5390 s left, receives them too."""
     g = _flag_down(edition).apply(ev("decision", 5420, on="period", ruling="next_period"))
     assert summary(g) == ("ongoing", "*", None)
     assert last_ruling(g).article == {"1989": "11.9", "1997": "8.6", "2023": "8.6"}[edition]
-    assert g.state.remaining_ms("white") == 1_800_000
+    assert g.state.remaining_ms("white") == 1_790_000
     assert g.state.remaining_ms("black") == 5_390_000 + 1_800_000
     g = g.apply(ev("move", 5430, "white", move="Nf3"))
-    assert g.state.remaining_ms("white") == 1_790_000
+    assert g.state.remaining_ms("white") == 1_780_000
     assert g.state.clock.control.moves_to_control(g.state.clock.moves("white")) is None, (
         "the move was the first of the last period, for all the remaining moves")
 

@@ -12,7 +12,8 @@ Articles, by edition:
   applied by :meth:`chesslaws.game.state._Builder.end`).
 - 2023: 1.1, 1.2, 1.3, 1.4, 1.5, 5.1.1 (checkmate), 5.1.2 (resignation; a draw
   when the opponent cannot mate), 5.2.1 (stalemate), 5.2.2 (dead position), 6.9
-  (the opponent cannot mate), 9.6.1, 9.6.2 (fivefold repetition, 75 moves), A.5.4
+  (the opponent cannot mate), 4.8 and 5.1.1, 5.2.1, 5.2.2 (an end produced by a move that broke
+  Article 4 waits for the opponent's claim: :func:`_end_or_hold`), 9.6.1, 9.6.2 (fivefold repetition, 75 moves), A.5.4
   (an illegal position still on the board after the next move:
   :func:`_illegal_position_stays`).
 """
@@ -22,7 +23,7 @@ from __future__ import annotations
 from chesslaws.editions import Edition
 from chesslaws.events import Event
 from chesslaws.history import Keys
-from chesslaws.game.state import NAME, _bare_king, _Builder, draw, other, win_for
+from chesslaws.game.state import NAME, HeldEnd, Outcome, _bare_king, _Builder, draw, other, win_for
 from chesslaws.dead import returns_to
 from chesslaws.mating import DeadVerdict, can_mate, is_dead
 from chesslaws.position import Position
@@ -75,29 +76,29 @@ def _illegal_position_stays(b: _Builder, t_ms: int, seen: Position, now: Positio
     return True
 
 
-def _end_checks_after_move(b: _Builder, t_ms: int, mover: Color, san: str, uci: str | None = None) -> bool:
-    """Automatic ends after a move (``uci``: the move, when one was made); True when the game ended."""
+def _end_checks_after_move(b: _Builder, t_ms: int, mover: Color, san: str, uci: str | None = None,
+                           breach: bool = False) -> bool:
+    """Automatic ends after a move (``uci``: the move, when one was made); True when the game ended.
+    ``breach``: the move broke Article 4 (touch-move, a piece released), which holds a checkmate, a
+    stalemate or a dead position where the edition makes their end depend on it (:func:`_end_or_hold`)."""
     s = b.s
     ed = s.edition
     pos: Position = b.get("position")
     keys: Keys = b.get("keys")
+    hold = breach and ed.end_needs_article_4
     if pos.is_checkmate():
-        b.end(t_ms, win_for(mover, "checkmate"), "checkmate", f"{NAME[mover]} checkmates with {san}; the game ends.")
-        return True
-    if pos.is_stalemate():
-        b.end(
-            t_ms,
-            draw("stalemate"),
-            "stalemate",
-            f"{NAME[other(mover)]} has no legal move and is not in check: stalemate, the game is drawn.",
-        )
-        return True
-    if ed.insufficient_material_list:
-        ending = _article_10_4(pos)
-        if ending is not None:
-            b.end(t_ms, draw("insufficient_material"), "insufficient_material", f"{ending}: the game is drawn.")
+        if _end_or_hold(b, t_ms, mover, hold, win_for(mover, "checkmate"), "checkmate",
+                        f"{NAME[mover]} checkmates with {san}; the game ends.", "checkmate"):
             return True
-    if ed.dead_position:
+    elif pos.is_stalemate():
+        if _end_or_hold(b, t_ms, mover, hold, draw("stalemate"), "stalemate",
+                        f"{NAME[other(mover)]} has no legal move and is not in check: stalemate, the game is drawn.",
+                        "stalemate"):
+            return True
+    elif ed.insufficient_material_list and (ending := _article_10_4(pos)) is not None:
+        b.end(t_ms, draw("insufficient_material"), "insufficient_material", f"{ending}: the game is drawn.")
+        return True
+    elif ed.dead_position:
         # The search is needed only where it can matter: a position that the last check found alive,
         # left by a quiet move that can be undone, is alive too (dead.returns_to).
         before = b.s.position
@@ -106,13 +107,11 @@ def _end_checks_after_move(b: _Builder, t_ms: int, mover: Color, san: str, uci: 
         else:
             dead = DeadVerdict(False, "")
         b.set(alive=None if dead.dead else pos)
-        if dead.dead:
-            b.end(
-                t_ms,
-                draw("dead_position"),
-                "dead_position",
-                f"After {san} no series of legal moves can lead to checkmate ({dead.reason}): the game is drawn.",
-            )
+        if dead.dead and _end_or_hold(
+            b, t_ms, mover, hold, draw("dead_position"), "dead_position",
+            f"After {san} no series of legal moves can lead to checkmate ({dead.reason}): the game is drawn.",
+            "a dead position",
+        ):
             return True
     if ed.fivefold_repetition and keys.count(keys[-1]) >= 5:
         b.end(
@@ -131,6 +130,37 @@ def _end_checks_after_move(b: _Builder, t_ms: int, mover: Color, san: str, uci: 
         )
         return True
     return False
+
+
+def _end_or_hold(b: _Builder, t_ms: int, mover: Color, hold: bool, outcome: Outcome, rule: str, text: str,
+                 what: str) -> bool:
+    """The game ends with ``outcome`` (True); or, ``hold``, the move that produced ``what`` broke Article
+    4 and the end waits (False): under 2023 5.1.1, 5.2.1 and 5.2.2 it ends the game only "provided that
+    the move producing" it "was in accordance with Article 3 and Articles 4.2-4.7". The opponent may
+    claim the breach (the move is then taken back and the obligation enforced, 4.8); once he has lost
+    that right by touching a piece, the end stands (:func:`held_end_stands`)."""
+    if not hold:
+        b.end(t_ms, outcome, rule, text)
+        return True
+    opp = NAME[other(mover)]
+    b.set(held_end=HeldEnd(outcome, rule, text, mover))
+    b.rule(t_ms, rule, f"{NAME[mover]}'s move leaves {what} on the board, but the move did not keep Article 4 (a piece "
+           "touched or released): "
+           f"the game ends only if the move producing it was made in accordance with Articles 4.2-4.7. {opp} "
+           f"may claim the breach; if he touches a piece instead, he loses that right and {what} ends the game.")
+    return False
+
+
+def held_end_stands(b: _Builder, t_ms: int, by: Color, act: str) -> None:
+    """The opponent of a move that broke Article 4 and produced a checkmate, a stalemate or a dead
+    position (held: :func:`_end_or_hold`) touches a piece without claiming (``act``: what he did): he
+    forfeits the right to claim (2023 4.8), and the end the move produced ends the game now."""
+    held = b.s.held_end
+    assert held is not None
+    b.set(touch_violation=None)
+    b.rule(t_ms, "claim_touch_move_lost", f"{NAME[by]} {act} without claiming {NAME[held.by]}'s breach of Article "
+           "4: he has lost the right to claim it, and the position the move produced stands.")
+    b.end(t_ms, held.outcome, held.rule, held.text)
 
 
 def _article_10_4(pos: Position) -> str | None:

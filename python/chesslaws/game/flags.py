@@ -7,16 +7,18 @@ Articles, by edition:
 - 1989: 10.14 (the flag), 10.15 (more than an hour late), 10.17 (both late),
   12.2 (the flag observed), 12.4 (setting the clocks, and its limits:
   :func:`_check_clock_limit`), 12.5, 12.6
-  (interruptions), 12.8 (both flags), 14.6.
+  (interruptions), 12.8 (both flags), 13.1(a) (the flag that falls while the move is sealed:
+  :func:`_claim_flag_at_seal`), 14.6.
 - 1997: 6.6 (the default time), 6.8 (the flag), 6.9, 6.10 (the flag against an
   opponent who cannot mate), 6.11 (both flags), 6.12 (interruptions), 6.13
-  (setting the clocks), 10.4 (both flags in the quickplay finish), 13.5, A.10
+  (setting the clocks), 10.4 (both flags in the quickplay finish), 13.5, A.1 (sealing on the sealer's
+  time), A.10
   (late for the resumption), B.6, B.7, B.8 (rapid play), C.4 (blitz: mating
   potential).
 - 2023: 6.6 (White's clock started), 6.7.1, 6.7.2 (the default time), 6.8 (the
   flag), 6.9 (the opponent cannot mate), 6.10.1, 6.10.2 (setting the clocks),
   6.11.1, 6.11.2, 6.11.3 (interruptions; pausing the clock to summon the
-  arbiter), 12.5 (additional time for a disturbance), I.10 (late for the
+  arbiter), 12.5 (additional time for a disturbance), I.1.1 (sealing on the sealer's time), I.10 (late for the
   resumption), III.3.1.1, III.3.1.2 (both flags; the Laws have no other rule on
   them, so a game with increment is ruled by analogy with III.3.1).
 """
@@ -186,6 +188,9 @@ def _on_claim_flag(b: _Builder, ev: Event) -> None:
     by: Color = ev.by  # type: ignore[assignment]
     t = ev.t_ms
     opp = other(by)
+    if s.status == "adjourned":
+        _claim_flag_at_seal(b, ev)
+        return
     fallen = s.clock.fallen(t)
     if opp not in fallen:
         b.rule(t, "flag_observed", f"{NAME[by]} claims that {NAME[opp]}'s flag has fallen, but it has not: the game continues.")
@@ -193,6 +198,32 @@ def _on_claim_flag(b: _Builder, ev: Event) -> None:
     if by in fallen:
         _both_flags_down(b, t, by)
         return
+    _flag_outcome(b, opp, t)
+
+
+def _claim_flag_at_seal(b: _Builder, ev: Event) -> None:
+    """A flag claim during the adjournment, before the envelope is opened (1989 14.2, 1997 A.7, 2023 I.7),
+    ruled as it would have been when the clocks were stopped. Sealing is done on the sealer's time, and he
+    stops his clock only once the envelope is sealed (1989 13.1(a), 1997 A.1, 2023 I.1.1), so his flag may
+    fall while he seals; where nobody else sees flags (1989 12.2: "when a claim to that effect has been made
+    by a player"), the replier claims it then and there. A flag down when the clocks were stopped is decided
+    as at the board (1989 10.14, 1997 and 2023 6.9) and the envelope is not opened; a claim of a flag that
+    had not fallen leaves the game adjourned."""
+    s = b.s
+    env = s.envelope
+    by: Color = ev.by  # type: ignore[assignment]
+    opp = other(by)
+    t = ev.t_ms
+    if opp not in s.clock.fallen(t):
+        b.rule(t, "flag_observed", f"{NAME[by]} claims that {NAME[opp]}'s flag had fallen before the clocks were "
+               "stopped at the adjournment, but the clocks show it had not: the game stays adjourned.")
+        return
+    fell = s.clock.flag_time(opp)
+    if env is not None and opp == env.sealer and fell is not None and fell <= env.t_ms:
+        b.rule(t, "adjournment", f"{NAME[env.sealer]}'s flag fell at t={ms_to_t(fell)}, before he had stopped "
+               f"his clock at t={ms_to_t(env.t_ms)} having sealed his move: the sealing was done on his time, "
+               f"and {NAME[by]}'s claim is decided now; the envelope is not opened.")
+    b.set(envelope=None)
     _flag_outcome(b, opp, t)
 
 

@@ -215,8 +215,9 @@ def transition(state: GameState, ev: Event) -> GameState:
         if seen.status == "annulled":
             raise GameError(ev, "the game has been annulled")
         if seen.status == "adjourned":
-            raise GameError(ev, "the game is adjourned: only a draw agreement, a resignation or the arbiter's "
-                            "resumption can come before the envelope is opened")
+            raise GameError(ev, "the game is adjourned: only a draw agreement, a resignation, the claim of a flag "
+                            "that fell while the move was sealed or the arbiter's resumption can come before the "
+                            "envelope is opened")
         last = seen.rulings[-1].text if seen.rulings else ""
         when = f" at t={ms_to_t(seen.rulings[-1].t_ms)}" if seen.rulings else ""
         raise GameError(ev, f"the game is over{when}: {last}".rstrip(": "))

@@ -104,7 +104,7 @@ def _reinstate(b: _Builder, before: GameState, t: int, offender: Color, touched:
         restored = restored.resume(t) if restored.paused is not None else restored.start(t, offender)
     b.set(position=before.position, keys=before.keys, moves=before.moves, offer=before.offer,
           counter=before.counter, clock=restored, touched=touched, touch_violation=None, illegal_pending=None,
-          released=(), promotion_piece=None, promotion_touched=False)
+          released=(), promotion_piece=None, promotion_touched=False, held_end=None)
 
 
 def _illegal_consequence(b: _Builder, t: int, mover: Color, text: str, before: GameState) -> None:
@@ -201,15 +201,17 @@ def _two_hands(b: _Builder, t: int, mover: Color, san: str) -> None:
 
 
 def _penalise_when_seen(b: _Builder, t: int, mover: Color, rule: str, base: str) -> None:
-    """2023 7.5.3-7.5.4, an act penalised as an illegal move: at once where the arbiter sees everything
-    (or none is present); with one who watches the board now and then (``"arbiter":
-    "occasional"``) only when he observes it (``observe``) or the opponent claims it (``claim_win``)
-    before his own next move. Where A.5.2 applies (rapid and blitz, an arbiter for several games) the
+    """2023 7.5.3-7.5.4, an act penalised as an illegal move: at once where the arbiter sees everything;
+    with one who watches the board now and then (``"arbiter": "occasional"``) only when he observes it
+    (``observe``) or the opponent claims it (``claim_win``) before his own next move; with none present
+    (``"arbiter": "absent"``) only when the opponent claims it, as an illegal move nobody saw stands
+    until claimed (A.5.2: "If the arbiter does not intervene, the opponent is entitled to claim"):
+    unclaimed, it stands. Where A.5.2 applies (rapid and blitz, an arbiter for several games) the
     opponent's next move ends it: the act can no longer be acted on. Elsewhere (standard play, or
     full supervision, A.4 / B.2) the act is found and penalised whenever the arbiter observes it during
     the game, as an illegal move is (7.5.1: "if during a game it is found")."""
     cfg = b.s.config
-    if cfg.arbiter_present and not cfg.observes_all:
+    if not (cfg.arbiter_present and cfg.observes_all):
         act = UnseenAct(mover, rule, base, len(b.get("moves")))
         b.set(unseen=b.get("unseen") + (act,))
         return

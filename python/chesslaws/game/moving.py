@@ -26,11 +26,12 @@ from typing import Any
 from chesslaws.editions import Edition
 from chesslaws.errors import AmbiguousMove, IllegalMove, UnreadableMove
 from chesslaws.events import Event, EventError
+from chesslaws.game.completion import held_end_stands
 from chesslaws.game.irregularities import _on_illegal_move, _reinstate, _two_hands
 from chesslaws.game.played import _after_move
 from chesslaws.game.pressing import _defer_illegal, _move_not_pressed, _press_field, _reply_before_press
 from chesslaws.game.releasing import _allowed_by_release, _on_touch_promotion
-from chesslaws.game.state import NAME, GameError, Slip, _Builder, _require_player_present, other
+from chesslaws.game.state import NAME, GameError, GameState, Slip, _Builder, _require_player_present, other
 from chesslaws.position import Position
 from chesslaws.timecontrol import Color
 
@@ -75,9 +76,52 @@ def allowed_by_touch(
     as 4.4.2 forbids any castling on that side: Chess960 is played as regular
     chess (II.1), so the rook, touched first, must make another move, or, if
     it has none, the king must (4.3).
+
+    The prohibition of 4.4.2 holds "on that move" whatever 4.3 and 4.5 then
+    allow: when neither the rook touched first nor the king can make another
+    move, the player is free to make any legal move but that castling (in
+    Chess960 the rook may stand beside the king with nowhere else to go, and
+    the castling in which king and rook change places is its only move).
     """
     if not touched:  # nothing touched: no obligation (the common case, on every move)
         return None, ""
+    allowed, duty = _allowed_by_touch(pos, mover, touched, edition)
+    if allowed is not None:
+        return allowed, duty
+    forbidden, rooks = _castlings_forbidden(pos, mover, touched)
+    if not forbidden:
+        return None, ""
+    return set(pos.legal_moves()) - forbidden, (
+        f"make any legal move but castle with the rook on {' or '.join(rooks)}, touched before the king")
+
+
+def _castlings_forbidden(pos: Position, mover: Color, touched: tuple[str, ...]) -> tuple[set[str], list[str]]:
+    """2023 4.4.2, 1997 4.4(a), 1989 7: the legal castlings with a rook the player touched before his
+    king, and those rooks (none when the king was not touched after a rook)."""
+    upper = mover == "white"
+    king = "K" if upper else "k"
+    rook = "R" if upper else "r"
+    order = [sq for sq in touched if pos.piece_at(sq) in (king, rook)]
+    king_at = next((i for i, sq in enumerate(order) if pos.piece_at(sq) == king), None)
+    if king_at is None:
+        return set(), []
+    rooks = [sq for sq in order[:king_at] if pos.piece_at(sq) == rook]
+    king_sq = order[king_at]
+    out: set[str] = set()
+    for m in pos.legal_moves():
+        if m[:2] != king_sq or not rooks:
+            continue
+        castle = abs(ord(m[2]) - ord(king_sq[0])) == 2 or pos.piece_at(m[2:4]) == rook
+        if castle and any(r[1] == king_sq[1] and ((m[2] > king_sq[0]) == (r[0] > king_sq[0]) or m[2:4] == r)
+                          for r in rooks):
+            out.add(m)
+    return out, rooks
+
+
+def _allowed_by_touch(
+    pos: Position, mover: Color, touched: tuple[str, ...], edition: Edition
+) -> tuple[set[str] | None, str]:
+    """:func:`allowed_by_touch` before 4.4.2's prohibition is applied to a player left free."""
     legal = pos.legal_moves()
     upper = mover == "white"
     king_sq = next((sq for sq, p in pos.pieces() if p == ("K" if upper else "k")), None)
@@ -172,6 +216,9 @@ def _on_move(b: _Builder, ev: Event) -> None:
         raise GameError(ev, "the clocks are stopped (interruption); the arbiter must restart them")
     if mover != s.turn:
         raise GameError(ev, f"it is {NAME[s.turn]}'s move, not {NAME[mover]}'s")
+    if s.held_end is not None:  # the move touches a piece: the right to claim is lost (2023 4.8)
+        held_end_stands(b, ev.t_ms, mover, f"moved ({ev.get('move')})")
+        return
     text = str(ev.get("move"))
     offer = bool(ev.get("offer_draw", False))
     press = _press_field(b, ev)
@@ -195,7 +242,7 @@ def _on_move(b: _Builder, ev: Event) -> None:
     released, _, _ = _allowed_by_release(s)  # a piece released on a square (4.7), the promotion piece (4.4.4)
     violation = violation or (released is not None and uci not in released)
     _reply_before_press(b, ev, mover)
-    _after_move(b, ev.t_ms, mover, san, uci, nxt, offer_draw=offer, press=press)
+    _after_move(b, ev.t_ms, mover, san, uci, nxt, offer_draw=offer, press=press, breach=violation)
     if slip is not None and b.get("status") == "ongoing":
         b.set(slip=Slip(mover, slip, s))  # the slip of the tongue may still be corrected (2023 D.2.8)
     if not press:
@@ -261,6 +308,19 @@ def _on_touch(b: _Builder, ev: Event) -> None:
         raise GameError(ev, f"only the player having the move ({NAME[s.turn]}) is bound by touching pieces")
     if s.position.piece_at(sq) is None:
         raise GameError(ev, f"there is no piece on {sq}")
+    if not _has_the_move(s, by):
+        # 1997 1.1: a player has the move once his opponent's move is completed (6.7(a): the clock
+        # pressed); 4.3 binds only the player having the move. The touch obliges nothing; it still
+        # ends his right to claim the opponent's breach (4.6: "after he himself deliberately touches").
+        b.set(touch_violation=None)
+        opp = NAME[other(by)]
+        b.rule(ev.t_ms, "touch_before_completion", f"{NAME[by]} touched the piece on {sq} before {opp} had "
+               f"pressed the clock: {opp}'s move is not completed, so {NAME[by]} does not have the move yet and "
+               "the touch binds him to nothing.")
+        return
+    if s.held_end is not None:
+        held_end_stands(b, ev.t_ms, by, f"touched the piece on {sq}")
+        return
     changes: dict[str, Any] = {"touched": s.touched + (sq,) if sq not in s.touched else s.touched}
     # Touching a piece ends the right to claim the opponent's touch-move breach (1997 4.6, 2023 4.8) ...
     changes["touch_violation"] = None
@@ -270,6 +330,15 @@ def _on_touch(b: _Builder, ev: Event) -> None:
         changes["offer"] = own[0] if own else None
         changes["counter"] = None
     b.set(**changes)
+
+
+def _has_the_move(s: GameState, by: Color) -> bool:
+    """Does ``by``, whose turn the board shows, have the move (1989 6, 1997 1.1, 2023 1.3)? Where the
+    move counts once made (1989, 2023: :attr:`~chesslaws.editions.Edition.has_move_once_made`), yes;
+    under 1997 only once the opponent's move is completed, i.e. his clock pressed (6.7(a))."""
+    if s.edition.has_move_once_made:
+        return True
+    return not (s.unpressed == other(by) and s.clock.running == other(by))
 
 
 def _on_adjust(b: _Builder, ev: Event) -> None:
@@ -296,6 +365,8 @@ def _on_claim_touch_move(b: _Builder, ev: Event) -> None:
     last = s.moves[-1].san
     _reinstate(b, before, t, offender, before.touched)
     rule = "castling_touch" if duty.startswith("castle") else "touch_move"
+    if "touched before the king" in duty:
+        rule = "castling_rook_first"
     if s.config.chess960 and "rook-move-only" in duty:
         rule = "chess960_castling_touch"
     released, release_duty, release_rule = _allowed_by_release(before)

@@ -72,9 +72,10 @@ def _press_after_move(b: _Builder, clock: Clock, t: int, mover: Color, press: bo
 
 def _after_move(
     b: _Builder, t: int, mover: Color, san: str, uci: str, nxt: Position, *, offer_draw: bool = False,
-    illegal: bool = False, press: bool = True,
+    illegal: bool = False, press: bool = True, breach: bool = False,
 ) -> None:
-    """The board shows ``nxt`` after ``mover``'s move: offers, clock, automatic ends."""
+    """The board shows ``nxt`` after ``mover``'s move: offers, clock, automatic ends (``breach``: the
+    move broke Article 4, which may hold the end it produced: :func:`~chesslaws.game.completion._end_or_hold`)."""
     keys: Keys = b.get("keys").appended(nxt.zobrist())
     clock: Clock = b.get("clock")
     # A move rejects the opponent's offers (9.1; 1989 10.7); the mover's own stand.
@@ -82,15 +83,15 @@ def _after_move(
     offer: DrawOffer | None = own[0] if own else None
     b.set(position=nxt, keys=keys, offer=offer, counter=None, touched=(), touch_violation=None,
           illegal_pending=None, unpressed_illegal=None, released=(), promotion_piece=None, promotion_touched=False,
-          observed=False, slip=None)
+          observed=False, slip=None, held_end=None)
     if b.s.unseen and any(a.by != mover and not a.answered for a in b.s.unseen):
         # The opponent has made his next move: too late to claim the act; where A.5.2 applies, too late for
         # the arbiter to act on it as well. Elsewhere he still does when he finds it (2023 7.5.1).
-        lapse = b.s.config.partially_supervised
+        lapse = b.s.config.partially_supervised or not b.s.config.arbiter_present  # nobody left to find it
         b.set(unseen=tuple(a if a.by == mover else replace(a, answered=True) for a in b.s.unseen
                            if a.by == mover or not lapse))
     # An illegal move that stands ends nothing by itself: the claim decides (C.3).
-    ended = not illegal and _end_checks_after_move(b, t, mover, san, uci)
+    ended = not illegal and _end_checks_after_move(b, t, mover, san, uci, breach)
     if not ended and b.s.illegal_pending is not None:  # the move after one that stood (2023 A.5.4)
         ended = _illegal_position_stays(b, t, b.s.position, nxt, san)
     if not ended:

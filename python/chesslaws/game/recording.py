@@ -201,7 +201,8 @@ def _decide_next_period(b: _Builder, ev: Event) -> None:
     be brought up to date showing that the player overstepped the allotted time: the next move made is
     the first of the following period, unless there is evidence that more moves were made (2023 8.6,
     1997 8.6; 1989 11.9, and 12.8 with both flags). The flags are raised and each player still in the
-    period receives the following period's time. The arbiter decides it instead of ruling on the flag:
+    period receives the following period's time, less the time his clock has run since his flag fell:
+    that period began then (:meth:`chesslaws.clock.Clock.next_period`). The arbiter decides it instead of ruling on the flag:
     it comes before the flag is decided (with an arbiter who observes only some things, ``observe``,
     or none, before the claim is upheld)."""
     s = b.s
@@ -221,7 +222,8 @@ def _decide_next_period(b: _Builder, ev: Event) -> None:
     down = " and ".join(f"{NAME[c]}'s" for c in fallen)
     b.rule(t, "next_period", f"{down} flag{'s' if len(fallen) > 1 else ''} fell, and the scoresheets cannot be "
            "brought up to date showing that the time control was passed: the next move made is considered the "
-           "first of the following time period; each player still in the period receives its time (White "
+           "first of the following time period, which began when the flag fell: each player still in the period "
+           "receives its time, less what his clock has run since his flag fell (White "
            f"{fmt_duration(clock.remaining(t, 'white') or 0)}, Black {fmt_duration(clock.remaining(t, 'black') or 0)}).")
 
 

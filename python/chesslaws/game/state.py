@@ -12,7 +12,8 @@ Articles, by edition (each ruling's article comes from the rule keys of
   claim in rapid play: :attr:`Config.flags_observed`), C.4 (in blitz no win
   without mating potential, whatever ended the game: :meth:`_Builder.end`,
   :func:`mating_potential`).
-- 2023: II.2 (the Chess960 starting position: :func:`_config_from_start`,
+- 2023: 5.1.1, 5.2.1, 5.2.2 (an end produced by a move that broke Article 4, held while
+  the breach can be claimed: :class:`HeldEnd`), II.2 (the Chess960 starting position: :func:`_config_from_start`,
   :attr:`Config.start_number`), 9.1.2.2 (the offer noted on the scoresheet: :class:`MoveRecord`), 10.1,
   10.2 (points), 11.3.2 (the regulations' lighter device penalty:
   :attr:`Config.device_penalty_lighter`), 12.9.4, 12.9.5, 12.9.6 (points a
@@ -300,6 +301,17 @@ class UnseenAct:
 
 
 @dataclass(frozen=True, slots=True)
+class HeldEnd:
+    """A checkmate, stalemate or dead position produced by a move that broke Article 4 (2023 5.1.1,
+    5.2.1, 5.2.2): it ends the game only once the opponent can no longer claim the breach (4.8)."""
+
+    outcome: Outcome
+    rule: str  # the rule key of the end ("checkmate", "stalemate", "dead_position")
+    text: str  # the ruling's words when it ends the game
+    by: Color  # the player whose move produced it
+
+
+@dataclass(frozen=True, slots=True)
 class PendingClaim:
     kind: str
     reason: str
@@ -334,6 +346,7 @@ class GameState:
     absence_excused_ms: int = 0
     touched: tuple[str, ...] = ()  # squares touched by the player having the move, in order (Article 4)
     touch_violation: GameState | None = None  # the state before a move that broke touch-move
+    held_end: HeldEnd | None = None  # the end that move produced, held while the breach can be claimed (5.1.1)
     illegal_pending: GameState | None = None  # the state before an illegal move that may still be claimed
     envelope: Envelope | None = None  # a sealed move not yet opened
     unpressed: Color | None = None  # the player whose move was made without pressing the clock (6.2.1)
@@ -610,7 +623,7 @@ class _Builder:
         clock: Clock = self.get("clock")
         if clock.running is not None:
             clock = clock.stop(t_ms)
-        self.set(status="finished", outcome=outcome, clock=clock, offer=None, counter=None, claims=())
+        self.set(status="finished", outcome=outcome, clock=clock, offer=None, counter=None, claims=(), held_end=None)
 
     def build(self) -> GameState:
         if self.new_rulings:
