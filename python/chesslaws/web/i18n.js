@@ -93,17 +93,8 @@ function addLanguageSwitch() {
   header.append(sel);
 }
 
-// How a game ended, in words (the game state's termination).
-const ENDINGS = {
-  checkmate: "checkmate", resignation: "resignation", stalemate: "stalemate", agreement: "agreement",
-  threefold_repetition: "threefold repetition", fifty_moves: "the fifty-move rule",
-  fivefold_repetition: "fivefold repetition", seventyfive_moves: "the seventy-five-move rule",
-  dead_position: "dead position", insufficient_material: "insufficient material", time_forfeit: "time",
-  both_flags_fallen: "both flags fallen", illegal_moves: "illegal moves", late_arrival: "late arrival",
-  sealed_move_invalid: "an invalid sealed move", arbiter_decision: "the arbiter's decision",
-  refusal_to_comply: "refusal to comply", annulled: "annulment",
-};
-window.endingText = (termination) => (termination ? T(ENDINGS[termination] || termination.replace(/_/g, " ")) : "");
+// How a game ended, in words (the game state's termination: "time_forfeit" is "time forfeit").
+window.endingText = (termination) => (termination ? T(termination.replace(/_/g, " ")) : "");
 
 applyI18n();
 addLanguageSwitch();

@@ -131,7 +131,7 @@ $("create").addEventListener("submit", async (e) => {
   }
   for (const s of data.state.seats_open) {
     const p = document.createElement("div"); p.className = "empty";
-    p.textContent = T("The {colour} seat is open: whoever opens the watch link can take it.", { colour: TL.colour(s) });
+    p.textContent = T("The {colour} seat is open: whoever opens the watch link can take it.", { colour: TL.side(s) });
     box.appendChild(p);
   }
   renderMyGames();
@@ -213,7 +213,7 @@ async function loadGames() {
   if (!games.length) { tb.innerHTML = `<tr><td colspan="7" class="empty">${esc(T("No games yet: create one."))}</td></tr>`; return; }
   games = games.map((g, i) => [g, i]).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1]).map((x) => x[0]);
   tb.innerHTML = games.slice(0, 100).map((g) => {
-    const open = g.status === "ongoing" && g.seats_open.length ? ` <span class="empty open-note">(${esc(T("{seats} open", { seats: g.seats_open.map(TL.colour).join(", ") }))})</span>` : "";
+    const open = g.status === "ongoing" && g.seats_open.length ? ` <span class="empty open-note">(${esc(T("{seats} open", { seats: g.seats_open.map(TL.side).join(", ") }))})</span>` : "";
     const name = (c) => (g.seats_open.includes(c) && g[c] === "?" ? `<span class="empty">${esc(T("open seat"))}</span>` : esc(g[c]));
     const act = g.status === "ongoing" ? (g.seats_open.length ? "join" : "watch") : "replay";
     return `<tr><td class="nm">${name("white")}</td><td class="nm">${name("black")}</td><td class="wide">${esc(g.edition)}${g.chess960 ? ` <span class="pill" title="${esc(T("Chess960 (2023 Guidelines II)"))}">960${g.start_position !== null && g.start_position !== undefined ? " " + esc(T("No. {n}", { n: g.start_position })) : ""}</span>` : ""}</td>` +

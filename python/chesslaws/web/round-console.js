@@ -12,10 +12,10 @@
     touch_move_claimable: "touch-move breach to claim", clock_not_pressed: "clock not pressed", pieces_displaced: "pieces displaced",
     illegal_move_not_completed: "illegal move not completed", announcement_differs: "announced move differs", claim: "claim", appeal: "appeal" };
   const CLAIMS = { quickplay: "quickplay finish", increment: "no increment (quickplay finish)" };
-  const pendingText = (p) => T("{what} by {colour}", { what: PENDING[p.kind] ? T(PENDING[p.kind]) : p.kind.replace(/_/g, " "), colour: TL.colour(p.by) });
+  const pendingText = (p) => T("{what} by {colour}", { what: PENDING[p.kind] ? T(PENDING[p.kind]) : p.kind.replace(/_/g, " "), colour: TL.side(p.by) });
   // What the arbiter must decide on a board (the server's list, by kind).
   function decision(x) {
-    if (x.kind === "flag") return T("{colour}'s flag has fallen", { colour: TL.colour(x.by) });
+    if (x.kind === "flag") return T("{colour}'s flag has fallen", { colour: TL.side(x.by) });
     if (x.kind === "clocks_stopped") return T("clocks stopped");
     if (x.kind === "adjourned") return T("adjourned: the sealed move waits");
     if (x.kind === "annulled") return T("annulled: enter the board's result in the Result column");
@@ -56,7 +56,7 @@
   }
   function withLabel(td, label) { td.setAttribute("data-label", label); return td; }
   // A player at his board: "Anna (board 2, White)".
-  const seatOf = (a) => T("{name} (board {n}, {colour})", { name: a.name, n: a.table, colour: TL.colour(a.side) });
+  const seatOf = (a) => T("{name} (board {n}, {colour})", { name: a.name, n: a.table, colour: TL.side(a.side) });
 
   function states(b) {
     const g = b.game, out = [];
@@ -66,16 +66,16 @@
     if (g.status === "ongoing") {
       if (g.held) out.push(badge(T("waits for the round's start"), "info"));
       else if (!g.started) out.push(badge(T("not started"), "info"));
-      else out.push(badge(T("{colour} to move", { colour: TL.colour(g.turn) }), "live"));
+      else out.push(badge(T("{colour} to move", { colour: TL.side(g.turn) }), "live"));
     }
-    for (const s of g.waiting_for || []) if (g.status === "ongoing") out.push(badge(T("waiting for {colour}", { colour: TL.colour(s) }), "info"));
+    for (const s of g.waiting_for || []) if (g.status === "ongoing") out.push(badge(T("waiting for {colour}", { colour: TL.side(s) }), "info"));
     if (g.status === "ongoing" && !g.started) { // before t=0: who has opened the game, who has not
       for (const s of g.present_early || []) out.push(badge(T("{name} is here", { name: b[s].name }), "live"));
       for (const s of g.absent || []) out.push(badge(T("{name} has not opened the game", { name: b[s].name }), "warn"));
-    } else for (const s of g.absent || []) if (g.status === "ongoing") out.push(badge(T("{colour} absent", { colour: TL.colour(s) }), "info"));
+    } else for (const s of g.absent || []) if (g.status === "ongoing") out.push(badge(T("{colour} absent", { colour: TL.side(s) }), "info"));
     for (const p of g.pending || []) out.push(badge(pendingText(p), p.kind === "draw_offer" ? "info" : "warn"));
     if (g.clocks_stopped) out.push(badge(T("clocks stopped"), "warn"));
-    for (const c of g.flags || []) out.push(badge(T("{colour}'s flag down", { colour: TL.colour(c) }), "warn"));
+    for (const c of g.flags || []) out.push(badge(T("{colour}'s flag down", { colour: TL.side(c) }), "warn"));
     if (g.status === "adjourned") out.push(badge(T("adjourned"), "warn"));
     if (g.status === "annulled") out.push(badge(T("annulled"), "warn"));
     return out;

@@ -98,7 +98,7 @@ const TL = (function () {
     if (part === 0) return String(Math.round(v));
     if (FRACTIONS[part]) return `${v < 0 ? "−" : ""}${whole === 0 ? "" : Math.abs(whole)}${FRACTIONS[part]}`;
     const lang = typeof UI_LANG === "string" ? UI_LANG : "en";
-    return new Intl.NumberFormat(lang, { maximumFractionDigits: 2 }).format(v);
+    return new Intl.NumberFormat(lang, { maximumFractionDigits: 2, useGrouping: false }).format(v);
   }
   const RESULTS = { "1-0": "1 – 0", "0-1": "0 – 1", "1/2-1/2": "½ – ½", "0-0": "0 – 0", "+-": "+ – −", "-+": "− – +", "--": "− – −" };
   const BYES = { pab: "pairing-allocated bye", full: "full-point bye", half: "half-point bye", zero: "zero-point bye",
@@ -115,6 +115,8 @@ const TL = (function () {
     PS: "Progressive scores", ARO: "Average rating of opponents", TPR: "Tournament performance rating", STD: "Standard points",
   };
   const tiebreak = (code) => (TIEBREAKS[code] ? tr(TIEBREAKS[code]) : code);
+  // A side as a heading names it ("White"), and within a sentence ("black to move", "board 1, white").
   const colour = (side) => (side === "white" ? tr("White") : side === "black" ? tr("Black") : side);
-  return { $, el, toast, copy, qrSvg, showQr, linkRow, mine, remember, follow, score, RESULTS, bye, system, tiebreak, colour };
+  const side = (s) => (s === "white" ? tr("white") : s === "black" ? tr("black") : s);
+  return { $, el, toast, copy, qrSvg, showQr, linkRow, mine, remember, follow, score, RESULTS, bye, system, tiebreak, colour, side };
 })();

@@ -60,7 +60,9 @@
         tr.append(el("td", {}, g.round), el("td", {}, g.table), el("td", {}, TL.colour(g.color)), opp, el("td", { class: "res" }, g.result ? TL.RESULTS[g.result] || g.result : "…"));
         return tr;
       }));
-      $("p-score").textContent = d.standing ? T("Points: {points} · rank {rank}", { points: TL.score(d.standing.points), rank: d.standing.rank }) : "";
+      const pts = d.standing ? d.standing.points : 0;
+      $("p-score").textContent = d.standing ? T(pts === 1 || pts === 0.5 ? "{points} point · rank {rank}" : "{points} points · rank {rank}",
+        { points: TL.score(pts), rank: d.standing.rank }) : "";
     } catch (e) {
       $("p-error").textContent = T("The server cannot be reached; trying again…"); $("p-error").hidden = false;
     } finally {
