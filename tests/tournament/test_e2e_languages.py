@@ -164,7 +164,7 @@ def finish(url: str, board: dict[str, Any], how: str) -> None:
 def scene(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     """A Swiss of five (a bye each round): round 1 played (a win, a draw, the bye), a player withdrawn, round
     2 paired and started with a draw offered on one board and the clocks stopped on the other; a lobby game
-    over by resignation, one in play."""
+    over by resignation, one in play, and one over the board."""
     with Server(str(tmp_path_factory.mktemp("langs") / "games.sqlite3")) as s:
         url = s.url
         r = httpx.post(f"{url}/api/tournaments", json={
@@ -196,13 +196,15 @@ def scene(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
             g = httpx.post(f"{url}/api/games", json={"white": white, "black": black, "time_control": "300+3",
                                                             "when_ready": False, "presence": False}).json()
             games.append(g)
+        otb = httpx.post(f"{url}/api/games", json={"white": "Mirela Sørensen", "black": "Nkechi Vásquez",
+                                                   "time_control": "5400+30", "interface": "otb"}).json()
         finish(url, {"white": {"link": games[0]["links"]["white"]}, "black": {"link": games[0]["links"]["black"]},
                      "game_id": games[0]["id"]}, "win")
         console = f"{url}/tournament/{tid}/arbiter#token={tok}"
         yield {
             "url": url, "tid": tid, "token": tok,
             "names": PLAYERS + [EVENT, "Ilse Brandvold", "Jovana Petrović", "Kemal Aydın", "Lucía Ferreyra",
-                                "sparring", "Fake legal"],
+                                "Mirela Sørensen", "Nkechi Vásquez", "sparring", "Fake legal"],
             "pages": {
                 "lobby": (f"{url}/", "#games tbody tr"),
                 "events": (f"{url}/tournaments", "#t-list tbody tr"),
@@ -213,12 +215,13 @@ def scene(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
                 "pairing sheet": (f"{url}/tournament/{tid}/sheet?round=2#token={tok}", "body[data-ready]"),
                 "game": (games[1]["links"]["white"], "#status[data-status]"),
                 "game's arbiter console": (games[1]["links"]["arbiter"], "#status[data-status]"),
+                "over-the-board arbiter console": (otb["links"]["arbiter"], "#status[data-status]"),
             },
         }
 
 
 #: The game page and its arbiter console are worded in game.js and game.html, translated on their own.
-GAME_PAGES = ("game", "game's arbiter console")
+GAME_PAGES = ("game", "game's arbiter console", "over-the-board arbiter console")
 
 
 @pytest.mark.parametrize("lang", LANGS)
