@@ -210,7 +210,7 @@ def test_a_swiss_run_from_the_pages_to_the_checked_final_standings(live_server: 
     st.wait_for_selector("[data-round='1'] table.pairings thead th:has-text('White')")
     st.screenshot(path=str(shots / "standings-1280.png"), full_page=True)
     at_390(st, shots, "standings")
-    heads = [h.get_attribute("title") for h in st.locator("#standings thead th.tb").all()]
+    heads = [h.get_attribute("data-code") for h in st.locator("#standings thead th.tb").all()]
     assert heads == list(TEC)
     shown: dict[int, dict[str, str]] = {}
     for row in st.locator("#standings tbody tr").all():
@@ -226,10 +226,14 @@ def test_a_swiss_run_from_the_pages_to_the_checked_final_standings(live_server: 
     head = lines[0].split("\t")
     back = {v: k for k, v in TEC.items()}
 
-    def fmt(x: str) -> str:  # the page's numbers: 1½, 2, ½
+    def fmt(x: str) -> str:  # the page's numbers, one formatting: 1½, 1¾, 2, ½, else two decimals at most
         v = float(x)
-        whole, half = int(v), abs(v - int(v)) >= 0.25
-        return (str(whole) if whole or not half else "") + ("½" if half else "") if v == round(v * 2) / 2 else x
+        whole, part = int(v), round(abs(v - int(v)), 2)
+        if part == 0:
+            return str(round(v))
+        if part in (0.25, 0.5, 0.75):
+            return (str(abs(whole)) if whole else "") + {0.25: "¼", 0.5: "½", 0.75: "¾"}[part]
+        return f"{v:.2f}".rstrip("0").rstrip(".")
 
     for line in lines[1:]:
         cells = dict(zip(head, line.split("\t")))

@@ -72,19 +72,19 @@ def game_console(hub: Any, live: Any) -> dict[str, Any]:
     clocks = {c: st.remaining_ms(c) for c in ("white", "black")}
     stopped = ongoing and timed and st.clock.running is None
     pending = st.pending()
-    decide: list[str] = []
+    # What waits for the arbiter's decision, by kind (the page words it in its reader's language): a pending
+    # claim, incident or appeal (its kind, by whom, why), a flag down, clocks stopped, an adjournment, an
+    # annulled game whose board needs its result.
+    decide: list[dict[str, Any]] = []
     for p in pending:
         if p["kind"] not in ("draw_offer", "illegal_move_claimable", "touch_move_claimable"):
-            decide.append(f"{p['kind'].replace('_', ' ')} by {p.get('by')}" +
-                          (f" ({p['reason']})" if p.get("reason") else ""))
+            decide.append({"kind": p["kind"], "by": p.get("by"), "reason": p.get("reason")})
     flags = [c for c in ("white", "black") if ongoing and timed and (ms := clocks[c]) is not None and ms <= 0]
-    decide += [f"{c}'s flag has fallen" for c in flags]
+    decide += [{"kind": "flag", "by": c} for c in flags]
     if stopped:
-        decide.append("clocks stopped")
-    if st.status == "adjourned":
-        decide.append("adjourned: the sealed move waits")
-    if st.status == "annulled":
-        decide.append("annulled: enter the board's result in the Result column")
+        decide.append({"kind": "clocks_stopped"})
+    if st.status in ("adjourned", "annulled"):
+        decide.append({"kind": st.status})
     # Before t=0 the log has every player absent; who has opened the game (the hub's early arrivals) will be
     # at the board from the start: the console shows who has not, before the arbiter starts the round.
     early = live.early if t < 0 and ongoing else set()

@@ -81,6 +81,16 @@ def player_entries(t: Tournament) -> dict[int, tuple[Entry, ...]]:
     return {sn: tuple(es) for sn, es in out.items()}
 
 
+def counted_entries(t: Tournament) -> dict[int, tuple[Entry, ...]]:
+    """The entries the standings count now: a game once it has its result, and a round without a game (a
+    bye, a round sat out) once its round is played, that is when every board of it has its result. Until
+    then a round in play gives its finished games' results and no bye: the player with the bye of round 1
+    does not lead the standings before anyone of round 1 has finished."""
+    played = {r.number for r in t.rounds if r.complete}
+    return {sn: tuple(e for e in es if e.kind != "pending" and (e.opponent is not None or e.round in played))
+            for sn, es in player_entries(t).items()}
+
+
 def score(entries: tuple[Entry, ...], upto: int | None = None) -> float:
     return sum(e.points for e in entries if upto is None or e.round <= upto)
 

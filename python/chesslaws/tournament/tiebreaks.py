@@ -66,7 +66,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from chesslaws.tournament.model import TIEBREAKS, Tournament, tiebreak_refused
-from chesslaws.tournament.records import REQUESTED_BYES, Entry, player_entries
+from chesslaws.tournament.records import REQUESTED_BYES, Entry, counted_entries, player_entries
 
 #: Rating difference dp for a fractional score p (FIDE Rating Regulations, table 8.1.a), p from 0.50 up.
 _DP = [0, 7, 14, 21, 29, 36, 43, 50, 57, 65, 72, 80, 87, 95, 102, 110, 117, 125, 133, 141, 149, 158, 166, 175,
@@ -115,7 +115,7 @@ class _Calc:
     def __init__(self, t: Tournament) -> None:
         self.t = t
         self.scoring = t.regulations.scoring
-        self.entries = {sn: tuple(e for e in es if e.kind != "pending") for sn, es in player_entries(t).items()}
+        self.entries = counted_entries(t)
         self.score = {sn: sum(e.points for e in es) for sn, es in self.entries.items()}
         self.adjusted = {sn: self._adjusted(es) for sn, es in self.entries.items()}
         unrated = t.regulations.unrated_rating or 0
@@ -348,6 +348,7 @@ def standings(t: Tournament, tiebreaks: tuple[str, ...] | None = None) -> list[S
 def crosstable(t: Tournament) -> list[list[str]]:
     """Rows of a Swiss-style crosstable: start number, name, rating, then per round 'opponent colour result', points."""
     entries = player_entries(t)
+    counted = counted_entries(t)
     symbols = {"win": "1", "draw": "½", "loss": "0", "forfeit_win": "+", "forfeit_loss": "-", "pab": "U",
                "full": "F", "half": "H", "zero": "Z", "absent": "-", "free": " ", "pending": "*"}
     rows: list[list[str]] = []
@@ -356,6 +357,6 @@ def crosstable(t: Tournament) -> list[list[str]]:
         for e in entries[p.start_number]:
             opp = f"{e.opponent}{e.color}" if e.opponent else "--"
             cells.append(f"{opp}{symbols[e.kind]}")
-        cells.append(f"{sum(e.points for e in entries[p.start_number] if e.kind != 'pending'):g}")
+        cells.append(f"{sum(e.points for e in counted[p.start_number]):g}")
         rows.append(cells)
     return rows

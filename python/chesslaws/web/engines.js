@@ -29,9 +29,9 @@
     const value = el("input", { id: "vs-strength", type: "number" });
     const color = el("select", { id: "vs-color" });
     for (const [v, t] of [["white", "White"], ["black", "Black"], ["random", "random"]]) color.append(el("option", { value: v }, tr(t)));
-    const name = el("input", { id: "vs-name", value: "You", maxlength: "100" });
+    const name = el("input", { id: "vs-name", value: tr("You"), maxlength: "100" });
     const tc = el("input", { id: "vs-tc", value: "5+3", "aria-describedby": "vs-tc-meaning",
-      title: "minutes + seconds a move: 5+3, 90+30, 40/90+30:30+30" });
+      title: tr("minutes + seconds a move: 5+3, 90+30, 40/90+30:30+30") });
     const tcMeaning = el("div", { class: "tc-meaning", id: "vs-tc-meaning", "aria-live": "polite" });
     const presets = el("div", { class: "presets", id: "vs-presets" });
     for (const p of ["1+0", "3+2", "5+3", "10+5", "15+10", "30+0"]) {
@@ -49,12 +49,12 @@
       const e = engines.find((x) => x.name === engine.value) || engines[0];
       const keep = kind.value;
       kind.textContent = "";
-      for (const s of e.strengths) kind.append(el("option", { value: s.kind }, s.label));
+      for (const s of e.strengths) kind.append(el("option", { value: s.kind }, tr(s.label)));
       if (e.strengths.some((s) => s.kind === keep)) kind.value = keep;
       const s = e.strengths.find((x) => x.kind === kind.value) || e.strengths[0];
       value.min = s.min; value.max = s.max; value.value = s.default;
       value.disabled = s.kind === "full";
-      value.title = s.kind === "full" ? "" : `${s.min} to ${s.max}`;
+      value.title = s.kind === "full" ? "" : tr("{min} to {max}", { min: s.min, max: s.max });
       showCap();
     };
     // How long it may think a move: the server's cap grows with the strength (Strength.cap_ms in engines.py).
@@ -94,7 +94,7 @@
       if (kind.value !== "full") strength.value = parseInt(value.value, 10);
       const t = readTc();
       if (!t.ok) { (window.toast || alert)(t.error); tc.focus(); return; }
-      const body = { engine: engine.value, color: color.value, name: name.value.trim() || "You", strength,
+      const body = { engine: engine.value, color: color.value, name: name.value.trim() || tr("You"), strength,
         time_control: t.api, edition: edition.value };
       go.disabled = true;
       try {

@@ -1,8 +1,10 @@
-// chesslaws: the page in the player's language: English, German, French or Spanish, chosen from the browser's
-// languages (or the scoresheet language picked on a game page, when it is one of them). The English text is
-// the key; T(text, {name: value}) fills in "{name}"; elements marked data-i18n (their text) and data-i18n-attr
-// ("placeholder,title,aria-label") are translated by applyI18n. The translations (window.I18N) come from
-// /i18n/texts.js, loaded just before this script, which the server makes from chesslaws/data/texts.json.
+// chesslaws: the page in the player's language: English, German, French or Spanish, chosen with the switch
+// in the page's header (kept in this browser), else from the browser's languages (or the scoresheet language
+// picked on a game page, when it is one of them). The English text is the key; T(text, {name: value}) fills
+// in "{name}"; elements marked data-i18n (their text) and data-i18n-attr ("placeholder,title,aria-label") are
+// translated by applyI18n. The translations (window.I18N) come from /i18n/texts.js, loaded just before this
+// script, which the server makes from chesslaws/data/texts.json. The server's texts follow the same choice:
+// every request of the page says it (Accept-Language), and a cookie says it for the pages themselves.
 "use strict";
 window.I18N = window.I18N || {};
 window.UI_LANGS = ["en", "de", "fr", "es"];
@@ -39,6 +41,60 @@ window.setUiLang = (code) => {
   if (!UI_LANGS.includes(code) || code === window.UI_LANG) return false;
   window.UI_LANG = code;
   applyI18n();
+  const sw = document.getElementById("ui-lang");
+  if (sw) sw.value = code;
   return true;
 };
+
+// The language chosen in this browser: kept in localStorage for the pages and in a cookie for the server.
+const LANG_COOKIE = "chesslaws_lang";
+window.keepUiLang = (code) => {
+  localStorage.setItem("chesslaws:lang", code);
+  document.cookie = `${LANG_COOKIE}=${code}; path=/; max-age=31536000; SameSite=Lax`;
+};
+if (localStorage.getItem("chesslaws:lang") === window.UI_LANG && !document.cookie.includes(`${LANG_COOKIE}=${window.UI_LANG}`)) {
+  window.keepUiLang(window.UI_LANG);
+}
+
+// Every request the page makes says its language, so that what the server answers (a refusal, a ruling)
+// is in it too.
+const plainFetch = window.fetch.bind(window);
+window.fetch = (input, init) => {
+  const opts = Object.assign({}, init);
+  const headers = new Headers(opts.headers || (input instanceof Request ? input.headers : undefined));
+  if (!headers.has("Accept-Language")) headers.set("Accept-Language", window.UI_LANG);
+  opts.headers = headers;
+  return plainFetch(input, opts);
+};
+
+// The switch in the page's header, each language by its own name: the page is loaded again in the one
+// chosen (every text on it, the server's too, in that language).
+window.LANG_NAMES = { en: "English", de: "Deutsch", fr: "Français", es: "Español" };
+function addLanguageSwitch() {
+  const header = document.querySelector("header.top");
+  if (!header || document.getElementById("ui-lang")) return;
+  const sel = document.createElement("select");
+  sel.id = "ui-lang";
+  sel.className = "ui-lang";
+  sel.setAttribute("aria-label", T("Language"));
+  sel.title = T("Language");
+  for (const code of UI_LANGS) {
+    const o = document.createElement("option");
+    o.value = code;
+    o.lang = code;
+    o.textContent = LANG_NAMES[code];
+    sel.append(o);
+  }
+  sel.value = window.UI_LANG;
+  sel.addEventListener("change", () => {
+    window.keepUiLang(sel.value);
+    location.reload();
+  });
+  header.append(sel);
+}
+
+// How a game ended, in words (the game state's termination: "time_forfeit" is "time forfeit").
+window.endingText = (termination) => (termination ? T(termination.replace(/_/g, " ")) : "");
+
 applyI18n();
+addLanguageSwitch();

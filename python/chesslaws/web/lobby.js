@@ -7,6 +7,7 @@ const LABEL = {  // in the page's language (i18n.js)
 };
 
 const { toast, copy, showQr } = TL;  // tlinks.js
+document.title = `chesslaws · ${T("lobby")}`;
 
 function esc(s) { return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]); }
 
@@ -22,13 +23,13 @@ function linkRow(seat, link, idPrefix) {
   const l = document.createElement("label"); l.textContent = LABEL[seat]; l.htmlFor = idPrefix + seat;
   const inp = document.createElement("input"); inp.readOnly = true; inp.value = link; inp.id = idPrefix + seat;
   const c = document.createElement("button"); c.type = "button"; c.textContent = T("Copy"); c.className = "copy";
-  c.setAttribute("aria-label", `Copy the ${LABEL[seat]} link`);
+  c.setAttribute("aria-label", T("Copy the link of {name}", { name: LABEL[seat] }));
   c.addEventListener("click", () => copy(link, inp));
   const q = document.createElement("button"); q.type = "button"; q.textContent = "QR"; q.className = "qr";
-  q.setAttribute("aria-label", `QR code of the ${LABEL[seat]} link`);
+  q.setAttribute("aria-label", T("QR code of the link of {name}", { name: LABEL[seat] }));
   q.addEventListener("click", () => showQr(link, LABEL[seat]));
   const open = document.createElement("a"); open.className = "btn"; open.href = link; open.target = "_blank"; open.textContent = T("Open");
-  open.setAttribute("aria-label", `Open the ${LABEL[seat]} link`);
+  open.setAttribute("aria-label", T("Open the link of {name}", { name: LABEL[seat] }));
   row.append(l, inp, c, q, open);
   return row;
 }
@@ -130,7 +131,7 @@ $("create").addEventListener("submit", async (e) => {
   }
   for (const s of data.state.seats_open) {
     const p = document.createElement("div"); p.className = "empty";
-    p.textContent = `The ${s} seat is open: whoever opens the watch link can take it.`;
+    p.textContent = T("The {colour} seat is open: whoever opens the watch link can take it.", { colour: TL.side(s) });
     box.appendChild(p);
   }
   renderMyGames();
@@ -155,21 +156,21 @@ async function renderMyGames() {
     title.textContent = st ? `${st.white} v ${st.black}` : `${g.white || "?"} v ${g.black || "?"}`;
     const info = document.createElement("span"); info.className = "empty";
     const flags = [];
-    if (!st) flags.push("not on this server");
+    if (!st) flags.push(T("not on this server"));
     else {
-      flags.push(st.time_control === "-" ? "no clock" : TC.show(st.time_control));
-      if (st.status === "ongoing") flags.push(st.waiting_for && st.waiting_for.length ? "waiting for players" : "live");
-      else flags.push(st.aborted ? "aborted" : st.status === "finished" ? st.result : st.status);
+      flags.push(st.time_control === "-" ? T("no clock") : TC.show(st.time_control));
+      if (st.status === "ongoing") flags.push(st.waiting_for && st.waiting_for.length ? T("waiting for players") : T("live"));
+      else flags.push(st.aborted ? T("aborted") : st.status === "finished" ? st.result.replace("1/2-1/2", "½–½") : T(st.status));
     }
     info.textContent = " " + flags.join(" · ");
     head.append(title, info);
     // The arbiter's games: what needs him now.
     if (st && g.links.arbiter) {
       const needs = [];
-      if (st.pending.some((p) => p.kind === "claim")) needs.push("claim pending");
-      if (st.pending.some((p) => p.kind === "sealed_move")) needs.push("sealed move");
-      if (st.status === "ongoing" && st.started && st.clocks.running === null && st.time_control !== "-") needs.push("clocks stopped");
-      if (st.status === "adjourned") needs.push("adjourned");
+      if (st.pending.some((p) => p.kind === "claim")) needs.push(T("claim pending"));
+      if (st.pending.some((p) => p.kind === "sealed_move")) needs.push(T("sealed move"));
+      if (st.status === "ongoing" && st.started && st.clocks.running === null && st.time_control !== "-") needs.push(T("clocks stopped"));
+      if (st.status === "adjourned") needs.push(T("adjourned"));
       if (needs.length) {
         li.classList.add("attention");
         const pill = document.createElement("span"); pill.className = "pill alert"; pill.textContent = needs.join(" · ");
@@ -177,7 +178,7 @@ async function renderMyGames() {
       }
     }
     const forget = document.createElement("button"); forget.type = "button"; forget.className = "forget"; forget.textContent = T("Forget");
-    forget.setAttribute("aria-label", `Forget the links of ${title.textContent}`);
+    forget.setAttribute("aria-label", T("Forget the links of {game}", { game: title.textContent }));
     forget.addEventListener("click", () => { const a = myGames(); delete a[g.id]; saveMyGames(a); renderMyGames(); });
     head.appendChild(forget);
     li.appendChild(head);
@@ -194,7 +195,7 @@ function stateLabel(g) {
   if (g.status === "ongoing") return `<span class="pill live">${esc(T("live"))}</span>`;
   if (g.status === "annulled") return `<span class="pill">${esc(T(g.aborted ? "aborted" : "annulled"))}</span>`;
   if (g.status === "adjourned") return `<span class="pill">${esc(T("adjourned"))}</span>`;
-  return `<span class="pill">${esc(g.result.replace("1/2-1/2", "½–½"))}</span> <span class="empty term">${esc((g.termination || "").replace(/_/g, " "))}</span>`;
+  return `<span class="pill">${esc(g.result.replace("1/2-1/2", "½–½"))}</span> <span class="empty term">${esc(endingText(g.termination))}</span>`;
 }
 
 function rank(g) {
@@ -212,10 +213,10 @@ async function loadGames() {
   if (!games.length) { tb.innerHTML = `<tr><td colspan="7" class="empty">${esc(T("No games yet: create one."))}</td></tr>`; return; }
   games = games.map((g, i) => [g, i]).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1]).map((x) => x[0]);
   tb.innerHTML = games.slice(0, 100).map((g) => {
-    const open = g.status === "ongoing" && g.seats_open.length ? ` <span class="empty open-note">(${g.seats_open.join(", ")} open)</span>` : "";
+    const open = g.status === "ongoing" && g.seats_open.length ? ` <span class="empty open-note">(${esc(T("{seats} open", { seats: g.seats_open.map(TL.side).join(", ") }))})</span>` : "";
     const name = (c) => (g.seats_open.includes(c) && g[c] === "?" ? `<span class="empty">${esc(T("open seat"))}</span>` : esc(g[c]));
     const act = g.status === "ongoing" ? (g.seats_open.length ? "join" : "watch") : "replay";
-    return `<tr><td class="nm">${name("white")}</td><td class="nm">${name("black")}</td><td class="wide">${esc(g.edition)}${g.chess960 ? ` <span class="pill" title="Chess960 (2023 Guidelines II)">960${g.start_position !== null && g.start_position !== undefined ? " No. " + esc(String(g.start_position)) : ""}</span>` : ""}</td>` +
+    return `<tr><td class="nm">${name("white")}</td><td class="nm">${name("black")}</td><td class="wide">${esc(g.edition)}${g.chess960 ? ` <span class="pill" title="${esc(T("Chess960 (2023 Guidelines II)"))}">960${g.start_position !== null && g.start_position !== undefined ? " " + esc(T("No. {n}", { n: g.start_position })) : ""}</span>` : ""}</td>` +
       `<td class="tc" title="${esc(TC.read(TC.show(g.time_control)).meaning || g.time_control)}">${esc(TC.show(g.time_control)).replace(/:/g, ":<wbr>")}</td>` +
       `<td class="wide">${Math.ceil(g.ply / 2)}</td><td>${stateLabel(g)}${open}</td><td><a href="/game/${encodeURIComponent(g.id)}">${esc(T(act))}</a></td></tr>`;
   }).join("");

@@ -6,8 +6,22 @@
 (function () {
   const parts = location.pathname.split("/").filter(Boolean);
   const id = decodeURIComponent(parts[parts.length - 2] || "");
-  const RESULTS = { "1-0": "1 – 0", "0-1": "0 – 1", "1/2-1/2": "½ – ½", "0-0": "0 – 0", "+-": "+ – −", "-+": "− – +", "--": "− – −" };
-  const BYES = { pab: "pairing-allocated bye", full: "full-point bye", half: "half-point bye", zero: "zero-point bye", absent: "absent", free: "free round" };
+  const RESULTS = TL.RESULTS;
+  // What waits on a board (the game's pending offers, claims and incidents), by its kind.
+  const PENDING = { draw_offer: "draw offer", sealed_move: "sealed move", illegal_move_claimable: "illegal move to claim",
+    touch_move_claimable: "touch-move breach to claim", clock_not_pressed: "clock not pressed", pieces_displaced: "pieces displaced",
+    illegal_move_not_completed: "illegal move not completed", announcement_differs: "announced move differs", claim: "claim", appeal: "appeal" };
+  const CLAIMS = { quickplay: "quickplay finish", increment: "no increment (quickplay finish)" };
+  const pendingText = (p) => T("{what} by {colour}", { what: PENDING[p.kind] ? T(PENDING[p.kind]) : p.kind.replace(/_/g, " "), colour: TL.side(p.by) });
+  // What the arbiter must decide on a board (the server's list, by kind).
+  function decision(x) {
+    if (x.kind === "flag") return T("{colour}'s flag has fallen", { colour: TL.side(x.by) });
+    if (x.kind === "clocks_stopped") return T("clocks stopped");
+    if (x.kind === "adjourned") return T("adjourned: the sealed move waits");
+    if (x.kind === "annulled") return T("annulled: enter the board's result in the Result column");
+    const reason = x.reason ? ` (${CLAIMS[x.reason] ? T(CLAIMS[x.reason]) : x.reason})` : "";
+    return pendingText(x) + reason;
+  }
   const $ = (x) => document.getElementById(x);
   let token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
   let chosen = null; // the round the arbiter chose; null follows the latest round
@@ -41,42 +55,41 @@
     return td;
   }
   function withLabel(td, label) { td.setAttribute("data-label", label); return td; }
+  // A player at his board: "Anna (board 2, White)".
+  const seatOf = (a) => T("{name} (board {n}, {colour})", { name: a.name, n: a.table, colour: TL.side(a.side) });
 
   function states(b) {
     const g = b.game, out = [];
-    if (b.result) out.push(badge(b.termination ? `over: ${b.termination.replace(/_/g, " ")}` : "result entered", ""));
-    if (!g) { if (!b.result) out.push(badge(b.game_id ? "game not reachable" : "no game", "warn")); return out; }
-    if (!b.result && g.status === "finished") out.push(badge(`over: ${(g.termination || "").replace(/_/g, " ")}`, ""));
+    if (b.result) out.push(badge(b.termination ? T("over: {how}", { how: endingText(b.termination) }) : T("result entered"), ""));
+    if (!g) { if (!b.result) out.push(badge(b.game_id ? T("game not reachable") : T("no game"), "warn")); return out; }
+    if (!b.result && g.status === "finished") out.push(badge(T("over: {how}", { how: endingText(g.termination) }), ""));
     if (g.status === "ongoing") {
-      if (g.held) out.push(badge("waits for the round's start", "info"));
-      else if (!g.started) out.push(badge("not started", "info"));
-      else out.push(badge(`${g.turn} to move`, "live"));
+      if (g.held) out.push(badge(T("waits for the round's start"), "info"));
+      else if (!g.started) out.push(badge(T("not started"), "info"));
+      else out.push(badge(T("{colour} to move", { colour: TL.side(g.turn) }), "live"));
     }
-    for (const s of g.waiting_for || []) if (g.status === "ongoing") out.push(badge(`waiting for ${s}`, "info"));
+    for (const s of g.waiting_for || []) if (g.status === "ongoing") out.push(badge(T("waiting for {colour}", { colour: TL.side(s) }), "info"));
     if (g.status === "ongoing" && !g.started) { // before t=0: who has opened the game, who has not
-      for (const s of g.present_early || []) out.push(badge(`${b[s].name} is here`, "live"));
-      for (const s of g.absent || []) out.push(badge(`${b[s].name} has not opened the game`, "warn"));
-    } else for (const s of g.absent || []) if (g.status === "ongoing") out.push(badge(`${s} absent`, "info"));
-    for (const p of g.pending || []) {
-      const what = p.kind.replace(/_/g, " ");
-      out.push(badge(`${what} by ${p.by}`, p.kind === "draw_offer" ? "info" : "warn"));
-    }
-    if (g.clocks_stopped) out.push(badge("clocks stopped", "warn"));
-    for (const c of g.flags || []) out.push(badge(`${c}'s flag down`, "warn"));
-    if (g.status === "adjourned") out.push(badge("adjourned", "warn"));
-    if (g.status === "annulled") out.push(badge("annulled", "warn"));
+      for (const s of g.present_early || []) out.push(badge(T("{name} is here", { name: b[s].name }), "live"));
+      for (const s of g.absent || []) out.push(badge(T("{name} has not opened the game", { name: b[s].name }), "warn"));
+    } else for (const s of g.absent || []) if (g.status === "ongoing") out.push(badge(T("{colour} absent", { colour: TL.side(s) }), "info"));
+    for (const p of g.pending || []) out.push(badge(pendingText(p), p.kind === "draw_offer" ? "info" : "warn"));
+    if (g.clocks_stopped) out.push(badge(T("clocks stopped"), "warn"));
+    for (const c of g.flags || []) out.push(badge(T("{colour}'s flag down", { colour: TL.side(c) }), "warn"));
+    if (g.status === "adjourned") out.push(badge(T("adjourned"), "warn"));
+    if (g.status === "annulled") out.push(badge(T("annulled"), "warn"));
     return out;
   }
 
   function clockCell(b) {
     const td = el("td", { class: "clocks" });
     const g = b.game;
-    if (!g || !g.clocks.timed) { td.textContent = g ? "untimed" : ""; return td; }
+    if (!g || !g.clocks.timed) { td.textContent = g ? T("no clock") : ""; return td; }
     for (const side of ["white", "black"]) {
       const running = g.clocks.running === side && g.started;
       const cls = ["ck", side, running ? "running" : "", (g.flags || []).includes(side) ? "flag" : "", g.clocks_stopped ? "stopped" : ""].join(" ");
-      const span = el("span", { class: cls, "data-ms": g.clocks[`${side}_ms`], "data-running": running ? "1" : "" },
-        `${side === "white" ? "W" : "B"} ${clock(g.clocks[`${side}_ms`])}`);
+      const span = el("span", { class: cls, "data-ms": g.clocks[`${side}_ms`], "data-running": running ? "1" : "", "data-side": side,
+        title: TL.colour(side) }, `${initial(side)} ${clock(g.clocks[`${side}_ms`])}`);
       td.append(span);
     }
     return td;
@@ -98,32 +111,34 @@
   }
   function duration(ms) {
     const s = Math.round(ms / 1000);
-    return s % 60 === 0 && s >= 60 ? `${s / 60} min` : `${s} s`;
+    return s % 60 === 0 && s >= 60 ? T("{n} min", { n: s / 60 }) : T("{n} s", { n: s });
   }
+  // A side's initial, as the clocks and the seat links show it (W and B; S and W in German).
+  const initial = (side) => (side === "white" ? T("W (White)") : T("B (Black)")).slice(0, 1);
 
   function render(d) {
-    document.title = `chesslaws · ${d.name} · round ${d.round}`;
+    document.title = `chesslaws · ${d.name} · ${T("round {n}", { n: d.round })}`;
     $("c-name").textContent = d.name;
     $("c-standings").href = `/tournament/${encodeURIComponent(d.id)}`;
     const g = d.regulations;
-    $("c-info").textContent = "round console · tournament arbiter";
-    $("c-regs").textContent = `${g.system.replace(/-/g, " ")} · Laws of ${g.edition} · time control ${TC.show(g.time_control)} · ` +
-      `${d.paired_rounds} of ${d.total_rounds} rounds paired` + (d.finished ? " · finished" : "");
+    $("c-info").textContent = T("round console · tournament arbiter");
+    $("c-regs").textContent = `${TL.system(g.system)} · ${T("Laws of {e} · time control {tc}", { e: g.edition, tc: TC.show(g.time_control) })} · ` +
+      T("{n} of {total} rounds paired", { n: d.paired_rounds, total: d.total_rounds }) + (d.finished ? ` · ${T("finished")}` : "");
     $("c-bar").hidden = false;
-    $("c-round").textContent = d.round ? `Round ${d.round}` : "No round yet";
+    $("c-round").textContent = d.round ? T("Round {n}", { n: d.round }) : T("No round yet");
     $("c-prev").disabled = d.round <= 1;
     $("c-next").disabled = d.round >= d.paired_rounds;
     $("c-pair").hidden = !d.can_pair;
-    $("c-pair").textContent = `Pair round ${d.paired_rounds + 1}`;
+    $("c-pair").textContent = T("Pair round {n}", { n: d.paired_rounds + 1 });
     $("c-start-box").hidden = !d.counts.held;
     $("c-held-note").hidden = !d.counts.held;
     const away = absentees(d);
     const waiting = d.boards.some((b) => b.game && !b.result && b.game.status === "ongoing" && !b.game.started);
     $("c-absent").hidden = !waiting;
     $("c-absent").className = away.length ? "regs absent-list warn" : "regs absent-list";
-    $("c-absent").textContent = !away.length ? "Every player has opened the game: all are at the board from the start."
-      : `Not at the board yet (${away.length} of ${2 * d.boards.filter((b) => b.game && !b.game.started && !b.result).length} have not opened their game): ` +
-        away.map((a) => `${a.name} (board ${a.table}, ${a.side})`).join(", ") + ".";
+    $("c-absent").textContent = !away.length ? T("Every player has opened the game: all are at the board from the start.")
+      : T("Not at the board yet ({n} of {total} have not opened their game):", { n: away.length, total: 2 * d.boards.filter((b) => b.game && !b.game.started && !b.result).length }) +
+        " " + away.map(seatOf).join(", ") + ".";
     $("c-sheet").hidden = !d.round;
     $("c-sheet").href = `/tournament/${encodeURIComponent(d.id)}/sheet${d.round ? `?round=${d.round}` : ""}#token=${encodeURIComponent(token)}`;
     TL.remember(d.id, { name: d.name, console: location.href });
@@ -134,17 +149,18 @@
       ["to decide", c.to_decide, c.to_decide > 0], ["offers & claims", c.pending, false], ["clocks stopped", c.clocks_stopped, c.clocks_stopped > 0]];
     $("c-counts").replaceChildren(...counts.map(([label, n, hot]) => {
       const s = el("span", { class: `count${hot ? " hot" : ""}`, "data-count": label });
-      s.append(el("b", {}, n), document.createTextNode(` ${label === "boards" && n === 1 ? "board" : label}`));
+      s.append(el("b", {}, n), document.createTextNode(` ${T(label === "boards" && n === 1 ? "board" : label)}`));
       return s;
     }));
 
     const decide = [];
     const rows = d.boards.map((b) => {
-      const needs = b.result ? [] : b.game ? b.game.to_decide : [b.game_id ? "its game cannot be reached: enter the result" : "no game on the server: enter the result"];
+      const needs = b.result ? [] : b.game ? b.game.to_decide.map(decision)
+        : [b.game_id ? T("its game cannot be reached: enter the result") : T("no game on the server: enter the result")];
       const tr = el("tr", { "data-table": b.table, class: needs.length ? "decide" : "" });
       const moves = el("td", { class: "moves" });
       if (b.game) {
-        moves.append(el("span", { class: "ply" }, `${b.game.ply} ply`));
+        moves.append(el("span", { class: "ply" }, T("{n} ply", { n: b.game.ply })));
         if (b.game.last_moves) moves.append(document.createTextNode(` · ${b.game.last_moves}`));
       }
       const state = el("td", { class: "state" });
@@ -154,24 +170,24 @@
       const enterable = !b.result && (!b.game || b.game.status === "annulled");
       if (enterable) res.append(resultForm(d.round, b));
       const links = el("td", { class: "open" });
-      if (b.arbiter) links.append(el("a", { href: b.arbiter, target: "_blank", rel: "noopener", class: "arbiter-link" }, "arbiter console"));
-      if (b.spectator) links.append(el("a", { href: b.spectator, target: "_blank", rel: "noopener" }, "watch"));
-      tr.append(withLabel(el("td", { class: "table-no" }, b.table), "Board"), withLabel(player(b.white), "White"),
-        withLabel(player(b.black), "Black"), withLabel(moves, "Moves"), withLabel(clockCell(b), "Clocks"),
-        withLabel(state, "State"), withLabel(res, "Result"), links);
+      if (b.arbiter) links.append(el("a", { href: b.arbiter, target: "_blank", rel: "noopener", class: "arbiter-link" }, T("arbiter console")));
+      if (b.spectator) links.append(el("a", { href: b.spectator, target: "_blank", rel: "noopener" }, T("watch")));
+      tr.append(withLabel(el("td", { class: "table-no" }, b.table), T("Board")), withLabel(player(b.white), T("White")),
+        withLabel(player(b.black), T("Black")), withLabel(moves, T("Moves")), withLabel(clockCell(b), T("Clocks")),
+        withLabel(state, T("State")), withLabel(res, T("Result")), links);
       for (const why of needs) decide.push([b, why]);
       return tr;
     });
     $("c-boards").tBodies[0].replaceChildren(...rows);
-    $("c-boards-title").textContent = d.round ? `Round ${d.round}: ${d.boards.length} board${d.boards.length === 1 ? "" : "s"}` : "Boards";
+    $("c-boards-title").textContent = d.round ? T(d.boards.length === 1 ? "Round {n}: 1 board" : "Round {n}: {count} boards", { n: d.round, count: d.boards.length }) : T("Boards");
     $("c-boards-panel").hidden = false;
-    $("c-byes").replaceChildren(...d.byes.map((y) => el("p", { class: "bye" }, `${y.name}: ${BYES[y.kind] || y.kind}`)));
-    if (!d.round) $("c-byes").replaceChildren(el("p", { class: "bye" }, "Round 1 is not paired yet."));
+    $("c-byes").replaceChildren(...d.byes.map((y) => el("p", { class: "bye" }, `${y.name}: ${TL.bye(y.kind)}`)));
+    if (!d.round) $("c-byes").replaceChildren(el("p", { class: "bye" }, T("Round 1 is not paired yet.")));
     $("c-attention").hidden = decide.length === 0;
     $("c-decide").replaceChildren(...decide.map(([b, why]) => {
       const li = el("li", { "data-table": b.table });
-      li.append(el("b", {}, `Board ${b.table}`), document.createTextNode(` (${b.white.name} – ${b.black.name}): ${why} `));
-      if (b.arbiter) li.append(el("a", { href: b.arbiter, target: "_blank", rel: "noopener" }, "open its arbiter console"));
+      li.append(el("b", {}, T("Board {n}", { n: b.table })), document.createTextNode(` (${b.white.name} – ${b.black.name}): ${why} `));
+      if (b.arbiter) li.append(el("a", { href: b.arbiter, target: "_blank", rel: "noopener" }, T("open its arbiter console")));
       return li;
     }));
   }
@@ -182,7 +198,7 @@
       for (const side of ["white", "black"]) {
         const p = b[side];
         if (!p.link) continue;
-        const row = TL.linkRow(`${b.table} ${side === "white" ? "W" : "B"}`, p.link, `${p.name} (board ${b.table}, ${side})`);
+        const row = TL.linkRow(`${b.table} ${initial(side)}`, p.link, seatOf({ name: p.name, table: b.table, side }));
         row.setAttribute("data-table", b.table);
         row.setAttribute("data-seat", side);
         row.insertBefore(el("span", { class: "who" }, p.name), row.children[1]);
@@ -197,18 +213,18 @@
     $("c-players-panel").hidden = false;
     $("c-add").hidden = d.paired_rounds > 0;
     $("c-players-note").textContent = d.paired_rounds > 0
-      ? "Each player's own page shows the current game's link and the results: hand it out once for the whole event."
-      : "Players are registered until round 1 is paired; their own pages come with the first pairing.";
+      ? T("Each player's own page shows the current game's link and the results: hand it out once for the whole event.")
+      : T("Players are registered until round 1 is paired; their own pages come with the first pairing.");
     $("c-players").tBodies[0].replaceChildren(...d.players.map((p) => {
       const tr = el("tr", { "data-sn": p.start_number });
       const page = el("td", { class: "name" });
-      if (p.page) page.append(TL.linkRow("Page", p.page, `${p.name}'s own page`));
+      if (p.page) page.append(TL.linkRow(T("Page"), p.page, T("{name}'s own page", { name: p.name })));
       const act = el("td", {});
-      if (p.withdrawn_from) act.append(el("span", { class: "badge" }, `withdrawn from round ${p.withdrawn_from}`));
+      if (p.withdrawn_from) act.append(el("span", { class: "badge" }, T("withdrawn from round {n}", { n: p.withdrawn_from })));
       else if (!d.finished) {
-        const btn = el("button", { type: "button", class: "danger", "aria-label": `withdraw ${p.name}` }, "Withdraw");
+        const btn = el("button", { type: "button", class: "danger", "aria-label": T("withdraw {name}", { name: p.name }) }, T("Withdraw"));
         btn.addEventListener("click", async () => {
-          if (!confirm(`Withdraw ${p.name} from round ${d.paired_rounds + 1} on?`)) return;
+          if (!confirm(T("Withdraw {name} from round {n} on?", { name: p.name, n: d.paired_rounds + 1 }))) return;
           await post(`/players/${p.start_number}/withdraw`, {});
         });
         act.append(btn);
@@ -222,24 +238,24 @@
     const r = await fetch(`/api/tournaments/${encodeURIComponent(id)}${path}`, {
       method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
     const out = await r.json();
-    showError(r.ok ? "" : out.error || `error ${r.status}`);
+    showError(r.ok ? "" : out.error || T("error {status}", { status: r.status }));
     await refresh();
     return r.ok ? out : null;
   }
 
   function resultForm(round, b) {
-    const form = el("span", { class: "enter", role: "group", "aria-label": `enter the result of board ${b.table}` });
+    const form = el("span", { class: "enter", role: "group", "aria-label": T("enter the result of board {n}", { n: b.table }) });
     form.addEventListener("pointerenter", () => { holding = true; });
     form.addEventListener("pointerleave", () => { holding = false; if (again) refresh(); });
     for (const [value, label] of ENTER) {
-      const btn = el("button", { type: "button", "data-result": value, title: `enter ${value}` }, label);
+      const btn = el("button", { type: "button", "data-result": value, title: T("enter {result}", { result: value }) }, label);
       btn.addEventListener("click", async () => {
-        if (!confirm(`Board ${b.table} (${b.white.name} – ${b.black.name}): enter the result ${value}?`)) return;
+        if (!confirm(T("Board {n} ({white} – {black}): enter the result {result}?", { n: b.table, white: b.white.name, black: b.black.name, result: value }))) return;
         const r = await fetch(`/api/tournaments/${encodeURIComponent(id)}/rounds/${round}/boards/${b.table}/result`, {
           method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
           body: JSON.stringify({ result: value }) });
         const body = await r.json();
-        showError(r.ok ? "" : body.error || `error ${r.status}`);
+        showError(r.ok ? "" : body.error || T("error {status}", { status: r.status }));
         holding = false;
         refresh();
       });
@@ -253,7 +269,7 @@
     const gone = performance.now() - fetchedAt;
     for (const span of document.querySelectorAll(".ck[data-running='1']")) {
       const ms = Number(span.getAttribute("data-ms")) - gone;
-      span.textContent = `${span.classList.contains("white") ? "W" : "B"} ${clock(ms)}`;
+      span.textContent = `${initial(span.dataset.side)} ${clock(ms)}`;
     }
   }
 
@@ -269,15 +285,15 @@
       const q = chosen ? `?round=${chosen}` : "";
       const r = await fetch(`/api/tournaments/${encodeURIComponent(id)}/console${q}`, { headers: { Authorization: `Bearer ${token}` } });
       const body = await r.json();
-      if (r.status === 403) { token = ""; $("c-login").hidden = false; showError("This token is not the tournament arbiter's."); return; }
-      if (!r.ok) { showError(body.error || `error ${r.status}`); return; }
+      if (r.status === 403) { token = ""; $("c-login").hidden = false; showError(T("This token is not the tournament arbiter's.")); return; }
+      if (!r.ok) { showError(body.error || T("error {status}", { status: r.status })); return; }
       showError("");
       $("c-login").hidden = true;
       data = body;
       fetchedAt = performance.now();
       render(body);
     } catch (e) {
-      showError("The server cannot be reached; trying again…");
+      showError(T("The server cannot be reached; trying again…"));
     } finally {
       busy = false;
       if (again && !holding) refresh();
@@ -308,13 +324,14 @@
   function startQuestion(d, minutes) {
     const away = absentees(d);
     if (!away.length) return null;
-    const when = minutes > 0 ? `in ${minutes} min` : "now";
     const dt = defaultTime(d);
     const fate = dt === 0
-      ? "The default time is 0 (Article 6.7.1): each of them loses by default at once unless at the board by the start."
-      : `Each of them loses by default if not at the board within the default time${dt ? ` (${duration(dt)})` : ""} after the start (Article 6.7).`;
-    return `Start round ${d.round} ${when}?\n\n${away.length === 1 ? "1 player has" : `${away.length} players have`} not opened the game yet:\n` +
-      away.map((a) => `  ${a.name} (board ${a.table}, ${a.side})`).join("\n") + `\n\n${fate}`;
+      ? T("The default time is 0 (Article 6.7.1): each of them loses by default at once unless at the board by the start.")
+      : dt ? T("Each of them loses by default if not at the board within the default time ({time}) after the start (Article 6.7).", { time: duration(dt) })
+        : T("Each of them loses by default if not at the board within the default time after the start (Article 6.7).");
+    const ask = minutes > 0 ? T("Start round {n} in {m} min?", { n: d.round, m: minutes }) : T("Start round {n} now?", { n: d.round });
+    const who = away.length === 1 ? T("1 player has not opened the game yet:") : T("{n} players have not opened the game yet:", { n: away.length });
+    return `${ask}\n\n${who}\n` + away.map((a) => `  ${seatOf(a)}`).join("\n") + `\n\n${fate}`;
   }
   $("c-start").addEventListener("click", async () => {
     if (!data) return;

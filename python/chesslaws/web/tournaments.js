@@ -3,6 +3,7 @@
 (function () {
   const { $, el } = TL;
   let last = null;
+  document.title = `chesslaws · ${T("tournaments")}`;
 
   function showMine() {
     const all = TL.mine();
@@ -11,7 +12,7 @@
     $("mine").replaceChildren(...ids.map((id) => {
       const li = el("li", { "data-id": id });
       li.append(el("a", { href: `/tournament/${encodeURIComponent(id)}` }, all[id].name || id));
-      if (all[id].console) li.append(TL.linkRow("Console", all[id].console, `the round console of ${all[id].name}`));
+      if (all[id].console) li.append(TL.linkRow(T("Console"), all[id].console, T("the round console of {name}", { name: all[id].name })));
       return li;
     }));
   }
@@ -25,8 +26,8 @@
       const tr = el("tr", { "data-id": t.id });
       const name = el("td", { class: "name" });
       name.append(el("a", { href: t.page }, t.name));
-      tr.append(name, el("td", {}, t.system.replace(/-/g, " ")), el("td", {}, t.players),
-        el("td", {}, t.finished ? `${t.total_rounds} · over` : `${t.paired_rounds} of ${t.total_rounds}`),
+      tr.append(name, el("td", {}, TL.system(t.system)), el("td", {}, t.players),
+        el("td", {}, t.finished ? T("{n} · over", { n: t.total_rounds }) : T("{n} of {total}", { n: t.paired_rounds, total: t.total_rounds })),
         el("td", { class: "wide" }, t.edition), el("td", { class: "wide" }, TC.show(t.time_control)));
       return tr;
     });
@@ -38,7 +39,7 @@
 
   function timeControl() {
     const tc = readTc();
-    if (!tc.ok) { $("t-tc").focus(); throw new Error(`Time control: ${tc.error}`); }
+    if (!tc.ok) { $("t-tc").focus(); throw new Error(`${T("Time control")}: ${tc.error}`); }
     return tc.api;
   }
 
@@ -51,19 +52,19 @@
     for (const [i, line] of $("t-players").value.split("\n").entries()) {
       const text = line.trim();
       if (!text) continue;
-      const where = `Players, line ${i + 1} ("${text.length > 40 ? text.slice(0, 40) + "…" : text}")`;
+      const where = T("Players, line {n} (\"{text}\")", { n: i + 1, text: text.length > 40 ? text.slice(0, 40) + "…" : text });
       const cut = Math.max(text.lastIndexOf(","), text.lastIndexOf(";"), text.lastIndexOf("\t"));
       const last = cut >= 0 ? text.slice(cut + 1).trim() : "";
       let name = text, rating = 0;
       if (cut >= 0 && /^[+-]?\d[\d.]*$/.test(last)) {
         if (!/^\d+$/.test(last) || Number(last) > 3500) {
-          throw new Error(`${where}: the rating "${last}" is not a whole number from 0 to 3500`);
+          throw new Error(`${where}: ${T("the rating \"{rating}\" is not a whole number from 0 to 3500", { rating: last })}`);
         }
         name = text.slice(0, cut).trim();
         rating = Number(last);
       }
-      if (!name) throw new Error(`${where}: the name is missing (write: name, rating)`);
-      if (name.length > 100) throw new Error(`${where}: the name is longer than 100 characters`);
+      if (!name) throw new Error(`${where}: ${T("the name is missing (write: name, rating)")}`);
+      if (name.length > 100) throw new Error(`${where}: ${T("the name is longer than 100 characters")}`);
       out.push({ name, rating });
       lineOf.push(i + 1);
     }
@@ -72,11 +73,13 @@
 
   // The server's error with its fields named as the form names them ("players.2.rating" is a line of the box).
   const LABELS = { name: "Name", rounds: "Rounds", time_control: "Time control", default_time: "Default time",
-    scoring: "Scoring", tiebreaks: "Tie-breaks", tiebreak_rules: "Tie-break rules", edition: "Laws of", system: "System" };
+    scoring: "Scoring", tiebreaks: "Tie-breaks", tiebreak_rules: "Tie-break rules", edition: "Laws of", system: "System",
+    rating: "rating" };
   function named(text) {
     return String(text)
-      .replace(/\bplayers\.(\d+)\.(\w+)/g, (m, k, field) => `Players, line ${lineOf[Number(k)] || Number(k) + 1}, ${field}`)
-      .replace(/(^|; )(\w+)(?=: )/g, (m, sep, field) => sep + (LABELS[field] || field));
+      .replace(/\bplayers\.(\d+)\.(\w+)/g, (m, k, field) =>
+        T("Players, line {n}, {field}", { n: lineOf[Number(k)] || Number(k) + 1, field: LABELS[field] ? T(LABELS[field]) : field }))
+      .replace(/(^|; )(\w+)(?=: )/g, (m, sep, field) => sep + (LABELS[field] ? T(LABELS[field]) : field));
   }
 
   // The time control as players write it, read as the lobby reads it (TC, tc.js): "90+30" is 90 minutes and
@@ -100,9 +103,9 @@
     try {
       const r = await fetch("/api/tournaments", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
       const out = await r.json();
-      if (!r.ok) { $("t-error").textContent = named(out.error || `error ${r.status}`); $("t-error").hidden = false; return; }
+      if (!r.ok) { $("t-error").textContent = named(out.error || T("error {status}", { status: r.status })); $("t-error").hidden = false; return; }
       TL.remember(out.id, { name: out.name, console: out.console });
-      $("t-links").replaceChildren(TL.linkRow("Console", out.console, "the round console"), TL.linkRow("Page", out.page, "the standings page"));
+      $("t-links").replaceChildren(TL.linkRow(T("Console"), out.console, T("the round console")), TL.linkRow(T("Page"), out.page, T("the standings page")));
       $("t-created").hidden = false;
       $("t-create").reset();
       readTc();

@@ -4,7 +4,7 @@ does the work; the event arbiter's or a player's token goes in ``Authorization: 
 - ``POST /api/tournaments``: a tournament with its regulations and players; answers its id and the secret
   token of its arbiter (shown once);
 - ``GET /api/tournaments?limit=&before=``: the events, the latest changed first, a page at a time;
-- ``GET /api/tournaments/{id}`` (and ``.../trf``, FIDE's TRF-16): the rounds and the standings; every game
+- ``GET /api/tournaments/{id}`` (and ``.../trf``, FIDE's TRF-16, as a file): the rounds and the standings; every game
   that the Laws have ended meanwhile gives its board its result first (a late arrival is a forfeit);
 - ``POST /api/tournaments/{id}/players``, ``.../players/{n}/withdraw`` and ``.../players/{n}/bye`` (the
   arbiter): registration, withdrawal, a requested bye;
@@ -224,7 +224,8 @@ async def request_bye(tid: str, number: int, body: ByeRequest, request: Request,
             response_class=PlainTextResponse)
 async def trf(tid: str, request: Request) -> PlainTextResponse:
     body = await read(tid, "trf", request)
-    return PlainTextResponse(body, headers={"content-disposition": f'inline; filename="{tid}.trf"'})
+    # A file to keep and hand to a pairing program or the rating officer: downloaded, not shown as a page.
+    return PlainTextResponse(body, headers={"content-disposition": f'attachment; filename="{tid}.trf"'})
 
 
 @router.get("/api/tournaments/{tid}/players/{number}", tags=["tournaments"],
