@@ -41,7 +41,7 @@ from chesslaws.server.rules import seen_at
 from chesslaws.server.scheduler import Clock, Scheduler
 from chesslaws.server.starts import Starts
 from chesslaws.store.db import StoreError, is_outage
-from chesslaws.store.games import Seat, SeatTaken, Store, hash_token
+from chesslaws.store.games import Seat, SeatTaken, Store, StoreBehind, hash_token
 from chesslaws.store.rows import dumps
 from chesslaws.server.storelink import StoreLink
 from chesslaws.server.views import Views, public_event
@@ -50,6 +50,10 @@ log = logging.getLogger("chesslaws.server")
 
 #: The largest request body or WebSocket message accepted, in bytes.
 MAX_BODY = 16 * 1024
+
+
+class _Fenced(Exception):
+    """Another process wrote the event's number first (see :meth:`Hub.apply_locked`)."""
 
 
 class Hub:
@@ -179,6 +183,7 @@ class Hub:
         live = await self.registry.loaded_on_demand(game_id)
         if live is None:
             return self.registry.get(game_id)  # 404, or the reason it is set aside
+        live.used_at = time.monotonic()
         await self.settle(live)
         if write:
             await self.registry.reopen(live)
@@ -361,12 +366,26 @@ class Hub:
                            seat: Seat, *, at: float | None = None) -> tuple[dict[str, Any], Game, float]:
         """Stamps, checks, commits and applies one event; the caller holds the game's lock.
         ``at``: the server's own events only, an instant already passed (arrivals at t=0).
-        Returns the acknowledgement, the new game and the event's t."""
-        if self.store.shared:  # another process may have written meanwhile: judge on the whole log
+        Returns the acknowledgement, the new game and the event's t.
+
+        On a database other processes write to, the event is judged on the game as this process has it,
+        caught up first only when another process announced events it lacks: the log's numbering fences the
+        write (an event another process wrote meanwhile under the same number refuses it), and then the game is
+        caught up and the event judged again on it, as if it had come a moment later."""
+        for _ in range(3):
+            if self.store.shared and live.heard >= live.seq:  # another process wrote: judge on the whole log
+                try:
+                    await self.registry.catch_up_locked(live)
+                except Exception:  # noqa: BLE001
+                    raise unavailable() from None
             try:
-                await self.registry.catch_up_locked(live)
-            except Exception:  # noqa: BLE001
-                raise unavailable() from None
+                return await self._apply_once(live, kind, by, body, seat, at)
+            except _Fenced:
+                live.heard = max(live.heard, live.seq)
+        raise ApiError(409, "another event was recorded first (the game moved on): look at the new state and try again")
+
+    async def _apply_once(self, live: LiveGame, kind: str, by: str, body: dict[str, Any], seat: Seat,
+                          at: float | None) -> tuple[dict[str, Any], Game, float]:
         t, before_start = rules.stamp(live, self.t_of(live) if at is None else at, kind, by)
         ms = round(t * 1000)
         # Something happened by itself by t (a flag fall observed, the default time)? Asked once: usually not.
@@ -402,14 +421,13 @@ class Hub:
         seq = live.seq
         try:
             await self.link.commit(live.id, seq, line)
+        except StoreBehind:  # the database lost the events before this one (a failover): no gap is written
+            await self.registry.reload_locked(live)
+            raise ApiError(409, "the game went back to its last event the database kept (it lost the ones after "
+                                "it): look at the state and play again") from None
         except StoreError as err:
             if self.store.shared:  # another process appended event `seq` first: fenced off
-                try:
-                    await self.registry.catch_up_locked(live)
-                except Exception:  # noqa: BLE001
-                    pass
-                raise ApiError(409, "another event was recorded first (the game moved on): "
-                                    "look at the new state and try again") from None
+                raise _Fenced() from None
             log.error("game %s: event %d refused by the store: %s", live.id, seq, reason(err))
             raise ApiError(409, f"the event could not be stored as event {seq} of the log (another server "
                                 "process writing to this database, or a fault logged for the operator)") from None
@@ -418,6 +436,7 @@ class Hub:
             self.link.mark_down()
             raise unavailable() from None
         live.game = new
+        live.used_at = time.monotonic()
         if before_start and live.waiting:  # annulled before both players came: it waits for nobody now
             live.waiting = live.held = False
             if not live.rule_in_log:  # (a log that carries its start rule says so by the annulment)
@@ -515,8 +534,11 @@ class Hub:
         self.link.last_ok = now
         self.monitor = asyncio.ensure_future(self.outages.watch(self.peers.beat))
         if self.store.shared:  # other processes write too: hear of their changes
-            self._listener = self.store.listen(
-                lambda gid, what: loop.call_soon_threadsafe(self.peers.changed, gid, what))
+            def heard(gid: str | None, what: str) -> None:
+                if self.peers.news(gid, what):
+                    loop.call_soon_threadsafe(self.peers.changed, gid, what)
+
+            self._listener = self.store.listen(heard)
 
     async def stop(self) -> None:
         if self.monitor is not None:

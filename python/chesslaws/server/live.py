@@ -105,6 +105,12 @@ class LiveGame:
     # The other processes of a shared store with an arbiter's console of this game open: their origins, and
     # when each last said so (monotonic seconds; each says it again every ARBITER_BEAT s while it is open).
     arbiters_elsewhere: dict[str, float] = field(default_factory=dict)
+    # The highest event number another process announced for this game (-1: none): the copy here is behind
+    # the store, and caught up before anything is judged on it, while it is not below ``seq``.
+    heard: int = -1
+    # When a request of this process last used the game (monotonic seconds; 0: never, only created here): a
+    # game nobody here uses or watches leaves memory when another process writes to it (it lives there).
+    used_at: float = 0.0
     retire: asyncio.TimerHandle | None = None
     # What the view computed and keeps (see :meth:`chesslaws.server.views.Views.move_list`): the move records
     # it was computed for, the FEN after every FEN_STEP-th move (None from a move the board cannot replay on)
@@ -118,6 +124,15 @@ class LiveGame:
     # What a view takes from the game's configuration alone (see chesslaws.server.views), per language: built
     # again only when an event changes the configuration (the object is then another one).
     config_cache: dict[str, tuple[Any, dict[str, Any]]] = field(default_factory=dict)
+
+    def forget_views(self) -> None:
+        """Drops what the view keeps between states (the game was replaced by another one, not followed by it)."""
+        self.move_records = ()
+        self.move_fens = []
+        self.move_tail = None
+        self.legal_cache = None
+        self.view_records = ()
+        self.config_cache = {}
 
     def follow(self, rule: Mapping[str, Any]) -> None:
         """Takes the game's start rule (:func:`chesslaws.server.rules.logged_rule` reads it from the log,

@@ -18,6 +18,7 @@ from chesslaws.server.rules import ARBITER_BEAT, given_back_since, interruption,
 from chesslaws.server.scheduler import Scheduler
 from chesslaws.server.starts import Starts
 from chesslaws.store.db import StoreError
+from chesslaws.store.games import StoreBehind
 from chesslaws.server.storelink import StoreLink
 
 log = logging.getLogger("chesslaws.server")
@@ -85,6 +86,8 @@ class Outages:
             if self.link.down_since is None:
                 return  # given back by whoever held the lock
             down, up = self.link.down_since, self.link.now()
+            if self.link.store.shared:  # the database may not be the one that went away (a failover)
+                await self.registry.verify()
             await self.give_back(down, up, f"the server could not store moves for {up - down:.1f} s (its "
                                            "database was unreachable)", "the server's database is back")
             self.link.down_since = None
@@ -127,6 +130,9 @@ class Outages:
                 try:
                     await self.link.db(lambda: self.link.store.append_many(
                         [(live.id, seq, lines[0]), (live.id, seq + 1, lines[1])]))
+                except StoreBehind:  # the database lost this game's last events (a failover)
+                    await self.registry.reload_locked(live)
+                    continue
                 except StoreError:  # another process wrote first (its own interruption): take its log
                     await self.registry.catch_up_locked(live)
                     continue

@@ -1,5 +1,6 @@
 """Several server processes on one database: each hears of the others' changes (PostgreSQL's NOTIFY) and
-brings its copy of a game up to date, tells them of its own (a tournament changed, an alert for the arbiter),
+brings its copy of a game up to date (or lets it go, when nobody here uses it: the game lives where it is
+written, where the proxy sends its requests), tells them of its own (a tournament changed, an alert for the arbiter),
 and knows on which process an arbiter's console of a game is open (each says so again every
 ``ARBITER_BEAT`` seconds; one not heard of for three times as long is gone)."""
 
@@ -37,6 +38,16 @@ class Peers:
         # Told the id of every tournament another process changed (see :meth:`announce_tournament`).
         self.tournament_watchers: list[Callable[[str], None]] = []
         self.origin = secrets.token_hex(6)  # this process, in what it announces (its own notes are not news)
+        link.store.origin = self.origin
+
+    def news(self, game_id: str | None, what: str) -> bool:
+        """Whether a note heard from the database is news here (asked on the listener's thread, before the note is
+        handed to the event loop): a new event of a game not in memory here, or written by this process, is
+        not (the same for every process: each hears every note)."""
+        if game_id is None:
+            return True
+        kind, _, origin = what.partition(" ")
+        return not kind.isdigit() or (origin != self.origin and game_id in self.games)
 
     def arbiter_watching(self, live: LiveGame) -> bool:
         return self.desk.arbiter_watching(live)
@@ -64,9 +75,8 @@ class Peers:
 
     def changed(self, game_id: str | None, what: str) -> None:
         """Another process (or this one) committed a change: bring the copy in memory up to date."""
-        if game_id is None:  # (re)connected: whatever was missed meanwhile
-            for each in list(self.games.values()):
-                asyncio.ensure_future(self.registry.catch_up(each))
+        if game_id is None:  # (re)connected: whatever was missed meanwhile (or lost, after a failover)
+            asyncio.ensure_future(self.registry.verify())
             self.announce("*", f"arbiter? {self.origin}")  # and whose arbiter's console is open elsewhere
             return
         kind, _, origin = what.partition(" ")
@@ -92,8 +102,10 @@ class Peers:
             asyncio.ensure_future(self.registry.refresh_seats(live))
         elif what == "presence":
             asyncio.ensure_future(self.starts.refresh_presence(live))
-        elif what.isdigit() and int(what) >= live.seq:
-            asyncio.ensure_future(self.registry.catch_up(live))
+        elif kind.isdigit() and origin != self.origin and int(kind) >= live.seq:
+            live.heard = max(live.heard, int(kind))
+            if not self.registry.evict_unused(live):  # it lives on the process that wrote it
+                asyncio.ensure_future(self.registry.catch_up(live))
 
     def announce_tournament(self, tid: str) -> None:
         """Tells the other processes of a shared store that the tournament ``tid`` changed (a round paired or

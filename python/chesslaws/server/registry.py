@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+import time
 from typing import Any, Callable
 
 from chesslaws.game import Game
@@ -23,6 +24,9 @@ from chesslaws.server.storelink import StoreLink
 from chesslaws.server.views import Views
 
 log = logging.getLogger("chesslaws.server")
+
+#: Seconds after its last use here after which a game leaves memory when another process writes to it.
+UNUSED_AFTER = 5.0
 
 #: Seconds a game that is over stays in memory (for its last viewers) before it is retired to the
 #: store as its final state; it is loaded again on demand.
@@ -221,6 +225,73 @@ class Registry:
         self.broadcaster.broadcast(live)
         self.maybe_retire(live)
 
+    def evict_unused(self, live: LiveGame) -> bool:
+        """Another process wrote to the game: if nobody here watches it, writes to it or used it for
+        ``UNUSED_AFTER`` seconds, it leaves memory (it lives on the process that wrote, where the proxy sends its
+        requests; asked for here again, it is loaded from its log) rather than following every event. A tournament
+        round's game (its tags name the event and the round) stays: its round's pages here follow its moves. True
+        if it left."""
+        tags = live.game.state.config.tags
+        if live.subscribers or live.lock.locked() or time.monotonic() - live.used_at < UNUSED_AFTER \
+                or self.games.get(live.id) is not live or ("round" in tags and "event" in tags):
+            return False
+        for handle in (live.timer, live.retire):
+            if handle is not None:
+                handle.cancel()
+        live.timer = live.retire = None
+        del self.games[live.id]
+        return True
+
+    async def verify(self) -> None:
+        """After the connection to the database was lost: every game in memory against its log in the database. A
+        log that grew is caught up with; one that lacks events this process had (a failover to a replica that had
+        not received them) is reloaded from the database, and the server's log says so."""
+        ids = list(self.games)
+        try:
+            lengths = await self.link.db(lambda: self.link.store.log_lengths(ids))
+        except Exception as err:  # noqa: BLE001 - an outage: verified again when the database is back
+            log.warning("the games could not be compared with the database: %s", reason(err))
+            return
+        for gid in ids:
+            live = self.games.get(gid)
+            if live is None:
+                continue
+            stored = lengths.get(gid, 0)
+            if stored < live.seq:
+                async with live.lock:
+                    await self.reload_locked(live)
+            elif stored > live.seq:
+                await self.catch_up(live)
+
+    async def reload_locked(self, live: LiveGame) -> None:
+        """The database has fewer events of this game than memory: the game as the database has it replaces the
+        one in memory (the events it lacks are lost with the database's past: never written again, never a gap
+        after them), and its viewers are shown it; the server's log says so. A game the database no longer has at
+        all leaves memory."""
+        had = live.seq
+        rec = await self.link.db(lambda: self.link.store.load(live.id))
+        claims = {"white": 0, "black": 0}
+        game, _, why = replay_lenient(rec.events, claims) if rec is not None else (None, 0, "no such game")
+        if rec is None or game is None or why is not None:
+            log.error("game %s: the database went back in time (it has not the %d events this process had: %s); "
+                      "the game leaves memory", live.id, had, why)
+            if self.games.get(live.id) is live:
+                del self.games[live.id]
+            return
+        log.error("game %s: the database went back in time: it has %d of the %d events this process had (a "
+                  "failover to a replica that had not received them?); the game is reloaded from the database",
+                  live.id, len(rec.events), had)
+        live.game = game
+        live.incorrect_claims = claims
+        live.heard = -1
+        live.created_at = rec.created_at
+        live.token_hashes.update(rec.token_hashes)
+        live.forget_views()
+        for sub in live.subscribers:  # every viewer gets the whole state again
+            sub.sent = None
+            sub.sent_controls = None
+        self.changed(live)
+
     async def catch_up(self, live: LiveGame) -> None:
         try:
             async with live.lock:
@@ -328,4 +399,4 @@ class Registry:
                 await self.retire(live, stopping=True)
 
 
-__all__ = ["RETIRE_AFTER", "Registry"]
+__all__ = ["RETIRE_AFTER", "Registry", "UNUSED_AFTER"]

@@ -13,10 +13,11 @@ in autocommit mode, each transaction begun explicitly (``BEGIN IMMEDIATE`` for a
 the connection and its lock. A server's database takes an exclusive lock on its file (``exclusive``), so that
 a second server cannot open it.
 
-PostgreSQL: a connection pool of two (psycopg 3); each session holds at most one connection at a time, so the
-game store's thread always has one while the tournament store uses the other. A connection broken by a
-database restart is discarded and a new one made (the pool reconnects in the background with exponential
-backoff); while none can be made, every call fails within ``timeout`` seconds instead of hanging. Changes are
+PostgreSQL (psycopg 3): each session has one connection of its own (:class:`PostgresSession`), so the game
+store's thread always has one while the tournament store uses another. A connection broken by a database
+restart or a failover is discarded and a new one made by the next call, with no back-off: the first call after
+the database returns is served; while none can be made, every call fails at once (refused) or within
+``timeout`` seconds (a host that does not answer) instead of hanging. Changes are
 announced on the channel ``chesslaws`` (``NOTIFY``, delivered when the transaction commits) and heard with
 :meth:`Database.listen`.
 
@@ -30,6 +31,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import time
 from abc import ABC, abstractmethod
 from typing import Any, Callable, Iterable, Literal, Sequence, TypeVar
 from urllib.parse import parse_qs, unquote
@@ -61,10 +63,11 @@ def is_outage(err: BaseException) -> bool:
         return any(w in text for w in ("locked", "disk", "i/o", "unable to open", "readonly", "full", "busy"))
     try:
         import psycopg
-        from psycopg_pool import PoolTimeout
     except ImportError:  # pragma: no cover - psycopg is a dependency
         return False
-    return isinstance(err, (psycopg.OperationalError, psycopg.InterfaceError, PoolTimeout))
+    if isinstance(err, psycopg.errors.ReadOnlySqlTransaction):  # a standby: the primary is elsewhere (failover)
+        return True
+    return isinstance(err, (psycopg.OperationalError, psycopg.InterfaceError))
 
 
 class Tx:
@@ -263,48 +266,112 @@ def rollback(db: sqlite3.Connection) -> None:
 
 
 class PostgresDatabase(Database):
-    """PostgreSQL through psycopg 3 and its connection pool (see the module's description)."""
+    """PostgreSQL through psycopg 3 (see the module's description)."""
 
     dialect: Dialect = "postgresql"
     shared = True
 
     def __init__(self, url: str, *, timeout: float = 3.0, name: str = "chesslaws") -> None:
         import psycopg  # (imported only by a server that uses PostgreSQL)
-        from psycopg_pool import ConnectionPool
 
         self.url = url
+        self.name = name
+        self.timeout = max(2, round(timeout))  # libpq's connect_timeout: whole seconds, at least 2
         # Fail at once (with the server's reason) if the database is not there at startup.
         psycopg.connect(url, connect_timeout=10).close()
-        self._pool = ConnectionPool(url, min_size=1, max_size=2, timeout=timeout, open=True,
-                                    kwargs={"autocommit": False, "connect_timeout": 3},
-                                    check=ConnectionPool.check_connection, name=name)
         self._refused = (psycopg.errors.UniqueViolation, psycopg.errors.ForeignKeyViolation)
+        self._sessions: list[PostgresSession] = []
 
     def session(self) -> Session:
-        return Session(self, threading.Lock())  # one connection of the pool at a time
+        session = PostgresSession(self)
+        self._sessions.append(session)
+        return session
 
     def transaction(self, fn: Callable[[Tx], T], write: bool) -> T:
-        with self._pool.connection() as db:
-            try:
-                with db.cursor() as cur:
-                    out = fn(Tx(cur, "postgresql"))
-            except self._refused as err:
-                db.rollback()
-                raise StoreError(str(err)) from None
-            except BaseException:
-                try:
-                    db.rollback()
-                except Exception:  # noqa: BLE001 - a connection lost: the pool discards it; the first error stands
-                    pass
-                raise
-            db.commit()
-            return out
+        session = PostgresSession(self)
+        try:
+            return session.run(fn, write=write)
+        finally:
+            session.close()
 
     def listen(self, callback: Callable[[str | None, str], object]) -> Listener:
         return Listener(self.url, callback)
 
     def close(self) -> None:
-        self._pool.close()
+        for session in self._sessions:
+            session.close()
+
+
+class PostgresSession(Session):
+    """A session on PostgreSQL: one connection of its own, made when first needed and made again as soon as a
+    call finds it gone (a restart, a failover): no back-off, so that the first call after the database returns
+    is served. A connection idle for ``CHECK_IDLE`` seconds is asked whether it still works before it is used
+    (a restart meanwhile would otherwise fail the first transaction after it)."""
+
+    #: Seconds of idleness after which a connection is checked before use.
+    CHECK_IDLE = 1.0
+
+    def __init__(self, db: PostgresDatabase) -> None:
+        super().__init__(db, threading.Lock())
+        self.pg = db
+        self._conn: Any = None
+        self._used = 0.0
+
+    def _connection(self) -> Any:
+        import psycopg
+
+        conn = self._conn
+        if conn is not None and (conn.closed or conn.broken):
+            self._drop()
+            conn = None
+        if conn is not None and time.monotonic() - self._used > self.CHECK_IDLE:
+            try:
+                conn.execute("SELECT 1")
+                conn.rollback()
+            except psycopg.Error:
+                self._drop()
+                conn = None
+        if conn is None:
+            conn = self._conn = psycopg.connect(self.pg.url, autocommit=False, connect_timeout=self.pg.timeout,
+                                                application_name=self.pg.name)
+        return conn
+
+    def _drop(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            try:
+                conn.close()
+            except Exception:  # noqa: BLE001 - already gone
+                pass
+
+    def run(self, fn: Callable[[Tx], T], *, write: bool = True) -> T:
+        with self.lock:
+            db = self._connection()
+            try:
+                with db.cursor() as cur:
+                    out = fn(Tx(cur, "postgresql"))
+                db.commit()
+            except self.pg._refused as err:
+                db.rollback()
+                raise StoreError(str(err)) from None
+            except BaseException:
+                try:
+                    db.rollback()
+                except Exception:  # noqa: BLE001 - the connection is lost: made again on the next call
+                    self._drop()
+                if db.broken or db.closed:
+                    self._drop()
+                raise
+            finally:
+                self._used = time.monotonic()
+            return out
+
+    def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        return self.run(lambda tx: tx.rows(sql, params))
+
+    def close(self) -> None:
+        with self.lock:
+            self._drop()
 
 
 class Listener:
@@ -406,6 +473,7 @@ def lock_file(path: str) -> Any:
     return handle
 
 
-__all__ = ["CHANNEL", "Database", "Dialect", "Listener", "PostgresDatabase", "SQLiteDatabase", "Session",
+__all__ = ["CHANNEL", "Database", "Dialect", "Listener", "PostgresDatabase", "PostgresSession", "SQLiteDatabase",
+           "Session",
            "StoreError", "StoreLocked", "Tx", "is_outage", "is_postgres", "lock_file",
            "open_database", "rollback", "sqlite_file", "sqlite_path"]

@@ -155,15 +155,30 @@ def insert_games(tx: Tx, games: list[tuple[GameRecord, dict[str, Any] | None]]) 
                    [(r.id, json.dumps(rule)) for r, rule in games if rule is not None])
 
 
-def append_events(tx: Tx, items: list[tuple[str, int, dict[str, Any]]]) -> None:
-    """Appends events (game id, seq, event) to their games' logs inside the caller's transaction; the other
-    processes of a shared database hear of each game's last new event when (and only if) it commits."""
-    tx.executemany("INSERT INTO events VALUES (?,?,?)", [(g, n, dumps(e)) for g, n, e in items])
+class StoreBehind(StoreError):
+    """The database lacks the event before the one to append: it went back in time (a failover to a replica
+    that had not received the last events). Nothing was written (a gap never is)."""
+
+
+#: Event ``seq`` is written only after event ``seq - 1`` of its game (or as the first): never a gap in a log.
+_APPEND = ("INSERT INTO events (game_id, seq, body) SELECT ?, ?, ? WHERE ? = 0 OR EXISTS "
+           "(SELECT 1 FROM events WHERE game_id = ? AND seq = ?)")
+
+
+def append_events(tx: Tx, items: list[tuple[str, int, dict[str, Any]]], origin: str = "") -> None:
+    """Appends events (game id, seq, event) to their games' logs inside the caller's transaction, each only after
+    the event before it (:class:`StoreBehind` if the log lacks it: the transaction must not commit); the other
+    processes of a shared database hear of each game's last new event ("SEQ ORIGIN", ``origin`` naming the
+    process that wrote it) when (and only if) it commits."""
+    tx.executemany(_APPEND, [(g, n, dumps(e), n, g, n - 1) for g, n, e in items])
+    if tx.rowcount != len(items):
+        raise StoreBehind(f"the log of game {items[0][0]!r} lacks an event before the one to append"
+                          if len(items) == 1 else "a log lacks an event before the one to append")
     if tx.pg:
         last: dict[str, int] = {}
         for g, n, _ in items:
             last[g] = max(n, last.get(g, -1))
-        tx.notify_many((g, str(n)) for g, n in last.items())
+        tx.notify_many((g, f"{n} {origin}".rstrip()) for g, n in last.items())
 
 
 class Store:
@@ -175,6 +190,8 @@ class Store:
         #: Whether other server processes may write to this store at the same time (PostgreSQL): then
         #: every change is announced (:meth:`listen`) and a process catches up before it writes.
         self.shared = database.shared
+        #: This process, in what it announces (its own announcements are no news to it).
+        self.origin = ""
         self._session = database.session()
         self._session.run(create_schema)
 
@@ -189,9 +206,20 @@ class Store:
         return [read_event(r[1], r[0]) for r in self._q(
             "SELECT seq, body FROM events WHERE game_id = ? AND seq >= ? ORDER BY seq", (game_id, seq))]
 
+    def log_lengths(self, game_ids: list[str]) -> dict[str, int]:
+        """How many events each game's log has in the database (a game not there: absent)."""
+        out: dict[str, int] = {}
+        for k in range(0, len(game_ids), 500):
+            chunk = game_ids[k:k + 500]
+            marks = ",".join("?" * len(chunk))
+            for gid, top in self._q(f"SELECT game_id, MAX(seq) FROM events WHERE game_id IN ({marks}) "
+                                    "GROUP BY game_id", tuple(chunk)):
+                out[str(gid)] = int(top) + 1
+        return out
+
     def listen(self, callback: Callable[[str | None, str], object]) -> Listener:
         """Calls ``callback(game_id, what)`` (from another thread) for every change another process
-        commits (``what``: the new event's number, "seat", or "presence": a player opened the game before
+        commits (``what``: the new event's number and the process that wrote it, "seat", or "presence": a player opened the game before
         its start); returns an object with ``close()``. Only shared stores announce changes."""
         return self.database.listen(callback)
 
@@ -206,7 +234,7 @@ class Store:
 
     def append_many(self, items: list[tuple[str, int, dict[str, Any]]]) -> None:
         """Appends events (game id, seq, event) in one transaction: all are committed, or none."""
-        self._tx(lambda tx: append_events(tx, items))
+        self._tx(lambda tx: append_events(tx, items, self.origin))
 
     def take_seat(self, game_id: str, seat: Seat, token_hash: str, name: str) -> None:
         """Gives an open seat to a player; raises :class:`SeatTaken` if it is not open."""
@@ -461,5 +489,6 @@ def _record(row: tuple[Any, ...], events: list[Any]) -> GameRecord:
     )
 
 
-__all__ = ["GameRecord", "PostgresStore", "SEATS", "SQLiteStore", "Seat", "SeatTaken", "Store", "append_events",
+__all__ = ["GameRecord", "PostgresStore", "SEATS", "SQLiteStore", "Seat", "SeatTaken", "Store", "StoreBehind",
+           "append_events",
            "create_schema", "hash_token", "insert_games", "open_store"]

@@ -1736,9 +1736,10 @@ function connect() {
   attempts++;
   // moves=new: each state carries only the moves this socket lacks (after the first moves_from).
   const params = new URLSearchParams({ lang, moves: "new" });
-  if (token) params.set("token", token);
   const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/games/${gameId}/ws?${params}`;
-  const sock = new WebSocket(url);
+  // The seat's token goes in the subprotocol header, never in the URL (which proxies log).
+  // (A token is URL-safe; anything else opens no seat, and would make the header invalid.)
+  const sock = new WebSocket(url, token && /^[\w-]+$/.test(token) ? ["chesslaws", "chesslaws.token." + token] : ["chesslaws"]);
   ws = sock;
   sock.onopen = () => {
     if (ws !== sock) return;
