@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from chesslaws.errors import ChessLawsError
+
 from _arb import SHUFFLE, ev, game, last_ruling, moves, start, summary
 
 
@@ -69,3 +71,73 @@ def test_the_agreement_waiting_for_the_arbiters_consent_lapses_without_him() -> 
     assert summary(g) == ("ongoing", "*", None) and g.state.offer is None and g.state.claims == ()
     assert g.state.clock.running == "white" and last_ruling(g).article == "9.1.1"
     assert "no agreement" in last_ruling(g).text
+
+
+# --- a touch-move claim during the adjournment --------------------------------------------------------------
+TOUCH = {"1989": "7", "1997": "4.3", "2023": "4.3"}
+OPENED = {"1989": "14.2", "1997": "A.9", "2023": "I.7"}
+RIGHT = {"1989": "7", "1997": "4.6", "2023": "4.8"}
+
+
+def _white_broke_touch_move(edition: str) -> list[dict[str, object]]:
+    """White touched his knight on g1 and played 2.Bc4; Black, instead of claiming, sealed 2...Nc6."""
+    return [start(edition=edition, time_control="40/7200", arbiter="absent", default_time=3600), *moves(["e4", "e5"]),
+            ev("touch", 25, "white", square="g1"), ev("move", 30, "white", move="Bc4"),
+            ev("seal", 40, "black", move="Nc6")]
+
+
+@pytest.mark.parametrize("edition", ["1989", "1997", "2023"])
+def test_the_sealer_claims_touch_move_during_the_adjournment(edition: str) -> None:
+    """The sealer wrote his move and touched no piece: his right to claim stands (1997 4.6, 2023 4.8: it is
+    lost by touching a piece). Upheld: 2.Bc4 is taken back, the envelope is set aside unopened (its move
+    answered a position that no longer stands), and at the resumption White moves his knight."""
+    log = _white_broke_touch_move(edition)
+    g = game(log[0], *log[1:], ev("claim_touch_move", 100, "black"))
+    assert g.state.status == "adjourned" and g.state.sans == ["e4", "e5"] and g.state.envelope is None
+    assert g.state.clock.running is None and g.state.touched == ("g1",)
+    assert TOUCH[edition] in [r.article for r in g.state.rulings[-2:]] and "upheld" in g.state.rulings[-2].text
+    g = g.apply(ev("resume", 1000)).apply(ev("arrive", 1001, "white")).apply(ev("arrive", 1002, "black"))
+    assert g.state.clock.running == "white"
+    g = g.apply(ev("move", 1010, "white", move="Nf3"))
+    assert g.state.sans == ["e4", "e5", "Nf3"] and g.state.touch_violation is None
+
+
+@pytest.mark.parametrize("edition", ["1989", "1997", "2023"])
+def test_a_sealers_claim_against_a_move_that_kept_article_4_is_rejected(edition: str) -> None:
+    g = game(start(edition=edition, time_control="40/7200", arbiter="absent", default_time=3600), moves(["e4", "e5", "Bc4"]),
+             ev("seal", 40, "black", move="Nc6"), ev("claim_touch_move", 100, "black"))
+    assert g.state.status == "adjourned" and g.state.envelope is not None and len(g.state.moves) == 3
+    assert last_ruling(g).article == TOUCH[edition] and "rejected" in last_ruling(g).text
+
+
+@pytest.mark.parametrize("edition", ["1989", "1997", "2023"])
+def test_the_repliers_claim_waits_for_the_envelope(edition: str) -> None:
+    """White touched his knight and sealed 2.Bc4. Black's claim during the adjournment could only be
+    against the sealed move, which stays in its envelope until he is present at the resumption: refused,
+    with the article. Once it is opened and played, he claims, before touching a piece, and it is upheld."""
+    base = [start(edition=edition, time_control="40/7200", arbiter="absent", default_time=3600), *moves(["e4", "e5"]),
+            ev("touch", 25, "white", square="g1"), ev("seal", 30, "white", move="Bc4")]
+    g = game(base[0], *base[1:])
+    with pytest.raises(ChessLawsError, match=rf"Article {OPENED[edition]}\b.*Article {RIGHT[edition]}\b"):
+        g.apply(ev("claim_touch_move", 100, "black"))
+    g = g.apply(ev("resume", 1000)).apply(ev("arrive", 1001, "white")).apply(ev("arrive", 1002, "black"))
+    assert g.state.sans == ["e4", "e5", "Bc4"]
+    g = g.apply(ev("claim_touch_move", 1010, "black"))
+    assert g.state.sans == ["e4", "e5"] and "upheld" in last_ruling(g).text
+    assert g.state.clock.running == "white" and g.state.touched == ("g1",)
+    # A sealed move that obeys the touched piece stands.
+    kept = game(base[0], *base[1:-1], ev("seal", 30, "white", move="Nf3"), ev("resume", 1000),
+                ev("arrive", 1001, "white"), ev("arrive", 1002, "black"), ev("claim_touch_move", 1010, "black"))
+    assert kept.state.sans == ["e4", "e5", "Nf3"] and "rejected" in last_ruling(kept).text
+
+
+def test_the_sealers_claim_at_the_resumption_before_the_envelope_is_opened() -> None:
+    """Resumed, White (the replier, who broke touch-move) not yet there: Black's claim is upheld, the
+    envelope set aside; White's clock runs and he moves his knight when he comes."""
+    log = _white_broke_touch_move("2023")
+    g = game(log[0], *log[1:], ev("resume", 1000), ev("arrive", 1001, "black"),
+             ev("claim_touch_move", 1005, "black"))
+    assert g.state.status == "ongoing" and g.state.envelope is None and g.state.sans == ["e4", "e5"]
+    assert g.state.clock.running == "white"
+    g = g.apply(ev("arrive", 1010, "white")).apply(ev("move", 1020, "white", move="Nf3"))
+    assert g.state.sans == ["e4", "e5", "Nf3"]
