@@ -3,12 +3,16 @@ consent) reach each round's games: written into their start events, shown in the
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import urlparse
 
 import pytest
+from click.testing import CliRunner
 
+from chesslaws.cli import main
 from chesslaws.game import Game
+from chesslaws.store.tournaments import TournamentStore
 from chesslaws.tournament.model import Regulations, Tournament, TournamentError
 
 
@@ -56,3 +60,21 @@ def test_the_regulations_go_into_the_start_and_back() -> None:
         Regulations(no_draw_before_move=0)
     with pytest.raises(TournamentError, match="regulations"):
         Tournament("Club", Regulations()).check_game_regulations(game)
+
+
+def test_the_command_line_sets_and_shows_them(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.sqlite3")
+
+    def run(*args: str) -> str:
+        out = CliRunner().invoke(main, ["tournament", *args, "--db", db])
+        assert out.exit_code == 0, out.output
+        return str(out.output)
+
+    tid = run("create", "Club", "--no-draw-before-move", "30", "--report-leaving").strip()
+    shown = run("show", tid)
+    assert "no draw may be offered or agreed before each player has made 30 moves" in shown
+    assert "reports to the arbiter before leaving" in shown
+    with TournamentStore(db) as store:
+        reg = store.load(tid).regulations
+    assert reg.start_event(white="A", black="B", round_number=1)["no_draw_before_move"] == 30
+    assert "in every game" not in run("show", run("create", "Plain").strip())
