@@ -631,6 +631,34 @@ for _key, (_code, _tests) in {
     _was = EXTEND.get(_key, ((), ()))
     EXTEND[_key] = (_was[0] + _code, _was[1] + _tests)
 
+# The same acts through the live server, the regulations of an event carried into its games, and the
+# times allotted in proportion across a time control.
+SESS = "arbiter/test_log_acts_sessions.py::"
+for _key, (_code, _tests) in {
+    ("1989", "12.6"): (("game.procedures:_time_added_after", "game.flags:clock_floor"),
+                       (SESS + "test_1989_12_6_across_a_time_control",
+                        SESS + "test_1989_12_6_never_below_the_limit_of_the_reinstated_position")),
+    ("1989", "14.2"): (("game.claims:_on_sealed_touch_claim", "game.adjournment:_touch_broken"),
+                            (SESS + "test_the_sealer_claims_touch_move_during_the_adjournment",
+                             SESS + "test_the_repliers_claim_waits_for_the_envelope")),
+    ("1997", "4.6"): (("game.claims:_on_sealed_touch_claim",),
+                      (SESS + "test_the_sealer_claims_touch_move_during_the_adjournment",
+                       SESS + "test_the_repliers_claim_waits_for_the_envelope")),
+    ("1997", "A.7"): (("game.claims:_on_sealed_touch_claim", "game.adjournment:_touch_broken"),
+                      (SESS + "test_the_repliers_claim_waits_for_the_envelope",)),
+    ("2023", "4.8"): (("game.claims:_on_sealed_touch_claim",),
+                      (SESS + "test_the_sealer_claims_touch_move_during_the_adjournment",
+                       SESS + "test_the_sealers_claim_at_the_resumption_before_the_envelope_is_opened")),
+    ("2023", "I.7-I.9"): (("game.claims:_on_sealed_touch_claim", "game.adjournment:_touch_broken"),
+                          (SESS + "test_the_repliers_claim_waits_for_the_envelope",)),
+    ("2023", "9.1.1"): (("game.draws:awaiting_arbiter",),
+                        (SESS + "test_the_agreement_waiting_for_the_arbiters_consent_lapses_without_him",
+                         "server/test_api_log_acts.py::test_a_regulation_refusing_a_draw_before_move_30",
+                         "tournament/test_live_regulations.py::test_the_draw_rule_reaches_each_rounds_games")),
+}.items():
+    _was = EXTEND.get(_key, ((), ()))
+    EXTEND[_key] = (_was[0] + _code, _was[1] + _tests)
+
 #: Whether what an article is about can be written in the game log, where it is not simply "yes"
 #: (a row with code: the events it rules on exist) or "no" (a row without code). "—": nothing that
 #: happens in a game (the venue, FIDE's procedures, people's manners): nothing to write.

@@ -128,6 +128,7 @@ class Edition:
 _ARTICLES_1989 = {
     # What the log says beyond the moves: the regulations, a wrong set-up, claims out of turn, procedures.
     "adjourned_claim": "8.1",
+    "touch_claim_right": "7",  # the right to claim a touch-move breach, lost by touching a piece
     "reconstruction": "11.7",
     "proportional_times": "12.6",
     "rules_of_play": "1-7",
@@ -216,6 +217,7 @@ _ARTICLES_1989 = {
 _ARTICLES_1997 = {
     # What the log says beyond the moves: the regulations, a wrong set-up, claims out of turn, procedures.
     "adjourned_claim": "7.4",
+    "touch_claim_right": "4.6",  # the right to claim a touch-move breach, lost by touching a piece
     "reconstruction": "8.5",
     "proportional_times": "6.13",
     "display_claim": "6.14",
@@ -324,6 +326,7 @@ _ARTICLES_1997 = {
 _ARTICLES_2023 = {
     # What the log says beyond the moves: the regulations, a wrong set-up, claims out of turn, procedures.
     "adjourned_claim": "7.5.1",
+    "touch_claim_right": "4.8",  # the right to claim a touch-move breach, lost by touching a piece
     "reconstruction": "8.5.3",
     "proportional_times": "7.1",
     "display_claim": "6.12.2",

@@ -16,6 +16,10 @@ from typing import Any
 from chesslaws.events import Event
 
 
+#: The start event's fields that state the regulations (each a field of :class:`Regulations`).
+FIELDS = ("no_draw_offers", "no_draw_before_move", "report_leaving", "increment_possible")
+
+
 @dataclass(frozen=True, slots=True)
 class Regulations:
     """The start event's regulations (each field as its start field, defaults where left out)."""
@@ -65,4 +69,4 @@ def regulations_from_start(ev: Event) -> Regulations:
     )
 
 
-__all__ = ["Regulations", "regulations_from_start"]
+__all__ = ["FIELDS", "Regulations", "regulations_from_start"]

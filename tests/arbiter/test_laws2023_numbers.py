@@ -136,6 +136,7 @@ SAYS = {
     "leave_area": "leave the playing area", "report_leaving": "must report",
     "draw_regulations": "cannot offer or agree", "clock_setting_fixed": "No change can be made to the clock",
     "incorrect_setup_castling": "No claim can be made regarding incorrect set-up",
+    "touch_claim_right": "forfeits his/her right to claim",
 }
 
 

@@ -19,14 +19,17 @@ Articles, by edition:
 
 from __future__ import annotations
 
+from chesslaws._values import replace
 from chesslaws.errors import AmbiguousMove, IllegalMove, UnreadableMove
 from chesslaws.events import Event, t_to_ms
 from chesslaws.game.completion import _cannot_win
+from chesslaws.game.moving import allowed_by_touch
 from chesslaws.game.played import _after_move
 from chesslaws.game.state import (
     NAME,
     Envelope,
     GameError,
+    GameState,
     _Builder,
     _clock_times,
     _require_player_present,
@@ -88,7 +91,26 @@ def _open_envelope(b: _Builder, t: int, env: Envelope) -> None:
     b.set(envelope=None)
     b.rule(t, "envelope_opened", f"The envelope is opened in {NAME[replier]}'s presence: {NAME[sealer]}'s "
            f"{what} is {env.move_number}{'.' if sealer == 'white' else '...'} {san}; it is played on the board.")
+    before = _touch_broken(b, t, sealer, uci, pos)
     _after_move(b, t, sealer, san, uci, nxt, press=False)
+    if before is not None and b.get("status") == "ongoing":
+        b.set(touch_violation=before)  # the replier, present now, may claim it before he touches a piece
+
+
+def _touch_broken(b: _Builder, t: int, sealer: Color, uci: str, pos: Position) -> GameState | None:
+    """The sealed move ``uci`` breaks touch-move when the sealer had touched a piece it does not move
+    (1997 4.3, 2023 4.3: the sealed move is his move; 1997 A.1, 2023 I.1.1): the state to reinstate if
+    the replier claims, with the sealer's clock running; None when it keeps Article 4."""
+    s = b.s
+    touched = b.get("touched")
+    allowed, _ = allowed_by_touch(pos, sealer, touched, s.edition)
+    if allowed is None or uci in allowed:
+        return None
+    clock = b.get("clock")
+    counts = {side: clock.moves(side) - (1 if side == sealer else 0) for side in ("white", "black")}
+    clock = clock.take_back(t, sealer, counts["white"], counts["black"])
+    return replace(s, position=pos, keys=b.get("keys"), moves=b.get("moves"), clock=clock, touched=touched,
+                   envelope=None, offer=b.get("offer"), counter=b.get("counter"))
 
 
 def _on_seal(b: _Builder, ev: Event) -> None:
@@ -142,8 +164,10 @@ def _on_seal(b: _Builder, ev: Event) -> None:
                f"{NAME[opp]}'s arrival.")
         return
     # An illegal move that stood when he sealed may still be claimed during the adjournment (1989 8.1:
-    # in every session; 1997 7.4, 2023 7.5.1: during the game): ``illegal_pending`` is kept.
-    b.set(clock=clock.press(t, by).stop(t), envelope=env, status="adjourned", touched=(), touch_violation=None)
+    # in every session; 1997 7.4, 2023 7.5.1: during the game): ``illegal_pending`` is kept; so is the
+    # opponent's touch-move breach, which the sealer, who wrote his move and touched no piece, may still
+    # claim (1997 4.6, 2023 4.8), and the pieces he touched, which his sealed move must obey (4.3).
+    b.set(clock=clock.press(t, by).stop(t), envelope=env, status="adjourned")
     where = f" Resumption: {env.resumption}." if env.resumption else ""
     b.rule(t, "adjournment", f"{NAME[by]} seals his move {number}; the clocks are stopped and the game is "
            f"adjourned.{extra}{where}")

@@ -24,13 +24,14 @@ from chesslaws.events import Event, EventError
 from chesslaws.game.draws import _on_claim_draw
 from chesslaws.game.flags import _on_claim_flag
 from chesslaws.game.irregularities import _on_claim_win
+from chesslaws.game.moving import _on_claim_touch_move
 from chesslaws.game.state import NAME, GameError, _Builder, other
 from chesslaws.history import MoveRecord, Moves
 from chesslaws.position import Position
 from chesslaws.timecontrol import Color
 
 #: The claims a player may make while the game is adjourned, about the session that ended.
-ADJOURNED_CLAIMS = frozenset({"claim_flag", "claim_win", "claim_draw"})
+ADJOURNED_CLAIMS = frozenset({"claim_flag", "claim_win", "claim_draw", "claim_touch_move"})
 
 
 def _relies_on_display(b: _Builder, ev: Event) -> bool:
@@ -107,6 +108,9 @@ def _on_adjourned_claim(b: _Builder, ev: Event) -> None:
     env = s.envelope
     if env is None or env.reply:
         raise GameError(ev, "the game is adjourned without a sealed move to answer for")
+    if ev.type == "claim_touch_move":
+        _on_sealed_touch_claim(b, ev)
+        return
     if ev.type == "claim_flag":
         _on_claim_flag(b, ev)  # ruled as when the clocks were stopped (flags._claim_flag_at_seal)
         return
@@ -130,6 +134,44 @@ def _on_adjourned_claim(b: _Builder, ev: Event) -> None:
         b.rule(t, "adjourned_claim", f"The claim is made during the adjournment: the sealed move answered a "
                f"position that no longer stands, so the envelope is set aside unopened; at the resumption "
                f"{NAME[offender]} makes his move on the board.")
+
+
+def _on_sealed_touch_claim(b: _Builder, ev: Event) -> None:
+    """A touch-move claim while a sealed move waits in its envelope: during the adjournment, or at the
+    resumption before the replier is there to open it.
+
+    The sealer claims against his opponent's last move: he wrote his move and touched no piece, so his right
+    stands (1997 4.6, 2023 4.8, 1989 Article 7: it is lost by touching a piece) and the claim is ruled as in
+    play (1997 4.3, 2023 4.3): upheld, the move is taken back, the envelope, whose move answered a position
+    that no longer stands, is set aside unopened, and the offender makes his move on the board, bound by the
+    piece he touched; otherwise rejected. The game stays adjourned until the arbiter resumes it.
+
+    The replier's claim could only be against the sealed move, which stays in its envelope until he is
+    present (1997 A.7, 2023 I.7, 1989 14.2): refused; he claims once it is opened and played, before he
+    touches a piece (the sealed move is the sealer's move and must obey the pieces he touched)."""
+    s = b.s
+    t = ev.t_ms
+    env = s.envelope
+    by: Color = ev.by  # type: ignore[assignment]
+    if env is None:
+        raise GameError(ev, "no sealed move waits in its envelope")
+    ed = s.edition
+    if by != env.sealer:
+        raise GameError(ev, f"{NAME[by]}'s claim could only be against {NAME[env.sealer]}'s sealed move, which stays "
+                        f"in the envelope until {NAME[by]} is present at the resumption (Article "
+                        f"{ed.article('envelope_opened')}): he claims once it is played, before he touches a piece "
+                        f"(Article {ed.article('touch_claim_right')})")
+    upheld = s.touch_violation is not None and s.turn == by
+    _on_claim_touch_move(b, ev)
+    if not upheld:
+        return
+    _keep_adjourned(b, t)
+    offender = other(by)
+    b.set(envelope=None)
+    b.rule(t, "touch_move", f"The claim is made before the envelope is opened: {NAME[by]}'s sealed move answered a "
+           f"position that no longer stands, so the envelope is set aside unopened; {NAME[offender]} makes his move "
+           f"on the board{' at the resumption' if b.get('status') == 'adjourned' else ''}, bound by the piece he "
+           "touched.")
 
 
 def _keep_adjourned(b: _Builder, t: int) -> None:

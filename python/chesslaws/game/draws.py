@@ -377,7 +377,8 @@ def awaiting_arbiter(s: GameState) -> ArbiterAwaited | None:
     """What stops play until the arbiter decides, or None. A quickplay-finish claim: the claimant stops
     the clocks and summons the arbiter (1997 10.2, 2023 III.5); where no arbiter is present the claim
     concludes the game and is referred to an (independent, designated) arbiter, whose decision is final
-    (1997 D.1, 2023 III.6.1, III.6.2). A request for an increment: 2023 III.4. Only an arbiter ends such a
+    (1997 D.1, 2023 III.6.1, III.6.2). A request for an increment: 2023 III.4. A draw agreed where the
+    regulations forbid it without the arbiter's consent: 2023 9.1.1. Only an arbiter ends such a
     wait: a live game may take the claim only where one can decide it (:mod:`chesslaws.server.hub`)."""
     if not s.ongoing:
         return None
@@ -389,6 +390,9 @@ def awaiting_arbiter(s: GameState) -> ArbiterAwaited | None:
             return ArbiterAwaited(claim, article, "a quickplay-finish claim", not present)
         if claim.reason == "increment":
             return ArbiterAwaited(claim, ed.article("increment_request"), "a request for an increment", False)
+        if claim.reason == "agreement":  # the regulations' draw rule (2023 9.1.1: game/regulated.py)
+            return ArbiterAwaited(claim, ed.article("draw_regulations"),
+                                  "a draw agreement that the regulations make subject to the arbiter's consent", False)
     return None
 
 

@@ -37,7 +37,7 @@ from chesslaws.game.state import (
     NAME, GameError, GameState, Outcome, _Builder, draw, fmt_duration, mating_potential, other, win_for,
 )
 from chesslaws.position import Position
-from chesslaws.timecontrol import Color
+from chesslaws.timecontrol import Color, TimeControl
 
 
 def _flag_outcome(b: _Builder, flagged: Color, t_ms: int) -> None:
@@ -305,6 +305,12 @@ def _on_set_clocks(b: _Builder, ev: Event) -> None:
             _check_clock_limit(b, ev.t_ms, side, new)  # type: ignore[arg-type]
 
 
+def clock_floor(control: TimeControl, made: int) -> int:
+    """1989 12.4 and 12.6: the least time (ms) a player who has made ``made`` moves may be left with when
+    time used is added to his clock: five minutes to the time control, and one minute for every move to it."""
+    return max(5 * 60_000, 60_000 * (control.moves_to_control(made) or 0))
+
+
 def _check_clock_limit(b: _Builder, t: int, side: Color, new_ms: int) -> None:
     """1989 12.4 and 12.6: an arbiter who adds time used to a player's clock shall under no
     circumstances leave him with less than five minutes to the time control, or less than one
@@ -315,7 +321,7 @@ def _check_clock_limit(b: _Builder, t: int, side: Color, new_ms: int) -> None:
     if before is None or new_ms >= before:
         return  # no time used was added to this clock
     to_go = s.clock.control.moves_to_control(s.clock.moves(side))
-    floor = max(5 * 60_000, 60_000 * (to_go or 0))
+    floor = clock_floor(s.clock.control, s.clock.moves(side))
     if new_ms >= floor:
         return
     moves = f" for {to_go} move{'s' if to_go != 1 else ''}" if to_go else ""

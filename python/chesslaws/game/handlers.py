@@ -72,7 +72,9 @@ from chesslaws.game.recording import _on_request_scoresheet, _on_scoresheet, _on
 from chesslaws.game.gamescores import _on_game_score
 from chesslaws.game.announcing import _assistant_acts, _on_announce
 from chesslaws.game.observation import _on_observe
-from chesslaws.game.claims import ADJOURNED_CLAIMS, _legal_move_claimed, _on_adjourned_claim, _relies_on_display
+from chesslaws.game.claims import (
+    ADJOURNED_CLAIMS, _legal_move_claimed, _on_adjourned_claim, _on_sealed_touch_claim, _relies_on_display,
+)
 from chesslaws.game.setup import board_setup
 from chesslaws.game.procedures import _on_reconstruct, _proportional_times, _setup_castling
 from chesslaws.game.regulated import (
@@ -163,9 +165,10 @@ HANDLERS: Mapping[str, Handler] = {
 
 #: The events a rule of :mod:`chesslaws.game.claims` or :mod:`chesslaws.game.regulated` may answer before
 #: the handler (a claim relying on a display, a legal move claimed illegal, a draw the regulations restrict,
-#: an increment the clocks cannot add, the clock's setting under 2023 A.5.1.1).
+#: an increment the clocks cannot add, the clock's setting under 2023 A.5.1.1, a touch-move claim while a
+#: sealed move waits in its envelope).
 _BEFORE = frozenset({"claim_flag", "claim_draw", "claim_win", "offer_draw", "accept_draw", "decision",
-                     "request_increment", "set_clocks"})
+                     "request_increment", "set_clocks", "claim_touch_move"})
 
 
 def _ruled_before(b: _Builder, ev: Event) -> bool:
@@ -184,6 +187,9 @@ def _ruled_before(b: _Builder, ev: Event) -> bool:
         return _increment_impossible(b, ev)
     if kind == "set_clocks":
         return _clock_setting_fixed(b, ev)
+    if kind == "claim_touch_move" and b.s.ongoing and b.s.envelope is not None and not b.s.envelope.reply:
+        _on_sealed_touch_claim(b, ev)  # resumed, the envelope not yet opened
+        return True
     return False
 
 

@@ -18,10 +18,10 @@ Articles, by edition:
 from __future__ import annotations
 
 from chesslaws.events import Event, EventError
-from chesslaws.game.flags import _check_clock_limit
+from chesslaws.game.flags import clock_floor
 from chesslaws.game.setup import castling_lost, misplaced
 from chesslaws.game.state import NAME, GameError, GameState, _Builder, fmt_duration
-from chesslaws.timecontrol import Color
+from chesslaws.timecontrol import Color, TimeControl
 
 
 def _on_reconstruct(b: _Builder, ev: Event) -> None:
@@ -49,8 +49,9 @@ def _on_reconstruct(b: _Builder, ev: Event) -> None:
 def _proportional_times(b: _Builder, ev: Event, before: GameState) -> None:
     """``reinstate`` with ``proportional``: each player is allotted, up to the reinstated position, a time
     used in proportion to the one his clock showed when the irregularity was found (1989 12.6: 90 minutes
-    for 30 moves, the irregularity at the 20th: 60 minutes), the rest of his time given back; the limits of
-    12.4 then apply (1989 12.6: never below five minutes, or one minute a move, to the time control). In
+    for 30 moves, the irregularity at the 20th: 60 minutes), the rest of his time given back, less the time
+    of a control passed after the reinstated position (he is in that control's period again); the limits of
+    12.4 then apply, counted to the control of the reinstated position (1989 12.6: never below five minutes, or one minute a move, to the time control). In
     1997 (6.13) and 2023 (7.1) it is the arbiter's best judgement, as he makes it here."""
     if not ev.get("proportional"):
         return
@@ -68,17 +69,37 @@ def _proportional_times(b: _Builder, ev: Event, before: GameState) -> None:
         have = sum(1 for m in kept if m.color == side)
         used = before.clock.used(t, side)
         share = used * have // made if made else used
-        left = (before.clock.remaining(t, side) or 0) + used - share
+        back = _time_added_after(before.clock.control, clock.moves(side), before.clock.moves(side))
+        left = max(0, (before.clock.remaining(t, side) or 0) + used - share - back)
+        part = (f"{NAME[side]} {fmt_duration(used)} x {have}/{made} = {fmt_duration(share)} used" if made
+                else f"{NAME[side]} {fmt_duration(used)} used (no move made)")
+        if back:
+            part += f", less the {fmt_duration(back)} a time control passed since then gave him"
+        floor = clock_floor(before.clock.control, clock.moves(side))
+        if before.edition.set_clocks_limits and left < floor:
+            # 1989 12.6: "This rule must not be used to leave a player with less than five minutes to the
+            # time control, or less than one minute for every move to the time control."
+            part += f", {fmt_duration(left)} left raised to the {fmt_duration(floor)} the rule must leave him"
+            left = floor
         times[side] = left
-        parts.append(f"{NAME[side]} {fmt_duration(used)} x {have}/{made} = {fmt_duration(share)} used" if made
-                     else f"{NAME[side]} {fmt_duration(used)} used (no move made)")
+        parts.append(part)
     b.set(clock=clock.set_times(t, times["white"], times["black"]))
     b.rule(t, "proportional_times", "The exact times up to the irregularity cannot be determined: each player is "
            f"allotted a time in proportion to his clock when it was found ({'; '.join(parts)}): White "
            f"{fmt_duration(times['white'])}, Black {fmt_duration(times['black'])} left.")
-    if before.edition.set_clocks_limits:
-        for side, new in times.items():
-            _check_clock_limit(b, t, side, new)
+
+
+def _time_added_after(control: TimeControl, have: int, made: int) -> int:
+    """The time the clock added for moves ``have + 1`` to ``made`` of a player (a period's time on completing
+    the one before, the increment of each move): given back with the moves taken back, so that a player
+    reinstated before a time control is in its period again, with that period's time alone."""
+    added = 0
+    for n in range(have + 1, made + 1):
+        period = control.period_for_move(n - 1)
+        added += period.increment_ms if period is not None else 0
+        nxt = control.added_after(n)
+        added += nxt.ms if nxt is not None else 0
+    return added
 
 
 def _setup_castling(b: _Builder, ev: Event) -> None:

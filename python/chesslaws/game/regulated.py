@@ -76,14 +76,16 @@ def _draw_rule(b: _Builder, ev: Event) -> bool:
 
 def _decide_agreement(b: _Builder, ev: Event) -> None:
     """The arbiter consents to the agreement the regulations made his to allow (``grant``: a draw by
-    agreement) or refuses it (``reject``: the offer ends, the clocks run again; 2023 9.1.1)."""
+    agreement) or refuses it (``reject``: the offer ends, the clocks run again; 2023 9.1.1). ``lapse``: a
+    live game's server enters it when no arbiter watches the game any more to decide
+    (:mod:`chesslaws.server.lapse`): without his consent there is no agreement, so it ends as a refusal."""
     s = b.s
     t = ev.t_ms
     claim = next((c for c in s.claims if c.reason == "agreement"), None)
     ruling = str(ev.get("ruling"))
     if claim is None or not s.ongoing:
         raise GameError(ev, "no draw agreement awaits the arbiter's consent")
-    if ruling not in ("grant", "reject"):
+    if ruling not in ("grant", "reject", "lapse"):
         raise EventError("the arbiter's decision on an agreement is \"grant\" or \"reject\"", field="ruling")
     rest = tuple(c for c in s.claims if c is not claim)
     b.set(claims=rest)
@@ -92,6 +94,10 @@ def _decide_agreement(b: _Builder, ev: Event) -> None:
               "by agreement.")
         return
     b.set(offer=None, counter=None, clock=s.clock.resume(t))
+    if ruling == "lapse":
+        b.rule(t, "draw_regulations", f"No arbiter watches the game any more to consent to the draw {NAME[claim.by]} "
+               "accepted: without his consent there is no agreement; the offer lapses and the clocks run again.")
+        return
     b.rule(t, "draw_regulations", f"The arbiter does not consent to the draw {NAME[claim.by]} accepted: the offer "
            "lapses and the game continues.")
 

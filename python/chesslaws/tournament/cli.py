@@ -201,12 +201,21 @@ def berger(players: int, double: bool, labelled: bool | None) -> None:
               help="Accelerated pairings of a Swiss: the Baku Acceleration Method (C.04.5.1).")
 @click.option("--initial-colour", type=click.Choice(["white", "black"]), default="white", show_default=True,
               help="The colour of pairing number 1 in round 1 of a Swiss.")
+@click.option("--no-draw-offers", is_flag=True,
+              help="No draw offered or agreed without the arbiter's consent (2023 9.1.1), in every game.")
+@click.option("--no-draw-before-move", type=click.IntRange(1, 1000), default=None, metavar="N",
+              help="No draw offered or agreed before each player has made N moves, without the arbiter's consent "
+                   "(2023 9.1.1).")
+@click.option("--report-leaving", is_flag=True,
+              help="The opponent of the player having the move reports to the arbiter before leaving the playing "
+                   "area (2023 11.2.4).")
 @click.option("--site", default="", help="City or venue.")
 @click.option("--date", default="", help="Start date, YYYY/MM/DD.")
 @click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL", help=DB_HELP)
 def create(name: str, system: str, rounds: int, edition: str, time_control: str, default_time: float | None,
            scoring: str, quickplay: bool, tiebreaks: str | None, tiebreak_rules: str, unrated_rating: int | None,
-           acceleration: str, initial_colour: str, site: str, date: str, db: str) -> None:
+           acceleration: str, initial_colour: str, no_draw_offers: bool, no_draw_before_move: int | None,
+           report_leaving: bool, site: str, date: str, db: str) -> None:
     """Create a tournament NAME with its regulations; prints its id."""
     if system != "swiss":
         ctx = click.get_current_context()
@@ -219,7 +228,9 @@ def create(name: str, system: str, rounds: int, edition: str, time_control: str,
         reg = Regulations(system=system, rounds=rounds, edition=edition, time_control=time_control,  # type: ignore[arg-type]
                           default_time=default_time, scoring=Scoring.parse(scoring), quickplay=quickplay,
                           tiebreaks=_tiebreaks(tiebreaks, system, tiebreak_rules), tiebreak_rules=tiebreak_rules,
-                          unrated_rating=unrated_rating, acceleration=acceleration, initial_colour=initial_colour)
+                          unrated_rating=unrated_rating, acceleration=acceleration, initial_colour=initial_colour,
+                          no_draw_offers=no_draw_offers, no_draw_before_move=no_draw_before_move,
+                          report_leaving=report_leaving)
     except TournamentError as err:
         _die(str(err), 2)
     wrong = name_problem(name)
@@ -676,6 +687,13 @@ def show(tournament_key: str, round_number: int | None, db: str) -> None:
     click.echo(f"  Laws {reg.edition}, time control {reg.time_control}, default time: {default}, scoring {reg.scoring}"
                f"{', quickplay Guidelines announced' if reg.quickplay else ''}")
     click.echo(f"  tie-breaks: {', '.join(reg.tiebreaks)} (C.07 {reg.tiebreak_rules})")
+    laws = reg.game_regulations()
+    if laws.to_json():
+        said = [laws.draw_rule_words()] if laws.no_draw_offers or laws.no_draw_before_move else []
+        said += ["the opponent of the player having the move reports to the arbiter before leaving the playing area"
+                 ] if laws.report_leaving else []
+        said += ["the clocks cannot introduce an increment"] if not laws.increment_possible else []
+        click.echo(f"  in every game: {'; '.join(said)}")
     for rnd in t.rounds:
         if round_number is None or rnd.number == round_number:
             _print_round(t, rnd.number)

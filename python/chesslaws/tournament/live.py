@@ -34,6 +34,7 @@ from typing import Any, Callable, Mapping, Protocol, TypeVar
 from chesslaws.errors import WrongState
 from chesslaws.game import Game
 from chesslaws.refused import Refused
+from chesslaws.regulations import Regulations as GameRegulations
 from chesslaws.store.games import hash_token
 from chesslaws.tournament.boards import (ANNULLED, BoardOutcome, board_of_game, retired_console, seal, unseal,
                                          with_board_outcome)
@@ -613,14 +614,18 @@ class LiveTournaments:
 
 def new_tournament(name: str, system: str, rounds: int, edition: str, time_control: str, default_time: float | None,
                    scoring: str, quickplay: bool, tiebreaks: list[str] | None, tiebreak_rules: str,
-                   players: list[tuple[str, int, str, str, str]]) -> Tournament:
-    """An event as the API creates it (the system's tie-breaks unless given). Raises :class:`TournamentError`."""
+                   players: list[tuple[str, int, str, str, str]], *,
+                   laws: GameRegulations = GameRegulations()) -> Tournament:
+    """An event as the API creates it (the system's tie-breaks unless given; ``laws``: what the Laws leave to
+    the event's regulations, carried into each game's start). Raises :class:`TournamentError`."""
     reg = Regulations(system=system, rounds=rounds, edition=edition,  # type: ignore[arg-type]
                       time_control=time_control, default_time=default_time,
                       scoring=Scoring.parse(scoring), quickplay=quickplay,
                       tiebreaks=tuple(tiebreaks) if tiebreaks else
                       (Regulations().tiebreaks if system == "swiss" else ("DE", "SB", "WIN", "BPG")),
-                      tiebreak_rules=tiebreak_rules)
+                      tiebreak_rules=tiebreak_rules, no_draw_offers=laws.no_draw_offers,
+                      no_draw_before_move=laws.no_draw_before_move, report_leaving=laws.report_leaving,
+                      increment_possible=laws.increment_possible)
     t = Tournament(name, reg)
     for p in players:
         t = t.add_player(*p)

@@ -27,7 +27,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Mapping, get_args
 
 from chesslaws.errors import InvalidInput, WrongState
+from chesslaws.events import RANGES
 from chesslaws.names import name_problem
+from chesslaws.regulations import Regulations as GameRegulations
 from chesslaws.timecontrol import TimeControl, TimeControlError
 
 BoardResult = Literal["1-0", "0-1", "1/2-1/2", "0-0", "+-", "-+", "--"]
@@ -159,6 +161,11 @@ class Regulations:
     acceleration: str = "none"  # "baku": the Baku Acceleration Method (C.04.5.1), written as XXA lines
     tiebreak_rules: str = "2023"  # C.07 as of 2023, or "2026": Article 16.4 amended, Standard Points (STD)
     unrated_rating: int | None = None  # the rating an unrated opponent counts with in ARO and TPR (None: left out)
+    # What the Laws leave to the regulations of the event, carried into each game's start (2023 9.1.1, 11.2.4, III.4).
+    no_draw_offers: bool = False  # no draw offered or agreed without the arbiter's consent
+    no_draw_before_move: int | None = None  # ... before each player has made this many moves
+    report_leaving: bool = False  # the opponent of the player having the move reports before leaving the area
+    increment_possible: bool = True  # the clocks can introduce the increment of Guidelines III.4
 
     def __post_init__(self) -> None:
         if self.system not in SYSTEMS:
@@ -173,6 +180,9 @@ class Regulations:
             raise _fail(f"field 'tiebreak_rules': {self.tiebreak_rules!r} is not one of {', '.join(TIEBREAK_RULES)}")
         if self.unrated_rating is not None and not 0 < self.unrated_rating <= 3500:
             raise _fail(f"field 'unrated_rating': {self.unrated_rating} is out of 1..3500")
+        low, high = RANGES["no_draw_before_move"]
+        if self.no_draw_before_move is not None and not low <= self.no_draw_before_move <= high:
+            raise _fail(f"field 'no_draw_before_move': {self.no_draw_before_move} is out of {low:g}..{high:g}")
         if self.edition not in ("1989", "1997", "2023"):
             raise _fail(f"field 'edition': {self.edition!r} is not 1989, 1997 or 2023")
         if self.rounds < 1:
@@ -204,14 +214,23 @@ class Regulations:
             ev["site"] = site
         if date:
             ev["date"] = date
+        ev.update(self.game_regulations().to_json())
         return ev
 
+    def game_regulations(self) -> GameRegulations:
+        """What the Laws leave to the event's regulations, as each game's start event states it."""
+        return GameRegulations(no_draw_offers=self.no_draw_offers, no_draw_before_move=self.no_draw_before_move,
+                               report_leaving=self.report_leaving, increment_possible=self.increment_possible)
+
     def to_json(self) -> dict[str, Any]:
+        """The regulations as stored; those the Laws leave to the event only when set (an event that sets
+        none reads as it always did)."""
         return {"system": self.system, "rounds": self.rounds, "edition": self.edition,
                 "time_control": self.time_control, "default_time": self.default_time,
                 "scoring": str(self.scoring), "quickplay": self.quickplay, "tiebreaks": list(self.tiebreaks),
                 "initial_colour": self.initial_colour, "acceleration": self.acceleration,
-                "tiebreak_rules": self.tiebreak_rules, "unrated_rating": self.unrated_rating}
+                "tiebreak_rules": self.tiebreak_rules, "unrated_rating": self.unrated_rating,
+                **self.game_regulations().to_json()}
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> Regulations:
@@ -223,7 +242,12 @@ class Regulations:
                    initial_colour=str(obj.get("initial_colour", "white")),
                    acceleration=str(obj.get("acceleration", "none")),
                    tiebreak_rules=str(obj.get("tiebreak_rules", "2023")),
-                   unrated_rating=None if obj.get("unrated_rating") is None else int(obj["unrated_rating"]))
+                   unrated_rating=None if obj.get("unrated_rating") is None else int(obj["unrated_rating"]),
+                   no_draw_offers=bool(obj.get("no_draw_offers", False)),
+                   no_draw_before_move=None if obj.get("no_draw_before_move") is None
+                   else int(obj["no_draw_before_move"]),
+                   report_leaving=bool(obj.get("report_leaving", False)),
+                   increment_possible=bool(obj.get("increment_possible", True)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -482,7 +506,8 @@ class Tournament:
         return self.set_result(round_number, table, res, termination=state.termination)
 
     def check_game_regulations(self, game: Any) -> None:
-        """A game of the event is played under the event's regulations: its Laws and its time control."""
+        """A game of the event is played under the event's regulations: its Laws, its time control and what
+        the Laws leave to the regulations (draw offers, leaving the playing area, the increment)."""
 
         cfg = game.state.config
         reg = self.regulations
@@ -495,6 +520,9 @@ class Tournament:
         if reg.default_time is not None and cfg.default_time_ms != round(reg.default_time * 1000):
             raise _fail(f"the game's default time is {cfg.default_time_ms / 1000:g} s; the event's regulations "
                         f"say {reg.default_time:g} s")
+        if cfg.regulations != reg.game_regulations():
+            raise _fail(f"the game's start states the regulations {cfg.regulations.to_json() or 'none'}; the "
+                        f"event's say {reg.game_regulations().to_json() or 'none'}")
 
     # --- JSON ------------------------------------------------------------------
 

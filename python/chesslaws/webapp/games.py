@@ -27,6 +27,7 @@ from fastapi.responses import PlainTextResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from chesslaws.qrcode import QrBusy, QrTooLong
+from chesslaws.regulations import FIELDS as REGULATION_FIELDS
 from chesslaws.server.export import export_pgn
 from chesslaws.server.guard import strict_json
 from chesslaws.server.hub import ApiError, LiveGame, public_event
@@ -111,7 +112,8 @@ async def create_game(body: CreateGame, request: Request) -> CreatedGame:
     start: dict[str, Any] = {"edition": body.edition, "time_control": body.time_control,
                              "arbiter": body.arbiter, "white": body.white or "?", "black": body.black or "?"}
     for name in ("mode", "fen", "quickplay_guidelines", "event", "site", "round", "default_time",
-                 "start_position", "clock", "visually_disabled", "assistant", "hearing_impaired"):
+                 "start_position", "clock", "visually_disabled", "assistant", "hearing_impaired", "setup",
+                 *REGULATION_FIELDS):
         value = getattr(body, name)
         if value is not None:
             start[name] = value

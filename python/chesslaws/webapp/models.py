@@ -59,6 +59,22 @@ class CreateGame(BaseModel):
         "player unable to keep score; a visually disabled player's, or the sighted player's when he has none)"))
     hearing_impaired: list[Literal["white", "black"]] | None = Field(None, max_length=2, description=(
         "2023 D.2.11: hearing-impaired players (a visually disabled player paired with one needs an assistant)"))
+    setup: str | None = Field(None, max_length=200, description=(
+        "the position actually on the board when it differs from the one the game should begin from (fen, or "
+        "the initial position): a FEN (its piece placement is read); the game is played from it, castling kept "
+        "only for a king and rook on their squares (2023 7.2, A.5.1.2; 1997 7.1, B.4; 1989 8.5). Not Chess960"))
+    no_draw_offers: bool | None = Field(None, description=(
+        "the event's regulations: no draw offered or agreed without the arbiter's consent (2023 9.1.1; under "
+        "the 1989 and 1997 Laws an agreement ends the game all the same and the regulations sanction it)"))
+    no_draw_before_move: int | None = Field(None, ge=1, le=1000, description=(
+        "the event's regulations: no draw offered or agreed before each player has made this many moves, without "
+        "the arbiter's consent (2023 9.1.1)"))
+    report_leaving: bool | None = Field(None, description=(
+        "the event's regulations: the opponent of the player having the move reports to the arbiter before "
+        "leaving the playing area (2023 11.2.4)"))
+    increment_possible: bool | None = Field(None, description=(
+        "false: the clocks cannot introduce the increment of 2023 Guidelines III.4 (\"if possible\"), so a "
+        "request for one is not granted and III.5's claim remains"))
     event: str | None = Field(None, max_length=200)
     site: str | None = Field(None, max_length=200)
     round: str | None = Field(None, max_length=50)

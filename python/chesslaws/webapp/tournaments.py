@@ -39,6 +39,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import HTTPConnection
 
 from chesslaws.refused import Refused
+from chesslaws.regulations import Regulations as GameRegulations
 from chesslaws.server.guard import VisibleName
 from chesslaws.tournament import limits
 from chesslaws.tournament.live import LiveTournaments, check_tid, new_tournament
@@ -79,6 +80,17 @@ class NewTournament(BaseModel):
     tiebreak_rules: Literal["2023", "2026"] = Field("2023", description=(
         "the Tie-Break Regulations (C.07): as of 2023, or 2026 (in force from 1 March 2026: Art. 16.4 amended, "
         "Standard Points)"))
+    no_draw_offers: bool = Field(False, description=(
+        "no draw offered or agreed in the event's games without the arbiter's consent (2023 9.1.1); written "
+        "into each game's start"))
+    no_draw_before_move: int | None = Field(None, ge=1, le=1000, description=(
+        "no draw offered or agreed before each player has made this many moves, without the arbiter's consent "
+        "(2023 9.1.1); written into each game's start"))
+    report_leaving: bool = Field(False, description=(
+        "the opponent of the player having the move reports to the arbiter before leaving the playing area "
+        "(2023 11.2.4)"))
+    increment_possible: bool = Field(True, description=(
+        "false: the event's clocks cannot introduce the increment of 2023 Guidelines III.4"))
     players: list[NewPlayer] = Field(default_factory=list, max_length=2000)
 
 
@@ -186,7 +198,11 @@ async def create_tournament(body: NewTournament, request: Request) -> dict[str, 
     try:
         t = new_tournament(body.name, body.system, body.rounds, body.edition, body.time_control, body.default_time,
                            body.scoring, body.quickplay, body.tiebreaks, body.tiebreak_rules,
-                           [(p.name, p.rating, p.title, p.federation, p.fide_id) for p in body.players])
+                           [(p.name, p.rating, p.title, p.federation, p.fide_id) for p in body.players],
+                           laws=GameRegulations(no_draw_offers=body.no_draw_offers,
+                                                no_draw_before_move=body.no_draw_before_move,
+                                                report_leaving=body.report_leaving,
+                                                increment_possible=body.increment_possible))
     except TournamentError as err:
         raise Refused(422, str(err)) from None
     return await service(request).create(t, str(request.base_url))
