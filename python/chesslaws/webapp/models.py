@@ -122,6 +122,13 @@ class SeatInfo(BaseModel):
     seat: Literal["white", "black", "arbiter", "spectator"]
 
 
+class ReadMove(BaseModel):
+    """A move as the arbiter records what was played: the text, its coordinates, and whether it is legal."""
+    move: str
+    uci: str
+    legal: bool
+
+
 class ErrorBody(BaseModel):
     error: str
     status: int
@@ -183,4 +190,4 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 __all__ = ["Ack", "CreateGame", "CreatedGame", "ERRORS", "ErrorBody", "EventIn", "JoinSeat", "Joined", "QrText",
-           "SeatInfo", "fair_start"]
+           "ReadMove", "SeatInfo", "fair_start"]
