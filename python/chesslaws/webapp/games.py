@@ -28,7 +28,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import PlainTextResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from chesslaws.errors import ChessLawsError
+from chesslaws.errors import AmbiguousMove, ChessLawsError
 from chesslaws.notation import LANGUAGES, read_illegal_move
 from chesslaws.qrcode import QrBusy, QrTooLong
 from chesslaws.server.export import export_pgn
@@ -230,6 +230,8 @@ async def read_played_move(game_id: str, request: Request,
     position = hub_of(request).game_now(live).state.position
     try:
         uci, legal = read_illegal_move(position, move, lang if lang in LANGUAGES else None)
+    except AmbiguousMove as err:
+        return ReadMove(move=move, uci=None, legal=False, candidates=list(getattr(err, "candidates", [])))
     except ChessLawsError as err:
         raise ApiError(422, str(err).replace(f" in {position.fen()}", "")) from None
     return ReadMove(move=move, uci=uci, legal=legal)

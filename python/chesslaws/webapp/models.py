@@ -123,10 +123,12 @@ class SeatInfo(BaseModel):
 
 
 class ReadMove(BaseModel):
-    """A move as the arbiter records what was played: the text, its coordinates, and whether it is legal."""
+    """A move as the arbiter records what was played: the text, its coordinates and whether it is legal; or, when
+    the text fits several pieces' moves, those moves (``uci`` is then null)."""
     move: str
-    uci: str
+    uci: str | None
     legal: bool
+    candidates: list[str] = []
 
 
 class ErrorBody(BaseModel):
