@@ -242,8 +242,7 @@ def test_the_console_groups_by_keyboard(server: Any, browser: Any) -> None:
     arb.context.close()
 
 
-def test_the_console_in_german_at_1280_and_390(server: Any, browser: Any) -> None:
-    shots = Path("/work/shots") if Path("/work/shots").is_dir() else None
+def test_the_console_in_german_at_1280_and_390(server: Any, browser: Any, shots: Path) -> None:
     g = new_game(server, time_control="40/7200:3600", edition="2023", white="Anna", black="Boris")
     arb = open_arbiter(browser, g["links"]["arbiter"], locale="de-DE")
     play(arb, ["e4", "e5"])
@@ -257,7 +256,6 @@ def test_the_console_in_german_at_1280_and_390(server: Any, browser: Any) -> Non
         seen = arb.inner_text("#console")
         assert [w for w in english if w in seen] == [], group
     arb.click("#tab-move")
-    if shots is not None:
-        arb.screenshot(path=str(shots / "console-de-1280.png"), full_page=True)
-        at_390(arb, shots, "console-de")
+    arb.screenshot(path=str(shots / "console-de-1280.png"), full_page=True)
+    at_390(arb, shots, "console-de")
     arb.context.close()
