@@ -60,6 +60,10 @@ function showGroup(group, focusTab) {
 }
 
 function renderGroups() {
+  const quiet = S.status === "annulled";  // nothing more to rule: no groups
+  $("arb-tabs").hidden = quiet;
+  document.querySelector("#console .keys-hint").hidden = quiet;
+  if (quiet) { for (const g of GROUPS) $("grp-" + g).hidden = true; return; }
   const now = happening();
   const key = `${now}/${S.status}/${S.pending.map((p) => p.kind).join(",")}`;
   if (key !== situation) {  // something new: its group opens; otherwise the arbiter's choice stays
@@ -184,7 +188,8 @@ function askIllegal(uci, written) {
   const by = S.turn;
   const shown = `${uci.slice(0, 2)}-${uci.slice(2)}`;
   confirmAsk(T("An illegal move"), T("{uci} is not a legal move. Record it as an illegal move made by {who}? It is taken back and may be penalised (Article {art}).",
-    { uci: written && written !== uci ? `${written} (${shown})` : shown, who: whoLabel(by), art: article("illegal_move") }),
+    { uci: written && written.replace(/[-x:\s]/g, "").toLowerCase() !== uci ? `${written} (${shown})` : shown,
+      who: whoLabel(by), art: article("illegal_move") }),
   T("Record the illegal move"), by).then((ok) => {
     if (!ok || !S || S.turn !== by) { if (S) renderBoard(); return; }
     $("move-input").value = "";

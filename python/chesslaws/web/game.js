@@ -4,6 +4,8 @@
 const GLYPH = { k: "\u265A", q: "\u265B", r: "\u265C", b: "\u265D", n: "\u265E", p: "\u265F\uFE0E" };
 const FILES = "abcdefgh";
 const NAME = { get white() { return T("White"); }, get black() { return T("Black"); } };  // in the page's language
+//: A claim's reason as the status line names it.
+const CLAIM_WORD = { threefold: "threefold repetition", fifty: "the fifty-move rule", quickplay: "Quickplay claim" };
 const TERMINATION = {
   checkmate: "checkmate", resignation: "resignation", stalemate: "stalemate", agreement: "agreement",
   threefold_repetition: "threefold repetition", fifty_moves: "the fifty-move rule",
@@ -731,25 +733,25 @@ function renderStatus() {
     if (sealed && running && running !== S.turn) {
       // After resumption the replier's clock runs while the sealed move (the sealer's) waits in its envelope.
       main.textContent = T("{color}'s clock runs", { color: NAME[running] });
-      notes.push(`${NAME[sealed.by]}'s sealed move is opened when ${NAME[running]} is at the board`);
+      notes.push(T("{color}'s sealed move is opened when {other} is at the board", { color: NAME[sealed.by], other: NAME[running] }));
     } else {
       const you = myTurnColor() && seat !== "arbiter" ? T(" — your move") : "";
       main.textContent = T("{color} to move", { color: NAME[S.turn] }) + you;
-      if (sealed) notes.push(`${NAME[sealed.by]}'s sealed move waits to be opened`);
+      if (sealed) notes.push(T("{color}'s sealed move waits to be opened", { color: NAME[sealed.by] }));
     }
     if (S.check) notes.push(T("check"));
     if (running === null && S.time_control !== "-") notes.push(T(clocksStopped() ? "clocks stopped: the game goes on when the arbiter restarts them" : "clocks stopped"));
     if (S.store_down) notes.push(T("the server cannot store moves just now: the clocks are held, and nothing is recorded until it can"));
     for (const p of S.pending) {
-      if (p.kind === "claim") notes.push(`${NAME[p.by]}'s ${p.reason} claim awaits the arbiter`);
+      if (p.kind === "claim") notes.push(T("{color}'s claim ({reason}) awaits the arbiter", { color: NAME[p.by], reason: T(CLAIM_WORD[p.reason] || p.reason) }));
       // Shown to the arbiter only: nobody may tell a player he has not pressed (2023 12.6, 1997 13.6, 1989 12.9).
-      if (p.kind === "clock_not_pressed" && seat === "arbiter") notes.push(`${NAME[p.by]} has not pressed the clock`);
-      if (p.kind === "pieces_displaced") notes.push(`${NAME[p.by]} displaced pieces (${p.squares.join(", ")})`);
+      if (p.kind === "clock_not_pressed" && seat === "arbiter") notes.push(T("{color} has not pressed the clock", { color: NAME[p.by] }));
+      if (p.kind === "pieces_displaced") notes.push(T("{color} displaced pieces ({squares})", { color: NAME[p.by], squares: p.squares.join(", ") }));
       if (p.kind === "announcement_differs" && seat === "arbiter") {
-        notes.push(`${NAME[p.by]}'s announcement differs from his move: a slip he may correct before pressing`);
+        notes.push(T("{color}'s announcement differs from his move: a slip he may correct before pressing", { color: NAME[p.by] }));
       }
       if (p.kind === "illegal_move_not_completed" && seat === "arbiter") {
-        notes.push(`${NAME[p.by]}'s illegal move is not completed (clock not pressed)`);
+        notes.push(T("{color}'s illegal move is not completed (clock not pressed)", { color: NAME[p.by] }));
       }
     }
     for (const a of S.absent || []) notes.push(T("{color} is not at the board", { color: NAME[a] }));
@@ -860,7 +862,7 @@ function renderActions() {
     const txt = document.createElement("span");
     txt.className = "txt";
     if (offer.by === actor) {
-      txt.textContent = otbArbiter ? `${NAME[offer.by]}'s draw offer is pending.` : T("Your draw offer is pending.");
+      txt.textContent = otbArbiter ? T("{color}'s draw offer is pending.", { color: NAME[offer.by] }) : T("Your draw offer is pending.");
       div.appendChild(txt);
     } else {
       txt.textContent = T("{color} offers a draw.", { color: NAME[offer.by] });
