@@ -179,7 +179,7 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
             required={"what": str},
             choices={"what": ("initial_position", "board", "clocks", "colours")},
         ),
-        "resume": Schema(by="arbiter", optional={"white_ms": int, "black_ms": int}),
+        "resume": Schema(by="arbiter", optional={"white_ms": int, "black_ms": int, "present": list}),
         "stop_clocks": Schema(by="any", optional={"reason": str, "default_time_extended_ms": int}),
         "start_clocks": Schema(by="arbiter", optional={"reason": str}),
         "set_clocks": Schema(by="arbiter", required={"white_ms": int, "black_ms": int},

@@ -39,6 +39,7 @@ __all__ = [
     "ROLES",
     "Language",
     "get_language",
+    "read_illegal_move",
     "read_move",
     "translate_san",
     "write_move",
@@ -362,6 +363,86 @@ def read_move(position: Position, text: str, language: str | None = None) -> str
     if illegal is not None:
         raise illegal
     raise _unreadable(position, text, "not a move in the algebraic notation of any known language")
+
+
+def _reaches(role: str, frm: str, to: str, white: bool) -> bool:
+    """Whether a piece of ``role`` on ``frm`` moves that way to ``to`` on an empty board (a pawn: one or two
+    squares forward, or one diagonally forward): what tells apart the pieces an illegal move may name."""
+    df, dr = ord(to[0]) - ord(frm[0]), int(to[1]) - int(frm[1])
+    if (df, dr) == (0, 0):
+        return False
+    if role == "K":
+        return max(abs(df), abs(dr)) == 1 or (dr == 0 and abs(df) == 2)
+    if role == "N":
+        return {abs(df), abs(dr)} == {1, 2}
+    if role == "R":
+        return df == 0 or dr == 0
+    if role == "B":
+        return abs(df) == abs(dr)
+    if role == "Q":
+        return df == 0 or dr == 0 or abs(df) == abs(dr)
+    ahead = dr if white else -dr
+    return (df == 0 and ahead in (1, 2)) or (abs(df) == 1 and ahead == 1)
+
+
+def _illegal_in(position: Position, text: str, lang: Language) -> str:
+    """The squares of a move that ``text`` names in ``lang`` and that the Laws do not allow: the from-square
+    written, or the one piece of the side to move with that letter (a pawn without one) that could go there."""
+    parsed = _parse(text, lang)
+    if parsed is None:
+        raise _unreadable(position, text, f"not a move in {lang.name} algebraic notation")
+    if parsed.castle is not None:
+        raise _unreadable(position, text, "an illegal castling is written as the king's move, e.g. e1g1")
+    white = position.turn == "white"
+    promo = (parsed.promotion or "").lower()
+    if parsed.from_file is not None and parsed.from_rank is not None:
+        return parsed.from_file + parsed.from_rank + parsed.to + promo
+    role = parsed.role or "P"
+    mine = role if white else role.lower()
+    pieces = [f + r for f in "abcdefgh" for r in "12345678" if position.piece_at(f + r) == mine
+              and (parsed.from_file is None or f == parsed.from_file)
+              and (parsed.from_rank is None or r == parsed.from_rank)]
+    reaching = [sq for sq in pieces if _reaches(role, sq, parsed.to, white)]
+    found = reaching if reaching else pieces
+    if len(found) == 1:
+        return found[0] + parsed.to + promo
+    who = _describe(parsed)
+    if not found:
+        raise _illegal(position, text, f"{position.turn} has no piece for {who}")
+    candidates = [sq + parsed.to + promo for sq in found]
+    err = AmbiguousMove(f"ambiguous move {text!r} in {position.fen()}: it fits "
+                        f"{_join([f'{sq}-{parsed.to}' for sq in found])}")
+    err.move = text
+    err.fen = position.fen()
+    err.candidates = candidates
+    raise err
+
+
+def read_illegal_move(position: Position, text: str, language: str | None = None) -> tuple[str, bool]:
+    """A move as the arbiter records what a player did on the board, legal or not: its UCI, and whether it is
+    legal. A legal move is read as :func:`read_move` reads it; a move no legal move fits is read by the same
+    grammar (``Ke6``, ``Sf3`` in German letters with ``language``, ``e8-e6``, ``e8e6``) as the piece of the side
+    to move that it names and the square it went to, in coordinates, as an illegal move is logged.
+    Two pieces the text could name raise :class:`~chesslaws.errors.AmbiguousMove`; no such piece,
+    :class:`~chesslaws.errors.IllegalMove`; text that is no move, :class:`~chesslaws.errors.UnreadableMove`."""
+    first: IllegalMove | UnreadableMove | None = None
+    for reading in dict.fromkeys((language, "en")) if language is not None else (None,):
+        try:
+            return read_move(position, text, reading), True
+        except (IllegalMove, UnreadableMove) as err:
+            first = first or err
+    if len(text) > 40:
+        raise _unreadable(position, text, "too long to be a move")
+    langs = [get_language(language)] if language is not None else []
+    if not langs or langs[0].code != "en":
+        langs.append(LANGUAGES["en"])
+    for lang in langs:
+        try:
+            return _illegal_in(position, text, lang), False
+        except UnreadableMove as e:
+            first = first if isinstance(first, UnreadableMove) else e
+    assert first is not None
+    raise first
 
 
 # ---------------------------------------------------------------------------

@@ -163,6 +163,7 @@ def test_arbiter_console_and_spectator(server: Any, browser: Any) -> None:
     watcher = open_seat(browser, g["links"]["spectator"])
     assert arbiter.is_visible("#console") and not watcher.is_visible("#console")
     assert watcher.inner_text("#seat") == "spectator"
+    arbiter.click("#tab-clock")
     arbiter.click("#arb-stop")
     watcher.wait_for_selector("#rulings li:has-text('stops the clocks')")
     arbiter.fill("#arb-w", "2:00")
@@ -170,6 +171,7 @@ def test_arbiter_console_and_spectator(server: Any, browser: Any) -> None:
     arbiter.click("#arb-set")
     arbiter.click("#confirm-yes")  # the times change: asked first
     watcher.wait_for_selector(".player[data-color='black'] .clock:has-text('1:30')")
+    arbiter.click("#tab-penalties")
     arbiter.select_option("#pen-against", "black")
     arbiter.select_option("#pen-kind", "warning")
     arbiter.fill("#pen-reason", "noise")
@@ -217,6 +219,7 @@ def test_over_the_board_the_arbiter_enters_moves_and_events_for_both(server: Any
     drag_move(arbiter, "e7", "e5")
     my_piece(arbiter, "g1")
     arbiter.select_option("#act-for", "black")
+    arbiter.click("#tab-claims")
     arbiter.click("#btn-resign")
     assert "5.1.2" in arbiter.inner_text("#confirm-text")  # the edition's article, from the server
     arbiter.click("#confirm-yes")
@@ -242,7 +245,9 @@ def test_adjournment_seal_resume_and_open_on_arrival(server: Any, browser: Any) 
     for page in (white, black, arbiter):
         page.wait_for_selector('#status[data-status="adjourned"]')
     assert "Sf3" not in black.content() and "Nf3" not in black.inner_text("#sheet")
+    arbiter.click("#tab-adjourn")
     arbiter.click("#arb-resume")
+    arbiter.click("#resume-yes")  # who is at the board: asked first
     black.wait_for_selector("#btn-arrive:not([disabled])")
     assert "not at the board" in black.inner_text("#status")
     black.click("#btn-arrive")

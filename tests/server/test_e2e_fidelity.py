@@ -22,8 +22,10 @@ def log_of(server: Any, game_id: str) -> list[dict[str, Any]]:
 def resign_and_sign_a_draw(arbiter: Any) -> None:
     """Black resigns; White, then Black, sign 1/2-1/2 (entered over the board by the arbiter)."""
     arbiter.select_option("#act-for", "black")
+    arbiter.click("#tab-claims")
     arbiter.click("#btn-resign")
     arbiter.click("#confirm-yes")
+    arbiter.click("#tab-sheet")
     arbiter.wait_for_selector("#arb-sign:not([disabled])")
     arbiter.select_option("#sign-result", "1/2-1/2")
     arbiter.select_option("#sheet-who", "white")
@@ -46,6 +48,7 @@ def test_the_arbiter_enters_a_move_made_without_pressing_and_the_press(server: A
     White presses later and Black's clock starts."""
     g = new_game(server, time_control="5400", edition="2023", interface="otb")
     arbiter = open_seat(browser, g["links"]["arbiter"])
+    arbiter.click("#tab-move")
     arbiter.check("#move-unpressed")
     click_move(arbiter, "e2", "e4")
     arbiter.wait_for_selector("#status:has-text('White has not pressed the clock')")
@@ -54,6 +57,7 @@ def test_the_arbiter_enters_a_move_made_without_pressing_and_the_press(server: A
     assert (moved["type"], moved["by"], moved["press"]) == ("move", "white", False)
     assert httpx.get(f"{server.url}/api/games/{g['id']}").json()["clocks"]["running"] == "white"
     arbiter.select_option("#act-for", "white")
+    arbiter.click("#tab-clock")
     arbiter.click("#btn-press")
     arbiter.wait_for_selector("#status:not(:has-text('has not pressed'))")
     pressed = log_of(server, g["id"])[-1]
@@ -67,6 +71,7 @@ def test_the_arbiter_enters_a_release_and_the_touch_move_claim(server: Any, brow
     arbiter for Black) takes Nh3 back."""
     g = new_game(server, time_control="5400", edition="2023", interface="otb")
     arbiter = open_seat(browser, g["links"]["arbiter"])
+    arbiter.click("#tab-move")
     arbiter.fill("#hand-square", "f3")
     arbiter.fill("#hand-from", "g1")
     arbiter.click("#btn-release")
@@ -77,6 +82,7 @@ def test_the_arbiter_enters_a_release_and_the_touch_move_claim(server: Any, brow
     click_move(arbiter, "g1", "h3")
     arbiter.wait_for_selector("#sheet td:has-text('Nh3')")
     arbiter.select_option("#act-for", "black")
+    arbiter.click("#tab-claims")
     arbiter.click("#btn-claim-touch")
     arbiter.click("#confirm-yes")
     arbiter.wait_for_selector("#rulings:has-text('released on f3')")
@@ -91,6 +97,7 @@ def test_the_arbiter_enters_displaced_pieces_and_their_restoration(server: Any, 
     g = new_game(server, time_control="5400", edition="2023", interface="otb")
     arbiter = open_seat(browser, g["links"]["arbiter"])
     arbiter.select_option("#act-for", "white")
+    arbiter.click("#tab-move")
     arbiter.fill("#hand-square", "c2 d2")
     arbiter.click("#btn-displace")
     arbiter.wait_for_selector("#status:has-text('White displaced pieces (c2, d2)')")
@@ -112,6 +119,7 @@ def test_the_arbiter_notes_a_scoresheet_and_the_signed_result(server: Any, brows
     click_move(arbiter, "e7", "e5")
     click_move(arbiter, "g1", "f3")
     arbiter.wait_for_selector("#sheet td:has-text('Nf3')")
+    arbiter.click("#tab-sheet")
     arbiter.select_option("#sheet-who", "white")
     arbiter.fill("#sheet-plies", "0")
     arbiter.click("#arb-sheet-note")
@@ -156,6 +164,7 @@ def test_the_arbiter_enters_both_game_scores(server: Any, browser: Any) -> None:
     click_move(arbiter, "e2", "e4")
     click_move(arbiter, "e7", "e5")
     arbiter.wait_for_selector("#sheet td:has-text('e5')")
+    arbiter.click("#tab-sheet")
     arbiter.select_option("#sheet-who", "white")
     arbiter.fill("#score-moves", "1. e4 e5")
     arbiter.click("#arb-game-score")
@@ -188,12 +197,14 @@ def test_an_occasional_arbiter_observes_an_illegal_move_and_a_flag(server: Any, 
     arbiter.wait_for_selector("#sheet td:has-text('e1-e3')")
     click_move(arbiter, "b8", "c6")
     arbiter.wait_for_selector("#sheet td:has-text('Nc6')")
+    arbiter.click("#tab-move")
     arbiter.click("#arb-observe-illegal")
     arbiter.click("#confirm-yes")  # the position reinstated and a penalty: asked first
     arbiter.wait_for_selector("#rulings:has-text('later moves being taken back')")
     assert "Nc6" not in arbiter.inner_text("#sheet")
     observed = log_of(server, g["id"])[-1]
     assert (observed["type"], observed["what"]) == ("observe", "illegal_move")
+    arbiter.click("#tab-clock")
     arbiter.fill("#arb-w", "0:00")
     arbiter.fill("#arb-b", "80:00")
     arbiter.click("#arb-set")
@@ -211,6 +222,7 @@ def test_the_arbiter_rules_the_next_move_the_first_of_the_next_period(server: An
     of the following period, and the flagged player has its 30 minutes."""
     g = new_game(server, time_control="40/5400:1800", edition="2023", interface="otb", arbiter="occasional")
     arbiter = open_seat(browser, g["links"]["arbiter"])
+    arbiter.click("#tab-clock")
     arbiter.fill("#arb-w", "0:00")
     arbiter.fill("#arb-b", "80:00")
     arbiter.click("#arb-set")
@@ -230,6 +242,7 @@ def test_the_arbiter_shows_the_scoresheet_and_decides_the_signed_result(server: 
     resigns, both sign 1/2-1/2 by mistake (8.7), and the arbiter decides otherwise: 1-0."""
     g = new_game(server, time_control="900+10", edition="2023", interface="otb")
     arbiter = open_seat(browser, g["links"]["arbiter"])
+    arbiter.click("#tab-sheet")
     arbiter.select_option("#sheet-who", "white")
     arbiter.click("#arb-request-sheet")
     arbiter.wait_for_selector("#rulings:has-text('1 of the 5')")
@@ -251,6 +264,7 @@ def test_the_arbiter_enters_a_slip_of_the_tongue_corrected_and_the_assistants_pr
     g = new_game(server, time_control="5400", edition="2023", interface="otb", visually_disabled=["white"],
                  assistant=["white"])
     arbiter = open_seat(browser, g["links"]["arbiter"])
+    arbiter.click("#tab-move")
     arbiter.check("#move-unpressed")
     arbiter.fill("#move-announced", "Nc3")
     click_move(arbiter, "g1", "f3")
@@ -258,17 +272,21 @@ def test_the_arbiter_enters_a_slip_of_the_tongue_corrected_and_the_assistants_pr
     moved = log_of(server, g["id"])[-1]
     assert (moved["move"], moved["announced"], moved["press"]) == ("g1f3", "Nc3", False)
     arbiter.wait_for_selector("#status:has-text('announcement differs from his move')")
+    arbiter.click("#tab-sheet")
     arbiter.select_option("#sheet-who", "white")
     arbiter.fill("#announce-move", "Nf3")
     arbiter.click("#arb-announce")
     arbiter.wait_for_selector("#rulings:has-text('corrects his announcement')")
+    arbiter.click("#tab-move")
     arbiter.check("#by-assistant")
     arbiter.select_option("#act-for", "white")
+    arbiter.click("#tab-clock")
     arbiter.click("#btn-press")
     arbiter.wait_for_selector("#status:not(:has-text('has not pressed'))")
     pressed = log_of(server, g["id"])[-1]
     assert (pressed["type"], pressed["by"], pressed["assistant"]) == ("press_clock", "white", True)
     assert "Nf3" in arbiter.inner_text("#sheet")
+    arbiter.click("#tab-sheet")
     arbiter.click("#arb-request-count")  # D.2.10.4: White asks his assistant the moves and the times
     arbiter.wait_for_selector("#rulings:has-text('his assistant informs him')")
     asked = log_of(server, g["id"])[-1]
@@ -285,6 +303,7 @@ def test_the_arbiter_enters_an_explanation_an_appeal_and_its_decision(server: An
     assert arbiter.is_hidden("#appeal-decision-box")
     resign_and_sign_a_draw(arbiter)
     arbiter.wait_for_selector("#rulings li:has-text('2.')")
+    arbiter.click("#tab-appeals")
     arbiter.select_option("#recourse-who", "black")
     arbiter.fill("#explain-about", "the signed result")
     arbiter.click("#arb-explain")

@@ -106,6 +106,7 @@ def test_claims_name_the_player_the_arbiter_enters_them_for(server: Any, browser
     click_move(arbiter, "e2", "e4")
     arbiter.wait_for_selector("#sheet td:has-text('e4')")
     arbiter.select_option("#act-for", "black")
+    arbiter.click("#tab-claims")
     arbiter.click("#btn-threefold")
     assert arbiter.inner_text("#confirm-title") == "Black (Bruno): Claim a draw by repetition"
     arbiter.click("#confirm-no")
@@ -152,6 +153,7 @@ def test_a_touch_and_a_touch_move_claim_are_asked_first(server: Any, browser: An
     rule is recorded only once confirmed, each dialog naming its player."""
     g = new_game(server, time_control="5400", edition="2023", interface="otb", white="Alice", black="Bruno")
     arbiter = open_seat(browser, g["links"]["arbiter"])
+    arbiter.click("#tab-move")
     arbiter.fill("#hand-square", "g1")
     arbiter.click("#btn-touch")
     assert arbiter.inner_text("#confirm-title") == "White (Alice): A touched piece"
@@ -169,6 +171,7 @@ def test_a_touch_and_a_touch_move_claim_are_asked_first(server: Any, browser: An
     click_move(arbiter, "b1", "c3")  # the touched knight not moved: the claim's matter
     arbiter.wait_for_selector("#sheet td:has-text('Nc3')")
     arbiter.select_option("#act-for", "black")
+    arbiter.click("#tab-claims")
     arbiter.click("#btn-claim-touch")
     assert arbiter.inner_text("#confirm-title") == "Black (Bruno): Claim touch-move"
     arbiter.click("#confirm-no")
@@ -413,6 +416,7 @@ def test_the_arbiters_flag_seen_down_and_result_decided_are_asked_first(server: 
     g = new_game(server, time_control="40/5400", edition="2023", interface="otb", arbiter="occasional",
                  white="Alice", black="Bruno")
     arbiter = open_seat(browser, g["links"]["arbiter"])
+    arbiter.click("#tab-clock")
     arbiter.fill("#arb-w", "0:00")
     arbiter.fill("#arb-b", "80:00")
     arbiter.click("#arb-set")
@@ -429,6 +433,7 @@ def test_the_arbiters_flag_seen_down_and_result_decided_are_asked_first(server: 
     arbiter.click("#arb-observe-flag")
     arbiter.click("#confirm-yes")
     arbiter.wait_for_selector('#status[data-result="0-1"]')
+    arbiter.click("#tab-sheet")
     arbiter.select_option("#result-decided", "draw")
     arbiter.click("#arb-decide-result")
     assert arbiter.inner_text("#confirm-title") == "Result decided"
@@ -462,6 +467,7 @@ def test_a_time_penalty_is_asked_first_naming_the_player_and_the_editions_articl
     logged. A warning (12.9.1) is asked too."""
     g = new_game(server, time_control="5400", edition="2023", white="Alice", black="Bruno")
     arbiter = open_seat(browser, g["links"]["arbiter"])
+    arbiter.click("#tab-penalties")
     arbiter.select_option("#pen-kind", "reduce_time")
     arbiter.fill("#pen-sec", "120")
     arbiter.click("#arb-penalty")
@@ -495,6 +501,7 @@ def test_a_1989_time_penalty_cites_16_5(server: Any, browser: Any) -> None:
     1989 article, never the 2023 one, from the state's controls."""
     g = new_game(server, time_control="40/9000:3600", edition="1989", white="Alice", black="Bruno")
     arbiter = open_seat(browser, g["links"]["arbiter"])
+    arbiter.click("#tab-penalties")
     arbiter.select_option("#pen-kind", "reduce_time")
     arbiter.fill("#pen-sec", "300")
     arbiter.click("#arb-penalty")
@@ -514,6 +521,7 @@ def test_setting_the_clocks_is_asked_and_a_flag_at_once_or_a_time_far_over_is_sa
     g = new_game(server, time_control="40/5400:1800", edition="2023", interface="otb", arbiter="occasional",
                  white="Alice", black="Bruno")
     arbiter = open_seat(browser, g["links"]["arbiter"])
+    arbiter.click("#tab-clock")
     arbiter.fill("#arb-w", "0:00")
     arbiter.fill("#arb-b", "80:00")
     arbiter.click("#arb-set")
@@ -577,6 +585,7 @@ def test_an_illegal_move_the_arbiter_observes_is_asked_first_naming_the_offender
     arbiter.press("#move-input", "Enter")
     arbiter.click("#confirm-yes")
     arbiter.wait_for_selector("#sheet td:has-text('e1-e3')")
+    arbiter.click("#tab-move")
     arbiter.click("#arb-observe-illegal")
     shown = confirm_open(arbiter)
     assert shown["title"] == "White (Alice): An illegal move observed" and shown["focus"] == "confirm-no"
@@ -610,6 +619,7 @@ def test_a_quickplay_claim_postponed_or_rejected_is_asked_naming_who_receives_ti
         r = httpx.post(url, json={"type": "claim_draw", "reason": "quickplay"},
                        headers={"Authorization": f"Bearer {g['tokens']['white']}"})
         assert r.status_code == 200, r.text
+        arbiter.click("#tab-claims")
         arbiter.wait_for_selector("#arb-quickplay:not([hidden])")
         arbiter.click("#arb-quickplay [data-ruling='postpone']")
         shown = confirm_open(arbiter)
@@ -680,6 +690,7 @@ def test_the_consoles_dialogs_and_the_alert_speak_the_pages_language(server: Any
     page = ctx.new_page()
     page.goto(g["links"]["arbiter"])
     page.wait_for_selector("#status[data-status='ongoing']")
+    page.click("#tab-penalties")
     page.select_option("#pen-kind", "reduce_time")
     page.fill("#pen-sec", "120")
     page.click("#arb-penalty")

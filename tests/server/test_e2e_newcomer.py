@@ -113,6 +113,7 @@ def test_no_t_in_messages_and_no_dead_controls(server: Any, browser: Any, shots:
     arbiter = open_page(ctx, g["links"]["arbiter"])
     black.wait_for_selector("#summon-box:not([hidden])")
     # The arbiter stops the clocks: Black's pieces stay where they are, the status says what to wait for.
+    arbiter.click("#tab-clock")
     arbiter.click("#arb-stop")
     black.wait_for_selector("#status:has-text('arbiter restarts them')")
     assert black.locator(".pc.mine").count() == 0
@@ -122,6 +123,7 @@ def test_no_t_in_messages_and_no_dead_controls(server: Any, browser: Any, shots:
     said = r.json()["error"]
     assert said.startswith("Your move was not played: the clocks are stopped") and "t=" not in said, said
     # Annulled: the arbiter's console goes quiet, and what reaches a person has no t=.
+    arbiter.click("#tab-penalties")
     arbiter.fill("#annul-reason", "wrong pairing")
     arbiter.click("#arb-annul")
     arbiter.click("#confirm-yes")

@@ -290,6 +290,7 @@ def test_step_through_moves_flip_and_type_moves(server: Any, browser: Any, shots
 def test_arbiter_console_is_safe_and_sees_the_sealed_move(server: Any, browser: Any, shots: Path) -> None:
     g = new_game(server, time_control="40/7200:3600", edition="1997")  # 1997: an hour's default time at resumption
     arbiter = open_page(browser, g["links"]["arbiter"])
+    arbiter.click("#tab-penalties")
     assert not arbiter.is_visible("#pen-sec")
     arbiter.select_option("#pen-kind", "add_time")
     assert arbiter.is_visible("#pen-sec") and arbiter.inner_text("label[for='pen-sec']") == "seconds"
@@ -313,6 +314,7 @@ def test_arbiter_console_is_safe_and_sees_the_sealed_move(server: Any, browser: 
     arbiter.wait_for_selector("#arb-alerts li:has-text('summon the arbiter')")
     black.wait_for_selector("#status:has-text('clocks stopped')")
     assert not black.is_visible("#summon-box")
+    arbiter.click("#tab-clock")
     arbiter.click("#arb-start")
     white.wait_for_selector("#summon-box:not([hidden])")
     white.fill("#seal-move", "Nc3")
@@ -320,6 +322,7 @@ def test_arbiter_console_is_safe_and_sees_the_sealed_move(server: Any, browser: 
     white.click("#confirm-yes")
     arbiter.wait_for_selector("#arb-sealed:has-text('Nc3')")
     assert "only you see it" in arbiter.inner_text("#arb-sealed")
+    arbiter.click("#tab-adjourn")
     assert arbiter.is_visible("#arb-resume")
     black.wait_for_selector('#status[data-status="adjourned"]')
     assert "Nc3" not in black.content() and not black.is_visible("#arb-sealed")
@@ -328,6 +331,7 @@ def test_arbiter_console_is_safe_and_sees_the_sealed_move(server: Any, browser: 
     arbiter.set_viewport_size({"width": 1280, "height": 900})
     # After resumption the replier's clock runs: the status says so (not "White to move").
     arbiter.click("#arb-resume")
+    arbiter.click("#resume-yes")  # who is at the board: asked first
     black.wait_for_selector("#status:has-text(\"Black's clock runs\")")
     assert "White to move" not in black.inner_text("#status")
     arbiter.context.close()
@@ -360,6 +364,7 @@ def test_board_for_keyboard_and_screen_reader_and_axe(server: Any, browser: Any,
     violations = axe_check(lobby)
     assert violations == [], violations
     arbiter = open_page(browser, g["links"]["arbiter"], ctx=white.context)
+    arbiter.click("#tab-penalties")
     arbiter.select_option("#pen-kind", "add_time")
     violations = axe_check(arbiter)
     assert violations == [], violations
@@ -407,6 +412,8 @@ def test_pages_work_under_the_servers_content_security_policy(server: Any, brows
         page.goto(link)
         if "/game/" in link:
             page.wait_for_selector("#status[data-status]")
+            if link == g["links"]["arbiter"]:
+                page.click("#tab-penalties")
             page.click("#btn-threefold" if link == g["links"]["white"] else "#arb-annul")
             page.wait_for_selector("#confirm[open]")
             page.click("#confirm-no")

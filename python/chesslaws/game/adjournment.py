@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from chesslaws._values import replace
 from chesslaws.errors import AmbiguousMove, IllegalMove, UnreadableMove
-from chesslaws.events import Event, t_to_ms
+from chesslaws.events import Event, EventError, t_to_ms
 from chesslaws.game.completion import _cannot_win
 from chesslaws.game.moving import allowed_by_touch
 from chesslaws.game.played import _after_move
@@ -190,10 +190,27 @@ def _on_resume(b: _Builder, ev: Event) -> None:
                f"{NAME[mover]}'s clock runs, and he makes his move on the board.")
         return
     replier = other(env.sealer)
+    present = _present(ev)
     clock = clock.start(t, replier)
-    b.set(status="ongoing", clock=clock, absent=frozenset({"white", "black"}), session_start_ms=t)
+    b.set(status="ongoing", clock=clock, absent=frozenset({"white", "black"}) - present, session_start_ms=t)
+    at_board = ""
+    if present:
+        names = " and ".join(NAME[c] for c in ("white", "black") if c in present)
+        at_board = f" {names} {'are' if len(present) == 2 else 'is'} at the board."
     b.rule(t, "resumption", f"The game is resumed from the position before the sealed move; {NAME[replier]}'s "
-           f"clock runs, and the envelope is opened when {NAME[replier]} is present.")
+           f"clock runs, and the envelope is opened when {NAME[replier]} is present.{at_board}")
+    if replier in present:
+        _open_envelope(b, t, env)
+
+
+def _present(ev: Event) -> frozenset[Color]:
+    """The players at the board when the session of a resumption starts (the arbiter says so over the board):
+    they are not absent, and the default time does not run against them."""
+    raw = ev.get("present", [])
+    if not isinstance(raw, list) or any(c not in ("white", "black") for c in raw) or len(set(raw)) != len(raw):
+        raise EventError("field 'present' lists the players at the board: \"white\" and/or \"black\"",
+                         field="present")
+    return frozenset(raw)
 
 
 def _on_envelope_lost(b: _Builder, ev: Event) -> None:

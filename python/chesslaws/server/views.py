@@ -161,6 +161,7 @@ class Views:
                 "visually_disabled": sorted(cfg.visually_disabled),
                 "assistants": sorted(cfg.assistants),
                 "flags_observed": cfg.flags_observed,
+                "default_time_ms": cfg.default_time_ms,
                 "initial_fen": cfg.fen,
                 "variant": "chess960" if cfg.chess960 else "standard",
                 "chess960": cfg.chess960,

@@ -4,6 +4,8 @@
 const GLYPH = { k: "\u265A", q: "\u265B", r: "\u265C", b: "\u265D", n: "\u265E", p: "\u265F\uFE0E" };
 const FILES = "abcdefgh";
 const NAME = { get white() { return T("White"); }, get black() { return T("Black"); } };  // in the page's language
+//: A claim's reason as the status line names it.
+const CLAIM_WORD = { threefold: "threefold repetition", fifty: "the fifty-move rule", quickplay: "Quickplay claim" };
 const TERMINATION = {
   checkmate: "checkmate", resignation: "resignation", stalemate: "stalemate", agreement: "agreement",
   threefold_repetition: "threefold repetition", fifty_moves: "the fifty-move rule",
@@ -223,8 +225,11 @@ function notRecorded(status, reason, retryAfter, event) {
   }
 }
 
-const PLAYER_EVENTS = new Set(["offer_draw", "accept_draw", "decline_draw", "claim_draw", "claim_flag", "resign", "arrive",
-  "press_clock", "claim_touch_move", "displace"]);
+//: The players' events (the server's schema: by "player"): over the board the arbiter enters them saying for whom,
+//: the player "enters for" shows unless the control names another (a move: the player having it).
+const PLAYER_EVENTS = new Set(["move", "press_clock", "announce", "request_scoresheet", "request_increment", "offer_draw",
+  "accept_draw", "decline_draw", "claim_draw", "claim_flag", "claim_win", "resign", "touch", "release", "adjust", "displace",
+  "scoresheet", "game_score", "sign", "claim_touch_move", "arrive", "seal", "claim_setup"]);
 
 //: What a player's assistant may do at the board (2023 D.2.10-D.2.11): these take "assistant": true.
 const ASSISTED = new Set(["move", "announce", "press_clock", "scoresheet", "game_score", "claim_flag",
@@ -446,6 +451,7 @@ function movesTo(from, to) {
 function tryMove(from, to) {
   const cands = movesTo(from, to);
   selected = null;
+  if (!cands.length && illegalFrom(from) && !illegalFrom(to)) { renderBoard(); askIllegal(from + to); return; }
   if (!cands.length) { renderBoard(); return; }
   if (cands.length > 1) { askPromotion(from, to); renderBoard(); return; }
   playMove(cands[0].uci);
@@ -523,11 +529,11 @@ board.addEventListener("pointerdown", (e) => {
   if (!sq) return;
   const promo = $("promo");
   if (promo) promo.remove();
-  if (selected && selected !== sq && movesTo(selected, sq).length > 0) {
+  if (selected && selected !== sq && (movesTo(selected, sq).length > 0 || (illegalFrom(selected) && !illegalFrom(sq)))) {
     tryMove(selected, sq);
     return;
   }
-  if (legalFrom(sq).length) {
+  if (legalFrom(sq).length || illegalFrom(sq)) {
     const wasSelected = selected === sq;
     select(sq);
     drag = { from: sq, x: e.clientX, y: e.clientY, ghost: null, pointerId: e.pointerId, wasSelected };
@@ -727,25 +733,25 @@ function renderStatus() {
     if (sealed && running && running !== S.turn) {
       // After resumption the replier's clock runs while the sealed move (the sealer's) waits in its envelope.
       main.textContent = T("{color}'s clock runs", { color: NAME[running] });
-      notes.push(`${NAME[sealed.by]}'s sealed move is opened when ${NAME[running]} is at the board`);
+      notes.push(T("{color}'s sealed move is opened when {other} is at the board", { color: NAME[sealed.by], other: NAME[running] }));
     } else {
       const you = myTurnColor() && seat !== "arbiter" ? T(" — your move") : "";
       main.textContent = T("{color} to move", { color: NAME[S.turn] }) + you;
-      if (sealed) notes.push(`${NAME[sealed.by]}'s sealed move waits to be opened`);
+      if (sealed) notes.push(T("{color}'s sealed move waits to be opened", { color: NAME[sealed.by] }));
     }
     if (S.check) notes.push(T("check"));
     if (running === null && S.time_control !== "-") notes.push(T(clocksStopped() ? "clocks stopped: the game goes on when the arbiter restarts them" : "clocks stopped"));
     if (S.store_down) notes.push(T("the server cannot store moves just now: the clocks are held, and nothing is recorded until it can"));
     for (const p of S.pending) {
-      if (p.kind === "claim") notes.push(`${NAME[p.by]}'s ${p.reason} claim awaits the arbiter`);
+      if (p.kind === "claim") notes.push(T("{color}'s claim ({reason}) awaits the arbiter", { color: NAME[p.by], reason: T(CLAIM_WORD[p.reason] || p.reason) }));
       // Shown to the arbiter only: nobody may tell a player he has not pressed (2023 12.6, 1997 13.6, 1989 12.9).
-      if (p.kind === "clock_not_pressed" && seat === "arbiter") notes.push(`${NAME[p.by]} has not pressed the clock`);
-      if (p.kind === "pieces_displaced") notes.push(`${NAME[p.by]} displaced pieces (${p.squares.join(", ")})`);
+      if (p.kind === "clock_not_pressed" && seat === "arbiter") notes.push(T("{color} has not pressed the clock", { color: NAME[p.by] }));
+      if (p.kind === "pieces_displaced") notes.push(T("{color} displaced pieces ({squares})", { color: NAME[p.by], squares: p.squares.join(", ") }));
       if (p.kind === "announcement_differs" && seat === "arbiter") {
-        notes.push(`${NAME[p.by]}'s announcement differs from his move: a slip he may correct before pressing`);
+        notes.push(T("{color}'s announcement differs from his move: a slip he may correct before pressing", { color: NAME[p.by] }));
       }
       if (p.kind === "illegal_move_not_completed" && seat === "arbiter") {
-        notes.push(`${NAME[p.by]}'s illegal move is not completed (clock not pressed)`);
+        notes.push(T("{color}'s illegal move is not completed (clock not pressed)", { color: NAME[p.by] }));
       }
     }
     for (const a of S.absent || []) notes.push(T("{color} is not at the board", { color: NAME[a] }));
@@ -795,7 +801,7 @@ function renderActions() {
   // Nothing live once the game is over: the whole action panel goes.
   $("actions").hidden = !(player || otbArbiter) || !(ongoing || adjourned);
   $("act-for-box").hidden = !otbArbiter;
-  $("hand-box").hidden = !otbArbiter || !ongoing;
+  for (const id of ["hand-box", "move-extra-box", "press-box", "touch-claim-box"]) $(id).hidden = !otbArbiter || !ongoing;
   const actor = actorOf();
   const myMove = ongoing && actor === S.turn;
   const claimPending = S.pending.some((p) => p.kind === "claim");
@@ -856,7 +862,7 @@ function renderActions() {
     const txt = document.createElement("span");
     txt.className = "txt";
     if (offer.by === actor) {
-      txt.textContent = otbArbiter ? `${NAME[offer.by]}'s draw offer is pending.` : T("Your draw offer is pending.");
+      txt.textContent = otbArbiter ? T("{color}'s draw offer is pending.", { color: NAME[offer.by] }) : T("Your draw offer is pending.");
       div.appendChild(txt);
     } else {
       txt.textContent = T("{color} offers a draw.", { color: NAME[offer.by] });
@@ -1032,55 +1038,6 @@ function renderRulings() {
   ul.scrollTop = ul.scrollHeight;
 }
 
-function renderConsole() {
-  if (seat !== "arbiter") return;
-  // After the end, only what the Laws still allow (a penalty, an annulment); after an annulment, nothing.
-  const over = S.status === "finished" || S.status === "annulled";
-  for (const id of ["arb-clock-row", "arb-set-row", "arb-refuse-row"]) $(id).hidden = over;
-  $("arb-penalty-row").hidden = S.status === "annulled";
-  $("arb-annul-row").hidden = S.status === "annulled";
-  $("arb-quiet").hidden = S.status !== "annulled";
-  const kind = $("pen-kind").value;
-  $("pen-sec-box").hidden = !(kind === "add_time" || kind === "reduce_time");
-  $("arb-quickplay").hidden = !S.pending.some((p) => p.kind === "claim" && p.reason === "quickplay");
-  const sealed = S.pending.find((p) => p.kind === "sealed_move");
-  $("arb-adjourned").hidden = !(S.status === "adjourned" || sealed);
-  $("arb-sheet").hidden = S.interface !== "otb";  // player events: the arbiter enters them over the board
-  $("arb-sheet-note").disabled = S.status !== "ongoing";
-  $("arb-sign").disabled = S.status !== "finished";
-  const ongoing = S.status === "ongoing";
-  $("arb-observe").hidden = S.arbiter !== "occasional" || !ongoing;  // an arbiter who watches now and then
-  const flagDown = S.clocks && (S.clocks.white_ms === 0 || S.clocks.black_ms === 0);
-  $("arb-period").hidden = !ongoing || !flagDown || !S.time_control.includes("/");  // 8.6: periods with moves
-  $("arb-result").hidden = S.status !== "finished";
-  $("announce-box").hidden = !(S.visually_disabled || []).length;
-  $("arb-request-sheet").disabled = $("arb-request-blank").disabled = !ongoing;
-  $("assistant-box").hidden = !(S.assistants || []).length;
-  $("announced-box").hidden = !(S.visually_disabled || []).length;
-  $("arb-request-count").hidden = !(S.visually_disabled || []).length;
-  $("arb-request-count").disabled = !ongoing;
-  // An explanation and an appeal are the player's: entered over the board; the appeal's decision is yours.
-  const appealWaits = S.pending.some((p) => p.kind === "appeal");
-  $("recourse-player-box").hidden = S.interface !== "otb";
-  $("arb-recourse").hidden = S.interface !== "otb" && !appealWaits;
-  $("arb-appeal").disabled = !S.rulings.length;
-  $("appeal-decision-box").hidden = !appealWaits;
-  const box = $("arb-sealed");
-  if (!sealed) { box.hidden = true; box.dataset.seq = ""; return; }
-  box.hidden = false;
-  if (box.dataset.seq === String(S.seq)) return;
-  box.dataset.seq = String(S.seq);
-  // Only the arbiter's token opens the sealed move in the log.
-  fetch(`/api/games/${gameId}/log`, { headers: { Authorization: "Bearer " + token } })
-    .then((r) => r.text())
-    .then((text) => {
-      const seals = text.trim().split("\n").map((l) => JSON.parse(l)).filter((e) => e.type === "seal");
-      const last = seals[seals.length - 1];
-      box.textContent = last ? `Sealed move (only you see it): ${last.move} — ${NAME[last.by]}, move ${sealed.move_number || ""}` : "";
-    })
-    .catch(() => { box.textContent = T("The sealed move could not be read."); });
-}
-
 // The event's regulations the Laws defer to (2023 9.1.1, 11.2.4, III.4), as the start event set them.
 function regulationsText(r) {
   if (!r) return "";
@@ -1096,7 +1053,7 @@ function render() {
   $("info").textContent = T("Laws of {e}", { e: S.edition }) +
     (S.chess960 ? ` · Chess960${S.start_position !== null && S.start_position !== undefined ? " No. " + S.start_position : ""}` : "") +
     ` · ${S.time_control === "-" ? T("no clock") : TC.show(S.time_control)} · ${T(S.mode)} · ${T("arbiter {how}", { how: T(S.arbiter) })}` +
-    (S.interface === "otb" ? " · over the board" : "") + regulationsText(S.regulations);
+    (S.interface === "otb" ? ` · ${T("over the board")} · ${T("default time {time}", { time: fmtTime(S.default_time_ms) })}` : "") + regulationsText(S.regulations);
   document.title = `${S.white} v ${S.black} · chesslaws`;
   $("page-title").textContent = T("{white} (White) v {black} (Black)", { white: S.white, black: S.black });
   renderPlayers();
@@ -1139,6 +1096,7 @@ function setState(state) {
   if (selected && !legalFrom(selected).length) selected = null;
   if (viewPly !== null && viewPly > S.moves.length) viewPly = null;
   if (failedNowRecorded()) clearError();
+  followTurn();
   render();
   const n = S.moves.length;
   if (lastPly !== null && n > lastPly) {
@@ -1252,232 +1210,6 @@ $("btn-seal").addEventListener("click", async () => {
   if (await send({ type: "seal", move })) $("seal-move").value = "";
 });
 $("btn-arrive").addEventListener("click", () => send({ type: "arrive" }));
-$("arb-resume").addEventListener("click", () => send({ type: "resume" }));
-$("arb-lost").addEventListener("click", async () => {
-  if (await confirmAsk(T("Envelope lost"), T("Continue from the adjourned position with the clock times recorded at adjournment? The sealer makes his sealed move on the board."), T("Envelope lost"))) send({ type: "envelope_lost" });
-});
-$("arb-stop").addEventListener("click", () => send({ type: "stop_clocks" }));
-$("arb-start").addEventListener("click", () => send({ type: "start_clocks" }));
-// Setting the clocks changes what each player has left (2023 6.10.2, 1997 6.13, 1989 12.4): asked first, naming
-// the players and their times before and after; a clock set to 0:00 (the flag falls at once) or to far more than
-// the whole time control gives is asked about explicitly.
-$("arb-set").addEventListener("click", async () => {
-  const w = parseClock($("arb-w").value), b = parseClock($("arb-b").value);
-  if (w === null || b === null) { toast(T("Write the times as m:ss (or h:mm:ss).")); return; }
-  const set = { white: w, black: b };
-  const total = totalTimeMs(S.time_control);
-  const lines = [], warn = [];
-  for (const c of ["white", "black"]) {
-    const now = clockMs(c);
-    lines.push(T("{who}: {old} → {new}", { who: whoLabel(c), old: fmtTime(now), new: fmtTime(set[c]) }));
-    if (set[c] === 0) warn.push(T("{who}'s clock is set to 0:00: the flag falls at once.", { who: whoLabel(c) }));
-    else if (total !== null && set[c] > total * FAR_OVER) {
-      warn.push(T("{who}'s clock is set to {new}, far more than the whole time control ({tc}) gives.",
-        { who: whoLabel(c), new: fmtTime(set[c]), tc: TC.show(S.time_control) }));
-    }
-  }
-  const changed = ["white", "black"].filter((c) => Math.abs((clockMs(c) || 0) - set[c]) >= 1000);
-  const text = (warn.length ? "⚠ " + warn.join("\n⚠ ") + "\n\n" : "") + lines.join("\n") + "\n\n" +
-    T("The clocks show these times from now (Article {art}).", { art: article("set_clocks") });
-  $("confirm").dataset.warn = warn.length ? "yes" : "";
-  const ok = await confirmAsk(T("Set the clocks"), text, warn.length ? T("Set the clocks anyway") : T("Set clocks"),
-    changed.length === 1 ? changed[0] : null);
-  $("confirm").dataset.warn = "";
-  if (!ok) return;
-  send({ type: "set_clocks", white_ms: w, black_ms: b });
-});
-$("pen-kind").addEventListener("change", () => { if (S) renderConsole(); });
-$("arb-penalty").addEventListener("click", async () => {
-  const kind = $("pen-kind").value;
-  const against = $("pen-against").value;
-  const ev = { type: "penalty", against, kind };
-  if (kind === "add_time" || kind === "reduce_time") {
-    const sec = parseFloat($("pen-sec").value);
-    if (!(sec > 0)) { toast(T("Write the seconds (a positive number).")); return; }
-    ev.seconds = sec;
-  }
-  const reason = $("pen-reason").value.trim();
-  if (reason) ev.reason = reason;
-  // Every penalty is asked first, naming the player and what it does to his clock or his game, with the article
-  // of the edition's list (2023 12.9, 1997 13.4, 1989 16.5).
-  const vars = { who: whoLabel(against), opp: whoLabel(other(against)), art: article("penalty_" + kind),
-    time: ev.seconds ? spanWords(ev.seconds * 1000) : "" };
-  const what = {
-    warning: () => T("{who} is warned (Article {art}).", vars),
-    add_time: () => T("The time on {opp}'s clock is increased by {time} (Article {art}).", vars),
-    reduce_time: () => T("The time on {who}'s clock is reduced by {time} (Article {art}).", vars),
-    loss: () => T("{who} loses the game (Article {art}). This ends the game.", vars),
-    expulsion: () => T("{who} is expelled from the event and loses the game (Article {art}). This ends the game.", vars),
-  }[kind];
-  const text = what() + (reason ? "\n" + T("Reason: {reason}", { reason }) : "");
-  if (!(await confirmAsk(T("Penalty"), text, T("Give penalty"), against))) return;
-  send(ev);
-});
-for (const b of document.querySelectorAll(".arb-decision")) {
-  b.addEventListener("click", async () => {
-    // A draw ends the game: asked first, naming the claimant.
-    const claim = S.pending.find((p) => p.kind === "claim" && p.reason === "quickplay");
-    const c = ctl("quickplay");
-    if (b.dataset.ruling === "draw" && claim && !(await confirmAsk(T("Quickplay claim"),
-      T("Rule {who}'s claim a draw? The game ends in a draw (Article {art}).", { who: whoLabel(claim.by), art: c ? c.article : "?" }),
-      T("Draw"), claim.by))) return;
-    // A postponement or a rejection gives the opponent time (2023 III.5.2, III.5.3; 1997 10.2(b): a rejection
-    // gives none): asked first, naming the player who receives it.
-    if (b.dataset.ruling !== "draw" && claim && c) {
-      const postpone = b.dataset.ruling === "postpone";
-      const gives = postpone ? c.postpone_gives_ms : c.reject_gives_ms;
-      const rule = postpone ? "quickplay_postpone" : "quickplay_reject";
-      const vars = { who: whoLabel(claim.by), opp: whoLabel(other(claim.by)), time: spanWords(gives || 0),
-        art: hasArticle(rule) ? article(rule) : c.article };
-      const text = postpone
-        ? T("Postpone the decision on {who}'s claim? {opp} receives {time} more on the clock, and the game continues in your presence (Article {art}).", vars)
-        : gives ? T("Reject {who}'s claim? {opp} receives {time} more on the clock, and the game continues (Article {art}).", vars)
-          : T("Reject {who}'s claim? The game continues (Article {art}).", vars);
-      if (!(await confirmAsk(T("Quickplay claim"), text, postpone ? T("Postpone") : T("Reject"),
-        gives ? other(claim.by) : claim.by))) return;
-    }
-    send({ type: "decision", on: "quickplay", ruling: b.dataset.ruling });
-  });
-}
-$("arb-sheet-note").addEventListener("click", () =>
-  send({ type: "scoresheet", by: $("sheet-who").value, plies: parseInt($("sheet-plies").value, 10) || 0 }));
-$("arb-observe-flag").addEventListener("click", async () => {
-  const down = ["white", "black"].filter((c) => S.clocks[c + "_ms"] === 0);
-  const who = down.length === 1 ? down[0] : null;
-  const text = who ? T("Record that you see {who}'s flag down? The game may end on time (Article {art}).", { who: whoLabel(who), art: article("flag") })
-    : T("Record that you see a flag down? The game may end on time (Article {art}).", { art: article("flag") });
-  if (!(await confirmAsk(T("A flag down"), text, T("Record"), who))) return;
-  send({ type: "observe", what: "flag" });
-});
-// The arbiter who watches now and then sees an illegal move standing: the position before it is reinstated and
-// the offender penalised (2023 7.5.1 and 7.5.5, 1997 7.4, 1989 8.1; the rule of this game's mode from the server).
-// Where he only records that he does not act (1997 B.5 and C.3) nothing changes, and nothing is asked.
-$("arb-observe-illegal").addEventListener("click", async () => {
-  if (S.controls && S.controls.observe_illegal_acts !== false) {
-    const claimable = S.pending.find((p) => p.kind === "illegal_move_claimable");
-    const by = claimable ? other(claimable.by) : null;  // the last move made stands illegally: its player
-    const last = S.moves[S.moves.length - 1];
-    const art = article("observed_illegal");
-    const pen = hasArticle("illegal_move_penalty") ? " " + T("The penalty: Article {pen}.", { pen: article("illegal_move_penalty") }) : "";
-    const text = (by && last
-      ? T("Record that you see {who}'s illegal move {uci}? The position before it is reinstated and {who} is penalised as for an illegal move (Article {art}).",
-        { who: whoLabel(by), uci: last.san_local || last.san || last.uci, art })
-      : T("Record that you see the last illegal move standing on the board? The position before it is reinstated and the player who made it is penalised as for an illegal move (Article {art}).", { art })) + pen;
-    if (!(await confirmAsk(T("An illegal move observed"), text, T("Record the illegal move"), by))) return;
-  }
-  send({ type: "observe", what: "illegal_move" });
-});
-// 2023 and 1997 8.6, 1989 11.9: a flag down and the scoresheets cannot show the control passed: the next move is
-// the first of the next period, and each player still in the period receives its time.
-$("arb-next-period").addEventListener("click", async () => {
-  const down = ["white", "black"].filter((c) => S.clocks[c + "_ms"] === 0);
-  const who = down.length === 1 ? down[0] : null;
-  const names = down.map((c) => whoLabel(c)).join(" " + T("and") + " ");
-  if (!(await confirmAsk(T("Next move: first of the next period"),
-    T("The flag of {names} is down and the scoresheets cannot show that the time control was passed. The next move is the first of the following period, and each player still in the period receives its time (Article {art}).",
-      { names: names || T("A player"), art: article("next_period") }), T("Next period"), who))) return;
-  send({ type: "decision", on: "period", ruling: "next_period" });
-});
-$("arb-decide-result").addEventListener("click", async () => {
-  const sel = $("result-decided");
-  const shown = sel.options[sel.selectedIndex].textContent;
-  if (!(await confirmAsk(T("Result decided"), T("Decide that the result is {result}? It stands as the game's result (Article {art}).",
-    { result: shown, art: article("result_decided") }), T("Decide")))) return;
-  send({ type: "decision", on: "result", ruling: sel.value });
-});
-$("arb-request-sheet").addEventListener("click", () => send({ type: "request_scoresheet", by: $("sheet-who").value }));
-$("arb-request-blank").addEventListener("click", () =>
-  send({ type: "request_scoresheet", by: $("sheet-who").value, kind: "blank" }));
-$("arb-request-count").addEventListener("click", () =>
-  send({ type: "request_scoresheet", by: $("sheet-who").value, kind: "moves_and_times" }));
-$("arb-explain").addEventListener("click", () => {
-  const about = $("explain-about").value.trim();
-  send({ type: "request_explanation", by: $("recourse-who").value, ...(about ? { about } : {}) });
-  $("explain-about").value = "";
-});
-$("arb-appeal").addEventListener("click", () =>
-  send({ type: "appeal", by: $("recourse-who").value, ruling: parseInt($("appeal-ruling").value, 10) || 1 }));
-for (const [id, ruling] of [["arb-appeal-reject", "reject"], ["arb-appeal-accept", "accept"]]) {
-  $(id).addEventListener("click", async () => {
-    if (ruling === "accept" && !(await confirmAsk(T("The appeal accepted"), T("Accept the appeal? Your decision is reversed, and a result chosen replaces the game's (Article {art}).",
-      { art: article("appeal_decision") }), T("Accept the appeal")))) return;
-    // Several appeals waiting: the one against the ruling number entered above is decided.
-    const waiting = S.pending.filter((p) => p.kind === "appeal");
-    const chosen = parseInt($("appeal-ruling").value, 10);
-    const event = { type: "appeal_decision", ruling };
-    if (waiting.length > 1) event.appealed = chosen;
-    const result = $("appeal-result").value;
-    if (ruling === "accept" && result) event.result = result;
-    send(event);
-  });
-}
-$("arb-announce").addEventListener("click", () =>
-  send({ type: "announce", by: $("sheet-who").value, move: $("announce-move").value.trim() }));
-$("arb-game-score").addEventListener("click", () => send({
-  type: "game_score", by: $("sheet-who").value,
-  moves: $("score-moves").value.split(/[\s,]+/).map((m) => m.replace(/^\d+\.+/, "")).filter((m) => m),
-}));
-// 2023 8.7: once both players sign the same result it stands, even if it is not the board's: a signature with
-// another result than the board's is asked first, naming the player (the earlier Laws give signatures no force).
-$("arb-sign").addEventListener("click", async () => {
-  const by = $("sheet-who").value, result = $("sign-result").value;
-  if (hasArticle("signed_result") && result !== S.result) {
-    const shown = (r) => r.replace(/1\/2/g, "½");
-    if (!(await confirmAsk(T("Signed"), T("{who} signs the scoresheet with {result}, not the board's {board}. Once both players have signed the same result, it stands even if incorrect, unless you decide otherwise (Article {art}).",
-      { who: whoLabel(by), result: shown(result), board: shown(S.result), art: article("signed_result") }), T("Signed"), by))) return;
-  }
-  send({ type: "sign", by, result });
-});
-$("arb-refuse").addEventListener("click", async () => {
-  const who = $("ref-against").value;
-  const text = who === "both" ? T("Both players persistently refuse to comply with the Laws: both lose the game.")
-    : T("{who} persistently refuses to comply with the Laws and loses the game.", { who: NAME[who] });
-  if (await confirmAsk(T("Refusal to comply"), text, T("Rule"))) send({ type: "refuse_to_comply", against: who });
-});
-$("arb-annul").addEventListener("click", async () => {
-  const reason = $("annul-reason").value.trim();
-  if (!(await confirmAsk(T("Annul the game"), T("The game is annulled: it has no result. This cannot be undone.")
-    + (reason ? " " + T("Reason: {reason}.", { reason }) : ""), T("Annul")))) return;
-  send(reason ? { type: "annul", reason } : { type: "annul" });
-});
-$("act-for").addEventListener("change", () => { $("offer").dataset.key = "?"; renderActions(); });
-$("btn-press").addEventListener("click", () => send({ type: "press_clock" }));
-// Over the board, the arbiter enters what the hand did within a move (touch, release, adjust) for the player
-// having the move, and a touch-move claim for the player chosen above.
-function handEvent(type) {
-  const event = { type, square: $("hand-square").value.trim().toLowerCase(), by: S.turn };
-  const from = $("hand-from").value.trim().toLowerCase();
-  const piece = $("hand-piece").value;
-  if (piece && type !== "adjust") event.piece = piece;
-  else if (from && type === "release") event.from = from;
-  return event;
-}
-// A touch or a release binds the player under the Laws (the touched piece moved or taken, the piece released
-// on a square moved there): asked first, naming the player.
-const HAND_ASK = {
-  touch: ["A touched piece", "Record that {who} touched {sq}? The touched piece must be moved, or captured, if it can be (Article {art}).", "Record the touch", "touch_move"],
-  release: ["A piece released", "Record that {who} released a piece on {sq}? A piece released on a square is moved there, if the move is legal (Article {art}).", "Record the release", "release"],
-};
-for (const type of ["touch", "release", "adjust"]) {
-  $("btn-" + type).addEventListener("click", async () => {
-    const event = handEvent(type);
-    const ask = HAND_ASK[type];
-    if (ask && event.square && !(await confirmAsk(T(ask[0]), T(ask[1], { who: whoLabel(event.by), sq: event.square,
-      art: article(ask[3]) }), T(ask[2]), event.by))) return;
-    if (await send(event)) { $("hand-square").value = ""; $("hand-from").value = ""; $("hand-piece").value = ""; }
-  });
-}
-$("btn-claim-touch").addEventListener("click", async () => {
-  const by = $("act-for").value;
-  if (!(await confirmAsk(T("Claim touch-move"), T("Record {who}'s claim that {opponent}'s last move broke the touch-move rule (Article {art})?",
-    { who: whoLabel(by), opponent: NAME[by === "white" ? "black" : "white"], art: article("touch_move") }), T("Record the claim"), by))) return;
-  send({ type: "claim_touch_move" });
-});
-$("btn-displace").addEventListener("click", async () => {
-  const squares = $("hand-square").value.split(/[ ,]+/).map((x) => x.trim().toLowerCase()).filter((x) => x);
-  if (await send({ type: "displace", squares })) $("hand-square").value = "";
-});
-$("btn-restore").addEventListener("click", () => send({ type: "restore", by: $("act-for").value }));
 $("lang").addEventListener("change", () => {
   lang = $("lang").value;
   localStorage.setItem("chesslaws:lang", lang);
@@ -1522,19 +1254,9 @@ $("move-entry").addEventListener("submit", (e) => {
   if (!S || !myTurnColor()) { toast(T("It is not your move.")); return; }
   if (viewPly !== null) setView(null);
   const m = findMove(text);
-  const coordinates = /^[a-h][1-8][a-h][1-8][qrbn]?$/.test(text.trim());
-  if (!m && seat === "arbiter" && S.interface === "otb" && coordinates) {
-    // Over the board the arbiter enters what was played: an illegal move, in coordinates, is logged as one.
-    // It has consequences under the Laws (taken back, and penalised): asked first, naming the player.
-    const uci = text.trim(), by = S.turn;
-    confirmAsk(T("An illegal move"), T("{uci} is not a legal move. Record it as an illegal move made by {who}? It is taken back and may be penalised (Article {art}).",
-      { uci, who: whoLabel(by), art: article("illegal_move") }), T("Record the illegal move"), by).then((ok) => {
-      if (!ok || !S || S.turn !== by) return;
-      $("move-input").value = "";
-      playMove(uci);
-    });
-    return;
-  }
+  // Over the board the arbiter enters what was played: a move no legal move fits is read by the server as the
+  // player wrote it, and recorded as an illegal move once confirmed (console.js).
+  if (!m && illegalAllowed() && text.trim()) { readPlayed(text.trim()); return; }
   if (!m) { toast(T("No legal move “{text}” in this position.", { text: text.trim() })); return; }
   $("move-input").value = "";
   playMove(m.uci);
@@ -1555,9 +1277,9 @@ board.addEventListener("keydown", (e) => {
   if (dirs[e.key]) { e.preventDefault(); e.stopPropagation(); moveFocus(...dirs[e.key]); return; }
   if (e.key === "Enter" || e.key === " ") {
     e.preventDefault(); e.stopPropagation();
-    if (selected && selected !== focusSq && movesTo(selected, focusSq).length > 0) {
+    if (selected && selected !== focusSq && (movesTo(selected, focusSq).length > 0 || (illegalFrom(selected) && !illegalFrom(focusSq)))) {
       tryMove(selected, focusSq);
-    } else if (legalFrom(focusSq).length) {
+    } else if (legalFrom(focusSq).length || illegalFrom(focusSq)) {
       select(selected === focusSq ? null : focusSq);
       if (selected) announce(`${focusSq} picked up; ${legalFrom(focusSq).length} legal moves`);
     } else {

@@ -53,7 +53,9 @@ function showStartFields() {
   $("start-field").hidden = !online;
   $("abort-field").hidden = !online;
   $("start-at-field").hidden = !online || $("start").value !== "scheduled";
-  $("default-field").hidden = $("start-at-field").hidden;
+  // Article 6.7's default time: for a game that starts at a set time, and over the board (its sessions, the
+  // resumption of an adjourned game too).
+  $("default-field").hidden = online && $("start-at-field").hidden;
   $("c960-field").hidden = $("variant").value !== "chess960";
 }
 $("variant").addEventListener("change", () => {
@@ -112,6 +114,9 @@ $("create").addEventListener("submit", async (e) => {
       if (dt !== "") body.default_time = Math.round(parseFloat(dt) * 60);
     }
     if ($("abort").checked) body.abort_after = 30;
+  } else {
+    const dt = $("default-time").value.trim();
+    if (dt !== "") body.default_time = Math.round(parseFloat(dt) * 60);
   }
   const res = await fetch("/api/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const data = await res.json();

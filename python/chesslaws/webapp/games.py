@@ -11,6 +11,8 @@ Routes (JSON unless said otherwise; a seat token goes in ``Authorization: Bearer
   (:mod:`chesslaws.webapp.acting`, the path the WebSocket's events take too).
 - ``GET /api/games/{id}/log`` the log (JSON lines); sealed moves hidden from all but the arbiter.
 - ``GET /api/games/{id}/pgn`` the game in PGN.
+- ``GET /api/games/{id}/read-move?move=`` a move as the arbiter records what was played over the board: its
+  coordinates and whether it is legal in the current position (an illegal ``Ke6`` is ``e8e6``).
 - ``POST /api/games/{id}/rematch`` (a player's token) and ``GET /api/games/{id}/rematch``: the same game
   again, colours swapped (:mod:`chesslaws.server.rematch`).
 - ``GET /api/languages`` the scoresheet's languages; ``POST /api/qr`` a QR code (SVG) of a text.
@@ -26,6 +28,8 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import PlainTextResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from chesslaws.errors import AmbiguousMove, ChessLawsError
+from chesslaws.notation import LANGUAGES, read_illegal_move
 from chesslaws.qrcode import QrBusy, QrTooLong
 from chesslaws.regulations import FIELDS as REGULATION_FIELDS
 from chesslaws.server.export import export_pgn
@@ -35,7 +39,7 @@ from chesslaws.store.games import Seat
 from chesslaws.webapp.acting import NO_SEAT, SPECTATOR, seat_for, take_event
 from chesslaws.webapp.context import address, game_links, hub_of, qr_of, rematches_of, token_of
 from chesslaws.webapp.models import (ERRORS, Ack, CreatedGame, CreateGame, EventIn, Joined, JoinSeat, QrText,
-                                     SeatInfo, fair_start)
+                                     ReadMove, SeatInfo, fair_start)
 
 #: The seat token of a request, when it has one (a missing token is not refused here: spectators read too).
 bearer = HTTPBearer(auto_error=False, description="the secret token of a seat (white, black or arbiter)")
@@ -213,6 +217,26 @@ async def game_log(game_id: str, request: Request,
     lines = [json.dumps(public_event(e.to_json(), arbiter=s == "arbiter"), ensure_ascii=False)
              for e in live.game.events]
     return PlainTextResponse("\n".join(lines) + "\n", media_type="application/x-ndjson")
+
+
+@router.get("/api/games/{game_id}/read-move", tags=["games"], responses=ERRORS,
+            summary="A move as played on the board, legal or not, in coordinates")
+async def read_played_move(game_id: str, request: Request,
+                           move: str = Query(..., min_length=1, max_length=40, description="as a player writes it"),
+                           lang: str | None = Query(None, max_length=10,
+                                                    description="the piece letters it is written in")) -> ReadMove:
+    """What the arbiter records over the board: the move the text names in the game's position now, read by the
+    notation's one grammar (:func:`chesslaws.notation.read_illegal_move`); an illegal move is then sent in the
+    coordinates given here, as the log writes one."""
+    live = await hub_of(request).fetch(game_id)
+    position = hub_of(request).game_now(live).state.position
+    try:
+        uci, legal = read_illegal_move(position, move, lang if lang in LANGUAGES else None)
+    except AmbiguousMove as err:
+        return ReadMove(move=move, uci=None, legal=False, candidates=list(getattr(err, "candidates", [])))
+    except ChessLawsError as err:
+        raise ApiError(422, str(err).replace(f" in {position.fen()}", "")) from None
+    return ReadMove(move=move, uci=uci, legal=legal)
 
 
 @router.get("/api/games/{game_id}/pgn", tags=["games"], summary="The game in PGN", responses=ERRORS,

@@ -138,6 +138,15 @@ class SeatInfo(BaseModel):
     seat: Literal["white", "black", "arbiter", "spectator"]
 
 
+class ReadMove(BaseModel):
+    """A move as the arbiter records what was played: the text, its coordinates and whether it is legal; or, when
+    the text fits several pieces' moves, those moves (``uci`` is then null)."""
+    move: str
+    uci: str | None
+    legal: bool
+    candidates: list[str] = []
+
+
 class ErrorBody(BaseModel):
     error: str
     status: int
@@ -199,4 +208,4 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 __all__ = ["Ack", "CreateGame", "CreatedGame", "ERRORS", "ErrorBody", "EventIn", "JoinSeat", "Joined", "QrText",
-           "SeatInfo", "fair_start"]
+           "ReadMove", "SeatInfo", "fair_start"]
