@@ -49,7 +49,9 @@ async def stream(ws: WebSocket) -> None:
     live.subscribers.add(sub)
     sub.queue.put_nowait(dumps({"kind": "hello", "seat": seat or "spectator"}))
     hub.send_state(live, sub)
-    await hub.present(live, seat)
+    # Shielded: a socket closed at the instant the game begins must not cut its begin short (written to the
+    # store, not yet to the game in memory, whose next event would then be refused for the log's gap).
+    await asyncio.shield(hub.present(live, seat))
     if seat == "arbiter":  # the players see that an arbiter watches ("Call the arbiter"), on every process
         hub.arbiter_console(live, True)
     # Only now is the socket written to (the hello first): when the hello arrives, the seat is present.
