@@ -5,7 +5,8 @@ creates the new game (the same edition, time control, arbiter, variant and posit
 same engine at the same strength) and tells everyone watching the old game (a message of kind "rematch"); every player who calls it
 gets his own seat's link in that one new game. ``GET /api/games/{id}/rematch`` says whether there is one.
 A round of an event (a game whose start names its ``event`` and ``round``, as a tournament's do) has no
-rematch: the pairings decide who plays whom.
+rematch: the pairings decide who plays whom. The state of a game names its rematch once there is one
+(``"rematch"``) and its competition's event and round (``"competition"``).
 
 The rematch keeps the start rule of the game it repeats (:func:`rematch_start`): a fair start waits for both
 players again, ``abort_after`` aborts a rematch nobody begins (it does not end on time minutes later), and a
@@ -22,7 +23,7 @@ from typing import Any
 
 from chesslaws.server.engines import EVENT, EnginePlayers, Strength
 from chesslaws.server.hub import ApiError, Hub, LiveGame
-from chesslaws.server.rules import logged_rule
+from chesslaws.server.rules import competition, logged_rule
 from chesslaws.store.rows import dumps
 
 #: What a start line says about the game itself (kept in the rematch); names, the date, the round and the
@@ -85,14 +86,15 @@ class Rematches:
         """The rematch of ``live`` (made on the first call)."""
         if live.game.state.status in ("ongoing", "adjourned"):
             raise ApiError(409, "the game is still in play: a rematch comes after its end")
-        tags = live.game.state.config.tags
-        if "round" in tags and "event" in tags and tags.get("event") != EVENT:  # a competition's game
-            raise ApiError(409, f"this game is round {tags['round']} of {tags['event']}: the pairings decide who "
+        rnd = competition(live.game.state.config)
+        if rnd is not None:
+            raise ApiError(409, f"this game is round {rnd['round']} of {rnd['event']}: the pairings decide who "
                                 "plays whom next, not a rematch")
         async with self._lock:
             done = self.made.get(live.id)
             if done is None:
                 done = self.made[live.id] = await self._make(live)
+                self.hub.views.rematches[live.id] = done.game_id  # the old game's state names it from now on
                 msg = dumps({"kind": "rematch", "id": done.game_id, "by": seat})
                 for sub in list(live.subscribers):
                     try:
