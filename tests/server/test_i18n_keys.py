@@ -6,6 +6,7 @@ the files themselves, so a text added without its translations fails here, not i
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from pathlib import Path
@@ -14,7 +15,10 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from chesslaws.server.messages import NOT_DONE
+from chesslaws.server.refusals import PREFIX, refusal_name, translated
 from chesslaws.server.texts import LANGUAGES, page_dictionaries, page_script, page_texts, server_texts, texts
+from chesslaws.webapp.acting import NO_SEAT, SPECTATOR
 from chesslaws.webapp.texts import TEXTS_PATH, router
 
 WEB = Path(__file__).resolve().parents[2] / "python" / "chesslaws" / "web"
@@ -108,3 +112,56 @@ def test_the_pages_receive_the_texts_as_the_server_reads_them() -> None:
     for page in ("index.html", "game.html"):  # the texts first, then the script that applies them
         html = (WEB / page).read_text(encoding="utf-8")
         assert f'<script src="{TEXTS_PATH}"></script>\n<script src="/static/i18n.js"></script>' in html, page
+
+
+# --- the server's refusals ------------------------------------------------------------------------------
+
+SERVER_CODE = [Path(__file__).resolve().parents[2] / "python" / "chesslaws" / d for d in ("server", "webapp")]
+
+
+def raised_refusals() -> dict[str, str]:
+    """Each refusal the server and the web layer raise with a message written in the code (a string or an
+    f-string): where, and the message with every filled-in value written ``x`` (a prefix ``what`` empty)."""
+    found: dict[str, str] = {}
+    for folder in SERVER_CODE:
+        for path in sorted(folder.glob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if not isinstance(node, ast.Call) or len(node.args) < 2:
+                    continue
+                name = getattr(node.func, "id", getattr(node.func, "attr", None))
+                status, text = node.args[0], node.args[1]
+                if name not in ("ApiError", "Refused", "__init__") or not isinstance(status, ast.Constant) \
+                        or not isinstance(status.value, int) or not 400 <= status.value < 600:
+                    continue
+                if isinstance(text, ast.Constant) and isinstance(text.value, str):
+                    found[f"{path.name}:{node.lineno}"] = text.value
+                elif isinstance(text, ast.JoinedStr):
+                    found[f"{path.name}:{node.lineno}"] = "".join(
+                        str(v.value) if isinstance(v, ast.Constant)
+                        else "" if isinstance(v, ast.FormattedValue) and ast.unparse(v.value) == "what" else "x"
+                        for v in text.values)
+    return found
+
+
+def test_every_refusal_the_server_raises_has_its_translations() -> None:
+    """A refusal added in English alone fails here: each one the code raises, the web layer's own, and what the
+    rulings' refusals begin with (what was not done) are read by a refusal text of texts.json."""
+    found = raised_refusals()
+    assert len(found) > 60
+    found.update({f"messages.NOT_DONE[{k!r}]": f"{v}: x." for k, v in NOT_DONE.items()})
+    found.update({"acting.NO_SEAT": NO_SEAT, "acting.SPECTATOR": SPECTATOR,
+                  "app: a fault": "the server failed on this request; the fault is logged for its operator",
+                  "socket: a fault": "the server failed on this message; the fault is logged for its operator"})
+    missing = {where: text for where, text in found.items() if refusal_name(text) is None}
+    assert missing == {}, "refusals without a text of their own in data/texts.json (refused_...)"
+    for text in found.values():
+        assert translated(text, "en") == text
+        for lang in ("de", "fr", "es"):
+            assert translated(text, lang) != text, (lang, text)
+
+
+def test_a_rulings_refusal_is_translated_with_its_reason_and_the_players() -> None:
+    said = "Your move was not played: it is White's move, not Black's."
+    assert translated(said, "de") == "Ihr Zug wurde nicht ausgeführt: Weiß ist am Zug, nicht Schwarz."
+    assert translated(said, "xx") == said and translated("anything else", "de") == "anything else"
+    assert refusal_name(NO_SEAT) == "refused_no_seat" and PREFIX == "refused_"

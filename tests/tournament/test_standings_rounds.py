@@ -16,7 +16,7 @@ from starlette.requests import Request
 
 from chesslaws.server.guard import UNLIMITED
 from chesslaws.webapp import create_app
-from chesslaws.webapp.texts import LANG_COOKIE, request_lang
+from chesslaws.webapp.language import LANG_COOKIE, client_language as request_lang
 
 
 def token_of(link: str) -> str:

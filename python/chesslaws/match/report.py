@@ -12,7 +12,14 @@ from chesslaws.match.play import GameResult
 from chesslaws.match.runner import MatchConfig, MatchReport, run_match
 from chesslaws.match.statistics import Sprt, Tally
 
-__all__ = ["elo_text", "final_table", "progress_line", "run_cli"]
+__all__ = ["elo_text", "final_table", "progress_line", "run_cli", "signed"]
+
+
+def signed(x: float, places: int = 1) -> str:
+    """``x`` with its sign and ``places`` decimals ("+35.2", "-4.0"), and a value that rounds to zero as
+    "0.0": neither "-0.0" (a negative zero, or a small negative value rounded) nor "+0.0" says anything."""
+    text = f"{x:+.{places}f}"
+    return text[1:] if float(text) == 0 else text
 
 
 def elo_text(tally: Tally) -> str:
@@ -26,8 +33,8 @@ def elo_text(tally: Tally) -> str:
                 f"{'won' if tally.wins == n else 'lost'}; play more games)")
     elo, err = tally.elo()
     if tally.draws == n:
-        return f"Elo {elo:+.1f} (every game drawn: its bound cannot be computed)"
-    return f"Elo {elo:+.1f} ± {'inf' if math.isinf(err) else f'{err:.1f}'}"
+        return f"Elo {signed(elo)} (every game drawn: its bound cannot be computed)"
+    return f"Elo {signed(elo)} ± {'inf' if math.isinf(err) else f'{err:.1f}'}"
 
 
 def progress_line(tally: Tally, total: int, names: Sequence[str], sprt: Sprt | None) -> str:
@@ -35,7 +42,8 @@ def progress_line(tally: Tally, total: int, names: Sequence[str], sprt: Sprt | N
             f"score {100 * tally.score:.1f}%  {elo_text(tally)}")
     if sprt is not None:
         lower, upper = sprt.bounds
-        line += f"  LLR {sprt.llr(tally.wins, tally.draws, tally.losses):+.2f} ({lower:+.2f}, {upper:+.2f})"
+        line += (f"  LLR {signed(sprt.llr(tally.wins, tally.draws, tally.losses), 2)} ({signed(lower, 2)}, "
+                 f"{signed(upper, 2)})")
     return line
 
 
@@ -50,7 +58,7 @@ def final_table(report: MatchReport, names: Sequence[str], sprt: Sprt | None) ->
         pts = w + t.draws / 2
         e = elo if side == "A" else -elo
         decided = t.wins + t.draws + t.losses
-        e_text = f"{e:>+8.1f}" if decided and t.wins != decided and t.losses != decided else f"{'n/a':>8}"
+        e_text = f"{signed(e):>8}" if decided and t.wins != decided and t.losses != decided else f"{'n/a':>8}"
         rows.append(f"{name:<{width}} {t.games:>5} {pts:>7.1f} {w:>4} {t.draws:>4} {l:>4} {e_text} "
                     f"{t.illegal[side]:>7} {t.time_losses[side]:>5}")
     rows.append("")
@@ -75,7 +83,7 @@ def final_table(report: MatchReport, names: Sequence[str], sprt: Sprt | None) ->
                    "H0": f"H0 accepted: {names[0]} is not stronger by elo1={sprt.elo1:g}"}.get(
             report.sprt_decision or "", "no decision yet (continue with more games)")
         rows.append(f"SPRT elo0={sprt.elo0:g} elo1={sprt.elo1:g} alpha={sprt.alpha:g} beta={sprt.beta:g}: "
-                    f"LLR {llr:+.2f} (bounds {lower:+.2f}, {upper:+.2f}): {verdict}")
+                    f"LLR {signed(llr, 2)} (bounds {signed(lower, 2)}, {signed(upper, 2)}): {verdict}")
     rows.append(f"{t.games} games in {report.seconds:.1f} s")
     return "\n".join(rows)
 

@@ -120,6 +120,15 @@ def logged_rule(game: Game) -> dict[str, Any] | None:
             "scheduled": bool(start.get("scheduled")), "held": wait == "arbiter"}
 
 
+def competition(cfg: Config) -> dict[str, str] | None:
+    """The event and round a game's start names when it is a round of a competition (a tournament's games
+    name both; a game against an engine names its event alone): such a game has no rematch, and its page
+    links to its event. None for a game of its own."""
+    tags = cfg.tags
+    event, rnd = tags.get("event"), tags.get("round")
+    return {"event": event, "round": rnd} if event is not None and rnd is not None else None
+
+
 def waiting_for(s: Session) -> list[str]:
     """The seats a waiting game still waits for (not taken, or not yet opened)."""
     if not s.waiting or s.held:  # a held game waits for the arbiter alone

@@ -18,7 +18,7 @@ from chesslaws.notation import LANGUAGES, write_move
 from chesslaws.position import STARTING_FEN, Position
 from chesslaws.server.controls import controls, quickplay_players
 from chesslaws.server.live import LiveGame
-from chesslaws.server.rules import abort_deadline_ms, aborted, seen_at, waiting_for
+from chesslaws.server.rules import abort_deadline_ms, aborted, competition, seen_at, waiting_for
 from chesslaws.store.rows import dumps
 
 log = logging.getLogger("chesslaws.server")
@@ -104,6 +104,9 @@ class Views:
         self.write_move = write_move
         self.languages = languages()
         self.codes = frozenset(d["code"] for d in self.languages)
+        #: The rematch of each game that has one (game id -> the rematch's id), as :mod:`chesslaws.server.rematch`
+        #: makes them: the state says so, and the page asks for nothing.
+        self.rematches: dict[str, str] = {}
 
     def language_of(self, lang: str | None) -> str:
         """The scoresheet language a request asks for, if the server has it; English otherwise (the
@@ -167,6 +170,7 @@ class Views:
                 "chess960": cfg.chess960,
                 "start_position": cfg.start_number,
                 "regulations": cfg.regulations.to_json(),  # the event's regulations the Laws defer to
+                "competition": competition(cfg),
                 # The controls depend on the configuration and the language only (server/controls.py).
                 "controls": controls(st, lang),
             })
@@ -196,6 +200,7 @@ class Views:
         out["arbiter_watching"] = self.watching(live)
         out["arbiter_is_a_player"] = cfg.arbiter_is_a_player
         out["held"] = live.held
+        out["rematch"] = self.rematches.get(live.id)
         return out, legal
 
     def move_list(self, live: LiveGame, records: Sequence[Any], fen: str, lang: str,

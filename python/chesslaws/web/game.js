@@ -924,9 +924,10 @@ $("btn-rematch").addEventListener("click", async () => {
     location.href = r.link;
   } catch (err) { toast(err.message); } finally { $("btn-rematch").disabled = false; }
 });
-async function lookForRematch() {
-  if (!S || (S.status !== "finished" && S.status !== "annulled") || rematch) return;
-  try { const r = await api("GET", `/api/games/${gameId}/rematch`); rematch = { id: r.id, by: null }; renderActions(); } catch (err) { /* none yet */ }
+// The state names the rematch once there is one (and the message of kind "rematch" says who asked for it).
+function lookForRematch() {
+  if (!S || !S.rematch || rematch) return;
+  rematch = { id: S.rematch, by: null };
 }
 
 function renderJoin() {
@@ -1084,15 +1085,14 @@ function step(d) {
   setView(Math.max(0, cur + d));
 }
 
-let rematchLooked = false;
 function setState(state) {
   if (S && state.seq < S.seq) return;
   const before = S;
   S = state;
-  if (!before) lookForTournament();
+  if (!before && S.competition !== null) lookForTournament();  // null: a game of its own (no event to ask for)
   recvAt = performance.now();
   clockSample(S.server_t);
-  if (!rematchLooked && (S.status === "finished" || S.status === "annulled")) { rematchLooked = true; lookForRematch(); }
+  lookForRematch();
   if (selected && !legalFrom(selected).length) selected = null;
   if (viewPly !== null && viewPly > S.moves.length) viewPly = null;
   if (failedNowRecorded()) clearError();

@@ -3,10 +3,17 @@ WebSocket: the seat a token opens, then the seat's own rate limits, then the hub
 
 A spectator (no token, or a token that opens no seat) is refused before anything is counted: nobody spends
 another's budget. The limits are counted per token and per game and seat, before the arbiter is asked.
+
+A player's ``arrive`` before the game has begun (a fair start waiting for its players, a scheduled start still
+to come) says he has opened it, as his seat's WebSocket does: a client that speaks HTTP alone (a bot) can
+start a fairly started game. Nothing is written in the log for it (the Laws write nothing before t=0); its
+acknowledgement carries the log's length and the unstamped ``arrive``, and the state says who is still
+awaited.
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from chesslaws.server.hub import ApiError, Hub, LiveGame, Subscriber
@@ -39,10 +46,24 @@ async def take_event(hub: Hub, live: LiveGame, event: Any, seat: Seat | None, to
         raise ApiError(401, SPECTATOR)
     hub.rate.hit("events_per_token", token)
     hub.rate.hit("events_per_game", f"{live.id}/{seat}")
+    if opens_the_game(hub, live, event, seat):
+        # Shielded, as the hub's submit is: a client gone meanwhile does not cut a begin short.
+        await asyncio.shield(hub.present(live, seat))
+        return live, {"seq": live.seq, "event": {"type": "arrive", "by": seat}}
     if write:
         live = await hub.fetch(live.id, write=True)
     ack = await hub.submit(live, event, seat, via=via, rid=rid)
     return live, ack
 
 
-__all__ = ["NO_SEAT", "SPECTATOR", "seat_for", "take_event"]
+def opens_the_game(hub: Hub, live: LiveGame, event: Any, seat: Seat) -> bool:
+    """Is ``event`` a player's ``arrive`` (for himself, nothing else in it) in a game that has not begun, whose
+    start waits for him (a fair start, not a round held for its arbiter) or is scheduled and still to come?"""
+    if seat not in ("white", "black") or not isinstance(event, dict) or event.get("type") != "arrive":
+        return False
+    if set(event) - {"type", "by"} or event.get("by", seat) != seat:
+        return False
+    return (live.waiting and not live.held) or (live.scheduled and hub.t_of(live) < 0)
+
+
+__all__ = ["NO_SEAT", "SPECTATOR", "opens_the_game", "seat_for", "take_event"]

@@ -27,6 +27,7 @@ from chesslaws.server.engines import EnginePlayers
 from chesslaws.server.guard import Limits, Refused, SocketLimit
 from chesslaws.server.hub import MAX_BODY, Hub
 from chesslaws.server.paths import PathCheck
+from chesslaws.server.refusals import translated
 from chesslaws.server.rematch import Rematches
 from chesslaws.store.games import Store, open_store
 from chesslaws.tournament.live import LiveTournaments
@@ -35,6 +36,7 @@ from chesslaws.webapp import games, pages, socket, texts, tournaments
 from chesslaws.webapp.engines import router as engine_routes
 from chesslaws.webapp.bodylimit import BodyLimit
 from chesslaws.webapp.hubgames import HubGames, annul_orphans
+from chesslaws.webapp.language import client_language
 
 log = logging.getLogger("chesslaws.server")
 
@@ -96,18 +98,19 @@ def _error(status: int, message: str, retry_after: int | None = None) -> JSONRes
 
 async def _refused(request: Request, exc: Refused) -> JSONResponse:
     log.info("refused %s %s: %d %s", request.method, request.url.path, exc.status, exc.message)
-    return _error(exc.status, exc.message, getattr(exc, "retry_after", None))
+    return _error(exc.status, translated(exc.message, client_language(request)), getattr(exc, "retry_after", None))
 
 
 async def _fault(request: Request, exc: Exception) -> JSONResponse:
     log.exception("fault on %s %s", request.method, request.url.path)
-    return _error(500, "the server failed on this request; the fault is logged for its operator")
+    return _error(500, translated("the server failed on this request; the fault is logged for its operator",
+                                  client_language(request)))
 
 
 async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
     errs = exc.errors()
     if any(e.get("type") == "json_invalid" for e in errs):
-        return _error(400, "the body is not valid JSON")
+        return _error(400, translated("the body is not valid JSON", client_language(request)))
     parts = []
     for e in errs[:5]:
         where = ".".join(str(x) for x in e.get("loc", ()) if x != "body")

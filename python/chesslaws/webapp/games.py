@@ -144,6 +144,7 @@ async def get_state(game_id: str, request: Request, lang: str = Query("en", max_
     lang = hub.language_of(lang)
     final = await hub.final_view(game_id)  # a retired game: its stored final state, no replay
     if final is not None:
+        final["rematch"] = hub.views.rematches.get(game_id)
         if lang != "en" and hub.write_move is not None:
             hub.localise(final["moves"], final["initial_fen"], lang, bool(final.get("chess960")))
             final["lang"] = lang

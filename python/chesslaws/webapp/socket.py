@@ -25,10 +25,12 @@ from starlette.routing import WebSocketRoute
 
 from chesslaws.server.guard import Refused, strict_json
 from chesslaws.server.hub import MAX_BODY, ApiError, Hub, LiveGame, Subscriber
+from chesslaws.server.refusals import translated
 from chesslaws.store.games import Seat
 from chesslaws.store.rows import dumps
 from chesslaws.webapp.acting import NO_SEAT, SPECTATOR, seat_for, take_event
 from chesslaws.webapp.context import hub_of
+from chesslaws.webapp.language import client_language
 
 log = logging.getLogger("chesslaws.server")
 
@@ -55,13 +57,13 @@ async def stream(ws: WebSocket) -> None:
     try:
         live = await hub.fetch(game_id)
     except ApiError as err:
-        await ws.send_json({"kind": "error", "status": err.status, "error": err.message})
+        await ws.send_json({"kind": "error", "status": err.status, "error": translated(err.message, client_language(ws))})
         await ws.close(code=4000 + err.status)
         return
     tok = tok or ws.query_params.get("token") or None
     seat = await seat_for(hub, live, tok)
     if tok and seat is None:
-        await ws.send_json({"kind": "error", "status": 401, "error": NO_SEAT})
+        await ws.send_json({"kind": "error", "status": 401, "error": translated(NO_SEAT, client_language(ws))})
         await ws.close(code=4401)
         return
     lang = hub.language_of(ws.query_params.get("lang"))
@@ -69,14 +71,17 @@ async def stream(ws: WebSocket) -> None:
     live.subscribers.add(sub)
     sub.queue.put_nowait(dumps({"kind": "hello", "seat": seat or "spectator"}))
     hub.send_state(live, sub)
-    await hub.present(live, seat)
+    # Shielded: a socket closed at the instant the game begins must not cut its begin short (written to the
+    # store, not yet to the game in memory, whose next event would then be refused for the log's gap).
+    await asyncio.shield(hub.present(live, seat))
     if seat == "arbiter":  # the players see that an arbiter watches ("Call the arbiter"), on every process
         hub.arbiter_console(live, True)
     # Only now is the socket written to (the hello first): when the hello arrives, the seat is present.
     # From here on, a message is written at once when the socket takes it (hub.Outbox).
     sub.queue.attach(ws.send_text)
+    ui = client_language(ws)  # the language of the refusals it is answered
     pending: asyncio.Queue[str] = asyncio.Queue(PENDING_EVENTS)
-    worker = asyncio.ensure_future(_take_events(ws, hub, live, sub, seat, tok, pending))
+    worker = asyncio.ensure_future(_take_events(ws, hub, live, sub, seat, tok, pending, ui))
     try:
         while True:
             frame = await ws.receive()
@@ -107,11 +112,11 @@ async def stream(ws: WebSocket) -> None:
 
 
 async def _take_events(ws: WebSocket, hub: Hub, live: LiveGame, sub: Subscriber, seat: Seat | None,
-                       tok: str | None, pending: asyncio.Queue[str]) -> None:
-    """The socket's events, one after another in the order they came."""
+                       tok: str | None, pending: asyncio.Queue[str], ui: str) -> None:
+    """The socket's events, one after another in the order they came (refusals in the language ``ui``)."""
     while True:
         text = await pending.get()
-        reply = await _answer(hub, live, sub, seat, tok, text)
+        reply = await _answer(hub, live, sub, seat, tok, text, ui)
         if reply is not None:
             try:
                 await _reply(ws, sub, reply)
@@ -146,9 +151,10 @@ def _pong(hub: Hub, live: LiveGame, text: str) -> dict[str, Any] | None:
 
 
 async def _answer(hub: Hub, live: LiveGame, sub: Subscriber, seat: Seat | None, tok: str | None,
-                  text: str) -> dict[str, Any] | None:
+                  text: str, ui: str = "en") -> dict[str, Any] | None:
     """The reply to one message of the socket (None: none beyond what the hub queued): an event's
-    acknowledgement, or its refusal. A fault is logged and answered; the socket stays open."""
+    acknowledgement, or its refusal (in the language ``ui``). A fault is logged and answered; the socket stays
+    open."""
     rid: Any = None
     try:
         if len(text.encode("utf-8", "surrogatepass")) > MAX_BODY:
@@ -170,7 +176,8 @@ async def _answer(hub: Hub, live: LiveGame, sub: Subscriber, seat: Seat | None, 
         return {"kind": "ack", "rid": rid, "seq": ack["seq"], "event": ack["event"]}
     except Refused as err:
         log.info("refused on the socket of game %s: %d %s", live.id, err.status, err.message)
-        reply: dict[str, Any] = {"kind": "error", "rid": rid, "status": err.status, "error": err.message}
+        reply: dict[str, Any] = {"kind": "error", "rid": rid, "status": err.status,
+                                 "error": translated(err.message, ui)}
         retry = getattr(err, "retry_after", None)
         if retry:
             reply["retry_after"] = retry
@@ -178,7 +185,7 @@ async def _answer(hub: Hub, live: LiveGame, sub: Subscriber, seat: Seat | None, 
     except Exception:  # noqa: BLE001 - a fault: logged; the socket stays open
         log.exception("fault on the socket of game %s", live.id)
         return {"kind": "error", "rid": rid, "status": 500,
-                "error": "the server failed on this message; the fault is logged for its operator"}
+                "error": translated("the server failed on this message; the fault is logged for its operator", ui)}
 
 
 #: A plain Starlette route: FastAPI's own wraps every socket in two exit stacks for dependencies this one does

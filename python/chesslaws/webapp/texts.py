@@ -1,7 +1,6 @@
 """``GET /i18n/texts.js``: the pages' texts in every language (``window.I18N``), from the one file of texts
 (:mod:`chesslaws.server.texts`). The pages load it before ``/static/i18n.js``, which translates them; the
-script is the same until the package changes, so it carries an ETag and is answered 304 when unchanged.
-And the language a request is read in (:func:`request_lang`): the one its reader chose on the pages."""
+script is the same until the package changes, so it carries an ETag and is answered 304 when unchanged."""
 
 from __future__ import annotations
 
@@ -16,28 +15,7 @@ from chesslaws.server.texts import LANGUAGES, page_script
 #: Where the pages find their texts (every page loads it before web/i18n.js).
 TEXTS_PATH = "/i18n/texts.js"
 
-#: The cookie the pages' language switch sets (``web/i18n.js``), for the requests a page does not make itself.
-LANG_COOKIE = "chesslaws_lang"
-
 router = APIRouter()
-
-
-def request_lang(conn: HTTPConnection) -> str:
-    """The language of the server's texts for this request: ``?lang=`` when it says one of the texts'
-    languages, else the language chosen on the pages (their switch's cookie), else the first of the
-    browser's languages (``Accept-Language``, which the pages set to the chosen one) that the texts have;
-    English otherwise."""
-    asked = conn.query_params.get("lang", "")
-    if asked in LANGUAGES:
-        return asked
-    kept = conn.cookies.get(LANG_COOKIE, "")
-    if kept in LANGUAGES:
-        return kept
-    for part in conn.headers.get("accept-language", "").split(","):
-        code = part.split(";")[0].strip()[:2].lower()
-        if code in LANGUAGES:
-            return code
-    return "en"
 
 
 @cache
@@ -54,4 +32,4 @@ async def texts_script(request: Request) -> Response:
     return Response(page_script(), media_type="text/javascript; charset=utf-8", headers=headers)
 
 
-__all__ = ["LANG_COOKIE", "TEXTS_PATH", "request_lang", "router", "texts_script"]
+__all__ = ["TEXTS_PATH", "router", "texts_script"]

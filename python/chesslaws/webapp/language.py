@@ -1,0 +1,48 @@
+"""The language a client reads the server's texts and refusals in: the ``lang`` it asks for (a query
+parameter, as the game page and its WebSocket send the page's language), else the language chosen with the
+pages' switch (its cookie, :data:`LANG_COOKIE`, set by ``web/i18n.js``), else its ``Accept-Language`` (which
+the pages set to the chosen language too), else English."""
+
+from __future__ import annotations
+
+from starlette.requests import HTTPConnection
+
+from chesslaws.server.texts import LANGUAGES
+
+#: The query parameter that names the language.
+NAME = "lang"
+#: The cookie the pages' language switch sets (``web/i18n.js``), for the requests a page does not make itself.
+LANG_COOKIE = "chesslaws_lang"
+
+
+def client_language(conn: HTTPConnection) -> str:
+    """One of :data:`~chesslaws.server.texts.LANGUAGES`: what ``conn`` asks for, English when it asks for none
+    of them."""
+    for asked in (conn.query_params.get(NAME), conn.cookies.get(LANG_COOKIE)):
+        code = (asked or "").strip().lower()
+        if code in LANGUAGES:
+            return code
+    return accepted(conn.headers.get("accept-language", ""))
+
+
+def accepted(header: str) -> str:
+    """The language of an ``Accept-Language`` header the texts have, by the weights it gives (the first of
+    equal weights), English when it names none of them."""
+    best, best_q = "en", 0.0
+    for item in header.split(",")[:20]:
+        tag, _, params = item.strip().partition(";")
+        code = tag.strip().lower().split("-")[0]
+        q = 1.0
+        for param in params.split(";"):
+            key, _, value = param.strip().partition("=")
+            if key == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        if code in LANGUAGES and q > best_q:
+            best, best_q = code, q
+    return best
+
+
+__all__ = ["LANG_COOKIE", "NAME", "accepted", "client_language"]
