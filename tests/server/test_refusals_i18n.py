@@ -1,4 +1,4 @@
-"""The server's refusals follow the client's language: the ``lang`` it asks for (query), the ``lang`` cookie
+"""The server's refusals follow the client's language: the ``lang`` it asks for (query), the language switch's cookie
 the pages' language switch keeps, or its Accept-Language; English, word for word as before, when it asks for
 none of German, French and Spanish. Over HTTP and on the game's WebSocket."""
 
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from chesslaws.webapp.language import accepted
+from chesslaws.webapp.language import LANG_COOKIE, accepted
 
 NO_SEAT = {"en": "this token opens no seat of this game", "de": "dieser Token öffnet keinen Platz dieser Partie",
            "fr": "ce jeton n'ouvre aucune place de cette partie", "es": "este token no abre ningún puesto de esta partida"}
@@ -30,7 +30,7 @@ def test_a_refusal_follows_accept_language_the_query_and_the_cookie(client: Any,
     assert r.status_code == 401 and r.json() == {"error": NO_SEAT[lang], "status": 401}
     r = client.post(f"{url}?lang={lang}", json={"type": "resign"}, headers=wrong)
     assert r.json()["error"] == NO_SEAT[lang]
-    client.cookies.set("lang", lang)
+    client.cookies.set(LANG_COOKIE, lang)
     try:
         assert client.post(url, json={"type": "resign"}, headers=wrong).json()["error"] == NO_SEAT[lang]
     finally:

@@ -8,9 +8,8 @@ import hashlib
 from functools import cache
 
 from fastapi import APIRouter, Request, Response
-from starlette.requests import HTTPConnection
 
-from chesslaws.server.texts import LANGUAGES, page_script
+from chesslaws.server.texts import page_script
 
 #: Where the pages find their texts (every page loads it before web/i18n.js).
 TEXTS_PATH = "/i18n/texts.js"
