@@ -25,11 +25,13 @@ from chesslaws.game import Game
 from chesslaws.refused import Refused
 from chesslaws.tournament.live import LiveTournaments, check_tid
 from chesslaws.tournament.model import Board, Tournament
-from chesslaws.tournament.pgn import games_pgn
+from chesslaws.tournament.pgn import Writer, games_pgn, write_game
 from chesslaws.tournament.reads import stored_version
 
 #: Feeds kept (a round's and the event's count one each).
 FEEDS_KEPT = 32
+#: Games kept written in PGN (one per board of the events followed).
+WRITTEN_KEPT = 8192
 #: Finished games kept replayed from their stored logs (a game that left memory does not change any more).
 STORED_KEPT = 4096
 
@@ -46,9 +48,42 @@ def etag_of(body: bytes) -> str:
     return '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
 
 
-def make_feed(t: Tournament, games: dict[tuple[int, int], Game], round_number: int | None) -> Feed:
+class Written:
+    """Each board's game as last written in PGN, by what it was written from (the game's id and number of
+    events, and its tags): a feed polled while games are played writes again only the games that changed."""
+
+    def __init__(self, kept: int = WRITTEN_KEPT) -> None:
+        self.kept = kept
+        self._texts: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+        self._latest: dict[str, tuple[Any, ...]] = {}  # game id -> the key of its latest text
+
+    def writer(self, ids: dict[tuple[int, int], str]) -> Writer:
+        def write(key: tuple[int, int], game: Game, tags: dict[str, str]) -> str:
+            gid = ids.get(key)
+            if gid is None:
+                return write_game(key, game, tags)
+            made_of = (gid, len(game.events), tuple(sorted(tags.items())))
+            text = self._texts.get(made_of)
+            if text is None:
+                text = write_game(key, game, tags)
+                old = self._latest.get(gid)
+                if old is not None:
+                    self._texts.pop(old, None)
+                self._texts[made_of] = text
+                self._latest[gid] = made_of
+                while len(self._texts) > self.kept:
+                    gone, _ = self._texts.popitem(last=False)
+                    if self._latest.get(gone[0]) == gone:
+                        del self._latest[gone[0]]
+            return text
+
+        return write
+
+
+def make_feed(t: Tournament, games: dict[tuple[int, int], Game], round_number: int | None,
+              write: Writer = write_game) -> Feed:
     """The feed's body from the event and its boards' games (call it on a thread)."""
-    body = games_pgn(t, games, round_number=round_number).encode()
+    body = games_pgn(t, games, round_number=round_number, write=write).encode()
     return Feed(etag_of(body), body)
 
 
@@ -62,6 +97,7 @@ class PgnFeeds:
         self._feeds: OrderedDict[tuple[str, int | None], tuple[Hashable, asyncio.Future[Feed]]] = OrderedDict()
         self._events: dict[str, tuple[int, Tournament]] = {}  # event id -> (stored version, the event)
         self._stored: OrderedDict[str, Game] = OrderedDict()  # game id -> its final game, from its stored log
+        self._written = Written()
 
     async def event(self, tid: str) -> Tournament:
         """The event as stored now (read again only when its stored version changed)."""
@@ -145,7 +181,9 @@ class PgnFeeds:
         if held is not None and held[0] == made_of:
             self._feeds.move_to_end(key)
             return await asyncio.shield(held[1])
-        future = asyncio.ensure_future(asyncio.to_thread(make_feed, t, games, round_number))
+        ids = {(rnd.number, b.table): b.game_id for rnd in t.rounds for b in rnd.boards if b.game_id}
+        write = self._written.writer(ids)
+        future = asyncio.ensure_future(asyncio.to_thread(make_feed, t, games, round_number, write))
         self._feeds[key] = (made_of, future)
         self._feeds.move_to_end(key)
         while len(self._feeds) > self.kept:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping
 
 from chesslaws.game import Game
 from chesslaws.records import game_to_pgn
@@ -52,11 +52,20 @@ def event_pgn(t: Tournament, logs: Iterable[tuple[int, int, str]], *, round_numb
     return games_pgn(t, games, round_number=round_number, results_only=results_only)
 
 
+#: Writes one board's game in PGN with its tags: (round, board), the game, the tags.
+Writer = Callable[[tuple[int, int], Game, dict[str, str]], str]
+
+
+def write_game(key: tuple[int, int], game: Game, tags: dict[str, str]) -> str:
+    return game_to_pgn(game, tags=tags)
+
+
 def games_pgn(t: Tournament, games: Mapping[tuple[int, int], Game], *, round_number: int | None = None,
-              results_only: bool = True) -> str:
+              results_only: bool = True, write: Writer = write_game) -> str:
     """The games by (round, board) in PGN, each tagged as :func:`board_tags` says, in the order of the rounds
     and boards (``round_number``: that round's only); a game still in play is written as it stands, with
-    the result ``*``. Forfeits and ``results_only`` as in :func:`event_pgn`."""
+    the result ``*``. Forfeits and ``results_only`` as in :func:`event_pgn`. ``write`` writes each game (one
+    that keeps what it wrote writes again only the games that changed)."""
     texts: dict[tuple[int, int], str] = {}
     for (rnd, board_no), game in games.items():
         if round_number is not None and rnd != round_number:
@@ -66,7 +75,7 @@ def games_pgn(t: Tournament, games: Mapping[tuple[int, int], Game], *, round_num
             raise TournamentError(f"round {rnd}: no board {board_no} for a stored game")
         if board.result in ("+-", "-+", "--"):
             continue
-        texts[(rnd, board_no)] = game_to_pgn(game, tags=board_tags(t, rnd, board)).rstrip("\n") + "\n"
+        texts[(rnd, board_no)] = write((rnd, board_no), game, board_tags(t, rnd, board)).rstrip("\n") + "\n"
     if results_only:
         for r in t.rounds:
             if round_number is not None and r.number != round_number:
