@@ -32,7 +32,7 @@ from chesslaws.store.games import Store, open_store
 from chesslaws.tournament.feed import PgnFeeds
 from chesslaws.tournament.live import LiveTournaments
 from chesslaws.store.tournaments import TournamentStore
-from chesslaws.webapp import broadcasts, games, pages, socket, texts, tournaments
+from chesslaws.webapp import broadcasts, games, manual, pages, socket, texts, tournaments
 from chesslaws.webapp.engines import router as engine_routes
 from chesslaws.webapp.bodylimit import BodyLimit
 from chesslaws.webapp.hubgames import HubGames, annul_orphans
@@ -82,6 +82,7 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
     app.include_router(engine_routes)
     app.include_router(games.rematch_router)
     app.include_router(pages.router)
+    app.include_router(manual.router)
     app.include_router(texts.router)
     pages.mount_static(app)
     app.include_router(pages.tournament_router)
