@@ -3,7 +3,7 @@ composed of the server's live games (:mod:`chesslaws.server`) and the tournament
 under one roof: neither of them knows of the other or of the web.
 
 The routes are in one module per resource: :mod:`.games` (the games over HTTP), :mod:`.socket` (a game's
-WebSocket), :mod:`.engines` (games against an engine), :mod:`.tournaments` and :mod:`.pages`. Before any of
+WebSocket), :mod:`.engines` (games against an engine), :mod:`.tournaments`, :mod:`.broadcasts` (a round's PGN feed and spectators' boards) and :mod:`.pages`. Before any of
 them a request passes :class:`~chesslaws.server.paths.PathCheck` (ids and numbers in paths),
 :class:`.bodylimit.BodyLimit` (the body's size and strict JSON) and
 :class:`~chesslaws.server.guard.SocketLimit` (open sockets per address).
@@ -30,9 +30,10 @@ from chesslaws.server.paths import PathCheck
 from chesslaws.server.refusals import translated
 from chesslaws.server.rematch import Rematches
 from chesslaws.store.games import Store, open_store
+from chesslaws.tournament.feed import PgnFeeds
 from chesslaws.tournament.live import LiveTournaments
 from chesslaws.store.tournaments import TournamentStore
-from chesslaws.webapp import games, pages, socket, texts, tournaments
+from chesslaws.webapp import broadcasts, games, manual, pages, socket, texts, tournaments
 from chesslaws.webapp.engines import router as engine_routes
 from chesslaws.webapp.bodylimit import BodyLimit
 from chesslaws.webapp.hubgames import HubGames, annul_orphans
@@ -75,6 +76,7 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
     app.state.engines = players
     app.state.rematches = Rematches(hub, players)
     app.state.tournaments = LiveTournaments(events, HubGames(hub))
+    app.state.feeds = PgnFeeds(app.state.tournaments)
     app.add_middleware(PathCheck)  # ids and numbers in paths, before tokens and stores
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     app.add_middleware(SocketLimit, per_address=hub.limits.sockets_per_address)  # idle sockets per address
@@ -82,10 +84,12 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
     app.include_router(engine_routes)
     app.include_router(games.rematch_router)
     app.include_router(pages.router)
+    app.include_router(manual.router)
     app.include_router(texts.router)
     pages.mount_static(app)
     app.include_router(pages.tournament_router)
     app.include_router(tournaments.router)
+    app.include_router(broadcasts.router)
     app.include_router(games.router)
     app.router.routes.append(socket.route)
     return app

@@ -39,7 +39,11 @@ class BodyLimit:
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
+                # A response that sets one of these headers itself keeps its own (the manual's pages name
+                # their inline scripts in their Content-Security-Policy): two policies would both apply.
+                own = {name.lower() for name, _ in message.get("headers", [])}
+                message = {**message, "headers": [*message.get("headers", []),
+                                                  *(h for h in SECURITY_HEADERS if h[0] not in own)]}
             await inner(message)
 
         send = send_with_headers

@@ -3,7 +3,7 @@
 ``GET /`` the lobby; ``GET /game/{id}`` a game (a seat token in the URL fragment); ``GET /tournaments`` the
 events and the form that creates one; ``GET /tournament/{id}`` the standings; ``.../arbiter`` the round's
 arbiter console (the arbiter's token in the fragment); ``.../player/{n}`` a player's page (the player's token
-in the fragment); ``.../sheet`` the pairing sheet; ``/static/...`` the scripts and styles.
+in the fragment); ``.../sheet`` the pairing sheet; ``.../round/{n}`` a round broadcast live (every board); ``/static/...`` the scripts and styles.
 """
 
 from __future__ import annotations
@@ -51,6 +51,11 @@ async def console_page(tid: str) -> FileResponse:
 @tournament_router.get("/tournament/{tid}/player/{number}")
 async def player_page(tid: str, number: int) -> FileResponse:
     return FileResponse(WEB_DIR / "tournament-player.html")
+
+
+@tournament_router.get("/tournament/{tid}/round/{number}")
+async def round_live_page(tid: str, number: int) -> FileResponse:
+    return FileResponse(WEB_DIR / "round-live.html")
 
 
 @tournament_router.get("/tournament/{tid}/sheet")
