@@ -36,7 +36,7 @@ def test_the_http_reference_is_the_servers_description() -> None:
 
 
 def test_every_picture_of_the_manual_is_made_by_the_browser_tests() -> None:
-    made = set(re.findall(r'shoot\(page, "([\w-]+)"\)', (ROOT / "tests/server/test_manual_shots.py").read_text()))
+    made = set(re.findall(r'(?:shoot|terminal)\(page, "([\w-]+)"', (ROOT / "tests/server/test_manual_shots.py").read_text()))
     shown = set()
     for page in PAGES:
         for src in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", page.read_text(encoding="utf-8")):
