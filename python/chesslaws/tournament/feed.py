@@ -4,9 +4,12 @@ Viewers such as lichess Broadcast follow an event by polling a PGN URL every few
 current (every board's game as it stands: its moves with ``[%clk]``, its result or ``*`` while it is played,
 the event's tags and ``[Round "N.B"]``) and cheap to poll:
 
-- what it is made of is read without writing anything: the event's stored version (one small query, on a
-  thread) and, per board, the number of events of its game in memory, or its stored final log;
-- the body is made on a thread, once per such version (single flight: the polls that ask meanwhile wait for
+- what it is made of is read without writing anything: the event's stored version (one small query, asked
+  again only when the event announced a change, or a second after it was last asked: a hundred polls a
+  second cost the database a few queries) and, per board, the number of events of its game in memory, or its
+  stored final log;
+- the body is made on the feeds' own thread (never on the event loop, and never crowding the threads the
+  server's other reads use), once per such version (single flight: the polls that ask meanwhile wait for
   the same body), and the last few bodies are kept;
 - its ETag is a hash of the body, the same on every process of the database, so a poller's
   ``If-None-Match`` is answered ``304 Not Modified`` by whichever process the proxy sends it to.
@@ -17,9 +20,11 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import time
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Hashable
+from typing import Any, Callable, Hashable, TypeVar
 
 from chesslaws.game import Game
 from chesslaws.refused import Refused
@@ -28,8 +33,13 @@ from chesslaws.tournament.model import Board, Tournament
 from chesslaws.tournament.pgn import Writer, games_pgn, write_game
 from chesslaws.tournament.reads import stored_version
 
+T = TypeVar("T")
+
 #: Feeds kept (a round's and the event's count one each).
 FEEDS_KEPT = 32
+#: Seconds an event's stored version is taken as it was last read, unless the event announced a change: what
+#: changes it unannounced (a command line on the same database) is seen this late at most.
+VERSION_FRESH = 1.0
 #: Games kept written in PGN (one per board of the events followed).
 WRITTEN_KEPT = 8192
 #: Finished games kept replayed from their stored logs (a game that left memory does not change any more).
@@ -95,7 +105,10 @@ class PgnFeeds:
         self.tournaments = tournaments
         self.kept = kept
         self._feeds: OrderedDict[tuple[str, int | None], tuple[Hashable, asyncio.Future[Feed]]] = OrderedDict()
-        self._events: dict[str, tuple[int, Tournament]] = {}  # event id -> (stored version, the event)
+        # event id -> (stored version, the event, when the version was read (monotonic seconds))
+        self._events: dict[str, tuple[int, Tournament, float]] = {}
+        self._changes: dict[str, asyncio.Queue[str]] = {}  # event id -> its changes, as its pages hear them
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chesslaws-feed")
         self._stored: OrderedDict[str, Game] = OrderedDict()  # game id -> its final game, from its stored log
         self._written = Written()
 
@@ -103,17 +116,35 @@ class PgnFeeds:
         """The event as stored now (read again only when its stored version changed)."""
         check_tid(tid)
         tours = self.tournaments
+        held = self._events.get(tid)
+        changes = self._changes.get(tid)
+        announced = changes is None or not changes.empty()
+        if changes is not None:
+            while not changes.empty():
+                changes.get_nowait()
+        if held is not None and not announced and time.monotonic() - held[2] < VERSION_FRESH:
+            return held[1]
+        read_at = time.monotonic()
         version = await tours.db(lambda: stored_version(tours.store, tid))
         if version is None:
             raise Refused(404, f"no tournament {tid!r}")
-        held = self._events.get(tid)
         if held is not None and held[0] == version:
+            self._events[tid] = (version, held[1], read_at)
             return held[1]
         t = await tours.load(tid)
-        self._events[tid] = (version, t)
-        if len(self._events) > self.kept:
-            self._events.pop(next(iter(self._events)))
+        if tid not in self._changes:
+            self._changes[tid] = await tours.listen(tid)
+        self._events[tid] = (version, t, read_at)
+        while len(self._events) > self.kept:
+            gone = next(iter(self._events))
+            del self._events[gone]
+            queue = self._changes.pop(gone, None)
+            if queue is not None:
+                tours.unlisten(gone, queue)
         return t
+
+    async def on_thread(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
 
     async def _games(self, t: Tournament, round_number: int | None) -> tuple[dict[tuple[int, int], Game], Hashable]:
         """Every board's game as it stands, and what they are made of (the key of the body made from them)."""
@@ -155,7 +186,7 @@ class PgnFeeds:
             log = stored.get((rnd, b.table))
             gid = b.game_id or ""
             if log is not None:
-                game = await asyncio.to_thread(
+                game = await self.on_thread(
                     Game.from_events, [json.loads(line) for line in log.splitlines() if line.strip()])
                 self._stored[gid] = game
                 if len(self._stored) > STORED_KEPT:
@@ -183,7 +214,7 @@ class PgnFeeds:
             return await asyncio.shield(held[1])
         ids = {(rnd.number, b.table): b.game_id for rnd in t.rounds for b in rnd.boards if b.game_id}
         write = self._written.writer(ids)
-        future = asyncio.ensure_future(asyncio.to_thread(make_feed, t, games, round_number, write))
+        future = asyncio.ensure_future(self.on_thread(make_feed, t, games, round_number, write))
         self._feeds[key] = (made_of, future)
         self._feeds.move_to_end(key)
         while len(self._feeds) > self.kept:
@@ -212,7 +243,7 @@ class PgnFeeds:
             # thread, and a round of a thousand boards is not made on the event loop.
             return spectators_view(t, round_number, games, {table: console(live) for table, live in lives.items()})
 
-        return await asyncio.to_thread(view)
+        return await self.on_thread(view)
 
 
 def spectators_view(t: Tournament, round_number: int, games: dict[tuple[int, int], Game],
