@@ -300,11 +300,16 @@ def add(tournament_key: str, names: tuple[str, ...], rating: int, title: str, fe
                    "CHESSLAWS_BBP, the PATH), else caissify.")
 @click.option("--bbp", "bbp_path", envvar="CHESSLAWS_BBP", default=None, metavar="PATH",
               help="The bbpPairings executable (or CHESSLAWS_BBP).")
+@click.option("--renumber", is_flag=True,
+              help="Before round 1: number the players by rating (C.04.2) even where an imported TRF gave "
+                   "their numbers.")
 @click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL", help=DB_HELP)
-def pair(tournament_key: str, engine: str, bbp_path: str | None, db: str) -> None:
+def pair(tournament_key: str, engine: str, bbp_path: str | None, renumber: bool, db: str) -> None:
     """Pair the next round of TOURNAMENT and print it.
 
-    Before round 1 of a Swiss the players are numbered by rating (C.04.2).
+    Before round 1 of a Swiss the players are numbered by rating (C.04.2),
+    except in an event imported from a TRF file: the file's start numbers
+    are its pairing numbers and are kept (--renumber numbers them by rating).
     A Swiss is paired by the FIDE Dutch system (C.04.3). Two engines:
     \b
       bbp       bbpPairings (FIDE-endorsed, C++; not shipped with chesslaws:
@@ -335,6 +340,10 @@ def pair(tournament_key: str, engine: str, bbp_path: str | None, db: str) -> Non
     if bbp_path and not (os.path.isfile(bbp_path) and os.access(bbp_path, os.X_OK)):
         _die(f"--bbp {bbp_path}: no executable file there (build one from github.com/BieremaBoyzProgramming/bbpPairings)", 2)
     store, t = _load(db, tournament_key)
+    if renumber and (t.rounds or t.regulations.system != "swiss"):
+        _die("--renumber numbers the players of a Swiss before round 1: "
+             + (f"{len(t.rounds)} round(s) are paired already" if t.rounds else f"this is a {t.regulations.system}"),
+             2)
     chosen: SwissEngine | None = None
     found = bbp_path or find_bbp()
     if engine == "bbp":
@@ -355,7 +364,7 @@ def pair(tournament_key: str, engine: str, bbp_path: str | None, db: str) -> Non
                        "(--bbp PATH; build it from github.com/BieremaBoyzProgramming/bbpPairings)", err=True)
     before = t
     try:
-        t = paired(t, chosen)
+        t = paired(t.order_by_rating() if renumber else t, chosen)
     except Exception as err:
         _die(str(err))
     t = _save(store, t, paired_from=before)

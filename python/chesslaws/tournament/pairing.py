@@ -98,6 +98,15 @@ class SwissPlayer:
     had_bye_or_forfeit_win: int  # unplayed rounds that gave a win's points (no second PAB, C.04.1)
     forfeit_wins: int
     virtual: float = 0.0  # virtual points of an accelerated round (C.04.5.1): the pairing score is score + virtual
+    # The player's place among the players the round ranks (0: the start number): those to pair and those who
+    # took part in an earlier pairing, in start-number order. A player absent or on a requested bye in every round
+    # so far is not among them: the initial colour goes down the players actually paired, as bbpPairings and
+    # FIDE TEC's checker give it.
+    rank: int = 0
+
+    @property
+    def ranked(self) -> int:
+        return self.rank or self.start_number
 
     @property
     def pairing_score(self) -> float:
@@ -202,7 +211,8 @@ def allocate_colours(a: SwissPlayer, b: SwissPlayer, initial: str = "white") -> 
     grant both preferences; grant the stronger one (of two absolute ones the wider colour difference);
     alternate the colours to the most recent round in which they had different colours; grant the
     preference of the higher ranked player (score first, then pairing number: 1.2); give the higher
-    ranked player the initial colour if his pairing number is odd, the other colour if it is even."""
+    ranked player the initial colour if his pairing number is odd, the other colour if it is even (his place
+    among the ranked players, :attr:`SwissPlayer.rank`)."""
     (pa, sa), (pb, sb) = colour_preference(a.colours), colour_preference(b.colours)
 
     def a_gets(colour: str) -> tuple[int, int]:
@@ -228,7 +238,7 @@ def allocate_colours(a: SwissPlayer, b: SwissPlayer, initial: str = "white") -> 
     if pa is not None:
         colour = pa
     else:
-        colour = initial if higher.start_number % 2 == 1 else other(initial)
+        colour = initial if higher.ranked % 2 == 1 else other(initial)
     return (higher.start_number, lower.start_number) if colour == "white" else (lower.start_number, higher.start_number)
 
 
@@ -309,6 +319,10 @@ def _floats(sn: int, entries: dict[int, tuple[Entry, ...]], upto: int,
     return tuple(out)
 
 
+_PAIRED = frozenset({"win", "draw", "loss", "forfeit_win", "forfeit_loss", "pab", "pending"})
+"""The kinds of round in which a player took part in the pairing (paired against someone, or given the PAB)."""
+
+
 def swiss_request(t: Tournament, *, with_trf: bool = False) -> SwissRequest:
     """The engine's input for the next round: the active players without a requested bye."""
     number = t.next_round
@@ -317,18 +331,22 @@ def swiss_request(t: Tournament, *, with_trf: bool = False) -> SwissRequest:
     history = {r: t.virtual_points(r) for r in range(1, number)}
     players: list[SwissPlayer] = []
     played: set[Pair] = set()
+    ranked = 0
     for p in t.players:
         es = entries[p.start_number]
         for e in es:
             if e.played and e.opponent is not None:
                 played.add((min(p.start_number, e.opponent), max(p.start_number, e.opponent)))
-        if not p.active_in(number) or t.requested_bye(number, p.start_number) is not None:
+        present = p.active_in(number) and t.requested_bye(number, p.start_number) is None
+        ranked += present or any(e.kind in _PAIRED for e in es)
+        if not present:
             continue
         colours = tuple("white" if e.color == "w" else "black" for e in es if e.played)
         win_unplayed = sum(1 for e in es if e.kind in ("pab", "full", "forfeit_win"))
         players.append(SwissPlayer(p.start_number, p.name, p.rating, game_score(es), colours,
                                    _floats(p.start_number, entries, number - 1, history), win_unplayed,
-                                   sum(1 for e in es if e.kind == "forfeit_win"), virtual.get(p.start_number, 0.0)))
+                                   sum(1 for e in es if e.kind == "forfeit_win"), virtual.get(p.start_number, 0.0),
+                                   ranked))
     return SwissRequest(number, t.total_rounds, tuple(players), frozenset(played),
                         _request_trf(t) if with_trf else "", t.regulations.initial_colour)
 
