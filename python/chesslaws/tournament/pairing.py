@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from chesslaws.tournament.dutch import native_engine
 from chesslaws.tournament.matching import native_networkx
 from chesslaws.tournament.model import Board, Bye, Round, Tournament, TournamentError
 from chesslaws.tournament.records import Entry, game_score, player_entries
@@ -136,18 +137,21 @@ class CaissifyDutch:
     caissify takes the colour rules' "higher ranked player" by pairing number alone, where C.04.3
     (1.2) ranks by score first: its pairs keep their players, their colours are given by
     :func:`allocate_colours` (``own_colours=False``: caissify's own colours, for comparison).
-    Its maximum-weight matchings run in the Rust core, each started from the optimum of the one before
-    (``warm=False``: each from scratch, step for step as networkx, the same matchings; ``native=False``:
-    in networkx, as caissify alone runs them, minutes per round past 150 players). A warm start may
+    Its maximum-weight matchings run in the Rust core, each started from the optimum of the one before,
+    the round's edge weights held there too (:mod:`chesslaws.tournament.dutch`; ``table=False``: handed
+    over as a networkx graph per matching, the same matchings; ``warm=False``: each from scratch, step for
+    step as networkx, the same matchings; ``native=False``: in networkx, as caissify alone runs them, minutes per round past 150 players). A warm start may
     choose another matching among equally heavy ones; the pairings are compared with networkx' by the
     tests (every round of several events) and checked by FIDE TEC's checker in the bench."""
 
     name = "caissify-pairings dutch"
 
-    def __init__(self, *, own_colours: bool = True, native: bool = True, warm: bool = True) -> None:
+    def __init__(self, *, own_colours: bool = True, native: bool = True, warm: bool = True,
+                 table: bool = True) -> None:
         self.own_colours = own_colours
         self.native = native
         self.warm = warm
+        self.table = table and native and warm
         self.name = "caissify-pairings dutch" + (" (matching: networkx)" if not native else
                                                  " (matching: chesslaws' Rust core)" if warm else
                                                  " (matching: chesslaws' Rust core, from scratch)")
@@ -165,8 +169,9 @@ class CaissifyDutch:
         } for p in request.players]
         with warnings.catch_warnings(), native_networkx(warm=self.warm) if self.native else nullcontext():
             warnings.simplefilter("error", MissingFloatHistoryWarning)
-            engine = DutchEngine(players=players, previous_pairings=set(request.played_pairs),
-                                 round_number=request.round_number, total_rounds=request.total_rounds)
+            kind = (native_engine() if self.table else None) or DutchEngine
+            engine = kind(players=players, previous_pairings=set(request.played_pairs),
+                          round_number=request.round_number, total_rounds=request.total_rounds)
             # The virtual points are in the scores given above (chesslaws' own acceleration: C.04.5.1 or the file's
             # XXA lines; caissify's `accelerated=True` would add its own, other, points to rounds 1-2). Marked
             # accelerated only after construction, so that round 1 is paired by score groups, not top half
