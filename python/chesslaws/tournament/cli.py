@@ -320,8 +320,9 @@ def pair(tournament_key: str, engine: str, bbp_path: str | None, renumber: bool,
       caissify  caissify-pairings' Dutch engine, installed with chesslaws
                 (pure Python; its maximum-weight matchings run in chesslaws'
                 Rust core, each repairing the one before; colours by
-                chesslaws' colour rules). About 0.2 s per round at 100
-                players, under 1 s at 200, 2 s at 300, 6-7 s at 500.
+                chesslaws' colour rules). The round's weights and matchings
+                are in chesslaws' Rust core: about bbpPairings' CPU time
+                (1 s a round at 300 players, 25 s at 1,000), the same boards.
 
     The default (auto) is bbp when one is found, else caissify. Both agree
     with FIDE TEC's pairing checker on the events measured (bench/README.md).
@@ -359,9 +360,9 @@ def pair(tournament_key: str, engine: str, bbp_path: str | None, renumber: bool,
         where = f" ({found})" if isinstance(chosen, BbpDutch) else ""
         click.echo(f"Dutch system by {chosen.name}{where}", err=True)
         if isinstance(chosen, CaissifyDutch) and len(t.players) > LARGE_FOR_CAISSIFY:
-            click.echo(f"chesslaws tournament: note: {len(t.players)} players: caissify-pairings takes several "
-                       "seconds per round here (about 6.5 s at 500 players); bbpPairings pairs it in 2-3 s "
-                       "(--bbp PATH; build it from github.com/BieremaBoyzProgramming/bbpPairings)", err=True)
+            click.echo(f"chesslaws tournament: note: {len(t.players)} players: a round takes seconds, a minute or "
+                       "more past 1,000 players (caissify-pairings here about as much CPU as bbpPairings: "
+                       "bench/README.md)", err=True)
     before = t
     try:
         t = paired(t.order_by_rating() if renumber else t, chosen)

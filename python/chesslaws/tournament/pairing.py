@@ -5,11 +5,11 @@ from each player's history). :class:`BbpDutch` runs bbpPairings (FIDE-endorsed,
 C++, Apache-2.0, not shipped with chesslaws: built from github.com/BieremaBoyzProgramming/bbpPairings) on the event's TRF; :class:`CaissifyDutch`
 adapts the pure-Python ``caissify-pairings`` package, whose maximum-weight
 matchings (one of the whole field per pair it fixes: 97 % of its time with
-networkx) run in chesslaws' Rust core (:mod:`chesslaws.tournament.matching`:
-the same matchings, ties included). :func:`default_engine` takes bbpPairings
+networkx) run in chesslaws' Rust core, on the round's edge weights held there
+(:mod:`chesslaws.tournament.matching`, :mod:`chesslaws.tournament.dutch`: the
+same matchings, ties included). :func:`default_engine` takes bbpPairings
 whenever one is found (``CHESSLAWS_BBP`` or the ``PATH``) and caissify-pairings
-otherwise (a 500-player round in about 6.5 s where bbpPairings takes 2-3 s:
-see :data:`LARGE_FOR_CAISSIFY`). caissify takes the colour rules'
+otherwise (the same boards in about bbpPairings' CPU time: bench/README.md). caissify takes the colour rules'
 "higher ranked player" by pairing number where C.04.3 ranks by score first:
 its pairs are kept and their colours given by :func:`allocate_colours`, the
 one pairing rule written here. Otherwise no pairing rule is written here:
@@ -276,8 +276,8 @@ class BbpDutch:
 
 
 LARGE_FOR_CAISSIFY = 300
-"""Above this many players caissify-pairings (with the Rust matching) takes several seconds per round (about 6.5 s
-at 500 players, where bbpPairings takes 2-3 s): the CLI says so. With networkx it took minutes past 150 players."""
+"""Above this many players a round takes seconds, past 1,000 a minute or so, with either engine (caissify-pairings
+with its weights and matchings in the Rust core about as long as bbpPairings in CPU): the CLI says so."""
 
 def find_bbp() -> str | None:
     """The bbpPairings executable to use, if any: ``CHESSLAWS_BBP``, else one on the ``PATH``."""
