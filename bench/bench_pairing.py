@@ -36,6 +36,7 @@ import argparse
 import multiprocessing as mp
 import random
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -45,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from chesslaws.tournament import Regulations, Tournament, pair_next_round, write_trf
+from chesslaws.tournament.dutch import native_engine
 from chesslaws.tournament.pairing import LARGE_FOR_CAISSIFY, BbpDutch, CaissifyDutch, find_bbp
 
 
@@ -90,15 +92,28 @@ def pair_with_limit(t: Tournament, limit: float) -> tuple[Tournament | None, flo
     return paired, wall, cpu
 
 
-def bbp_pair_time(bbp: str, t: Tournament, tmp: Path) -> float:
+def bbp_pair(bbp: str, t: Tournament, tmp: Path) -> tuple[float, float, set[tuple[int, int]]]:
+    """bbpPairings' own pairing of the next round of ``t`` from its TRF: (wall seconds, CPU seconds, the boards
+    as (white, black) and the pairing-allocated bye as (player, 0))."""
     src, dst = tmp / "state.trf", tmp / "next.txt"
-    src.write_text(write_trf(t))
+    src.write_text(write_trf(t, absences=True))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     out = subprocess.run([bbp, "--dutch", str(src), "-p", str(dst)], capture_output=True, text=True)
     dt = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if out.returncode != 0:
         raise RuntimeError(f"bbpPairings failed: {out.stderr.strip()[:300]}")
-    return dt
+    numbers = [int(x) for x in dst.read_text().split()]
+    pairs = {(numbers[1 + 2 * i], numbers[2 + 2 * i]) for i in range(numbers[0])}
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return dt, cpu, pairs
+
+
+def boards_of(t: Tournament) -> set[tuple[int, int]]:
+    """The last round's boards as (white, black) and its pairing-allocated bye as (player, 0)."""
+    rnd = t.rounds[-1]
+    return {(b.white, b.black) for b in rnd.boards} | {(y.player, 0) for y in rnd.byes if y.kind == "pab"}
 
 
 def bbp_check(bbp: str, t: Tournament, tmp: Path) -> dict[int, tuple[int, int]]:
@@ -147,9 +162,99 @@ def tec_check(t: Tournament, tmp: Path) -> tuple[bool, dict[int, int], float] | 
     return "Check: True" in out, differ, secs
 
 
+def run_event(args: argparse.Namespace, players: int) -> tuple[float, float, int, int, int] | None:
+    """Pairs one event of ``players`` round by round, printing each round; returns (our CPU, bbpPairings' CPU,
+    rounds paired, rounds identical to bbpPairings', rounds compared) over the rounds both paired."""
+    with open("/proc/loadavg") as f:
+        load = f.read().split()[:3]
+    print(f"# {players} players, {args.rounds} rounds, seed {args.seed}; load average {' '.join(load)}")
+    engine = ENGINE.name if args.engine != "bbp" else "bbpPairings through chesslaws' TRF"
+    print(f"# engine: {engine}, peer: bbpPairings ({args.bbp or 'not given: --bbp PATH'})")
+    rng = random.Random(args.seed + 1)
+    t = simulate(players, args.rounds, args.seed)
+    ours_wall: list[float] = []
+    ours_cpu: list[float] = []
+    peer_cpu: list[float] = []
+    ratios: list[float] = []
+    same = compared = 0
+    unfinished = None
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        print(f"{'round':>5} {'ours s':>9} {'ours CPU':>9} {'bbp s':>8} {'bbp CPU':>8} {'CPU ratio':>9}  pairing")
+        for r in range(1, args.rounds + 1):
+            peer = bbp_pair(args.bbp, t, tmp) if args.bbp else None
+            paired, wall, cpu = pair_with_limit(t, args.round_limit)
+            if paired is None:
+                unfinished = r
+                print(f"{r:>5} {'> ' + format(args.round_limit, 'g'):>9}   not finished")
+                break
+            ours_wall.append(wall)
+            ours_cpu.append(cpu)
+            verdict = ""
+            ratio = float("nan")
+            if peer is not None:
+                compared += 1
+                mine = boards_of(paired)
+                if mine == peer[2]:
+                    same += 1
+                    verdict = "identical to bbpPairings'"
+                else:
+                    reversed_ = sum(1 for w, b in mine if b and (b, w) in peer[2])
+                    verdict = (f"differs: {len(mine - peer[2]) - reversed_} board(s) paired otherwise, "
+                               f"{reversed_} with colours reversed")
+                peer_cpu.append(peer[1])
+                ratio = cpu / peer[1] if peer[1] else float("inf")
+                ratios.append(ratio)
+            t = play_round(paired, rng)
+            bbp_cols = f"{peer[0]:>8.3f} {peer[1]:>8.3f}" if peer else f"{'':>8} {'':>8}"
+            print(f"{r:>5} {wall:>9.3f} {cpu:>9.3f} {bbp_cols} {ratio:>8.2f}x  {verdict}", flush=True)
+        paired_rounds = len(t.rounds)
+        print(f"# paired {paired_rounds} of {args.rounds} rounds"
+              + (f" (round {unfinished} exceeded {args.round_limit:g} s)" if unfinished else ""))
+        if ours_wall:
+            print(f"# median per round: ours {statistics.median(ours_wall):.3f} s wall, "
+                  f"{statistics.median(ours_cpu):.3f} s CPU"
+                  + (f"; CPU over bbpPairings' CPU: {sum(ours_cpu) / sum(peer_cpu):.2f}x over the run "
+                     f"(median round {statistics.median(ratios):.2f}x); {same}/{compared} rounds identical to "
+                     "bbpPairings', colours included" if peer_cpu and sum(peer_cpu) else ""))
+        if paired_rounds and args.checks:
+            final_checks(args, t, tmp, paired_rounds, players)
+    sys.stdout.flush()
+    if not peer_cpu:
+        return None
+    return sum(ours_cpu), sum(peer_cpu), paired_rounds, same, compared
+
+
+def final_checks(args: argparse.Namespace, t: Tournament, tmp: Path, paired_rounds: int, players: int) -> None:
+    """The independent checks of every round as we paired it: caissify's FPC (small events), FIDE TEC's
+    checker, bbpPairings' checker."""
+    if players <= LARGE_FOR_CAISSIFY and not args.no_fpc:
+        from caissify_pairings.fpc import check_trf
+
+        from chesslaws.tournament.matching import native_networkx
+
+        with native_networkx():
+            report = check_trf(write_trf(t))
+        s = report["summary"]
+        print(f"# engine's own checker (caissify FPC): {s['rounds_matched']}/{s['rounds_checked']} rounds agree")
+    tec = tec_check(t, tmp)
+    if tec is not None:
+        ok, differ, secs = tec
+        print(f"# FIDE TEC's pairing checker (gacrux): {paired_rounds - len(differ)}/{paired_rounds} rounds "
+              f"identical; {sum(differ.values())} board(s) paired otherwise; Check: {ok} ({secs:.0f} s)")
+    if args.bbp:
+        diffs = bbp_check(args.bbp, t, tmp)
+        pairs = sum(p for p, _ in diffs.values())
+        colours = sum(c for _, c in diffs.values())
+        print(f"# bbpPairings' checker: {paired_rounds - len(diffs)}/{paired_rounds} rounds identical; "
+              f"{pairs} pairing(s) differ, {colours} board(s) with colours reversed "
+              f"in {len(diffs)} round(s)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--players", type=int, default=500)
+    ap.add_argument("--players", type=int, nargs="+", default=[500],
+                    help="Players of the event; several sizes (e.g. 300 1000 2000): one event each, then a summary.")
     ap.add_argument("--rounds", type=int, default=11)
     ap.add_argument("--seed", type=int, default=20)
     ap.add_argument("--bbp", default=find_bbp(), help="bbpPairings' executable (default: found as chesslaws "
@@ -158,11 +263,16 @@ def main() -> None:
     ap.add_argument("--no-fpc", action="store_true",
                     help="Skip caissify's free pairings checker (it re-pairs every round with caissify, "
                          f"its matchings in the Rust core; skipped on its own past {LARGE_FOR_CAISSIFY} players).")
-    ap.add_argument("--engine", choices=["auto", "caissify", "caissify-networkx", "bbp"], default="auto",
+    ap.add_argument("--checks", action=argparse.BooleanOptionalAction, default=True,
+                    help="After the event, check every round with FIDE TEC's checker and bbpPairings' (each round "
+                         "is compared with bbpPairings' own pairing of it as it is paired, in any case).")
+    ap.add_argument("--engine", choices=["auto", "caissify", "caissify-networkx", "caissify-graph", "bbp"],
+                    default="auto",
                     help="The engine behind chesslaws' interface (auto: bbpPairings when found, else caissify, "
-                         "as chesslaws pairs by default; caissify: caissify-pairings with the Rust matching; "
-                         "caissify-networkx: caissify with networkx' matching, as caissify alone pairs; "
-                         "bbp: the --bbp binary, through our TRF).")
+                         "as chesslaws pairs by default; caissify: caissify-pairings with its round's weights and "
+                         "matchings in the Rust core; caissify-graph: the same matchings, handed a networkx-like "
+                         "graph per matching; caissify-networkx: caissify with networkx' matching, as caissify "
+                         "alone pairs; bbp: the --bbp binary, through our TRF).")
     args = ap.parse_args()
     global ENGINE
     if args.engine == "auto":
@@ -172,64 +282,17 @@ def main() -> None:
             ap.error("--engine bbp needs --bbp PATH (or CHESSLAWS_BBP; build it from github.com/BieremaBoyzProgramming/bbpPairings)")
         ENGINE = BbpDutch(args.bbp)
     else:
-        ENGINE = CaissifyDutch(native=args.engine == "caissify")
-    if args.players > LARGE_FOR_CAISSIFY:
-        args.no_fpc = True
-
-    with open("/proc/loadavg") as f:
-        load = f.read().split()[:3]
-    print(f"# {args.players} players, {args.rounds} rounds, seed {args.seed}; load average {' '.join(load)}")
-    engine = ENGINE.name if args.engine != "bbp" else "bbpPairings through chesslaws' TRF"
-    print(f"# engine: {engine}, peer: bbpPairings ({args.bbp or 'not given: --bbp PATH'})")
-    rng = random.Random(args.seed + 1)
-    t = simulate(args.players, args.rounds, args.seed)
-    ours_wall: list[float] = []
-    ratios: list[float] = []
-    unfinished = None
-    with tempfile.TemporaryDirectory() as d:
-        tmp = Path(d)
-        print(f"{'round':>5} {'ours s':>9} {'ours CPU':>9} {'bbp s':>8} {'ratio':>8}")
-        for r in range(1, args.rounds + 1):
-            peer = bbp_pair_time(args.bbp, t, tmp) if args.bbp else float("nan")
-            paired, wall, cpu = pair_with_limit(t, args.round_limit)
-            if paired is None:
-                unfinished = r
-                print(f"{r:>5} {'> ' + format(args.round_limit, 'g'):>9} {'':>9} {peer:>8.3f}   not finished")
-                break
-            t = play_round(paired, rng)
-            ours_wall.append(wall)
-            ratio = wall / peer if args.bbp else float("nan")
-            ratios.append(ratio)
-            print(f"{r:>5} {wall:>9.3f} {cpu:>9.3f} {peer:>8.3f} {ratio:>8.2f}x", flush=True)
-        paired_rounds = len(t.rounds)
-        print(f"# paired {paired_rounds} of {args.rounds} rounds"
-              + (f" (round {unfinished} exceeded {args.round_limit:g} s)" if unfinished else ""))
-        if ours_wall:
-            print(f"# median time per round: ours {statistics.median(ours_wall):.3f} s"
-                  + (f", {statistics.median(ratios):.1f}x bbpPairings'" if args.bbp else ""))
-        if paired_rounds and not args.no_fpc:
-            from caissify_pairings.fpc import check_trf
-
-            from chesslaws.tournament.matching import native_networkx
-
-            with native_networkx():
-                report = check_trf(write_trf(t))
-            s = report["summary"]
-            print(f"# engine's own checker (caissify FPC): {s['rounds_matched']}/{s['rounds_checked']} rounds agree")
-        if paired_rounds:
-            tec = tec_check(t, tmp)
-            if tec is not None:
-                ok, differ, secs = tec
-                print(f"# FIDE TEC's pairing checker (gacrux): {paired_rounds - len(differ)}/{paired_rounds} rounds "
-                      f"identical; {sum(differ.values())} board(s) paired otherwise; Check: {ok} ({secs:.0f} s)")
-            if args.bbp:
-                diffs = bbp_check(args.bbp, t, tmp)
-                pairs = sum(p for p, _ in diffs.values())
-                colours = sum(c for _, c in diffs.values())
-                print(f"# bbpPairings' checker: {paired_rounds - len(diffs)}/{paired_rounds} rounds identical; "
-                      f"{pairs} pairing(s) differ, {colours} board(s) with colours reversed "
-                      f"in {len(diffs)} round(s)")
-    sys.stdout.flush()
+        ENGINE = CaissifyDutch(native=args.engine != "caissify-networkx", table=args.engine == "caissify")
+    if isinstance(ENGINE, CaissifyDutch):
+        native_engine()  # caissify imported and its search adapted once, as in a server, not in every child
+    results = {n: run_event(args, n) for n in args.players}
+    if len(results) > 1 and any(results.values()):
+        print(f"# summary ({ENGINE.name} against bbpPairings, CPU seconds summed over the rounds both paired):")
+        print(f"{'players':>8} {'ours CPU':>9} {'bbp CPU':>9} {'ratio':>7}  identical rounds")
+        for n, res in results.items():
+            if res:
+                ours, peer, _, same, compared = res
+                print(f"{n:>8} {ours:>9.2f} {peer:>9.2f} {ours / peer:>6.2f}x  {same}/{compared}")
 
 
 if __name__ == "__main__":

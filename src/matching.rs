@@ -19,6 +19,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 mod matcher;
+mod table;
 mod verify;
 
 use matcher::{Matcher, NONE};
@@ -278,8 +279,7 @@ impl MatchingSession {
                 fits = false;
             }
         }
-        let need = maxbits as usize + 24;
-        let Some(&wanted) = [16usize, 32, 40, 48, 56, 64, 96, 128].iter().find(|&&w| need < 8 * w) else {
+        let Some(wanted) = width_for(maxbits) else {
             return Ok(None);
         };
         if !fits || wanted != width {
@@ -309,30 +309,7 @@ impl MatchingSession {
         check_input(n, &us, &vs, weights, width)?;
         let blob = weights.to_vec();
         let kept = std::mem::replace(&mut self.kept, Kept::None);
-        let out = py.detach(move || -> Result<(Kept, Vec<i64>, bool, bool), String> {
-            macro_rules! go {
-                ($variant:ident, $t:ty) => {{
-                    let prev = match kept {
-                        Kept::$variant(m) => Some(m),
-                        _ => None,
-                    };
-                    let (m, warm, fell) = solve_kept::<$t>(prev, n, &us, &vs, &blob, width, maxcardinality)?;
-                    let mates = m.mate.iter().map(|&x| if x == NONE { -1 } else { x as i64 }).collect();
-                    Ok((Kept::$variant(m), mates, warm, fell))
-                }};
-            }
-            match width {
-                16 => go!(I128, i128),
-                32 => go!(W4, Wide<4>),
-                40 => go!(W5, Wide<5>),
-                48 => go!(W6, Wide<6>),
-                56 => go!(W7, Wide<7>),
-                64 => go!(W8, Wide<8>),
-                96 => go!(W12, Wide<12>),
-                128 => go!(W16, Wide<16>),
-                _ => Err(format!("weight width {width} bytes: 16, 32, 40, 48, 56, 64, 96 or 128 are supported")),
-            }
-        });
+        let out = py.detach(move || solve_width(kept, n, &us, &vs, &blob, width, maxcardinality));
         let (kept, mates, warm, fell) = out.map_err(|e| PyValueError::new_err(format!("maximum-weight matching: {e}")))?;
         self.kept = kept;
         if warm {
@@ -345,6 +322,47 @@ impl MatchingSession {
         }
         Ok(mates)
     }
+}
+
+/// One graph solved at its weight width, warm from `kept` when that holds an optimum of the same width:
+/// (the new optimum, the mates with -1 for unmatched, warm start used, fell back to a cold start).
+fn solve_width(
+    kept: Kept,
+    n: usize,
+    us: &[u32],
+    vs: &[u32],
+    blob: &[u8],
+    width: usize,
+    maxcardinality: bool,
+) -> Result<(Kept, Vec<i64>, bool, bool), String> {
+    macro_rules! go {
+        ($variant:ident, $t:ty) => {{
+            let prev = match kept {
+                Kept::$variant(m) => Some(m),
+                _ => None,
+            };
+            let (m, warm, fell) = solve_kept::<$t>(prev, n, us, vs, blob, width, maxcardinality)?;
+            let mates = m.mate.iter().map(|&x| if x == NONE { -1 } else { x as i64 }).collect();
+            Ok((Kept::$variant(m), mates, warm, fell))
+        }};
+    }
+    match width {
+        16 => go!(I128, i128),
+        32 => go!(W4, Wide<4>),
+        40 => go!(W5, Wide<5>),
+        48 => go!(W6, Wide<6>),
+        56 => go!(W7, Wide<7>),
+        64 => go!(W8, Wide<8>),
+        96 => go!(W12, Wide<12>),
+        128 => go!(W16, Wide<16>),
+        _ => Err(format!("weight width {width} bytes: 16, 32, 40, 48, 56, 64, 96 or 128 are supported")),
+    }
+}
+
+/// The narrowest weight width (bytes) with 24 bits above a weight of `maxbits` bits, None past 1024 bits.
+fn width_for(maxbits: u32) -> Option<usize> {
+    let need = maxbits as usize + 24;
+    [16usize, 32, 40, 48, 56, 64, 96, 128].into_iter().find(|&w| need < 8 * w)
 }
 
 /// A little-endian two's complement integer into a wider slot, sign-extended.
@@ -433,5 +451,6 @@ fn max_weight_matching(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(max_weight_matching, m)?)?;
     m.add_class::<MatchingSession>()?;
+    m.add_class::<table::WeightTable>()?;
     Ok(())
 }

@@ -716,27 +716,31 @@ impl<W: Weight> Matcher<W> {
                 return Err("a negative blossom dual".into());
             }
         }
-        let chain = |mut x: u32| -> Vec<u32> {
-            let mut c = vec![x];
-            while self.parent[x as usize] != NONE {
-                x = self.parent[x as usize];
-                c.push(x);
-            }
-            c.reverse();
-            c
-        };
+        // Each vertex's blossoms, outermost first, then the vertex (made once: most vertices are in none).
+        let chains: Vec<Vec<u32>> = (0..n as u32)
+            .map(|mut x| {
+                let mut c = vec![x];
+                while self.parent[x as usize] != NONE {
+                    x = self.parent[x as usize];
+                    c.push(x);
+                }
+                c.reverse();
+                c
+            })
+            .collect();
         for i in 0..n as u32 {
             for &(j, _) in &self.adj[i as usize] {
                 if j < i {
                     continue;
                 }
                 let mut s = self.slack(i, j);
-                let (ci, cj) = (chain(i), chain(j));
-                for (bi, bj) in ci.iter().zip(cj.iter()) {
-                    if bi != bj {
-                        break;
+                if self.parent[i as usize] != NONE && self.parent[j as usize] != NONE {
+                    for (bi, bj) in chains[i as usize].iter().zip(chains[j as usize].iter()) {
+                        if bi != bj {
+                            break;
+                        }
+                        s = s + self.dual[*bi as usize].twice();
                     }
-                    s = s + self.dual[*bi as usize].twice();
                 }
                 if s < W::zero() {
                     return Err(format!("edge {i}-{j} has a negative slack"));

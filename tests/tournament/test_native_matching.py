@@ -17,6 +17,7 @@ import pytest
 
 from chesslaws import _core
 from chesslaws.tournament import Regulations, Tournament, pair_next_round
+from chesslaws.tournament.dutch import native_engine
 from chesslaws.tournament.matching import Graph, max_weight_matching, native_networkx, width_for
 from chesslaws.tournament.pairing import CaissifyDutch, swiss_request
 
@@ -168,9 +169,10 @@ def _event(n: int, rounds: int, seed: int) -> Tournament:
 
 @pytest.mark.parametrize("n,rounds,seed", [(31, 7, 1), (40, 7, 2), (56, 6, 3), (70, 5, 4)])
 def test_caissify_pairs_every_round_as_with_networkx(n: int, rounds: int, seed: int) -> None:
-    """caissify's Dutch engine with the Rust matching (from scratch, and warm-started: the default) and with
-    networkx, on the same request every round (requested byes, a withdrawal, forfeits, odd fields with a
-    pairing-allocated bye): the same boards."""
+    """caissify's Dutch engine with the Rust matching (from scratch; warm-started, handed a graph per matching;
+    warm-started on the round's weights held in the core: the default) and with networkx, on the same request
+    every round (requested byes, a withdrawal, forfeits, odd fields with a pairing-allocated bye): the same
+    boards."""
     rng = random.Random(seed)
     t = _event(n, rounds, seed)
     for r in range(1, rounds + 1):
@@ -179,7 +181,8 @@ def test_caissify_pairs_every_round_as_with_networkx(n: int, rounds: int, seed: 
         request = swiss_request(t)
         reference = CaissifyDutch(own_colours=False, native=False).pair(request)
         assert CaissifyDutch(own_colours=False, warm=False).pair(request) == reference, f"round {r}, from scratch"
-        assert CaissifyDutch(own_colours=False).pair(request) == reference, f"round {r}, warm starts"
+        assert CaissifyDutch(own_colours=False, table=False).pair(request) == reference, f"round {r}, warm starts"
+        assert CaissifyDutch(own_colours=False).pair(request) == reference, f"round {r}, the weights in the core"
         t = pair_next_round(t, CaissifyDutch())
         for b in t.rounds[-1].boards:
             x = rng.random()
@@ -190,7 +193,10 @@ def test_caissify_pairs_every_round_as_with_networkx(n: int, rounds: int, seed: 
 
 def test_caissify_really_pairs_with_the_rust_matching(monkeypatch: pytest.MonkeyPatch) -> None:
     """The lent networkx reaches caissify's engine (it imports networkx inside its functions): were that to
-    change, caissify would pair with networkx again, at the speed of pure Python. Counted here."""
+    change, caissify would pair with networkx again, at the speed of pure Python. Counted here, for the engine
+    handed a graph per matching (``table=False``) and for the default, whose round's weights are a
+    WeightTable of the core (the adapted search: were caissify's source to change so that it cannot be adapted,
+    the engine would run as caissify wrote it, several times slower)."""
     from chesslaws.tournament import matching
 
     calls: list[int] = []
@@ -205,8 +211,55 @@ def test_caissify_really_pairs_with_the_rust_matching(monkeypatch: pytest.Monkey
     t = pair_next_round(t, CaissifyDutch())
     for b in t.rounds[-1].boards:
         t = t.set_result(1, b.table, "1-0")
-    pair_next_round(t, CaissifyDutch())
+    pair_next_round(t, CaissifyDutch(table=False))
     assert calls and all(n >= 20 for n in calls), calls
+
+    engine = native_engine()
+    assert engine is not None, "caissify-pairings' search could not be adapted: its source changed"
+    tables: list[int] = []
+
+    class Counting:
+        def __init__(self, n: int) -> None:
+            self.table = _core.WeightTable(n)
+            self.get = self.table.get
+
+        def __setitem__(self, key: tuple[int, int], value: int) -> None:
+            self.table[key] = value
+
+        def solve(self) -> list[int]:
+            tables.append(1)
+            return self.table.solve()
+
+    monkeypatch.setitem(engine._pair_iterative_mwm.__globals__, "_WeightTable", Counting)
+    calls.clear()
+    pair_next_round(t, CaissifyDutch())
+    # The lent networkx still matches once, the preliminary matching of an odd field (23 here: one half bye).
+    assert len(tables) >= 6 and len(calls) <= 1, (tables, calls)
+
+
+def test_a_weight_table_is_a_dict_of_ints_matched_as_networkx_would() -> None:
+    """The table reads back what was set (``get`` with a default, as a dict), keeps a key's first place when
+    it is set again, and matches the positive edges only, each vertex's mate or itself."""
+    table = _core.WeightTable(5)
+    table[(0, 1)] = 2**300
+    table[(1, 2)] = 7
+    table[(2, 3)] = 2**300
+    table[(3, 4)] = 0
+    table[(0, 1)] = -5  # no longer an edge
+    assert table.get((0, 1), 0) == -5 and table.get((0, 4), 0) == 0 and table.get((0, 4)) is None
+    assert len(table) == 4
+    graph = nx.Graph()
+    graph.add_nodes_from(range(5))
+    graph.add_edge(1, 2, weight=7)
+    graph.add_edge(2, 3, weight=2**300)
+    mates = list(range(5))
+    for u, v in nx.max_weight_matching(graph, maxcardinality=True):
+        mates[u], mates[v] = v, u
+    assert table.solve() == mates == [0, 1, 3, 2, 4]
+    with pytest.raises(KeyError):
+        table[(5, 0)] = 1
+    with pytest.raises(ValueError):
+        table[(0, 2)] = 1.5  # type: ignore[assignment]
 
 
 def test_a_session_encodes_weights_as_to_bytes_does() -> None:

@@ -311,11 +311,16 @@ def add(tournament_key: str, names: tuple[str, ...], rating: int, title: str, fe
                    "CHESSLAWS_BBP, the PATH), else caissify.")
 @click.option("--bbp", "bbp_path", envvar="CHESSLAWS_BBP", default=None, metavar="PATH",
               help="The bbpPairings executable (or CHESSLAWS_BBP).")
+@click.option("--renumber", is_flag=True,
+              help="Before round 1: number the players by rating (C.04.2) even where an imported TRF gave "
+                   "their numbers.")
 @click.option("--db", default="./chesslaws.sqlite3", show_default=True, metavar="PATH|URL", help=DB_HELP)
-def pair(tournament_key: str, engine: str, bbp_path: str | None, db: str) -> None:
+def pair(tournament_key: str, engine: str, bbp_path: str | None, renumber: bool, db: str) -> None:
     """Pair the next round of TOURNAMENT and print it.
 
-    Before round 1 of a Swiss the players are numbered by rating (C.04.2).
+    Before round 1 of a Swiss the players are numbered by rating (C.04.2),
+    except in an event imported from a TRF file: the file's start numbers
+    are its pairing numbers and are kept (--renumber numbers them by rating).
     A Swiss is paired by the FIDE Dutch system (C.04.3). Two engines:
     \b
       bbp       bbpPairings (FIDE-endorsed, C++; not shipped with chesslaws:
@@ -326,8 +331,9 @@ def pair(tournament_key: str, engine: str, bbp_path: str | None, db: str) -> Non
       caissify  caissify-pairings' Dutch engine, installed with chesslaws
                 (pure Python; its maximum-weight matchings run in chesslaws'
                 Rust core, each repairing the one before; colours by
-                chesslaws' colour rules). About 0.2 s per round at 100
-                players, under 1 s at 200, 2 s at 300, 6-7 s at 500.
+                chesslaws' colour rules). The round's weights and matchings
+                are in chesslaws' Rust core: about bbpPairings' CPU time
+                (1 s a round at 300 players, 25 s at 1,000), the same boards.
 
     The default (auto) is bbp when one is found, else caissify. Both agree
     with FIDE TEC's pairing checker on the events measured (bench/README.md).
@@ -346,6 +352,10 @@ def pair(tournament_key: str, engine: str, bbp_path: str | None, db: str) -> Non
     if bbp_path and not (os.path.isfile(bbp_path) and os.access(bbp_path, os.X_OK)):
         _die(f"--bbp {bbp_path}: no executable file there (build one from github.com/BieremaBoyzProgramming/bbpPairings)", 2)
     store, t = _load(db, tournament_key)
+    if renumber and (t.rounds or t.regulations.system != "swiss"):
+        _die("--renumber numbers the players of a Swiss before round 1: "
+             + (f"{len(t.rounds)} round(s) are paired already" if t.rounds else f"this is a {t.regulations.system}"),
+             2)
     chosen: SwissEngine | None = None
     found = bbp_path or find_bbp()
     if engine == "bbp":
@@ -361,12 +371,12 @@ def pair(tournament_key: str, engine: str, bbp_path: str | None, db: str) -> Non
         where = f" ({found})" if isinstance(chosen, BbpDutch) else ""
         click.echo(f"Dutch system by {chosen.name}{where}", err=True)
         if isinstance(chosen, CaissifyDutch) and len(t.players) > LARGE_FOR_CAISSIFY:
-            click.echo(f"chesslaws tournament: note: {len(t.players)} players: caissify-pairings takes several "
-                       "seconds per round here (about 6.5 s at 500 players); bbpPairings pairs it in 2-3 s "
-                       "(--bbp PATH; build it from github.com/BieremaBoyzProgramming/bbpPairings)", err=True)
+            click.echo(f"chesslaws tournament: note: {len(t.players)} players: a round takes seconds, a minute or "
+                       "more past 1,000 players (caissify-pairings here about as much CPU as bbpPairings: "
+                       "bench/README.md)", err=True)
     before = t
     try:
-        t = paired(t, chosen)
+        t = paired(t.order_by_rating() if renumber else t, chosen)
     except Exception as err:
         _die(str(err))
     t = _save(store, t, paired_from=before)

@@ -360,6 +360,9 @@ class Tournament:
     # Virtual points per round given in the event's file (TRF ``XXA``: start number, points for rounds 1, 2, ...);
     # when empty, the regulations' acceleration (if any) gives them.
     accelerations: tuple[tuple[int, tuple[float, ...]], ...] = ()
+    # The start numbers are the pairing numbers as given (an imported file's): round 1 is paired with them, not
+    # after renumbering by rating (order_by_rating, asked for explicitly).
+    numbered: bool = False
     # The stored version this value was read at (TournamentStore; not part of the event, nor of its JSON): a
     # save over a version that another process has replaced meanwhile is refused, never an overwrite.
     version: int = field(default=0, compare=False)
@@ -438,7 +441,10 @@ class Tournament:
         titles = ("GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM")
         order = sorted(self.players, key=lambda p: (-p.rating, titles.index(p.title) if p.title in titles else 99,
                                                     p.name))
-        return replace(self, players=tuple(replace(p, start_number=i) for i, p in enumerate(order, 1)))
+        new = {p.start_number: i for i, p in enumerate(order, 1)}
+        return replace(self, players=tuple(replace(p, start_number=i) for i, p in enumerate(order, 1)),
+                       requested_byes=tuple((r, new[sn], k) for r, sn, k in self.requested_byes),
+                       accelerations=tuple(sorted((new[sn], pts) for sn, pts in self.accelerations)))
 
     def request_bye(self, round_number: int, start_number: int, kind: ByeKind) -> Tournament:
         self.player(start_number)
@@ -531,7 +537,8 @@ class Tournament:
                 "regulations": self.regulations.to_json(), "players": [p.to_json() for p in self.players],
                 "rounds": [r.to_json() for r in self.rounds],
                 "requested_byes": [list(b) for b in self.requested_byes],
-                "accelerations": [[sn, list(pts)] for sn, pts in self.accelerations]}
+                "accelerations": [[sn, list(pts)] for sn, pts in self.accelerations],
+                **({"numbered": True} if self.numbered else {})}
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> Tournament:
@@ -541,4 +548,5 @@ class Tournament:
                    requested_byes=tuple((int(r), int(s), k) for r, s, k in obj.get("requested_byes", [])),
                    site=str(obj.get("site", "")), date=str(obj.get("date", "")), id=str(obj.get("id", "")),
                    accelerations=tuple((int(sn), tuple(float(x) for x in pts))
-                                       for sn, pts in obj.get("accelerations", [])))
+                                       for sn, pts in obj.get("accelerations", [])),
+                   numbered=bool(obj.get("numbered", False)))

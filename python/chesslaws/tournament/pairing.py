@@ -5,11 +5,11 @@ from each player's history). :class:`BbpDutch` runs bbpPairings (FIDE-endorsed,
 C++, Apache-2.0, not shipped with chesslaws: built from github.com/BieremaBoyzProgramming/bbpPairings) on the event's TRF; :class:`CaissifyDutch`
 adapts the pure-Python ``caissify-pairings`` package, whose maximum-weight
 matchings (one of the whole field per pair it fixes: 97 % of its time with
-networkx) run in chesslaws' Rust core (:mod:`chesslaws.tournament.matching`:
-the same matchings, ties included). :func:`default_engine` takes bbpPairings
+networkx) run in chesslaws' Rust core, on the round's edge weights held there
+(:mod:`chesslaws.tournament.matching`, :mod:`chesslaws.tournament.dutch`: the
+same matchings, ties included). :func:`default_engine` takes bbpPairings
 whenever one is found (``CHESSLAWS_BBP`` or the ``PATH``) and caissify-pairings
-otherwise (a 500-player round in about 6.5 s where bbpPairings takes 2-3 s:
-see :data:`LARGE_FOR_CAISSIFY`). caissify takes the colour rules'
+otherwise (the same boards in about bbpPairings' CPU time: bench/README.md). caissify takes the colour rules'
 "higher ranked player" by pairing number where C.04.3 ranks by score first:
 its pairs are kept and their colours given by :func:`allocate_colours`, the
 one pairing rule written here. Otherwise no pairing rule is written here:
@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from chesslaws.tournament.dutch import native_engine
 from chesslaws.tournament.matching import native_networkx
 from chesslaws.tournament.model import Board, Bye, Round, Tournament, TournamentError
 from chesslaws.tournament.records import Entry, game_score, player_entries
@@ -98,6 +99,15 @@ class SwissPlayer:
     had_bye_or_forfeit_win: int  # unplayed rounds that gave a win's points (no second PAB, C.04.1)
     forfeit_wins: int
     virtual: float = 0.0  # virtual points of an accelerated round (C.04.5.1): the pairing score is score + virtual
+    # The player's place among the players the round ranks (0: the start number): those to pair and those who
+    # took part in an earlier pairing, in start-number order. A player absent or on a requested bye in every round
+    # so far is not among them: the initial colour goes down the players actually paired, as bbpPairings and
+    # FIDE TEC's checker give it.
+    rank: int = 0
+
+    @property
+    def ranked(self) -> int:
+        return self.rank or self.start_number
 
     @property
     def pairing_score(self) -> float:
@@ -127,18 +137,21 @@ class CaissifyDutch:
     caissify takes the colour rules' "higher ranked player" by pairing number alone, where C.04.3
     (1.2) ranks by score first: its pairs keep their players, their colours are given by
     :func:`allocate_colours` (``own_colours=False``: caissify's own colours, for comparison).
-    Its maximum-weight matchings run in the Rust core, each started from the optimum of the one before
-    (``warm=False``: each from scratch, step for step as networkx, the same matchings; ``native=False``:
-    in networkx, as caissify alone runs them, minutes per round past 150 players). A warm start may
+    Its maximum-weight matchings run in the Rust core, each started from the optimum of the one before,
+    the round's edge weights held there too (:mod:`chesslaws.tournament.dutch`; ``table=False``: handed
+    over as a networkx graph per matching, the same matchings; ``warm=False``: each from scratch, step for
+    step as networkx, the same matchings; ``native=False``: in networkx, as caissify alone runs them, minutes per round past 150 players). A warm start may
     choose another matching among equally heavy ones; the pairings are compared with networkx' by the
     tests (every round of several events) and checked by FIDE TEC's checker in the bench."""
 
     name = "caissify-pairings dutch"
 
-    def __init__(self, *, own_colours: bool = True, native: bool = True, warm: bool = True) -> None:
+    def __init__(self, *, own_colours: bool = True, native: bool = True, warm: bool = True,
+                 table: bool = True) -> None:
         self.own_colours = own_colours
         self.native = native
         self.warm = warm
+        self.table = table and native and warm
         self.name = "caissify-pairings dutch" + (" (matching: networkx)" if not native else
                                                  " (matching: chesslaws' Rust core)" if warm else
                                                  " (matching: chesslaws' Rust core, from scratch)")
@@ -156,8 +169,9 @@ class CaissifyDutch:
         } for p in request.players]
         with warnings.catch_warnings(), native_networkx(warm=self.warm) if self.native else nullcontext():
             warnings.simplefilter("error", MissingFloatHistoryWarning)
-            engine = DutchEngine(players=players, previous_pairings=set(request.played_pairs),
-                                 round_number=request.round_number, total_rounds=request.total_rounds)
+            kind = (native_engine() if self.table else None) or DutchEngine
+            engine = kind(players=players, previous_pairings=set(request.played_pairs),
+                          round_number=request.round_number, total_rounds=request.total_rounds)
             # The virtual points are in the scores given above (chesslaws' own acceleration: C.04.5.1 or the file's
             # XXA lines; caissify's `accelerated=True` would add its own, other, points to rounds 1-2). Marked
             # accelerated only after construction, so that round 1 is paired by score groups, not top half
@@ -202,7 +216,8 @@ def allocate_colours(a: SwissPlayer, b: SwissPlayer, initial: str = "white") -> 
     grant both preferences; grant the stronger one (of two absolute ones the wider colour difference);
     alternate the colours to the most recent round in which they had different colours; grant the
     preference of the higher ranked player (score first, then pairing number: 1.2); give the higher
-    ranked player the initial colour if his pairing number is odd, the other colour if it is even."""
+    ranked player the initial colour if his pairing number is odd, the other colour if it is even (his place
+    among the ranked players, :attr:`SwissPlayer.rank`)."""
     (pa, sa), (pb, sb) = colour_preference(a.colours), colour_preference(b.colours)
 
     def a_gets(colour: str) -> tuple[int, int]:
@@ -228,7 +243,7 @@ def allocate_colours(a: SwissPlayer, b: SwissPlayer, initial: str = "white") -> 
     if pa is not None:
         colour = pa
     else:
-        colour = initial if higher.start_number % 2 == 1 else other(initial)
+        colour = initial if higher.ranked % 2 == 1 else other(initial)
     return (higher.start_number, lower.start_number) if colour == "white" else (lower.start_number, higher.start_number)
 
 
@@ -261,8 +276,8 @@ class BbpDutch:
 
 
 LARGE_FOR_CAISSIFY = 300
-"""Above this many players caissify-pairings (with the Rust matching) takes several seconds per round (about 6.5 s
-at 500 players, where bbpPairings takes 2-3 s): the CLI says so. With networkx it took minutes past 150 players."""
+"""Above this many players a round takes seconds, past 1,000 a minute or so, with either engine (caissify-pairings
+with its weights and matchings in the Rust core about as long as bbpPairings in CPU): the CLI says so."""
 
 def find_bbp() -> str | None:
     """The bbpPairings executable to use, if any: ``CHESSLAWS_BBP``, else one on the ``PATH``."""
@@ -309,6 +324,10 @@ def _floats(sn: int, entries: dict[int, tuple[Entry, ...]], upto: int,
     return tuple(out)
 
 
+_PAIRED = frozenset({"win", "draw", "loss", "forfeit_win", "forfeit_loss", "pab", "pending"})
+"""The kinds of round in which a player took part in the pairing (paired against someone, or given the PAB)."""
+
+
 def swiss_request(t: Tournament, *, with_trf: bool = False) -> SwissRequest:
     """The engine's input for the next round: the active players without a requested bye."""
     number = t.next_round
@@ -317,18 +336,22 @@ def swiss_request(t: Tournament, *, with_trf: bool = False) -> SwissRequest:
     history = {r: t.virtual_points(r) for r in range(1, number)}
     players: list[SwissPlayer] = []
     played: set[Pair] = set()
+    ranked = 0
     for p in t.players:
         es = entries[p.start_number]
         for e in es:
             if e.played and e.opponent is not None:
                 played.add((min(p.start_number, e.opponent), max(p.start_number, e.opponent)))
-        if not p.active_in(number) or t.requested_bye(number, p.start_number) is not None:
+        present = p.active_in(number) and t.requested_bye(number, p.start_number) is None
+        ranked += present or any(e.kind in _PAIRED for e in es)
+        if not present:
             continue
         colours = tuple("white" if e.color == "w" else "black" for e in es if e.played)
         win_unplayed = sum(1 for e in es if e.kind in ("pab", "full", "forfeit_win"))
         players.append(SwissPlayer(p.start_number, p.name, p.rating, game_score(es), colours,
                                    _floats(p.start_number, entries, number - 1, history), win_unplayed,
-                                   sum(1 for e in es if e.kind == "forfeit_win"), virtual.get(p.start_number, 0.0)))
+                                   sum(1 for e in es if e.kind == "forfeit_win"), virtual.get(p.start_number, 0.0),
+                                   ranked))
     return SwissRequest(number, t.total_rounds, tuple(players), frozenset(played),
                         _request_trf(t) if with_trf else "", t.regulations.initial_colour)
 

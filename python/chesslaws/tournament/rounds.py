@@ -1,5 +1,5 @@
 """Pairing a round, the one way the ``chesslaws tournament pair`` command and the live server both do it:
-order by rating (before round 1 of a Swiss, C.04.2), pair the next round, save.
+order by rating (before round 1 of a Swiss, C.04.2; an imported file's numbers are kept), pair the next round, save.
 
 On the live server a round also has its games: they are made first without writing anything (through
 :class:`RoundGames`, which the server's hub provides: the same start, seats and start rule as any online game),
@@ -58,8 +58,9 @@ class RoundGames(Protocol[G]):
 
 def paired(t: Tournament, engine: SwissEngine | None = None) -> Tournament:
     """The event with its next round paired (``engine``: a Swiss's, by default bbpPairings when found); before
-    round 1 of a Swiss the players are first numbered by rating (C.04.2)."""
-    if not t.rounds and t.regulations.system == "swiss":
+    round 1 of a Swiss the players are first numbered by rating (C.04.2), unless their numbers were given with
+    them (an imported file's: :attr:`Tournament.numbered`)."""
+    if not t.rounds and t.regulations.system == "swiss" and not t.numbered:
         t = t.order_by_rating()
     return pair_next_round(t, engine)
 

@@ -297,7 +297,7 @@ def read_trf(text: str, *, regulations: Regulations | None = None) -> Tournament
                   time_control=time_control if time_control and _tc_ok(time_control) else base.time_control,
                   initial_colour=initial or _initial_colour(raw_players) or base.initial_colour)
     t = Tournament(name=name, regulations=reg, players=tuple(p for _, p, _ in raw_players), site=site, date=date,
-                   accelerations=tuple(sorted(accelerations.items())))
+                   accelerations=tuple(sorted(accelerations.items())), numbered=True)
     rounds: list[Round] = []
     for r in range(1, n_rounds + 1):
         rounds.append(_read_round(r, raw_players, system, line_of))
