@@ -294,7 +294,15 @@ impl Checker {
         match name {
             "FEN" => self.fen = Some(value.clone()),
             "Variant" => {
-                if is_chess960(&value) {
+                if is_chess960(&value) && !self.rules.chess960 {
+                    // The game is no game of these Laws, as convert refuses it.
+                    let why = format!(
+                        "variant {value:?} is Chess960, which is in the 2023 Laws only (Guidelines II), not the {} Laws",
+                        self.rules.year
+                    );
+                    self.finding("pgn_error", 0, String::new(), "", why);
+                    self.stopped = true;
+                } else if is_chess960(&value) {
                     self.chess960 = true;
                 } else if !is_standard_variant(&value) {
                     self.finding("pgn_error", 0, String::new(), "", format!("variant {value:?} is not standard chess"));
@@ -496,6 +504,9 @@ impl Visitor for Checker {
             self.settle_dead();
         }
         self.judge_result();
+        if !self.stopped {
+            self.note_stated_reason();
+        }
         if self.depth > 0 {
             let ply = self.ply;
             self.finding("pgn_error", ply, "(".into(), "", "a variation is not closed with ')'".into());
