@@ -215,6 +215,7 @@ impl Checker {
             return;
         }
         let recorded = self.recorded_ending(result);
+        self.said = Some(recorded.said);
         if result == Some(DRAW) && !self.pos.legal_moves().is_empty() {
             // A draw on time (chess.com "timeout vs insufficient material",
             // lichess "Time forfeit" with 1/2-1/2): the flag of the player to

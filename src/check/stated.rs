@@ -96,7 +96,9 @@ impl Checker {
     /// end.
     pub(super) fn note_stated_reason(&mut self) {
         let result = self.token_result.or(self.tag_result);
-        let said = said(&self.laws_termination, &self.termination, &self.termination_details, &self.final_comment);
+        let said = self.said.take().unwrap_or_else(|| {
+            said(&self.laws_termination, &self.termination, &self.termination_details, &self.final_comment)
+        });
         let Some(kind) = said.kind.filter(|k| !matches!(*k, "normal")) else { return };
         let words = self.said_words(&said);
         let kind_words = kind.replace('_', " ");

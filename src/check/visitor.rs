@@ -64,6 +64,8 @@ pub struct Checker {
     pub(super) final_comment: String,
     /// That comment is the one `--fix` writes: the result is the Laws'.
     pub(super) fix_comment: bool,
+    /// The record's words for its ending, once the judgement has read them (read once a game).
+    pub(super) said: Option<crate::ending::Said>,
 }
 
 impl Checker {
@@ -102,6 +104,7 @@ impl Checker {
             time_control: String::new(),
             final_comment: String::new(),
             fix_comment: false,
+            said: None,
         }
     }
 
@@ -128,6 +131,7 @@ impl Checker {
         self.report = GameReport::default();
         self.tag_result = None;
         self.token_result = None;
+        self.said = None;
         self.termination.clear();
         self.laws_termination.clear();
         self.termination_details.clear();
