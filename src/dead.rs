@@ -18,8 +18,11 @@
 //! 2. `color` has insufficient material in the strict sense (lone king; a
 //!    king and one knight against king and queens only; kings and bishops
 //!    all on one colour of square with no pawns or knights on the board);
-//! 3. `chasolver::is_unwinnable_fast`: sound, proves unwinnability only;
-//! 4. the full helpmate search: `chasolver::winnability` when the budget is
+//! 3. forced play into stalemate: the side to move has one legal move (and
+//!    then the other, up to a few plies), or only moves that stalemate: no
+//!    checkmate can follow, said in those words;
+//! 4. `chasolver::is_unwinnable_fast`: sound, proves unwinnability only;
+//! 5. the full helpmate search: `chasolver::winnability` when the budget is
 //!    `None` or at least [`CHASOLVER_NODE_BOUND`] (chasolver bounds its own
 //!    work with node limits it does not let callers change), otherwise our
 //!    own iterative-deepening helpmate search limited to `budget` nodes.
@@ -192,6 +195,54 @@ pub(crate) fn analyse(pos: &Chess, color: Color, budget: Option<u64>) -> Analysi
     analyse_with(pos, color, budget, true, None)
 }
 
+/// Plies of forced play [`forced_stalemate`] follows.
+const FORCED_STALEMATE_PLIES: usize = 8;
+
+/// Why every series of legal moves from `pos` ends in stalemate, when it does within
+/// [`FORCED_STALEMATE_PLIES`]: the side to move has one legal move (and then the other, and so on) until a
+/// position where every legal move stalemates, or a stalemate. "White's only legal move, 3. Kxg1,
+/// stalemates Black." Then no checkmate can follow, whoever is asked about (1997 9.6, 2023 5.2.2: a
+/// position from which no series of legal moves leads to checkmate). A mate or a choice of moves on the
+/// way: None, and the analysis goes on.
+fn forced_stalemate(pos: &Chess) -> Option<String> {
+    let mut p = pos.clone();
+    let mut line: Vec<String> = Vec::new();
+    for _ in 0..FORCED_STALEMATE_PLIES {
+        let moves = p.legal_moves();
+        if moves.is_empty() {
+            return None; // a position with no move: judged before this is asked
+        }
+        let (mover, other) = (side(p.turn()), side(!p.turn()));
+        let stalemates = |m: &Move| {
+            let mut after = p.clone();
+            after.play_unchecked(*m);
+            !after.is_check() && after.legal_moves().is_empty()
+        };
+        if moves.len() > 1 {
+            if !moves.iter().all(stalemates) {
+                return None;
+            }
+            return Some(if line.is_empty() {
+                format!("Every legal move of {mover} stalemates {other}.")
+            } else {
+                format!("After {}, every legal move of {mover} stalemates {other}.", numbered_line(pos, &line))
+            });
+        }
+        let m = moves[0];
+        line.push(SanPlus::from_move(p.clone(), m).to_string());
+        if stalemates(&m) {
+            let moves = numbered_line(pos, &line);
+            return Some(if line.len() == 1 {
+                format!("{mover}'s only legal move, {moves}, stalemates {other}.")
+            } else {
+                format!("The only legal moves, {moves}, end in stalemate.")
+            });
+        }
+        p.play_unchecked(m);
+    }
+    None
+}
+
 /// What CHA-Solver's full search (`winnability`) answered for one board
 /// and intended winner: a helpmate line, no helpmate, or no answer within
 /// its node limits.
@@ -293,6 +344,10 @@ fn analyse_with(
     }
     if pos.has_insufficient_material(color) {
         return done(Verdict::Unwinnable, vec![], material_reason(pos, color));
+    }
+    if let Some(why) = forced_stalemate(pos) {
+        // The same words whichever side is asked about: neither can mate.
+        return done(Verdict::Unwinnable, vec![], why);
     }
 
     let (board, castling_dropped) = match to_board(pos) {

@@ -161,10 +161,15 @@ fn loser_of(result: Option<&str>) -> Option<Color> {
 pub(crate) fn ending(said: Said, facts: &Facts<'_>) -> Ending {
     let kind = said.kind;
     if let Some(loser) = loser_of(facts.result) {
-        // An abandoned game is lost on time: the player who left let his
-        // clock run out. A loser's clock recorded at zero says the same.
-        let flag_said = matches!(kind, Some("time_forfeit" | "abandoned" | "timeout_vs_insufficient"))
-            || facts.clocks[side_index(loser)] == Some(0);
+        // An abandoned game is lost on time when the player who left let his
+        // clock run out: his own turn, or his clock recorded at zero. With
+        // his opponent to move his clock was not running: he left the game,
+        // a resignation. A loser's clock recorded at zero says a flag fell
+        // whatever the record's words.
+        let zero = facts.clocks[side_index(loser)] == Some(0);
+        let flag_said = matches!(kind, Some("time_forfeit" | "timeout_vs_insufficient"))
+            || (kind == Some("abandoned") && facts.turn == loser)
+            || zero;
         let way = if flag_said {
             if facts.turn == loser {
                 Way::Flag { loser }
@@ -313,5 +318,8 @@ mod tests {
         assert_eq!(ending(Said::default(), &zero).way, Way::Flag { loser: Color::White });
         assert_eq!(ending(Said::default(), &facts("0-1", Color::White)).way, Way::Resignation { loser: Color::White });
         assert_eq!(ending(Said::default(), &facts("*", Color::White)).way, Way::Unfinished);
+        let left = Said { kind: Some("abandoned"), source: Some("Termination") };
+        assert_eq!(ending(left, &facts("1-0", Color::Black)).way, Way::Flag { loser: Color::Black });
+        assert_eq!(ending(left, &facts("1-0", Color::White)).way, Way::Resignation { loser: Color::Black });
     }
 }

@@ -34,6 +34,7 @@ use crate::position::{chess960_start, uci_in};
 use crate::tags::is_chess960;
 
 mod feed;
+pub(crate) mod gameend;
 
 use feed::{lock, LineFeed, SharedTracking, Tracking};
 

@@ -181,7 +181,7 @@ def test_convert_under_an_earlier_edition_is_refused_clearly(tmp_path: Path) -> 
     res = CliRunner().invoke(main, ["convert", str(DATA / "chess960_chesscom.pgn"), "--out", str(tmp_path),
                                     "--edition", "1997"])
     assert res.exit_code == 1
-    assert "Chess960 is in the 2023 Laws only" in res.stderr
+    assert "is Chess960, which is in the 2023 Laws only (Guidelines II), not the 1997 Laws" in res.stderr
     assert "3 games with errors skipped" in res.output
 
 

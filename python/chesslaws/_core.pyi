@@ -136,7 +136,7 @@ class PgnReader:
     ]: ...
 
 # --- Bulk checking (src/check/; wrapped by chesslaws.check) ---
-# A report is (number, line, tags, result, plies, findings); a finding is
+# A report is (number, line, tags, result, plies, findings, notes); a finding is
 # (kind, ply, move, rule, text), `rule` a key of the edition's article table
 # ("" for a fault of the PGN text). The edition is a chesslaws.editions.Edition:
 # the checker reads its rules and articles from its fields.
@@ -150,6 +150,7 @@ def report_json(
     plies: int,
     findings: list[tuple[str, int, str, str | None, str, str]],
     file: str | None = None,
+    notes: list[str] = ...,
 ) -> str: ...
 
 class CheckBatch:
@@ -161,7 +162,7 @@ class CheckBatch:
     def reports(
         self,
     ) -> list[
-        tuple[int, int, list[tuple[str, str]], str | None, int, list[tuple[str, int, str, str, str]]]
+        tuple[int, int, list[tuple[str, str]], str | None, int, list[tuple[str, int, str, str, str]], list[str]]
     ]: ...
     @property
     def json(self) -> str | None: ...

@@ -20,7 +20,8 @@ Kinds of finding (``Finding.kind``) and the rule they cite:
   ``insufficient_material`` (1989 Article 10.4), ``fivefold``,
   ``seventyfive`` (2023): the game was over by the Laws at ``ply``, and the
   record goes on with more moves or gives another result.
-- ``time_forfeit``: a win on time (also an abandoned game, and a win
+- ``time_forfeit``: a win on time (also an abandoned game left on the
+  loser's own turn, and a win
   given with the draw's text "timeout vs insufficient material") where the
   winner could not have mated (Article 6.9; 1989: only against a bare
   king, 10.5): a draw; or a draw on time ("timeout vs insufficient
@@ -49,7 +50,14 @@ as a resignation, as ``convert`` writes it.
   agreement, as ``convert`` writes it) before both players have made a
   move: void, the game has no result.
 - ``pgn_error``: the text is not PGN, or a tag breaks its syntax (an
-  unescaped quote): no article.
+  unescaped quote), or the game is of a variant the edition does not have
+  (Chess960 under 1989 and 1997, which ``convert`` refuses too): no article.
+
+A reason for the ending the record states and the moves do not support
+("Game drawn by insufficient material" with a queen on the board, a
+"3-fold repetition" no claim would make correct), the result being one the
+Laws give, is a note (``GameReport.notes``), no finding: the same note
+``convert --report`` gives.
 - ``result_tag``: the ``Result`` tag contradicts the result at the end of
   the movetext (no article).
 - ``no_result``: the game has no result: ``*``, or neither a ``Result``
@@ -84,7 +92,7 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Iterator, Sequence
 
 from chesslaws._core import CheckRun, report_json
@@ -129,6 +137,9 @@ class GameReport:
     plies: int
     findings: tuple[Finding, ...]
     file: str | None = None
+    #: Remarks that are no finding: a reason for the ending the record states and the moves do not
+    #: support, its result being the Laws' (``convert --report`` gives the same note).
+    notes: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -141,7 +152,7 @@ class GameReport:
         path makes its reports on the workers)."""
         findings = [(f.kind, f.ply, f.move, f.article, f.edition, f.text) for f in self.findings]
         return report_json(self.game, self.line, list(self.tags.items()), self.result, self.plies, findings,
-                           self.file)
+                           self.file, list(self.notes))
 
     def to_json(self) -> dict[str, Any]:
         """The report as JSON data: its :meth:`json_line`, read."""
@@ -169,6 +180,7 @@ class GameReport:
                 for f in data["findings"]
             ),
             file=data.get("file"),
+            notes=tuple(data.get("notes", ())),
         )
 
 
@@ -400,8 +412,9 @@ class FileCheck:
                     result=result,
                     plies=n,
                     findings=tuple(_finding(f, ed) for f in findings),
+                    notes=tuple(notes),
                 )
-                for number, line, tags, result, n, findings in batch.reports
+                for number, line, tags, result, n, findings, notes in batch.reports
             ]
 
     def __iter__(self) -> Iterator[GameReport]:
@@ -484,5 +497,5 @@ def fix_file(
 
 
 def with_file(r: GameReport, path: str) -> GameReport:
-    return GameReport(r.game, r.line, r.tags, r.result, r.plies, r.findings, file=path)
+    return replace(r, file=path)
 

@@ -20,8 +20,9 @@ from chesslaws.errors import InvalidInput
 
 Actor = Literal["white", "black", "arbiter"]
 
-#: t is at most this many seconds (about 115 days): far past any session.
-MAX_T = 10_000_000.0
+#: t is at most this many seconds (about 31 years): far past any session, and past the longest
+#: correspondence game (chess.com's "daily" games last months; ``start``'s ``days_per_move``).
+MAX_T = 1_000_000_000.0
 
 #: The largest clock value an event may set, in milliseconds (100 days): far past any time control,
 #: and exactly representable everywhere a state is read (a browser's numbers stop at 2**53).
@@ -39,6 +40,7 @@ RANGES: Mapping[str, tuple[float, float]] = MappingProxyType({
     "session_end": (0, MAX_T),
     "default_time": (0, MAX_T),
     "abort_after": (0, MAX_T),
+    "days_per_move": (0.001, 365),  # a correspondence game's time for each move
     "fifty_move_limit": (1, 1000),
     "start_position": (0, 959),  # Chess960 starting positions (2023 Guidelines II.2)
     "plies": (0, 100_000),
@@ -120,6 +122,7 @@ SCHEMAS: Mapping[str, Schema] = MappingProxyType(
                 "no_draw_before_move": int,
                 "report_leaving": bool,
                 "increment_possible": bool,
+                "days_per_move": (int, float),
             },
             choices={
                 "edition": ("1989", "1997", "2023"),

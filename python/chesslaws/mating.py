@@ -81,6 +81,8 @@ def _both_reasons(white: str, black: str) -> str:
     lone = {"White": "White has a lone king.", "Black": "Black has a lone king."}
     if white == lone["White"] and black == lone["Black"]:
         return "Both players have a lone king."
+    if white == black:  # one reason for both (forced play into stalemate)
+        return white
     if white == lone["White"] and "White has a lone king" in black:
         return black
     if black == lone["Black"] and "Black has a lone king" in white:

@@ -14,10 +14,11 @@ use super::rules::Rules;
 use crate::input::{not_text, open_input};
 
 pub(super) type FindingTuple = (&'static str, u32, String, &'static str, String);
-pub(super) type GameTuple = (u64, u64, Vec<(String, String)>, Option<String>, u32, Vec<FindingTuple>);
+pub(super) type GameTuple =
+    (u64, u64, Vec<(String, String)>, Option<String>, u32, Vec<FindingTuple>, Vec<String>);
 
 /// What one batch of games gives: counts over every game read, the reports
-/// (a report is (number, line, tags, result, plies, findings), a finding
+/// (a report is (number, line, tags, result, plies, findings, notes), a finding
 /// (kind, ply, move, rule, text)), and what JSON and `--fix` write.
 #[pyclass(frozen, get_all, module = "chesslaws._core", name = "CheckBatch")]
 pub struct CheckBatch {
@@ -181,7 +182,9 @@ impl CheckRun {
                     };
                     *fixes.entry(key).or_default() += 1;
                 }
-                if problems_only && r.findings.is_empty() {
+                // The text report lists the games with notes too; `--json --only-problems` only those
+                // with findings.
+                if problems_only && r.findings.is_empty() && (as_json || r.notes.is_empty()) {
                     continue;
                 }
                 if let Some(j) = json.as_mut() {
@@ -193,7 +196,7 @@ impl CheckRun {
                     continue;
                 }
                 let findings = r.findings.into_iter().map(|f| (f.kind, f.ply, f.mv, f.rule, f.text)).collect();
-                games.push((r.number, r.line, r.tags, r.result, r.plies, findings));
+                games.push((r.number, r.line, r.tags, r.result, r.plies, findings, r.notes));
             }
             Ok(Some((n, plies, games, json, fixed, kinds, with_findings, fixes.into_iter().collect::<Vec<_>>())))
         });
@@ -239,7 +242,8 @@ type JsonFindingTuple = (String, u32, String, Option<String>, String, String);
 /// writer of the worker threads, so that a report reads the same whichever
 /// path made it.
 #[pyfunction]
-#[pyo3(signature = (number, line, tags, result, plies, findings, file = None))]
+#[pyo3(signature = (number, line, tags, result, plies, findings, file = None, notes = Vec::new()))]
+#[allow(clippy::too_many_arguments)]
 pub(super) fn report_json(
     number: u64,
     line: u64,
@@ -248,6 +252,7 @@ pub(super) fn report_json(
     plies: u32,
     findings: Vec<JsonFindingTuple>,
     file: Option<&str>,
+    notes: Vec<String>,
 ) -> String {
     let mut out = String::new();
     write_json_start(&mut out, number, file);
@@ -259,7 +264,7 @@ pub(super) fn report_json(
         edition,
         text,
     });
-    write_json_fields(&mut out, line, &tags, result, plies, findings);
+    write_json_fields(&mut out, line, &tags, result, plies, findings, &notes);
     out
 }
 

@@ -215,6 +215,7 @@ impl Checker {
             return;
         }
         let recorded = self.recorded_ending(result);
+        self.said = Some(recorded.said);
         if result == Some(DRAW) && !self.pos.legal_moves().is_empty() {
             // A draw on time (chess.com "timeout vs insufficient material",
             // lichess "Time forfeit" with 1/2-1/2): the flag of the player to
@@ -329,7 +330,7 @@ impl Checker {
 
     /// The ending the record names (`crate::ending`, the reading `convert`
     /// shares): its words, the side to move, the clocks recorded.
-    fn recorded_ending(&self, result: Option<&str>) -> RecordedEnding {
+    pub(super) fn recorded_ending(&self, result: Option<&str>) -> RecordedEnding {
         let said = said(&self.laws_termination, &self.termination, &self.termination_details, &self.final_comment);
         let facts = Facts {
             result,
@@ -401,6 +402,8 @@ pub(super) fn dead_reason_of(pos: &Chess) -> Option<String> {
     let b = b.reason.trim_end_matches('.');
     Some(if w.starts_with("White has a lone king") && b.starts_with("Black has a lone king") {
         "each side has a lone king".to_string()
+    } else if w == b {
+        w // one reason for both sides (forced play into stalemate)
     } else {
         format!("{w}; {b}")
     })

@@ -6,9 +6,10 @@
 //! 1. input (`crate::input::open_input`): a file or standard input, plain,
 //!    gzip or zstd (told by the magic bytes), read through a byte counter
 //!    (the progress bar).
-//! 2. [`split`]: cuts the byte stream into games at the same places
-//!    `pgn_reader` ends a game (a blank line or a tag line at the start of a
-//!    line after movetext, outside comments), remembering the line each game
+//! 2. [`split`]: cuts the byte stream into games where a game ends
+//!    (`crate::pgn::gameend`, the rule `convert`'s reader follows too: after
+//!    its result, or at a blank line followed by a tag pair or the end of the
+//!    input; a tag line after movetext), remembering the line each game
 //!    starts on, and packs whole games into batches of bounded size. A
 //!    comment left open does not swallow the rest of the file: a tag line
 //!    after a blank line ends it.
@@ -57,6 +58,7 @@ mod pipeline;
 mod rules;
 mod scan;
 mod split;
+mod stated;
 mod visitor;
 
 pub use binding::register;
@@ -89,6 +91,9 @@ pub struct GameReport {
     pub result: Option<String>,
     pub plies: u32,
     pub findings: Vec<Finding>,
+    /// Remarks that are no finding: a reason for the ending the record states and the moves do not
+    /// support, the result being the Laws' (`stated`).
+    pub notes: Vec<String>,
     /// The result the Laws give, when the record gives another one.
     pub fix: Option<Fix>,
     /// The game was read to its end (no illegal or unreadable move, no

@@ -154,6 +154,7 @@ pub(super) fn write_json_fields<'a>(
     result: Option<&str>,
     plies: u32,
     findings: impl Iterator<Item = JsonFinding<'a>>,
+    notes: &[String],
 ) {
     use std::fmt::Write as _;
     let _ = write!(out, ", \"line\": {line}, \"tags\": {{");
@@ -193,7 +194,19 @@ pub(super) fn write_json_fields<'a>(
         push_json_str(out, f.text);
         out.push('}');
     }
-    out.push_str("]}\n");
+    out.push(']');
+    if !notes.is_empty() {
+        // Only where there are notes: the line of every other game stays as it was.
+        out.push_str(", \"notes\": [");
+        for (i, n) in notes.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            push_json_str(out, n);
+        }
+        out.push(']');
+    }
+    out.push_str("}\n");
 }
 
 /// The rest of a checked game's JSON line, after its number.
@@ -206,7 +219,7 @@ pub fn write_json_rest(out: &mut String, r: &GameReport, cfg: &Config) {
         edition: &cfg.edition,
         text: &f.text,
     });
-    write_json_fields(out, r.line, &r.tags, r.result.as_deref(), r.plies, findings);
+    write_json_fields(out, r.line, &r.tags, r.result.as_deref(), r.plies, findings, &r.notes);
 }
 
 #[cfg(test)]

@@ -120,7 +120,7 @@ pub(super) fn game_report(
     cfg: &Config,
 ) -> GameReport {
     r.line = line;
-    if first && (cfg.all_tags || !r.findings.is_empty()) {
+    if first && (cfg.all_tags || !r.findings.is_empty() || !r.notes.is_empty()) {
         r.tags = head.decode(rest);
     }
     finish_report(checker, &mut r);

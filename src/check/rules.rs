@@ -46,6 +46,10 @@ pub struct Rules {
     /// minutes, by the TimeControl tag) a player must have mating
     /// potential to win, whatever the way he won but checkmate.
     pub(super) mating_potential_in_blitz: bool,
+    /// 2023 Guidelines II: Chess960 (the earlier Laws have none).
+    pub(super) chess960: bool,
+    /// The edition's year (1989, 1997, 2023), for the words of a finding.
+    pub(super) year: u16,
 }
 
 impl Rules {
@@ -65,6 +69,8 @@ impl Rules {
             resign_rule: flag("resign_draw_when_opponent_cannot_mate")?,
             agreement_both_moved: flag("agreement_needs_both_moved")?,
             mating_potential_in_blitz: flag("mating_potential_in_blitz")?,
+            chess960: flag("chess960")?,
+            year: ed.getattr("name")?.extract::<String>()?.parse().unwrap_or(0),
         })
     }
 }
@@ -165,7 +171,11 @@ pub(super) fn through_forced_play(pos: &Chess, may_be: &dyn Fn(&Chess) -> bool, 
         return false;
     }
     let moves = pos.legal_moves();
-    if moves.is_empty() || (moves.len() > 1 && !moves.iter().all(|m| m.is_capture())) {
+    if moves.is_empty() {
+        // A stalemate at the end of forced play: no mate can follow (the analysis says so); a mate: one did.
+        return !pos.is_check();
+    }
+    if moves.len() > 1 && !moves.iter().all(|m| m.is_capture()) {
         return false;
     }
     moves.iter().all(|&m| {

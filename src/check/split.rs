@@ -1,10 +1,13 @@
-//! The [`Splitter`]: cuts a PGN byte stream into games at the places `pgn_reader`
-//! ends one, remembering the line each starts on, and packs them into [`Batch`]es.
+//! The [`Splitter`]: cuts a PGN byte stream into games where a game ends
+//! (`crate::pgn::gameend`: after its result, or at a blank line before a tag pair or
+//! the end of the input), remembering the line each starts on, and packs them into
+//! [`Batch`]es. Blank lines inside a movetext are left out of its game's text.
 
 use std::io::{self, BufRead, Read};
 
 use super::{BATCH_BYTES, BATCH_GAMES, LINE_LIMIT, MAX_GAME_BYTES};
 use crate::input::Input;
+use crate::pgn::gameend::MovetextEnd;
 
 #[derive(Debug, Clone)]
 pub struct RawGame {
@@ -54,6 +57,11 @@ pub struct Splitter {
     pub(super) has_movetext: bool,
     pub(super) in_comment: bool,
     pub(super) prev_blank: bool,
+    /// Where the open game's movetext stands: ended by its result, or not.
+    pub(super) end: MovetextEnd,
+    /// Blank lines after movetext whose game has no result yet: they end it if a tag pair or the end
+    /// of the input comes next, and are left out of it if its moves go on (see `crate::pgn::gameend`).
+    pub(super) held_blank: bool,
     pub(super) truncated: bool,
     /// The last read stopped at LINE_LIMIT inside a line.
     pub(super) partial: bool,
@@ -74,6 +82,8 @@ impl Splitter {
             has_movetext: false,
             in_comment: false,
             prev_blank: true,
+            end: MovetextEnd::default(),
+            held_blank: false,
             truncated: false,
             partial: false,
             error: None,
@@ -88,6 +98,8 @@ impl Splitter {
         }
         self.has_movetext = false;
         self.in_comment = false;
+        self.end = MovetextEnd::default();
+        self.held_blank = false;
         self.truncated = false;
     }
 
@@ -181,6 +193,21 @@ impl Splitter {
             }
             let blank = body.iter().all(|b| b.is_ascii_whitespace());
             let full = batch.buf.len() >= BATCH_BYTES || batch.games.len() >= BATCH_GAMES;
+            if self.held_blank && !blank {
+                if self.end.blank_ends_game(Some(body)) {
+                    // The blank lines before this line ended the game.
+                    self.finish(&mut batch);
+                    if full {
+                        self.line = line;
+                        self.carry = true;
+                        self.prev_blank = true;
+                        break;
+                    }
+                } else {
+                    // The moves go on: the blank lines were inside the movetext (left out of it).
+                    self.held_blank = false;
+                }
+            }
             if self.in_comment {
                 if self.prev_blank && looks_like_tag(body) {
                     // A comment left open: a new game starts here.
@@ -194,9 +221,12 @@ impl Splitter {
                 } else {
                     self.append(&mut batch, body);
                     self.scan_braces(body);
+                    self.end.line(body);
                 }
             } else if blank {
-                if self.has_movetext {
+                if self.has_movetext && !self.end.ended() {
+                    self.held_blank = true;
+                } else if self.has_movetext {
                     self.finish(&mut batch);
                     if full {
                         self.line = line;
@@ -224,11 +254,13 @@ impl Splitter {
                     // `[Result "*"] e4 *`: the movetext starts on the tag's line.
                     self.has_movetext = true;
                     self.scan_braces(body);
+                    self.end.line(&body[memchr::memrchr(b']', body).map_or(0, |k| k + 1)..]);
                 }
             } else {
                 self.has_movetext = true;
                 self.append(&mut batch, body);
                 self.scan_braces(body);
+                self.end.line(body);
             }
             self.prev_blank = blank;
             self.line = line;

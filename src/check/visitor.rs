@@ -64,6 +64,8 @@ pub struct Checker {
     pub(super) final_comment: String,
     /// That comment is the one `--fix` writes: the result is the Laws'.
     pub(super) fix_comment: bool,
+    /// The record's words for its ending, once the judgement has read them (read once a game).
+    pub(super) said: Option<crate::ending::Said>,
 }
 
 impl Checker {
@@ -102,6 +104,7 @@ impl Checker {
             time_control: String::new(),
             final_comment: String::new(),
             fix_comment: false,
+            said: None,
         }
     }
 
@@ -128,6 +131,7 @@ impl Checker {
         self.report = GameReport::default();
         self.tag_result = None;
         self.token_result = None;
+        self.said = None;
         self.termination.clear();
         self.laws_termination.clear();
         self.termination_details.clear();
@@ -294,7 +298,15 @@ impl Checker {
         match name {
             "FEN" => self.fen = Some(value.clone()),
             "Variant" => {
-                if is_chess960(&value) {
+                if is_chess960(&value) && !self.rules.chess960 {
+                    // The game is no game of these Laws, as convert refuses it.
+                    let why = format!(
+                        "variant {value:?} is Chess960, which is in the 2023 Laws only (Guidelines II), not the {} Laws",
+                        self.rules.year
+                    );
+                    self.finding("pgn_error", 0, String::new(), "", why);
+                    self.stopped = true;
+                } else if is_chess960(&value) {
                     self.chess960 = true;
                 } else if !is_standard_variant(&value) {
                     self.finding("pgn_error", 0, String::new(), "", format!("variant {value:?} is not standard chess"));
@@ -496,6 +508,9 @@ impl Visitor for Checker {
             self.settle_dead();
         }
         self.judge_result();
+        if !self.stopped {
+            self.note_stated_reason();
+        }
         if self.depth > 0 {
             let ply = self.ply;
             self.finding("pgn_error", ply, "(".into(), "", "a variation is not closed with ')'".into());

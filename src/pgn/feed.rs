@@ -6,6 +6,7 @@ use std::collections::VecDeque;
 use std::io::{self, BufRead, Read};
 use std::sync::{Arc, Mutex};
 
+use super::gameend::MovetextEnd;
 use super::{CHUNK, MAX_ERRORS, MAX_JUNK_TEXT};
 
 // ---------------------------------------------------------------------------
@@ -76,6 +77,12 @@ pub struct LineFeed<R> {
     pub(super) in_tags: bool,
     /// A tag line held back while an empty movetext is handed out before it.
     pub(super) held: Option<Vec<u8>>,
+    /// Lines read ahead past a blank line, to see whether it ends the game.
+    pub(super) ahead: VecDeque<Vec<u8>>,
+    /// Movetext has been handed out since the last tag section.
+    pub(super) in_movetext: bool,
+    /// Where that movetext stands: ended by its result, or not (`super::gameend`).
+    pub(super) end: MovetextEnd,
 }
 
 impl<R: BufRead> LineFeed<R> {
@@ -94,6 +101,56 @@ impl<R: BufRead> LineFeed<R> {
             tag_names: std::collections::HashSet::new(),
             in_tags: false,
             held: None,
+            ahead: VecDeque::new(),
+            in_movetext: false,
+            end: MovetextEnd::default(),
+        }
+    }
+
+    /// The next piece of input: one read ahead first.
+    pub(super) fn next_input(&mut self, max: usize) -> io::Result<Option<Vec<u8>>> {
+        match self.ahead.pop_front() {
+            Some(mut p) => {
+                if p.len() > max.max(1) {
+                    let rest = p.split_off(max.max(1));
+                    self.ahead.push_front(rest);
+                }
+                Ok(Some(p))
+            }
+            None => self.next_piece(max),
+        }
+    }
+
+    /// A blank line in the movetext of a game with no result yet: does it end the game? Reads ahead to
+    /// the next line that is not blank (kept in `ahead`): it does when that line is a tag pair or there
+    /// is none (`super::gameend`).
+    pub(super) fn blank_ends_game(&mut self) -> io::Result<bool> {
+        let mut i = 0;
+        loop {
+            if i == self.ahead.len() {
+                match self.next_piece(CHUNK)? {
+                    Some(p) => self.ahead.push_back(p),
+                    None => return Ok(self.end.blank_ends_game(None)),
+                }
+            }
+            let line = &self.ahead[i];
+            let text = if line.starts_with(b"\xef\xbb\xbf") { &line[3..] } else { &line[..] };
+            if !is_blank_line(text) {
+                return Ok(self.end.blank_ends_game(Some(text)));
+            }
+            i += 1;
+        }
+    }
+
+    /// Notes what the line `data` (at a line start) is: a tag line starts a tag section, other text is
+    /// movetext, read for the end of its game.
+    pub(super) fn follow(&mut self, data: &[u8]) {
+        if data.first() == Some(&b'[') && tag_name(data).is_some() {
+            self.in_movetext = false;
+            self.end = MovetextEnd::default();
+        } else if !is_blank_line(data) {
+            self.in_movetext = true;
+            self.end.line(data);
         }
     }
 
@@ -334,6 +391,10 @@ pub(super) fn repair_tag_line(line: &[u8]) -> Option<Vec<u8>> {
     Some(out)
 }
 
+pub(super) fn is_blank_line(text: &[u8]) -> bool {
+    text.iter().all(u8::is_ascii_whitespace)
+}
+
 pub(super) fn is_harmless(text: &[u8]) -> bool {
     if text.is_empty() || text[0] == b'%' || text[0] == b';' {
         return true;
@@ -364,7 +425,7 @@ impl<R: BufRead> Read for LineFeed<R> {
                 }
                 Some(p)
             }
-            None => self.next_piece(buf.len())?,
+            None => self.next_input(buf.len())?,
         };
         match piece {
             None => {
@@ -389,6 +450,20 @@ impl<R: BufRead> Read for LineFeed<R> {
                         data = fixed;
                     }
                 }
+                if self.at_line_start
+                    && !was_held
+                    && self.in_movetext
+                    && !self.end.ended()
+                    && !self.end.in_comment()
+                    && data.ends_with(b"\n")
+                    && is_blank_line(&data)
+                    && !self.blank_ends_game()?
+                {
+                    // A blank line inside the movetext, moves after it: not handed to the reader (which
+                    // would end the game there), but counted as a line.
+                    self.next_line += 1;
+                    return self.read(buf);
+                }
                 let mut synthetic = false;
                 if self.at_line_start && !was_held && data.len() <= buf.len() && self.starts_new_game(&data) {
                     // A game with tags and no moves: an empty comment as its
@@ -397,6 +472,11 @@ impl<R: BufRead> Read for LineFeed<R> {
                     self.held = Some(data);
                     data = b"{}\n".to_vec();
                     synthetic = true;
+                }
+                if self.at_line_start && !synthetic {
+                    self.follow(&data);
+                } else if !synthetic && self.in_movetext {
+                    self.end.line(&data);
                 }
                 self.at_line_start = data.last() == Some(&b'\n');
                 if data.is_empty() {

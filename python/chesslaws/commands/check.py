@@ -51,7 +51,11 @@ def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_prob
     but checkmate by a player having a bare king, 10.5), and PGN
     syntax faults (a quote not escaped in a tag, a Result tag that
     contradicts the movetext, tags with no movetext), and games with no
-    result (`*` or none: no_result).
+    result (`*` or none: no_result). A reason for the ending that the record
+    states and the moves do not support (a Termination "insufficient
+    material" with a queen on the board), its result being the Laws', is a
+    note under its game (with --json: "notes"), no finding: convert --report
+    gives the same note.
 
     Moves are read in SAN, FIDE notation (a8Q, e2-e4, Ng1-f3), UCI
     coordinates (g1f3) and figurines; Chess960 games castle by their rules;
@@ -120,7 +124,7 @@ def check_command(files: tuple[str, ...], edition: str, as_json: bool, only_prob
                             out.write(fc.json_text)
                         for r in batch:
                             if many:
-                                r = GameReport(r.game, r.line, r.tags, r.result, r.plies, r.findings, file=path)
+                                r = replace(r, file=path)
                             _print_report(r, path if many else None)
                         if fixed_out is not None:
                             fixed_out.write(fc.fixed)
@@ -231,6 +235,8 @@ def _print_report(r: GameReport, path: str | None) -> None:
         article = f"Article {f.article} ({f.edition})" if f.article else "PGN"
         move = f" {f.move}" if f.move else ""
         click.echo(f"  ply {f.ply}{move}: {f.kind} [{article}] {f.text}")
+    for note in r.notes:
+        click.echo(f"  note: {note}")
 
 
 def _print_summary(s: Summary) -> None:

@@ -63,7 +63,7 @@ def convert(pgn: str, out_dir: str, edition: str | None, report: bool, seconds_p
     (a Variant tag such as Chess960 or cutechess's fischerandom) convert under
     the 2023 Laws, the only edition with Chess960 (Guidelines II). Exit status 0 when
     every game converted consistently, 1 otherwise, 2 for a file that is not
-    PGN text (UTF-16, binary) or cannot be read.
+    PGN text (UTF-16, binary, a game log: replay reads those) or cannot be read.
 
     \b
     Examples:
@@ -74,6 +74,11 @@ def convert(pgn: str, out_dir: str, edition: str | None, report: bool, seconds_p
     what = not_text(pgn)
     if what is not None:
         not_text_error("convert", pgn, what, "PGN text")
+    if _is_game_log(pgn):
+        click.echo(f"chesslaws convert: {pgn} is a game log, not a PGN file; replay it instead:\n"
+                   f"  chesslaws replay {pgn}\n"
+                   f"  chesslaws replay {pgn} --pgn > {pgn_stem(pgn)}.pgn", err=True)
+        sys.exit(2)
     try:
         os.makedirs(out_dir, exist_ok=True)
     except OSError as failed_dir:
@@ -93,8 +98,9 @@ def convert(pgn: str, out_dir: str, edition: str | None, report: bool, seconds_p
             continue
         if g.chess960 and edition not in (None, "2023"):
             failed += 1
-            why = (f"a Chess960 game: Chess960 is in the 2023 Laws only (Guidelines II), not the {edition} Laws; "
-                   "convert it with --edition 2023")
+            variant = g.tags.get("Variant", "")
+            why = (f'variant "{variant}" is Chess960, which is in the 2023 Laws only '
+                   f"(Guidelines II), not the {edition} Laws; convert it with --edition 2023")
             click.echo(f"{pgn}: game {g.number} (line {g.line}): {why}", err=True)
             if report:
                 click.echo(f"game {g.number} (line {g.line}): not converted: {why}")
@@ -137,3 +143,21 @@ def convert(pgn: str, out_dir: str, edition: str | None, report: bool, seconds_p
     click.echo("; ".join(parts))
     sys.exit(1 if failed or inconsistent else 0)
 
+
+def _is_game_log(path: str) -> bool:
+    """A game log (JSON Lines of events, as convert writes them and replay reads them) by its first line: a
+    JSON object with a ``type``. PGN never starts with ``{`` followed by JSON (a comment before the first game
+    is no JSON object). A compressed file is left to the PGN reader (replay reads plain logs only)."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(65536)
+    except OSError:
+        return False
+    text = raw.decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
+    if not text.startswith("{"):
+        return False
+    try:
+        first = json.loads(text.split("\n", 1)[0])
+    except ValueError:
+        return False
+    return isinstance(first, dict) and isinstance(first.get("type"), str)

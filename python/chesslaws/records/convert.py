@@ -88,9 +88,10 @@ def _read_control(text: str, notes: list[str]) -> tuple[TimeControl | None, int 
                      "3 s)")
         return control, None
     if control.periods and control.periods[0].moves == 1 and len(control.periods) == 1:
-        notes.append(f"TimeControl {text!r} gives a fixed time for every move (correspondence), which no clock "
-                     "of the Laws keeps: written without a clock, moves placed at the times the record's "
-                     "clocks give")
+        days = control.periods[0].ms / 86_400_000
+        notes.append(f"TimeControl {text!r} gives a fixed time for every move (correspondence: {days:g} "
+                     f"day{'s' if days != 1 else ''} a move), which no clock of the Laws keeps: written as the "
+                     "start's days_per_move, without a clock, moves placed at the times the record's clocks give")
         return None, control.periods[0].ms
     return control, None
 
@@ -193,6 +194,11 @@ class _Converter:
         for key in ("Event", "Site", "Date", "Round"):
             if key in tags and tags[key].strip("?.- "):
                 start[key.lower()] = tags[key]
+        if self.per_move_ms is not None:
+            # A correspondence game (chess.com "daily", TimeControl "1/86400"): its time for each move, which
+            # no clock of the Laws keeps, said in the log for what it is.
+            days = round(self.per_move_ms / 86_400_000, 6)
+            start["days_per_move"] = int(days) if days == int(days) else days
         if pgn.chess960:
             # Chess960 (2023 Guidelines II): a starting array by its number, any
             # other position as X-FEN; without a FEN tag, the standard array.
@@ -511,8 +517,9 @@ class _Converter:
                 if done is not None:
                     return done
             elif kind in AUTOMATIC_ENDS:
-                self.problems.append(f"{said} says {kind.replace('_', ' ')}, but the final position is not one "
-                                     "that ends the game")
+                # A false reason with a result the Laws can give (a resignation): a note, as check gives it.
+                self.notes.append(f"{said} says {kind.replace('_', ' ')}, but the final position is not one that "
+                                  "ends the game")
             if self.ending.way == "decision":
                 # The arbiter's (or the server's) decision, not the loser's resignation: no rule of
                 # resignation judges it (2023 5.1.2 as this project reads it), only the rules that
@@ -527,6 +534,9 @@ class _Converter:
                 else:
                     self.notes.append(f"{said}: written as the arbiter's decision")
                     return after, events + [ev]
+            elif kind == "abandoned" and turn == winner:
+                self.notes.append(f"{said} with {NAME[winner]} to move: {NAME[loser]}, his clock not running, left "
+                                  f"the game: written as his resignation")
             elif kind == "abandoned":
                 self.notes.append(f"{said}: written as {NAME[loser]}'s resignation")
             elif kind in (None, "normal"):
@@ -551,11 +561,12 @@ class _Converter:
                                           "claimed: written as the claim")
                     return claimed
                 if kind not in (None, "normal"):
-                    self.problems.append(f"{said} says {kind.replace('_', ' ')}, but no claim by either player "
-                                         "would be correct here: written as an agreement")
+                    # A false reason with a result the Laws can give (an agreement): a note, as check gives it.
+                    self.notes.append(f"{said} says {kind.replace('_', ' ')}, but no claim by either player would "
+                                      "be correct here: written as an agreement")
             elif kind in AUTOMATIC_ENDS:
-                self.problems.append(f"{said} says {kind.replace('_', ' ')}, but the final position is not one "
-                                     "that ends the game: written as an agreement")
+                self.notes.append(f"{said} says {kind.replace('_', ' ')}, but the final position is not one that "
+                                  "ends the game: written as an agreement")
             elif kind in ("adjudication", "rules_infraction", "abandoned", "resignation"):
                 self.notes.append(f"{said}: written as an agreement")
             if kind in (None, "normal"):

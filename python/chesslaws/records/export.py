@@ -183,6 +183,10 @@ def game_to_pgn(game: Game, *, tags: Mapping[str, str] | None = None) -> str:
     result = state.result if state.result in ("1-0", "0-1", "1/2-1/2") else "*"
     # A game where an illegal move stood (1997 C.3) is written unchecked.
     all_tags = game_tags(state)
+    days = game.events[0].get("days_per_move") if game.events else None
+    if isinstance(days, (int, float)) and state.config.time_control.unlimited:
+        # A correspondence game: its time for each move, as the PGN says it (read back by convert).
+        all_tags["TimeControl"] = f"1/{round(days * 86_400)}"
     board = _board_result(game)
     if board is not None:
         all_tags["BoardResult"] = board
