@@ -117,11 +117,6 @@ impl<W: Weight> Matcher<W> {
     }
 
     #[inline]
-    pub(super) fn slack_of(&self, v: u32, w: u32, k: u32) -> W {
-        self.dual[v as usize] + self.dual[w as usize] - self.w2[k as usize]
-    }
-
-    #[inline]
     pub(super) fn edge(&self, v: u32, w: u32) -> u32 {
         self.eindex[v as usize * self.n + w as usize]
     }
