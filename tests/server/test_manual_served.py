@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import os
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,9 @@ def test_without_a_built_manual_the_page_says_how_to_build_it(tmp_path: Path, mo
 @needs_chromium
 def test_every_guide_reads_offline_in_the_browser(server: Any, browser: Any, shots: Path) -> None:
     if not (manual.MANUAL_DIR / "index.html").is_file():
+        # CI installs the package as a user does (.ci/run: pip install .), whose build makes the manual: there
+        # its absence is a defect of the package, not a reason to skip.
+        assert not os.environ.get("CI"), f"the installed package has no manual ({manual.MANUAL_DIR})"
         pytest.skip("the manual is not built into this installation (pip install . builds it; or mkdocs build)")
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
     page = ctx.new_page()
