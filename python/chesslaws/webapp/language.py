@@ -5,8 +5,11 @@ the pages set to the chosen language too), else English."""
 
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 from starlette.requests import HTTPConnection
 
+from chesslaws.server.refusals import translated
 from chesslaws.server.texts import LANGUAGES
 
 #: The query parameter that names the language.
@@ -45,4 +48,11 @@ def accepted(header: str) -> str:
     return best
 
 
-__all__ = ["LANG_COOKIE", "NAME", "accepted", "client_language"]
+def refusal_for(scope: Mapping[str, Any], message: str) -> str:
+    """A refusal (its English ``message``) in the language of the request or socket ``scope``: what the
+    middleware that answers before any route (:class:`~chesslaws.server.paths.PathCheck`, the body's limit,
+    the sockets per address) tells the client."""
+    return translated(message, client_language(HTTPConnection(dict(scope))))
+
+
+__all__ = ["LANG_COOKIE", "NAME", "accepted", "client_language", "refusal_for"]
