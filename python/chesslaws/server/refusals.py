@@ -37,7 +37,8 @@ PART = "refusal_part_"
 #: What a refusal text fills in: ``{name}``.
 _FILLED = re.compile(r"\{(\w+)\}")
 #: Filled-in parts that are English themselves (a refusal, or a part of one), translated in turn.
-_NESTED = frozenset({"reason", "why", "span", "claim", "said", "penalty", "conduct", "what", "piece", "expected"})
+_NESTED = frozenset({"reason", "why", "span", "claim", "said", "penalty", "conduct", "what", "piece", "expected",
+                     "language"})
 #: Filled-in parts that name a player by his colour ("White", "Black", "white", "black": the pages' texts).
 _COLOURS = frozenset({"player", "turn", "mover", "opponent", "sealer", "colour"})
 #: The pages' texts with something filled in that fill in refusals too (a span of time), read as parts.

@@ -16,12 +16,16 @@ from chesslaws.server.texts import LANGUAGES
 NAME = "lang"
 #: The cookie the pages' language switch sets (``web/i18n.js``), for the requests a page does not make itself.
 LANG_COOKIE = "chesslaws_lang"
+#: Set in a request's state by a route whose ``lang`` parameter names something else (the piece letters a move
+#: is written in): its refusals follow the cookie and ``Accept-Language`` alone.
+LANG_NAMES_OTHER = "lang_names_other"
 
 
 def client_language(conn: HTTPConnection) -> str:
     """One of :data:`~chesslaws.server.texts.LANGUAGES`: what ``conn`` asks for, English when it asks for none
     of them."""
-    for asked in (conn.query_params.get(NAME), conn.cookies.get(LANG_COOKIE)):
+    query = None if conn.scope.get("state", {}).get(LANG_NAMES_OTHER) else conn.query_params.get(NAME)
+    for asked in (query, conn.cookies.get(LANG_COOKIE)):
         code = (asked or "").strip().lower()
         if code in LANGUAGES:
             return code
@@ -55,4 +59,4 @@ def refusal_for(scope: Mapping[str, Any], message: str) -> str:
     return translated(message, client_language(HTTPConnection(dict(scope))))
 
 
-__all__ = ["LANG_COOKIE", "NAME", "accepted", "client_language", "refusal_for"]
+__all__ = ["LANG_COOKIE", "LANG_NAMES_OTHER", "NAME", "accepted", "client_language", "refusal_for"]
