@@ -25,9 +25,10 @@ ARBITER_CODE = [*sorted((PACKAGE / "game").glob("*.py")), PACKAGE / "events.py"]
 FILLED = "x"
 #: Names that hold the instant " at t=…" of a refusal, which a person is not told (:func:`for_people`).
 INSTANTS = {"when"}
-#: Refusals whose text is not written at the raise site: where it comes from instead.
+#: Refusals whose text is not written at the raise site (the module, the expression): the function of
+#: ``chesslaws`` whose ``ClockError`` messages it passes on.
 ELSEWHERE = {
-    "recording.py": "str(err)",  # a ClockError's own message (the clock's periods)
+    ("recording.py", "str(err)"): ("clock.py", "next_period"),  # the decision on the period
 }
 
 
@@ -77,9 +78,18 @@ def arbiter_refusals() -> dict[str, list[str]]:
                 continue
             where = f"{path.name}:{node.lineno}"
             found[where] = list(_variants(text))
-            if not found[where] and ELSEWHERE.get(path.name) == ast.unparse(text):
-                del found[where]
+            source = ELSEWHERE.get((path.name, ast.unparse(text)))
+            if source is not None:
+                found[where] = _passed_on(*source)
     return found
+
+
+def _passed_on(module: str, function: str) -> list[str]:
+    """The messages of the ``ClockError`` that ``function`` of ``module`` raises."""
+    tree = ast.parse((PACKAGE / module).read_text(encoding="utf-8"))
+    body = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == function)
+    return [text for n in ast.walk(body) if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "ClockError"
+            for text in _variants(n.args[0])]
 
 
 def test_every_refusal_of_the_arbiter_is_read_from_the_code() -> None:

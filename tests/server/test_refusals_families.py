@@ -243,3 +243,26 @@ def test_the_consoles_reading_of_a_move(client: TestClient, lang: str) -> None:
         client.cookies.clear()
     r = client.get(f"/api/games/{g['id']}/read-move?move=zz9")
     assert r.json()["error"] == "unreadable move 'zz9': not a move in the algebraic notation of any known language"
+
+
+CLAIMS = {"de": ("Reklamationen erhoben, die die Partie nicht beendet haben", "in dieser Stellung", "in dieser Partie"),
+          "fr": ("réclamations qui n'ont pas terminé la partie", "dans cette position", "dans cette partie"),
+          "es": ("reclamaciones que no terminaron la partida", "en esta posición", "en esta partida")}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_budget_of_claims_in_a_position_and_in_a_game(db_url: str, lang: str) -> None:
+    limits = Limits(None, None, None, None, claims_per_move=2, claims_per_game=3)
+    with app_client(db_url, limits) as client:
+        g = game(client, arbiter="absent", edition="1997")
+        for _ in range(2):
+            assert send(client, g, "white", {"type": "claim_flag"}, lang).status_code == 200
+        said = send(client, g, "white", {"type": "claim_flag"}, lang).json()["error"]
+        what, here, _ = CLAIMS[lang]
+        assert what in said and here in said and "12.5" in said and "annoy" not in said, said
+        for seat, move in (("white", "Nf3"), ("black", "Nf6")):
+            assert send(client, g, seat, {"type": "move", "move": move}, None).status_code == 200
+        assert send(client, g, "white", {"type": "claim_flag"}, lang).status_code == 200
+        said = send(client, g, "white", {"type": "claim_flag"}, lang).json()["error"]
+        what, _, in_game = CLAIMS[lang]
+        assert what in said and in_game in said and "annoy" not in said, said
