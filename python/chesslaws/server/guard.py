@@ -35,6 +35,7 @@ from pydantic import AfterValidator
 from chesslaws.jsondepth import MAX_DEPTH, depth_ok
 from chesslaws.names import name_problem
 from chesslaws.refused import Refused
+from chesslaws.server.paths import Speak, close_reason, english
 
 #: The longest integer literal accepted (clock values in ms have at most 10 digits).
 MAX_INT_DIGITS = 20
@@ -362,11 +363,12 @@ def connection_guard(limits: ConnectionLimits, trusted: frozenset[str] = frozens
 class SocketLimit:
     """ASGI middleware: at most ``per_address`` WebSockets open at once from one address (the client's
     address as the server sees it: the peer, or the address a configured proxy forwarded). The next is
-    refused before it is accepted (HTTP 403)."""
+    refused before it is accepted (HTTP 403), told in its language by ``speak`` (:mod:`chesslaws.server.paths`)."""
 
-    def __init__(self, app: Any, per_address: int | None) -> None:
+    def __init__(self, app: Any, per_address: int | None, speak: Speak = english) -> None:
         self.app = app
         self.per_address = per_address
+        self.speak = speak
         self.open: dict[str, int] = {}
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
@@ -378,8 +380,8 @@ class SocketLimit:
         count = self.open.get(host, 0)
         if count >= self.per_address:
             await receive()  # websocket.connect
-            await send({"type": "websocket.close", "code": 1008,
-                        "reason": f"at most {self.per_address} sockets from one address"})
+            said = self.speak(scope, f"at most {self.per_address} sockets from one address")
+            await send({"type": "websocket.close", "code": 1008, "reason": close_reason(said)})
             return
         self.open[host] = count + 1
         try:

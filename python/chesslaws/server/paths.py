@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, Callable, Mapping
+
+#: How a refusal reaches the client: the English message, for the request's scope, in the client's language.
+Speak = Callable[[Mapping[str, Any], str], str]
 
 #: Ids (games and tournaments) are short URL-safe tokens.
 ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -60,12 +63,18 @@ def path_error(path: str) -> tuple[int, str] | None:
     return None
 
 
+def english(scope: Mapping[str, Any], message: str) -> str:
+    """A refusal as it is written: English."""
+    return message
+
+
 class PathCheck:
     """ASGI middleware: :func:`path_error` answered at once (HTTP), or the socket closed before it is
-    accepted (WebSocket, code 1008 with the message)."""
+    accepted (WebSocket, code 1008 with the message); ``speak`` puts the message in the client's language."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, speak: Speak = english) -> None:
         self.app = app
+        self.speak = speak
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -75,10 +84,11 @@ class PathCheck:
         if found is None:
             await self.app(scope, receive, send)
             return
-        status, message = found
+        status, english_message = found
+        message = self.speak(scope, english_message)
         if scope["type"] == "websocket":
             await receive()  # websocket.connect
-            await send({"type": "websocket.close", "code": 1008, "reason": message[:120]})
+            await send({"type": "websocket.close", "code": 1008, "reason": close_reason(message)})
             return
         body = json.dumps({"error": message, "status": status}).encode()
         await send({"type": "http.response.start", "status": status,
@@ -87,4 +97,9 @@ class PathCheck:
         await send({"type": "http.response.body", "body": body})
 
 
-__all__ = ["ID", "NUMBER", "PathCheck", "path_error", "shown"]
+def close_reason(message: str) -> str:
+    """A WebSocket close reason: at most 123 bytes of UTF-8, cut at a character."""
+    return message.encode()[:120].decode(errors="ignore")
+
+
+__all__ = ["ID", "NUMBER", "PathCheck", "Speak", "close_reason", "english", "path_error", "shown"]

@@ -2,12 +2,25 @@
 of ``chesslaws/data/texts.json`` (the server texts named ``refused_…``) and written in German, French or
 Spanish.
 
-The services raise their refusals in English, as clients and logs read them; only the answer to a client
-who asked for another language (:func:`translated`) changes. Each refusal text is a template: ``{name}``
-stands for what the message fills in (a game id, a move, a number), taken over as it is, except a
-``{reason}``, which is itself a refusal (what a ruling gives as the reason an event was not recorded) and is
-translated in turn, and a player (``{player}``, ``{turn}``, ``{mover}``) named White or Black, whose name is
-the pages' own text. A message no template reads stays English.
+The services and the arbiter raise their refusals in English, as clients, logs and tests read them; only the
+answer to a client who asked for another language (:func:`translated`) changes. Each refusal text is a
+template: ``{name}`` stands for what the message fills in (a game id, a move, a number), taken over as it is,
+except
+
+- a part that is itself English (:data:`_NESTED`: a ``{reason}`` a ruling gives, a ``{span}`` of time, a
+  ``{penalty}``…), translated in turn by the refusal texts and the parts of refusals (the server texts named
+  ``refusal_part_…``, which only ever fill in a refusal), else by the pages' texts (a piece, "{n} minutes"),
+  and
+- a player (:data:`_COLOURS`: ``{player}``, ``{turn}``…) named by his colour, whose name is the pages' own text
+  ("White", "Weiß").
+
+A name that comes twice in a template stands for the same value both times. A message no template reads stays
+English.
+
+Matching the English text, rather than carrying a text's name from where the refusal is raised, keeps the
+arbiter (``chesslaws.game``) and the services free of any knowledge of languages and leaves every English
+message word for word as it was; ``tests/server/test_i18n_keys.py`` reads every refusal written in the code and
+fails on one that no template reads.
 """
 
 from __future__ import annotations
@@ -15,35 +28,45 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from chesslaws.server.texts import LANGUAGES, server_texts, texts
+from chesslaws.server.texts import LANGUAGES, page_texts, server_texts, texts
 
 #: The prefix of the names of the refusal texts in ``texts.json``.
 PREFIX = "refused_"
+#: The prefix of the parts of refusals: English a refusal fills in, translated only there.
+PART = "refusal_part_"
 #: What a refusal text fills in: ``{name}``.
 _FILLED = re.compile(r"\{(\w+)\}")
-#: Filled-in parts that are refusals themselves, translated in turn.
-_NESTED = frozenset({"reason"})
-#: Filled-in parts that name a player by his colour ("White", "Black": the pages' texts).
-_COLOURS = frozenset({"player", "turn", "mover"})
+#: Filled-in parts that are English themselves (a refusal, or a part of one), translated in turn.
+_NESTED = frozenset({"reason", "why", "span", "claim", "said", "penalty", "conduct", "what", "piece", "expected",
+                     "language"})
+#: Filled-in parts that name a player by his colour ("White", "Black", "white", "black": the pages' texts).
+_COLOURS = frozenset({"player", "turn", "mover", "opponent", "sealer", "colour"})
+#: The pages' texts with something filled in that fill in refusals too (a span of time), read as parts.
+_PAGE_PARTS = ("{n} seconds", "{n} minutes")
+#: How deep parts are translated within parts.
+_DEPTH = 4
 
 
 @cache
-def _templates() -> tuple[tuple[re.Pattern[str], str], ...]:
-    """(the English template as a pattern, the text's name), the most specific first (the most literal
-    characters), so that a general template ("{what}: {reason}") never reads what a specific one names."""
+def _templates(parts: bool = False) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """(the English template as a pattern, the text's name: a server text's, or a page text's English), the
+    most specific first (the most literal characters), so that a general template ("field {field}: {reason}")
+    never reads what a specific one names.
+    ``parts``: the parts of refusals too (what fills in a refusal), else the refusals alone."""
     found = []
-    for name, by_lang in server_texts().items():
-        if not name.startswith(PREFIX):
-            continue
-        english = by_lang["en"]
-        parts, last = [], 0
+    named = [(name, by_lang["en"]) for name, by_lang in server_texts().items()
+             if name.startswith(PREFIX) or parts and name.startswith(PART)]
+    for name, english in named + ([(english, english) for english in _PAGE_PARTS] if parts else []):
+        pieces, last, seen = [], 0, set()
         for m in _FILLED.finditer(english):
-            parts.append(re.escape(english[last:m.start()]))
-            parts.append(f"(?P<{m.group(1)}>.+?)")
+            pieces.append(re.escape(english[last:m.start()]))
+            field = m.group(1)
+            pieces.append(f"(?P={field})" if field in seen else f"(?P<{field}>.+?)")
+            seen.add(field)
             last = m.end()
-        parts.append(re.escape(english[last:]))
+        pieces.append(re.escape(english[last:]))
         literal = len(_FILLED.sub("", english))
-        found.append((literal, re.compile("".join(parts), re.S), name))
+        found.append((literal, re.compile("".join(pieces), re.S), name))
     found.sort(key=lambda x: -x[0])
     return tuple((pattern, name) for _, pattern, name in found)
 
@@ -65,15 +88,25 @@ def translated(message: str, lang: str) -> str:
 
 
 def _translated(message: str, lang: str, depth: int) -> str:
-    for pattern, name in _templates():
+    """``message`` in ``lang``: a refusal (``depth`` 0), or a part a refusal fills in (deeper)."""
+    for pattern, name in _templates(depth > 0):
         m = pattern.fullmatch(message)
         if m is None:
             continue
-        values = {k: (_translated(v, lang, depth + 1) if k in _NESTED and depth < 3
-                      else texts(lang)[v] if k in _COLOURS and v in ("White", "Black") else v)
-                  for k, v in m.groupdict().items()}
-        return _FILLED.sub(lambda f: values.get(f.group(1), f.group(0)), server_texts()[name][lang])
+        values = {k: _filled(k, v, lang, depth) for k, v in m.groupdict().items()}
+        text = server_texts()[name][lang] if name in server_texts() else page_texts()[name][lang]
+        return _FILLED.sub(lambda f: values.get(f.group(1), f.group(0)), text)
     return message
 
 
-__all__ = ["PREFIX", "refusal_name", "translated"]
+def _filled(name: str, value: str, lang: str, depth: int) -> str:
+    """What a refusal fills in as ``name``, in ``lang``."""
+    if name in _NESTED and depth < _DEPTH:
+        said = _translated(value, lang, depth + 1)
+        return said if said != value else page_texts().get(value, {}).get(lang, value)
+    if name in _COLOURS and value in ("White", "Black", "white", "black"):
+        return texts(lang)[value.capitalize()]
+    return value
+
+
+__all__ = ["PART", "PREFIX", "refusal_name", "translated"]

@@ -37,7 +37,7 @@ from chesslaws.webapp import broadcasts, games, manual, pages, socket, texts, to
 from chesslaws.webapp.engines import router as engine_routes
 from chesslaws.webapp.bodylimit import BodyLimit
 from chesslaws.webapp.hubgames import HubGames, annul_orphans
-from chesslaws.webapp.language import client_language
+from chesslaws.webapp.language import client_language, refusal_for
 
 log = logging.getLogger("chesslaws.server")
 
@@ -77,9 +77,10 @@ def create_app(db: str | Store = "./chesslaws.sqlite3", limits: Limits | None = 
     app.state.rematches = Rematches(hub, players)
     app.state.tournaments = LiveTournaments(events, HubGames(hub))
     app.state.feeds = PgnFeeds(app.state.tournaments)
-    app.add_middleware(PathCheck)  # ids and numbers in paths, before tokens and stores
+    app.add_middleware(PathCheck, speak=refusal_for)  # ids and numbers in paths, before tokens and stores
     app.add_middleware(BodyLimit, limit=MAX_BODY)
-    app.add_middleware(SocketLimit, per_address=hub.limits.sockets_per_address)  # idle sockets per address
+    app.add_middleware(SocketLimit, per_address=hub.limits.sockets_per_address,  # idle sockets per address
+                       speak=refusal_for)
     _answer_errors(app)
     app.include_router(engine_routes)
     app.include_router(games.rematch_router)
@@ -112,16 +113,21 @@ async def _fault(request: Request, exc: Exception) -> JSONResponse:
 
 
 async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+    """422 naming each field that is wrong (at most five) and what is wrong with it: the field's name as the
+    client sent it, pydantic's message in the client's language."""
     errs = exc.errors()
+    lang = client_language(request)
     if any(e.get("type") == "json_invalid" for e in errs):
-        return _error(400, translated("the body is not valid JSON", client_language(request)))
-    parts = []
+        return _error(400, translated("the body is not valid JSON", lang))
+    english, said = [], []
     for e in errs[:5]:
         where = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
-        parts.append(f"{where}: {e.get('msg')}" if where else str(e.get("msg")))
-    text = "; ".join(parts) or "invalid request"
+        msg = str(e.get("msg"))
+        english.append(f"{where}: {msg}" if where else msg)
+        said.append(f"{where}: {translated(msg, lang)}" if where else translated(msg, lang))
+    text = "; ".join(english) or "invalid request"
     log.info("refused %s %s: 422 %s", request.method, request.url.path, text)
-    return _error(422, text)
+    return _error(422, "; ".join(said) or translated("invalid request", lang))
 
 
 async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:

@@ -9,6 +9,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from chesslaws.server.guard import SECURITY_HEADERS, Refused, strict_json
 from chesslaws.server.hub import MAX_BODY
+from chesslaws.webapp.language import refusal_for
 
 log = logging.getLogger("chesslaws.server")
 
@@ -16,16 +17,17 @@ log = logging.getLogger("chesslaws.server")
 class BodyLimit:
     """Before anything reads a request: 413 for a body over ``limit`` bytes (declared or streamed),
     400/422 for a body that is not strict JSON (:func:`guard.strict_json`), and the security headers
-    (CSP without inline script, no framing, no referrer, nosniff) on every response."""
+    (CSP without inline script, no framing, no referrer, nosniff) on every response. Refusals are in the
+    client's language (:func:`~chesslaws.webapp.language.refusal_for`)."""
 
     def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
         self.app = app
         self.limit = limit
 
-    async def _reject(self, send: Send, status: int = 413, message: str | None = None) -> None:
+    async def _reject(self, scope: Scope, send: Send, status: int = 413, message: str | None = None) -> None:
         text = message or f"the request body is over {self.limit} bytes"
-        body = json.dumps({"error": text, "status": status}).encode()
         log.info("refused: %d %s", status, text)
+        body = json.dumps({"error": refusal_for(scope, text), "status": status}).encode()
         await send({"type": "http.response.start", "status": status,
                     "headers": [(b"content-type", b"application/json"),
                                 (b"content-length", str(len(body)).encode()), *SECURITY_HEADERS]})
@@ -54,7 +56,7 @@ class BodyLimit:
             if name == b"content-length":
                 try:
                     if int(value) > self.limit:
-                        await self._reject(send)
+                        await self._reject(scope, send)
                         return
                 except ValueError:
                     pass
@@ -67,7 +69,7 @@ class BodyLimit:
             chunk = msg.get("body", b"")
             size += len(chunk)
             if size > self.limit:
-                await self._reject(send)
+                await self._reject(scope, send)
                 return
             chunks.append(chunk)
             if not msg.get("more_body", False):
@@ -77,7 +79,7 @@ class BodyLimit:
             try:
                 strict_json(body)
             except Refused as err:
-                await self._reject(inner, err.status, err.message)
+                await self._reject(scope, inner, err.status, err.message)
                 return
         sent = False
 

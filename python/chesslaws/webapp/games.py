@@ -38,6 +38,7 @@ from chesslaws.server.hub import ApiError, LiveGame, public_event
 from chesslaws.store.games import Seat
 from chesslaws.webapp.acting import NO_SEAT, SPECTATOR, seat_for, take_event
 from chesslaws.webapp.context import address, game_links, hub_of, qr_of, rematches_of, token_of
+from chesslaws.webapp.language import LANG_NAMES_OTHER
 from chesslaws.webapp.models import (ERRORS, Ack, CreatedGame, CreateGame, EventIn, Joined, JoinSeat, QrText,
                                      ReadMove, SeatInfo, fair_start)
 
@@ -228,7 +229,9 @@ async def read_played_move(game_id: str, request: Request,
                                                     description="the piece letters it is written in")) -> ReadMove:
     """What the arbiter records over the board: the move the text names in the game's position now, read by the
     notation's one grammar (:func:`chesslaws.notation.read_illegal_move`); an illegal move is then sent in the
-    coordinates given here, as the log writes one."""
+    coordinates given here, as the log writes one. Its ``lang`` names the piece letters: a refusal is in the
+    language of the page's switch or the browser."""
+    setattr(request.state, LANG_NAMES_OTHER, True)
     live = await hub_of(request).fetch(game_id)
     position = hub_of(request).game_now(live).state.position
     try:

@@ -5,20 +5,27 @@ the pages set to the chosen language too), else English."""
 
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 from starlette.requests import HTTPConnection
 
+from chesslaws.server.refusals import translated
 from chesslaws.server.texts import LANGUAGES
 
 #: The query parameter that names the language.
 NAME = "lang"
 #: The cookie the pages' language switch sets (``web/i18n.js``), for the requests a page does not make itself.
 LANG_COOKIE = "chesslaws_lang"
+#: Set in a request's state by a route whose ``lang`` parameter names something else (the piece letters a move
+#: is written in): its refusals follow the cookie and ``Accept-Language`` alone.
+LANG_NAMES_OTHER = "lang_names_other"
 
 
 def client_language(conn: HTTPConnection) -> str:
     """One of :data:`~chesslaws.server.texts.LANGUAGES`: what ``conn`` asks for, English when it asks for none
     of them."""
-    for asked in (conn.query_params.get(NAME), conn.cookies.get(LANG_COOKIE)):
+    query = None if conn.scope.get("state", {}).get(LANG_NAMES_OTHER) else conn.query_params.get(NAME)
+    for asked in (query, conn.cookies.get(LANG_COOKIE)):
         code = (asked or "").strip().lower()
         if code in LANGUAGES:
             return code
@@ -45,4 +52,11 @@ def accepted(header: str) -> str:
     return best
 
 
-__all__ = ["LANG_COOKIE", "NAME", "accepted", "client_language"]
+def refusal_for(scope: Mapping[str, Any], message: str) -> str:
+    """A refusal (its English ``message``) in the language of the request or socket ``scope``: what the
+    middleware that answers before any route (:class:`~chesslaws.server.paths.PathCheck`, the body's limit,
+    the sockets per address) tells the client."""
+    return translated(message, client_language(HTTPConnection(dict(scope))))
+
+
+__all__ = ["LANG_COOKIE", "LANG_NAMES_OTHER", "NAME", "accepted", "client_language", "refusal_for"]

@@ -41,10 +41,12 @@ from starlette.requests import HTTPConnection
 from chesslaws.refused import Refused
 from chesslaws.regulations import Regulations as GameRegulations
 from chesslaws.server.guard import VisibleName
+from chesslaws.server.refusals import translated
 from chesslaws.tournament import limits
 from chesslaws.tournament.live import LiveTournaments, check_tid, new_tournament
 from chesslaws.tournament.model import TournamentError
 from chesslaws.webapp.context import address, hub_of, token_of
+from chesslaws.webapp.language import client_language
 
 router = APIRouter()
 bearer = HTTPBearer(auto_error=False)
@@ -160,7 +162,8 @@ async def changes(ws: WebSocket) -> None:
     try:
         q = await tournaments.listen(tid)
     except Refused as err:
-        await ws.send_json({"kind": "error", "status": err.status, "error": err.message})
+        await ws.send_json({"kind": "error", "status": err.status,
+                            "error": translated(err.message, client_language(ws))})
         await ws.close(code=4000 + err.status)
         return
     await ws.send_json({"kind": "hello"})
