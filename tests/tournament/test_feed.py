@@ -134,3 +134,12 @@ def test_feed_reads_count_against_the_limit(tmp_path: Any) -> None:
 
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def test_an_unknown_event_names_no_file(make_client: Callable[[], Any], db_url: str) -> None:
+    """A client asking for an event that is not there is told so by its id, never where the database is."""
+    c = make_client()
+    for url in ("/api/tournaments/nosuch", "/api/tournaments/nosuch/pgn", "/api/tournaments/nosuch/rounds/1/pgn"):
+        r = c.get(url)
+        assert r.status_code == 404 and "nosuch" in r.text, url
+        assert db_url not in r.text and "sqlite3" not in r.text and "postgresql" not in r.text, (url, r.text)

@@ -183,8 +183,9 @@ class LiveTournaments:
         check_tid(tid)
         try:
             return await self.db(lambda: self.store.load(tid))
-        except TournamentError as err:
-            raise Refused(404, str(err)) from None
+        except TournamentError:
+            # The store's message names the database (for the command line): a client is told the id alone.
+            raise Refused(404, f"no tournament {tid!r}") from None
 
     async def synced(self, tid: str) -> Tournament:
         """The event with every board whose game ended given its result (under the lock)."""
