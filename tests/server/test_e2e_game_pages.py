@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -111,7 +112,7 @@ def test_over_the_board_the_arbiter_enters_who_arrives(server: Any, browser: Any
 
 
 @pytest.mark.parametrize("ruling", ["grant", "reject"])
-def test_a_draw_agreement_waits_for_the_arbiters_consent(server: Any, browser: Any, ruling: str) -> None:
+def test_a_draw_agreement_waits_for_the_arbiters_consent(server: Any, browser: Any, ruling: str, shots: Path) -> None:
     """2023 9.1.1 with the regulations' no_draw_offers: Boris accepts Anna's offer, the clocks stop, and the
     arbiter's console shows the agreement with Grant and Reject; the players' page says it waits for him."""
     g = new_game(server, time_control="5400+30", edition="2023", no_draw_offers=True)
@@ -130,6 +131,7 @@ def test_a_draw_agreement_waits_for_the_arbiters_consent(server: Any, browser: A
     # The player's page: no Accept any more, the agreement waits for the arbiter.
     white.wait_for_selector("#offer-banner:has-text(\"l'accord attend le consentement de l'arbitre\")")
     assert not white.is_visible("#btn-accept")
+    arb.screenshot(path=str(shots / "console-agreement-1280.png"))
     arb.click(f"#arb-agreement-{ruling}")
     said = confirm(arb)
     if ruling == "grant":
