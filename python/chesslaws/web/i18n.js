@@ -4,7 +4,8 @@
 // in "{name}"; elements marked data-i18n (their text) and data-i18n-attr ("placeholder,title,aria-label") are
 // translated by applyI18n. The translations (window.I18N) come from /i18n/texts.js, loaded just before this
 // script, which the server makes from chesslaws/data/texts.json. The server's texts follow the same choice:
-// every request of the page says it (Accept-Language), and a cookie says it for the pages themselves.
+// every request of the page says it (Accept-Language), and a cookie says it for the pages themselves. Beside
+// the switch, the page's help: a link to its section of the manual the server serves (/manual).
 "use strict";
 window.I18N = window.I18N || {};
 window.UI_LANGS = ["en", "de", "fr", "es"];
