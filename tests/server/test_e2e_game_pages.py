@@ -111,12 +111,25 @@ def test_over_the_board_the_arbiter_enters_who_arrives(server: Any, browser: Any
     arb.context.close()
 
 
-@pytest.mark.parametrize("ruling", ["grant", "reject"])
-def test_a_draw_agreement_waits_for_the_arbiters_consent(server: Any, browser: Any, ruling: str, shots: Path) -> None:
+#: The console's words, in English and in German: the agreement waiting, the alert, the confirmation of each ruling.
+AGREEMENT = {
+    "en-GB": ("Black (Boris) accepts White (Anna)'s draw offer: the regulations of the event need your consent to "
+              "the agreement.", "the clocks are stopped until you decide it",
+              {"grant": "draw by agreement", "reject": "the game continues"}),
+    "de-DE": ("Schwarz (Boris) nimmt das Remisangebot von Weiß (Anna) an: Nach der Turnierordnung braucht die "
+              "Vereinbarung Ihre Zustimmung.", "die Uhren stehen, bis Sie der Vereinbarung zustimmen oder sie ablehnen",
+              {"grant": "remis durch Vereinbarung", "reject": "die Partie geht weiter"}),
+}
+
+
+@pytest.mark.parametrize(("ruling", "locale"), [("grant", "en-GB"), ("reject", "de-DE")])
+def test_a_draw_agreement_waits_for_the_arbiters_consent(server: Any, browser: Any, ruling: str, locale: str,
+                                                         shots: Path) -> None:
     """2023 9.1.1 with the regulations' no_draw_offers: Boris accepts Anna's offer, the clocks stop, and the
     arbiter's console shows the agreement with Grant and Reject; the players' page says it waits for him."""
+    waiting, alert, confirmed = AGREEMENT[locale]
     g = new_game(server, time_control="5400+30", edition="2023", no_draw_offers=True)
-    arb = open_page(browser, g["links"]["arbiter"], "en-GB")
+    arb = open_page(browser, g["links"]["arbiter"], locale)
     white = open_page(browser, g["links"]["white"], "fr-FR")
     for seat, san in (("white", "e4"), ("black", "e5")):
         assert event(server, g, seat, {"type": "move", "move": san}).status_code == 200
@@ -125,21 +138,20 @@ def test_a_draw_agreement_waits_for_the_arbiters_consent(server: Any, browser: A
     assert event(server, g, "black", {"type": "accept_draw"}).status_code == 200
     arb.wait_for_selector("#arb-agreement:visible")
     assert arb.get_attribute("#tab-claims", "aria-selected") == "true"  # its group opens by itself
-    assert arb.inner_text("#arb-agreement-text") == ("Black (Boris) accepts White (Anna)'s draw offer: the regulations of "
-                                                     "the event need your consent to the agreement.")
-    arb.wait_for_selector("#arb-alerts li:has-text('the clocks are stopped until you decide it')")
+    assert arb.inner_text("#arb-agreement-text") == waiting
+    arb.wait_for_selector(f"#arb-alerts li:has-text('{alert}')")
     # The player's page: no Accept any more, the agreement waits for the arbiter.
     white.wait_for_selector("#offer-banner:has-text(\"l'accord attend le consentement de l'arbitre\")")
     assert not white.is_visible("#btn-accept")
-    arb.screenshot(path=str(shots / "console-agreement-1280.png"))
+    status = white.inner_text("#status")  # the arbiter decides the agreement; he does not just restart the clocks
+    assert "pendules arrêtées" in status and "redémarre" not in status, status
+    arb.screenshot(path=str(shots / f"console-agreement-{locale}-1280.png"))
     arb.click(f"#arb-agreement-{ruling}")
-    said = confirm(arb)
+    assert confirmed[ruling] in confirm(arb)
     if ruling == "grant":
-        assert "draw by agreement" in said
         arb.wait_for_selector('#status[data-termination="agreement"]')
         assert arb.get_attribute("#status", "data-result") == "1/2-1/2"
     else:
-        assert "the game continues" in said
         arb.wait_for_selector("#arb-agreement", state="hidden")
         white.wait_for_selector("#offer-banner", state="detached")
         state = httpx.get(f"{server.url}/api/games/{g['id']}").json()

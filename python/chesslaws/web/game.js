@@ -747,7 +747,9 @@ function renderStatus() {
       if (sealed) notes.push(T("{color}'s sealed move waits to be opened", { color: NAME[sealed.by] }));
     }
     if (S.check) notes.push(T("check"));
-    if (running === null && S.time_control !== "-") notes.push(T(clocksStopped() ? "clocks stopped: the game goes on when the arbiter restarts them" : "clocks stopped"));
+    // A claim awaiting the arbiter stops the clocks until he decides it: the game goes on by his decision.
+    const decides = S.pending.some((p) => p.kind === "claim");
+    if (running === null && S.time_control !== "-") notes.push(T(clocksStopped() && !decides ? "clocks stopped: the game goes on when the arbiter restarts them" : "clocks stopped"));
     if (S.store_down) notes.push(T("the server cannot store moves just now: the clocks are held, and nothing is recorded until it can"));
     for (const p of S.pending) {
       if (p.kind === "claim" && p.reason === "agreement") notes.push(T("{color} accepts the draw offer: the agreement awaits the arbiter's consent", { color: NAME[p.by] }));
