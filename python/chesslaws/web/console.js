@@ -228,6 +228,7 @@ function renderConsole() {
   const kind = $("pen-kind").value;
   $("pen-sec-box").hidden = !(kind === "add_time" || kind === "reduce_time");
   $("arb-quickplay").hidden = !S.pending.some((p) => p.kind === "claim" && p.reason === "quickplay");
+  renderAgreement();
   const sealed = S.pending.find((p) => p.kind === "sealed_move");
   $("arb-adjourned").hidden = !(S.status === "adjourned" || sealed);
   $("arb-sheet").hidden = S.interface !== "otb";  // player events: the arbiter enters them over the board
@@ -356,6 +357,30 @@ for (const b of document.querySelectorAll(".arb-decision")) {
         gives ? other(claim.by) : claim.by))) return;
     }
     send({ type: "decision", on: "quickplay", ruling: b.dataset.ruling });
+  });
+}
+// A draw agreement the event's regulations make the arbiter's to allow (2023 9.1.1): the clocks stand still
+// until he grants it (a draw by agreement) or rejects it (the offer lapses, the game goes on).
+function agreementWaiting() {
+  return S.status === "ongoing" ? S.pending.find((p) => p.kind === "claim" && p.reason === "agreement") : undefined;
+}
+function renderAgreement() {
+  const claim = agreementWaiting();
+  $("arb-agreement").hidden = !claim;
+  if (claim) {
+    $("arb-agreement-text").textContent = T("{who} accepts {other}'s draw offer: the regulations of the event need your consent to the agreement.",
+      { who: whoLabel(claim.by), other: whoLabel(other(claim.by)) });
+  }
+}
+for (const b of document.querySelectorAll("#arb-agreement button[data-ruling]")) {
+  b.addEventListener("click", async () => {
+    const claim = agreementWaiting();
+    if (!claim) return;
+    const grant = b.dataset.ruling === "grant";
+    const text = grant ? T("Consent to the agreement? The game ends in a draw by agreement.")
+      : T("Refuse your consent? The draw offer lapses and the game continues: the clocks run again.");
+    if (!(await confirmAsk(T("Draw agreement"), text, grant ? T("Grant") : T("Reject"), claim.by))) return;
+    send({ type: "decision", on: "agreement", ruling: b.dataset.ruling });
   });
 }
 $("arb-sheet-note").addEventListener("click", () =>

@@ -173,19 +173,19 @@ const SOUND = {
   end: () => { beep(440, 200); setTimeout(() => beep(660, 260), 200); },
 };
 
-// A move in words, for a screen reader.
-const PIECE_WORD = { K: "king", Q: "queen", R: "rook", B: "bishop", N: "knight" };
+// A move in words, for a screen reader, in the page's language: "White: knight g1 to f3, check".
+const PIECE_WORD = { K: "king", Q: "queen", R: "rook", B: "bishop", N: "knight", P: "pawn" };
 function moveWords(m) {
-  const who = m.color === "white" ? "White" : "Black";
+  const who = NAME[m.color];
   const san = m.san;
-  if (san.startsWith("O-O-O")) return `${who} castles queenside` + (san.includes("+") ? ", check" : "");
-  if (san.startsWith("O-O")) return `${who} castles kingside` + (san.includes("+") ? ", check" : "");
-  const piece = PIECE_WORD[san[0]] || "pawn";
-  let text = `${who}: ${piece} ${m.uci.slice(0, 2)} ${san.includes("x") ? "takes" : "to"} ${m.uci.slice(2, 4)}`;
+  const check = san.includes("#") ? ", " + T("checkmate") : san.includes("+") ? ", " + T("check") : "";
+  if (san.startsWith("O-O-O")) return T("{color} castles queenside", { color: who }) + check;
+  if (san.startsWith("O-O")) return T("{color} castles kingside", { color: who }) + check;
+  const vars = { color: who, piece: T(PIECE_WORD[san[0]] || "pawn"), from: m.uci.slice(0, 2), to: m.uci.slice(2, 4) };
+  let text = san.includes("x") ? T("{color}: {piece} {from} takes {to}", vars) : T("{color}: {piece} {from} to {to}", vars);
   const promo = /=([QRBN])/.exec(san);
-  if (promo) text += `, promotes to ${PIECE_WORD[promo[1]]}`;
-  if (san.includes("#")) text += ", checkmate"; else if (san.includes("+")) text += ", check";
-  return text;
+  if (promo) text += ", " + T("promotes to {piece}", { piece: T(PIECE_WORD[promo[1]]) });
+  return text + check;
 }
 
 async function api(method, path, body) {
@@ -355,8 +355,11 @@ function legalFrom(sq) {
   return S.legal_moves.filter((m) => m.uci.slice(0, 2) === sq);
 }
 
-const COLOR_WORD = { w: "white", b: "black" };
 const PIECE_NAME = { k: "king", q: "queen", r: "rook", b: "bishop", n: "knight", p: "pawn" };
+// A piece with its colour, as a square's label reads it ("white knight"), in the page's language.
+function pieceWords(pc) {
+  return T(`${pc === pc.toUpperCase() ? "white" : "black"} ${PIECE_NAME[pc.toLowerCase()]}`);
+}
 
 function shownFen() {
   if (viewPly === null) return S.fen;
@@ -401,9 +404,9 @@ function renderBoard() {
     el.classList.toggle("check", checkSq === name);
     el.classList.toggle("hint", targets.includes(name));
     el.classList.toggle("cap", targets.includes(name) && !!pc);
-    const what = pc ? `${pc === pc.toUpperCase() ? "white" : "black"} ${PIECE_NAME[pc.toLowerCase()]}` : "empty";
-    el.setAttribute("aria-label", `${name}, ${what}` + (selected === name ? ", picked up" : "") +
-      (targets.includes(name) ? ", a legal move" : ""));
+    const what = pc ? pieceWords(pc) : T("empty");
+    el.setAttribute("aria-label", `${name}, ${what}` + (selected === name ? ", " + T("picked up") : "") +
+      (targets.includes(name) ? ", " + T("a legal move") : ""));
     el.setAttribute("aria-selected", selected === name ? "true" : "false");
   }
   if (!focusSq || !squares[focusSq]) focusSq = flipped() ? "h8" : "a1";
@@ -412,8 +415,8 @@ function renderBoard() {
   const v = $("viewing");
   if (live) { v.hidden = true; } else {
     v.hidden = false;
-    v.textContent = viewPly === 0 ? "Viewing the starting position — press End to return to the game"
-      : `Viewing the position after ${S.moves[viewPly - 1].san_local || S.moves[viewPly - 1].san} — press End to return to the game`;
+    v.textContent = viewPly === 0 ? T("Viewing the starting position — press End to return to the game")
+      : T("Viewing the position after {move} — press End to return to the game", { move: S.moves[viewPly - 1].san_local || S.moves[viewPly - 1].san });
   }
 }
 
@@ -467,8 +470,8 @@ function askPromotion(from, to) {
   for (const p of ["q", "r", "b", "n"]) {
     const b = document.createElement("button");
     b.dataset.piece = p;
-    b.title = { q: "queen", r: "rook", b: "bishop", n: "knight" }[p];
-    b.setAttribute("aria-label", "promote to a " + b.title);
+    b.title = T(PIECE_NAME[p]);
+    b.setAttribute("aria-label", T("promotes to {piece}", { piece: b.title }));
     const span = document.createElement("span");
     span.className = "pc " + (color === "white" ? "w" : "b");
     span.style.fontSize = "56px";
@@ -482,7 +485,7 @@ function askPromotion(from, to) {
   box.addEventListener("keydown", (e) => { if (e.key === "Escape") { box.remove(); if (focusSq) squares[focusSq].focus(); } });
   $("board-wrap").appendChild(box);
   inner.querySelector("button").focus();
-  announce("Promotion: choose queen, rook, bishop or knight");
+  announce(T("Promotion: choose queen, rook, bishop or knight"));
 }
 
 async function playMove(uci) {
@@ -640,7 +643,8 @@ function tick() {
       el.classList.toggle("low", ms !== null && ms < 10000);
       el.classList.toggle("flagged", ms === 0 && ms !== null);
       el.dataset.ms = ms === null ? "" : String(Math.round(ms));
-      el.setAttribute("aria-label", `${NAME[color]}'s clock: ${clockWords(ms)}` + (el.classList.contains("held") ? ", held" : ""));
+      el.setAttribute("aria-label", T("{color}'s clock: {time}", { color: NAME[color], time: clockWords(ms) }) +
+        (el.classList.contains("held") ? ", " + T("held") : ""));
       if (running && color === seat && ms !== null && ms < 10000 && !lowWarned) { lowWarned = true; SOUND.low(); }
     }
     const first = $("status").firstChild;
@@ -650,31 +654,34 @@ function tick() {
       // a tournament round's game: nothing counts down until the arbiter starts the round
     } else if (S.server_t < 0 && first) {
       const left = -S.server_t - (performance.now() - recvAt) / 1000;
-      first.textContent = left > 0 ? `The game starts in ${Math.ceil(left)} s` : "Starting…";
+      first.textContent = left > 0 ? T("The game starts in {s} s", { s: Math.ceil(left) }) : T("Starting…");
     } else if (S.abort_at !== null && S.abort_at !== undefined && S.status === "ongoing") {
       const left = S.abort_at - S.server_t - (performance.now() - recvAt) / 1000;
       const el = $("abort-note");
-      if (el) el.textContent = left > 0 ? `${NAME[S.turn]} must make a first move within ${Math.ceil(left)} s, or the game is aborted` : "Aborting…";
+      if (el) {
+        el.textContent = left > 0 ? T("{color} must make a first move within {s} s, or the game is aborted", { color: NAME[S.turn], s: Math.ceil(left) })
+          : T("Aborting…");
+      }
     }
   }
   requestAnimationFrame(tick);
 }
 
 function clockWords(ms) {
-  if (ms === null || ms === undefined) return "no clock";
+  if (ms === null || ms === undefined) return T("no clock");
   const s = Math.floor(Math.max(0, ms) / 1000);
   const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
   const parts = [];
-  if (h) parts.push(`${h} hour${h === 1 ? "" : "s"}`);
-  if (m) parts.push(`${m} minute${m === 1 ? "" : "s"}`);
-  if (sec || !parts.length) parts.push(`${sec} second${sec === 1 ? "" : "s"}`);
+  if (h) parts.push(h === 1 ? T("1 hour") : T("{n} hours", { n: h }));
+  if (m) parts.push(m === 1 ? T("1 minute") : T("{n} minutes", { n: m }));
+  if (sec || !parts.length) parts.push(sec === 1 ? T("1 second") : T("{n} seconds", { n: sec }));
   return parts.join(" ");
 }
 
 function readClocks() {
   if (!S) return;
-  const text = `White ${clockWords(clockMs("white"))}, Black ${clockWords(clockMs("black"))}` +
-    (S.clocks.running && S.status === "ongoing" ? `; ${NAME[S.clocks.running]}'s clock runs` : "");
+  const text = `${NAME.white} ${clockWords(clockMs("white"))}, ${NAME.black} ${clockWords(clockMs("black"))}` +
+    (S.clocks.running && S.status === "ongoing" ? "; " + T("{color}'s clock runs", { color: NAME[S.clocks.running] }) : "");
   announce(text);
   toast(text, true);
 }
@@ -719,10 +726,10 @@ function renderStatus() {
     main.textContent = res.head;
     sub.textContent = res.sub;
   } else if (S.waiting_for && S.waiting_for.length) {
-    const names = S.waiting_for.map((c) => NAME[c]).join(" and ");
+    const names = S.waiting_for.map((c) => NAME[c]).join(" " + T("and") + " ");
     main.textContent = T("Waiting for {names}", { names });
     sub.textContent = T("The clocks start when both players have opened the game.") +
-      (S.seats_open.length ? ` Open seat: ${S.seats_open.map((c) => NAME[c]).join(", ")}.` : "");
+      (S.seats_open.length ? " " + T("Open seat: {seats}.", { seats: S.seats_open.map((c) => NAME[c]).join(", ") }) : "");
   } else if (S.held) {
     main.textContent = T("The round has not started yet");
     sub.textContent = T("The clocks start when the arbiter starts the round.");
@@ -740,10 +747,13 @@ function renderStatus() {
       if (sealed) notes.push(T("{color}'s sealed move waits to be opened", { color: NAME[sealed.by] }));
     }
     if (S.check) notes.push(T("check"));
-    if (running === null && S.time_control !== "-") notes.push(T(clocksStopped() ? "clocks stopped: the game goes on when the arbiter restarts them" : "clocks stopped"));
+    // A claim awaiting the arbiter stops the clocks until he decides it: the game goes on by his decision.
+    const decides = S.pending.some((p) => p.kind === "claim");
+    if (running === null && S.time_control !== "-") notes.push(T(clocksStopped() && !decides ? "clocks stopped: the game goes on when the arbiter restarts them" : "clocks stopped"));
     if (S.store_down) notes.push(T("the server cannot store moves just now: the clocks are held, and nothing is recorded until it can"));
     for (const p of S.pending) {
-      if (p.kind === "claim") notes.push(T("{color}'s claim ({reason}) awaits the arbiter", { color: NAME[p.by], reason: T(CLAIM_WORD[p.reason] || p.reason) }));
+      if (p.kind === "claim" && p.reason === "agreement") notes.push(T("{color} accepts the draw offer: the agreement awaits the arbiter's consent", { color: NAME[p.by] }));
+      else if (p.kind === "claim") notes.push(T("{color}'s claim ({reason}) awaits the arbiter", { color: NAME[p.by], reason: T(CLAIM_WORD[p.reason] || p.reason) }));
       // Shown to the arbiter only: nobody may tell a player he has not pressed (2023 12.6, 1997 13.6, 1989 12.9).
       if (p.kind === "clock_not_pressed" && seat === "arbiter") notes.push(T("{color} has not pressed the clock", { color: NAME[p.by] }));
       if (p.kind === "pieces_displaced") notes.push(T("{color} displaced pieces ({squares})", { color: NAME[p.by], squares: p.squares.join(", ") }));
@@ -806,6 +816,8 @@ function renderActions() {
   const myMove = ongoing && actor === S.turn;
   const claimPending = S.pending.some((p) => p.kind === "claim");
   const offer = S.pending.find((p) => p.kind === "draw_offer");
+  // An agreement waiting for the arbiter's consent (2023 9.1.1): the offer was accepted; nothing more to answer.
+  const agreement = S.pending.find((p) => p.kind === "claim" && p.reason === "agreement");
   const myOffer = offer && offer.by === actor;
   $("btn-offer").disabled = !(ongoing || adjourned) || !!myOffer;
   $("offer-with-move").disabled = !ongoing;
@@ -847,11 +859,19 @@ function renderActions() {
   $("seal-move").disabled = !myMove;
   // Only when an arbiter is there to come: his console is open (never in a game against the computer).
   $("summon-box").hidden = !player || !ongoing || S.arbiter === "absent" || !S.arbiter_watching || S.clocks.running === null;
-  $("arrive-box").hidden = !(S.absent || []).includes(actor) || !(ongoing || adjourned);
+  // A player says he is at the board; over the board the arbiter enters each absent player's arrival by name.
+  const absent = S.absent || [];
+  $("arrive-box").hidden = !(ongoing || adjourned) || (otbArbiter ? !absent.length : !absent.includes(actor));
+  $("btn-arrive").hidden = otbArbiter;
+  for (const c of ["white", "black"]) {
+    const b = $("btn-arrive-" + c);
+    b.hidden = !otbArbiter || !absent.includes(c);
+    b.textContent = T("{color} arrives", { color: NAME[c] });
+  }
   $("move-entry").hidden = !(player || otbArbiter) || !ongoing || (clocksStopped() && !otbArbiter);
   renderEnd(player);
   const box = $("offer");
-  const key = offer && (ongoing || adjourned) ? `${offer.by}/${actor}` : "";
+  const key = offer && (ongoing || adjourned) ? `${offer.by}/${actor}/${agreement ? agreement.by : ""}` : "";
   if (box.dataset.key === key) { renderJoin(); return; }
   box.dataset.key = key;
   box.innerHTML = "";
@@ -861,7 +881,10 @@ function renderActions() {
     div.id = "offer-banner";
     const txt = document.createElement("span");
     txt.className = "txt";
-    if (offer.by === actor) {
+    if (agreement) {
+      txt.textContent = T("{color} accepts the draw offer: the agreement awaits the arbiter's consent", { color: NAME[agreement.by] });
+      div.appendChild(txt);
+    } else if (offer.by === actor) {
       txt.textContent = otbArbiter ? T("{color}'s draw offer is pending.", { color: NAME[offer.by] }) : T("Your draw offer is pending.");
       div.appendChild(txt);
     } else {
@@ -998,8 +1021,8 @@ function renderSheet() {
     b.className = "mv";
     b.dataset.ply = String(i + 1);
     b.textContent = m.san_local || m.san;
-    b.title = `${m.uci} · t=${m.t}s` + (m.clock_ms !== null ? ` · clock ${fmtClock(m.clock_ms)}` : "");
-    b.setAttribute("aria-label", `${number}${color === "white" ? "." : "..."} ${m.san_local || m.san}: show this position`);
+    b.title = `${m.uci} · t=${m.t}s` + (m.clock_ms !== null ? " · " + T("clock {time}", { time: fmtClock(m.clock_ms) }) : "");
+    b.setAttribute("aria-label", T("{move}: show this position", { move: `${number}${color === "white" ? "." : "..."} ${m.san_local || m.san}` }));
     b.addEventListener("click", () => setView(i + 1 === S.moves.length ? null : i + 1));
     td.appendChild(b);
     if (m.draw_offer) { const eq = document.createElement("span"); eq.className = "eq"; eq.textContent = "(=)"; td.appendChild(eq); }
@@ -1039,22 +1062,12 @@ function renderRulings() {
   ul.scrollTop = ul.scrollHeight;
 }
 
-// The event's regulations the Laws defer to (2023 9.1.1, 11.2.4, III.4), as the start event set them.
-function regulationsText(r) {
-  if (!r) return "";
-  const out = [];
-  if (r.no_draw_offers) out.push(T("no draw offers without the arbiter's consent"));
-  else if (r.no_draw_before_move) out.push(T("no draw offers before move {n} without the arbiter's consent", { n: r.no_draw_before_move }));
-  if (r.report_leaving) out.push(T("report to the arbiter before leaving the playing area"));
-  if (r.increment_possible === false) out.push(T("no increment can be introduced"));
-  return out.length ? " · " + T("Regulations: {list}", { list: out.join("; ") }) : "";
-}
-
 function render() {
   $("info").textContent = T("Laws of {e}", { e: S.edition }) +
-    (S.chess960 ? ` · Chess960${S.start_position !== null && S.start_position !== undefined ? " No. " + S.start_position : ""}` : "") +
+    (S.chess960 ? ` · Chess960${S.start_position !== null && S.start_position !== undefined ? " " + T("No. {n}", { n: S.start_position }) : ""}` : "") +
     ` · ${S.time_control === "-" ? T("no clock") : TC.show(S.time_control)} · ${T(S.mode)} · ${T("arbiter {how}", { how: T(S.arbiter) })}` +
-    (S.interface === "otb" ? ` · ${T("over the board")} · ${T("default time {time}", { time: fmtTime(S.default_time_ms) })}` : "") + regulationsText(S.regulations);
+    (S.interface === "otb" ? ` · ${T("over the board")} · ${T("default time {time}", { time: fmtTime(S.default_time_ms) })}` : "") +
+    (regulationsText(S.regulations) ? " · " + regulationsText(S.regulations) : "");
   document.title = `${S.white} v ${S.black} · chesslaws`;
   $("page-title").textContent = T("{white} (White) v {black} (Black)", { white: S.white, black: S.black });
   renderPlayers();
@@ -1076,8 +1089,10 @@ function setView(ply) {
   selected = null;
   render();
   const shown = viewPly === null ? S.moves.length : viewPly;
-  if (shown > 0) announce(`Position after ${moveWords(S.moves[shown - 1])}` + (viewPly === null ? ", the current position" : ""));
-  else announce("The starting position");
+  if (shown > 0) {
+    const move = moveWords(S.moves[shown - 1]);
+    announce(viewPly === null ? T("Position after {move}, the current position", { move }) : T("Position after {move}", { move }));
+  } else announce(T("The starting position"));
 }
 function step(d) {
   if (!S) return;
@@ -1153,7 +1168,7 @@ const FAR_OVER = 1.5;
 $("btn-offer").addEventListener("click", async () => {
   if ($("offer-with-move").checked && myTurnColor()) { toast(T("The offer goes with your next move."), true); return; }
   const c = ctl("offer_draw");
-  if (!(await confirmAsk(c ? c.title : "Offer a draw", c ? c.confirm : "Offer a draw?", c ? c.ok : "Offer draw", actorOf()))) return;
+  if (!(await confirmAsk(c ? c.title : T("Offer draw"), c ? c.confirm : "", c ? c.ok : T("Offer draw"), actorOf()))) return;
   send({ type: "offer_draw" });
 });
 function claimButton(reason) {
@@ -1162,8 +1177,8 @@ function claimButton(reason) {
     const c = ctl(reason);
     const withMove = $("claim-with-move").checked;
     const text = (c ? c.confirm : "") + (withMove && ctl("with_move") ? "\n\n" + S.controls.with_move : "");
-    const ok = withMove ? (ctl("ok_claim_with_move") || "Claim with my next move") : (c ? c.ok : "Claim");
-    if (!(await confirmAsk(c ? c.title : "Claim a draw", text, ok, actorOf()))) return;
+    const ok = withMove ? (ctl("ok_claim_with_move") || T("with my next move")) : (c ? c.ok : T("Claim a draw"));
+    if (!(await confirmAsk(c ? c.title : T("Claim a draw"), text, ok, actorOf()))) return;
     if (withMove) {
       armedClaim = reason;
       renderActions();
@@ -1191,7 +1206,7 @@ $("btn-flag").addEventListener("click", async () => {
 });
 $("btn-resign").addEventListener("click", async () => {
   const c = ctl("resign");
-  if (!(await confirmAsk(c ? c.title : "Resign", c ? c.confirm : "Resign the game?", c ? c.ok : "Resign", actorOf()))) return;
+  if (!(await confirmAsk(c ? c.title : T("Resign"), c ? c.confirm : "", c ? c.ok : T("Resign"), actorOf()))) return;
   send({ type: "resign" });
 });
 
@@ -1206,10 +1221,11 @@ $("btn-seal").addEventListener("click", async () => {
   const move = $("seal-move").value.trim();
   if (!move) { toast(T("Write the move to seal first.")); return; }
   const c = ctl("seal");
-  if (!(await confirmAsk(c ? c.title : "Seal the move", (c ? c.confirm : "") + `\n\n${move}`, c ? c.ok : "Seal", actorOf()))) return;
+  if (!(await confirmAsk(c ? c.title : T("Seal move"), (c ? c.confirm : "") + `\n\n${move}`, c ? c.ok : T("Seal move"), actorOf()))) return;
   if (await send({ type: "seal", move })) $("seal-move").value = "";
 });
 $("btn-arrive").addEventListener("click", () => send({ type: "arrive" }));
+for (const c of ["white", "black"]) $("btn-arrive-" + c).addEventListener("click", () => send({ type: "arrive", by: c }));
 $("lang").addEventListener("change", () => {
   lang = $("lang").value;
   localStorage.setItem("chesslaws:lang", lang);
@@ -1281,7 +1297,7 @@ board.addEventListener("keydown", (e) => {
       tryMove(selected, focusSq);
     } else if (legalFrom(focusSq).length || illegalFrom(focusSq)) {
       select(selected === focusSq ? null : focusSq);
-      if (selected) announce(`${focusSq} picked up; ${legalFrom(focusSq).length} legal moves`);
+      if (selected) announce(T("{square} picked up; {n} legal moves", { square: focusSq, n: legalFrom(focusSq).length }));
     } else {
       selected = null; renderBoard();
     }
@@ -1312,21 +1328,35 @@ function positionWords() {
   for (const color of ["w", "b"]) {
     const list = Object.entries(pieces).filter(([, p]) => (p === p.toUpperCase()) === (color === "w"))
       .sort((a, b) => "kqrbnp".indexOf(a[1].toLowerCase()) - "kqrbnp".indexOf(b[1].toLowerCase()))
-      .map(([sq, p]) => `${PIECE_NAME[p.toLowerCase()]} ${sq}`);
-    out.push(`${COLOR_WORD[color]}: ${list.join(", ")}`);
+      .map(([sq, p]) => `${T(PIECE_NAME[p.toLowerCase()])} ${sq}`);
+    out.push(`${NAME[color === "w" ? "white" : "black"]}: ${list.join(", ")}`);
   }
   return out.join(". ");
 }
 
 // --- the arbiter's alerts (summons, repeated claims), pushed by the server -----------------------------
+// What an alert says, in the page's language: the server's own words in English, which cite the article.
+function alertText(msg) {
+  const color = NAME[msg.by] || msg.by;
+  if (window.UI_LANG === "en" && msg.text) return msg.text;
+  if (msg.what === "summons") return T("{color} stopped the clocks to summon the arbiter.", { color });
+  if (msg.what === "annoyance") return T("{color} has made {n} claims that did not end the game: unreasonable claims may annoy the opponent.", { color, n: msg.count });
+  if (msg.what === "decide") {
+    const claim = S && S.pending.find((p) => p.kind === "claim" && p.by === msg.by);
+    if (claim && claim.reason === "agreement") return T("{color} accepts the draw offer, but the regulations of the event need your consent: the clocks are stopped until you grant or reject the agreement.", { color });
+    return T("{color} makes a claim: the clocks are stopped until you decide it.", { color });
+  }
+  return msg.text || T("The arbiter is called.");
+}
 function showAlert(msg) {
   const ul = $("arb-alerts");
   ul.hidden = false;
   const li = document.createElement("li");
-  li.textContent = (msg.t !== undefined ? `t = ${msg.t} s · ` : "") + (msg.text || msg.what || "alert");
+  const text = alertText(msg);
+  li.textContent = (msg.t !== undefined ? `t = ${msg.t} s · ` : "") + text;
   ul.prepend(li);
   while (ul.children.length > 5) ul.lastChild.remove();
-  toast(msg.text || "The arbiter is called.", true);
+  toast(text, true);
   SOUND.check();
 }
 
@@ -1366,6 +1396,7 @@ async function whoAmI() {
   badge.className = "seatbadge " + seat;
   document.body.dataset.seat = seat;
   $("console").hidden = seat !== "arbiter";
+  setHelp(seat === "arbiter" ? "/manual/guides/arbiter/" : document.body.dataset.help);
   buildBoard();
   if (S) render();
 }
@@ -1483,7 +1514,7 @@ function connect() {
     } else if (msg.kind === "rematch") {
       rematch = { id: msg.id, by: msg.by };
       if (S) renderActions();
-      if (msg.by !== seat) announce(`${NAME[msg.by]} asks for a rematch.`);
+      if (msg.by !== seat) announce(T("{color} asks for a rematch.", { color: NAME[msg.by] }));
     } else if (msg.kind === "error") {
       if (answered(msg)) return;
       toast(msg.error);
@@ -1516,6 +1547,7 @@ async function languages() {
 }
 
 (async function main() {
+  $("status").textContent = T("Connecting…");
   $("pgn-link").href = `/api/games/${gameId}/pgn`;
   $("log-link").href = `/api/games/${gameId}/log`;
   // The log with this seat's token (the arbiter sees the sealed move in it).

@@ -4,7 +4,8 @@
 // in "{name}"; elements marked data-i18n (their text) and data-i18n-attr ("placeholder,title,aria-label") are
 // translated by applyI18n. The translations (window.I18N) come from /i18n/texts.js, loaded just before this
 // script, which the server makes from chesslaws/data/texts.json. The server's texts follow the same choice:
-// every request of the page says it (Accept-Language), and a cookie says it for the pages themselves.
+// every request of the page says it (Accept-Language), and a cookie says it for the pages themselves. Beside
+// the switch, the page's help: a link to its section of the manual the server serves (/manual).
 "use strict";
 window.I18N = window.I18N || {};
 window.UI_LANGS = ["en", "de", "fr", "es"];
@@ -93,8 +94,42 @@ function addLanguageSwitch() {
   header.append(sel);
 }
 
+// The page's help: its part of the manual the server serves (/manual), named by the page (<body data-help>), a
+// link in the header beside the language switch; a page may point it elsewhere (the game page, to the arbiter's
+// guide for the arbiter's console). It opens in a tab of its own, so that a game in play stays where it is.
+window.setHelp = (href) => {
+  const a = document.getElementById("ui-help");
+  if (a && href) a.href = href;
+};
+function addHelpLink() {
+  const header = document.querySelector("header.top");
+  if (!header || document.getElementById("ui-help")) return;
+  const a = document.createElement("a");
+  a.id = "ui-help";
+  a.className = "ui-help";
+  a.href = document.body.dataset.help || "/manual/";
+  a.target = "_blank";
+  a.rel = "noopener";
+  a.textContent = T("Help");
+  a.title = T("This page in the manual");
+  header.append(a);
+}
+
 // How a game ended, in words (the game state's termination: "time_forfeit" is "time forfeit").
 window.endingText = (termination) => (termination ? T(termination.replace(/_/g, " ")) : "");
 
+// The event's regulations the Laws defer to (2023 9.1.1, 11.2.4, III.4), in words: a game's (its start event)
+// or an event's; "" when it sets none.
+window.regulationsText = (r) => {
+  if (!r) return "";
+  const out = [];
+  if (r.no_draw_offers) out.push(T("no draw offers without the arbiter's consent"));
+  else if (r.no_draw_before_move) out.push(T("no draw offers before move {n} without the arbiter's consent", { n: r.no_draw_before_move }));
+  if (r.report_leaving) out.push(T("report to the arbiter before leaving the playing area"));
+  if (r.increment_possible === false) out.push(T("no increment can be introduced"));
+  return out.length ? T("Regulations: {list}", { list: out.join("; ") }) : "";
+};
+
 applyI18n();
+addHelpLink();
 addLanguageSwitch();

@@ -140,6 +140,10 @@
       : T("Not at the board yet ({n} of {total} have not opened their game):", { n: away.length, total: 2 * d.boards.filter((b) => b.game && !b.game.started && !b.result).length }) +
         " " + away.map(seatOf).join(", ") + ".";
     $("c-sheet").hidden = !d.round;
+    // The round for its spectators: its boards live, and its PGN feed for lichess Broadcast and other viewers.
+    $("c-live").hidden = $("c-pgn").hidden = !d.round;
+    $("c-live").href = `/tournament/${encodeURIComponent(d.id)}/round/${d.round}`;
+    $("c-pgn").href = `/api/tournaments/${encodeURIComponent(d.id)}/rounds/${d.round}/pgn`;
     $("c-sheet").href = `/tournament/${encodeURIComponent(d.id)}/sheet${d.round ? `?round=${d.round}` : ""}#token=${encodeURIComponent(token)}`;
     TL.remember(d.id, { name: d.name, console: location.href });
     renderSeats(d);

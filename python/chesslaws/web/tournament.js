@@ -98,6 +98,12 @@
     const parts = t.rounds.slice().reverse().map((r) => {
       const div = el("div", { class: "round", "data-round": r.number, "data-state": r.complete ? "complete" : roundState[r.number] || "play" });
       div.append(el("h3", {}, roundTitle(r)));
+      // The round for its spectators: its boards live, and its PGN feed (what lichess Broadcast and other viewers poll).
+      const links = el("p", { class: "round-links" });
+      links.append(el("a", { href: `/tournament/${encodeURIComponent(id)}/round/${r.number}`, class: "live-link" }, T("Live boards")), " · ",
+        el("a", { href: `/api/tournaments/${encodeURIComponent(id)}/rounds/${r.number}/pgn`, class: "pgn-link",
+          title: T("The round's games in PGN, always current (for lichess Broadcast and other viewers)") }, T("PGN of the round")));
+      div.append(links);
       const table = el("table", { class: "pairings" });
       const row = el("tr");
       row.append(head(T("Bd"), T("Board"), { scope: "col" }), head(T("No."), T("Start number"), { class: "sn", scope: "col" }),
@@ -133,11 +139,12 @@
       document.getElementById("t-name").textContent = t.name;
       const trf = document.getElementById("t-trf");
       trf.href = `/api/tournaments/${encodeURIComponent(t.id)}/trf`;
+      document.getElementById("t-pgn").href = `/api/tournaments/${encodeURIComponent(t.id)}/pgn`;
       const g = t.regulations;
       document.getElementById("t-info").textContent = `${TL.system(g.system)} · ${T("{n} players", { n: t.players.length })}`;
       document.getElementById("t-regs").textContent =
         T("Laws of {e} · time control {tc} · scoring {s}", { e: g.edition, tc: TC.show(g.time_control), s: g.scoring }) +
-        (g.quickplay ? ` · ${T("quickplay Guidelines")}` : "");
+        (g.quickplay ? ` · ${T("quickplay Guidelines")}` : "") + (regulationsText(g) ? ` · ${regulationsText(g)}` : "");
       const open = t.rounds.find((x) => !x.complete);
       if (open) await lookHeld(open);
       renderStandings(t);

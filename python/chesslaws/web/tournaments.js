@@ -74,7 +74,9 @@
   // The server's error with its fields named as the form names them ("players.2.rating" is a line of the box).
   const LABELS = { name: "Name", rounds: "Rounds", time_control: "Time control", default_time: "Default time",
     scoring: "Scoring", tiebreaks: "Tie-breaks", tiebreak_rules: "Tie-break rules", edition: "Laws of", system: "System",
-    rating: "rating" };
+    rating: "rating", no_draw_offers: "Draw offers (2023 9.1.1)", no_draw_before_move: "before each player's move",
+    report_leaving: "a player reports to the arbiter before leaving the playing area (2023 11.2.4)",
+    increment_possible: "the clocks cannot introduce an increment (2023 Guidelines III.4)" };
   function named(text) {
     return String(text)
       .replace(/\bplayers\.(\d+)\.(\w+)/g, (m, k, field) =>
@@ -87,6 +89,9 @@
   const readTc = TC.attach($("t-tc"), $("t-tc-meaning"));
   $("t-create").addEventListener("input", () => { $("t-error").hidden = true; }); // an error goes once it is being fixed
   $("t-system").addEventListener("change", () => { $("t-rounds-field").hidden = $("t-system").value !== "swiss"; });
+  // Draw offers restricted before a number of moves: the number is asked for only then.
+  const drawMove = () => { $("t-draw-move-field").hidden = $("t-draws").value !== "before"; };
+  $("t-draws").addEventListener("change", drawMove);
   $("t-create").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     $("t-error").hidden = true;
@@ -98,6 +103,11 @@
       if ($("t-default").value !== "") body.default_time = Number($("t-default").value);
       const tbs = $("t-tiebreaks").value.split(/[\s,]+/).filter(Boolean);
       if (tbs.length) body.tiebreaks = tbs;
+      // What the Laws leave to the regulations (2023 9.1.1, 11.2.4, III.4): sent only when set.
+      if ($("t-draws").value === "never") body.no_draw_offers = true;
+      if ($("t-draws").value === "before") body.no_draw_before_move = Number($("t-draw-move").value);
+      if ($("t-report").checked) body.report_leaving = true;
+      if ($("t-no-increment").checked) body.increment_possible = false;
     } catch (err) { $("t-error").textContent = err.message; $("t-error").hidden = false; return; }
     $("t-create-btn").disabled = true;
     try {
@@ -109,6 +119,7 @@
       $("t-created").hidden = false;
       $("t-create").reset();
       readTc();
+      drawMove();
       showMine();
       page(false);
     } finally { $("t-create-btn").disabled = false; }
