@@ -42,7 +42,7 @@ _NESTED = frozenset({"reason", "why", "span", "claim", "said", "penalty", "condu
 #: Filled-in parts that name a player by his colour ("White", "Black", "white", "black": the pages' texts).
 _COLOURS = frozenset({"player", "turn", "mover", "opponent", "sealer", "colour"})
 #: The pages' texts with something filled in that fill in refusals too (a span of time), read as parts.
-_PAGE_PARTS = ("{n} seconds", "{n} minutes")
+_PAGE_PARTS = ("{n} seconds", "{n} minutes", "{n} hours")
 #: How deep parts are translated within parts.
 _DEPTH = 4
 
