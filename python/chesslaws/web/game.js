@@ -1538,7 +1538,8 @@ async function languages() {
   let list = [{ code: "en", name: "English" }];
   try { list = await api("GET", "/api/languages"); } catch (err) { /* English only */ }
   for (const l of list) {
-    const o = document.createElement("option"); o.value = l.code; o.textContent = ownName(l.code, l.name);
+    // A language by its own name; figurines (no language: the pieces drawn) in the page's language.
+    const o = document.createElement("option"); o.value = l.code; o.textContent = l.code === "figurine" ? T(l.name) : ownName(l.code, l.name);
     if (o.textContent !== l.name) o.title = l.name;
     sel.appendChild(o);
   }
