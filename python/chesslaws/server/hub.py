@@ -193,7 +193,10 @@ class Hub:
         return await self.registry.final_view(game_id)
 
     def adopt(self, new: NewGame) -> LiveGame:
-        return self.registry.adopt(new)
+        """A game made and written by others (a tournament round's) in memory here, and held."""
+        live = self.registry.adopt(new)
+        self.registry.hold(live.id)
+        return live
 
     def ended(self, live: LiveGame) -> Game | None:
         return self.registry.ended(live)
@@ -289,7 +292,7 @@ class Hub:
             log.error("store failure: %s", reason(err))
             raise ApiError(503, "the game could not be stored: the database is unreachable; try again",
                            retry_after=RETRY_AFTER_OUTAGE) from None
-        return self.adopt(new), new.tokens  # its start rule is in its log's first line
+        return self.registry.adopt(new), new.tokens  # held since its creation; its start rule in its first line
 
     async def join(self, live: LiveGame, seat: str, name: str) -> str:
         """A player takes a free seat; returns its token."""
@@ -519,6 +522,7 @@ class Hub:
         """Rebuilds every stored game from its log. A log that cannot be replayed does not stop the
         server: its game is set aside (served as an error naming the reason) until the arbiter annuls it."""
         self.scheduler.loop = loop = asyncio.get_running_loop()
+        await self.link.db(lambda: self.store.beat(self.now()))  # before its first hold (see Store.beat)
         await self.registry.load_live()
         # The time since the last heartbeat (a crash, a restart, an outage the last server did not live
         # through) is time in which no player could move: it is given back.
@@ -552,6 +556,7 @@ class Hub:
             await self.registry.retire_all()
             try:  # the last heartbeat: a restart soon after loses nobody any time, a late one gives it back
                 await self.link.db(lambda: self.store.ping(self.now()))
+                await self.link.db(self.store.stop_holding)
             except Exception:  # noqa: BLE001 - the store is going away: the next start sees the older beat
                 pass
         await self.link.db(self.store.close)
