@@ -137,3 +137,21 @@ def test_a_game_played_on_one_process_sends_the_others_nothing(
         time.sleep(0.05)
     log = httpx.get(f"{a.url}/api/games/{gid}/log").text.splitlines()
     assert [json.loads(x).get("move") for x in log[1:]] == ["e4", "e5", "Nf3"]
+
+
+def test_the_lobby_lists_a_game_another_process_holds_without_taking_it(
+        pg_url: str, server_factory: Callable[..., Any], heard: Callable[[], Heard]) -> None:
+    a, b = (server_factory(pg_url, extra=("--no-rate-limits",)) for _ in range(2))
+    g = httpx.post(f"{a.url}/api/games", json={"white": "W", "black": "B", "time_control": "600",
+                                                 "when_ready": False}).json()
+    gid, tok = g["id"], g["tokens"]
+    seen = heard()
+    for seat, san in (("white", "e4"), ("black", "e5"), ("white", "Nf3")):
+        r = httpx.post(f"{a.url}/api/games/{gid}/events", json={"type": "move", "move": san},
+                       headers=auth(tok[seat]), timeout=10)
+        assert r.status_code == 200, r.text
+        listed = {x["id"]: x for x in httpx.get(f"{b.url}/api/games").json()}
+        assert listed[gid]["ply"] == ("e4", "e5", "Nf3").index(san) + 1
+        assert listed[gid]["status"] == "ongoing" and listed[gid]["white"] == "W"
+    assert [n for n in seen.about(gid) if n.split(" ")[1].isdigit()] == [], \
+        "B's lobby took the game into memory (A's moves were announced to it)"

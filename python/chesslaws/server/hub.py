@@ -41,7 +41,7 @@ from chesslaws.server.rules import seen_at
 from chesslaws.server.scheduler import Clock, Scheduler
 from chesslaws.server.starts import Starts
 from chesslaws.store.db import StoreError, is_outage
-from chesslaws.store.games import Seat, SeatTaken, Store, StoreBehind, hash_token
+from chesslaws.store.games import HOLDER_TIMEOUT, Seat, SeatTaken, Store, StoreBehind, hash_token
 from chesslaws.store.rows import dumps
 from chesslaws.server.storelink import StoreLink
 from chesslaws.server.views import Views, public_event
@@ -237,7 +237,8 @@ class Hub:
     async def page(self, limit: int, before: str | None = None) -> list[dict[str, Any]]:
         """A page of the lobby, newest first, from the store's index: at most ``limit`` games created
         before the game ``before`` (the last id of the previous page). Games in memory are shown as they
-        are now; retired ones by their stored summary."""
+        are now; retired ones by their stored summary; those another running process holds as their log in
+        the database has them (not taken into memory here); any other live game is served from here."""
         if before is not None:
             check_id(before, "before: ")
         try:
@@ -246,11 +247,24 @@ class Hub:
             raise unavailable() from None
         if rows is None:
             raise ApiError(404, f"before: no game {before!r}")
+        elsewhere = [gid for gid, _, final in rows if final is None and gid not in self.games
+                     and gid not in self.set_aside]
+        glanced: dict[str, dict[str, Any]] = {}
+        if elsewhere and self.store.holding:  # a live game another process holds: its summary, not held here
+            try:
+                since = self.now() - HOLDER_TIMEOUT
+                held = await self.link.db(lambda: self.store.holders(elsewhere, since))
+                glanced = await self.registry.glance([gid for gid in elsewhere if held.get(gid)])
+            except Exception:  # noqa: BLE001
+                raise unavailable() from None
         out = []
         for gid, status, final in rows:
             live = self.games.get(gid)
+            if gid in glanced:
+                out.append(glanced[gid])
+                continue
             if live is None and final is None and gid not in self.set_aside:
-                try:  # a live game another process created: loaded here too
+                try:  # a live game no running process holds (or a store of one process): served here
                     live = await self.fetch(gid)
                 except ApiError:
                     pass

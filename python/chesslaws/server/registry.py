@@ -28,6 +28,9 @@ log = logging.getLogger("chesslaws.server")
 #: Seconds after its last use here after which a game leaves memory when another process writes to it.
 UNUSED_AFTER = 5.0
 
+#: The most copies of games held by other processes the lobby keeps (see :meth:`Registry.glance`).
+GLANCES = 1000
+
 #: Seconds a game that is over stays in memory (for its last viewers) before it is retired to the
 #: store as its final state; it is loaded again on demand.
 RETIRE_AFTER = 60.0
@@ -50,6 +53,7 @@ class Registry:
         self.rules: dict[str, Any] = {}  # the online games' start rules, read at start
         self.presence: dict[str, set[str]] = {}  # who opened a scheduled game before its start, read at start
         self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
+        self.glances: dict[str, LiveGame] = {}  # the lobby's copies of games held elsewhere (see glance)
 
     # --- loading ------------------------------------------------------------------------------------
     async def load_live(self) -> None:
@@ -148,6 +152,37 @@ class Registry:
             finally:
                 del self._loading[game_id]
         return await asyncio.shield(pending)
+
+    async def glance(self, ids: list[str]) -> dict[str, dict[str, Any]]:
+        """The lobby's summaries of games another process holds, without holding them here (no timer, no
+        announcements): each game's log is read from where the copy the lobby keeps of it stops
+        (:meth:`Store.glance`), and only its new events are replayed. At most ``GLANCES`` copies are kept."""
+        known = {g: self.glances[g].seq if g in self.glances else 0 for g in ids}
+        got = await self.link.db(lambda: self.link.store.glance(known))
+        out: dict[str, dict[str, Any]] = {}
+        for gid, (rec, start) in got.items():
+            copy = self.glances.pop(gid, None)
+            game: Game | None = None
+            if copy is not None and start > 0:
+                game = copy.game
+                try:
+                    for row in rec.events:
+                        game = game.apply(row)
+                except Exception:  # noqa: BLE001 - read whole below
+                    start, game = 0, None
+            if game is None:
+                events = rec.events if start == 0 else \
+                    (await self.link.db(lambda: self.link.store.load(gid)) or rec).events
+                game, _, _ = replay_lenient(events)
+            if rec.unreadable is not None or game is None:
+                continue
+            live = LiveGame(rec.id, rec.created_at, rec.interface, rec.names, rec.token_hashes, game)
+            live.follow(logged_rule(game) or {})
+            self.glances[gid] = live
+            out[gid] = self.views.summary(live)
+        while len(self.glances) > GLANCES:
+            self.glances.pop(next(iter(self.glances)))
+        return out
 
     def get(self, game_id: str) -> LiveGame:
         """The game in memory; 404, or 409 naming why it is set aside."""
@@ -435,4 +470,4 @@ class Registry:
                 await self.retire(live, stopping=True)
 
 
-__all__ = ["RETIRE_AFTER", "Registry", "UNUSED_AFTER"]
+__all__ = ["GLANCES", "RETIRE_AFTER", "Registry", "UNUSED_AFTER"]

@@ -321,6 +321,30 @@ class Store:
             out.setdefault(str(gid), set()).add(str(origin))
         return out
 
+    def glance(self, known: dict[str, int]) -> dict[str, tuple[GameRecord, int]]:
+        """Games as the lobby lists them, without holding them: each game's row, with its log from number
+        ``known[id]`` on (what a copy of its first ``known[id]`` events lacks), and that number (0 when the log
+        is shorter than the copy: read whole)."""
+        ids = list(known)
+        if not ids:
+            return {}
+
+        def run(tx: Tx) -> dict[str, tuple[GameRecord, int]]:
+            marks = ",".join("?" * len(ids))
+            rows = tx.rows(f"SELECT {_GAME_ROW} FROM games WHERE id IN ({marks})", ids)
+            tops = dict(tx.rows(f"SELECT game_id, MAX(seq) FROM events WHERE game_id IN ({marks}) GROUP BY game_id",
+                                ids))
+            start = {g: known[g] if known[g] <= int(tops.get(g, -1)) + 1 else 0 for g in ids}
+            where = " OR ".join("(game_id = ? AND seq >= ?)" for _ in ids)
+            bodies: dict[str, list[Any]] = {}
+            for gid, body in tx.rows(f"SELECT game_id, body FROM events WHERE {where} ORDER BY game_id, seq",
+                                     [x for g in ids for x in (g, start[g])]):
+                bodies.setdefault(str(gid), []).append(body)
+            return {str(r[0]): (_record(r, bodies.get(str(r[0]), [])), start[str(r[0])]) for r in rows}
+
+        out: dict[str, tuple[GameRecord, int]] = self._session.run(run, write=False)
+        return out
+
     def beat(self, t: float) -> bool:
         """Says that this process runs at ``t`` (unix seconds), and deletes the holds of processes silent for
         ``HOLDER_TIMEOUT`` seconds (they died without letting their games go); commits. True if this process had
