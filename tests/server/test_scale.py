@@ -87,9 +87,9 @@ def test_a_restart_loads_only_the_games_that_are_not_over(make_client: Callable[
     for cls in (SQLiteStore, PostgresStore):
         original = cls.load
 
-        def counting(self: Any, game_id: str, original: Any = original) -> Any:
+        def counting(self: Any, game_id: str, original: Any = original, **how: Any) -> Any:
             loaded.append(game_id)
-            return original(self, game_id)
+            return original(self, game_id, **how)
 
         monkeypatch.setattr(cls, "load", counting)
     second = make_client()

@@ -41,7 +41,7 @@ from chesslaws.server.rules import seen_at
 from chesslaws.server.scheduler import Clock, Scheduler
 from chesslaws.server.starts import Starts
 from chesslaws.store.db import StoreError, is_outage
-from chesslaws.store.games import Seat, SeatTaken, Store, StoreBehind, hash_token
+from chesslaws.store.games import HOLDER_TIMEOUT, Seat, SeatTaken, Store, StoreBehind, hash_token
 from chesslaws.store.rows import dumps
 from chesslaws.server.storelink import StoreLink
 from chesslaws.server.views import Views, public_event
@@ -193,7 +193,10 @@ class Hub:
         return await self.registry.final_view(game_id)
 
     def adopt(self, new: NewGame) -> LiveGame:
-        return self.registry.adopt(new)
+        """A game made and written by others (a tournament round's) in memory here, and held."""
+        live = self.registry.adopt(new)
+        self.registry.hold(live.id)
+        return live
 
     def ended(self, live: LiveGame) -> Game | None:
         return self.registry.ended(live)
@@ -234,7 +237,8 @@ class Hub:
     async def page(self, limit: int, before: str | None = None) -> list[dict[str, Any]]:
         """A page of the lobby, newest first, from the store's index: at most ``limit`` games created
         before the game ``before`` (the last id of the previous page). Games in memory are shown as they
-        are now; retired ones by their stored summary."""
+        are now; retired ones by their stored summary; those another running process holds as their log in
+        the database has them (not taken into memory here); any other live game is served from here."""
         if before is not None:
             check_id(before, "before: ")
         try:
@@ -243,11 +247,24 @@ class Hub:
             raise unavailable() from None
         if rows is None:
             raise ApiError(404, f"before: no game {before!r}")
+        elsewhere = [gid for gid, _, final in rows if final is None and gid not in self.games
+                     and gid not in self.set_aside]
+        glanced: dict[str, dict[str, Any]] = {}
+        if elsewhere and self.store.holding:  # a live game another process holds: its summary, not held here
+            try:
+                since = self.now() - HOLDER_TIMEOUT
+                held = await self.link.db(lambda: self.store.holders(elsewhere, since))
+                glanced = await self.registry.glance([gid for gid in elsewhere if held.get(gid)])
+            except Exception:  # noqa: BLE001
+                raise unavailable() from None
         out = []
         for gid, status, final in rows:
             live = self.games.get(gid)
+            if gid in glanced:
+                out.append(glanced[gid])
+                continue
             if live is None and final is None and gid not in self.set_aside:
-                try:  # a live game another process created: loaded here too
+                try:  # a live game no running process holds (or a store of one process): served here
                     live = await self.fetch(gid)
                 except ApiError:
                     pass
@@ -289,7 +306,7 @@ class Hub:
             log.error("store failure: %s", reason(err))
             raise ApiError(503, "the game could not be stored: the database is unreachable; try again",
                            retry_after=RETRY_AFTER_OUTAGE) from None
-        return self.adopt(new), new.tokens  # its start rule is in its log's first line
+        return self.registry.adopt(new), new.tokens  # held since its creation; its start rule in its first line
 
     async def join(self, live: LiveGame, seat: str, name: str) -> str:
         """A player takes a free seat; returns its token."""
@@ -519,6 +536,7 @@ class Hub:
         """Rebuilds every stored game from its log. A log that cannot be replayed does not stop the
         server: its game is set aside (served as an error naming the reason) until the arbiter annuls it."""
         self.scheduler.loop = loop = asyncio.get_running_loop()
+        await self.link.db(lambda: self.store.beat(self.now()))  # before its first hold (see Store.beat)
         await self.registry.load_live()
         # The time since the last heartbeat (a crash, a restart, an outage the last server did not live
         # through) is time in which no player could move: it is given back.
@@ -552,6 +570,7 @@ class Hub:
             await self.registry.retire_all()
             try:  # the last heartbeat: a restart soon after loses nobody any time, a late one gives it back
                 await self.link.db(lambda: self.store.ping(self.now()))
+                await self.link.db(self.store.stop_holding)
             except Exception:  # noqa: BLE001 - the store is going away: the next start sees the older beat
                 pass
         await self.link.db(self.store.close)

@@ -19,6 +19,7 @@ from chesslaws.server.live import LiveGame
 from chesslaws.server.registry import Registry
 from chesslaws.server.starts import Starts
 from chesslaws.server.storelink import StoreLink
+from chesslaws.store.games import HOLDER_TIMEOUT
 
 log = logging.getLogger("chesslaws.server")
 
@@ -69,6 +70,22 @@ class Peers:
         for live in list(self.games.values()) if self.link.store.shared else ():
             if Broadcaster.arbiter_here(live):
                 self.announce(live.id, f"arbiter {self.origin} 1")
+        if self.link.store.holding:
+            asyncio.ensure_future(self.still_here())
+
+    async def still_here(self) -> None:
+        """Tells the store that this process runs (its holds are kept); if they were deleted meanwhile (it was
+        silent too long: paused, cut off), it takes them again and catches up with what it was not told."""
+        store = self.link.store
+        try:
+            lost = await self.link.db(lambda: store.beat(self.link.now()))
+        except Exception as err:  # noqa: BLE001 - an outage: said again on the next beat
+            log.warning("this process's beat could not be written: %s", reason(err))
+            return
+        if lost:
+            log.warning("this process was silent for %.0f s or more: its games are held again and caught up",
+                        HOLDER_TIMEOUT)
+            await self.registry.verify()
 
     def loaded(self, game_id: str) -> None:
         self.announce(game_id, f"arbiter? {self.origin}")  # his console may be open elsewhere

@@ -28,6 +28,9 @@ log = logging.getLogger("chesslaws.server")
 #: Seconds after its last use here after which a game leaves memory when another process writes to it.
 UNUSED_AFTER = 5.0
 
+#: The most copies of games held by other processes the lobby keeps (see :meth:`Registry.glance`).
+GLANCES = 1000
+
 #: Seconds a game that is over stays in memory (for its last viewers) before it is retired to the
 #: store as its final state; it is loaded again on demand.
 RETIRE_AFTER = 60.0
@@ -50,12 +53,13 @@ class Registry:
         self.rules: dict[str, Any] = {}  # the online games' start rules, read at start
         self.presence: dict[str, set[str]] = {}  # who opened a scheduled game before its start, read at start
         self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
+        self.glances: dict[str, LiveGame] = {}  # the lobby's copies of games held elsewhere (see glance)
 
     # --- loading ------------------------------------------------------------------------------------
     async def load_live(self) -> None:
         """Rebuilds every stored game that is not over from its log (the server's start)."""
         store = self.link.store
-        records = await self.link.db(lambda: list(store.load_live()))  # games that are over stay in the store
+        records = await self.link.db(lambda: list(store.load_live(hold=True)))  # games that are over stay there
         self.rules = await self.link.db(store.start_rules)
         self.presence = await self.link.db(store.presences)
         for rec in records:
@@ -128,7 +132,7 @@ class Registry:
             pending = self._loading[game_id] = asyncio.get_running_loop().create_future()
             store = self.link.store
             try:
-                rec = await self.link.db(lambda: store.load(game_id))
+                rec = await self.link.db(lambda: store.load(game_id, hold=True))
                 rule = await self.link.db(lambda: store.start_rule(game_id))
                 if rule is not None:
                     self.rules[game_id] = rule
@@ -148,6 +152,37 @@ class Registry:
             finally:
                 del self._loading[game_id]
         return await asyncio.shield(pending)
+
+    async def glance(self, ids: list[str]) -> dict[str, dict[str, Any]]:
+        """The lobby's summaries of games another process holds, without holding them here (no timer, no
+        announcements): each game's log is read from where the copy the lobby keeps of it stops
+        (:meth:`Store.glance`), and only its new events are replayed. At most ``GLANCES`` copies are kept."""
+        known = {g: self.glances[g].seq if g in self.glances else 0 for g in ids}
+        got = await self.link.db(lambda: self.link.store.glance(known))
+        out: dict[str, dict[str, Any]] = {}
+        for gid, (rec, start) in got.items():
+            copy = self.glances.pop(gid, None)
+            game: Game | None = None
+            if copy is not None and start > 0:
+                game = copy.game
+                try:
+                    for row in rec.events:
+                        game = game.apply(row)
+                except Exception:  # noqa: BLE001 - read whole below
+                    start, game = 0, None
+            if game is None:
+                events = rec.events if start == 0 else \
+                    (await self.link.db(lambda: self.link.store.load(gid)) or rec).events
+                game, _, _ = replay_lenient(events)
+            if rec.unreadable is not None or game is None:
+                continue
+            live = LiveGame(rec.id, rec.created_at, rec.interface, rec.names, rec.token_hashes, game)
+            live.follow(logged_rule(game) or {})
+            self.glances[gid] = live
+            out[gid] = self.views.summary(live)
+        while len(self.glances) > GLANCES:
+            self.glances.pop(next(iter(self.glances)))
+        return out
 
     def get(self, game_id: str) -> LiveGame:
         """The game in memory; 404, or 409 naming why it is set aside."""
@@ -240,15 +275,48 @@ class Registry:
                 handle.cancel()
         live.timer = live.retire = None
         del self.games[live.id]
+        self.release(live.id)
         return True
+
+    def release(self, game_id: str) -> None:
+        """The game left memory here: the other processes stop announcing its events to this one (unless it is
+        back in memory meanwhile: the store's thread runs the calls in order)."""
+        if not self.link.store.holding:
+            return
+
+        async def run() -> None:
+            if game_id in self.games or game_id in self._loading:  # back (or coming back) meanwhile
+                return
+            try:
+                await self.link.db(lambda: self.link.store.release([game_id]))
+            except Exception as err:  # noqa: BLE001 - its events are announced here for nothing: no harm
+                log.warning("game %s: could not be released: %s", game_id, reason(err))
+
+        asyncio.ensure_future(run())
+
+    def hold(self, game_id: str) -> None:
+        """The game came into memory here by other means than a load (a tournament round's, made by the
+        tournament store): the other processes announce its events to this one."""
+        if not self.link.store.holding:
+            return
+
+        async def run() -> None:
+            try:
+                await self.link.db(lambda: self.link.store.hold([game_id]))
+            except Exception as err:  # noqa: BLE001 - taken again on the next beat after an outage
+                log.warning("game %s: could not be held: %s", game_id, reason(err))
+
+        asyncio.ensure_future(run())
 
     async def verify(self) -> None:
         """After the connection to the database was lost: every game in memory against its log in the database. A
         log that grew is caught up with; one that lacks events this process had (a failover to a replica that had
         not received them) is reloaded from the database, and the server's log says so."""
         ids = list(self.games)
+        store = self.link.store
         try:
-            lengths = await self.link.db(lambda: self.link.store.log_lengths(ids))
+            await self.link.db(lambda: store.hold(ids))  # (again: a failover, or this process's holds swept)
+            lengths = await self.link.db(lambda: store.log_lengths(ids))
         except Exception as err:  # noqa: BLE001 - an outage: verified again when the database is back
             log.warning("the games could not be compared with the database: %s", reason(err))
             return
@@ -269,7 +337,7 @@ class Registry:
         after them), and its viewers are shown it; the server's log says so. A game the database no longer has at
         all leaves memory."""
         had = live.seq
-        rec = await self.link.db(lambda: self.link.store.load(live.id))
+        rec = await self.link.db(lambda: self.link.store.load(live.id, hold=True))
         claims = {"white": 0, "black": 0}
         game, _, why = replay_lenient(rec.events, claims) if rec is not None else (None, 0, "no such game")
         if rec is None or game is None or why is not None:
@@ -277,6 +345,7 @@ class Registry:
                       "the game leaves memory", live.id, had, why)
             if self.games.get(live.id) is live:
                 del self.games[live.id]
+                self.release(live.id)
             return
         log.error("game %s: the database went back in time: it has %d of the %d events this process had (a "
                   "failover to a replica that had not received them?); the game is reloaded from the database",
@@ -380,6 +449,8 @@ class Registry:
             if live.timer is not None:
                 live.timer.cancel()
             del self.games[live.id]
+            if not stopping:  # (a server that stops lets go of all its games at once)
+                self.release(live.id)
 
     async def reopen(self, live: LiveGame) -> None:
         """A game that is over but not yet retired takes an event: the store marks it live again first."""
@@ -399,4 +470,4 @@ class Registry:
                 await self.retire(live, stopping=True)
 
 
-__all__ = ["RETIRE_AFTER", "Registry", "UNUSED_AFTER"]
+__all__ = ["GLANCES", "RETIRE_AFTER", "Registry", "UNUSED_AFTER"]

@@ -164,6 +164,11 @@ class Session:
         with self.lock:
             return self.db.statement(sql, params)
 
+    def write_alone(self, sql: str, params: tuple[Any, ...]) -> int:
+        """Runs one write statement as a transaction of its own (on PostgreSQL without BEGIN and COMMIT: one
+        round trip); answers how many rows it wrote (a refused write: :class:`StoreError`)."""
+        return self.run(lambda tx: tx.execute(sql, params).rowcount)
+
 
 class Database(ABC):
     """A SQLite file or a PostgreSQL database (see the module's description)."""
@@ -173,6 +178,9 @@ class Database(ABC):
     #: Whether other processes may write to this database at the same time (PostgreSQL): then every change
     #: is announced (:meth:`Tx.notify`) and heard (:meth:`listen`).
     shared: bool = False
+    #: The server process that writes through this database, in what it announces (shared databases; on
+    #: PostgreSQL each connection's setting ``chesslaws.origin``, read by the store's trigger).
+    origin: str = ""
 
     @abstractmethod
     def session(self) -> Session:
@@ -316,6 +324,7 @@ class PostgresSession(Session):
         self.pg = db
         self._conn: Any = None
         self._used = 0.0
+        self._origin: str | None = None  # the origin set on the connection
 
     def _connection(self) -> Any:
         import psycopg
@@ -334,6 +343,11 @@ class PostgresSession(Session):
         if conn is None:
             conn = self._conn = psycopg.connect(self.pg.url, autocommit=False, connect_timeout=self.pg.timeout,
                                                 application_name=self.pg.name)
+            self._origin = None
+        if self._origin != self.pg.origin:
+            conn.execute("SELECT set_config('chesslaws.origin', %s, false)", (self.pg.origin,))
+            conn.commit()
+            self._origin = self.pg.origin
         return conn
 
     def _drop(self) -> None:
@@ -368,6 +382,25 @@ class PostgresSession(Session):
 
     def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         return self.run(lambda tx: tx.rows(sql, params))
+
+    def write_alone(self, sql: str, params: tuple[Any, ...]) -> int:
+        with self.lock:
+            db = self._connection()
+            db.autocommit = True  # (the connection is idle between transactions)
+            try:
+                with db.cursor() as cur:
+                    cur.execute(sql.replace("?", "%s"), params)
+                    return int(cur.rowcount)
+            except self.pg._refused as err:
+                raise StoreError(str(err)) from None
+            except BaseException:
+                if db.broken or db.closed:
+                    self._drop()
+                raise
+            finally:
+                if self._conn is db and not db.closed:
+                    db.autocommit = False
+                self._used = time.monotonic()
 
     def close(self) -> None:
         with self.lock:

@@ -24,6 +24,8 @@ Schema (the same in both databases)::
     game_presence(game_id TEXT REFERENCES games(id), seat TEXT /* 'white' | 'black' */,
                   t DOUBLE /* unix seconds */, PRIMARY KEY (game_id, seat))
     heartbeat(id INTEGER PRIMARY KEY /* 1 */, t DOUBLE /* the last instant the server ran with its store */)
+    game_holders(game_id TEXT, origin TEXT /* a server process */, PRIMARY KEY (game_id, origin))
+    server_beats(origin TEXT PRIMARY KEY, t DOUBLE /* the last instant that process said it runs */)
 
 Tables and columns missing from a database made earlier are created when it is opened. A game's start rule
 is in its log (the ``start`` event's ``wait``, ``abort_after`` and ``scheduled``, and the ``begin`` event that
@@ -39,6 +41,14 @@ served by one process shows present a player whose socket is on another, whichev
 arrivals at t=0 writes his, and a fair start comes when its two players reached two processes (t=0 set once:
 :meth:`Store.start_waiting`).
 
+``game_holders`` says which server processes of a shared (PostgreSQL) database hold a game in memory: a new
+event is announced (NOTIFY) only when a process other than its writer holds the game, so that a game served by
+one process (the proxy sends its requests there) costs the others nothing, and its writer nothing beyond the
+write. A process takes its row in the transaction that reads the log (:meth:`Store.load` with ``hold``), after
+locking the game's row: a writer's check for holders (after its insert, which takes the key-share lock of the
+events' foreign key) either finds the row or committed before the log was read. ``server_beats`` has each
+process's last beat; the rows of a process silent for ``HOLDER_TIMEOUT`` seconds (it died) are deleted.
+
 A stored row that cannot be read never stops the server (:mod:`chesslaws.store.rows`): a log row is read as
 an :class:`~chesslaws.store.rows.UnreadableRow`, a game row as a record with its ``unreadable`` reason.
 """
@@ -51,8 +61,8 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Literal
 
-from chesslaws.store.db import (Database, Listener, PostgresDatabase, SQLiteDatabase, StoreError, Tx, is_postgres,
-                                sqlite_path)
+from chesslaws.store.db import (CHANNEL, Database, Listener, PostgresDatabase, SQLiteDatabase, StoreError, Tx,
+                                is_postgres, sqlite_path)
 from chesslaws.store.rows import dumps, read_event, read_final, read_rule, read_time
 
 log = logging.getLogger("chesslaws.server")
@@ -118,10 +128,23 @@ _SCHEMA = (
     id INTEGER PRIMARY KEY,
     t DOUBLE PRECISION NOT NULL
 )""",
+    """CREATE TABLE IF NOT EXISTS game_holders (
+    game_id TEXT NOT NULL,
+    origin TEXT NOT NULL,
+    PRIMARY KEY (game_id, origin)
+)""",
+    """CREATE TABLE IF NOT EXISTS server_beats (
+    origin TEXT PRIMARY KEY,
+    t DOUBLE PRECISION NOT NULL
+)""",
 )
+
+#: Seconds after its last beat after which a process's holds are deleted (it died without letting go).
+HOLDER_TIMEOUT = 30.0
 
 _HEARTBEAT = "INSERT INTO heartbeat VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET t = excluded.t"
 _GAME_ROW = "id, created_at, interface, white_name, black_name, white_token, black_token, arbiter_token"
+_HOLD = "INSERT INTO game_holders VALUES (?, ?) ON CONFLICT (game_id, origin) DO NOTHING"
 _UPSERT_RULE = "INSERT INTO game_starts VALUES (?,?) ON CONFLICT (game_id) DO UPDATE SET rule=excluded.rule"
 
 
@@ -138,6 +161,12 @@ def create_schema(tx: Tx) -> None:
         tx.execute("ALTER TABLE games ADD COLUMN final TEXT")
     tx.execute("CREATE INDEX IF NOT EXISTS games_by_time ON games (created_at, id)")
     tx.execute("CREATE INDEX IF NOT EXISTS games_by_status ON games (status, created_at)")
+    if tx.pg:
+        tx.execute(_ANNOUNCE_FUNCTION)
+        if not tx.rows("SELECT 1 FROM pg_trigger WHERE tgname = 'zz_chesslaws_announce' AND "
+                       "tgrelid = 'events'::regclass"):
+            tx.execute("CREATE TRIGGER zz_chesslaws_announce AFTER INSERT ON events FOR EACH ROW "
+                       "EXECUTE FUNCTION chesslaws_announce_event()")
 
 
 def insert_games(tx: Tx, games: list[tuple[GameRecord, dict[str, Any] | None]]) -> None:
@@ -165,20 +194,35 @@ _APPEND = ("INSERT INTO events (game_id, seq, body) SELECT ?, ?, ? WHERE ? = 0 O
            "(SELECT 1 FROM events WHERE game_id = ? AND seq = ?)")
 
 
-def append_events(tx: Tx, items: list[tuple[str, int, dict[str, Any]]], origin: str = "") -> None:
+#: Every new event of a game is announced ("GAME SEQ ORIGIN") to the processes that hold the game, but the one
+#: whose connection wrote it (its setting ``chesslaws.origin``). A trigger named after the foreign key's
+#: (triggers fire in the order of their names), whose query is a statement of its own (a volatile function, read
+#: committed): it reads the holders after the insert took the game row's key-share lock (see the module's
+#: description). One statement writes an event and announces it: one round trip.
+_ANNOUNCE_FUNCTION = f"""CREATE OR REPLACE FUNCTION chesslaws_announce_event() RETURNS trigger
+LANGUAGE plpgsql VOLATILE AS $$
+DECLARE me text := coalesce(current_setting('chesslaws.origin', true), '');
+BEGIN
+    IF EXISTS (SELECT 1 FROM game_holders WHERE game_id = NEW.game_id AND origin <> me) THEN
+        PERFORM pg_notify('{CHANNEL}', rtrim(NEW.game_id || ' ' || NEW.seq || ' ' || me));
+    END IF;
+    RETURN NULL;
+END $$"""
+
+
+def append_events(tx: Tx, items: list[tuple[str, int, dict[str, Any]]]) -> None:
     """Appends events (game id, seq, event) to their games' logs inside the caller's transaction, each only after
     the event before it (:class:`StoreBehind` if the log lacks it: the transaction must not commit); the other
-    processes of a shared database hear of each game's last new event ("SEQ ORIGIN", ``origin`` naming the
-    process that wrote it) when (and only if) it commits."""
-    tx.executemany(_APPEND, [(g, n, dumps(e), n, g, n - 1) for g, n, e in items])
+    processes of a shared database that hold a game hear of each new event (the trigger ``_ANNOUNCE_FUNCTION``)
+    when (and only if) it commits. A game no other process holds is announced to nobody."""
+    if len(items) == 1:  # the usual batch, and a plain statement costs a third of executemany's pipeline
+        g, n, e = items[0]
+        tx.execute(_APPEND, (g, n, dumps(e), n, g, n - 1))
+    else:
+        tx.executemany(_APPEND, [(g, n, dumps(e), n, g, n - 1) for g, n, e in items])
     if tx.rowcount != len(items):
         raise StoreBehind(f"the log of game {items[0][0]!r} lacks an event before the one to append"
                           if len(items) == 1 else "a log lacks an event before the one to append")
-    if tx.pg:
-        last: dict[str, int] = {}
-        for g, n, _ in items:
-            last[g] = max(n, last.get(g, -1))
-        tx.notify_many((g, f"{n} {origin}".rstrip()) for g, n in last.items())
 
 
 class Store:
@@ -190,10 +234,17 @@ class Store:
         #: Whether other server processes may write to this store at the same time (PostgreSQL): then
         #: every change is announced (:meth:`listen`) and a process catches up before it writes.
         self.shared = database.shared
-        #: This process, in what it announces (its own announcements are no news to it).
-        self.origin = ""
         self._session = database.session()
         self._session.run(create_schema)
+
+    @property
+    def origin(self) -> str:
+        """This process, in what it announces (its own announcements are no news to it); empty until named."""
+        return self.database.origin
+
+    @origin.setter
+    def origin(self, value: str) -> None:
+        self.database.origin = value
 
     def _q(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         return self._session.query(sql, params)
@@ -224,8 +275,103 @@ class Store:
         return self.database.listen(callback)
 
     def create_game(self, record: GameRecord) -> None:
-        """Stores a new game with its first events (``record.events``: the start event); commits."""
-        self._tx(lambda tx: insert_games(tx, [(record, None)]))
+        """Stores a new game with its first events (``record.events``: the start event); commits. On a shared
+        store this process holds it (it is in memory here)."""
+        def run(tx: Tx) -> None:
+            insert_games(tx, [(record, None)])
+            if self.holding:
+                tx.execute(_HOLD, (record.id, self.origin))
+
+        self._tx(run)
+
+    # --- which processes hold a game in memory (a shared store; see the module's description) ------------
+    @property
+    def holding(self) -> bool:
+        """Whether this store records which games its process holds: a shared store, once its process is named."""
+        return self.shared and bool(self.origin)
+
+    def hold(self, game_ids: list[str]) -> None:
+        """Records that this process holds the games (a tournament round's, made by the tournament store; or all
+        it has, again, after its holds were deleted), their rows locked meanwhile (as :meth:`load`); commits."""
+        if not self.holding or not game_ids:
+            return
+
+        def run(tx: Tx) -> None:
+            tx.execute("SELECT id FROM games WHERE id = ANY(?) ORDER BY id" + tx.for_update("games"),
+                       (sorted(game_ids),))
+            tx.executemany(_HOLD, [(g, self.origin) for g in game_ids])
+
+        self._tx(run)
+
+    def release(self, game_ids: list[str]) -> None:
+        """The games left this process's memory: their events are no longer announced to it; commits."""
+        if self.holding and game_ids:
+            self._tx(lambda tx: tx.executemany("DELETE FROM game_holders WHERE game_id = ? AND origin = ?",
+                                               [(g, self.origin) for g in game_ids]))
+
+    def holders(self, game_ids: list[str], since: float) -> dict[str, set[str]]:
+        """The processes that hold each game and said they run at ``since`` (unix seconds) or later."""
+        out: dict[str, set[str]] = {}
+        if not game_ids:
+            return out
+        marks = ",".join("?" * len(game_ids))
+        for gid, origin in self._q(f"SELECT h.game_id, h.origin FROM game_holders h JOIN server_beats b ON "
+                                   f"b.origin = h.origin WHERE b.t >= ? AND h.game_id IN ({marks})",
+                                   (since, *game_ids)):
+            out.setdefault(str(gid), set()).add(str(origin))
+        return out
+
+    def glance(self, known: dict[str, int]) -> dict[str, tuple[GameRecord, int]]:
+        """Games as the lobby lists them, without holding them: each game's row, with its log from number
+        ``known[id]`` on (what a copy of its first ``known[id]`` events lacks), and that number (0 when the log
+        is shorter than the copy: read whole)."""
+        ids = list(known)
+        if not ids:
+            return {}
+
+        def run(tx: Tx) -> dict[str, tuple[GameRecord, int]]:
+            marks = ",".join("?" * len(ids))
+            rows = tx.rows(f"SELECT {_GAME_ROW} FROM games WHERE id IN ({marks})", ids)
+            tops = dict(tx.rows(f"SELECT game_id, MAX(seq) FROM events WHERE game_id IN ({marks}) GROUP BY game_id",
+                                ids))
+            start = {g: known[g] if known[g] <= int(tops.get(g, -1)) + 1 else 0 for g in ids}
+            where = " OR ".join("(game_id = ? AND seq >= ?)" for _ in ids)
+            bodies: dict[str, list[Any]] = {}
+            for gid, body in tx.rows(f"SELECT game_id, body FROM events WHERE {where} ORDER BY game_id, seq",
+                                     [x for g in ids for x in (g, start[g])]):
+                bodies.setdefault(str(gid), []).append(body)
+            return {str(r[0]): (_record(r, bodies.get(str(r[0]), [])), start[str(r[0])]) for r in rows}
+
+        out: dict[str, tuple[GameRecord, int]] = self._session.run(run, write=False)
+        return out
+
+    def beat(self, t: float) -> bool:
+        """Says that this process runs at ``t`` (unix seconds), and deletes the holds of processes silent for
+        ``HOLDER_TIMEOUT`` seconds (they died without letting their games go); commits. True if this process had
+        no beat (its first, or it was silent so long that its holds were deleted: they must be taken again)."""
+        if not self.holding:
+            return False
+
+        def run(tx: Tx) -> bool:
+            lost = tx.execute("UPDATE server_beats SET t = ? WHERE origin = ?", (t, self.origin)).rowcount == 0
+            if lost:
+                tx.execute("INSERT INTO server_beats VALUES (?, ?)", (self.origin, t))
+            tx.execute("DELETE FROM game_holders WHERE origin IN (SELECT origin FROM server_beats WHERE t < ?)",
+                       (t - HOLDER_TIMEOUT,))
+            tx.execute("DELETE FROM server_beats WHERE t < ?", (t - HOLDER_TIMEOUT,))
+            return lost
+
+        out: bool = self._tx(run)
+        return out
+
+    def stop_holding(self) -> None:
+        """This process stops: it holds nothing any more; commits."""
+        if self.holding:
+            def run(tx: Tx) -> None:
+                tx.execute("DELETE FROM game_holders WHERE origin = ?", (self.origin,))
+                tx.execute("DELETE FROM server_beats WHERE origin = ?", (self.origin,))
+
+            self._tx(run)
 
     def append(self, game_id: str, seq: int, event: dict[str, Any]) -> None:
         """Appends event number ``seq`` of the game's log and commits before returning (a number the log
@@ -234,7 +380,12 @@ class Store:
 
     def append_many(self, items: list[tuple[str, int, dict[str, Any]]]) -> None:
         """Appends events (game id, seq, event) in one transaction: all are committed, or none."""
-        self._tx(lambda tx: append_events(tx, items, self.origin))
+        if len(items) == 1:  # one statement, its own transaction: written, or not at all
+            g, n, e = items[0]
+            if self._session.write_alone(_APPEND, (g, n, dumps(e), n, g, n - 1)) != 1:
+                raise StoreBehind(f"the log of game {g!r} lacks an event before the one to append")
+        else:
+            self._tx(lambda tx: append_events(tx, items))
 
     def take_seat(self, game_id: str, seat: Seat, token_hash: str, name: str) -> None:
         """Gives an open seat to a player; raises :class:`SeatTaken` if it is not open."""
@@ -252,16 +403,23 @@ class Store:
         if self._tx(run) != 1:
             raise SeatTaken(f"the {seat} seat is taken")
 
-    def load(self, game_id: str) -> GameRecord | None:
-        """One game with its whole log, or None."""
+    def load(self, game_id: str, *, hold: bool = False) -> GameRecord | None:
+        """One game with its whole log, or None. ``hold``: the game is to be in this process's memory (on a
+        shared store, its row in ``game_holders`` is taken first, the game's row locked meanwhile: every event
+        that is not in the log read is announced to this process)."""
+        hold = hold and self.holding
+
         def run(tx: Tx) -> GameRecord | None:
-            row = tx.execute(f"SELECT {_GAME_ROW} FROM games WHERE id=?", (game_id,)).fetchone()
+            row = tx.execute(f"SELECT {_GAME_ROW} FROM games WHERE id=?" + (tx.for_update("games") if hold else ""),
+                             (game_id,)).fetchone()
             if row is None:
                 return None
+            if hold:
+                tx.execute(_HOLD, (game_id, self.origin))
             return _record(row, [r[0] for r in tx.rows("SELECT body FROM events WHERE game_id=? ORDER BY seq",
                                                        (game_id,))])
 
-        out: GameRecord | None = self._session.run(run, write=False)
+        out: GameRecord | None = self._session.run(run, write=hold)
         return out
 
     def game_ids(self) -> list[str]:
@@ -279,9 +437,9 @@ class Store:
         """The games that are not over (loaded at startup), oldest first."""
         return [r[0] for r in self._q("SELECT id FROM games WHERE status = 'live' ORDER BY created_at, id")]
 
-    def load_live(self) -> Iterator[GameRecord]:
+    def load_live(self, *, hold: bool = False) -> Iterator[GameRecord]:
         for gid in self.live_ids():
-            rec = self.load(gid)
+            rec = self.load(gid, hold=hold)
             if rec is not None:
                 yield rec
 
@@ -490,5 +648,5 @@ def _record(row: tuple[Any, ...], events: list[Any]) -> GameRecord:
 
 
 __all__ = ["GameRecord", "PostgresStore", "SEATS", "SQLiteStore", "Seat", "SeatTaken", "Store", "StoreBehind",
-           "append_events",
+           "HOLDER_TIMEOUT", "append_events",
            "create_schema", "hash_token", "insert_games", "open_store"]
