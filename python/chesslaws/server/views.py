@@ -18,6 +18,7 @@ from chesslaws.notation import LANGUAGES, write_move
 from chesslaws.position import STARTING_FEN, Position
 from chesslaws.server.controls import controls, quickplay_players
 from chesslaws.server.live import LiveGame
+from chesslaws.server.rulingtexts import localise_rulings
 from chesslaws.server.rules import abort_deadline_ms, aborted, competition, seen_at, waiting_for
 from chesslaws.store.rows import dumps
 
@@ -138,6 +139,8 @@ class Views:
         if ms > st.t_ms:  # nothing else changed by t but the running clock (flags.due): its time at t
             clocks_at(out["clocks"], st, ms)
         local = lang != "en"
+        if local:  # the rulings in the reader's language (each text translated once and kept)
+            localise_rulings(out["rulings"], lang)
         moves = self.move_list(live, st.moves, cfg.fen, lang if local else "en", cfg.chess960, moves_from)
         live.view_records = st.moves
         legal = "[]"

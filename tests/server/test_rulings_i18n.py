@@ -1,0 +1,134 @@
+"""The arbiter's rulings in the reader's language: a state asked for in German, French or Spanish carries each
+ruling's text in it (the English stays for a client that asks for English), and every ruling the arbiter
+writes in ``chesslaws/game/`` (``b.rule(...)``, ``b.end(...)``), read from the code itself, has its texts in
+``data/texts.json`` (``ruled_...``), but for a known remainder that may only shrink
+(``rulings_untranslated.txt`` beside this file)."""
+
+from __future__ import annotations
+
+import ast
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from chesslaws.server.rulingtexts import ruling_name, ruling_text
+
+PACKAGE = Path(__file__).resolve().parents[2] / "python" / "chesslaws"
+REMAINDER = Path(__file__).with_name("rulings_untranslated.txt")
+#: Stands for what an f-string fills in, but a player's name (``NAME[...]``), which is a colour.
+FILLED = "x"
+
+
+def _variants(node: ast.expr) -> Iterator[str]:
+    """Each text ``node`` can be: a string, an f-string (a player's name ``White``, each other value ``x``, each
+    choice between two literal texts both ways), a choice between texts; nothing for a text composed
+    elsewhere (a name, a sum)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        yield node.value
+    elif isinstance(node, ast.JoinedStr):
+        texts = [""]
+        for value in node.values:
+            if isinstance(value, ast.Constant):
+                texts = [t + str(value.value) for t in texts]
+            elif isinstance(value, ast.FormattedValue) and isinstance(value.value, ast.IfExp) \
+                    and all(isinstance(b, ast.Constant) for b in (value.value.body, value.value.orelse)):
+                texts = [t + str(b.value) for t in texts  # type: ignore[attr-defined]
+                         for b in (value.value.body, value.value.orelse)]
+            elif isinstance(value, ast.FormattedValue) and ast.unparse(value.value).startswith("NAME["):
+                texts = [t + "White" for t in texts]
+            else:
+                texts = [t + FILLED for t in texts]
+        yield from texts
+    elif isinstance(node, ast.IfExp):
+        yield from _variants(node.body)
+        yield from _variants(node.orelse)
+
+
+def rulings_in_code() -> dict[str, list[str]]:
+    """Each ruling the arbiter writes (``file: its text as the code writes it``) and the texts it can be."""
+    found: dict[str, list[str]] = {}
+    for path in sorted((PACKAGE / "game").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr in ("rule", "end") and ast.unparse(node.func.value) == "b":
+                text = node.args[2 if node.func.attr == "rule" else 3]
+                found[f"{path.name}: {ast.unparse(text)}"] = list(_variants(text))
+    return found
+
+
+def untranslated() -> set[str]:
+    """The rulings in the code of which some text has no German, French or Spanish."""
+    return {where for where, texts in rulings_in_code().items()
+            if not texts or any(ruling_name(t) is None or ruling_text(t, lang) == t
+                                for t in texts for lang in ("de", "fr", "es"))}
+
+
+def test_every_ruling_is_read_from_the_code() -> None:
+    assert len(rulings_in_code()) > 150
+
+
+def test_every_ruling_has_its_translations_but_the_known_remainder_which_only_shrinks() -> None:
+    remainder = {line for line in REMAINDER.read_text(encoding="utf-8").splitlines() if line.strip()}
+    missing = untranslated()
+    assert sorted(missing - remainder) == [], "rulings without their texts in data/texts.json (ruled_...)"
+    assert sorted(remainder - missing) == [], f"translated now (or gone): take them out of {REMAINDER.name}"
+
+
+@pytest.mark.parametrize(("english", "said"), [
+    ("White's flag fell before the prescribed moves were completed: Black wins.",
+     {"de": "Die Fahne von Weiß ist gefallen, bevor die vorgeschriebenen Züge ausgeführt waren: Schwarz gewinnt.",
+      "fr": "Le drapeau des Blancs est tombé avant que les coups prescrits soient joués : les Noirs gagnent.",
+      "es": "La bandera de las Blancas cayó antes de completar las jugadas prescritas: ganan las Negras."}),
+    ("Black's flag fell, but White, with only king and knight, cannot checkmate by any series of legal moves: "
+     "the game is drawn.",
+     {"de": "Die Fahne von Schwarz ist gefallen, aber Weiß kann mit nur König und Springer durch keine Folge "
+            "legaler Züge mattsetzen: Die Partie ist remis.",
+      "fr": "Le drapeau des Noirs est tombé, mais les Blancs, avec seulement roi et cavalier, ne peuvent mater par "
+            "aucune suite de coups légaux : la partie est nulle.",
+      "es": "La bandera de las Negras cayó, pero las Blancas, con solo rey y caballo, no pueden dar mate con "
+            "ninguna serie de jugadas legales: la partida es tablas."}),
+    ("Black's 50-move claim is incorrect: only 49 moves by each player have been made without a pawn move or a "
+     "capture. Half of Black's remaining time, at most 3 minutes, is deducted (2:30); White receives 3 minutes. "
+     "The game continues.",
+     {"de": "Die Reklamation von Schwarz (50-Züge-Regel) ist unbegründet: erst 49 Züge jedes Spielers wurden ohne "
+            "Bauernzug und ohne Schlagen ausgeführt. Die Hälfte der Restbedenkzeit von Schwarz, höchstens 3 Minuten, "
+            "wird abgezogen (2:30); Weiß erhält 3 Minuten. Die Partie geht weiter."}),
+])
+def test_a_ruling_and_what_it_fills_in_are_translated(english: str, said: dict[str, str]) -> None:
+    for lang, text in said.items():
+        assert ruling_text(english, lang) == text
+    assert ruling_text(english, "en") == english and ruling_text(english, "fi") == english
+
+
+def test_a_german_game_page_reads_the_flag_and_the_incorrect_claim_in_german(client: Any) -> None:
+    """Over the state API as the game page asks for it (``?lang=de``): White claims a repetition that is not
+    one, and his flag falls; the rulings are German, and English for a client that asks for none."""
+    r = client.post("/api/games", json={"white": "Anna", "black": "Boris", "time_control": "3",
+                                        "when_ready": False, "presence": False})
+    assert r.status_code == 201, r.text
+    g = r.json()
+    url = f"/api/games/{g['id']}"
+    seat = {c: {"Authorization": f"Bearer {g['tokens'][c]}"} for c in ("white", "black")}
+    for by, event in (("white", {"type": "move", "move": "e4"}), ("black", {"type": "move", "move": "e5"}),
+                      ("white", {"type": "claim_draw", "reason": "threefold"})):
+        r = client.post(f"{url}/events", json=event, headers=seat[by])
+        assert r.status_code == 200, r.text
+    deadline = time.monotonic() + 30
+    state = client.get(f"{url}?lang=de").json()
+    while state["status"] == "ongoing" and time.monotonic() < deadline:
+        time.sleep(0.2)
+        state = client.get(f"{url}?lang=de").json()
+    texts = [r["text"] for r in state["rulings"]]
+    assert state["termination"] == "time_forfeit", texts
+    assert any(t.startswith("Die Reklamation von Weiß (dreimalige Stellungswiederholung) ist unbegründet: "
+                            "die Stellung ist erst einmal entstanden. Schwarz erhält 1 Minute.") for t in texts), texts
+    assert "Im Blitz betragen die Strafen der Artikel 7 und 9 eine Minute statt zwei: Schwarz erhält eine Minute " \
+           "für die unbegründete Reklamation von Weiß." in texts
+    assert texts[-1] == ("Die Fahne von Weiß ist gefallen, bevor die vorgeschriebenen Züge ausgeführt waren: "
+                         "Schwarz gewinnt."), texts
+    english = [r["text"] for r in client.get(url).json()["rulings"]]
+    assert any(t.startswith("White's threefold claim is incorrect: the position has appeared once only.")
+               for t in english), english
+    assert english[-1] == "White's flag fell before the prescribed moves were completed: Black wins."
