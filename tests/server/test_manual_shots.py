@@ -34,7 +34,7 @@ TERMINAL = ("<!doctype html><meta charset=utf-8><style>body{margin:0;background:
 
 def chesslaws(*args: str, timeout: float = 120) -> str:
     """What ``chesslaws ARGS`` prints (standard output and error as a terminal shows them), run from the root."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "python"), "COLUMNS": "100", "PYTHONUNBUFFERED": "1"}
+    env = {**os.environ, "COLUMNS": "100", "PYTHONUNBUFFERED": "1"}  # the chesslaws this test imports
     out = subprocess.run([sys.executable, "-m", "chesslaws.cli", *args], cwd=ROOT, stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, text=True, timeout=timeout, env=env)
     return out.stdout  # both streams, in the order a terminal shows them
@@ -146,7 +146,7 @@ def test_the_command_lines_pictures(browser: Any, tmp_path: Path) -> None:
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "chesslaws.cli", "serve", "--port", str(port), "--db", str(db)],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            env={**os.environ, "PYTHONPATH": str(ROOT / "python"), "PYTHONUNBUFFERED": "1"})
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
         wait_port(port, 60)  # the server answers: what it printed on the way is its start
     finally:
