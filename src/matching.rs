@@ -19,6 +19,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 mod matcher;
+mod dutch;
 mod table;
 mod verify;
 
