@@ -20,6 +20,7 @@ use pyo3::prelude::*;
 
 mod matcher;
 mod dutch;
+mod incremental;
 mod table;
 mod verify;
 

@@ -13,6 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyInt, PyList, PyTuple};
 
 use super::dutch::{to_bytes, Field, PlayerIn};
+use super::incremental::solve_live_width;
 use super::{put, solve_width, width_for, Kept};
 
 /// A player as `dutch_field` takes him: (score, score group's shift, colour preference, its strength, |colour
@@ -36,6 +37,16 @@ pub struct WeightTable {
     kept: Kept,
     /// The players of caissify's round, once `dutch_field` has been given them.
     field: Option<Field>,
+    /// Whether every key (i, j) with i < j was first set after those before it in that order and none with
+    /// i > j was set: then the graph is kept in the matcher between matchings (see `incremental`), `kept`
+    /// is such a matcher (`live`), and `dirty` lists the slots set since the last matching.
+    lex: bool,
+    last_pair: Option<(u32, u32)>,
+    live: bool,
+    dirty: Vec<u32>,
+    marked: Vec<bool>,
+    /// How many positive weights have each bit length (the widest sets the matcher's width).
+    widths: Vec<u32>,
     #[pyo3(get)]
     warm: u64,
     #[pyo3(get)]
@@ -69,20 +80,40 @@ impl WeightTable {
     fn store(&mut self, (i, j): (u32, u32), value: Option<Py<PyAny>>, bytes: Vec<u8>, bits: u32) {
         let positive = bits > 0 && bytes.last().is_some_and(|&b| b & 0x80 == 0);
         let at = i as usize * self.n + j as usize;
-        let k = self.slot[at];
+        let mut k = self.slot[at];
         if k == u32::MAX {
-            self.slot[at] = self.keys.len() as u32;
+            if i > j {
+                self.lex = false;
+            } else if i < j {
+                if self.last_pair.is_some_and(|last| last >= (i, j)) {
+                    self.lex = false;
+                }
+                self.last_pair = Some((i, j));
+            }
+            k = self.keys.len() as u32;
+            self.slot[at] = k;
             self.keys.push((i, j));
             self.values.push(value);
             self.bytes.push(bytes);
             self.bits.push(bits);
             self.positive.push(positive);
+            self.marked.push(false);
         } else {
             let k = k as usize;
+            if self.positive[k] {
+                self.widths[self.bits[k] as usize] -= 1;
+            }
             self.values[k] = value;
             self.bytes[k] = bytes;
             self.bits[k] = bits;
             self.positive[k] = positive;
+        }
+        if positive {
+            self.widths[bits as usize] += 1;
+        }
+        if !self.marked[k as usize] {
+            self.marked[k as usize] = true;
+            self.dirty.push(k);
         }
     }
 
@@ -110,6 +141,34 @@ impl WeightTable {
         signed.set_item("signed", true)?;
         let bytes = PyBytes::new(py, &self.bytes[k]);
         Ok(py.get_type::<PyInt>().call_method("from_bytes", (bytes, "little"), Some(&signed))?.unbind())
+    }
+
+    /// `solve` on the graph kept in the matcher (see `incremental`).
+    fn solve_live(&mut self, py: Python<'_>) -> PyResult<Vec<usize>> {
+        let maxbits = self.widths.iter().rposition(|&c| c > 0).unwrap_or(0) as u32;
+        let width = width_for(maxbits).ok_or_else(|| PyValueError::new_err("weights of more than 1000 bits"))?;
+        let mut dirty = std::mem::take(&mut self.dirty);
+        for &k in &dirty {
+            self.marked[k as usize] = false;
+        }
+        dirty.sort_unstable();
+        let kept = std::mem::replace(&mut self.kept, Kept::None);
+        let kept = if self.live { kept } else { Kept::None };
+        let (n, keys, bytes, positive) = (self.n, &self.keys, &self.bytes, &self.positive);
+        let out = py.detach(|| solve_live_width(kept, n, keys, bytes, positive, &dirty, width, true));
+        let (kept, mates, warm, fell) =
+            out.map_err(|e| PyValueError::new_err(format!("maximum-weight matching: {e}")))?;
+        self.kept = kept;
+        self.live = true;
+        if warm {
+            self.warm += 1;
+        } else {
+            self.cold += 1;
+        }
+        if fell {
+            self.fallbacks += 1;
+        }
+        Ok(mates.iter().enumerate().map(|(v, &m)| if m < 0 { v } else { m as usize }).collect())
     }
 
     fn field(&self) -> PyResult<&Field> {
@@ -150,6 +209,12 @@ impl WeightTable {
             positive: Vec::new(),
             kept: Kept::None,
             field: None,
+            lex: true,
+            last_pair: None,
+            live: false,
+            dirty: Vec::new(),
+            marked: Vec::new(),
+            widths: vec![0; 1001],
             warm: 0,
             cold: 0,
             fallbacks: 0,
@@ -333,6 +398,16 @@ impl WeightTable {
     /// A maximum-cardinality, maximum-weight matching of the positive edges: each vertex's mate, itself when
     /// unmatched (as caissify keeps it).
     fn solve(&mut self, py: Python<'_>) -> PyResult<Vec<usize>> {
+        if self.lex {
+            return self.solve_live(py);
+        }
+        if self.live {
+            self.kept = Kept::None;
+            self.live = false;
+        }
+        for k in std::mem::take(&mut self.dirty) {
+            self.marked[k as usize] = false;
+        }
         let mut us = Vec::new();
         let mut vs = Vec::new();
         let mut maxbits = 0u32;

@@ -10,11 +10,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import networkx as nx
 import pytest
 
 from chesslaws import _core
 from chesslaws.tournament import Regulations, Tournament, pair_next_round, pairing
 from chesslaws.tournament.dutch import _dutch_c9, _dutch_field, native_engine
+from chesslaws.tournament.matching import width_for
 from chesslaws.tournament.pairing import CaissifyDutch
 
 caissify = pytest.importorskip("caissify_pairings.engines.dutch")
@@ -131,3 +133,52 @@ def test_the_engine_pairs_as_with_its_weights_in_python(n: int, rounds: int, see
             result = "+-" if k == 3 and r == 2 else "1/2-1/2" if x < 0.3 else "1-0" if x < 0.65 else "0-1"
             ours = ours.set_result(r, b.table, result)
         t = ours
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_a_kept_graph_matches_as_the_whole_graph_handed_over(seed: int) -> None:
+    """A table whose keys i < j were first set in order keeps its graph in the matcher between matchings and
+    changes it in place (edges re-weighted, gone to 0 or below, back again, pairs fixed): each matching is
+    the one a session handed the whole graph (positive edges in key order) makes, step for step, and of
+    networkx' cardinality and weight."""
+    rng = random.Random(seed)
+    n = rng.randint(20, 45)
+    table = _core.WeightTable(n)
+    weights: dict[tuple[int, int], int] = {}
+    for i in range(n):
+        for j in range(i + 1, n):
+            weights[(i, j)] = rng.randint(1, 2**250) if rng.random() < 0.7 else 0
+            table[(i, j)] = weights[(i, j)]
+    session = _core.MatchingSession()
+    for step in range(30):
+        kind = step % 3
+        if kind == 1:
+            p, q = rng.sample(range(n), 2)
+            table.finalize(p, q)
+            for e in weights:
+                if (p in e or q in e) and e != (min(p, q), max(p, q)):
+                    weights[e] = 0
+            weights[(min(p, q), max(p, q))] = 1
+        elif kind == 2:
+            x = rng.randrange(n)
+            for (i, j) in weights:
+                if x in (i, j):
+                    w = rng.choice([0, -5, rng.randint(1, 2**250), weights[(i, j)] + 1])
+                    weights[(i, j)] = w
+                    table.set(j, i, w)
+        positive = [(e, w) for e, w in weights.items() if w > 0]
+        width = width_for([w for _, w in positive])
+        assert width is not None
+        blob = b"".join(w.to_bytes(width, "little", signed=True) for _, w in positive)
+        whole = session.matching(n, [i for (i, _), _ in positive], [j for (_, j), _ in positive], blob, width, True)
+        mates = table.solve()
+        assert mates == [v if m < 0 else m for v, m in enumerate(whole)], step
+        g = nx.Graph()
+        g.add_nodes_from(range(n))
+        g.add_weighted_edges_from((i, j, w) for (i, j), w in positive)
+        expected = nx.max_weight_matching(g, maxcardinality=True)
+        got = {(v, m) for v, m in enumerate(mates) if m > v}
+        assert len(got) == len(expected), step
+        assert sum(weights[e] for e in got) == sum(weights[(min(e), max(e))] for e in expected), step
+    assert (table.warm, table.cold, table.fallbacks) == (session.warm, session.cold, session.fallbacks)
+    assert table.warm >= 10, (table.warm, table.cold)
