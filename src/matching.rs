@@ -19,6 +19,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 mod matcher;
+mod dutch;
+mod incremental;
 mod table;
 mod verify;
 

@@ -36,6 +36,7 @@ pub(super) struct Matcher<W: Weight> {
     pub(super) stage: u32,
     pub(super) queue: Vec<u32>,
     pub(super) slot: Vec<u32>, // scratch for add_blossom: position of a blossom in `bestedgeto`
+    pub(super) checked: Option<super::incremental::Checked<W>>, // the state the optimality check last passed
 }
 
 impl<W: Weight> Matcher<W> {
@@ -102,6 +103,7 @@ impl<W: Weight> Matcher<W> {
             stage: 0,
             queue: Vec::new(),
             slot: vec![NONE; m],
+            checked: None,
         }
     }
 
@@ -701,6 +703,25 @@ impl<W: Weight> Matcher<W> {
     /// every unmatched vertex at the least vertex dual (at zero without maxcardinality).
     pub(super) fn verify(&self, maxcardinality: bool) -> Result<(), String> {
         let n = self.n;
+        let nest = super::incremental::Nesting::of(self);
+        for i in 0..n as u32 {
+            for (idx, &(j, _)) in self.adj[i as usize].iter().enumerate() {
+                if j < i {
+                    continue;
+                }
+                let s = nest.slack(self, i, j, self.adjw[i as usize][idx]);
+                if s < W::zero() {
+                    return Err(format!("edge {i}-{j} has a negative slack"));
+                }
+            }
+        }
+        self.verify_rest(maxcardinality)
+    }
+
+    /// The optimality conditions beside the slack of every edge: the duals' signs, matched edges tight,
+    /// unmatched vertices at the least vertex dual, blossoms' matched edges.
+    pub(super) fn verify_rest(&self, maxcardinality: bool) -> Result<(), String> {
+        let n = self.n;
         let mind = self.min_vertex_dual();
         let offset = if maxcardinality && mind < W::zero() { W::zero() - mind } else { W::zero() };
         if mind + offset < W::zero() {
@@ -711,36 +732,13 @@ impl<W: Weight> Matcher<W> {
                 return Err("a negative blossom dual".into());
             }
         }
-        // Each vertex's blossoms, outermost first, then the vertex (made once: most vertices are in none).
-        let chains: Vec<Vec<u32>> = (0..n as u32)
-            .map(|mut x| {
-                let mut c = vec![x];
-                while self.parent[x as usize] != NONE {
-                    x = self.parent[x as usize];
-                    c.push(x);
-                }
-                c.reverse();
-                c
-            })
-            .collect();
         for i in 0..n as u32 {
-            for &(j, _) in &self.adj[i as usize] {
-                if j < i {
-                    continue;
+            let j = self.mate[i as usize];
+            if j != NONE && j > i {
+                if self.edge(i, j) == NONE || self.mate[j as usize] != i {
+                    return Err(format!("{i}-{j} matched without an edge"));
                 }
-                let mut s = self.slack(i, j);
-                if self.parent[i as usize] != NONE && self.parent[j as usize] != NONE {
-                    for (bi, bj) in chains[i as usize].iter().zip(chains[j as usize].iter()) {
-                        if bi != bj {
-                            break;
-                        }
-                        s = s + self.dual[*bi as usize].twice();
-                    }
-                }
-                if s < W::zero() {
-                    return Err(format!("edge {i}-{j} has a negative slack"));
-                }
-                if self.mate[i as usize] == j && s != W::zero() {
+                if self.full_slack(i, j) != W::zero() {
                     return Err(format!("matched edge {i}-{j} is not tight"));
                 }
             }

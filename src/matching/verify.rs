@@ -11,28 +11,39 @@ impl<W: Weight> Matcher<W> {
         (k != NONE).then(|| self.w2[k as usize])
     }
 
-    /// Slack of edge (i, j) of this graph, blossom duals included.
+    /// Slack of edge (i, j) of this graph, blossom duals included (those of the blossoms around both ends).
     pub(super) fn full_slack(&self, i: u32, j: u32) -> W {
         let mut s = self.slack(i, j);
-        let (mut a, mut b) = (self.outermost_chain(i), self.outermost_chain(j));
-        while let (Some(x), Some(y)) = (a.pop(), b.pop()) {
-            if x != y {
-                break;
-            }
-            s = s + self.dual[x as usize].twice();
+        let (mut x, mut y) = (self.parent[i as usize], self.parent[j as usize]);
+        if x == NONE || y == NONE {
+            return s;
         }
-        s
-    }
-
-    /// The blossoms containing v, innermost first.
-    pub(super) fn outermost_chain(&self, v: u32) -> Vec<u32> {
-        let mut c = Vec::new();
-        let mut x = self.parent[v as usize];
+        let depth = |mut b: u32| {
+            let mut d = 0;
+            while b != NONE {
+                d += 1;
+                b = self.parent[b as usize];
+            }
+            d
+        };
+        let (mut dx, mut dy) = (depth(x), depth(y));
+        while dx > dy {
+            x = self.parent[x as usize];
+            dx -= 1;
+        }
+        while dy > dx {
+            y = self.parent[y as usize];
+            dy -= 1;
+        }
+        while x != y {
+            x = self.parent[x as usize];
+            y = self.parent[y as usize];
+        }
         while x != NONE {
-            c.push(x);
+            s = s + self.dual[x as usize].twice();
             x = self.parent[x as usize];
         }
-        c
+        s
     }
 
     pub(super) fn unmatch(&mut self, v: u32) {
@@ -91,12 +102,6 @@ impl<W: Weight> Matcher<W> {
         if prev.n != n {
             return None;
         }
-        let mut structural = std::collections::HashSet::new();
-        for &b in &prev.order {
-            for &(i, j) in &prev.bedges[b as usize] {
-                structural.insert((i.min(j), i.max(j)));
-            }
-        }
         self.mate = prev.mate;
         self.dual = prev.dual;
         self.inblossom = prev.inblossom;
@@ -107,7 +112,6 @@ impl<W: Weight> Matcher<W> {
         self.alive = prev.alive;
         self.order = prev.order;
         self.free = prev.free;
-        let mut marked = vec![false; n];
         let mut changed = Vec::new();
         for (k, &(i, j)) in prev.ends.iter().enumerate() {
             if self.weight2(i, j) != Some(prev.w2[k]) {
@@ -120,14 +124,28 @@ impl<W: Weight> Matcher<W> {
                 changed.push((i, j));
             }
         }
+        self.repair(&changed)
+    }
+
+    /// The repair of a warm start, given the edges that changed (in the order they are looked at): see
+    /// [`Matcher::carry_over`]. The matcher holds the old optimum on the new graph.
+    pub(super) fn repair(&mut self, changed: &[(u32, u32)]) -> Option<()> {
+        let n = self.n;
+        let mut structural = std::collections::HashSet::new();
+        for &b in &self.order {
+            for &(i, j) in &self.bedges[b as usize] {
+                structural.insert((i.min(j), i.max(j)));
+            }
+        }
+        let mut marked = vec![false; n];
         // One vertex per edge that needs it is enough (taken out of its blossoms, unmatched, its dual
         // raised): the one with more changed edges, which a finalised or re-weighted player is.
         let mut degree = vec![0u32; n];
-        for &(i, j) in &changed {
+        for &(i, j) in changed {
             degree[i as usize] += 1;
             degree[j as usize] += 1;
         }
-        for &(i, j) in &changed {
+        for &(i, j) in changed {
             if marked[i as usize] || marked[j as usize] {
                 continue;
             }

@@ -221,7 +221,9 @@ def test_caissify_really_pairs_with_the_rust_matching(monkeypatch: pytest.Monkey
     class Counting:
         def __init__(self, n: int) -> None:
             self.table = _core.WeightTable(n)
-            self.get = self.table.get
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.table, name)
 
         def __setitem__(self, key: tuple[int, int], value: int) -> None:
             self.table[key] = value
