@@ -372,8 +372,8 @@ def pair(tournament_key: str, engine: str, bbp_path: str | None, renumber: bool,
         click.echo(f"Dutch system by {chosen.name}{where}", err=True)
         if isinstance(chosen, CaissifyDutch) and len(t.players) > LARGE_FOR_CAISSIFY:
             click.echo(f"chesslaws tournament: note: {len(t.players)} players: a round takes seconds, a minute or "
-                       "more past 1,000 players (caissify-pairings here about as much CPU as bbpPairings: "
-                       "bench/README.md)", err=True)
+                       "more past 1,000 players (caissify-pairings here less CPU than bbpPairings, a quarter to "
+                       "three quarters of it; an odd field up to 3.4 times: bench/README.md)", err=True)
     before = t
     try:
         t = paired(t.order_by_rating() if renumber else t, chosen)
