@@ -122,9 +122,10 @@ def test_claims_ask_first_and_name_the_editions_penalty_in_two_languages(server:
     assert white.inner_text("#confirm-title") == "Weiß (Anna): Remis: 50-Züge-Regel"  # the player named
     assert white.inner_text("#confirm-yes") == "Beanspruchen" and white.inner_text("#confirm-no") == "Abbrechen"
     white.click("#confirm-yes")
-    white.wait_for_selector("#rulings li:has-text('incorrect')")
+    white.wait_for_selector("#rulings li:has-text('unbegründet')")  # the ruling in the page's language
     assert log_lines(server, g)[-1]["type"] == "claim_draw"
     white.select_option("#lang", "en")
+    white.wait_for_selector("#rulings li:has-text('incorrect')")  # and in English again
     # The 1997 Laws: half the time, at most 3 minutes, and 3 minutes to the opponent.
     g2 = new_game(server, time_control="40/7200:3600", edition="1997")
     w2 = open_page(browser, g2["links"]["white"], ctx=white.context)
