@@ -140,7 +140,7 @@ fn run<W: Weight>(n: usize, us: &[u32], vs: &[u32], blob: &[u8], width: usize, m
         m.solve(maxcard);
         m.verify(maxcard)?;
     }
-    Ok(m.mate.iter().map(|&x| if x == NONE { -1 } else { x as i64 }).collect())
+    Ok(mates(&m))
 }
 
 /// The last optimum of a session, by weight width.
@@ -326,6 +326,31 @@ impl MatchingSession {
     }
 }
 
+/// Solves a graph at its weight width `width` (bytes) on the matcher `kept` holds when it has that width:
+/// `$solve` with `$prev` bound to that matcher (None: another width or none), its weight type taken from
+/// there, returns (the optimum, warm start used, fell back to a cold start). Gives (the new kept matcher, the
+/// mates with -1 for unmatched, warm start used, fell back to a cold start), or an error for another width.
+macro_rules! by_width {
+    ($kept:expr, $width:expr, |$prev:ident| $solve:expr) => {
+        by_width!(@ $kept, $width, $prev, $solve, 16 I128, 32 W4, 40 W5, 48 W6, 56 W7, 64 W8, 96 W12, 128 W16)
+    };
+    (@ $kept:expr, $width:expr, $prev:ident, $solve:expr, $($w:literal $variant:ident),*) => {
+        match $width {
+            $($w => {
+                let $prev = match $kept {
+                    $crate::matching::Kept::$variant(m) => Some(m),
+                    _ => None,
+                };
+                let (m, warm, fell) = $solve?;
+                let mates = $crate::matching::mates(&m);
+                Ok(($crate::matching::Kept::$variant(m), mates, warm, fell))
+            })*
+            w => Err(format!("weight width {w} bytes: 16, 32, 40, 48, 56, 64, 96 or 128 are supported")),
+        }
+    };
+}
+use by_width;
+
 /// One graph solved at its weight width, warm from `kept` when that holds an optimum of the same width:
 /// (the new optimum, the mates with -1 for unmatched, warm start used, fell back to a cold start).
 fn solve_width(
@@ -337,28 +362,12 @@ fn solve_width(
     width: usize,
     maxcardinality: bool,
 ) -> Result<(Kept, Vec<i64>, bool, bool), String> {
-    macro_rules! go {
-        ($variant:ident, $t:ty) => {{
-            let prev = match kept {
-                Kept::$variant(m) => Some(m),
-                _ => None,
-            };
-            let (m, warm, fell) = solve_kept::<$t>(prev, n, us, vs, blob, width, maxcardinality)?;
-            let mates = m.mate.iter().map(|&x| if x == NONE { -1 } else { x as i64 }).collect();
-            Ok((Kept::$variant(m), mates, warm, fell))
-        }};
-    }
-    match width {
-        16 => go!(I128, i128),
-        32 => go!(W4, Wide<4>),
-        40 => go!(W5, Wide<5>),
-        48 => go!(W6, Wide<6>),
-        56 => go!(W7, Wide<7>),
-        64 => go!(W8, Wide<8>),
-        96 => go!(W12, Wide<12>),
-        128 => go!(W16, Wide<16>),
-        _ => Err(format!("weight width {width} bytes: 16, 32, 40, 48, 56, 64, 96 or 128 are supported")),
-    }
+    by_width!(kept, width, |prev| solve_kept(prev, n, us, vs, blob, width, maxcardinality))
+}
+
+/// The mates of vertices 0..n of a solved matcher, -1 for unmatched.
+fn mates<W: Weight>(m: &Matcher<W>) -> Vec<i64> {
+    m.mate.iter().map(|&x| if x == NONE { -1 } else { x as i64 }).collect()
 }
 
 /// The narrowest weight width (bytes) with 24 bits above a weight of `maxbits` bits, None past 1024 bits.

@@ -11,7 +11,7 @@
 //! changed since the last check passed.
 
 use super::matcher::{Matcher, NONE, NO_EDGE};
-use super::Weight;
+use super::{by_width, Weight};
 
 /// One graph of the table solved on the kept matcher `prev` (None: built from every slot): the slots'
 /// keys, their weights (`bytes`, little-endian two's complement, and whether `positive`), and the slots set
@@ -343,27 +343,5 @@ pub(super) fn solve_live_width(
     width: usize,
     maxcard: bool,
 ) -> Result<(super::Kept, Vec<i64>, bool, bool), String> {
-    use super::{Kept, Wide};
-    macro_rules! go {
-        ($variant:ident, $t:ty) => {{
-            let prev = match kept {
-                Kept::$variant(m) => Some(m),
-                _ => None,
-            };
-            let (m, warm, fell) = solve_live::<$t>(prev, n, keys, bytes, positive, dirty, width, maxcard)?;
-            let mates = m.mate.iter().map(|&x| if x == NONE { -1 } else { x as i64 }).collect();
-            Ok((Kept::$variant(m), mates, warm, fell))
-        }};
-    }
-    match width {
-        16 => go!(I128, i128),
-        32 => go!(W4, Wide<4>),
-        40 => go!(W5, Wide<5>),
-        48 => go!(W6, Wide<6>),
-        56 => go!(W7, Wide<7>),
-        64 => go!(W8, Wide<8>),
-        96 => go!(W12, Wide<12>),
-        128 => go!(W16, Wide<16>),
-        _ => Err(format!("weight width {width} bytes: 16, 32, 40, 48, 56, 64, 96 or 128 are supported")),
-    }
+    by_width!(kept, width, |prev| solve_live(prev, n, keys, bytes, positive, dirty, width, maxcard))
 }
