@@ -74,25 +74,34 @@ _FINALIZE = '''        def _finalize_pair(idx1: int, idx2: int):
 '''
 _FINALIZE_CORE = '''        _finalize_pair = edge_weights.finalize
 '''
+
+
+def _weight_call(first: tuple[str, ...], current: str, following: str, *, indent: int) -> str:
+    """caissify's call of ``_compute_bracket_edge_weight`` as both its weight loops write it (the field's first
+    weights and a bracket's), ``indent`` spaces in: the arguments before ``s1_ids`` (``first``, a line each) and
+    the values of the two bracket flags are the loop's own, the rest is the same in both."""
+    args = ",\n    ".join(first)
+    return textwrap.indent(f"""w = self._compute_bracket_edge_weight(
+    {args},
+    s1_ids=set(), s2_ids=set(),
+    s1_pos={{}}, s2_pos={{}}, s_len=0,
+    in_current_bracket={current},
+    in_next_bracket={following},
+    score_group_shifts=score_group_shifts,
+    score_groups_shift=score_groups_shift,
+    score_group_size_bits=score_group_size_bits,
+    bye_candidates=bye_candidates,
+    bye_assignee_score=bye_assignee_score,
+    is_single_downfloater_bye_assignee=is_single_downfloater_bye_assignee,
+    unplayed_game_ranks=unplayed_game_ranks,
+)
+""", " " * indent)
+
+
 _INITIAL = '''        for i in range(n):
             for j in range(i + 1, n):
                 pi, pj = sorted_players[i], sorted_players[j]
-                w = self._compute_bracket_edge_weight(
-                    pi, pj,
-                    bracket_score=min(pi.score, pj.score),
-                    n=n,
-                    s1_ids=set(), s2_ids=set(),
-                    s1_pos={}, s2_pos={}, s_len=0,
-                    in_current_bracket=False,
-                    in_next_bracket=False,
-                    score_group_shifts=score_group_shifts,
-                    score_groups_shift=score_groups_shift,
-                    score_group_size_bits=score_group_size_bits,
-                    bye_candidates=bye_candidates,
-                    bye_assignee_score=bye_assignee_score,
-                    is_single_downfloater_bye_assignee=is_single_downfloater_bye_assignee,
-                    unplayed_game_ranks=unplayed_game_ranks,
-                )
+''' + _weight_call(("pi, pj", "bracket_score=min(pi.score, pj.score)", "n=n"), "False", "False", indent=16) + '''\
                 edge_weights[(i, j)] = w
 '''
 _INITIAL_CORE = '''        edge_weights.dutch_field(*_dutch_field(
@@ -113,20 +122,7 @@ _BRACKET = '''            base_ew: List[List[int]] = [[] for _ in range(num_loca
                     in_current = (li < next_sg_begin)
                     in_next = (li >= next_sg_begin)
 
-                    w = self._compute_bracket_edge_weight(
-                        pj, pi, bracket_score, n,
-                        s1_ids=set(), s2_ids=set(),
-                        s1_pos={}, s2_pos={}, s_len=0,
-                        in_current_bracket=in_current,
-                        in_next_bracket=in_next,
-                        score_group_shifts=score_group_shifts,
-                        score_groups_shift=score_groups_shift,
-                        score_group_size_bits=score_group_size_bits,
-                        bye_candidates=bye_candidates,
-                        bye_assignee_score=bye_assignee_score,
-                        is_single_downfloater_bye_assignee=is_single_downfloater_bye_assignee,
-                        unplayed_game_ranks=unplayed_game_ranks,
-                    )
+''' + _weight_call(("pj, pi, bracket_score, n",), "in_current", "in_next", indent=20) + '''\
                     base_ew[li].append(w)
 
             # Set edge weights in global graph
