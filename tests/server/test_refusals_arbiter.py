@@ -8,8 +8,6 @@ translated where it stands."""
 from __future__ import annotations
 
 import ast
-from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -19,10 +17,9 @@ from chesslaws.game.state import GameError
 from chesslaws.server.messages import NOT_DONE, for_people
 from chesslaws.server.refusals import refusal_name, translated
 
-PACKAGE = Path(__file__).resolve().parents[2] / "python" / "chesslaws"
+from source_texts import FILLED, PACKAGE, calls, variants
+
 ARBITER_CODE = [*sorted((PACKAGE / "game").glob("*.py")), PACKAGE / "events.py"]
-#: Stands for what an f-string fills in.
-FILLED = "x"
 #: Names that hold the instant " at t=…" of a refusal, which a person is not told (:func:`for_people`).
 INSTANTS = {"when"}
 #: Refusals whose text is not written at the raise site (the module, the expression): the function of
@@ -32,55 +29,28 @@ ELSEWHERE = {
 }
 
 
-def _variants(node: ast.expr) -> Iterator[str]:
-    """Each text ``node`` can be: a string, an f-string (each filled-in value ``x``, each choice between two
-    literal texts both ways), a choice between messages (``a if c else b``, ``a or "…"``)."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        yield node.value
-    elif isinstance(node, ast.JoinedStr):
-        texts = [""]
-        for value in node.values:
-            if isinstance(value, ast.Constant):
-                texts = [t + str(value.value) for t in texts]
-            elif isinstance(value, ast.FormattedValue) and isinstance(value.value, ast.IfExp) \
-                    and all(isinstance(b, ast.Constant) for b in (value.value.body, value.value.orelse)):
-                texts = [t + str(b.value) for t in texts  # type: ignore[attr-defined]
-                         for b in (value.value.body, value.value.orelse)]
-            elif isinstance(value, ast.FormattedValue) and ast.unparse(value.value) in INSTANTS:
-                continue
-            else:
-                texts = [t + FILLED for t in texts]
-        yield from texts
-    elif isinstance(node, ast.IfExp):
-        yield from _variants(node.body)
-        yield from _variants(node.orelse)
-    elif isinstance(node, ast.BoolOp):
-        for value in node.values:
-            yield from _variants(value)
-    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "rstrip":
-        yield from _variants(node.func.value)
+def _filled(source: str) -> str:
+    """An instant is left out, any other filled-in value is ``x``."""
+    return "" if source in INSTANTS else FILLED
 
 
 def arbiter_refusals() -> dict[str, list[str]]:
     """Where each refusal of the arbiter is raised (file:line) and the texts it can be; a name the message is
     held in (``unavailable``) gives none here."""
     found: dict[str, list[str]] = {}
-    for path in ARBITER_CODE:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not isinstance(node, ast.Call):
-                continue
-            name = getattr(node.func, "id", getattr(node.func, "attr", None))
-            if name == "GameError" and len(node.args) >= 2:
-                text = node.args[1]
-            elif name == "EventError" and node.args:
-                text = node.args[0]
-            else:
-                continue
-            where = f"{path.name}:{node.lineno}"
-            found[where] = list(_variants(text))
-            source = ELSEWHERE.get((path.name, ast.unparse(text)))
-            if source is not None:
-                found[where] = _passed_on(*source)
+    for path, node in calls(ARBITER_CODE):
+        name = getattr(node.func, "id", getattr(node.func, "attr", None))
+        if name == "GameError" and len(node.args) >= 2:
+            text = node.args[1]
+        elif name == "EventError" and node.args:
+            text = node.args[0]
+        else:
+            continue
+        where = f"{path.name}:{node.lineno}"
+        found[where] = list(variants(text, _filled))
+        source = ELSEWHERE.get((path.name, ast.unparse(text)))
+        if source is not None:
+            found[where] = _passed_on(*source)
     return found
 
 
@@ -89,7 +59,7 @@ def _passed_on(module: str, function: str) -> list[str]:
     tree = ast.parse((PACKAGE / module).read_text(encoding="utf-8"))
     body = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == function)
     return [text for n in ast.walk(body) if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "ClockError"
-            for text in _variants(n.args[0])]
+            for text in variants(n.args[0], _filled)]
 
 
 def test_every_refusal_of_the_arbiter_is_read_from_the_code() -> None:

@@ -9,52 +9,30 @@ from __future__ import annotations
 import ast
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
 from chesslaws.server.rulingtexts import ruling_name, ruling_text
 
-PACKAGE = Path(__file__).resolve().parents[2] / "python" / "chesslaws"
+from source_texts import FILLED, PACKAGE, calls, variants
+
 REMAINDER = Path(__file__).with_name("rulings_untranslated.txt")
-#: Stands for what an f-string fills in, but a player's name (``NAME[...]``), which is a colour.
-FILLED = "x"
 
 
-def _variants(node: ast.expr) -> Iterator[str]:
-    """Each text ``node`` can be: a string, an f-string (a player's name ``White``, each other value ``x``, each
-    choice between two literal texts both ways), a choice between texts; nothing for a text composed
-    elsewhere (a name, a sum)."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        yield node.value
-    elif isinstance(node, ast.JoinedStr):
-        texts = [""]
-        for value in node.values:
-            if isinstance(value, ast.Constant):
-                texts = [t + str(value.value) for t in texts]
-            elif isinstance(value, ast.FormattedValue) and isinstance(value.value, ast.IfExp) \
-                    and all(isinstance(b, ast.Constant) for b in (value.value.body, value.value.orelse)):
-                texts = [t + str(b.value) for t in texts  # type: ignore[attr-defined]
-                         for b in (value.value.body, value.value.orelse)]
-            elif isinstance(value, ast.FormattedValue) and ast.unparse(value.value).startswith("NAME["):
-                texts = [t + "White" for t in texts]
-            else:
-                texts = [t + FILLED for t in texts]
-        yield from texts
-    elif isinstance(node, ast.IfExp):
-        yield from _variants(node.body)
-        yield from _variants(node.orelse)
+def _filled(source: str) -> str:
+    """A player's name (``NAME[...]``) is a colour, ``White``; any other filled-in value is ``x``."""
+    return "White" if source.startswith("NAME[") else FILLED
 
 
 def rulings_in_code() -> dict[str, list[str]]:
     """Each ruling the arbiter writes (``file: its text as the code writes it``) and the texts it can be."""
     found: dict[str, list[str]] = {}
-    for path in sorted((PACKAGE / "game").glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                    and node.func.attr in ("rule", "end") and ast.unparse(node.func.value) == "b":
-                text = node.args[2 if node.func.attr == "rule" else 3]
-                found[f"{path.name}: {ast.unparse(text)}"] = list(_variants(text))
+    for path, node in calls(sorted((PACKAGE / "game").glob("*.py"))):
+        if isinstance(node.func, ast.Attribute) and node.func.attr in ("rule", "end") \
+                and ast.unparse(node.func.value) == "b":
+            text = node.args[2 if node.func.attr == "rule" else 3]
+            found[f"{path.name}: {ast.unparse(text)}"] = list(variants(text, _filled))
     return found
 
 
