@@ -7,17 +7,9 @@
   const id = decodeURIComponent(parts[1] || "");
   const round = Number(parts[3]) || 1;
   const GLYPH = { k: "\u265A", q: "\u265B", r: "\u265C", b: "\u265D", n: "\u265E", p: "\u265F\uFE0E" };
-  const RESULTS = { "1-0": "1 – 0", "0-1": "0 – 1", "1/2-1/2": "½ – ½", "0-0": "0 – 0", "+-": "+ – −", "-+": "− – +", "--": "− – −" };
-  const BYES = { pab: "pairing-allocated bye", full: "full-point bye", half: "half-point bye", zero: "zero-point bye", absent: "absent", free: "free round" };
-  const $ = (x) => document.getElementById(x);
+  const { $, el, RESULTS } = TL;
   let shown = null, readAt = 0;
 
-  function el(tag, attrs, text) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
-  }
   function clock(ms) {
     if (ms === null || ms === undefined) return "";
     const s = Math.max(0, Math.floor(ms / 1000));
@@ -84,7 +76,7 @@
       if (i + 1 === v.round) a.setAttribute("aria-current", "page");
       return a;
     }));
-    $("live-byes").textContent = v.byes.map((y) => `${y.name}: ${T(BYES[y.kind] || y.kind)}`).join(" · ");
+    $("live-byes").textContent = v.byes.map((y) => `${y.name}: ${TL.bye(y.kind)}`).join(" · ");
     $("live-boards").replaceChildren(...v.boards.map(card));
   }
   function tick() {
