@@ -6,7 +6,7 @@
 (function () {
   const parts = location.pathname.split("/").filter(Boolean);
   const id = decodeURIComponent(parts[parts.length - 2] || "");
-  const RESULTS = TL.RESULTS;
+  const { $, el, RESULTS } = TL;
   // What waits on a board (the game's pending offers, claims and incidents), by its kind.
   const PENDING = { draw_offer: "draw offer", sealed_move: "sealed move", illegal_move_claimable: "illegal move to claim",
     touch_move_claimable: "touch-move breach to claim", clock_not_pressed: "clock not pressed", pieces_displaced: "pieces displaced",
@@ -22,7 +22,6 @@
     const reason = x.reason ? ` (${CLAIMS[x.reason] ? T(CLAIMS[x.reason]) : x.reason})` : "";
     return pendingText(x) + reason;
   }
-  const $ = (x) => document.getElementById(x);
   let token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
   let chosen = null; // the round the arbiter chose; null follows the latest round
   let data = null;
@@ -31,12 +30,6 @@
   let holding = false; // the pointer is on a result form: the next refreshes wait, so no click is lost
   const ENTER = [["1-0", "1–0"], ["1/2-1/2", "½–½"], ["0-1", "0–1"], ["+-", "+ −"], ["-+", "− +"], ["--", "− −"]];
 
-  function el(tag, attrs, text) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
-  }
   function clock(ms) {
     if (ms === null || ms === undefined) return "–";
     const s = Math.max(0, Math.ceil(ms / 1000));
