@@ -4,21 +4,34 @@ For each number of processes: a fresh database on a throwaway PostgreSQL cluster
 the README's recipe says (``--port``, ``--db``, ``--forwarded-allow-ips 127.0.0.1``), and Debian's nginx with
 ``deploy/nginx.conf`` as shipped but for what an operator sets (its upstream's ports, its listen port, the
 paths of its logs). GAMES games are created through nginx, both players of each connect through it over TLS
-(the token in the subprotocol header, as the game page does), and each game plays as fast as its players
-see the opponent's move (closed loop: a player moves when the state with the opponent's move reaches him).
+(the token in the subprotocol header, as the game page does), and the games play:
 
-Reports, per number of processes, over the measured window (after a warm-up):
+- paced (``--rate R``, the default 400): the games together offer R moves a second, each game moving at the
+  same pace (a move sent once the opponent's move before it has arrived), so that 1, 2 and 3 processes carry
+  the same work and CPU per move compares like with like;
+- or in a closed loop (``--rate 0``): each player moves as soon as the opponent's move reaches him, so moves
+  per second is the capacity of the whole machine (servers, nginx, PostgreSQL and this client share it).
+
+The peer, ``bench/bare_proxied.py``, is measured in the same run the same way: the same framework and store
+(group commit from one thread) behind the same nginx, storing and relaying moves and nothing else. Its ratio
+of 2 and 3 processes to one is what the machine charges any server for being split into processes (more
+switches between more processes on the same cores); chesslaws' ratio reads against it.
+
+Each number of processes is measured ``--rounds`` times, interleaved (1, 2, 3, 1, 2, 3, ...; chesslaws then
+the peer), so that a change of the machine's load falls on all alike; the table gives the medians and the
+spread of CPU per move. Per measure, over the window (after a warm-up):
 - moves per second (all games together);
 - move-to-opponent latency p50 / p99: from a player's sending his move to the opponent's socket receiving
   the state with it, through nginx;
-- server CPU per move: the user and system CPU of the ``chesslaws serve`` processes (from /proc) over the
-  window, divided by the moves (PostgreSQL's and nginx's CPU are printed apart);
-- the load average, and the ratio of each CPU per move to one process's.
+- server CPU per move: the user and system CPU of the server processes (from /proc) over the window, divided
+  by the moves (PostgreSQL's and nginx's CPU are printed apart);
+- the load average.
 
 The machine may be shared: CPU per move is the figure that compares, moves per second depends on the load.
 
 Usage:
-    python bench/bench_proxy.py [--games 60] [--seconds 20] [--warmup 5] [--processes 1,2,3]
+    python bench/bench_proxy.py [--games 200] [--rate 400] [--seconds 15] [--warmup 4] [--processes 1,2,3]
+                                [--rounds 3] [--no-peer]
 """
 
 from __future__ import annotations
@@ -140,8 +153,11 @@ class Window:
         self.errors: list[str] = []
 
 
-async def play(base: str, game: dict[str, Any], stop_at: float, window: Window, tls: ssl.SSLContext) -> None:
-    """One game in a closed loop: each player moves when the state with the opponent's move reaches him."""
+async def play(base: str, game: dict[str, Any], stop_at: float, window: Window, tls: ssl.SSLContext,
+               every: float = 0.0, phase: float = 0.0) -> None:
+    """One game. ``every`` 0: a closed loop, each player moves when the state with the opponent's move reaches
+    him; otherwise paced: a move every ``every`` seconds (the first after ``phase``), each sent once the
+    opponent's move before it has arrived."""
     ws_base = base.replace("https://", "wss://")
     url = f"{ws_base}/api/games/{game['id']}/ws?moves=new"
     proto = {seat: ["chesslaws", f"chesslaws.token.{game['tokens'][seat]}"] for seat in ("white", "black")}
@@ -162,8 +178,12 @@ async def play(base: str, game: dict[str, Any], stop_at: float, window: Window, 
 
         await seen("white", 0)
         ply, side = 0, "white"
+        due = time.monotonic() + phase
         while time.monotonic() < stop_at:
             other = "black" if side == "white" else "white"
+            if every:
+                await asyncio.sleep(max(0.0, due - time.monotonic()))
+                due += every
             t0 = time.perf_counter()
             await socks[side].send(json.dumps({"rid": ply, "event": {"type": "move", "move": DANCE[ply % 4]}}))
             await seen(other, ply + 1)
@@ -173,17 +193,26 @@ async def play(base: str, game: dict[str, Any], stop_at: float, window: Window, 
             ply, side = ply + 1, other
 
 
-async def one(pg: Postgres, processes: int, games: int, seconds: float, warmup: float) -> dict[str, Any]:
-    name = f"bench_proxy_{processes}_{os.getpid()}"
+PEER = str(Path(__file__).resolve().parent / "bare_proxied.py")
+
+
+async def one(pg: Postgres, processes: int, games: int, seconds: float, warmup: float,
+              rate: float = 0.0, peer: bool = False) -> dict[str, Any]:
+    """One measure: ``processes`` servers (``chesslaws serve``, or the peer ``bare_proxied.py``) behind nginx."""
+    name = f"bench_proxy_{'peer_' if peer else ''}{processes}_{os.getpid()}"
     with psycopg.connect(pg.url, autocommit=True) as db:
         db.execute(f"DROP DATABASE IF EXISTS {name}")  # type: ignore[arg-type]
         db.execute(f"CREATE DATABASE {name}")  # type: ignore[arg-type]
     url = pg.url.rsplit("/", 1)[0] + "/" + name
     ports = [free_port() for _ in range(processes)]
     log = open(os.path.join(tempfile.gettempdir(), "chesslaws-bench-proxy.log"), "ab")
-    procs = [subprocess.Popen([sys.executable, "-m", "chesslaws.cli", "serve", "--no-rate-limits", "--host", HOST,
-                               "--port", str(p), "--db", url, "--forwarded-allow-ips", "127.0.0.1"],
-                              stdout=subprocess.DEVNULL, stderr=log) for p in ports]
+    def command(port: int) -> list[str]:
+        if peer:
+            return [sys.executable, PEER, str(port), url]
+        return [sys.executable, "-m", "chesslaws.cli", "serve", "--no-rate-limits", "--host", HOST,
+                "--port", str(port), "--db", url, "--forwarded-allow-ips", "127.0.0.1"]
+
+    procs = [subprocess.Popen(command(p), stdout=subprocess.DEVNULL, stderr=log) for p in ports]
     nginx: Nginx | None = None
     try:
         for p, proc in zip(ports, procs):
@@ -211,7 +240,9 @@ async def one(pg: Postgres, processes: int, games: int, seconds: float, warmup: 
         window = Window()
         t0 = time.monotonic()
         stop_at = t0 + warmup + seconds
-        tasks = [asyncio.ensure_future(play(nginx.base, g, stop_at, window, tls)) for g in created]
+        every = games / rate if rate else 0.0  # each game's seconds between two moves, paced
+        tasks = [asyncio.ensure_future(play(nginx.base, g, stop_at, window, tls, every, every * i / games))
+                 for i, g in enumerate(created)]
         await asyncio.sleep(warmup)
         server_pids = [p.pid for p in procs]
         pg_pids = postgres_pids(pg.data)
@@ -226,7 +257,7 @@ async def one(pg: Postgres, processes: int, games: int, seconds: float, warmup: 
         failed = [repr(r) for r in results if isinstance(r, BaseException)]
         spent = after[3] - before[3]
         return {
-            "processes": processes, "games": games, "seconds": round(spent, 1), "moves": moves,
+            "processes": processes, "games": games, "rate": rate, "seconds": round(spent, 1), "moves": moves,
             "moves_per_second": round(moves / spent, 1),
             "latency_ms": {"p50": round(pct(window.latencies, 50), 2), "p99": round(pct(window.latencies, 99), 2)},
             "server_cpu_ms_per_move": round((after[0] - before[0]) * 1000 / max(moves, 1), 3),
@@ -247,36 +278,73 @@ async def one(pg: Postgres, processes: int, games: int, seconds: float, warmup: 
                 proc.kill()
 
 
-async def run(counts: list[int], games: int, seconds: float, warmup: float) -> list[dict[str, Any]]:
+async def run(counts: list[int], games: int, seconds: float, warmup: float, rate: float, rounds: int,
+              peer: bool) -> list[dict[str, Any]]:
+    """Every measure, interleaved: each round runs every number of processes, chesslaws then its peer, so that
+    a change of the machine's load falls on all of them alike."""
     pg = Postgres()
     pg.start()
     try:
-        return [await one(pg, n, games, seconds, warmup) for n in counts]
+        out = []
+        for k in range(rounds):
+            for n in counts:
+                for who in ((False, True) if peer else (False,)):
+                    r = await one(pg, n, games, seconds, warmup, rate, who)
+                    r["server"], r["round"] = ("peer" if who else "chesslaws"), k + 1
+                    print(f"  round {k + 1}: {r['server']:>9} {n} process(es): {r['server_cpu_ms_per_move']} ms "
+                          f"a move, {r['moves_per_second']} moves/s, load {' '.join(r['load'])}", file=sys.stderr)
+                    out.append(r)
+        return out
     finally:
         pg.remove()
 
 
+def median(values: list[float]) -> float:
+    values = sorted(values)
+    mid = len(values) // 2
+    return values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", type=int, default=60, help="concurrent games (1..1000)")
-    ap.add_argument("--seconds", type=float, default=20.0, help="length of the measured window (5..300)")
-    ap.add_argument("--warmup", type=float, default=5.0, help="seconds played before the window (1..60)")
-    ap.add_argument("--processes", default="1,2,3", help="the numbers of processes, in order (each 1..3)")
+    ap.add_argument("--games", type=int, default=200, help="concurrent games (1..1000)")
+    ap.add_argument("--seconds", type=float, default=15.0, help="length of each measured window (5..300)")
+    ap.add_argument("--warmup", type=float, default=4.0, help="seconds played before each window (1..60)")
+    ap.add_argument("--processes", default="1,2,3", help="the numbers of processes (each 1..3; the first is the base)")
+    ap.add_argument("--rate", type=float, default=400.0,
+                    help="moves a second offered by all games together, each game paced alike (0: a closed loop)")
+    ap.add_argument("--rounds", type=int, default=3, help="measures of each number of processes, interleaved (1..9)")
+    ap.add_argument("--no-peer", action="store_true", help="skip the peer (bench/bare_proxied.py)")
     args = ap.parse_args()
-    counts = [max(1, min(int(n), 3)) for n in args.processes.split(",")]
+    counts = list(dict.fromkeys(max(1, min(int(n), 3)) for n in args.processes.split(",")))
     results = asyncio.run(run(counts, max(1, min(args.games, 1000)), max(5.0, min(args.seconds, 300.0)),
-                              max(1.0, min(args.warmup, 60.0))))
-    base = results[0]["server_cpu_ms_per_move"]
-    print(f"chesslaws serve behind nginx (deploy/nginx.conf), PostgreSQL; {results[0]['games']} games, closed loop")
-    print("  procs  moves/s  p50 ms  p99 ms  server CPU/move  ratio  postgres  nginx   load")
-    for r in results:
-        lat = r["latency_ms"]
-        print(f"  {r['processes']:>5}  {r['moves_per_second']:>7}  {lat['p50']:>6}  {lat['p99']:>6}  "
-              f"{r['server_cpu_ms_per_move']:>11} ms  {r['server_cpu_ms_per_move'] / base:>5.2f}  "
-              f"{r['postgres_cpu_ms_per_move']:>5} ms  {r['nginx_cpu_ms_per_move']:>5} ms  {' '.join(r['load'])}")
-        for what in ("failed_games", "errors"):
-            if r[what]:
-                print(f"         {what}: {r[what]}")
+                              max(1.0, min(args.warmup, 60.0)), max(0.0, args.rate), max(1, min(args.rounds, 9)),
+                              not args.no_peer))
+    print(f"behind nginx (deploy/nginx.conf), PostgreSQL; {args.games} games, "
+          + (f"{args.rate:g} moves/s offered" if args.rate else "closed loop")
+          + f"; medians of {args.rounds} interleaved measures (min-max)")
+    for server in ("chesslaws", "peer"):
+        mine = [r for r in results if r["server"] == server]
+        if not mine:
+            continue
+        print("chesslaws serve" if server == "chesslaws" else "peer: bench/bare_proxied.py (store and relay only)")
+        print("  procs  moves/s  p50 ms  p99 ms  server CPU/move (min-max)        ratio  postgres  nginx")
+        base = median([r["server_cpu_ms_per_move"] for r in mine if r["processes"] == counts[0]])
+        for n in counts:
+            rs = [r for r in mine if r["processes"] == n]
+            cpu = [r["server_cpu_ms_per_move"] for r in rs]
+            print(f"  {n:>5}  {median([r['moves_per_second'] for r in rs]):>7.1f}  "
+                  f"{median([r['latency_ms']['p50'] for r in rs]):>6.2f}  "
+                  f"{median([r['latency_ms']['p99'] for r in rs]):>6.2f}  "
+                  f"{median(cpu):>8.3f} ms ({min(cpu):.3f}-{max(cpu):.3f})  {median(cpu) / base:>10.2f}  "
+                  f"{median([r['postgres_cpu_ms_per_move'] for r in rs]):>5.3f} ms  "
+                  f"{median([r['nginx_cpu_ms_per_move'] for r in rs]):>5.3f} ms")
+            for r in rs:
+                for what in ("failed_games", "errors"):
+                    if r[what]:
+                        print(f"         {what}: {r[what]}")
+    loads = [float(r["load"][0]) for r in results]
+    print(f"load average (1 min) during the measures: {min(loads):.2f}-{max(loads):.2f}")
     print(json.dumps(results))
 
 
