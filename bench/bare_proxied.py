@@ -25,36 +25,14 @@ from typing import Any
 import uvicorn
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
+from bare_server import group_commit, take  # this folder: run as python bench/bare_proxied.py
 from chesslaws.store.games import GameRecord, open_store
 
 
 def create(url: str) -> FastAPI:
     store = open_store(url)
     executor = ThreadPoolExecutor(max_workers=1)
-    pending: list[tuple[tuple[str, int, dict[str, Any]], asyncio.Future[None]]] = []
-    flushing = False
-
-    async def flush() -> None:
-        nonlocal flushing, pending
-        loop = asyncio.get_running_loop()
-        try:
-            while pending:
-                batch, pending = pending, []
-                await loop.run_in_executor(executor, store.append_many, [item for item, _ in batch])
-                for _, fut in batch:
-                    fut.set_result(None)
-        finally:
-            flushing = False
-
-    async def commit(item: tuple[str, int, dict[str, Any]]) -> None:
-        nonlocal flushing
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        pending.append((item, fut))
-        if not flushing:
-            flushing = True
-            asyncio.ensure_future(flush())
-        await fut
-
+    commit = group_commit(store, executor)
     app = FastAPI()
     tables: dict[str, dict[str, Any]] = {}  # the games this process serves: their next seq and sockets
 
@@ -77,10 +55,7 @@ def create(url: str) -> FastAPI:
         await sock.send_text(json.dumps({"kind": "state", "state": {"moves_from": 0, "moves": []}}))
         try:
             while True:
-                msg = json.loads(await sock.receive_text())
-                seq = table["seq"]
-                table["seq"] = seq + 1
-                await commit((gid, seq, msg["event"]))
+                msg, seq = await take(sock, table, gid, commit)
                 state = {"moves_from": seq - 1, "moves": [msg["event"]["move"]]}
                 await sock.send_text(json.dumps({"kind": "ack", "rid": msg["rid"], "state": state}))
                 for other in table["sockets"]:

@@ -21,20 +21,20 @@ import itertools
 import json
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 import uvicorn
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
-from chesslaws.store.games import GameRecord, SQLiteStore
+from chesslaws.store.games import GameRecord, SQLiteStore, Store
 
 
-def create(db: str) -> FastAPI:
-    store = SQLiteStore(db)
-    executor = ThreadPoolExecutor(max_workers=1)
+def group_commit(store: Store, executor: ThreadPoolExecutor) -> Callable[[tuple[str, int, dict[str, Any]]],
+                                                                          Awaitable[None]]:
+    """``commit(item)``: appends one event (game id, seq, event) on ``executor``'s thread and returns once it is
+    committed; events that wait together are committed in one transaction, as ``chesslaws serve`` does."""
     pending: list[tuple[tuple[str, int, dict[str, Any]], asyncio.Future[None]]] = []
     flushing = False
-    counter = itertools.count()
 
     async def flush() -> None:
         nonlocal flushing, pending
@@ -56,6 +56,25 @@ def create(db: str) -> FastAPI:
             flushing = True
             asyncio.ensure_future(flush())
         await fut
+
+    return commit
+
+
+async def take(sock: WebSocket, table: dict[str, Any], gid: str,
+               commit: Callable[[tuple[str, int, dict[str, Any]]], Awaitable[None]]) -> tuple[dict[str, Any], int]:
+    """The socket's next message, its event committed as the game's next event number (``table["seq"]``)."""
+    msg = json.loads(await sock.receive_text())
+    seq = table["seq"]
+    table["seq"] = seq + 1
+    await commit((gid, seq, msg["event"]))
+    return msg, seq
+
+
+def create(db: str) -> FastAPI:
+    store = SQLiteStore(db)
+    executor = ThreadPoolExecutor(max_workers=1)
+    commit = group_commit(store, executor)
+    counter = itertools.count()
 
     app = FastAPI()
     # --relay: the two sockets of a game (?game=N&side=white|black) share its log, and each row is also
@@ -104,10 +123,7 @@ def create(db: str) -> FastAPI:
         other = {"white": "black", "black": "white"}.get(side or "")
         try:
             while True:
-                msg = json.loads(await sock.receive_text())
-                seq = table["seq"]
-                table["seq"] = seq + 1
-                await commit((gid, seq, msg["event"]))
+                msg, seq = await take(sock, table, gid, commit)
                 await sock.send_text(json.dumps({"kind": "ack", "rid": msg["rid"], "seq": seq}))
                 if other is not None and table.get(other) is not None:
                     row = json.dumps({"kind": "state", "seq": seq, "event": msg["event"]})
