@@ -155,7 +155,7 @@ def game_to_pgn(game: Game, *, tags: Mapping[str, str] | None = None) -> str:
     players' names and the date a server knows).
     """
     state = game.state
-    records = state.moves
+    records = list(state.moves)  # the packed history decoded once, not once a pass
     comments: list[list[str]] = [[] for _ in records]
     before_first: list[str] = []
     for r in state.rulings:
