@@ -57,6 +57,36 @@ def test_an_illegal_move_claimed_during_the_adjournment(edition: str, article: s
     assert g.state.sans == ["e4", "e5", "Nf3"] and g.state.status == "ongoing"
 
 
+@pytest.mark.parametrize("edition,article", [("1989", "8.1"), ("1997", "7.4"), ("2023", "7.5.1")])
+def test_an_illegal_move_claimed_at_the_resumption_before_the_envelope_is_opened(edition: str, article: str) -> None:
+    """The same illegal 3.Ke3 stood when Black sealed; the session resumes with Black, the sealer, present and
+    White, the replier, not yet there (his clock runs, the envelope waits for him). Black claims then: the
+    position before 3.Ke3 is reinstated and the envelope set aside unopened, as during the adjournment. White
+    arrives and makes his move on the board; the sealed 2...Nc6, which answered 3.Ke3, is never opened against
+    a position it did not answer (it would be illegal there, and Black would lose for a correct claim)."""
+    log = _adjourned(edition, *moves(["e4", "e5"]), ev("move", 30, "white", move="e1e3"),
+                     ev("seal", 40, "black", move="Nc6"), ev("resume", 1000), ev("arrive", 1001, "black"),
+                     ev("claim_win", 1005, "black", reason="illegal_move"))
+    g = game(log[0], *log[1:])
+    assert summary(g) == ("ongoing", "*", None) and g.state.envelope is None and g.state.sans == ["e4", "e5"]
+    assert g.state.clock.running == "white" and last_ruling(g).article == article
+    assert "before the envelope is opened" in last_ruling(g).text and "White makes his move" in last_ruling(g).text
+    g = g.apply(ev("arrive", 1010, "white")).apply(ev("move", 1020, "white", move="Nf3"))
+    assert summary(g) == ("ongoing", "*", None) and g.state.sans == ["e4", "e5", "Nf3"]
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_the_sealers_draw_claim_at_the_resumption_writes_no_move(edition: str) -> None:
+    """Before the envelope is opened the sealer's move is the sealed one: a draw claim with a written move is
+    refused; without one, the repetition on the position before the sealed move is ruled on the running clocks."""
+    shuffle = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"]
+    g = game(start(edition=edition, time_control="40/7200", default_time=3600), moves(shuffle),
+             ev("seal", 100, "white", move="e4"), ev("resume", 1000), ev("arrive", 1001, "white"))
+    with pytest.raises(EventError, match="before the envelope is opened"):
+        g.apply(ev("claim_draw", 1005, "white", reason="threefold", move="Nf3"))
+    assert summary(g.apply(ev("claim_draw", 1005, "white", reason="threefold")))[:2] == ("finished", "1/2-1/2")
+
+
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_a_flag_claimed_during_the_adjournment(edition: str) -> None:
     """Black sealed with his flag already down (4 seconds a game); White claims before the resumption: the

@@ -25,7 +25,7 @@ from chesslaws.game.draws import _on_claim_draw
 from chesslaws.game.flags import _on_claim_flag
 from chesslaws.game.irregularities import _on_claim_win
 from chesslaws.game.moving import _on_claim_touch_move
-from chesslaws.game.state import NAME, GameError, _Builder, other
+from chesslaws.game.state import NAME, GameError, GameState, _Builder, other
 from chesslaws.history import MoveRecord, Moves
 from chesslaws.position import Position
 from chesslaws.timecontrol import Color
@@ -126,14 +126,51 @@ def _on_adjourned_claim(b: _Builder, ev: Event) -> None:
     if s.illegal_pending is None or ev.by != s.turn:
         raise GameError(ev, f"there is no illegal move by {NAME[other(s.turn)]} that stood when "
                         f"{NAME[s.turn]} sealed for him to claim")
+    _on_sealed_illegal_claim(b, ev)
+
+
+def sealed_unopened(s: GameState) -> bool:
+    """Whether a sealed move waits in its envelope for the replier: the game adjourned, or resumed before he is
+    there to open it (his clock running meanwhile: 1997 A.9(b), 2023 I.9.2, 1989 14.3)."""
+    return s.envelope is not None and not s.envelope.reply
+
+
+def _on_unopened_claim(b: _Builder, ev: Event) -> bool:
+    """A claim at the resumption before the envelope is opened (the replier not yet there), about the session
+    that ended, ruled as during the adjournment: the sealer's claim of his opponent's illegal move that stood
+    when he sealed (the envelope, whose move answered a position that no longer stands, is set aside), and no
+    written move with the sealer's draw claim (his move is the sealed one). True when ruled here; other
+    claims (a flag, a draw claim without a move) are ruled as in play, on the clocks that run."""
+    s = b.s
+    if ev.type == "claim_draw" and ev.get("move") is not None and ev.by == s.turn:
+        raise EventError("field 'move': before the envelope is opened the sealer's written move is the sealed one, "
+                         "which stays in the envelope until his opponent is present", field="move")
+    if ev.type == "claim_win" and s.illegal_pending is not None and ev.by == s.turn:
+        _on_sealed_illegal_claim(b, ev)
+        return True
+    return False
+
+
+def _on_sealed_illegal_claim(b: _Builder, ev: Event) -> None:
+    """The sealer's claim of the illegal move that stood when he sealed, while his sealed move waits in its
+    envelope (1989 8.1: corrected in every session; 1997 7.4, 2023 7.5.1: during the game): the position before
+    it is reinstated and the envelope set aside unopened; the offender makes his move on the board."""
+    t = ev.t_ms
     _on_claim_win(b, ev)
-    if b.get("status") == "adjourned":
-        _keep_adjourned(b, t)
-        offender = b.get("position").turn
-        b.set(envelope=None)
+    status = b.get("status")
+    if status not in ("adjourned", "ongoing"):
+        return  # the claim ended the game (a blitz game's illegal move)
+    _keep_adjourned(b, t)
+    offender = b.get("position").turn
+    b.set(envelope=None)
+    if status == "adjourned":
         b.rule(t, "adjourned_claim", f"The claim is made during the adjournment: the sealed move answered a "
                f"position that no longer stands, so the envelope is set aside unopened; at the resumption "
                f"{NAME[offender]} makes his move on the board.")
+    else:
+        b.rule(t, "adjourned_claim", f"The claim is made before the envelope is opened: the sealed move answered a "
+               f"position that no longer stands, so the envelope is set aside unopened; {NAME[offender]} makes his "
+               "move on the board.")
 
 
 def _on_sealed_touch_claim(b: _Builder, ev: Event) -> None:
@@ -181,4 +218,4 @@ def _keep_adjourned(b: _Builder, t: int) -> None:
         b.set(clock=clock.stop(t))
 
 
-__all__ = ["ADJOURNED_CLAIMS"]
+__all__ = ["ADJOURNED_CLAIMS", "sealed_unopened"]

@@ -73,7 +73,8 @@ from chesslaws.game.gamescores import _on_game_score
 from chesslaws.game.announcing import _assistant_acts, _on_announce
 from chesslaws.game.observation import _on_observe
 from chesslaws.game.claims import (
-    ADJOURNED_CLAIMS, _legal_move_claimed, _on_adjourned_claim, _on_sealed_touch_claim, _relies_on_display,
+    ADJOURNED_CLAIMS, _legal_move_claimed, _on_adjourned_claim, _on_sealed_touch_claim, _on_unopened_claim,
+    _relies_on_display, sealed_unopened,
 )
 from chesslaws.game.setup import board_setup
 from chesslaws.game.procedures import _on_reconstruct, _proportional_times, _setup_castling
@@ -177,7 +178,9 @@ def _ruled_before(b: _Builder, ev: Event) -> bool:
     if kind in ("claim_flag", "claim_draw", "claim_win") and _relies_on_display(b, ev):
         return True
     if kind == "claim_win" and b.s.ongoing:
-        return _legal_move_claimed(b, ev)
+        return _legal_move_claimed(b, ev) or (sealed_unopened(b.s) and _on_unopened_claim(b, ev))
+    if kind == "claim_draw" and b.s.ongoing and sealed_unopened(b.s):
+        return _on_unopened_claim(b, ev)
     if kind in ("offer_draw", "accept_draw"):
         return _draw_rule(b, ev)
     if kind == "decision" and ev.get("on") == "agreement":
@@ -187,7 +190,7 @@ def _ruled_before(b: _Builder, ev: Event) -> bool:
         return _increment_impossible(b, ev)
     if kind == "set_clocks":
         return _clock_setting_fixed(b, ev)
-    if kind == "claim_touch_move" and b.s.ongoing and b.s.envelope is not None and not b.s.envelope.reply:
+    if kind == "claim_touch_move" and b.s.ongoing and sealed_unopened(b.s):
         _on_sealed_touch_claim(b, ev)  # resumed, the envelope not yet opened
         return True
     return False
