@@ -20,7 +20,7 @@ from chesslaws.server.refusals import refusal_name, translated
 from chesslaws.timecontrol import TimeControl, TimeControlError
 from chesslaws.webapp import create_app
 
-from source_texts import PACKAGE, calls, variants
+from source_texts import FILLED, PACKAGE, calls, variants
 
 LANGS = ["de", "fr", "es"]
 #: The code whose refusals reach a tournament route: the services, what their pairing, rounds and store raise,
@@ -137,6 +137,31 @@ def time_control_errors() -> Iterator[str]:
             yield str(err)
         else:
             raise AssertionError(f"{text!r} was read")
+
+
+#: What the time control reader says only of a PGN tag, or of values its reading of a spec never builds.
+NOT_OF_A_SPEC = {"a period needs at least 1 move, not x", "negative time in x", "unknown delay kind x",
+                 "delay_ms=x without a delay kind", "a time control is a string, not x", "a PGN tag cannot express delays",
+                 "bad time control x: '?' at position 0 means unknown, which is not a time control",
+                 "period x (x) is for the rest of the game but more periods follow it",
+                 "sandclock (hourglass) controls are not supported"}
+
+
+def test_the_bad_time_controls_meet_every_reason_the_reader_gives() -> None:
+    """Read from ``timecontrol.py``: each message (or reason of "bad time control …") it raises is met by one of
+    :data:`BAD_TIME_CONTROLS`, so that a reason added there is translated here."""
+    errors = set(time_control_errors())
+    unmet = []
+    for _, node in calls([PACKAGE / "timecontrol.py"]):
+        name = getattr(node.func, "id", None)
+        text = node.args[3] if name == "_fail" and len(node.args) >= 4 else \
+            node.args[0] if name == "TimeControlError" and node.args else None
+        for marked in variants(text, lambda source: MARK) if text is not None else ():
+            said = marked.replace(MARK, FILLED)
+            pattern = re.compile(".+".join(re.escape(piece) for piece in marked.split(MARK)))
+            if said not in NOT_OF_A_SPEC and not any(pattern.search(e) for e in errors):
+                unmet.append(said)
+    assert unmet == []
 
 
 @pytest.mark.parametrize("lang", LANGS)
