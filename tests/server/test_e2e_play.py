@@ -78,6 +78,25 @@ def test_clocks_wait_for_both_players_then_a_missing_first_move_aborts(server: A
     black.context.close()
 
 
+def test_an_aborted_games_reason_is_shown_in_the_readers_language(server: Any, browser: Any) -> None:
+    """The reason of an abort in German for a browser that reads German, and word for word in English once the
+    page's switch asks for English."""
+    g = new_game(server, time_control="180", abort_after=5)
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="de-DE")
+    page = ctx.new_page()
+    page.goto(g["links"]["black"])
+    page.wait_for_selector('#status[data-status="annulled"]')  # the server's own abort, five seconds after the start
+    page.wait_for_selector("#status:has-text('niemand verliert')")
+    assert "Weiß hat binnen 5 s keinen ersten Zug gemacht: kein Ergebnis, niemand verliert" \
+        in page.inner_text("#status")
+    page.select_option("#ui-lang", "en")  # the page is loaded again in English
+    page.wait_for_selector("#status:has-text('nobody loses')")
+    assert "White made no first move within 5 s: no result, nobody loses" in page.inner_text("#status")
+    # The state says why as a code, which the page words.
+    assert httpx.get(f"{server.url}/api/games/{g['id']}").json()["abort"] == {"side": "white", "after": 5}
+    ctx.close()
+
+
 def test_an_open_seat_taken_in_the_page_starts_the_clocks(server: Any, browser: Any) -> None:
     g = new_game(server, time_control="300", when_ready=True, black=None)
     white = open_page(browser, g["links"]["white"])

@@ -75,6 +75,7 @@ def test_no_first_move_aborts_the_game_without_a_result(make_client: Callable[[]
         time.sleep(0.25)
         state = client.get(f"/api/games/{g['id']}").json()
     assert state["status"] == "annulled" and state["result"] == "*" and state["aborted"]
+    assert state["abort"] == {"side": "white", "after": 5}  # why, for the page to say in its language
     log = client.get(f"/api/games/{g['id']}/log").text
     last = log.strip().splitlines()[-1]
     assert '"annul"' in last and '"aborted: White made no first move within 5 s"' in last

@@ -90,6 +90,20 @@ def test_an_online_game_without_a_first_move_is_aborted_never_forfeited() -> Non
     assert rules.abort_deadline_ms(absent) is None  # the default time rules while a player is absent
 
 
+def test_an_aborts_cause_is_read_back_from_the_annulment_the_server_wrote() -> None:
+    live = live_game(abort_after=7.5)
+    play(live, {"type": "move", "t": 1, "by": "white", "move": "e4"})
+    assert rules.abort_cause(live.game) is None  # not aborted
+    play(live, {"type": "annul", "t": 9, "by": "arbiter", "reason": rules.abort_reason(live)})
+    assert rules.abort_cause(live.game) == {"side": "black", "after": 7.5}
+    whole = live_game(abort_after=30)
+    play(whole, {"type": "annul", "t": 30, "by": "arbiter", "reason": rules.abort_reason(whole)})
+    assert rules.abort_cause(whole.game) == {"side": "white", "after": 30}
+    annulled = live_game(abort_after=30)
+    play(annulled, {"type": "annul", "t": 3, "by": "arbiter", "reason": "the initial position was incorrect"})
+    assert rules.abort_cause(annulled.game) is None  # the arbiter's annulment: no abort
+
+
 def test_the_next_wakeup_is_the_start_a_flag_an_arbiter_observes_or_the_default_time() -> None:
     live = live_game({**START, "arbiter": "present"})
     assert rules.next_wakeup_ms(live, T0 - 10, -10.0) == 0  # the start

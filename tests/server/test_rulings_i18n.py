@@ -73,6 +73,26 @@ def test_every_ruling_has_its_translations_but_the_known_remainder_which_only_sh
      {"de": "Die Reklamation von Schwarz (50-Züge-Regel) ist unbegründet: erst 49 Züge jedes Spielers wurden ohne "
             "Bauernzug und ohne Schlagen ausgeführt. Die Hälfte der Restbedenkzeit von Schwarz, höchstens 3 Minuten, "
             "wird abgezogen (2:30); Weiß erhält 3 Minuten. Die Partie geht weiter."}),
+    ("White's quickplay-finish claim is not admitted: the game is not in the quickplay finish (Article 10.1): not "
+     "all the remaining moves must yet be made in a limited time. No penalty; the game continues.",
+     {"de": "Die Schnellschluss-Reklamation von Weiß wird nicht zugelassen: Die Partie ist nicht in der Schlussphase "
+            "(Artikel 10.1): Noch müssen nicht alle restlichen Züge in begrenzter Zeit ausgeführt werden. Keine "
+            "Strafe; die Partie geht weiter."}),
+    ("The game is annulled: aborted: Black made no first move within 30 s.",
+     {"de": "Die Partie wird annulliert: abgebrochen: Schwarz hat binnen 30 s keinen ersten Zug gemacht.",
+      "fr": "La partie est annulée : interrompue : les Noirs n'ont pas joué de premier coup dans les 30 s.",
+      "es": "La partida se anula: cancelada: las Negras no hicieron una primera jugada en 30 s."}),
+    ("Black's appeal against ruling 2 is rejected (“the clock was defective”): the arbiter's decision stands.",
+     {"fr": "L'appel des Noirs contre la décision n° 2 est rejeté (“the clock was defective”) : la décision de "
+            "l'arbitre est maintenue."}),
+    # An appeal quotes the ruling it is against, in the reader's language too.
+    ("White appeals against the decision of ruling 1 (Article 6.9: “White's flag fell before the prescribed moves "
+     "were completed: Black wins.”): the 1997 Laws provide no appeal, the arbiter enforcing the decisions he "
+     "makes; an appeal is for the regulations of the event, and the appeal itself changes nothing in the game.",
+     {"es": "Las Blancas apelan contra la decisión n.º 1 (artículo 6.9: «La bandera de las Blancas cayó antes de "
+            "completar las jugadas prescritas: ganan las Negras.»): las Leyes de 1997 no prevén apelación, pues el "
+            "árbitro hace cumplir sus decisiones; una apelación es cosa del reglamento de la competición, y la "
+            "apelación en sí no cambia nada en la partida."}),
 ])
 def test_a_ruling_and_what_it_fills_in_are_translated(english: str, said: dict[str, str]) -> None:
     for lang, text in said.items():

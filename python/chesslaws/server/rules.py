@@ -10,6 +10,7 @@ the server could not store moves. :mod:`chesslaws.server.hub` does what these de
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from chesslaws.errors import AmbiguousMove, ChessLawsError, IllegalMove, UnreadableMove
@@ -179,10 +180,15 @@ def abort_due(s: Session, t: float) -> bool:
 
 
 def abort_reason(s: Session) -> str:
-    """The reason of the arbiter's ``annul`` that aborts the game (:func:`aborted` recognises it)."""
+    """The reason of the arbiter's ``annul`` that aborts the game (:func:`aborted` recognises it, and
+    :func:`abort_cause` reads it back)."""
     who = "White" if s.game.state.turn == "white" else "Black"
     after = s.abort_after if s.abort_after is not None else 0.0
     return f"aborted: {who} made no first move within {after:g} s"
+
+
+#: The reason :func:`abort_reason` writes: the side that made no first move, and the seconds it had.
+_ABORT_REASON = re.compile(r"aborted: (White|Black) made no first move within ([0-9.e+-]+) s")
 
 
 def aborted(game: Game) -> bool:
@@ -190,6 +196,19 @@ def aborted(game: Game) -> bool:
     last = game.events[-1]
     return (game.state.status == "annulled" and last.type == "annul"
             and str(last.get("reason") or "").startswith("aborted:"))
+
+
+def abort_cause(game: Game) -> dict[str, Any] | None:
+    """Why the server aborted the game, as the pages say it in their own language: ``side`` (``"white"`` or
+    ``"black"``), who made no first move, and ``after``, the seconds he had; None for a game not aborted (or
+    aborted for a reason this server does not write)."""
+    if not aborted(game):
+        return None
+    m = _ABORT_REASON.fullmatch(str(game.events[-1].get("reason")))
+    if m is None:
+        return None
+    after = float(m.group(2))
+    return {"side": m.group(1).lower(), "after": int(after) if after.is_integer() else after}
 
 
 # --- what happens by itself ----------------------------------------------------------------------------
@@ -484,7 +503,8 @@ def given_back_since(game: Game, created_at: float, down: float) -> bool:
 
 
 __all__ = [
-    "ARBITER_BEAT", "BEGIN", "RULE_FIELDS", "Session", "abort_deadline_ms", "abort_due", "abort_reason", "aborted",
+    "ARBITER_BEAT", "BEGIN", "RULE_FIELDS", "Session", "abort_cause", "abort_deadline_ms", "abort_due",
+    "abort_reason", "aborted",
     "actor", "alerts_after", "annoyance_alert", "arbiter_watching", "budget_refusal", "check_awaited_arbiter",
     "check_legal", "check_summons", "claim_left_going", "ending_to_write", "ending_unwritten", "event_kind",
     "full_log_alert", "full_log_ruling", "given_back_since", "interruption", "log_full", "log_full_alert",

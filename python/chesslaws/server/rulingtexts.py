@@ -20,8 +20,9 @@ from chesslaws.server.refusals import PART, PREFIX, Family, in_language, templat
 RULED = "ruled_"
 #: The prefix of the parts of rulings: English a ruling fills in (a penalty, a reason), translated only there.
 RULING_PART = "ruling_part_"
-#: The rulings: their texts, and for what they fill in their parts, the refusals' parts and the refusals.
-RULINGS = Family((RULED,), (RULING_PART, PART, PREFIX))
+#: The rulings: their texts, and for what they fill in their parts, the refusals' parts and the refusals, and
+#: the rulings themselves (an appeal quotes the ruling it is against).
+RULINGS = Family((RULED,), (RULING_PART, RULED, PART, PREFIX))
 #: A ruling's text in a language, by (language, English text): shared by every game, bounded.
 _KEPT: dict[tuple[str, str], str] = {}
 #: How many translations are kept before they are all dropped (a text is read again when it comes again).

@@ -19,7 +19,7 @@ from chesslaws.position import STARTING_FEN, Position
 from chesslaws.server.controls import controls, quickplay_players
 from chesslaws.server.live import LiveGame
 from chesslaws.server.rulingtexts import localise_rulings
-from chesslaws.server.rules import abort_deadline_ms, aborted, competition, seen_at, waiting_for
+from chesslaws.server.rules import abort_cause, abort_deadline_ms, aborted, competition, seen_at, waiting_for
 from chesslaws.store.rows import dumps
 
 log = logging.getLogger("chesslaws.server")
@@ -199,6 +199,8 @@ class Views:
         abort = abort_deadline_ms(live) if live.abort_after is not None else None
         out["abort_at"] = None if abort is None else ms_to_t(abort)
         out["aborted"] = st.status == "annulled" and aborted(game)
+        # Why, as a code the page words in its reader's language (the ruling's English is no page's to read).
+        out["abort"] = abort_cause(game) if out["aborted"] else None
         out["store_down"] = self.store_down()
         out["arbiter_watching"] = self.watching(live)
         out["arbiter_is_a_player"] = cfg.arbiter_is_a_player

@@ -689,9 +689,9 @@ function readClocks() {
 // --- the panels ----------------------------------------------------------------------------------
 function resultLine() {
   if (S.status === "annulled" && S.aborted) {
-    const last = S.rulings.length ? S.rulings[S.rulings.length - 1].text : "";
-    const why = /aborted: ([^.]*)/.exec(last);
-    return { head: T("Game aborted"), sub: (why ? why[1] + ": " : "") + T("no result, nobody loses") };
+    // Why, from the state's code (the rulings are in the reader's language, and no page reads their words).
+    const why = S.abort ? T("{color} made no first move within {s} s", { color: NAME[S.abort.side], s: S.abort.after }) : "";
+    return { head: T("Game aborted"), sub: (why ? why + ": " : "") + T("no result, nobody loses") };
   }
   if (S.status === "annulled") return { head: T("Game annulled"), sub: "" };
   if (S.status === "adjourned") return { head: T("Game adjourned"), sub: T("a sealed move waits in its envelope") };
