@@ -290,12 +290,32 @@ def server(live_server: ThreadServer) -> ThreadServer:
     return live_server
 
 
+#: How long a browser test waits for the state it checks before it fails (Playwright's default is 30 s). A new
+#: page's first state takes well under a second; on a machine whose two cores are busy with another suite,
+#: a new context's first page was seen to take longer than 30 s, so the ceiling is higher than that.
+STATE_WAIT_MS = 90_000
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Headless chromium for the module's tests (sounds may play without a click)."""
+    """Headless chromium for the module's tests (sounds may play without a click); every page it opens waits
+    up to STATE_WAIT_MS for a state."""
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--autoplay-policy=no-user-gesture-required"])
+        make_context, make_page = b.new_context, b.new_page
+
+        def new_context(*args: Any, **kwargs: Any) -> Any:
+            ctx = make_context(*args, **kwargs)
+            ctx.set_default_timeout(STATE_WAIT_MS)
+            return ctx
+
+        def new_page(*args: Any, **kwargs: Any) -> Any:
+            page = make_page(*args, **kwargs)
+            page.set_default_timeout(STATE_WAIT_MS)
+            return page
+
+        b.new_context, b.new_page = new_context, new_page
         yield b
         b.close()
 
