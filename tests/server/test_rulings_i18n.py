@@ -15,7 +15,7 @@ import pytest
 
 from chesslaws.server.rulingtexts import ruling_name, ruling_text
 
-from source_texts import FILLED, PACKAGE, calls, variants
+from source_texts import FILLED, PACKAGE, scoped_calls, variants
 
 REMAINDER = Path(__file__).with_name("rulings_untranslated.txt")
 
@@ -28,11 +28,11 @@ def _filled(source: str) -> str:
 def rulings_in_code() -> dict[str, list[str]]:
     """Each ruling the arbiter writes (``file: its text as the code writes it``) and the texts it can be."""
     found: dict[str, list[str]] = {}
-    for path, node in calls(sorted((PACKAGE / "game").glob("*.py"))):
+    for path, node, names in scoped_calls(sorted((PACKAGE / "game").glob("*.py"))):
         if isinstance(node.func, ast.Attribute) and node.func.attr in ("rule", "end") \
                 and ast.unparse(node.func.value) == "b":
             text = node.args[2 if node.func.attr == "rule" else 3]
-            found[f"{path.name}: {ast.unparse(text)}"] = list(variants(text, _filled))
+            found[f"{path.name}: {ast.unparse(text)}"] = list(variants(text, _filled, names))
     return found
 
 
