@@ -32,17 +32,24 @@ Names = Mapping[str, list[ast.expr]]
 
 def scoped_calls(paths: Iterable[Path]) -> Iterator[tuple[Path, ast.Call, Names]]:
     """Each call in the code of ``paths``, with the file it is in and the texts the names of its function are
-    given there (``base = f"…"``: what a call's ``{base}`` or ``base + "."`` stands for)."""
+    given there (``base = f"…"``, and each ``base += "…"`` after it: what a call's ``{base}`` or ``base + "."``
+    stands for)."""
     for path in paths:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         scope: dict[int, Names] = {}
         for function in ast.walk(tree):
             if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 names: dict[str, list[ast.expr]] = {}
-                for node in ast.walk(function):
+                # In the order of the code, so that ``text += "…"`` adds to the text given before it.
+                for node in sorted((n for n in ast.walk(function) if isinstance(n, (ast.Assign, ast.AugAssign))),
+                                   key=lambda n: (n.lineno, n.col_offset)):
                     if isinstance(node, ast.Assign) and len(node.targets) == 1 \
                             and isinstance(node.targets[0], ast.Name):
                         names.setdefault(node.targets[0].id, []).append(node.value)
+                    elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) \
+                            and isinstance(node.target, ast.Name) and names.get(node.target.id):
+                        given = names[node.target.id]
+                        given.append(ast.BinOp(left=given[-1], op=ast.Add(), right=node.value))
                 # The innermost function's names win: ast.walk meets it after the one around it.
                 for node in ast.walk(function):
                     if isinstance(node, ast.Call):

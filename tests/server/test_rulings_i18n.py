@@ -85,6 +85,32 @@ def test_every_ruling_has_its_translations_but_the_known_remainder_which_only_sh
     ("Black's appeal against ruling 2 is rejected (“the clock was defective”): the arbiter's decision stands.",
      {"fr": "L'appel des Noirs contre la décision n° 2 est rejeté (“the clock was defective”) : la décision de "
             "l'arbitre est maintenue."}),
+    # The position reinstated, with what it fills in: the move, the reason, the clocks.
+    ("The arbiter reinstates the position after 1. e4 (boards differ): 2 moves are taken back; the clocks are set to "
+     "White 1:29:50, Black 1:29:45; Black has the move.",
+     {"de": "Der Schiedsrichter stellt die Stellung nach 1. e4 wieder her (die Bretter weichen voneinander ab): Es "
+            "werden 2 Züge zurückgenommen; die Uhren werden auf Weiß 1:29:50, Schwarz 1:29:45 gestellt; Schwarz ist "
+            "am Zug.",
+      "fr": "L'arbitre rétablit la position après 1. e4 (les échiquiers diffèrent) : 2 coups sont repris ; les "
+            "pendules sont réglées sur Blancs 1:29:50, Noirs 1:29:45 ; les Noirs ont le trait."}),
+    ("The arbiter observes White's illegal move e1e3 before Black has made his next move, and acts under Article "
+     "7.5.5.",
+     {"es": "El árbitro observa la jugada ilegal e1e3 de las Blancas antes de que las Negras hayan realizado su "
+            "siguiente jugada, y actúa según el artículo 7.5.5."}),
+    ("The envelope is opened: White's sealed move 1. 'Nh5' is illegal: White loses.",
+     {"de": "Der Umschlag wird geöffnet: Der abgegebene Zug 1. 'Nh5' von Weiß ist regelwidrig: Weiß verliert.",
+      "fr": "L'enveloppe est ouverte : le coup sous enveloppe 1. 'Nh5' des Blancs est illégal : les Blancs perdent."}),
+    # The penalty of an incorrect claim, and the legal move owed after it.
+    ("White's threefold claim is incorrect: the intended move e1g1 is illegal. Five minutes are added to White's "
+     "used time. White must make a legal move.",
+     {"de": "Die Reklamation von Weiß (dreimalige Stellungswiederholung) ist unbegründet: der beabsichtigte Zug e1g1 "
+            "ist regelwidrig. Der verbrauchten Zeit von Weiß werden fünf Minuten hinzugefügt. Weiß muss einen legalen "
+            "Zug ausführen."}),
+    ("White displaced the pieces on c2, d2: he must re-establish the position on his own time. Black may restart "
+     "White's clock without making a move, so that he does (press_clock).",
+     {"es": "Las Blancas desplazaron las piezas de c2, d2: deben restablecer la posición con su propio tiempo. Las "
+            "Negras pueden poner de nuevo en marcha el reloj de las Blancas sin realizar una jugada, para que lo "
+            "hagan (press_clock)."}),
     # An appeal quotes the ruling it is against, in the reader's language too.
     ("White appeals against the decision of ruling 1 (Article 6.9: “White's flag fell before the prescribed moves "
      "were completed: Black wins.”): the 1997 Laws provide no appeal, the arbiter enforcing the decisions he "
