@@ -40,16 +40,19 @@ def scoped_calls(paths: Iterable[Path]) -> Iterator[tuple[Path, ast.Call, Names]
         for function in ast.walk(tree):
             if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 names: dict[str, list[ast.expr]] = {}
-                # In the order of the code, so that ``text += "…"`` adds to the text given before it.
+                plain: dict[str, list[ast.expr]] = {}
+                # In the order of the code: each ``text += "…"`` adds to a text given before it (one sentence
+                # added to the first text, as the branches that add them mostly choose one).
                 for node in sorted((n for n in ast.walk(function) if isinstance(n, (ast.Assign, ast.AugAssign))),
                                    key=lambda n: (n.lineno, n.col_offset)):
                     if isinstance(node, ast.Assign) and len(node.targets) == 1 \
                             and isinstance(node.targets[0], ast.Name):
                         names.setdefault(node.targets[0].id, []).append(node.value)
+                        plain.setdefault(node.targets[0].id, []).append(node.value)
                     elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) \
-                            and isinstance(node.target, ast.Name) and names.get(node.target.id):
-                        given = names[node.target.id]
-                        given.append(ast.BinOp(left=given[-1], op=ast.Add(), right=node.value))
+                            and isinstance(node.target, ast.Name) and plain.get(node.target.id):
+                        names[node.target.id] += [ast.BinOp(left=first, op=ast.Add(), right=node.value)
+                                                  for first in plain[node.target.id]]
                 # The innermost function's names win: ast.walk meets it after the one around it.
                 for node in ast.walk(function):
                     if isinstance(node, ast.Call):
