@@ -294,6 +294,45 @@ def test_a_closed_connection_shows_the_bar_and_reconnects_by_itself(server: Any,
     ctx.close()
 
 
+#: The page's first WebSocket never opens and never closes (a handshake lost on the way, or held by something
+#: between the page and the server); the ones after it are real. ``data-sockets`` counts those made.
+FIRST_SOCKET_STUCK = """
+(() => {
+  const Real = window.WebSocket;
+  let made = 0;
+  class Stuck extends EventTarget {
+    constructor(url) { super(); this.url = url; this.readyState = 0; this.protocol = ""; }
+    send() { throw new DOMException("still connecting", "InvalidStateError"); }
+    close() { this.readyState = 3; }
+  }
+  function Sockets(url, protocols) {
+    made += 1;
+    document.documentElement.dataset.sockets = String(made);
+    return made === 1 ? new Stuck(url) : new Real(url, protocols);
+  }
+  Object.assign(Sockets, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+  window.WebSocket = Sockets;
+})();
+"""
+
+
+def test_a_socket_that_never_opens_is_given_up_and_the_page_connects_again(server: Any, browser: Any) -> None:
+    """The first socket stays connecting for ever: after HEARTBEAT.open ms the page gives it up, shows the state
+    read over HTTP (not "Connecting…" for ever), and connects again; the new socket carries a move."""
+    g = new_game(server, time_control="600", white="Alice", black="Bruno")
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    ctx.add_init_script("window.CHESSLAWS_HEARTBEAT = {open: 800};" + FIRST_SOCKET_STUCK)
+    page = ctx.new_page()
+    page.goto(g["links"]["white"])
+    page.wait_for_selector("#status[data-status='ongoing']", timeout=15000)
+    page.wait_for_function("() => document.documentElement.dataset.sockets === '2'", timeout=15000)
+    page.wait_for_selector("#conn.up")
+    click_move(page, "e2", "e4")
+    page.wait_for_selector("#sheet td:has-text('e4')")
+    assert log_of(server, g["id"])[-1]["move"] == "e2e4"
+    ctx.close()
+
+
 # --- 4. an event that is not recorded is said so, the piece goes back; the clocks held while the store is away ---
 
 UNREACHABLE = ("the game store is unreachable: nothing was recorded; the clocks are held until it returns "

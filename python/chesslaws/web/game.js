@@ -1421,8 +1421,10 @@ function takeState(state, sock) {
 // and connected again by itself, after 1 s, then up to every 5 s; the first state on the new socket is
 // whole. A heartbeat finds a connection that died without a close (a phone that changed networks, a
 // sleeping laptop, a proxy that dropped it): every HEARTBEAT.every ms the page sends {"type": "ping"}, and
-// only a ping left unanswered for HEARTBEAT.within ms closes the socket and connects again.
-const HEARTBEAT = Object.assign({ every: 10000, within: 5000 }, window.CHESSLAWS_HEARTBEAT || {});
+// only a ping left unanswered for HEARTBEAT.within ms closes the socket and connects again. A socket that has
+// not opened within HEARTBEAT.open ms (a handshake lost on the way or held by something between) is given up
+// the same way: the state is read over HTTP meanwhile, and the page connects again.
+const HEARTBEAT = Object.assign({ every: 10000, within: 5000, open: 8000 }, window.CHESSLAWS_HEARTBEAT || {});
 let attempts = 0;        // connections tried since the last one that opened
 let pingId = 0;
 function offline(down) {
@@ -1494,7 +1496,9 @@ function connect() {
   // (A token is URL-safe; anything else opens no seat, and would make the header invalid.)
   const sock = new WebSocket(url, token && /^[\w-]+$/.test(token) ? ["chesslaws", "chesslaws.token." + token] : ["chesslaws"]);
   ws = sock;
+  const opening = setTimeout(() => { if (ws === sock && sock.readyState === WebSocket.CONNECTING) lost(sock); }, HEARTBEAT.open);
   sock.onopen = () => {
+    clearTimeout(opening);
     if (ws !== sock) return;
     attempts = 0;
     offline(false);
