@@ -290,6 +290,28 @@ def server(live_server: ThreadServer) -> ThreadServer:
     return live_server
 
 
+#: The page's first WebSocket never opens and never closes (a handshake lost on the way, or held by something
+#: between the page and the server); the ones after it are real. ``data-sockets`` counts those made.
+FIRST_SOCKET_STUCK = """
+(() => {
+  const Real = window.WebSocket;
+  let made = 0;
+  class Stuck extends EventTarget {
+    constructor(url) { super(); this.url = url; this.readyState = 0; this.protocol = ""; }
+    send() { throw new DOMException("still connecting", "InvalidStateError"); }
+    close() { this.readyState = 3; }
+  }
+  function Sockets(url, protocols) {
+    made += 1;
+    document.documentElement.dataset.sockets = String(made);
+    return made === 1 ? new Stuck(url) : new Real(url, protocols);
+  }
+  Object.assign(Sockets, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+  window.WebSocket = Sockets;
+})();
+"""
+
+
 #: How long a browser test waits for the state it checks before it fails (Playwright's default is 30 s). A new
 #: page's first state takes well under a second; on a machine whose two cores are busy with another suite,
 #: a new context's first page was seen to take longer than 30 s, so the ceiling is higher than that.

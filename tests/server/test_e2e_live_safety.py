@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 
-from conftest import needs_chromium
+from conftest import FIRST_SOCKET_STUCK, needs_chromium
 from test_e2e import click_move, new_game, open_seat, wait_end
 
 pytestmark = needs_chromium
@@ -292,28 +292,6 @@ def test_a_closed_connection_shows_the_bar_and_reconnects_by_itself(server: Any,
     page.wait_for_selector("#sheet td:has-text('e4')")
     assert log_of(server, g["id"])[-1]["move"] == "e2e4"
     ctx.close()
-
-
-#: The page's first WebSocket never opens and never closes (a handshake lost on the way, or held by something
-#: between the page and the server); the ones after it are real. ``data-sockets`` counts those made.
-FIRST_SOCKET_STUCK = """
-(() => {
-  const Real = window.WebSocket;
-  let made = 0;
-  class Stuck extends EventTarget {
-    constructor(url) { super(); this.url = url; this.readyState = 0; this.protocol = ""; }
-    send() { throw new DOMException("still connecting", "InvalidStateError"); }
-    close() { this.readyState = 3; }
-  }
-  function Sockets(url, protocols) {
-    made += 1;
-    document.documentElement.dataset.sockets = String(made);
-    return made === 1 ? new Stuck(url) : new Real(url, protocols);
-  }
-  Object.assign(Sockets, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
-  window.WebSocket = Sockets;
-})();
-"""
 
 
 def test_a_socket_that_never_opens_is_given_up_and_the_page_connects_again(server: Any, browser: Any) -> None:

@@ -26,3 +26,4 @@ make_client = _server.make_client
 server_factory = _server.server_factory
 pg_cluster = _server.pg_cluster
 shots = _server.shots
+FIRST_SOCKET_STUCK = _server.FIRST_SOCKET_STUCK

@@ -12,7 +12,7 @@ from urllib.parse import urlparse
 
 import httpx
 
-from conftest import at_390, needs_chromium
+from conftest import FIRST_SOCKET_STUCK, at_390, needs_chromium
 
 pytestmark = needs_chromium
 
@@ -82,6 +82,23 @@ def test_a_bye_counts_on_the_page_once_its_round_is_played(live_server: Any, bro
     assert text(page, "#rounds .round[data-round='1'] h3") == "Runde 1"
     assert "spielfrei (durch die Auslosung)" in page.inner_text("#rounds .round[data-round='1'] .bye")
     page.context.close()
+
+
+def test_the_standings_follow_the_event_when_the_first_socket_never_opens(live_server: Any,
+                                                                           browser: Any) -> None:
+    """The page's first socket to the event stays connecting for ever: it is given up and made again, and a
+    round paired afterwards reaches the page without a reload."""
+    url = live_server.url
+    tid, tok = create(url)
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="de-DE")
+    ctx.add_init_script("window.CHESSLAWS_HEARTBEAT = {open: 800};" + FIRST_SOCKET_STUCK)
+    page = ctx.new_page()
+    page.goto(f"{url}/tournament/{tid}")
+    page.wait_for_selector("#standings tbody tr")
+    page.wait_for_function("() => document.documentElement.dataset.sockets === '2'", timeout=15000)
+    pair(url, tid, tok, "held")
+    page.wait_for_selector("#rounds .round[data-round='1']", timeout=15000)
+    ctx.close()
 
 
 def test_a_held_round_says_it_waits_for_the_arbiter(live_server: Any, browser: Any) -> None:

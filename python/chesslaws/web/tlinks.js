@@ -77,13 +77,23 @@ const TL = (function () {
     all[id] = Object.assign(all[id] || {}, what);
     localStorage.setItem("chesslaws:mytournaments", JSON.stringify(all));
   }
-  // The event's changes, as they happen: calls back on each {"kind": "changed"}; reconnects.
+  // The event's changes, as they happen: calls back on each {"kind": "changed"}; reconnects. A socket that has
+  // not opened within OPEN_WITHIN ms (a handshake lost on the way) is given up and made again, as a closed one.
+  const OPEN_WITHIN = (window.CHESSLAWS_HEARTBEAT && window.CHESSLAWS_HEARTBEAT.open) || 8000;
   function follow(id, onChange) {
     let wait = 500;
     function open() {
       const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/tournaments/${encodeURIComponent(id)}/ws`);
+      const again = () => { setTimeout(open, wait); wait = Math.min(wait * 2, 8000); };
+      const opening = setTimeout(() => {
+        if (ws.readyState !== WebSocket.CONNECTING) return;
+        ws.onclose = null;
+        ws.close();
+        again();
+      }, OPEN_WITHIN);
+      ws.onopen = () => clearTimeout(opening);
       ws.onmessage = (ev) => { wait = 500; const m = JSON.parse(ev.data); if (m.kind === "changed" || m.kind === "hello") onChange(); };
-      ws.onclose = () => { setTimeout(open, wait); wait = Math.min(wait * 2, 8000); };
+      ws.onclose = () => { clearTimeout(opening); again(); };
     }
     open();
   }
