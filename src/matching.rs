@@ -312,18 +312,30 @@ impl MatchingSession {
         let blob = weights.to_vec();
         let kept = std::mem::replace(&mut self.kept, Kept::None);
         let out = py.detach(move || solve_width(kept, n, &us, &vs, &blob, width, maxcardinality));
-        let (kept, mates, warm, fell) = out.map_err(|e| PyValueError::new_err(format!("maximum-weight matching: {e}")))?;
-        self.kept = kept;
-        if warm {
-            self.warm += 1;
-        } else {
-            self.cold += 1;
-        }
-        if fell {
-            self.fallbacks += 1;
-        }
-        Ok(mates)
+        take_solved(out, &mut self.kept, [&mut self.warm, &mut self.cold, &mut self.fallbacks])
     }
+}
+
+/// A solve's result taken in by the object that keeps the matcher: the new matcher into `kept`, the start
+/// counted in `starts` (warm, cold, fallbacks: a cold start after a failed warm one counts as a fallback too),
+/// and the mates returned (-1 for unmatched); an error as Python's ValueError.
+fn take_solved(
+    out: Result<(Kept, Vec<i64>, bool, bool), String>,
+    kept: &mut Kept,
+    starts: [&mut u64; 3],
+) -> PyResult<Vec<i64>> {
+    let (new, mates, warm, fell) = out.map_err(|e| PyValueError::new_err(format!("maximum-weight matching: {e}")))?;
+    *kept = new;
+    let [w, c, f] = starts;
+    if warm {
+        *w += 1;
+    } else {
+        *c += 1;
+    }
+    if fell {
+        *f += 1;
+    }
+    Ok(mates)
 }
 
 /// Solves a graph at its weight width `width` (bytes) on the matcher `kept` holds when it has that width:

@@ -14,7 +14,7 @@ use pyo3::types::{PyBytes, PyDict, PyInt, PyList, PyTuple};
 
 use super::dutch::{to_bytes, Field, PlayerIn};
 use super::incremental::solve_live_width;
-use super::{put, solve_width, width_for, Kept};
+use super::{put, solve_width, take_solved, width_for, Kept};
 
 /// A player as `dutch_field` takes him: (score, score group's shift, colour preference, its strength, |colour
 /// difference|, repeated colour, last float, the float before, White would break an absolute rule, Black
@@ -156,19 +156,9 @@ impl WeightTable {
         let kept = if self.live { kept } else { Kept::None };
         let (n, keys, bytes, positive) = (self.n, &self.keys, &self.bytes, &self.positive);
         let out = py.detach(|| solve_live_width(kept, n, keys, bytes, positive, &dirty, width, true));
-        let (kept, mates, warm, fell) =
-            out.map_err(|e| PyValueError::new_err(format!("maximum-weight matching: {e}")))?;
-        self.kept = kept;
+        let mates = take_solved(out, &mut self.kept, [&mut self.warm, &mut self.cold, &mut self.fallbacks])?;
         self.live = true;
-        if warm {
-            self.warm += 1;
-        } else {
-            self.cold += 1;
-        }
-        if fell {
-            self.fallbacks += 1;
-        }
-        Ok(mates.iter().enumerate().map(|(v, &m)| if m < 0 { v } else { m as usize }).collect())
+        Ok(partners(&mates))
     }
 
     fn field(&self) -> PyResult<&Field> {
@@ -430,17 +420,12 @@ impl WeightTable {
         let n = self.n;
         let kept = std::mem::replace(&mut self.kept, Kept::None);
         let out = py.detach(move || solve_width(kept, n, &us, &vs, &blob, width, true));
-        let (kept, mates, warm, fell) =
-            out.map_err(|e| PyValueError::new_err(format!("maximum-weight matching: {e}")))?;
-        self.kept = kept;
-        if warm {
-            self.warm += 1;
-        } else {
-            self.cold += 1;
-        }
-        if fell {
-            self.fallbacks += 1;
-        }
-        Ok(mates.iter().enumerate().map(|(v, &m)| if m < 0 { v } else { m as usize }).collect())
+        let mates = take_solved(out, &mut self.kept, [&mut self.warm, &mut self.cold, &mut self.fallbacks])?;
+        Ok(partners(&mates))
     }
+}
+
+/// Each vertex's partner, itself when unmatched (the mates as the solver gives them: -1 for unmatched).
+fn partners(mates: &[i64]) -> Vec<usize> {
+    mates.iter().enumerate().map(|(v, &m)| if m < 0 { v } else { m as usize }).collect()
 }
