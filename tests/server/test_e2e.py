@@ -62,6 +62,16 @@ def drag_move(page: Any, a: str, b: str) -> None:
     page.mouse.up()
 
 
+def confirm(page: Any) -> str:
+    """Confirms the open dialog (once its yes is enabled); returns what it asked."""
+    page.wait_for_selector("#confirm[open]")
+    text = str(page.inner_text("#confirm-text"))
+    page.wait_for_selector("#confirm-yes:not([disabled])")
+    page.click("#confirm-yes")
+    page.wait_for_selector("#confirm", state="hidden")
+    return text
+
+
 def wait_end(page: Any, termination: str, timeout: float = 8000) -> None:
     page.wait_for_selector(f'#status[data-termination="{termination}"]', timeout=timeout)
 

@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from conftest import at_390, needs_chromium
+from test_e2e import confirm
 
 pytestmark = needs_chromium
 
@@ -63,15 +64,6 @@ def play(page: Any, moves: list[str]) -> None:
         page.fill("#move-input", m)
         page.press("#move-input", "Enter")
         page.wait_for_selector(f"#sheet button.mv[data-ply='{n}']")
-
-
-def confirm(page: Any) -> str:
-    page.wait_for_selector("#confirm[open]")
-    text = str(page.inner_text("#confirm-text"))
-    page.wait_for_selector("#confirm-yes:not([disabled])")
-    page.click("#confirm-yes")
-    page.wait_for_selector("#confirm", state="hidden")
-    return text
 
 
 @pytest.mark.parametrize("edition", ["2023", "1997", "1989"])

@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from conftest import needs_chromium
+from test_e2e import confirm
 
 pytestmark = needs_chromium
 
@@ -44,15 +45,6 @@ def open_page(browser: Any, link: str, locale: str) -> Any:
     page.goto(link)
     page.wait_for_selector("#status[data-status]")
     return page
-
-
-def confirm(page: Any) -> str:
-    page.wait_for_selector("#confirm[open]")
-    text = str(page.inner_text("#confirm-text"))
-    page.wait_for_selector("#confirm-yes:not([disabled])")
-    page.click("#confirm-yes")
-    page.wait_for_selector("#confirm", state="hidden")
-    return text
 
 
 def test_the_board_clocks_and_moves_are_said_in_the_readers_language(server: Any, browser: Any) -> None:

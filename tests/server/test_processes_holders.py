@@ -111,18 +111,28 @@ def test_the_holds_of_a_process_silent_too_long_are_swept_and_it_knows(pg_url: s
         b.close()
 
 
-def test_a_game_played_on_one_process_sends_the_others_nothing(
-        pg_url: str, server_factory: Callable[..., Any], heard: Callable[[], Heard]) -> None:
+def two_processes_and_a_game(pg_url: str, server_factory: Callable[..., Any]) -> tuple[Any, Any, str, dict[str, str]]:
+    """Two servers on one database, and a game created on the first: (a, b, its id, its seats' tokens)."""
     a, b = (server_factory(pg_url, extra=("--no-rate-limits",)) for _ in range(2))
     g = httpx.post(f"{a.url}/api/games", json={"white": "W", "black": "B", "time_control": "600",
                                                  "when_ready": False}).json()
-    gid, tok = g["id"], g["tokens"]
+    return a, b, g["id"], g["tokens"]
+
+
+def move_on(base: str, gid: str, token: str, san: str) -> None:
+    """The move sent to the server at ``base`` with the seat's token; it must be taken."""
+    r = httpx.post(f"{base}/api/games/{gid}/events", json={"type": "move", "move": san},
+                   headers=auth(token), timeout=10)
+    assert r.status_code == 200, r.text
+
+
+def test_a_game_played_on_one_process_sends_the_others_nothing(
+        pg_url: str, server_factory: Callable[..., Any], heard: Callable[[], Heard]) -> None:
+    a, b, gid, tok = two_processes_and_a_game(pg_url, server_factory)
     seen = heard()
 
     def move(base: str, seat: str, san: str) -> None:
-        r = httpx.post(f"{base}/api/games/{gid}/events", json={"type": "move", "move": san},
-                       headers=auth(tok[seat]), timeout=10)
-        assert r.status_code == 200, r.text
+        move_on(base, gid, tok[seat], san)
 
     move(a.url, "white", "e4")
     move(a.url, "black", "e5")
@@ -141,15 +151,10 @@ def test_a_game_played_on_one_process_sends_the_others_nothing(
 
 def test_the_lobby_lists_a_game_another_process_holds_without_taking_it(
         pg_url: str, server_factory: Callable[..., Any], heard: Callable[[], Heard]) -> None:
-    a, b = (server_factory(pg_url, extra=("--no-rate-limits",)) for _ in range(2))
-    g = httpx.post(f"{a.url}/api/games", json={"white": "W", "black": "B", "time_control": "600",
-                                                 "when_ready": False}).json()
-    gid, tok = g["id"], g["tokens"]
+    a, b, gid, tok = two_processes_and_a_game(pg_url, server_factory)
     seen = heard()
     for seat, san in (("white", "e4"), ("black", "e5"), ("white", "Nf3")):
-        r = httpx.post(f"{a.url}/api/games/{gid}/events", json={"type": "move", "move": san},
-                       headers=auth(tok[seat]), timeout=10)
-        assert r.status_code == 200, r.text
+        move_on(a.url, gid, tok[seat], san)
         listed = {x["id"]: x for x in httpx.get(f"{b.url}/api/games").json()}
         assert listed[gid]["ply"] == ("e4", "e5", "Nf3").index(san) + 1
         assert listed[gid]["status"] == "ongoing" and listed[gid]["white"] == "W"
